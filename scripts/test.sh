@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# `npm test`: typecheck, then the whole ava suite against a real PostgreSQL and a real Temporal
+# dev server that the harness starts on free ports (a running `npm start` is not disturbed).
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$ROOT"
+echo "[test] typecheck"
+bash scripts/node24.sh node_modules/typescript/bin/tsc --noEmit -p .
+echo "[test] suite"
+exec bash scripts/node24.sh test/harness.ts "$@"

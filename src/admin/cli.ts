@@ -1,0 +1,63 @@
+import { parseArgs } from 'node:util';
+import { createApiKey } from '../auth/api-keys.ts';
+import { ScopeSchema, type Scope } from '../auth/scopes.ts';
+import { createUser, userByEmail } from '../auth/users.ts';
+import type { Db } from '../db/knex.ts';
+import { AppError } from '../errors.ts';
+
+const USAGE = `Usage:
+  npm run admin -- users:create --email E
+  npm run admin -- keys:create --email E --scopes account:read,listings:write,orders:write [--name N]`;
+
+/** Runs one admin command; returns the process exit code. Output is for scripts: the key alone on the last line. */
+export async function runAdmin(db: Db, argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  const { values } = parseArgs({
+    args: rest,
+    options: { email: { type: 'string' }, scopes: { type: 'string' }, name: { type: 'string' } },
+    strict: true,
+  });
+  try {
+    switch (command) {
+      case 'users:create': {
+        const email = required(values.email, '--email');
+        const user = await createUser(db, email);
+        console.log(`created user ${user.id} <${user.email}>`);
+        return 0;
+      }
+      case 'keys:create': {
+        const user = await userByEmail(db, required(values.email, '--email'));
+        const scopes = parseScopes(required(values.scopes, '--scopes'));
+        const { key, view } = await createApiKey(db, user.id, values.name ?? 'admin CLI', scopes);
+        console.log(`created key ${view.id} "${view.name}" for ${user.email} with scopes ${scopes.join(',')}`);
+        console.log(key);
+        return 0;
+      }
+      default:
+        console.error(USAGE);
+        return 2;
+    }
+  } catch (err) {
+    if (err instanceof AppError || err instanceof UsageError) {
+      console.error(err.message);
+      return 1;
+    }
+    throw err;
+  }
+}
+
+class UsageError extends Error {}
+
+function required(value: string | undefined, flag: string): string {
+  if (!value) throw new UsageError(`${flag} is required.\n${USAGE}`);
+  return value;
+}
+
+function parseScopes(list: string): Scope[] {
+  const scopes = list.split(',').map((s) => s.trim()).filter(Boolean);
+  const bad = scopes.filter((s) => !ScopeSchema.safeParse(s).success);
+  if (bad.length || scopes.length === 0) {
+    throw new UsageError(`Unknown scope(s): ${bad.join(', ') || '(none given)'}. Known: ${ScopeSchema.options.join(', ')}`);
+  }
+  return [...new Set(scopes)] as Scope[];
+}

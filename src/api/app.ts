@@ -1,0 +1,71 @@
+import { bodyParser } from '@koa/bodyparser';
+import Router from '@koa/router';
+import Koa from 'koa';
+import compose from 'koa-compose';
+import { AppError } from '../errors.ts';
+import type { Operation } from '../operations/operation.ts';
+import type { Services } from '../services.ts';
+import { bearerAuth } from './middleware/auth.ts';
+import { problemErrors } from './middleware/errors.ts';
+import { requestContext } from './middleware/request-context.ts';
+import { openApiDocument } from './openapi.ts';
+import { restRouter } from './rest-router.ts';
+
+/** The one Koa app: REST under /api/v1, health, and (as they land) MCP, OAuth and web pages. */
+export function createApp(services: Services, operations: readonly Operation[]): Koa {
+  const app = new Koa({ proxy: false });
+  app.silent = true; // errors are logged once, by the problem middleware
+  app.use(requestContext(services.log));
+  app.use(problemErrors(services.config.baseUrl));
+
+  const health = new Router();
+  health.get('/healthz', (ctx) => {
+    ctx.body = { status: 'ok' };
+  });
+  health.get('/readyz', async (ctx) => {
+    const checks = {
+      database: await probe(() => services.db.raw('SELECT 1')),
+      temporal: await probe(() => services.workflows.ping()),
+    };
+    const ok = Object.values(checks).every((c) => c === 'ok');
+    ctx.status = ok ? 200 : 503;
+    ctx.body = { status: ok ? 'ok' : 'unavailable', checks };
+  });
+  app.use(health.routes());
+
+  const document = openApiDocument(operations, services.config.baseUrl);
+  const api = restRouter(operations, services);
+  api.get('/openapi.json', (ctx) => {
+    ctx.body = document;
+  });
+  const parseJson = bodyParser({
+    enableTypes: ['json'],
+    jsonLimit: '1mb',
+    onError: () => {
+      throw new AppError(400, 'invalid_json', 'Invalid JSON', 'The request body is not valid JSON.');
+    },
+  });
+  const apiStack = compose<Koa.Context>([
+    parseJson,
+    bearerAuth(services.db),
+    api.allowedMethods({ throw: true }) as Koa.Middleware,
+    api.routes() as Koa.Middleware,
+  ]);
+  app.use(async function apiOnly(ctx, next) {
+    if (!ctx.path.startsWith('/api/')) return next();
+    await apiStack(ctx, async () => {});
+    if (ctx.status === 404 && ctx.body === undefined) {
+      throw new AppError(404, 'not_found', 'Not found', `There is no API route ${ctx.method} ${ctx.path}.`);
+    }
+  });
+  return app;
+}
+
+async function probe(check: () => Promise<unknown>): Promise<'ok' | 'unreachable'> {
+  try {
+    await Promise.race([check(), new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 2000))]);
+    return 'ok';
+  } catch {
+    return 'unreachable';
+  }
+}

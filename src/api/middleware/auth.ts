@@ -1,0 +1,33 @@
+import type { Context, Next } from 'koa';
+import { authenticateApiKey } from '../../auth/api-keys.ts';
+import type { Principal } from '../../auth/scopes.ts';
+import type { Db } from '../../db/knex.ts';
+import { unauthorized } from '../../errors.ts';
+
+declare module 'koa' {
+  interface DefaultState {
+    principal: Principal | null;
+  }
+}
+
+/** Challenge sent with every 401 of the REST API. */
+export const REST_CHALLENGE = 'Bearer realm="api"';
+
+/**
+ * Resolves `Authorization: Bearer <key>` to a principal. No header → anonymous (public
+ * operations work); a header that does not name a live credential → 401 at once.
+ */
+export function bearerAuth(db: Db) {
+  return async function resolvePrincipal(ctx: Context, next: Next) {
+    ctx.state.principal = null;
+    const header = ctx.get('Authorization');
+    if (header) {
+      const match = /^Bearer[ ]+([^\s]+)\s*$/i.exec(header);
+      if (!match) throw unauthorized('The Authorization header must be "Bearer <API key>".', `${REST_CHALLENGE}, error="invalid_request"`);
+      const principal = await authenticateApiKey(db, match[1]);
+      if (!principal) throw unauthorized('The API key is unknown or was revoked.', `${REST_CHALLENGE}, error="invalid_token"`);
+      ctx.state.principal = principal;
+    }
+    await next();
+  };
+}

@@ -1,0 +1,36 @@
+import type { Context, Next } from 'koa';
+import { AppError, toProblem } from '../../errors.ts';
+
+/** The single place errors become responses: problem+json, 5xx details hidden and logged. */
+export function problemErrors(baseUrl: string) {
+  return async function renderProblem(ctx: Context, next: Next) {
+    try {
+      await next();
+    } catch (err) {
+      const appError = asAppError(err);
+      if (!appError) ctx.state.log.error({ err }, 'unhandled error');
+      const problem = toProblem(appError ?? err, baseUrl, ctx.state.requestId);
+      for (const [name, value] of Object.entries(appError?.headers ?? {})) ctx.set(name, value);
+      ctx.status = problem.status;
+      ctx.type = 'application/problem+json';
+      ctx.body = problem;
+    }
+  };
+}
+
+/** Koa and its middleware throw http-errors (with `status` and `expose`); keep their 4xx. */
+function asAppError(err: unknown): AppError | null {
+  if (err instanceof AppError) return err;
+  const e = err as { status?: number; expose?: boolean; message?: string };
+  if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && e.expose) {
+    const code = HTTP_CODES[e.status] ?? 'bad_request';
+    return new AppError(e.status, code, e.message ?? 'Bad request', e.message ?? 'Bad request');
+  }
+  return null;
+}
+
+const HTTP_CODES: Record<number, string> = {
+  405: 'method_not_allowed',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+};

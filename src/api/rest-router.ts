@@ -1,0 +1,70 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { AppError, badRequest } from '../errors.ts';
+import { invoke } from '../operations/invoke.ts';
+import type { Operation, OperationContext } from '../operations/operation.ts';
+import { siteForHost } from '../domain/sites/sites.ts';
+import type { Services } from '../services.ts';
+import { REST_CHALLENGE } from './middleware/auth.ts';
+import { hasBody, operationSchemas, pathParams, type JsonSchema } from './json-schema.ts';
+
+/** One route per operation under /api/v1, in registry order. */
+export function restRouter(operations: readonly Operation[], services: Services): Router {
+  const router = new Router({ prefix: '/api/v1' });
+  for (const op of operations) {
+    const koaPath = op.path.replace(/\{(\w+)\}/g, ':$1');
+    router.register(koaPath, [op.method], async function runOperation(ctx: Context) {
+      const input = restInput(op, ctx);
+      const opCtx: OperationContext = {
+        db: services.db,
+        config: services.config,
+        workflows: services.workflows,
+        log: ctx.state.log,
+        requestId: ctx.state.requestId,
+        site: await siteForHost(services.db, ctx.host),
+        principal: ctx.state.principal,
+      };
+      const idempotencyKey = op.idempotent ? ctx.get('Idempotency-Key') || undefined : undefined;
+      const result = await invoke(op, input, opCtx, { idempotencyKey, challenge: REST_CHALLENGE });
+      if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
+      ctx.status = result.status;
+      ctx.body = result.body;
+    });
+  }
+  return router;
+}
+
+/** Path parameters, then the query (GET/DELETE) or the JSON body; path values win. */
+function restInput(op: Operation, ctx: Context): Record<string, unknown> {
+  const properties = operationSchemas(op).input.properties ?? {};
+  const params: Record<string, unknown> = {};
+  for (const name of pathParams(op.path)) params[name] = fromString(ctx.params[name], properties[name]);
+  if (!hasBody(op)) {
+    const query: Record<string, unknown> = {};
+    for (const [name, value] of Object.entries(ctx.query)) {
+      if (name in params || !(name in properties)) continue;
+      if (Array.isArray(value)) throw badRequest('validation_failed', `Query parameter "${name}" was given more than once.`);
+      query[name] = fromString(value, properties[name]);
+    }
+    return { ...query, ...params };
+  }
+  if (ctx.request.length && !ctx.is('application/json', 'application/*+json')) {
+    throw new AppError(415, 'unsupported_media_type', 'Unsupported media type', 'Send the body as JSON with Content-Type: application/json.');
+  }
+  const body = (ctx.request as { body?: unknown }).body ?? {};
+  if (typeof body !== 'object' || Array.isArray(body)) {
+    throw new AppError(400, 'validation_failed', 'Invalid request', 'The request body must be a JSON object.', {
+      errors: [{ path: '(body)', message: 'Expected a JSON object' }],
+    });
+  }
+  return { ...(body as Record<string, unknown>), ...params };
+}
+
+/** Query and path values arrive as strings; numbers and booleans are converted only when well-formed. */
+function fromString(value: string | undefined, schema: JsonSchema | undefined): unknown {
+  if (value === undefined || !schema) return value;
+  const type = schema.type;
+  if ((type === 'integer' || type === 'number') && /^-?\d+(\.\d+)?$/.test(value)) return Number(value);
+  if (type === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
+  return value;
+}

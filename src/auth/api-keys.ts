@@ -1,0 +1,56 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Db } from '../db/knex.ts';
+import type { Principal, Scope } from './scopes.ts';
+
+const PREFIX = 'ld_';
+
+export interface ApiKeyView {
+  id: number;
+  name: string;
+  prefix: string;
+  scopes: Scope[];
+  created_at: string;
+  last_used_at: string | null;
+}
+
+/** SHA-256 suffices: keys carry 256 random bits, so there is nothing to brute-force. */
+export const hashApiKey = (key: string) => createHash('sha256').update(key).digest('hex');
+
+/** Creates a key; the plain key is returned here once and never stored. */
+export async function createApiKey(
+  db: Db,
+  userId: number,
+  name: string,
+  scopes: Scope[],
+): Promise<{ key: string; view: ApiKeyView }> {
+  const key = PREFIX + randomBytes(32).toString('base64url');
+  const [row] = await db('api_keys')
+    .insert({ user_id: userId, name, prefix: key.slice(0, 10), key_hash: hashApiKey(key), scopes })
+    .returning(['id', 'name', 'prefix', 'scopes', 'created_at', 'last_used_at']);
+  return { key, view: { ...row, created_at: row.created_at.toISOString(), last_used_at: null } };
+}
+
+export const looksLikeApiKey = (token: string) => token.startsWith(PREFIX);
+
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/** The principal of a live key, or null for an unknown or revoked key. */
+export async function authenticateApiKey(db: Db, key: string): Promise<Principal | null> {
+  if (!looksLikeApiKey(key) || key.length > 200) return null;
+  const row = await db('api_keys')
+    .where({ key_hash: hashApiKey(key) })
+    .whereNull('revoked_at')
+    .first('id', 'user_id', 'scopes', 'last_used_at');
+  if (!row) return null;
+  if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > LAST_USED_RESOLUTION_MS) {
+    // Written at most once a minute per key: last-used is for people, not an audit log.
+    await db('api_keys').where({ id: row.id }).update({ last_used_at: db.fn.now() });
+  }
+  return { userId: row.user_id, credentialId: `key:${row.id}`, scopes: row.scopes };
+}
+
+/** Revokes one of the user's keys; it fails at once on the next call. */
+export async function revokeApiKey(db: Db, userId: number, keyId: number): Promise<boolean> {
+  const n = await db('api_keys').where({ id: keyId, user_id: userId }).whereNull('revoked_at').update({ revoked_at: db.fn.now() });
+  return n === 1;
+}

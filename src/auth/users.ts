@@ -1,0 +1,20 @@
+import type { Db } from '../db/knex.ts';
+import { conflict, notFound } from '../errors.ts';
+
+export interface User {
+  id: number;
+  email: string;
+}
+
+/** Creates a user; the email is unique regardless of case. */
+export async function createUser(db: Db, email: string): Promise<User> {
+  const [row] = await db('users').insert({ email }).onConflict('email').ignore().returning(['id', 'email']);
+  if (!row) throw conflict('email_taken', `A user with the email ${email} already exists.`);
+  return row;
+}
+
+export async function userByEmail(db: Db, email: string): Promise<User> {
+  const row = await db('users').where({ email }).first('id', 'email');
+  if (!row) throw notFound(`User ${email}`);
+  return row;
+}

@@ -1,0 +1,87 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const EnvSchema = z.object({
+  /** Port of the Koa app (REST, MCP, OAuth, web). @default 3000 */
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /** Interface the app binds. @default 127.0.0.1 */
+  HOST: z.string().default('127.0.0.1'),
+  /** Public origin of the service; defaults to http://localhost:$PORT. */
+  BASE_URL: z.url().optional(),
+  /** External PostgreSQL; when absent the embedded one under DATA_DIR is used. */
+  DATABASE_URL: z.string().optional(),
+  /** External Temporal frontend (host:port); when absent the embedded dev server is used. */
+  TEMPORAL_ADDRESS: z.string().optional(),
+  TEMPORAL_NAMESPACE: z.string().default('default'),
+  /** Port of the embedded Temporal dev server and of its UI. */
+  TEMPORAL_PORT: z.coerce.number().int().default(7233),
+  TEMPORAL_UI_PORT: z.coerce.number().int().default(8233),
+  /** Port of the embedded PostgreSQL. */
+  EMBEDDED_PG_PORT: z.coerce.number().int().default(54329),
+  /** Where embedded PostgreSQL, Temporal state and generated keys live. @default ./.data */
+  DATA_DIR: z.string().default('.data'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Lets the crawler reach private and loopback addresses: development and tests only. */
+  CRAWL_ALLOW_PRIVATE_NETWORKS: bool.default(false),
+  CRAWL_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  CRAWL_MAX_BYTES: z.coerce.number().int().positive().default(2_000_000),
+  CRAWL_MAX_PAGES: z.coerce.number().int().min(1).max(20).default(5),
+});
+
+/** Typed configuration of one process. */
+export interface Config {
+  port: number;
+  host: string;
+  baseUrl: string;
+  databaseUrl: string | undefined;
+  temporal: { address: string | undefined; namespace: string; port: number; uiPort: number };
+  embeddedPgPort: number;
+  dataDir: string;
+  logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+  crawl: {
+    allowPrivateNetworks: boolean;
+    timeoutMs: number;
+    maxBytes: number;
+    maxPages: number;
+    maxRedirects: number;
+    userAgent: string;
+  };
+}
+
+/** Reads the environment once; fails fast with every invalid variable named. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid environment:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const baseUrl = (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    baseUrl,
+    databaseUrl: e.DATABASE_URL,
+    temporal: {
+      address: e.TEMPORAL_ADDRESS,
+      namespace: e.TEMPORAL_NAMESPACE,
+      port: e.TEMPORAL_PORT,
+      uiPort: e.TEMPORAL_UI_PORT,
+    },
+    embeddedPgPort: e.EMBEDDED_PG_PORT,
+    dataDir: path.resolve(e.DATA_DIR),
+    logLevel: e.LOG_LEVEL,
+    crawl: {
+      allowPrivateNetworks: e.CRAWL_ALLOW_PRIVATE_NETWORKS,
+      timeoutMs: e.CRAWL_TIMEOUT_MS,
+      maxBytes: e.CRAWL_MAX_BYTES,
+      maxPages: e.CRAWL_MAX_PAGES,
+      maxRedirects: 5,
+      userAgent: `ListingDirectoryBot/1.0 (+${baseUrl}/bot)`,
+    },
+  };
+}

@@ -1,0 +1,25 @@
+import knexFactory, { type Knex } from 'knex';
+import pg from 'pg';
+import { migrationSource } from './migrations/index.ts';
+
+// BIGINT counts (count(*)) come back as strings by default; ours fit in a JS number.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+// DATE columns stay 'YYYY-MM-DD' strings instead of local-midnight Date objects.
+pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
+
+export type Db = Knex;
+
+/** Opens a pool on the given PostgreSQL URL. */
+export function createDb(connectionString: string, poolMax = 10): Db {
+  return knexFactory({
+    client: 'pg',
+    connection: { connectionString },
+    pool: { min: 0, max: poolMax },
+  });
+}
+
+/** Applies every pending migration. */
+export async function migrate(db: Db): Promise<string[]> {
+  const [, applied] = await db.migrate.latest({ migrationSource });
+  return applied as string[];
+}

@@ -1,0 +1,19 @@
+import type { Knex } from 'knex';
+import * as initial from './001-initial.ts';
+
+interface Migration {
+  up(db: Knex): Promise<void>;
+  down(db: Knex): Promise<void>;
+}
+
+// Migrations are listed in code (not discovered on disk) so they work the same from
+// source under type stripping and from any packaged build.
+const migrations: Record<string, Migration> = {
+  '001-initial': initial,
+};
+
+export const migrationSource: Knex.MigrationSource<string> = {
+  getMigrations: async () => Object.keys(migrations),
+  getMigrationName: (name) => name,
+  getMigration: async (name) => migrations[name],
+};

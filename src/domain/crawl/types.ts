@@ -1,0 +1,101 @@
+/** Where a drafted value was found on the owner's website. */
+export interface Evidence {
+  source_url: string;
+  /** Up to ~200 characters of the text or markup the value came from. */
+  snippet: string;
+}
+
+/** Limits and switches for one crawl; defaults come from src/config.ts. */
+export interface CrawlOptions {
+  /** Allow private, loopback, link-local and other special-use addresses (dev and tests only). */
+  allowPrivateNetworks: boolean;
+  /** Per-request timeout in milliseconds (connect + headers + body). */
+  timeoutMs: number;
+  /** Largest accepted response body in bytes; a larger page fails the request. */
+  maxBytes: number;
+  /** Most pages fetched in one crawl, the home page included. */
+  maxPages: number;
+  /** Most redirects followed for one request. */
+  maxRedirects: number;
+  /** User-Agent sent with every request and matched against robots.txt. */
+  userAgent: string;
+}
+
+/** Stable reasons a crawl fails; shown to owners on the draft as `failure_code`. */
+export type CrawlFailureCode =
+  | 'invalid_url'
+  | 'dns_failure'
+  | 'address_refused'
+  | 'connection_failed'
+  | 'timeout'
+  | 'http_error'
+  | 'not_html'
+  | 'too_large'
+  | 'too_many_redirects'
+  | 'robots_disallowed';
+
+/** A crawl that cannot produce a draft. `message` is safe to show to the owner. */
+export class CrawlError extends Error {
+  readonly code: CrawlFailureCode;
+  constructor(code: CrawlFailureCode, message: string) {
+    super(message);
+    this.name = 'CrawlError';
+    this.code = code;
+  }
+}
+
+/** One HTML page that was fetched. */
+export interface CrawledPage {
+  /** Final URL after redirects. */
+  url: string;
+  html: string;
+}
+
+/** The pages of one site: the home page first, then same-site pages such as about, pricing, FAQ. */
+export interface CrawlResult {
+  /** Final URL of the home page after redirects. */
+  url: string;
+  pages: CrawledPage[];
+}
+
+export interface Faq {
+  question: string;
+  answer: string;
+}
+
+/** Company facts found on the site; every key optional. */
+export interface CompanyFacts {
+  legal_name?: string;
+  founded_year?: number;
+  founders?: string[];
+  location?: string;
+  employees?: string;
+  email?: string;
+  phone?: string;
+}
+
+/** Fields the crawler drafts for a listing. */
+export interface DraftFields {
+  name: string | null;
+  /** At most 70 characters. */
+  headline: string | null;
+  /** At most 300 characters. */
+  summary: string | null;
+  logo_url: string | null;
+  image_url: string | null;
+  facts: CompanyFacts;
+  /** Platform key (twitter, linkedin, github, facebook, instagram, youtube, tiktok, ...) → URL. */
+  socials: Record<string, string>;
+  faqs: Faq[];
+  /** Category slugs from CATEGORY_SLUGS, best guess first, at most 3. */
+  categories: string[];
+  contact_email: string | null;
+}
+
+/** Evidence per drafted field: keys are DraftFields keys, `facts.<key>` or `socials.<platform>`. */
+export type DraftEvidence = Record<string, Evidence>;
+
+export interface DraftContent {
+  fields: DraftFields;
+  evidence: DraftEvidence;
+}

@@ -1,0 +1,168 @@
+import type { Db } from '../../db/knex.ts';
+import { AppError, conflict, notFound } from '../../errors.ts';
+import type { DraftEvidence, DraftFields, CrawledPage } from '../crawl/types.ts';
+import { insertListing } from '../listings/listings.ts';
+
+export type DraftStatus = 'crawling' | 'drafting' | 'ready' | 'submitted' | 'failed';
+
+export interface DraftRow {
+  id: number;
+  owner_id: number;
+  site_id: number;
+  url: string;
+  status: DraftStatus;
+  failure_code: string | null;
+  failure_reason: string | null;
+  fields: DraftFields | null;
+  evidence: DraftEvidence;
+  listing_id: number | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const VIEW_COLUMNS = [
+  'id', 'owner_id', 'site_id', 'url', 'status', 'failure_code', 'failure_reason', 'fields', 'evidence',
+  'listing_id', 'created_at', 'updated_at',
+];
+
+/** The API view of a draft. */
+export function toDraftView(row: DraftRow) {
+  return {
+    id: row.id,
+    url: row.url,
+    status: row.status,
+    failure: row.failure_code ? { code: row.failure_code, reason: row.failure_reason ?? '' } : null,
+    fields: row.fields,
+    evidence: row.evidence,
+    listing_id: row.listing_id,
+    workflow_id: draftWorkflowId(row.id),
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+export const draftWorkflowId = (id: number) => `draft:${id}`;
+
+export async function insertDraft(db: Db, draft: { ownerId: number; siteId: number; url: string }): Promise<DraftRow> {
+  const [row] = await db('drafts')
+    .insert({ owner_id: draft.ownerId, site_id: draft.siteId, url: draft.url, status: 'crawling' })
+    .returning(VIEW_COLUMNS);
+  return row;
+}
+
+/** Removes a draft whose workflow could not be started, so nothing half-made stays behind. */
+export async function deleteDraft(db: Db, id: number): Promise<void> {
+  await db('drafts').where({ id }).delete();
+}
+
+/** One of the caller's drafts; another owner's draft is "not found". */
+export async function getOwnedDraft(db: Db, ownerId: number, id: number): Promise<DraftRow> {
+  const row = await db('drafts').where({ id, owner_id: ownerId }).first(VIEW_COLUMNS);
+  if (!row) throw notFound(`Draft ${id}`);
+  return row;
+}
+
+export async function getDraft(db: Db, id: number): Promise<DraftRow> {
+  const row = await db('drafts').where({ id }).first(VIEW_COLUMNS);
+  if (!row) throw new Error(`draft ${id} does not exist`);
+  return row;
+}
+
+/** Edits the drafted fields of a ready draft; the website evidence is kept as it was. */
+export async function updateDraftFields(
+  db: Db,
+  ownerId: number,
+  id: number,
+  changes: Partial<DraftFields>,
+): Promise<DraftRow> {
+  return db.transaction(async (trx) => {
+    const row: DraftRow | undefined = await trx('drafts').where({ id, owner_id: ownerId }).forUpdate().first(VIEW_COLUMNS);
+    if (!row) throw notFound(`Draft ${id}`);
+    requireStatus(row, 'ready', 'edited');
+    const fields = { ...row.fields!, ...changes };
+    const [updated] = await trx('drafts')
+      .where({ id })
+      .update({ fields: JSON.stringify(fields), updated_at: trx.fn.now() })
+      .returning(VIEW_COLUMNS);
+    return updated;
+  });
+}
+
+/** Turns a ready draft into a listing in status `draft`; a draft is submitted once. */
+export async function submitDraft(db: Db, ownerId: number, id: number): Promise<number> {
+  return db.transaction(async (trx) => {
+    const row: DraftRow | undefined = await trx('drafts').where({ id, owner_id: ownerId }).forUpdate().first(VIEW_COLUMNS);
+    if (!row) throw notFound(`Draft ${id}`);
+    requireStatus(row, 'ready', 'submitted');
+    const f = row.fields!;
+    if (!f.name) {
+      throw new AppError(422, 'draft_incomplete', 'Draft incomplete', 'The draft has no name yet; set one with update_draft.');
+    }
+    const listingId = await insertListing(trx, {
+      site_id: row.site_id,
+      owner_id: ownerId,
+      name: f.name,
+      url: row.url,
+      headline: f.headline,
+      summary: f.summary,
+      seo_title: null,
+      seo_description: null,
+      logo_url: f.logo_url,
+      image_url: f.image_url,
+      contact_email: f.contact_email,
+      facts: { ...f.facts },
+      socials: f.socials,
+      faqs: f.faqs,
+      categories: f.categories,
+      evidence: row.evidence,
+    });
+    await trx('drafts').where({ id }).update({ status: 'submitted', listing_id: listingId, updated_at: trx.fn.now() });
+    return listingId;
+  });
+}
+
+function requireStatus(row: DraftRow, wanted: DraftStatus, action: string): void {
+  if (row.status === wanted) return;
+  const why: Record<DraftStatus, string> = {
+    crawling: 'is still crawling the website; poll get_draft until it is ready',
+    drafting: 'is still being drafted; poll get_draft until it is ready',
+    ready: 'is ready',
+    submitted: `was already submitted as listing ${row.listing_id}`,
+    failed: `failed (${row.failure_reason ?? 'crawl failed'}); create a new draft`,
+  };
+  throw conflict(`draft_${row.status}`, `Draft ${row.id} cannot be ${action}: it ${why[row.status]}.`);
+}
+
+/** Workflow step: the site's pages were fetched. */
+export async function saveCrawledPages(db: Db, id: number, pages: CrawledPage[]): Promise<void> {
+  await db('drafts')
+    .where({ id })
+    .whereIn('status', ['crawling', 'drafting'])
+    .update({ status: 'drafting', pages: JSON.stringify(pages), updated_at: db.fn.now() });
+}
+
+export async function loadCrawledPages(db: Db, id: number): Promise<{ url: string; pages: CrawledPage[] }> {
+  const row = await db('drafts').where({ id }).first('url', 'pages');
+  return { url: row.url, pages: row.pages ?? [] };
+}
+
+/** Workflow step: fields drafted; the raw pages are dropped once they served. */
+export async function saveDraftContent(db: Db, id: number, fields: DraftFields, evidence: DraftEvidence): Promise<void> {
+  await db('drafts')
+    .where({ id, status: 'drafting' })
+    .update({
+      status: 'ready',
+      fields: JSON.stringify(fields),
+      evidence: JSON.stringify(evidence),
+      pages: null,
+      updated_at: db.fn.now(),
+    });
+}
+
+/** Workflow step: the crawl or drafting failed with an owner-facing reason. */
+export async function markDraftFailed(db: Db, id: number, code: string, reason: string): Promise<void> {
+  await db('drafts')
+    .where({ id })
+    .whereIn('status', ['crawling', 'drafting'])
+    .update({ status: 'failed', failure_code: code, failure_reason: reason, pages: null, updated_at: db.fn.now() });
+}

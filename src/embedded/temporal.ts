@@ -1,0 +1,89 @@
+import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { Connection } from '@temporalio/client';
+
+const execFileAsync = promisify(execFile);
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+/** Custom search attributes operators use to find flows in the UI (DESIGN.md §6). */
+export const SEARCH_ATTRIBUTES = { ListingId: 'Int', OrderNumber: 'Keyword', ClaimId: 'Int', DraftId: 'Int' } as const;
+
+export interface TemporalDevServerOptions {
+  port: number;
+  uiPort: number | null;
+  /** SQLite file for durable state; null keeps everything in memory (tests). */
+  dbFile: string | null;
+  namespaces: string[];
+  onLog?: (line: string) => void;
+}
+
+export interface RunningTemporal {
+  address: string;
+  uiUrl: string | null;
+  stop(): Promise<void>;
+}
+
+/** Path of the Temporal CLI, built from Go modules into the user cache on first use. */
+export async function temporalCliPath(): Promise<string> {
+  const { stdout } = await execFileAsync('bash', [path.join(ROOT, 'temporal/build-cli.sh')], {
+    maxBuffer: 1 << 20,
+  });
+  return stdout.trim().split('\n').at(-1)!;
+}
+
+/** Starts `temporal server start-dev` on 127.0.0.1 and waits until its frontend answers. */
+export async function startTemporalDevServer(options: TemporalDevServerOptions): Promise<RunningTemporal> {
+  const cli = await temporalCliPath();
+  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(options.port), '--log-level', 'warn'];
+  if (options.uiPort === null) args.push('--headless');
+  else args.push('--ui-port', String(options.uiPort), '--ui-ip', '127.0.0.1');
+  if (options.dbFile) {
+    await fs.mkdir(path.dirname(options.dbFile), { recursive: true });
+    args.push('--db-filename', options.dbFile);
+  }
+  for (const ns of options.namespaces) args.push('--namespace', ns);
+  for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
+  const child = spawn(cli, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const onLog = options.onLog ?? (() => {});
+  child.stdout!.on('data', (c: Buffer) => onLog(c.toString()));
+  child.stderr!.on('data', (c: Buffer) => onLog(c.toString()));
+  const address = `127.0.0.1:${options.port}`;
+  await waitForFrontend(address, child);
+  return {
+    address,
+    uiUrl: options.uiPort === null ? null : `http://localhost:${options.uiPort}`,
+    stop: () => stopChild(child),
+  };
+}
+
+async function waitForFrontend(address: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  while (Date.now() < deadline) {
+    if (exited) throw new Error(`temporal dev server exited before it was ready (${address})`);
+    try {
+      const connection = await Connection.connect({ address, connectTimeout: 1000 });
+      await connection.workflowService.getSystemInfo({});
+      await connection.close();
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  throw new Error(`temporal dev server did not answer on ${address} within ${timeoutMs} ms`);
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}

@@ -1,0 +1,148 @@
+import http from 'node:http';
+import path from 'node:path';
+import pg from 'pg';
+import { runAdmin } from './admin/cli.ts';
+import { createApp } from './api/app.ts';
+import { loadConfig, type Config } from './config.ts';
+import { migrate } from './db/knex.ts';
+import { seed } from './db/seed.ts';
+import { endpointsFor, startEmbeddedStack } from './embedded/stack.ts';
+import { startEmbeddedPostgres } from './embedded/postgres.ts';
+import { operations } from './operations/index.ts';
+import { createLogger, createServices, type Endpoints, type Services } from './services.ts';
+import { startWorkers, type RunningWorkers } from './temporal/worker.ts';
+
+type Stop = () => Promise<void>;
+
+/** `start` (all-in-one), `api`, `worker`, `admin`, `migrate`. */
+async function main(role: string | undefined, args: string[]): Promise<void> {
+  const config = loadConfig();
+  switch (role) {
+    case 'start':
+      return startAll(config);
+    case 'api':
+      return runRoles(config, endpointsFor(config), { api: true, worker: false });
+    case 'worker':
+      return runRoles(config, endpointsFor(config), { api: false, worker: true });
+    case 'migrate':
+      return withDatabase(config, async (services) => {
+        await prepareDatabase(services);
+      });
+    case 'admin':
+      return withDatabase(config, async (services) => {
+        process.exitCode = await runAdmin(services.db, args);
+      });
+    default:
+      console.error('usage: main.ts start | api | worker | migrate | admin <command>');
+      process.exitCode = 2;
+  }
+}
+
+async function prepareDatabase(services: Services): Promise<void> {
+  const applied = await migrate(services.db);
+  if (applied.length) services.log.info({ applied }, 'migrations applied');
+  await seed(services.db);
+}
+
+async function startAll(config: Config): Promise<void> {
+  const log = createLogger(config);
+  const stack = await startEmbeddedStack(config, log);
+  const services = createServices(config, stack.endpoints, log);
+  await prepareDatabase(services);
+  const stops = await startRoles(services, stack.endpoints, { api: true, worker: true });
+  console.log(
+    [
+      '',
+      'Listing Directory is up:',
+      `  Web          ${config.baseUrl}/`,
+      `  REST         ${config.baseUrl}/api/v1`,
+      `  OpenAPI      ${config.baseUrl}/api/v1/openapi.json`,
+      `  MCP          ${config.baseUrl}/mcp (not built yet)`,
+      `  Temporal UI  ${stack.temporalUiUrl ?? `(external Temporal at ${stack.endpoints.temporalAddress})`}`,
+      `  Data         ${config.dataDir}`,
+      'Press Ctrl-C to stop.',
+      '',
+    ].join('\n'),
+  );
+  onShutdown(log, [...stops, () => services.close(), () => stack.stop()]);
+}
+
+async function runRoles(config: Config, endpoints: Endpoints, roles: { api: boolean; worker: boolean }): Promise<void> {
+  const services = createServices(config, endpoints);
+  const stops = await startRoles(services, endpoints, roles);
+  onShutdown(services.log, [...stops, () => services.close()]);
+}
+
+async function startRoles(services: Services, endpoints: Endpoints, roles: { api: boolean; worker: boolean }): Promise<Stop[]> {
+  const stops: Stop[] = [];
+  if (roles.worker) {
+    const workers: RunningWorkers = await startWorkers({
+      config: services.config,
+      db: services.db,
+      address: endpoints.temporalAddress,
+      namespace: services.config.temporal.namespace,
+      log: services.log,
+    });
+    stops.push(() => workers.shutdown());
+  }
+  if (roles.api) {
+    const app = createApp(services, operations);
+    const server = http.createServer(app.callback());
+    await new Promise<void>((resolve) => server.listen(services.config.port, services.config.host, resolve));
+    services.log.info({ port: services.config.port, host: services.config.host }, 'api listening');
+    // Closed first on shutdown so that no request arrives while the rest goes down.
+    stops.unshift(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    stops.unshift(async () => server.closeIdleConnections());
+  }
+  return stops;
+}
+
+/** Admin commands and migrations: use the running database, or bring the embedded one up briefly. */
+async function withDatabase(config: Config, work: (services: Services) => Promise<void>): Promise<void> {
+  const endpoints = endpointsFor(config);
+  let stopPg: Stop | null = null;
+  if (!config.databaseUrl && !(await reachable(endpoints.databaseUrl))) {
+    const server = await startEmbeddedPostgres({ dir: path.join(config.dataDir, 'postgres'), port: config.embeddedPgPort });
+    await server.ensureDatabase('listing_directory');
+    stopPg = () => server.stop();
+  }
+  const services = createServices({ ...config, logLevel: 'warn' }, endpoints);
+  try {
+    await prepareDatabase(services);
+    await work(services);
+  } finally {
+    await services.close();
+    await stopPg?.();
+  }
+}
+
+async function reachable(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function onShutdown(log: Services['log'], stops: Stop[]): void {
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    for (const stop of stops) {
+      await stop().catch((err) => log.error({ err }, 'error while stopping'));
+    }
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main(process.argv[2], process.argv.slice(3)).catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

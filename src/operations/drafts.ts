@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import { badRequest } from '../errors.ts';
+import { assertCrawlableUrl } from '../domain/crawl/index.ts';
+import {
+  deleteDraft,
+  getOwnedDraft,
+  insertDraft,
+  submitDraft,
+  toDraftView,
+  updateDraftFields,
+} from '../domain/drafts/drafts.ts';
+import { siteByKey } from '../domain/sites/sites.ts';
+import { callerId, defineOperation } from './operation.ts';
+import { CategorySlug, CompanyFacts, Evidence, Faqs, HttpUrl, Id, Socials } from './schemas.ts';
+
+const DraftFields = z.object({
+  name: z.string().trim().min(1).max(120).nullable(),
+  headline: z.string().trim().max(70).nullable(),
+  summary: z.string().trim().max(300).nullable(),
+  logo_url: HttpUrl.nullable(),
+  image_url: HttpUrl.nullable(),
+  facts: CompanyFacts,
+  socials: Socials,
+  faqs: Faqs,
+  categories: z.array(CategorySlug).max(5),
+  contact_email: z.email().max(254).nullable(),
+});
+
+const Draft = z.object({
+  id: Id,
+  url: z.string(),
+  status: z.enum(['crawling', 'drafting', 'ready', 'submitted', 'failed']),
+  failure: z
+    .object({ code: z.string(), reason: z.string() })
+    .nullable()
+    .describe('Why the draft failed: dns_failure, address_refused, timeout, not_html, too_large, robots_disallowed, ...'),
+  fields: DraftFields.extend({ socials: z.record(z.string(), z.string()), categories: z.array(z.string()) })
+    .nullable()
+    .describe('Drafted listing fields; null until ready'),
+  evidence: z.record(z.string(), Evidence).describe('Per drafted field: the page and snippet it came from'),
+  listing_id: Id.nullable(),
+  workflow_id: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+export const createDraftOp = defineOperation({
+  name: 'create_draft',
+  summary: 'Draft a listing from a website',
+  description:
+    'Starts crawling the website and drafting listing content. Poll get_draft until the status is neither crawling nor drafting.',
+  method: 'POST',
+  path: '/drafts',
+  scope: 'listings:write',
+  idempotent: true,
+  readOnly: false,
+  successStatus: 201,
+  tags: ['drafts'],
+  input: z.object({
+    url: HttpUrl.describe('The website to draft from (http or https)'),
+    site: z.string().max(60).optional().describe('Site key (see list_sites); default: the site of this host'),
+  }),
+  output: Draft,
+  async handler(input, ctx) {
+    const site = input.site === undefined ? ctx.site : await siteByKey(ctx.db, input.site);
+    if (!site) throw badRequest('unknown_site', `There is no site with the key "${input.site}"; see list_sites.`);
+    await assertCrawlableUrl(input.url, ctx.config.crawl.allowPrivateNetworks);
+    const draft = await insertDraft(ctx.db, { ownerId: callerId(ctx), siteId: site.id, url: input.url });
+    try {
+      await ctx.workflows.startDraft(draft.id);
+    } catch (err) {
+      await deleteDraft(ctx.db, draft.id);
+      throw err;
+    }
+    return toDraftView(draft);
+  },
+});
+
+export const getDraftOp = defineOperation({
+  name: 'get_draft',
+  summary: 'Read a draft and its status',
+  method: 'GET',
+  path: '/drafts/{id}',
+  scope: 'account:read',
+  idempotent: false,
+  readOnly: true,
+  tags: ['drafts'],
+  input: z.object({ id: Id }),
+  output: Draft,
+  handler: async (input, ctx) => toDraftView(await getOwnedDraft(ctx.db, callerId(ctx), input.id)),
+});
+
+export const updateDraftOp = defineOperation({
+  name: 'update_draft',
+  summary: 'Edit the drafted fields of a ready draft',
+  description: 'Only the fields sent change; the website evidence is kept.',
+  method: 'PATCH',
+  path: '/drafts/{id}',
+  scope: 'listings:write',
+  idempotent: true,
+  readOnly: false,
+  tags: ['drafts'],
+  input: DraftFields.partial().strict().extend({ id: Id }),
+  output: Draft,
+  async handler({ id, ...changes }, ctx) {
+    return toDraftView(await updateDraftFields(ctx.db, callerId(ctx), id, changes));
+  },
+});
+
+export const submitDraftOp = defineOperation({
+  name: 'submit_draft',
+  summary: 'Submit a ready draft as a listing',
+  description: 'Creates a listing in status draft (with the website evidence). A draft is submitted once.',
+  method: 'POST',
+  path: '/drafts/{id}/submit',
+  scope: 'listings:write',
+  idempotent: true,
+  readOnly: false,
+  successStatus: 201,
+  tags: ['drafts'],
+  input: z.object({ id: Id }),
+  output: z.object({ listing_id: Id }),
+  handler: async (input, ctx) => ({ listing_id: await submitDraft(ctx.db, callerId(ctx), input.id) }),
+});
+
+export const draftOperations = [createDraftOp, getDraftOp, updateDraftOp, submitDraftOp];

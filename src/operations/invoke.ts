@@ -1,0 +1,48 @@
+import type { z } from 'zod';
+import { insufficientScope, unauthorized, validationFailed, type FieldError } from '../errors.ts';
+import { requestHash, withIdempotency } from '../domain/idempotency/store.ts';
+import type { Operation, OperationContext } from './operation.ts';
+
+export interface InvokeOptions {
+  idempotencyKey?: string;
+  /** WWW-Authenticate challenge the transport sends with a 401. */
+  challenge: string;
+}
+
+export interface InvokeResult {
+  status: number;
+  body: unknown;
+  replayed: boolean;
+}
+
+/** Zod issues → field errors with dotted paths (`items.0.weeks`). */
+export function fieldErrors(error: z.ZodError): FieldError[] {
+  return error.issues.map((issue) => ({
+    path: issue.path.map(String).join('.') || '(body)',
+    message: issue.message,
+  }));
+}
+
+/**
+ * Runs one operation the same way for every transport: credentials and scope first, then
+ * input validation, then the handler, inside the idempotency store when a key is given.
+ */
+export async function invoke(
+  op: Operation,
+  rawInput: unknown,
+  ctx: OperationContext,
+  options: InvokeOptions,
+): Promise<InvokeResult> {
+  if (op.scope) {
+    if (!ctx.principal) throw unauthorized('This operation needs an API key or access token.', options.challenge);
+    if (!ctx.principal.scopes.includes(op.scope)) throw insufficientScope(op.scope);
+  }
+  const parsed = op.input.safeParse(rawInput);
+  if (!parsed.success) throw validationFailed(fieldErrors(parsed.error));
+  const run = async () => ({ status: op.successStatus ?? 200, body: await op.handler(parsed.data, ctx) });
+  if (options.idempotencyKey !== undefined && op.idempotent && ctx.principal) {
+    const scope = { credential: ctx.principal.credentialId, operation: op.name, key: options.idempotencyKey };
+    return withIdempotency(ctx.db, scope, requestHash(parsed.data), run);
+  }
+  return { ...(await run()), replayed: false };
+}

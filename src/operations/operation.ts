@@ -1,0 +1,61 @@
+import type { z } from 'zod';
+import type { Logger } from 'pino';
+import type { Principal, Scope } from '../auth/scopes.ts';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/knex.ts';
+import type { Site } from '../domain/sites/sites.ts';
+import type { WorkflowStarter } from '../temporal/client.ts';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Everything an operation handler may use; built per call by the transport. */
+export interface OperationContext {
+  db: Db;
+  config: Config;
+  workflows: WorkflowStarter;
+  log: Logger;
+  requestId: string;
+  /** The site the request came to (by host), or the default site. */
+  site: Site;
+  /** Null on public operations called without credentials. */
+  principal: Principal | null;
+}
+
+/** The signed-in caller's user id; invoke() guarantees a principal on scoped operations. */
+export function callerId(ctx: OperationContext): number {
+  if (!ctx.principal) throw new Error('operation without a scope used callerId()');
+  return ctx.principal.userId;
+}
+
+/**
+ * One operation of the contract. REST routes, MCP tools and the OpenAPI document are all
+ * generated from these objects. `input` is one flat object: path parameters, then query
+ * parameters (GET/DELETE) or body fields (POST/PUT/PATCH).
+ */
+export interface Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> {
+  name: string;
+  summary: string;
+  description?: string;
+  method: HttpMethod;
+  /** OpenAPI-style path under /api/v1, e.g. `/drafts/{id}`. */
+  path: string;
+  /** Required scope; absent means public. */
+  scope?: Scope;
+  /** Accepts an Idempotency-Key (REST header, MCP `idempotency_key` argument). */
+  idempotent: boolean;
+  /** Changes nothing (MCP readOnlyHint). */
+  readOnly: boolean;
+  /** Removes or overwrites data (MCP destructiveHint). */
+  destructive?: boolean;
+  /** HTTP status of a success; default 200. */
+  successStatus?: number;
+  tags: string[];
+  input: I;
+  output: O;
+  handler: (input: z.output<I>, ctx: OperationContext) => Promise<z.input<O>>;
+}
+
+/** Identity helper that keeps the handler's input and output types tied to the schemas. */
+export function defineOperation<I extends z.ZodObject, O extends z.ZodType>(op: Operation<I, O>): Operation<I, O> {
+  return op;
+}

@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import { listInterviewQuestions } from '../domain/catalog/interview-questions.ts';
+import { listProducts } from '../domain/catalog/products.ts';
+import { communityLeaderboard } from '../domain/ranking/leaderboard.ts';
+import { searchListings } from '../domain/listings/search.ts';
+import { listSites } from '../domain/sites/sites.ts';
+import { defineOperation } from './operation.ts';
+import { Id, PageQuery, PublicListing, page } from './schemas.ts';
+
+export const searchListingsOp = defineOperation({
+  name: 'search_listings',
+  summary: 'Search live listings',
+  description: 'Full-text search over live listings of this site (typo-tolerant); without `q`, most voted first.',
+  method: 'GET',
+  path: '/listings',
+  idempotent: false,
+  readOnly: true,
+  tags: ['public'],
+  input: z.object({
+    q: z.string().max(200).optional().describe('Search words; quotes and -exclusions work as in web search'),
+    ...PageQuery,
+  }),
+  output: page(PublicListing),
+  handler: (input, ctx) =>
+    searchListings(ctx.db, { siteId: ctx.site.id, q: input.q, page: input.page, perPage: input.per_page }),
+});
+
+export const getCommunityLeaderboardOp = defineOperation({
+  name: 'get_community_leaderboard',
+  summary: "This week's community leaderboard",
+  method: 'GET',
+  path: '/leaderboards/community-weekly',
+  idempotent: false,
+  readOnly: true,
+  tags: ['public'],
+  input: z.object({}),
+  output: z.object({
+    week: z.string().describe('ISO week, e.g. 2026-W48'),
+    week_start: z.string().describe('Monday 00:00 UTC of the week (YYYY-MM-DD)'),
+    formula: z.string(),
+    items: z.array(
+      z.object({
+        rank: z.int(),
+        id: Id,
+        slug: z.string(),
+        name: z.string(),
+        url: z.string(),
+        headline: z.string().nullable(),
+        logo_url: z.string().nullable(),
+        score: z.int(),
+      }),
+    ),
+  }),
+  handler: (_input, ctx) => communityLeaderboard(ctx.db, ctx.site.id),
+});
+
+export const listInterviewQuestionsOp = defineOperation({
+  name: 'list_interview_questions',
+  summary: 'Founder interview questions',
+  method: 'GET',
+  path: '/interview-questions',
+  idempotent: false,
+  readOnly: true,
+  tags: ['public'],
+  input: z.object({}),
+  output: z.object({ items: z.array(z.object({ id: Id, position: z.int(), text: z.string() })) }),
+  handler: async (_input, ctx) => ({ items: await listInterviewQuestions(ctx.db, ctx.site.id) }),
+});
+
+export const listProductsOp = defineOperation({
+  name: 'list_products',
+  summary: 'Products with current prices',
+  description: 'Prices are in USD cents excluding VAT and change; always read them here.',
+  method: 'GET',
+  path: '/products',
+  idempotent: false,
+  readOnly: true,
+  tags: ['public'],
+  input: z.object({}),
+  output: z.object({
+    items: z.array(
+      z.object({
+        key: z.string(),
+        name: z.string(),
+        description: z.string(),
+        price_cents: z.int(),
+        currency: z.literal('USD'),
+        needs_listing: z.boolean(),
+        options: z.record(z.string(), z.unknown()).describe('Accepted options of an order item for this product'),
+      }),
+    ),
+  }),
+  handler: async (_input, ctx) => ({ items: await listProducts(ctx.db, ctx.site.id) }),
+});
+
+export const listSitesOp = defineOperation({
+  name: 'list_sites',
+  summary: 'Sites of the directory',
+  description: 'Site keys accepted by `site` on create_draft and by `apply_to`.',
+  method: 'GET',
+  path: '/sites',
+  idempotent: false,
+  readOnly: true,
+  tags: ['public'],
+  input: z.object({}),
+  output: z.object({ items: z.array(z.object({ key: z.string(), name: z.string(), is_default: z.boolean() })) }),
+  handler: async (_input, ctx) => ({
+    items: (await listSites(ctx.db)).map((s) => ({ key: s.key, name: s.name, is_default: s.is_default })),
+  }),
+});
+
+export const publicOperations = [searchListingsOp, getCommunityLeaderboardOp, listInterviewQuestionsOp, listProductsOp, listSitesOp];

@@ -1,0 +1,100 @@
+import { z } from 'zod';
+
+/** Shared schemas of the contract; operation modules compose them. */
+
+export const Id = z.int().positive().max(2_147_483_647);
+
+export const PageQuery = {
+  page: z.int().min(1).max(100_000).default(1).describe('1-based page number'),
+  per_page: z.int().min(1).max(100).default(20).describe('Items per page, at most 100'),
+};
+
+export const page = <T extends z.ZodType>(item: T) =>
+  z.object({ items: z.array(item), page: z.int(), per_page: z.int(), total: z.int() });
+
+export const HttpUrl = z
+  .string()
+  .max(2048)
+  .refine((v) => {
+    try {
+      const u = new URL(v);
+      return (u.protocol === 'http:' || u.protocol === 'https:') && !u.username && !u.password && u.hostname !== '';
+    } catch {
+      return false;
+    }
+  }, 'Must be an http(s) URL without credentials');
+
+export const HttpsUrl = HttpUrl.refine((v) => v.startsWith('https://'), 'Must be an https URL');
+
+export const Evidence = z.object({ source_url: z.string(), snippet: z.string() });
+
+export const Faq = z.object({
+  question: z.string().trim().min(1).max(300),
+  answer: z.string().trim().min(1).max(2000),
+});
+export const Faqs = z.array(Faq).max(30);
+
+export const SOCIAL_PLATFORMS = [
+  'twitter',
+  'linkedin',
+  'github',
+  'facebook',
+  'instagram',
+  'youtube',
+  'tiktok',
+  'discord',
+  'producthunt',
+  'mastodon',
+  'bluesky',
+  'threads',
+] as const;
+export const Socials = z.partialRecord(z.enum(SOCIAL_PLATFORMS), HttpUrl);
+
+export const CompanyFacts = z
+  .object({
+    legal_name: z.string().trim().max(200),
+    founded_year: z.int().min(1800).max(2100),
+    founders: z.array(z.string().trim().min(1).max(120)).max(10),
+    location: z.string().trim().max(200),
+    employees: z.string().trim().max(50),
+    email: z.email().max(254),
+    phone: z.string().trim().max(50),
+  })
+  .partial()
+  .strict();
+
+export const CategorySlug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'Must be a category slug').max(60);
+
+export const ListingStatus = z.enum(['draft', 'awaiting_badge', 'awaiting_profile', 'scheduled', 'live', 'unlisted']);
+
+/** What anyone can read about a listing. */
+export const PublicListing = z.object({
+  id: Id,
+  slug: z.string(),
+  name: z.string(),
+  url: z.string(),
+  status: ListingStatus,
+  votes: z.int(),
+  headline: z.string().nullable(),
+  summary: z.string().nullable(),
+  seo_title: z.string().nullable(),
+  seo_description: z.string().nullable(),
+  logo_url: z.string().nullable(),
+  image_url: z.string().nullable(),
+  facts: CompanyFacts,
+  socials: z.record(z.string(), z.string()),
+  faqs: z.array(Faq),
+  categories: z.array(z.string()),
+  site: z.string().describe('Key of the site the listing is on'),
+});
+
+/** The owner's view: public data plus plan, launch week and unlocked paid sections. */
+export const OwnerListing = PublicListing.extend({
+  plan: z.enum(['free', 'paid']).nullable(),
+  launch_week: z.string().nullable().describe('Monday (YYYY-MM-DD, UTC) of the ISO launch week'),
+  unlocked_sections: z.array(z.enum(['milestones', 'story', 'faqs'])),
+  contact_email: z.string().nullable(),
+  evidence: z.record(z.string(), Evidence),
+  created_at: z.string(),
+  updated_at: z.string(),
+});

@@ -1,0 +1,51 @@
+import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
+import { AppError } from '../errors.ts';
+import { draftWorkflowId } from '../domain/drafts/drafts.ts';
+import { TASK_QUEUES } from './task-queues.ts';
+
+/** The workflow starts operations need; one Temporal connection per process. */
+export interface WorkflowStarter {
+  startDraft(draftId: number): Promise<void>;
+  /** Frontend reachable (used by /readyz). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface TemporalClientOptions {
+  address: string;
+  namespace: string;
+}
+
+/** Connects lazily so that the API starts even while Temporal is still coming up. */
+export function createWorkflowStarter(options: TemporalClientOptions): WorkflowStarter & { client: Client } {
+  const connection = Connection.lazy({ address: options.address });
+  const client = new Client({ connection, namespace: options.namespace });
+  return {
+    client,
+    async startDraft(draftId) {
+      await unavailableOnError(() =>
+        client.workflow.start('draftWorkflow', {
+          taskQueue: TASK_QUEUES.drafts,
+          workflowId: draftWorkflowId(draftId),
+          args: [draftId],
+          workflowIdConflictPolicy: 'USE_EXISTING',
+        }),
+      );
+    },
+    async ping() {
+      await connection.workflowService.getSystemInfo({});
+    },
+    close: () => connection.close(),
+  };
+}
+
+async function unavailableOnError<T>(start: () => Promise<T>): Promise<T> {
+  try {
+    return await start();
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) throw err;
+    throw new AppError(503, 'workflow_unavailable', 'Service unavailable', 'The workflow service is not reachable; please retry shortly.', {
+      headers: { 'Retry-After': '5' },
+    });
+  }
+}

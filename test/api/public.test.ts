@@ -1,0 +1,133 @@
+import test from 'ava';
+import { api, startTestEnv, type TestEnv } from '../helpers/env.ts';
+import { insertLiveListing } from '../helpers/listings.ts';
+
+let env: TestEnv;
+test.before(async () => {
+  env = await startTestEnv(import.meta.url);
+  const db = env.services.db;
+  await insertLiveListing(db, { name: 'Acme Analytics', headline: 'Product analytics for small teams', votes: 5 });
+  await insertLiveListing(db, { name: 'Bolt Invoices', headline: 'Send invoices and get paid faster', summary: 'Invoicing for freelancers', votes: 9 });
+  await insertLiveListing(db, { name: 'Cobalt Monitoring', headline: 'Uptime monitoring with analytics dashboards', votes: 1 });
+  await insertLiveListing(db, { name: 'Makers Only Tool', headline: 'Analytics on the other site', site: 'makers' });
+  const draftId = await insertLiveListing(db, { name: 'Hidden Draft Analytics' });
+  await db('listings').where({ id: draftId }).update({ status: 'draft' });
+});
+test.after.always(() => env?.close());
+
+test('search_listings ranks full-text matches of live listings of this site only', async (t) => {
+  const res = await api(env, 'GET', '/listings?q=analytics');
+  t.is(res.status, 200);
+  const names = res.body.items.map((l: { name: string }) => l.name);
+  t.deepEqual(names.sort(), ['Acme Analytics', 'Cobalt Monitoring']);
+  t.is(names.includes('Hidden Draft Analytics'), false);
+  t.is(res.body.total, 2);
+  t.is(res.body.page, 1);
+  t.is(res.body.per_page, 20);
+  // The name match (weight A) outranks a headline-only match.
+  const ranked = (await api(env, 'GET', '/listings?q=analytics')).body.items.map((l: { name: string }) => l.name);
+  t.is(ranked[0], 'Acme Analytics');
+});
+
+test('search_listings stems english words and falls back to trigrams for typos', async (t) => {
+  const stemmed = await api(env, 'GET', '/listings?q=invoice');
+  t.deepEqual(stemmed.body.items.map((l: { name: string }) => l.name), ['Bolt Invoices']);
+  const typo = await api(env, 'GET', '/listings?q=Cobalt%20Monitorng');
+  t.is(typo.status, 200);
+  t.is(typo.body.items[0]?.name, 'Cobalt Monitoring');
+});
+
+test('search_listings without q lists by votes and paginates', async (t) => {
+  const first = await api(env, 'GET', '/listings?per_page=2');
+  t.deepEqual(first.body.items.map((l: { name: string }) => l.name), ['Bolt Invoices', 'Acme Analytics']);
+  t.is(first.body.total, 3);
+  const second = await api(env, 'GET', '/listings?per_page=2&page=2');
+  t.deepEqual(second.body.items.map((l: { name: string }) => l.name), ['Cobalt Monitoring']);
+});
+
+test('the request host selects the site', async (t) => {
+  const res = await api(env, 'GET', '/listings?q=analytics', { headers: { host: 'makers.localhost' } });
+  t.deepEqual(res.body.items.map((l: { name: string }) => l.name), ['Makers Only Tool']);
+});
+
+for (const [query, path] of [
+  ['per_page=0', 'per_page'],
+  ['per_page=1000', 'per_page'],
+  ['per_page=abc', 'per_page'],
+  ['page=0', 'page'],
+  ['page=-1', 'page'],
+  [`q=${'x'.repeat(10_000)}`, 'q'],
+] as const) {
+  test(`search_listings refuses ${query.slice(0, 20)} with a problem naming ${path}`, async (t) => {
+    const res = await api(env, 'GET', `/listings?${query}`);
+    t.is(res.status, 400);
+    t.is(res.headers.get('content-type'), 'application/problem+json; charset=utf-8');
+    t.is(res.body.code, 'validation_failed');
+    t.is(res.body.status, 400);
+    t.deepEqual(res.body.errors.map((e: { path: string }) => e.path), [path]);
+    t.truthy(res.body.request_id);
+    t.is(JSON.stringify(res.body).includes('    at '), false, 'no stack trace');
+  });
+}
+
+test('list_products reads current prices from the database', async (t) => {
+  const before = await api(env, 'GET', '/products');
+  t.is(before.status, 200);
+  const keys = before.body.items.map((p: { key: string }) => p.key);
+  t.deepEqual(keys, ['launch', 'featured', 'categories', 'billboard', 'unlock_section']);
+  t.true(before.body.items.every((p: { needs_listing: boolean; price_cents: number }) => p.needs_listing && p.price_cents > 0));
+  await env.services.db('products').where({ key: 'launch' }).update({ price_cents: 12345 });
+  const after = await api(env, 'GET', '/products');
+  t.is(after.body.items.find((p: { key: string }) => p.key === 'launch').price_cents, 12345);
+});
+
+test('list_interview_questions returns the seeded questions in order', async (t) => {
+  const res = await api(env, 'GET', '/interview-questions');
+  t.is(res.status, 200);
+  t.true(res.body.items.length >= 5);
+  t.deepEqual(res.body.items.map((q: { position: number }) => q.position), res.body.items.map((_: unknown, i: number) => i + 1));
+});
+
+test('get_community_leaderboard ranks this week’s live listings by votes cast this week', async (t) => {
+  const db = env.services.db;
+  const empty = await api(env, 'GET', '/leaderboards/community-weekly', { headers: { host: 'makers.localhost' } });
+  t.is(empty.status, 200);
+  t.deepEqual(empty.body.items.map((i: { name: string }) => i.name), ['Makers Only Tool']);
+  const [bolt] = await db('listings').where({ name: 'Cobalt Monitoring' }).pluck('id');
+  const [u1] = await db('users').insert({ email: 'voter1@example.com' }).returning('id');
+  const [u2] = await db('users').insert({ email: 'voter2@example.com' }).returning('id');
+  await db('votes').insert([
+    { listing_id: bolt, user_id: u1.id },
+    { listing_id: bolt, user_id: u2.id },
+  ]);
+  const res = await api(env, 'GET', '/leaderboards/community-weekly');
+  t.is(res.body.items[0].name, 'Cobalt Monitoring');
+  t.is(res.body.items[0].score, 2);
+  t.is(res.body.items[0].rank, 1);
+  t.regex(res.body.week, /^\d{4}-W\d{2}$/);
+  t.truthy(res.body.formula);
+});
+
+test('list_sites names the site keys', async (t) => {
+  const res = await api(env, 'GET', '/sites');
+  t.deepEqual(res.body.items.map((s: { key: string }) => s.key), ['main', 'makers']);
+});
+
+test('health and readiness report the database and Temporal', async (t) => {
+  t.is((await fetch(`${env.baseUrl}/healthz`)).status, 200);
+  const ready = await fetch(`${env.baseUrl}/readyz`);
+  t.is(ready.status, 200);
+  t.deepEqual(await ready.json(), { status: 'ok', checks: { database: 'ok', temporal: 'ok' } });
+});
+
+test('unknown routes and methods are problems, with a request id', async (t) => {
+  const unknown = await api(env, 'GET', '/nope');
+  t.is(unknown.status, 404);
+  t.is(unknown.body.code, 'not_found');
+  t.truthy(unknown.headers.get('x-request-id'));
+  const method = await api(env, 'DELETE', '/products');
+  t.is(method.status, 405);
+  t.is(method.body.code, 'method_not_allowed');
+  const echoed = await api(env, 'GET', '/products', { headers: { 'x-request-id': 'abc-123' } });
+  t.is(echoed.headers.get('x-request-id'), 'abc-123');
+});

@@ -1,0 +1,84 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { createDb, migrate } from '../src/db/knex.ts';
+import { seed } from '../src/db/seed.ts';
+import { startEmbeddedPostgres } from '../src/embedded/postgres.ts';
+import { startTemporalDevServer } from '../src/embedded/temporal.ts';
+import { namespaceFor } from './helpers/namespace.ts';
+
+/**
+ * Starts one real PostgreSQL and one Temporal dev server on free ports, prepares a migrated
+ * and seeded template database, then runs ava. Each test file clones the template into its own
+ * database and uses its own Temporal namespace (namespaceFor), so files run in parallel.
+ */
+const ROOT = path.resolve(import.meta.dirname, '..');
+const TEMPLATE_DB = 'ld_template';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+async function testFiles(dir: string): Promise<string[]> {
+  const entries = await fs.readdir(dir, { recursive: true });
+  return entries.filter((f) => f.endsWith('.test.ts')).map((f) => path.join(dir, f));
+}
+
+
+async function run(): Promise<number> {
+  const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'ld-test-'));
+  await fs.chmod(tmp, 0o755);
+  const [pgPort, temporalPort] = [await freePort(), await freePort()];
+  console.log(`[test] PostgreSQL on 127.0.0.1:${pgPort}, Temporal on 127.0.0.1:${temporalPort}`);
+  const pg = await startEmbeddedPostgres({ dir: path.join(tmp, 'pg'), port: pgPort });
+  let temporal: Awaited<ReturnType<typeof startTemporalDevServer>> | null = null;
+  try {
+    await pg.ensureDatabase(TEMPLATE_DB);
+    const db = createDb(pg.url(TEMPLATE_DB), 1);
+    await migrate(db);
+    await seed(db);
+    await db.destroy();
+    const files = await testFiles(path.join(ROOT, 'test'));
+    temporal = await startTemporalDevServer({
+      port: temporalPort,
+      uiPort: null,
+      dbFile: null,
+      namespaces: files.map(namespaceFor),
+    });
+    const args = [path.join(ROOT, 'node_modules/ava/entrypoints/cli.mjs'), ...process.argv.slice(2)];
+    return await new Promise<number>((resolve) => {
+      const child = spawn(process.execPath, args, {
+        stdio: 'inherit',
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          TEST_PG_URL: pg.url('postgres'),
+          TEST_TEMPLATE_DB: TEMPLATE_DB,
+          TEST_TEMPORAL_ADDRESS: temporal!.address,
+        },
+      });
+      child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+    });
+  } finally {
+    await temporal?.stop();
+    await pg.stop();
+    await fs.rm(tmp, { recursive: true, force: true });
+  }
+}
+
+run().then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,122 @@
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pg from 'pg';
+import { createApp } from '../../src/api/app.ts';
+import { createApiKey } from '../../src/auth/api-keys.ts';
+import type { Scope } from '../../src/auth/scopes.ts';
+import { createUser } from '../../src/auth/users.ts';
+import { loadConfig } from '../../src/config.ts';
+import { operations } from '../../src/operations/index.ts';
+import { createServices, type Services } from '../../src/services.ts';
+import { startWorkers, type RunningWorkers } from '../../src/temporal/worker.ts';
+import { namespaceFor } from './namespace.ts';
+
+export interface TestEnv {
+  baseUrl: string;
+  services: Services;
+  databaseUrl: string;
+  namespace: string;
+  temporalAddress: string;
+  /** A new user with an API key holding the given scopes. */
+  user(scopes?: Scope[]): Promise<{ userId: number; key: string; email: string }>;
+  /** Starts the Temporal workers against this env (drafts and the rest). */
+  startWorkers(): Promise<RunningWorkers>;
+  close(): Promise<void>;
+}
+
+export const ALL_SCOPES: Scope[] = ['account:read', 'listings:write', 'orders:write'];
+
+function harnessEnv(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: run the suite with \`npm test\``);
+  return value;
+}
+
+/** Clones the seeded template into a fresh database of this test file. */
+export async function createTestDatabase(): Promise<string> {
+  const adminUrl = harnessEnv('TEST_PG_URL');
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${name} TEMPLATE ${harnessEnv('TEST_TEMPLATE_DB')}`);
+  } finally {
+    await client.end();
+  }
+  return adminUrl.replace(/\/postgres$/, `/${name}`);
+}
+
+/**
+ * The whole app on a free loopback port, with its own database and Temporal namespace.
+ * `testFile` is the calling file's import.meta.url.
+ */
+export async function startTestEnv(testFile: string, env: Record<string, string> = {}): Promise<TestEnv> {
+  const databaseUrl = await createTestDatabase();
+  const temporalAddress = harnessEnv('TEST_TEMPORAL_ADDRESS');
+  const namespace = namespaceFor(testFile);
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  const config = loadConfig({
+    PORT: String(port),
+    BASE_URL: `http://127.0.0.1:${port}`,
+    TEMPORAL_NAMESPACE: namespace,
+    LOG_LEVEL: 'silent',
+    CRAWL_ALLOW_PRIVATE_NETWORKS: 'true',
+    CRAWL_TIMEOUT_MS: '3000',
+    ...env,
+  });
+  const services = createServices(config, { databaseUrl, temporalAddress });
+  server.on('request', createApp(services, operations).callback());
+  const workers: RunningWorkers[] = [];
+  return {
+    baseUrl: config.baseUrl,
+    services,
+    databaseUrl,
+    namespace,
+    temporalAddress,
+    async user(scopes = ALL_SCOPES) {
+      const email = `owner-${randomBytes(4).toString('hex')}@example.com`;
+      const user = await createUser(services.db, email);
+      const { key } = await createApiKey(services.db, user.id, 'test', scopes);
+      return { userId: user.id, key, email };
+    },
+    async startWorkers() {
+      const running = await startWorkers({ config, db: services.db, address: temporalAddress, namespace, log: services.log });
+      workers.push(running);
+      return running;
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      for (const w of workers) await w.shutdown().catch(() => {});
+      await services.close();
+    },
+  };
+}
+
+/** JSON request helper: returns status, headers and the parsed body. */
+export async function api(
+  env: Pick<TestEnv, 'baseUrl'>,
+  method: string,
+  path: string,
+  options: { key?: string; body?: unknown; headers?: Record<string, string> } = {},
+) {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key) headers.authorization = `Bearer ${options.key}`;
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(`${env.baseUrl}/api/v1${path}`, {
+    method,
+    headers,
+    body: options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body),
+  });
+  const text = await res.text();
+  let body: any = null;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    body = text;
+  }
+  return { status: res.status, headers: res.headers, body };
+}

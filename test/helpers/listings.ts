@@ -1,0 +1,33 @@
+import type { Db } from '../../src/db/knex.ts';
+import { insertListing } from '../../src/domain/listings/listings.ts';
+import { isoWeekStart } from '../../src/domain/ranking/weeks.ts';
+
+/** Inserts a live listing on a site (by key) for search and leaderboard tests. */
+export async function insertLiveListing(
+  db: Db,
+  fields: { name: string; headline?: string; summary?: string; site?: string; ownerId?: number; votes?: number },
+): Promise<number> {
+  const site = await db('sites').where({ key: fields.site ?? 'main' }).first('id');
+  const id = await insertListing(db, {
+    site_id: site.id,
+    owner_id: fields.ownerId ?? null,
+    name: fields.name,
+    url: `https://${fields.name.toLowerCase().replace(/[^a-z0-9]+/g, '')}.example.com/`,
+    headline: fields.headline ?? null,
+    summary: fields.summary ?? null,
+    seo_title: null,
+    seo_description: null,
+    logo_url: null,
+    image_url: null,
+    contact_email: null,
+    facts: {},
+    socials: {},
+    faqs: [],
+    categories: [],
+    evidence: {},
+  });
+  await db('listings')
+    .where({ id })
+    .update({ status: 'live', launch_week: isoWeekStart(new Date()), votes: fields.votes ?? 0, live_at: db.fn.now() });
+  return id;
+}
