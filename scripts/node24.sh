@@ -33,6 +33,8 @@ export PATH="$(dirname "$NODE"):$PATH"
 # npm itself runs fine on the host's node; dependencies are installed once per lockfile change.
 if [ ! -f "$ROOT/node_modules/.package-lock.json" ] || [ "$ROOT/package-lock.json" -nt "$ROOT/node_modules/.package-lock.json" ]; then
   echo "[bootstrap] installing npm dependencies" >&2
-  (cd "$ROOT" && npm ci --no-audit --no-fund >&2)
+  # `npm install`, not `npm ci`: registry mirrors that hold only some platforms of optional
+  # native packages (@swc/core-darwin-*) make `npm ci` refuse the lockfile.
+  (cd "$ROOT" && npm install --no-audit --no-fund >&2)
 fi
 exec "$NODE" "$@"

@@ -93,7 +93,8 @@ function pathItemOperation(op: Operation) {
     tags: op.tags,
     parameters,
     responses,
-    security: op.scope ? [{ bearerAuth: [] }] : [],
+    // OpenAPI 3.1 lets non-OAuth schemes name the roles (here: scopes) they need.
+    security: op.scope ? [{ bearerAuth: [op.scope] }] : [],
     'x-required-scope': op.scope ?? null,
   };
   if (hasBody(op)) result.requestBody = { required: false, content: { 'application/json': { schema: bodySchema(input, inPath) } } };

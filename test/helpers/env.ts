@@ -51,9 +51,13 @@ export async function createTestDatabase(): Promise<string> {
  * The whole app on a free loopback port, with its own database and Temporal namespace.
  * `testFile` is the calling file's import.meta.url.
  */
-export async function startTestEnv(testFile: string, env: Record<string, string> = {}): Promise<TestEnv> {
+export async function startTestEnv(
+  testFile: string,
+  env: Record<string, string> = {},
+  options: { temporalAddress?: string } = {},
+): Promise<TestEnv> {
   const databaseUrl = await createTestDatabase();
-  const temporalAddress = harnessEnv('TEST_TEMPORAL_ADDRESS');
+  const temporalAddress = options.temporalAddress ?? harnessEnv('TEST_TEMPORAL_ADDRESS');
   const namespace = namespaceFor(testFile);
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,0 +1,69 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import test from 'ava';
+import { api, startTestEnv, type TestEnv } from '../helpers/env.ts';
+
+const run = promisify(execFile);
+const MAIN = path.resolve(import.meta.dirname, '../../src/main.ts');
+
+let env: TestEnv;
+test.before(async () => {
+  env = await startTestEnv(import.meta.url);
+});
+test.after.always(() => env?.close());
+
+/** Runs `main.ts admin ...` the way `npm run admin --` does, against this test's database. */
+async function admin(...args: string[]) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [MAIN, 'admin', ...args], {
+      env: { ...process.env, DATABASE_URL: env.databaseUrl, LOG_LEVEL: 'silent' },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+test('users:create then keys:create prints a working key alone on the last line', async (t) => {
+  const created = await admin('users:create', '--email', 'cli@example.com');
+  t.is(created.code, 0, created.stderr);
+  const keyed = await admin('keys:create', '--email', 'cli@example.com', '--scopes', 'account:read,listings:write', '--name', 'ci');
+  t.is(keyed.code, 0, keyed.stderr);
+  const key = keyed.stdout.trim().split('\n').at(-1)!;
+  t.regex(key, /^ld_[A-Za-z0-9_-]{20,}$/);
+  const mine = await api(env, 'GET', '/me/listings', { key });
+  t.is(mine.status, 200);
+  // Stored hashed: the key itself is nowhere in the database.
+  const rows = await env.services.db('api_keys').select('*');
+  t.false(JSON.stringify(rows).includes(key));
+  // The scopes are the ones asked for: orders:write was not granted.
+  const row = rows.find((r) => r.name === 'ci');
+  t.deepEqual([...row.scopes].sort(), ['account:read', 'listings:write']);
+});
+
+test('bad admin input exits non-zero with a message and creates nothing', async (t) => {
+  const before = await env.services.db('users').count({ n: '*' });
+  const cases = [
+    ['users:create'],
+    ['users:create', '--email', 'not-an-email'],
+    ['keys:create', '--email', 'nobody@example.com', '--scopes', 'account:read'],
+    ['keys:create', '--email', 'cli@example.com', '--scopes', 'root'],
+    ['keys:create', '--email', 'cli@example.com'],
+    ['users:create', '--email', 'a@example.com', '--bogus'],
+    ['nonsense'],
+  ];
+  for (const args of cases) {
+    const res = await admin(...args);
+    t.not(res.code, 0, args.join(' '));
+    t.true(res.stderr.trim().length > 0, args.join(' '));
+    t.false(res.stderr.includes('    at '), `no stack trace for ${args.join(' ')}`);
+  }
+  const again = await admin('users:create', '--email', 'twice@example.com');
+  t.is(again.code, 0);
+  const dup = await admin('users:create', '--email', 'TWICE@example.com');
+  t.is(dup.code, 1);
+  const after = await env.services.db('users').count({ n: '*' });
+  t.is(Number(after[0]!.n), Number(before[0]!.n) + 1);
+});

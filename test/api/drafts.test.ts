@@ -1,0 +1,296 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import test from 'ava';
+import { Client, Connection } from '@temporalio/client';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
+import { api, startTestEnv, type TestEnv } from '../helpers/env.ts';
+import { serveSite, type TestSite } from '../helpers/site.ts';
+
+const HOME = `<!doctype html><html><head>
+<title>Acme Rockets | Rockets for small teams</title>
+<meta property="og:title" content="Rockets for small teams">
+<meta name="description" content="Acme Rockets builds reusable rockets that small teams can launch from a parking lot.">
+<script type="application/ld+json">{"@context":"https://schema.org","@type":"Organization","name":"Acme Rockets",
+"legalName":"Acme Rockets Inc.","foundingDate":"2019-03-01","sameAs":["https://github.com/acme-rockets"]}</script>
+</head><body><h1>Rockets for small teams</h1>
+<p>Reusable rockets, launched from anywhere.</p>
+<a href="/about">About us</a> <a href="mailto:hello@acmerockets.com">Contact</a>
+</body></html>`;
+
+const ABOUT = `<!doctype html><html><head><title>About Acme Rockets</title></head><body>
+<h1>About</h1><p>Acme Rockets was founded in 2019 and is headquartered in Toulouse, France.</p></body></html>`;
+
+let env: TestEnv;
+let site: TestSite;
+let owner: { userId: number; key: string };
+let other: { userId: number; key: string };
+
+test.before(async () => {
+  env = await startTestEnv(import.meta.url);
+  await env.startWorkers();
+  site = await serveSite({
+    '/': HOME,
+    '/about': ABOUT,
+    '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nDisallow: /private\n' },
+  });
+  owner = await env.user();
+  other = await env.user();
+});
+test.after.always(async () => {
+  await site?.close();
+  await env?.close();
+});
+
+async function waitForDraft(key: string, id: number) {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const res = await api(env, 'GET', `/drafts/${id}`, { key });
+    if (res.status !== 200) throw new Error(`get_draft ${id}: ${res.status} ${JSON.stringify(res.body)}`);
+    if (!['crawling', 'drafting'].includes(res.body.status)) return res.body;
+    if (Date.now() > deadline) throw new Error(`draft ${id} still ${res.body.status}`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+async function draftCount(): Promise<number> {
+  const [{ count }] = await env.services.db('drafts').count({ count: '*' });
+  return Number(count);
+}
+
+/** Writes the history of a finished workflow as a replay fixture when UPDATE_FIXTURES=1. */
+async function recordHistory(workflowId: string, fixture: string) {
+  if (process.env.UPDATE_FIXTURES !== '1') return;
+  const connection = await Connection.connect({ address: env.temporalAddress });
+  const client = new Client({ connection, namespace: env.namespace });
+  const history = await client.workflow.getHandle(workflowId).fetchHistory();
+  await connection.close();
+  const file = path.resolve(import.meta.dirname, '../fixtures', fixture);
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  await fs.writeFile(file, historyToJSON(history));
+}
+
+test('website → draft → edit → submit → listing', async (t) => {
+  const created = await api(env, 'POST', '/drafts', { key: owner.key, body: { url: `${site.origin}/` } });
+  t.is(created.status, 201, JSON.stringify(created.body));
+  t.is(created.body.status, 'crawling');
+  t.is(created.body.workflow_id, `draft:${created.body.id}`);
+  t.is(created.body.fields, null);
+
+  const ready = await waitForDraft(owner.key, created.body.id);
+  t.is(ready.status, 'ready', JSON.stringify(ready.failure));
+  t.is(ready.fields.name, 'Acme Rockets');
+  t.is(ready.fields.headline, 'Rockets for small teams');
+  t.is(ready.fields.contact_email, 'hello@acmerockets.com');
+  t.is(ready.fields.facts.founded_year, 2019);
+  t.is(ready.fields.socials.github, 'https://github.com/acme-rockets');
+  t.is(ready.evidence.name.source_url.startsWith(site.origin), true);
+  t.true(ready.evidence.name.snippet.includes('Acme Rockets'));
+  t.true(site.requests.includes('/robots.txt'));
+  t.true(site.requests.includes('/about'));
+  await recordHistory(ready.workflow_id, 'draft-workflow-ready.json');
+
+  const edited = await api(env, 'PATCH', `/drafts/${ready.id}`, {
+    key: owner.key,
+    body: { headline: 'Reusable rockets for everyone', categories: ['travel'] },
+  });
+  t.is(edited.status, 200, JSON.stringify(edited.body));
+  t.is(edited.body.fields.headline, 'Reusable rockets for everyone');
+  t.is(edited.body.fields.name, 'Acme Rockets');
+  t.deepEqual(edited.body.evidence, ready.evidence);
+
+  const submitted = await api(env, 'POST', `/drafts/${ready.id}/submit`, { key: owner.key });
+  t.is(submitted.status, 201, JSON.stringify(submitted.body));
+  const listingId = submitted.body.listing_id;
+
+  const mine = await api(env, 'GET', '/me/listings', { key: owner.key });
+  t.is(mine.status, 200);
+  t.deepEqual(mine.body.items.map((l: { id: number }) => l.id), [listingId]);
+  const listing = await api(env, 'GET', `/me/listings/${listingId}`, { key: owner.key });
+  t.is(listing.status, 200);
+  t.is(listing.body.status, 'draft');
+  t.is(listing.body.name, 'Acme Rockets');
+  t.is(listing.body.headline, 'Reusable rockets for everyone');
+  t.regex(listing.body.slug, /^acme-rockets/);
+  t.deepEqual(listing.body.evidence, ready.evidence);
+
+  const again = await api(env, 'POST', `/drafts/${ready.id}/submit`, { key: owner.key });
+  t.is(again.status, 409);
+  t.is(again.body.code, 'draft_submitted');
+  const editAfter = await api(env, 'PATCH', `/drafts/${ready.id}`, { key: owner.key, body: { headline: 'x' } });
+  t.is(editAfter.status, 409);
+
+  // Another owner sees none of it.
+  t.is((await api(env, 'GET', `/drafts/${ready.id}`, { key: other.key })).status, 404);
+  t.is((await api(env, 'PATCH', `/drafts/${ready.id}`, { key: other.key, body: { headline: 'mine' } })).status, 404);
+  t.is((await api(env, 'POST', `/drafts/${ready.id}/submit`, { key: other.key })).status, 404);
+  const foreign = await api(env, 'GET', `/me/listings/${listingId}`, { key: other.key });
+  t.is(foreign.status, 404);
+  t.is(foreign.body.code, 'not_found');
+  t.deepEqual((await api(env, 'GET', '/me/listings', { key: other.key })).body.items, []);
+
+  // A second listing from the same site gets its own slug.
+  const second = await api(env, 'POST', '/drafts', { key: other.key, body: { url: `${site.origin}/` } });
+  const secondReady = await waitForDraft(other.key, second.body.id);
+  const secondListing = await api(env, 'POST', `/drafts/${secondReady.id}/submit`, { key: other.key });
+  const secondView = await api(env, 'GET', `/me/listings/${secondListing.body.listing_id}`, { key: other.key });
+  t.not(secondView.body.slug, listing.body.slug);
+});
+
+test('a site that robots.txt closes fails the draft with the reason', async (t) => {
+  const closed = await serveSite({ '/': HOME, '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nDisallow: /\n' } });
+  t.teardown(() => closed.close());
+  const created = await api(env, 'POST', '/drafts', { key: owner.key, body: { url: `${closed.origin}/` } });
+  t.is(created.status, 201);
+  const failed = await waitForDraft(owner.key, created.body.id);
+  t.is(failed.status, 'failed');
+  t.is(failed.failure.code, 'robots_disallowed');
+  t.true(failed.failure.reason.length > 10);
+  t.is(failed.fields, null);
+  t.false(closed.requests.includes('/'));
+  await recordHistory(failed.workflow_id, 'draft-workflow-failed.json');
+  const submit = await api(env, 'POST', `/drafts/${failed.id}/submit`, { key: owner.key });
+  t.is(submit.status, 409);
+  t.is(submit.body.code, 'draft_failed');
+});
+
+test('a missing home page fails the draft as http_error', async (t) => {
+  const gone = await serveSite({});
+  t.teardown(() => gone.close());
+  const created = await api(env, 'POST', '/drafts', { key: owner.key, body: { url: `${gone.origin}/` } });
+  const failed = await waitForDraft(owner.key, created.body.id);
+  t.is(failed.status, 'failed');
+  t.is(failed.failure.code, 'http_error');
+  t.regex(failed.failure.reason, /404/);
+});
+
+test('submit and edit while crawling are conflicts', async (t) => {
+  const slow = await serveSite({ '/': { body: HOME, delayMs: 2_000 } });
+  t.teardown(() => slow.close());
+  const created = await api(env, 'POST', '/drafts', { key: owner.key, body: { url: `${slow.origin}/` } });
+  t.is(created.status, 201);
+  const submit = await api(env, 'POST', `/drafts/${created.body.id}/submit`, { key: owner.key });
+  t.is(submit.status, 409);
+  t.is(submit.body.code, 'draft_crawling');
+  t.is(submit.headers.get('content-type'), 'application/problem+json');
+  const edit = await api(env, 'PATCH', `/drafts/${created.body.id}`, { key: owner.key, body: { name: 'Early' } });
+  t.is(edit.status, 409);
+  const done = await waitForDraft(owner.key, created.body.id);
+  t.is(done.status, 'ready');
+  t.is(done.fields.name, 'Acme Rockets');
+});
+
+test('create_draft refuses bad URLs and unknown sites and stores nothing', async (t) => {
+  const before = await draftCount();
+  for (const url of ['ftp://example.com/', 'not a url', 'javascript:alert(1)', '', 'http://', 'x'.repeat(5000)]) {
+    const res = await api(env, 'POST', '/drafts', { key: owner.key, body: { url } });
+    t.is(res.status, 400, url);
+    t.is(res.body.code, 'validation_failed', url);
+    t.deepEqual(res.body.errors.map((e: { path: string }) => e.path), ['url'], url);
+  }
+  const missing = await api(env, 'POST', '/drafts', { key: owner.key, body: {} });
+  t.is(missing.status, 400);
+  t.deepEqual(missing.body.errors.map((e: { path: string }) => e.path), ['url']);
+  const unknownSite = await api(env, 'POST', '/drafts', { key: owner.key, body: { url: `${site.origin}/`, site: 'nope' } });
+  t.is(unknownSite.status, 400);
+  t.is(unknownSite.body.code, 'unknown_site');
+  const credentials = await api(env, 'POST', '/drafts', { key: owner.key, body: { url: 'http://user:pw@example.com/' } });
+  t.is(credentials.status, 400);
+  const notJson = await api(env, 'POST', '/drafts', { key: owner.key, body: '{"url":' });
+  t.is(notJson.status, 400);
+  t.is(notJson.body.code, 'invalid_json');
+  t.is(await draftCount(), before);
+});
+
+test('update_draft validates the fields it edits', async (t) => {
+  const created = await api(env, 'POST', '/drafts', { key: owner.key, body: { url: `${site.origin}/` } });
+  const ready = await waitForDraft(owner.key, created.body.id);
+  const cases: [unknown, string][] = [
+    [{ headline: 'x'.repeat(71) }, 'headline'],
+    [{ summary: 'x'.repeat(301) }, 'summary'],
+    [{ logo_url: 'javascript:alert(1)' }, 'logo_url'],
+    [{ socials: { myspace: 'https://myspace.com/a' } }, 'socials.myspace'],
+    [{ facts: { founded_year: 'soon' } }, 'facts.founded_year'],
+    [{ contact_email: 'not-an-email' }, 'contact_email'],
+    [{ status: 'live' }, ''],
+  ];
+  for (const [body, path] of cases) {
+    const res = await api(env, 'PATCH', `/drafts/${ready.id}`, { key: owner.key, body });
+    t.is(res.status, 400, JSON.stringify(body));
+    t.true(res.body.errors.some((e: { path: string }) => e.path === path), `${JSON.stringify(body)} → ${JSON.stringify(res.body.errors)}`);
+  }
+  const after = await api(env, 'GET', `/drafts/${ready.id}`, { key: owner.key });
+  t.deepEqual(after.body.fields, ready.fields);
+});
+
+test('unknown ids are 404 and malformed ids are 400', async (t) => {
+  for (const [method, path] of [['GET', '/drafts/999999'], ['PATCH', '/drafts/999999'], ['POST', '/drafts/999999/submit'], ['GET', '/me/listings/999999']] as const) {
+    const res = await api(env, method, path, { key: owner.key, body: method === 'PATCH' ? { name: 'x' } : undefined });
+    t.is(res.status, 404, `${method} ${path}`);
+    t.is(res.body.code, 'not_found');
+  }
+  const bad = await api(env, 'GET', '/drafts/abc', { key: owner.key });
+  t.is(bad.status, 400);
+  t.deepEqual(bad.body.errors.map((e: { path: string }) => e.path), ['id']);
+});
+
+test('missing key is 401, a key without the scope is 403', async (t) => {
+  const anonymous = await api(env, 'POST', '/drafts', { body: { url: `${site.origin}/` } });
+  t.is(anonymous.status, 401);
+  t.is(anonymous.body.code, 'unauthorized');
+  t.regex(anonymous.headers.get('www-authenticate') ?? '', /^Bearer/);
+  const wrongKey = await api(env, 'GET', '/me/listings', { key: 'ld_not_a_real_key' });
+  t.is(wrongKey.status, 401);
+  const reader = await env.user(['account:read']);
+  const forbidden = await api(env, 'POST', '/drafts', { key: reader.key, body: { url: `${site.origin}/` } });
+  t.is(forbidden.status, 403);
+  t.is(forbidden.body.code, 'insufficient_scope');
+  const writer = await env.user(['listings:write']);
+  const noRead = await api(env, 'GET', '/me/listings', { key: writer.key });
+  t.is(noRead.status, 403);
+});
+
+test('Idempotency-Key replays the first answer and refuses another body', async (t) => {
+  const before = await draftCount();
+  const headers = { 'idempotency-key': 'create-once-1' };
+  const first = await api(env, 'POST', '/drafts', { key: owner.key, body: { url: `${site.origin}/` }, headers });
+  t.is(first.status, 201);
+  const replay = await api(env, 'POST', '/drafts', { key: owner.key, body: { url: `${site.origin}/` }, headers });
+  t.is(replay.status, 201);
+  t.is(replay.headers.get('idempotent-replayed'), 'true');
+  t.is(replay.body.id, first.body.id);
+  const conflict = await api(env, 'POST', '/drafts', { key: owner.key, body: { url: `${site.origin}/other` }, headers });
+  t.is(conflict.status, 422);
+  t.is(conflict.body.code, 'idempotency_conflict');
+  // Keys belong to their caller: another owner with the same key gets a draft of its own.
+  const foreign = await api(env, 'POST', '/drafts', { key: other.key, body: { url: `${site.origin}/` }, headers });
+  t.is(foreign.status, 201);
+  t.not(foreign.body.id, first.body.id);
+  t.is(await draftCount(), before + 2);
+  await waitForDraft(owner.key, first.body.id);
+  await waitForDraft(other.key, foreign.body.id);
+});
+
+test('create_draft refuses private addresses unless allowed, and stores nothing', async (t) => {
+  const guarded = await startTestEnv(import.meta.url, { CRAWL_ALLOW_PRIVATE_NETWORKS: 'false' });
+  t.teardown(() => guarded.close());
+  const user = await guarded.user();
+  for (const url of [`${site.origin}/`, 'http://[::1]/', 'http://169.254.169.254/latest/meta-data/', 'http://localhost/', 'http://10.0.0.1/']) {
+    const res = await api(guarded, 'POST', '/drafts', { key: user.key, body: { url } });
+    t.is(res.status, 400, url);
+    t.is(res.body.code, 'address_refused', url);
+  }
+  const [{ count }] = await guarded.services.db('drafts').count({ count: '*' });
+  t.is(Number(count), 0);
+});
+
+test('create_draft answers 503 and keeps no draft when Temporal is down', async (t) => {
+  const down = await startTestEnv(import.meta.url, {}, { temporalAddress: '127.0.0.1:1' });
+  t.teardown(() => down.close());
+  const user = await down.user();
+  const res = await api(down, 'POST', '/drafts', { key: user.key, body: { url: `${site.origin}/` } });
+  t.is(res.status, 503);
+  t.is(res.body.code, 'workflow_unavailable');
+  t.is(res.headers.get('retry-after'), '5');
+  const [{ count }] = await down.services.db('drafts').count({ count: '*' });
+  t.is(Number(count), 0);
+});
