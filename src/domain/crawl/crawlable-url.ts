@@ -1,0 +1,46 @@
+import dns from 'node:dns/promises';
+import { AppError } from '../../errors.ts';
+import { addressRange, addressRefusedError, isAddressAllowed, isIpLiteral, stripBrackets } from './address-guard.ts';
+
+const invalidUrl = (detail: string) => new AppError(400, 'invalid_url', 'Invalid URL', detail);
+const refused = (detail: string) => new AppError(400, 'address_refused', 'Address refused', detail);
+
+/**
+ * Checks a submitted website URL before a crawl is queued: only http(s), no credentials, and
+ * no host that is (or resolves to) an address the crawler refuses. A failing DNS lookup is not
+ * an error here: the crawl then fails with `dns_failure`, reported on the draft.
+ */
+export async function assertCrawlableUrl(url: string, allowPrivateNetworks: boolean): Promise<void> {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw invalidUrl(`"${url}" is not a valid web address.`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw invalidUrl(`Only http and https addresses can be crawled; "${url}" uses ${parsed.protocol.replace(/:$/, '')}.`);
+  }
+  if (parsed.username || parsed.password) {
+    throw invalidUrl('The address contains a user name or password; submit it without them.');
+  }
+  if (!parsed.hostname) throw invalidUrl(`"${url}" has no host name.`);
+  const host = parsed.hostname;
+  if (isIpLiteral(host)) {
+    const address = stripBrackets(host);
+    if (!isAddressAllowed(address, allowPrivateNetworks)) {
+      throw refused(addressRefusedError(address, address, addressRange(address)).message);
+    }
+    return;
+  }
+  let addresses: { address: string; family: number }[];
+  try {
+    addresses = await dns.lookup(host, { all: true });
+  } catch {
+    return; // reported by the crawl as dns_failure
+  }
+  for (const { address } of addresses) {
+    if (!isAddressAllowed(address, allowPrivateNetworks)) {
+      throw refused(addressRefusedError(host, address, addressRange(address)).message);
+    }
+  }
+}
