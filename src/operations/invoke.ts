@@ -17,10 +17,13 @@ export interface InvokeResult {
 
 /** Zod issues → field errors with dotted paths (`items.0.weeks`). */
 export function fieldErrors(error: z.ZodError): FieldError[] {
-  return error.issues.map((issue) => ({
-    path: issue.path.map(String).join('.') || '(body)',
-    message: issue.message,
-  }));
+  const dotted = (path: PropertyKey[]) => path.map(String).join('.') || '(body)';
+  return error.issues.flatMap((issue) =>
+    // An unknown key is reported at its own path, so the caller sees which key to drop.
+    issue.code === 'unrecognized_keys'
+      ? issue.keys.map((key) => ({ path: dotted([...issue.path, key]), message: `Unknown field "${key}"` }))
+      : [{ path: dotted(issue.path), message: issue.message }],
+  );
 }
 
 /**

@@ -3,6 +3,8 @@ import { AppError } from '../errors.ts';
 import { draftWorkflowId } from '../domain/drafts/drafts.ts';
 import { TASK_QUEUES } from './task-queues.ts';
 
+const START_DEADLINE_MS = 5_000;
+
 /** The workflow starts operations need; one Temporal connection per process. */
 export interface WorkflowStarter {
   startDraft(draftId: number): Promise<void>;
@@ -18,18 +20,21 @@ export interface TemporalClientOptions {
 
 /** Connects lazily so that the API starts even while Temporal is still coming up. */
 export function createWorkflowStarter(options: TemporalClientOptions): WorkflowStarter & { client: Client } {
-  const connection = Connection.lazy({ address: options.address });
+  const connection = Connection.lazy({ address: options.address, connectTimeout: '3 seconds' });
   const client = new Client({ connection, namespace: options.namespace });
   return {
     client,
     async startDraft(draftId) {
+      // Bounded so that an API request answers 503 quickly while Temporal is down.
       await unavailableOnError(() =>
-        client.workflow.start('draftWorkflow', {
-          taskQueue: TASK_QUEUES.drafts,
-          workflowId: draftWorkflowId(draftId),
-          args: [draftId],
-          workflowIdConflictPolicy: 'USE_EXISTING',
-        }),
+        connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+          client.workflow.start('draftWorkflow', {
+            taskQueue: TASK_QUEUES.drafts,
+            workflowId: draftWorkflowId(draftId),
+            args: [draftId],
+            workflowIdConflictPolicy: 'USE_EXISTING',
+          }),
+        ),
       );
     },
     async ping() {

@@ -100,27 +100,45 @@ export async function startTestEnv(
   };
 }
 
-/** JSON request helper: returns status, headers and the parsed body. */
+/**
+ * JSON request helper over node:http (fetch would drop a Host header, and tests pick the site by
+ * host): returns status, headers and the parsed body.
+ */
 export async function api(
   env: Pick<TestEnv, 'baseUrl'>,
   method: string,
   path: string,
   options: { key?: string; body?: unknown; headers?: Record<string, string> } = {},
-) {
+): Promise<{ status: number; headers: Headers; body: any }> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key) headers.authorization = `Bearer ${options.key}`;
-  if (options.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${env.baseUrl}/api/v1${path}`, {
-    method,
-    headers,
-    body: options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body),
-  });
-  const text = await res.text();
+  const payload =
+    options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+  if (payload !== undefined) headers['content-type'] ??= 'application/json';
+  const url = new URL(`${env.baseUrl}/api/v1${path}`);
+  const { status, responseHeaders, text } = await new Promise<{ status: number; responseHeaders: Headers; text: string }>(
+    (resolve, reject) => {
+      const req = http.request(url, { method, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const responseHeaders = new Headers();
+          for (const [name, value] of Object.entries(res.headers)) {
+            if (value !== undefined) responseHeaders.set(name, Array.isArray(value) ? value.join(', ') : value);
+          }
+          resolve({ status: res.statusCode ?? 0, responseHeaders, text: Buffer.concat(chunks).toString('utf8') });
+        });
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end(payload);
+    },
+  );
   let body: any = null;
   try {
     body = text ? JSON.parse(text) : null;
   } catch {
     body = text;
   }
-  return { status: res.status, headers: res.headers, body };
+  return { status, headers: responseHeaders, body };
 }
