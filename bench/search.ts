@@ -47,12 +47,28 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-async function load(name: string, url: string) {
+async function load(name: string, url: string, paths?: string[]) {
+  // Each request of a `paths` run asks another query, so the search cache cannot answer it.
+  let i = 0;
+  const requests = paths && [{ setupRequest: (req: any) => ({ ...req, path: paths[i++ % paths.length] }) }];
   // A short warm-up so that JIT and the pool are ready before the measured run.
   await autocannon({ url, connections: CONNECTIONS, duration: 2 });
-  const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S });
+  const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, ...(requests ? { requests } : {}) });
   if (r.non2xx || r.errors) throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
   return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total };
+}
+
+/** Distinct queries (two words, page 1..5): 4,500 combinations, so a 10 s run rarely repeats one. */
+function uncachedPaths(): string[] {
+  const paths: string[] = [];
+  for (const a of WORDS) for (const b of WORDS) for (let page = 1; page <= 5; page++) {
+    if (a !== b) paths.push(`/api/v1/listings?q=${a}%20${b}&page=${page}`);
+  }
+  for (let i = paths.length - 1; i > 0; i--) {
+    const j = (i * 7919) % (i + 1);
+    [paths[i], paths[j]] = [paths[j]!, paths[i]!];
+  }
+  return paths;
 }
 
 async function main() {
@@ -101,6 +117,7 @@ async function main() {
       await load('search_listings q=rocket design', `${app.url}/api/v1/listings?q=rocket%20design`),
       await load('search_listings q=analitycs (typo)', `${app.url}/api/v1/listings?q=analitycs`),
       await load('search_listings (no q)', `${app.url}/api/v1/listings`),
+      await load('search_listings uncached mix', `${app.url}/api/v1/listings`, uncachedPaths()),
       await load('list_products', `${app.url}/api/v1/products`),
     ];
     const bareRps = results[0]!.rps;

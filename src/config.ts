@@ -25,6 +25,10 @@ const EnvSchema = z.object({
   /** Where embedded PostgreSQL, Temporal state and generated keys live. @default ./.data */
   DATA_DIR: z.string().default('.data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** How long one api process reuses a public search result; 0 turns the cache off. */
+  SEARCH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(10_000),
+  /** How long one api process reuses the product list and prices; 0 turns the cache off. */
+  CATALOG_CACHE_TTL_MS: z.coerce.number().int().min(0).default(1_000),
   /** Lets the crawler reach private and loopback addresses: development and tests only. */
   CRAWL_ALLOW_PRIVATE_NETWORKS: bool.default(false),
   CRAWL_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
@@ -42,6 +46,7 @@ export interface Config {
   embeddedPgPort: number;
   dataDir: string;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+  cache: { searchTtlMs: number; catalogTtlMs: number };
   crawl: {
     allowPrivateNetworks: boolean;
     timeoutMs: number;
@@ -75,6 +80,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     embeddedPgPort: e.EMBEDDED_PG_PORT,
     dataDir: path.resolve(e.DATA_DIR),
     logLevel: e.LOG_LEVEL,
+    cache: { searchTtlMs: e.SEARCH_CACHE_TTL_MS, catalogTtlMs: e.CATALOG_CACHE_TTL_MS },
     crawl: {
       allowPrivateNetworks: e.CRAWL_ALLOW_PRIVATE_NETWORKS,
       timeoutMs: e.CRAWL_TIMEOUT_MS,

@@ -14,7 +14,14 @@ export function createDb(connectionString: string, poolMax = 10): Db {
   return knexFactory({
     client: 'pg',
     connection: { connectionString },
-    pool: { min: 0, max: poolMax },
+    pool: {
+      min: 0,
+      max: poolMax,
+      // Many small concurrent API queries: parallel workers only add contention for the cores.
+      afterCreate(conn: pg.Client, done: (err: Error | null, conn: pg.Client) => void) {
+        conn.query('SET max_parallel_workers_per_gather = 0', (err) => done(err, conn));
+      },
+    },
   });
 }
 

@@ -22,7 +22,7 @@ export const searchListingsOp = defineOperation({
   }),
   output: page(PublicListing),
   handler: (input, ctx) =>
-    searchListings(ctx.db, { siteId: ctx.site.id, q: input.q, page: input.page, perPage: input.per_page }),
+    searchListings(ctx.db, { siteId: ctx.site.id, q: input.q, page: input.page, perPage: input.per_page }, ctx.config.cache.searchTtlMs),
 });
 
 export const getCommunityLeaderboardOp = defineOperation({
@@ -90,7 +90,7 @@ export const listProductsOp = defineOperation({
       }),
     ),
   }),
-  handler: async (_input, ctx) => ({ items: await listProducts(ctx.db, ctx.site.id) }),
+  handler: async (_input, ctx) => ({ items: await listProducts(ctx.db, ctx.site.id, ctx.config.cache.catalogTtlMs) }),
 });
 
 export const listSitesOp = defineOperation({

@@ -43,6 +43,10 @@ test('search_listings without q lists by votes and paginates', async (t) => {
   t.is(first.body.total, 3);
   const second = await api(env, 'GET', '/listings?per_page=2&page=2');
   t.deepEqual(second.body.items.map((l: { name: string }) => l.name), ['Cobalt Monitoring']);
+  t.is(second.body.total, 3);
+  const beyond = await api(env, 'GET', '/listings?per_page=2&page=5&q=analytics');
+  t.deepEqual(beyond.body.items, []);
+  t.is(beyond.body.total, 2);
 });
 
 test('the request host selects the site', async (t) => {
@@ -70,15 +74,22 @@ for (const [query, path] of [
   });
 }
 
-test('list_products reads current prices from the database', async (t) => {
+test('list_products reads current prices from the database within the cache TTL', async (t) => {
   const before = await api(env, 'GET', '/products');
   t.is(before.status, 200);
   const keys = before.body.items.map((p: { key: string }) => p.key);
   t.deepEqual(keys, ['launch', 'featured', 'categories', 'billboard', 'unlock_section']);
   t.true(before.body.items.every((p: { needs_listing: boolean; price_cents: number }) => p.needs_listing && p.price_cents > 0));
   await env.services.db('products').where({ key: 'launch' }).update({ price_cents: 12345 });
-  const after = await api(env, 'GET', '/products');
-  t.is(after.body.items.find((p: { key: string }) => p.key === 'launch').price_cents, 12345);
+  const changed = Date.now();
+  const launchPrice = async () => (await api(env, 'GET', '/products')).body.items.find((p: { key: string }) => p.key === 'launch').price_cents;
+  const deadline = changed + env.services.config.cache.catalogTtlMs + 1_000;
+  let price = await launchPrice();
+  while (price !== 12345 && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+    price = await launchPrice();
+  }
+  t.is(price, 12345, 'the new price shows within the TTL');
 });
 
 test('list_interview_questions returns the seeded questions in order', async (t) => {

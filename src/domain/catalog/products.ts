@@ -1,3 +1,4 @@
+import { cacheOf } from '../../cache/ttl-cache.ts';
 import type { Db } from '../../db/knex.ts';
 
 export interface Product {
@@ -11,7 +12,14 @@ export interface Product {
 }
 
 /** The site's active products with the admin's current prices (USD cents, excluding VAT). */
-export async function listProducts(db: Db, siteId: number): Promise<Product[]> {
+export function listProducts(db: Db, siteId: number, cacheTtlMs: number): Promise<Product[]> {
+  // Read on every page view; an admin's price change shows within the TTL (checkout reads the table).
+  return cacheOf<Product[]>(db, 'products', { ttlMs: cacheTtlMs, maxEntries: 100 }).get(String(siteId), () =>
+    readProducts(db, siteId),
+  );
+}
+
+async function readProducts(db: Db, siteId: number): Promise<Product[]> {
   const rows = await db('products')
     .where({ site_id: siteId, active: true })
     .orderBy('id')

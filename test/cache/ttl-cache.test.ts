@@ -1,0 +1,45 @@
+import test from 'ava';
+import { TtlCache } from '../../src/cache/ttl-cache.ts';
+
+const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+test('concurrent misses share one load, and hits reuse it until the TTL passes', async (t) => {
+  const cache = new TtlCache<number>({ ttlMs: 80, maxEntries: 10 });
+  let loads = 0;
+  const load = async () => {
+    loads += 1;
+    await tick(10);
+    return loads;
+  };
+  const values = await Promise.all([cache.get('a', load), cache.get('a', load), cache.get('a', load)]);
+  t.deepEqual(values, [1, 1, 1]);
+  t.is(await cache.get('a', load), 1);
+  await tick(100);
+  t.is(await cache.get('a', load), 2);
+  t.is(loads, 2);
+});
+
+test('a failed load is not kept', async (t) => {
+  const cache = new TtlCache<string>({ ttlMs: 10_000, maxEntries: 10 });
+  await t.throwsAsync(cache.get('k', async () => Promise.reject(new Error('db down'))), { message: 'db down' });
+  t.is(await cache.get('k', async () => 'ok'), 'ok');
+});
+
+test('the least recently used entry goes first when full', async (t) => {
+  const cache = new TtlCache<string>({ ttlMs: 10_000, maxEntries: 2 });
+  await cache.get('a', async () => 'a1');
+  await cache.get('b', async () => 'b1');
+  await cache.get('a', async () => 'a2'); // a is now the most recent
+  await cache.get('c', async () => 'c1'); // evicts b
+  t.is(cache.size, 2);
+  t.is(await cache.get('a', async () => 'a3'), 'a1');
+  t.is(await cache.get('b', async () => 'b2'), 'b2');
+});
+
+test('a TTL of 0 turns the cache off', async (t) => {
+  const cache = new TtlCache<number>({ ttlMs: 0, maxEntries: 10 });
+  let n = 0;
+  t.is(await cache.get('x', async () => ++n), 1);
+  t.is(await cache.get('x', async () => ++n), 2);
+  t.is(cache.size, 0);
+});
