@@ -66,7 +66,7 @@ async function startAll(config: Config): Promise<void> {
     [
       '',
       'Listing Directory is up:',
-      `  Web          ${config.baseUrl}/`,
+      `  Web          ${config.baseUrl}/ (pages not built yet)`,
       `  REST         ${config.baseUrl}/api/v1`,
       `  OpenAPI      ${config.baseUrl}/api/v1/openapi.json`,
       `  MCP          ${config.baseUrl}/mcp (not built yet)`,
