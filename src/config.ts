@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import type { CrawlOptions } from './domain/crawl/types.ts';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -47,14 +48,7 @@ export interface Config {
   dataDir: string;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   cache: { searchTtlMs: number; catalogTtlMs: number };
-  crawl: {
-    allowPrivateNetworks: boolean;
-    timeoutMs: number;
-    maxBytes: number;
-    maxPages: number;
-    maxRedirects: number;
-    userAgent: string;
-  };
+  crawl: CrawlOptions;
 }
 
 /** Reads the environment once; fails fast with every invalid variable named. */

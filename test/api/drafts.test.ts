@@ -4,7 +4,7 @@ import test from 'ava';
 import { Client, Connection } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { api, startTestEnv, type TestEnv } from '../helpers/env.ts';
-import { serveSite, type TestSite } from '../helpers/site.ts';
+import { html, serve, text, type Handler, type TestSite } from '../helpers/site.ts';
 
 const HOME = `<!doctype html><html><head>
 <title>Acme Rockets | Rockets for small teams</title>
@@ -28,10 +28,10 @@ let other: { userId: number; key: string };
 test.before(async () => {
   env = await startTestEnv(import.meta.url);
   await env.startWorkers();
-  site = await serveSite({
-    '/': HOME,
-    '/about': ABOUT,
-    '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nDisallow: /private\n' },
+  site = await serve({
+    '/': html(HOME),
+    '/about': html(ABOUT),
+    '/robots.txt': text('User-agent: *\nDisallow: /private\n'),
   });
   owner = await env.user();
   other = await env.user();
@@ -71,7 +71,7 @@ async function recordHistory(workflowId: string, fixture: string) {
 }
 
 test('website → draft → edit → submit → listing', async (t) => {
-  const created = await api(env, 'POST', '/drafts', { key: owner.key, body: { url: `${site.origin}/` } });
+  const created = await api(env, 'POST', '/drafts', { key: owner.key, body: { url: site.url } });
   t.is(created.status, 201, JSON.stringify(created.body));
   t.is(created.body.status, 'crawling');
   t.is(created.body.workflow_id, `draft:${created.body.id}`);
@@ -84,7 +84,7 @@ test('website → draft → edit → submit → listing', async (t) => {
   t.is(ready.fields.contact_email, 'hello@acmerockets.com');
   t.is(ready.fields.facts.founded_year, 2019);
   t.is(ready.fields.socials.github, 'https://github.com/acme-rockets');
-  t.is(ready.evidence.name.source_url.startsWith(site.origin), true);
+  t.is(ready.evidence.name.source_url.startsWith(site.url), true);
   t.true(ready.evidence.name.snippet.includes('Acme Rockets'));
   t.true(site.requests.includes('/robots.txt'));
   t.true(site.requests.includes('/about'));
@@ -130,7 +130,7 @@ test('website → draft → edit → submit → listing', async (t) => {
   t.deepEqual((await api(env, 'GET', '/me/listings', { key: other.key })).body.items, []);
 
   // A second listing from the same site gets its own slug.
-  const second = await api(env, 'POST', '/drafts', { key: other.key, body: { url: `${site.origin}/` } });
+  const second = await api(env, 'POST', '/drafts', { key: other.key, body: { url: site.url } });
   const secondReady = await waitForDraft(other.key, second.body.id);
   const secondListing = await api(env, 'POST', `/drafts/${secondReady.id}/submit`, { key: other.key });
   const secondView = await api(env, 'GET', `/me/listings/${secondListing.body.listing_id}`, { key: other.key });
@@ -138,9 +138,9 @@ test('website → draft → edit → submit → listing', async (t) => {
 });
 
 test('a site that robots.txt closes fails the draft with the reason', async (t) => {
-  const closed = await serveSite({ '/': HOME, '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nDisallow: /\n' } });
+  const closed = await serve({ '/': html(HOME), '/robots.txt': text('User-agent: *\nDisallow: /\n') });
   t.teardown(() => closed.close());
-  const created = await api(env, 'POST', '/drafts', { key: owner.key, body: { url: `${closed.origin}/` } });
+  const created = await api(env, 'POST', '/drafts', { key: owner.key, body: { url: closed.url } });
   t.is(created.status, 201);
   const failed = await waitForDraft(owner.key, created.body.id);
   t.is(failed.status, 'failed');
@@ -155,9 +155,9 @@ test('a site that robots.txt closes fails the draft with the reason', async (t) 
 });
 
 test('a missing home page fails the draft as http_error', async (t) => {
-  const gone = await serveSite({});
+  const gone = await serve({});
   t.teardown(() => gone.close());
-  const created = await api(env, 'POST', '/drafts', { key: owner.key, body: { url: `${gone.origin}/` } });
+  const created = await api(env, 'POST', '/drafts', { key: owner.key, body: { url: gone.url } });
   const failed = await waitForDraft(owner.key, created.body.id);
   t.is(failed.status, 'failed');
   t.is(failed.failure.code, 'http_error');
@@ -165,9 +165,10 @@ test('a missing home page fails the draft as http_error', async (t) => {
 });
 
 test('submit and edit while crawling are conflicts', async (t) => {
-  const slow = await serveSite({ '/': { body: HOME, delayMs: 2_000 } });
+  const late: Handler = (req, res) => void setTimeout(() => html(HOME)(req, res), 2_000);
+  const slow = await serve({ '/': late });
   t.teardown(() => slow.close());
-  const created = await api(env, 'POST', '/drafts', { key: owner.key, body: { url: `${slow.origin}/` } });
+  const created = await api(env, 'POST', '/drafts', { key: owner.key, body: { url: slow.url } });
   t.is(created.status, 201);
   const submit = await api(env, 'POST', `/drafts/${created.body.id}/submit`, { key: owner.key });
   t.is(submit.status, 409);
@@ -191,7 +192,7 @@ test('create_draft refuses bad URLs and unknown sites and stores nothing', async
   const missing = await api(env, 'POST', '/drafts', { key: owner.key, body: {} });
   t.is(missing.status, 400);
   t.deepEqual(missing.body.errors.map((e: { path: string }) => e.path), ['url']);
-  const unknownSite = await api(env, 'POST', '/drafts', { key: owner.key, body: { url: `${site.origin}/`, site: 'nope' } });
+  const unknownSite = await api(env, 'POST', '/drafts', { key: owner.key, body: { url: site.url, site: 'nope' } });
   t.is(unknownSite.status, 400);
   t.is(unknownSite.body.code, 'unknown_site');
   const credentials = await api(env, 'POST', '/drafts', { key: owner.key, body: { url: 'http://user:pw@example.com/' } });
@@ -203,7 +204,7 @@ test('create_draft refuses bad URLs and unknown sites and stores nothing', async
 });
 
 test('update_draft validates the fields it edits', async (t) => {
-  const created = await api(env, 'POST', '/drafts', { key: owner.key, body: { url: `${site.origin}/` } });
+  const created = await api(env, 'POST', '/drafts', { key: owner.key, body: { url: site.url } });
   const ready = await waitForDraft(owner.key, created.body.id);
   const cases: [unknown, string][] = [
     [{ headline: 'x'.repeat(71) }, 'headline'],
@@ -235,14 +236,14 @@ test('unknown ids are 404 and malformed ids are 400', async (t) => {
 });
 
 test('missing key is 401, a key without the scope is 403', async (t) => {
-  const anonymous = await api(env, 'POST', '/drafts', { body: { url: `${site.origin}/` } });
+  const anonymous = await api(env, 'POST', '/drafts', { body: { url: site.url } });
   t.is(anonymous.status, 401);
   t.is(anonymous.body.code, 'unauthorized');
   t.regex(anonymous.headers.get('www-authenticate') ?? '', /^Bearer/);
   const wrongKey = await api(env, 'GET', '/me/listings', { key: 'ld_not_a_real_key' });
   t.is(wrongKey.status, 401);
   const reader = await env.user(['account:read']);
-  const forbidden = await api(env, 'POST', '/drafts', { key: reader.key, body: { url: `${site.origin}/` } });
+  const forbidden = await api(env, 'POST', '/drafts', { key: reader.key, body: { url: site.url } });
   t.is(forbidden.status, 403);
   t.is(forbidden.body.code, 'insufficient_scope');
   const writer = await env.user(['listings:write']);
@@ -254,17 +255,17 @@ test('Idempotency-Key replays the first answer and refuses another body', async 
   const owner = await env.user();
   const other = await env.user();
   const headers = { 'idempotency-key': 'create-once-1' };
-  const first = await api(env, 'POST', '/drafts', { key: owner.key, body: { url: `${site.origin}/` }, headers });
+  const first = await api(env, 'POST', '/drafts', { key: owner.key, body: { url: site.url }, headers });
   t.is(first.status, 201);
-  const replay = await api(env, 'POST', '/drafts', { key: owner.key, body: { url: `${site.origin}/` }, headers });
+  const replay = await api(env, 'POST', '/drafts', { key: owner.key, body: { url: site.url }, headers });
   t.is(replay.status, 201);
   t.is(replay.headers.get('idempotent-replayed'), 'true');
   t.is(replay.body.id, first.body.id);
-  const conflict = await api(env, 'POST', '/drafts', { key: owner.key, body: { url: `${site.origin}/other` }, headers });
+  const conflict = await api(env, 'POST', '/drafts', { key: owner.key, body: { url: `${site.url}other` }, headers });
   t.is(conflict.status, 422);
   t.is(conflict.body.code, 'idempotency_conflict');
   // Keys belong to their caller: another owner with the same key gets a draft of its own.
-  const foreign = await api(env, 'POST', '/drafts', { key: other.key, body: { url: `${site.origin}/` }, headers });
+  const foreign = await api(env, 'POST', '/drafts', { key: other.key, body: { url: site.url }, headers });
   t.is(foreign.status, 201);
   t.not(foreign.body.id, first.body.id);
   t.is(await draftCount(owner.userId), 1);
@@ -277,7 +278,7 @@ test('create_draft refuses private addresses unless allowed, and stores nothing'
   const guarded = await startTestEnv(import.meta.url, { CRAWL_ALLOW_PRIVATE_NETWORKS: 'false' });
   t.teardown(() => guarded.close());
   const user = await guarded.user();
-  for (const url of [`${site.origin}/`, 'http://[::1]/', 'http://169.254.169.254/latest/meta-data/', 'http://localhost/', 'http://10.0.0.1/']) {
+  for (const url of [site.url, 'http://[::1]/', 'http://169.254.169.254/latest/meta-data/', 'http://localhost/', 'http://10.0.0.1/']) {
     const res = await api(guarded, 'POST', '/drafts', { key: user.key, body: { url } });
     t.is(res.status, 400, url);
     t.is(res.body.code, 'address_refused', url);
@@ -290,7 +291,7 @@ test('create_draft answers 503 and keeps no draft when Temporal is down', async 
   const down = await startTestEnv(import.meta.url, {}, { temporalAddress: '127.0.0.1:1' });
   t.teardown(() => down.close());
   const user = await down.user();
-  const res = await api(down, 'POST', '/drafts', { key: user.key, body: { url: `${site.origin}/` } });
+  const res = await api(down, 'POST', '/drafts', { key: user.key, body: { url: site.url } });
   t.is(res.status, 503);
   t.is(res.body.code, 'workflow_unavailable');
   t.is(res.headers.get('retry-after'), '5');

@@ -1,49 +1,68 @@
+/** Real websites on loopback for crawler and draft tests. */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** One response of a test website. */
-export interface SitePage {
-  status?: number;
-  headers?: Record<string, string>;
-  body?: string;
-  /** Wait before sending the headers. */
-  delayMs?: number;
-}
+export type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 
 export interface TestSite {
-  /** http://127.0.0.1:{port} */
-  origin: string;
-  /** Paths requested so far, in order. */
+  /** Origin with a trailing slash, e.g. http://127.0.0.1:1234/ */
+  url: string;
+  port: number;
   requests: string[];
   close(): Promise<void>;
 }
 
-/** A real HTTP website on loopback; unknown paths are 404. */
-export async function serveSite(pages: Record<string, SitePage | string>): Promise<TestSite> {
+
+/** Serves `routes` (path → handler) on 127.0.0.1; unknown paths answer 404. */
+export async function serve(routes: Record<string, Handler>): Promise<TestSite> {
   const requests: string[] = [];
-  const timers = new Set<NodeJS.Timeout>();
   const server = http.createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
-    requests.push(path);
-    const entry = pages[path];
-    const page: SitePage = typeof entry === 'string' ? { body: entry } : (entry ?? { status: 404, body: 'not found' });
-    const send = () => {
-      timers.delete(timer);
-      res.writeHead(page.status ?? 200, { 'content-type': 'text/html; charset=utf-8', ...page.headers });
-      res.end(page.body ?? '');
-    };
-    const timer = setTimeout(send, page.delayMs ?? 0);
-    timers.add(timer);
+    requests.push(req.url ?? '');
+    const handler = routes[(req.url ?? '/').split('?')[0]!];
+    if (handler) return handler(req, res);
+    res.writeHead(404, { 'content-type': 'text/html' });
+    res.end('<h1>Not found</h1>');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const port = (server.address() as AddressInfo).port;
   return {
-    origin: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${port}/`,
+    port,
     requests,
-    async close() {
-      for (const t of timers) clearTimeout(t);
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
+}
+
+export const html =
+  (body: string, status = 200, headers: Record<string, string> = {}): Handler =>
+  (_req, res) => {
+    res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', ...headers });
+    res.end(body);
+  };
+
+export const text =
+  (body: string, status = 200, contentType = 'text/plain'): Handler =>
+  (_req, res) => {
+    res.writeHead(status, { 'content-type': contentType });
+    res.end(body);
+  };
+
+export const redirect =
+  (location: string, status = 301): Handler =>
+  (_req, res) => {
+    res.writeHead(status, { location });
+    res.end();
+  };
+
+/** A port on 127.0.0.1 with nothing listening. */
+export async function closedPort(): Promise<number> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
 }
