@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import * as initial from './001-initial.ts';
+import * as mailOutbox from './002-mail-outbox.ts';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -10,6 +11,7 @@ interface Migration {
 // source under type stripping and from any packaged build.
 const migrations: Record<string, Migration> = {
   '001-initial': initial,
+  '002-mail-outbox': mailOutbox,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
