@@ -17,17 +17,19 @@ export const REST_CHALLENGE = 'Bearer realm="api"';
  * Resolves `Authorization: Bearer <key>` to a principal. No header → anonymous (public
  * operations work); a header that does not name a live credential → 401 at once.
  */
-export function bearerAuth(db: Db) {
+export function bearerAuth(db: Db, challenge = REST_CHALLENGE) {
   return async function resolvePrincipal(ctx: Context, next: Next) {
-    ctx.state.principal = null;
-    const header = ctx.get('Authorization');
-    if (header) {
-      const match = /^Bearer[ ]+([^\s]+)\s*$/i.exec(header);
-      if (!match) throw unauthorized('The Authorization header must be "Bearer <API key>".', `${REST_CHALLENGE}, error="invalid_request"`);
-      const principal = await authenticateApiKey(db, match[1]);
-      if (!principal) throw unauthorized('The API key is unknown or was revoked.', `${REST_CHALLENGE}, error="invalid_token"`);
-      ctx.state.principal = principal;
-    }
+    ctx.state.principal = await principalFromHeader(db, ctx.get('Authorization'), challenge);
     await next();
   };
+}
+
+/** The caller named by an Authorization header; null without one; 401 for a bad one. */
+export async function principalFromHeader(db: Db, header: string, challenge: string): Promise<Principal | null> {
+  if (!header) return null;
+  const match = /^Bearer[ ]+([^\s]+)\s*$/i.exec(header);
+  if (!match) throw unauthorized('The Authorization header must be "Bearer <token>".', `${challenge}, error="invalid_request"`);
+  const principal = await authenticateApiKey(db, match[1]!);
+  if (!principal) throw unauthorized('The token is unknown, expired or revoked.', `${challenge}, error="invalid_token"`);
+  return principal;
 }
