@@ -35,7 +35,13 @@ const EnvSchema = z.object({
   CRAWL_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   CRAWL_MAX_BYTES: z.coerce.number().int().positive().default(2_000_000),
   CRAWL_MAX_PAGES: z.coerce.number().int().min(1).max(20).default(5),
+  /** Extra Host values /mcp answers to (comma-separated), e.g. behind a proxy; BASE_URL's host always is. */
+  MCP_ALLOWED_HOSTS: z.string().default(''),
+  /** Browser origins allowed to call /mcp (comma-separated; `*` for any); BASE_URL's origin always is. */
+  MCP_ALLOWED_ORIGINS: z.string().default(''),
 });
+
+const list = (value: string) => value.split(',').map((v) => v.trim()).filter(Boolean);
 
 /** Typed configuration of one process. */
 export interface Config {
@@ -49,6 +55,8 @@ export interface Config {
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   cache: { searchTtlMs: number; catalogTtlMs: number };
   crawl: CrawlOptions;
+  /** DNS-rebinding guard of /mcp. */
+  mcp: { allowedHosts: string[]; allowedOrigins: string[] };
 }
 
 /** Reads the environment once; fails fast with every invalid variable named. */
@@ -83,5 +91,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxRedirects: 5,
       userAgent: `ListingDirectoryBot/1.0 (+${baseUrl}/bot)`,
     },
+    mcp: { allowedHosts: list(e.MCP_ALLOWED_HOSTS), allowedOrigins: list(e.MCP_ALLOWED_ORIGINS) },
   };
 }

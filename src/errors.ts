@@ -42,9 +42,10 @@ export const unauthorized = (detail: string, wwwAuthenticate: string) =>
     headers: { 'WWW-Authenticate': wwwAuthenticate },
   });
 
-export const insufficientScope = (scope: string) =>
+/** `challenge` is the transport's Bearer challenge (realm or resource_metadata) the error extends. */
+export const insufficientScope = (scope: string, challenge = 'Bearer') =>
   new AppError(403, 'insufficient_scope', 'Insufficient scope', `This operation needs the scope "${scope}".`, {
-    headers: { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scope}"` },
+    headers: { 'WWW-Authenticate': `${challenge}, error="insufficient_scope", scope="${scope}"` },
   });
 
 export const notFound = (what: string) => new AppError(404, 'not_found', 'Not found', `${what} was not found.`);

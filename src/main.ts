@@ -69,7 +69,7 @@ async function startAll(config: Config): Promise<void> {
       `  Web          ${config.baseUrl}/ (pages not built yet)`,
       `  REST         ${config.baseUrl}/api/v1`,
       `  OpenAPI      ${config.baseUrl}/api/v1/openapi.json`,
-      `  MCP          ${config.baseUrl}/mcp (not built yet)`,
+      `  MCP          ${config.baseUrl}/mcp (Streamable HTTP; API keys as Bearer tokens)`,
       `  Temporal UI  ${stack.temporalUiUrl ?? `(external Temporal at ${stack.endpoints.temporalAddress})`}`,
       `  Data         ${config.dataDir}`,
       'Press Ctrl-C to stop.',

@@ -3,6 +3,8 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import compose from 'koa-compose';
 import { AppError } from '../errors.ts';
+import { mcpEndpoint } from '../mcp/endpoint.ts';
+import { MCP_PATH, RESOURCE_METADATA_PATH, serveResourceMetadata } from '../mcp/resource-metadata.ts';
 import type { Operation } from '../operations/operation.ts';
 import type { Services } from '../services.ts';
 import { bearerAuth } from './middleware/auth.ts';
@@ -18,7 +20,7 @@ export function createApp(services: Services, operations: readonly Operation[]):
   app.use(requestContext(services.log));
   app.use(problemErrors(services.config.baseUrl));
 
-  const health = new Router();
+  const health = new Router(); // health and discovery documents
   health.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
   });
@@ -31,7 +33,15 @@ export function createApp(services: Services, operations: readonly Operation[]):
     ctx.status = ok ? 200 : 503;
     ctx.body = { status: ok ? 'ok' : 'unavailable', checks };
   });
+  health.get(RESOURCE_METADATA_PATH, serveResourceMetadata(services.config));
+  health.get('/.well-known/oauth-protected-resource', serveResourceMetadata(services.config));
   app.use(health.routes());
+
+  const mcp = mcpEndpoint(services, operations);
+  app.use(async function mcpOnly(ctx, next) {
+    if (ctx.path !== MCP_PATH) return next();
+    await mcp(ctx, async () => {});
+  });
 
   const document = openApiDocument(operations, services.config.baseUrl);
   const api = restRouter(operations, services);

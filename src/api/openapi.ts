@@ -1,5 +1,5 @@
 import type { Operation } from '../operations/operation.ts';
-import { hasBody, operationSchemas, pathParams, type JsonSchema } from './json-schema.ts';
+import { hasBody, operationSchemas, pathParams, type JsonSchema } from '../operations/json-schema.ts';
 
 const PROBLEM_SCHEMA = {
   type: 'object',

@@ -2,11 +2,11 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { AppError, badRequest } from '../errors.ts';
 import { invoke } from '../operations/invoke.ts';
-import type { Operation, OperationContext } from '../operations/operation.ts';
-import { siteForHost } from '../domain/sites/sites.ts';
+import { operationContext } from '../operations/context.ts';
+import type { Operation } from '../operations/operation.ts';
 import type { Services } from '../services.ts';
 import { REST_CHALLENGE } from './middleware/auth.ts';
-import { hasBody, operationSchemas, pathParams, type JsonSchema } from './json-schema.ts';
+import { hasBody, operationSchemas, pathParams, type JsonSchema } from '../operations/json-schema.ts';
 
 /** One route per operation under /api/v1, in registry order. */
 export function restRouter(operations: readonly Operation[], services: Services): Router {
@@ -15,15 +15,12 @@ export function restRouter(operations: readonly Operation[], services: Services)
     const koaPath = op.path.replace(/\{(\w+)\}/g, ':$1');
     router.register(koaPath, [op.method], async function runOperation(ctx: Context) {
       const input = restInput(op, ctx);
-      const opCtx: OperationContext = {
-        db: services.db,
-        config: services.config,
-        workflows: services.workflows,
+      const opCtx = await operationContext(services, {
         log: ctx.state.log,
         requestId: ctx.state.requestId,
-        site: await siteForHost(services.db, ctx.host),
+        host: ctx.host,
         principal: ctx.state.principal,
-      };
+      });
       const idempotencyKey = op.idempotent ? ctx.get('Idempotency-Key') || undefined : undefined;
       const result = await invoke(op, input, opCtx, { idempotencyKey, challenge: REST_CHALLENGE });
       if (result.replayed) ctx.set('Idempotent-Replayed', 'true');

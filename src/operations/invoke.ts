@@ -38,7 +38,7 @@ export async function invoke(
 ): Promise<InvokeResult> {
   if (op.scope) {
     if (!ctx.principal) throw unauthorized('This operation needs an API key or access token.', options.challenge);
-    if (!ctx.principal.scopes.includes(op.scope)) throw insufficientScope(op.scope);
+    if (!ctx.principal.scopes.includes(op.scope)) throw insufficientScope(op.scope, options.challenge);
   }
   const parsed = op.input.safeParse(rawInput);
   if (!parsed.success) throw validationFailed(fieldErrors(parsed.error));

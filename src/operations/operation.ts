@@ -55,7 +55,10 @@ export interface Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodT
   handler: (input: z.output<I>, ctx: OperationContext) => Promise<z.input<O>>;
 }
 
-/** Identity helper that keeps the handler's input and output types tied to the schemas. */
+/**
+ * Keeps the handler's input and output types tied to the schemas, and makes the input strict:
+ * an unknown field is a 400 naming it on every transport, never silently dropped.
+ */
 export function defineOperation<I extends z.ZodObject, O extends z.ZodType>(op: Operation<I, O>): Operation<I, O> {
-  return op;
+  return { ...op, input: op.input.strict() as unknown as I };
 }

@@ -102,20 +102,42 @@ export async function startTestEnv(
 
 /**
  * JSON request helper over node:http (fetch would drop a Host header, and tests pick the site by
- * host): returns status, headers and the parsed body.
+ * host): returns status, headers and the parsed body. `path` is under /api/v1.
  */
-export async function api(
+export function api(
   env: Pick<TestEnv, 'baseUrl'>,
   method: string,
   path: string,
-  options: { key?: string; body?: unknown; headers?: Record<string, string> } = {},
-): Promise<{ status: number; headers: Headers; body: any }> {
+  options: RequestOptions = {},
+): Promise<HttpResult> {
+  return request(env, method, `/api/v1${path}`, options);
+}
+
+export interface RequestOptions {
+  key?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface HttpResult {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+/** Like api() for any path of the app (/mcp, /.well-known/..., pages). */
+export async function request(
+  env: Pick<TestEnv, 'baseUrl'>,
+  method: string,
+  path: string,
+  options: RequestOptions = {},
+): Promise<HttpResult> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key) headers.authorization = `Bearer ${options.key}`;
   const payload =
     options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
   if (payload !== undefined) headers['content-type'] ??= 'application/json';
-  const url = new URL(`${env.baseUrl}/api/v1${path}`);
+  const url = new URL(`${env.baseUrl}${path}`);
   const { status, responseHeaders, text } = await new Promise<{ status: number; responseHeaders: Headers; text: string }>(
     (resolve, reject) => {
       const req = http.request(url, { method, headers }, (res) => {

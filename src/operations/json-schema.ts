@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Operation } from '../operations/operation.ts';
+import type { Operation } from './operation.ts';
 
 export type JsonSchema = Record<string, unknown> & { properties?: Record<string, JsonSchema>; required?: string[] };
 

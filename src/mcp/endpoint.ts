@@ -1,0 +1,124 @@
+import type { IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
+import { createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server';
+import type { Context, DefaultState, Middleware } from 'koa';
+import compose from 'koa-compose';
+import type { Principal, Scope } from '../auth/scopes.ts';
+import { AppError, insufficientScope, unauthorized } from '../errors.ts';
+import { operationContext } from '../operations/context.ts';
+import type { Operation } from '../operations/operation.ts';
+import type { Services } from '../services.ts';
+import { principalFromHeader } from '../api/middleware/auth.ts';
+import { mcpOriginGuard } from './origin-guard.ts';
+import { mcpChallenge } from './resource-metadata.ts';
+import { mcpServerFactory, type McpCall } from './tools.ts';
+
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+const SERVER_INFO = { name: 'listing-directory', version: '0.1.0' };
+
+/**
+ * /mcp: Streamable HTTP, stateless, for protocol 2026-07-28 and the initialize-based 2025 versions,
+ * so any api process behind a plain load balancer can answer any request.
+ * Authentication happens here, before the SDK: a protected tool without a token gets HTTP 401 with
+ * the resource-metadata challenge (the client starts sign-in), a token without the scope gets 403.
+ */
+export function mcpEndpoint(services: Services, operations: readonly Operation[]): Middleware<DefaultState, Context> {
+  const { config, log } = services;
+  const handler = createMcpHandler(mcpServerFactory(operations, SERVER_INFO), {
+    legacy: 'stateless',
+    onerror: (err) => log.debug({ err }, 'mcp request rejected'),
+  });
+  const scopeOfTool = new Map(operations.flatMap((op) => (op.scope ? [[op.name, op.scope] as const] : [])));
+  const challenge = mcpChallenge(config);
+
+  return compose<Context>([
+    mcpOriginGuard(config),
+    async function serveMcp(ctx: Context) {
+      const raw = ctx.method === 'POST' ? await readBody(ctx.req) : undefined;
+      const message = parseJson(raw);
+      const principal = await principalFromHeader(services.db, ctx.get('Authorization'), challenge);
+      for (const scope of toolScopes(message, scopeOfTool)) {
+        if (!principal) throw unauthorized(`This tool needs the scope "${scope}": sign in first.`, `${challenge}, scope="${scope}"`);
+        if (!principal.scopes.includes(scope)) throw insufficientScope(scope, challenge);
+      }
+      const call: McpCall = {
+        challenge,
+        operationContext: await operationContext(services, {
+          log: ctx.state.log,
+          requestId: ctx.state.requestId,
+          host: ctx.host,
+          principal,
+        }),
+      };
+      const response = await handler.fetch(webRequest(ctx, config.baseUrl, raw), {
+        authInfo: authInfo(ctx, principal, call),
+        ...(message === undefined ? {} : { parsedBody: message }),
+      });
+      await sendResponse(ctx, response);
+    },
+  ]);
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) throw new AppError(413, 'payload_too_large', 'Payload too large', 'MCP messages are limited to 4 MiB.');
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** The parsed body, or undefined when absent or not JSON (the SDK then answers a JSON-RPC parse error). */
+function parseJson(raw: Buffer | undefined): unknown {
+  if (!raw?.length) return undefined;
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Scopes of the protected tools a message (or a 2025-03-26 batch) calls. */
+function toolScopes(message: unknown, scopeOfTool: Map<string, Scope>): Scope[] {
+  const messages = Array.isArray(message) ? message : [message];
+  return messages.flatMap((m) => {
+    const call = m as { method?: unknown; params?: { name?: unknown } } | null;
+    if (call?.method !== 'tools/call' || typeof call.params?.name !== 'string') return [];
+    const scope = scopeOfTool.get(call.params.name);
+    return scope ? [scope] : [];
+  });
+}
+
+function authInfo(ctx: Context, principal: Principal | null, call: McpCall): AuthInfo {
+  const token = /^Bearer\s+(\S+)/i.exec(ctx.get('Authorization'))?.[1] ?? '';
+  return {
+    token,
+    clientId: principal?.credentialId ?? 'anonymous',
+    scopes: [...(principal?.scopes ?? [])],
+    extra: { call },
+  };
+}
+
+function webRequest(ctx: Context, baseUrl: string, body: Buffer | undefined): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(ctx.req.headers)) {
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  return new Request(new URL(ctx.url, baseUrl), { method: ctx.method, headers, body: body?.length ? new Uint8Array(body) : undefined });
+}
+
+async function sendResponse(ctx: Context, response: Response): Promise<void> {
+  ctx.status = response.status;
+  response.headers.forEach((value, name) => {
+    if (name !== 'content-length') ctx.set(name, value);
+  });
+  const streaming = response.headers.get('content-type')?.startsWith('text/event-stream');
+  if (streaming && response.body) {
+    ctx.body = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream);
+  } else {
+    // A buffer keeps an explicit 202/4xx status; Koa would turn a null body into 204.
+    ctx.body = Buffer.from(await response.arrayBuffer());
+  }
+}

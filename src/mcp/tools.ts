@@ -1,0 +1,107 @@
+import { McpServer, type CallToolResult, type McpRequestContext, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import { toProblem, validationFailed } from '../errors.ts';
+import type { OperationContext, Operation } from '../operations/operation.ts';
+import { invoke } from '../operations/invoke.ts';
+import { operationSchemas, type JsonSchema } from '../operations/json-schema.ts';
+
+/** Per-request state the endpoint hands to the tools through `authInfo.extra`. */
+export interface McpCall {
+  operationContext: OperationContext;
+  /** WWW-Authenticate challenge of the MCP resource (used if a 401 happens inside a tool). */
+  challenge: string;
+}
+
+const IDEMPOTENCY_KEY = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 255,
+  description: 'Optional. Retrying with the same key and the same arguments returns the first result instead of acting twice.',
+};
+
+interface ToolDefinition {
+  op: Operation;
+  config: {
+    title: string;
+    description: string;
+    inputSchema: StandardSchemaWithJSON;
+    outputSchema?: StandardSchemaWithJSON;
+    annotations: { title: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
+  };
+}
+
+/**
+ * A schema the SDK advertises as is and does not validate: the operation validates its own input
+ * (the same zod schema as REST), so a bad argument gets the same problem object on both transports.
+ */
+function advertised(schema: JsonSchema): StandardSchemaWithJSON {
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'listing-directory',
+      validate: (value: unknown) => ({ value }),
+      jsonSchema: { input: () => schema, output: () => schema },
+    },
+  };
+}
+
+function toolDefinition(op: Operation): ToolDefinition {
+  const { input, output } = operationSchemas(op);
+  const inputSchema: JsonSchema = op.idempotent
+    ? { ...input, properties: { ...input.properties, idempotency_key: IDEMPOTENCY_KEY } }
+    : input;
+  const scopeNote = op.scope ? `Requires the scope ${op.scope}.` : 'Public: no sign-in needed.';
+  return {
+    op,
+    config: {
+      title: op.summary,
+      description: [op.summary, op.description, scopeNote].filter(Boolean).join('\n\n'),
+      inputSchema: advertised(inputSchema),
+      // MCP output schemas must describe objects; other shapes are sent as text only.
+      ...(output.type === 'object' ? { outputSchema: advertised(output) } : {}),
+      annotations: {
+        title: op.summary,
+        readOnlyHint: op.readOnly,
+        destructiveHint: op.destructive ?? false,
+        idempotentHint: op.idempotent || op.readOnly,
+        openWorldHint: false,
+      },
+    },
+  };
+}
+
+/**
+ * The factory createMcpHandler calls once per HTTP request: a fresh server with one tool per
+ * operation, bound to that request's caller and site. Tool definitions are built once.
+ */
+export function mcpServerFactory(operations: readonly Operation[], serverInfo: { name: string; version: string }) {
+  const tools = operations.map(toolDefinition);
+  return function createServer(request: McpRequestContext): McpServer {
+    const call = request.authInfo?.extra?.call as McpCall | undefined;
+    if (!call) throw new Error('MCP request without call context');
+    const server = new McpServer(serverInfo, { capabilities: { tools: {} } });
+    for (const { op, config } of tools) {
+      server.registerTool(op.name, config, (args: unknown) => callTool(op, args, call));
+    }
+    return server;
+  };
+}
+
+async function callTool(op: Operation, args: unknown, call: McpCall): Promise<CallToolResult> {
+  const { idempotency_key: key, ...input } = (args ?? {}) as Record<string, unknown>;
+  const ctx = call.operationContext;
+  try {
+    if (key !== undefined && (typeof key !== 'string' || key.length < 1 || key.length > 255)) {
+      throw validationFailed([{ path: 'idempotency_key', message: 'Must be a string of 1 to 255 characters' }]);
+    }
+    const result = await invoke(op, input, ctx, { idempotencyKey: key as string | undefined, challenge: call.challenge });
+    const body = result.body;
+    const text = JSON.stringify(body);
+    return body !== null && typeof body === 'object' && !Array.isArray(body)
+      ? { content: [{ type: 'text', text }], structuredContent: body as Record<string, unknown> }
+      : { content: [{ type: 'text', text }] };
+  } catch (err) {
+    const problem = toProblem(err, ctx.config.baseUrl, ctx.requestId);
+    if (problem.status >= 500) ctx.log.error({ err, tool: op.name }, 'tool failed');
+    return { isError: true, content: [{ type: 'text', text: JSON.stringify(problem) }] };
+  }
+}

@@ -1,0 +1,27 @@
+import type { Logger } from 'pino';
+import type { Principal } from '../auth/scopes.ts';
+import { siteForHost } from '../domain/sites/sites.ts';
+import type { Services } from '../services.ts';
+import type { OperationContext } from './operation.ts';
+
+/** What a transport knows about one call; the rest of the context comes from the services. */
+export interface CallInfo {
+  log: Logger;
+  requestId: string;
+  /** The Host the request came to; picks the site. */
+  host: string;
+  principal: Principal | null;
+}
+
+/** The context an operation handler runs with, the same for REST and MCP. */
+export async function operationContext(services: Services, call: CallInfo): Promise<OperationContext> {
+  return {
+    db: services.db,
+    config: services.config,
+    workflows: services.workflows,
+    log: call.log,
+    requestId: call.requestId,
+    site: await siteForHost(services.db, call.host),
+    principal: call.principal,
+  };
+}
