@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import type { SigninLimits } from './auth/signin-limiter.ts';
 import type { CrawlOptions } from './domain/crawl/types.ts';
 
 const bool = z
@@ -35,6 +36,14 @@ const EnvSchema = z.object({
   CRAWL_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   CRAWL_MAX_BYTES: z.coerce.number().int().positive().default(2_000_000),
   CRAWL_MAX_PAGES: z.coerce.number().int().min(1).max(20).default(5),
+  /** SMTP server for outgoing mail (smtp[s]://user:pass@host:port); without it mail stays in the outbox. */
+  SMTP_URL: z.string().optional(),
+  /** `production` turns development conveniences (the mailbox page) off. */
+  NODE_ENV: z.string().optional(),
+  /** Failed web sign-ins per email / per client address within the window before 429. */
+  SIGNIN_MAX_FAILURES_PER_EMAIL: z.coerce.number().int().min(1).default(5),
+  SIGNIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).default(20),
+  SIGNIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
 });
 
 /** Typed configuration of one process. */
@@ -49,6 +58,10 @@ export interface Config {
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   cache: { searchTtlMs: number; catalogTtlMs: number };
   crawl: CrawlOptions;
+  mail: { smtpUrl: string | undefined };
+  /** The /dev/mailbox pages: only without SMTP and outside production. */
+  devMailbox: boolean;
+  signin: SigninLimits;
 }
 
 /** Reads the environment once; fails fast with every invalid variable named. */
@@ -82,6 +95,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxPages: e.CRAWL_MAX_PAGES,
       maxRedirects: 5,
       userAgent: `ListingDirectoryBot/1.0 (+${baseUrl}/bot)`,
+    },
+    mail: { smtpUrl: e.SMTP_URL },
+    devMailbox: !e.SMTP_URL && e.NODE_ENV !== 'production',
+    signin: {
+      perEmail: e.SIGNIN_MAX_FAILURES_PER_EMAIL,
+      perIp: e.SIGNIN_MAX_FAILURES_PER_IP,
+      windowSeconds: e.SIGNIN_WINDOW_SECONDS,
     },
   };
 }
