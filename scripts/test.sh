@@ -4,6 +4,8 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"
+# The browser tests drive Debian's chromium; a fresh machine (CI) gets it here.
+bash scripts/chromium.sh
 echo "[test] typecheck"
 bash scripts/node24.sh node_modules/typescript/bin/tsc --noEmit -p .
 echo "[test] suite"

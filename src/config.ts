@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import type { SigninLimits } from './auth/signin-limiter.ts';
 import type { CrawlOptions } from './domain/crawl/types.ts';
 
 const bool = z
@@ -39,6 +40,14 @@ const EnvSchema = z.object({
   MCP_ALLOWED_HOSTS: z.string().default(''),
   /** Browser origins allowed to call /mcp (comma-separated; `*` for any); BASE_URL's origin always is. */
   MCP_ALLOWED_ORIGINS: z.string().default(''),
+  /** SMTP server for outgoing mail (smtp[s]://user:pass@host:port); without it mail stays in the outbox. */
+  SMTP_URL: z.string().optional(),
+  /** `production` turns development conveniences (the mailbox page) off. */
+  NODE_ENV: z.string().optional(),
+  /** Failed web sign-ins per email / per client address within the window before 429. */
+  SIGNIN_MAX_FAILURES_PER_EMAIL: z.coerce.number().int().min(1).default(5),
+  SIGNIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).default(20),
+  SIGNIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
 });
 
 const list = (value: string) => value.split(',').map((v) => v.trim()).filter(Boolean);
@@ -57,6 +66,10 @@ export interface Config {
   crawl: CrawlOptions;
   /** DNS-rebinding guard of /mcp. */
   mcp: { allowedHosts: string[]; allowedOrigins: string[] };
+  mail: { smtpUrl: string | undefined };
+  /** The /dev/mailbox pages: only without SMTP and outside production. */
+  devMailbox: boolean;
+  signin: SigninLimits;
 }
 
 /** Reads the environment once; fails fast with every invalid variable named. */
@@ -92,5 +105,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       userAgent: `ListingDirectoryBot/1.0 (+${baseUrl}/bot)`,
     },
     mcp: { allowedHosts: list(e.MCP_ALLOWED_HOSTS), allowedOrigins: list(e.MCP_ALLOWED_ORIGINS) },
+    mail: { smtpUrl: e.SMTP_URL },
+    devMailbox: !e.SMTP_URL && e.NODE_ENV !== 'production',
+    signin: {
+      perEmail: e.SIGNIN_MAX_FAILURES_PER_EMAIL,
+      perIp: e.SIGNIN_MAX_FAILURES_PER_IP,
+      windowSeconds: e.SIGNIN_WINDOW_SECONDS,
+    },
   };
 }

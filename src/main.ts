@@ -66,7 +66,8 @@ async function startAll(config: Config): Promise<void> {
     [
       '',
       'Listing Directory is up:',
-      `  Web          ${config.baseUrl}/ (pages not built yet)`,
+      `  Web          ${config.baseUrl}/ (sign up at ${config.baseUrl}/signup)`,
+      ...(config.devMailbox ? [`  Mailbox      ${config.baseUrl}/dev/mailbox (development: mail is kept, not sent)`] : []),
       `  REST         ${config.baseUrl}/api/v1`,
       `  OpenAPI      ${config.baseUrl}/api/v1/openapi.json`,
       `  MCP          ${config.baseUrl}/mcp (Streamable HTTP; API keys as Bearer tokens)`,

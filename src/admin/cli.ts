@@ -1,12 +1,14 @@
 import { parseArgs } from 'node:util';
 import { createApiKey } from '../auth/api-keys.ts';
 import { ScopeSchema, type Scope } from '../auth/scopes.ts';
+import { createVerifiedUser } from '../auth/accounts.ts';
+import { PasswordSchema } from '../auth/passwords.ts';
 import { createUser, userByEmail } from '../auth/users.ts';
 import type { Db } from '../db/knex.ts';
 import { AppError } from '../errors.ts';
 
 const USAGE = `Usage:
-  npm run admin -- users:create --email E
+  npm run admin -- users:create --email E [--password P]
   npm run admin -- keys:create --email E --scopes account:read,listings:write,orders:write [--name N]`;
 
 /** Runs one admin command; returns the process exit code. Output is for scripts: the key alone on the last line. */
@@ -14,14 +16,15 @@ export async function runAdmin(db: Db, argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   const { values } = parseArgs({
     args: rest,
-    options: { email: { type: 'string' }, scopes: { type: 'string' }, name: { type: 'string' } },
+    options: { email: { type: 'string' }, scopes: { type: 'string' }, name: { type: 'string' }, password: { type: 'string' } },
     strict: true,
   });
   try {
     switch (command) {
       case 'users:create': {
         const email = required(values.email, '--email');
-        const user = await createUser(db, email);
+        // With a password the account is verified and can sign in on the web at once.
+        const user = values.password === undefined ? await createUser(db, email) : await createVerifiedUser(db, email, password(values.password));
         console.log(`created user ${user.id} <${user.email}>`);
         return 0;
       }
@@ -51,6 +54,12 @@ class UsageError extends Error {}
 function required(value: string | undefined, flag: string): string {
   if (!value) throw new UsageError(`${flag} is required.\n${USAGE}`);
   return value;
+}
+
+function password(value: string): string {
+  const parsed = PasswordSchema.safeParse(value);
+  if (!parsed.success) throw new UsageError(`--password: ${parsed.error.issues[0]!.message}`);
+  return parsed.data;
 }
 
 function parseScopes(list: string): Scope[] {

@@ -7,6 +7,7 @@ import { mcpEndpoint } from '../mcp/endpoint.ts';
 import { MCP_PATH, RESOURCE_METADATA_PATH, serveResourceMetadata } from '../mcp/resource-metadata.ts';
 import type { Operation } from '../operations/operation.ts';
 import type { Services } from '../services.ts';
+import { webPages } from '../web/router.ts';
 import { bearerAuth } from './middleware/auth.ts';
 import { problemErrors } from './middleware/errors.ts';
 import { requestContext } from './middleware/request-context.ts';
@@ -68,6 +69,8 @@ export function createApp(services: Services, operations: readonly Operation[]):
       throw new AppError(404, 'not_found', 'Not found', `There is no API route ${ctx.method} ${ctx.path}.`);
     }
   });
+  // Server-rendered pages: every path that is not /api, health, /mcp, /oauth, /.well-known or /consent.
+  app.use(webPages(services));
   return app;
 }
 

@@ -54,3 +54,13 @@ export async function revokeApiKey(db: Db, userId: number, keyId: number): Promi
   const n = await db('api_keys').where({ id: keyId, user_id: userId }).whereNull('revoked_at').update({ revoked_at: db.fn.now() });
   return n === 1;
 }
+
+/** The user's keys that still work, newest first (the plain keys are not stored, so not shown). */
+export async function listApiKeys(db: Db, userId: number): Promise<ApiKeyView[]> {
+  const rows = await db('api_keys')
+    .where({ user_id: userId })
+    .whereNull('revoked_at')
+    .orderBy('id', 'desc')
+    .select('id', 'name', 'prefix', 'scopes', 'created_at', 'last_used_at');
+  return rows.map((r) => ({ ...r, created_at: r.created_at.toISOString(), last_used_at: r.last_used_at?.toISOString() ?? null }));
+}

@@ -1,0 +1,45 @@
+import type { OutgoingMail } from '../mail/outbox.ts';
+
+/** The mails of the account pages; plain text with one link each. */
+
+export const verifyEmailMail = (baseUrl: string, to: string, token: string): OutgoingMail => ({
+  to,
+  subject: 'Confirm your email address',
+  text: [
+    'Welcome to Listing Directory.',
+    '',
+    'Open this link to confirm your email address (it works once, for 24 hours):',
+    `${baseUrl}/verify-email?token=${token}`,
+    '',
+    'If you did not sign up, ignore this mail: nothing happens without the link.',
+  ].join('\n'),
+});
+
+export const resetPasswordMail = (baseUrl: string, to: string, token: string): OutgoingMail => ({
+  to,
+  subject: 'Reset your password',
+  text: [
+    'Someone (hopefully you) asked to reset the password of your Listing Directory account.',
+    '',
+    'Open this link to choose a new password (it works once, for 1 hour):',
+    `${baseUrl}/reset-password?token=${token}`,
+    '',
+    'Choosing a new password signs you out everywhere else.',
+    'If you did not ask for this, ignore this mail: your password stays as it is.',
+  ].join('\n'),
+});
+
+/** Sent instead of a second account, so the sign-up page never tells whether an address is registered. */
+export const alreadyRegisteredMail = (baseUrl: string, to: string, dedupeKey: string): OutgoingMail => ({
+  to,
+  subject: 'You already have an account',
+  dedupeKey,
+  text: [
+    'Someone tried to sign up to Listing Directory with this address, which already has an account.',
+    '',
+    `Sign in: ${baseUrl}/signin`,
+    `Forgot your password? ${baseUrl}/forgot-password`,
+    '',
+    'If it was not you, ignore this mail.',
+  ].join('\n'),
+});

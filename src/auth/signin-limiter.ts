@@ -1,0 +1,56 @@
+import type { Db } from '../db/knex.ts';
+
+export interface SigninLimits {
+  /** Failed attempts per email address within the window before sign-in answers 429. */
+  perEmail: number;
+  /** Failed attempts per client address within the window (higher: offices share an address). */
+  perIp: number;
+  windowSeconds: number;
+}
+
+export type AttemptStart = { ok: true; attemptId: number } | { ok: false; retryAfterSeconds: number };
+
+/**
+ * Registers a sign-in attempt before the password is checked, then counts. Counting after the
+ * insert, in PostgreSQL, keeps the limit when many attempts race across many api processes:
+ * concurrent attempts see each other (pending rows count as failures until finished).
+ */
+export async function beginAttempt(db: Db, limits: SigninLimits, email: string, ip: string): Promise<AttemptStart> {
+  const [{ id }] = await db('signin_attempts').insert({ email, ip }).returning('id');
+  const since = db.raw(`now() - make_interval(secs => ?)`, [limits.windowSeconds]);
+  const counted = () => db('signin_attempts').whereNot({ outcome: 'success' }).where('created_at', '>', since).whereNot({ id });
+  const [{ byEmail, byIp }] = await counted().select(
+    db.raw('count(*) FILTER (WHERE email = ?)::int AS "byEmail"', [email]),
+    db.raw('count(*) FILTER (WHERE ip = ?)::int AS "byIp"', [ip]),
+  );
+  if (byEmail < limits.perEmail && byIp < limits.perIp) return { ok: true, attemptId: id };
+  // A refused attempt is not recorded, so hammering does not extend the lockout forever.
+  await db('signin_attempts').where({ id }).delete();
+  const waits = await Promise.all([
+    byEmail >= limits.perEmail ? secondsUntilBelow(db, counted().where({ email }), byEmail - limits.perEmail, limits) : 0,
+    byIp >= limits.perIp ? secondsUntilBelow(db, counted().where({ ip }), byIp - limits.perIp, limits) : 0,
+  ]);
+  return { ok: false, retryAfterSeconds: Math.max(1, ...waits) };
+}
+
+/** Seconds until the `skip`-th oldest counted attempt leaves the window, bringing the count under the limit. */
+async function secondsUntilBelow(db: Db, rows: ReturnType<Db>, skip: number, limits: SigninLimits): Promise<number> {
+  const wait = db.raw(`ceil(extract(epoch FROM created_at + make_interval(secs => ?) - now()))::int AS wait`, [
+    limits.windowSeconds,
+  ]);
+  const row = (await rows.orderBy('created_at').offset(skip).first(wait)) as { wait: number } | undefined;
+  return row?.wait ?? limits.windowSeconds;
+}
+
+/** Records how an attempt ended; a success forgets the email's earlier failures. */
+export async function finishAttempt(db: Db, attemptId: number, email: string, outcome: 'success' | 'failure'): Promise<void> {
+  await db('signin_attempts').where({ id: attemptId }).update({ outcome });
+  if (outcome === 'success') await forgetFailures(db, email);
+  // Old rows matter to nobody; a small share of attempts sweeps them (indexed on created_at).
+  if (Math.random() < 0.01) await db('signin_attempts').where('created_at', '<', db.raw(`now() - interval '1 day'`)).delete();
+}
+
+/** Clears an email's failures (after a successful sign-in or a password reset). */
+export async function forgetFailures(db: Db, email: string): Promise<void> {
+  await db('signin_attempts').where({ email }).whereNot({ outcome: 'success' }).delete();
+}

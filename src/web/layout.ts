@@ -1,0 +1,49 @@
+import type { SessionUser } from '../auth/sessions.ts';
+import { postForm } from './components.ts';
+import { html, raw, type SafeHtml } from './html.ts';
+import { CSS } from './style.ts';
+
+export interface LayoutOptions {
+  title: string;
+  main: SafeHtml;
+  nonce: string;
+  user: SessionUser | null;
+  /** CSRF token of the signed-in session (for the sign-out button). */
+  csrf: string | null;
+  notice?: string;
+  /** Trusted inline script of the page, sent with the CSP nonce. */
+  script?: string;
+}
+
+/** The one layout of every page. */
+export function layout(o: LayoutOptions): SafeHtml {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${o.title} · Listing Directory</title>
+<style nonce="${o.nonce}">${raw(CSS)}</style>
+</head>
+<body>
+<a class="skip" href="#main">Skip to content</a>
+<header class="site"><nav aria-label="Main">
+<a class="brand" href="/">Listing Directory</a>
+<ul>${o.user && o.csrf ? signedInLinks(o.csrf) : anonymousLinks}</ul>
+</nav></header>
+<main id="main">
+${o.notice && html`<p class="notice" role="status">${o.notice}</p>`}
+<h1>${o.title}</h1>
+${o.main}
+</main>
+<footer>Listing Directory · <a href="/api/v1/openapi.json">API (OpenAPI)</a></footer>
+${o.script && html`<script nonce="${o.nonce}">${raw(o.script)}</script>`}
+</body>
+</html>`;
+}
+
+const signedInLinks = (csrf: string) => html`<li><a href="/account">Account</a></li>
+<li><a href="/account/keys">API keys</a></li>
+<li>${postForm('/signout', csrf, html`<button class="link" type="submit">Sign out</button>`, 'inline')}</li>`;
+
+const anonymousLinks = html`<li><a href="/signin">Sign in</a></li><li><a href="/signup">Sign up</a></li>`;

@@ -1,0 +1,147 @@
+import type { Context } from 'koa';
+import { z } from 'zod';
+import { createApiKey, listApiKeys, revokeApiKey } from '../../auth/api-keys.ts';
+import { SCOPES, type Scope } from '../../auth/scopes.ts';
+import { notFound } from '../../errors.ts';
+import { errorSummary, field, postForm, time } from '../components.ts';
+import { csrfToken } from '../csrf.ts';
+import { formBody, formString, parseForm, type FieldMessages } from '../forms.ts';
+import { html } from '../html.ts';
+import { renderPage } from '../render.ts';
+import { currentUser, requireUser } from '../session.ts';
+import type { WebServices } from '../web-services.ts';
+import type { PageRoutes } from './page-routes.ts';
+
+const MAX_ACTIVE_KEYS = 50;
+
+const SCOPE_HELP: Record<Scope, string> = {
+  'account:read': 'Read your listings, orders and claims.',
+  'listings:write': 'Create drafts, edit listings, post updates, claim listings.',
+  'orders:write': 'Price orders and build checkout links (paying stays on our page).',
+};
+
+const NewKeyForm = z.object({
+  name: z.string({ error: 'Give the key a name.' }).trim().min(1, 'Give the key a name.').max(100, 'Use at most 100 characters.'),
+  // One checkbox arrives as a string, several as an array.
+  scopes: z.preprocess(
+    (v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]),
+    z.array(z.enum(SCOPES, { error: 'Choose scopes from the list.' })).min(1, 'Choose at least one scope.').max(SCOPES.length),
+  ),
+});
+
+interface NewKey {
+  key: string;
+  name: string;
+  scopes: Scope[];
+}
+
+/** The API keys area: create (shown once), list, revoke. */
+export const apiKeyPages: PageRoutes = (router, services) => {
+  router.get('/account/keys', requireUser(services), async function showKeys(ctx) {
+    await keysPage(ctx, services, { status: 200 });
+  });
+
+  router.post('/account/keys', requireUser(services), async function createKey(ctx) {
+    const user = (await currentUser(ctx, services))!;
+    const body = formBody(ctx);
+    const form = parseForm(NewKeyForm, body);
+    const values = { name: formString(body, 'name') };
+    if (!form.ok) return keysPage(ctx, services, { status: 400, errors: form.errors, values });
+    if ((await listApiKeys(services.db, user.id)).length >= MAX_ACTIVE_KEYS) {
+      const errors = { form: `You have ${MAX_ACTIVE_KEYS} active keys, the most we allow. Revoke one first.` };
+      return keysPage(ctx, services, { status: 409, errors, values });
+    }
+    const scopes = [...new Set(form.data.scopes)];
+    const { key } = await createApiKey(services.db, user.id, form.data.name, scopes);
+    await keysPage(ctx, services, { status: 201, created: { key, name: form.data.name, scopes } });
+  });
+
+  router.post('/account/keys/:id/revoke', requireUser(services), async function revokeKey(ctx) {
+    const user = (await currentUser(ctx, services))!;
+    const id = /^\d{1,9}$/.test(ctx.params.id!) ? Number(ctx.params.id) : 0;
+    // Another person's key, an unknown id and an already revoked key all look the same.
+    if (!id || !(await revokeApiKey(services.db, user.id, id))) throw notFound('The key');
+    ctx.status = 303;
+    ctx.redirect('/account/keys?notice=key-revoked');
+  });
+};
+
+interface KeysView {
+  status: number;
+  errors?: FieldMessages;
+  values?: { name: string };
+  created?: NewKey;
+}
+
+async function keysPage(ctx: Context, services: WebServices, view: KeysView) {
+  const user = (await currentUser(ctx, services))!;
+  const token = await csrfToken(ctx, services);
+  const keys = await listApiKeys(services.db, user.id);
+  await renderPage(ctx, services, {
+    title: 'API keys',
+    status: view.status,
+    notice: view.created ? `Key “${view.created.name}” created.` : undefined,
+    script: view.created ? COPY_SCRIPT : undefined,
+    main: html`${view.created && newKeyPanel(view.created)}
+<p>Scripts and AI agents call the <a href="/api/v1/openapi.json">REST API</a> with <code>Authorization: Bearer &lt;key&gt;</code>.
+Give each key only the scopes it needs.</p>
+<h2>Your keys</h2>
+${keys.length === 0 ? html`<p>No keys yet.</p>` : html`<table>
+<thead><tr><th scope="col">Name</th><th scope="col">Scopes</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col"><span class="muted">Action</span></th></tr></thead>
+<tbody>${keys.map(
+  (k) => html`<tr data-key-id="${k.id}">
+<td>${k.name}<br><code class="muted">${k.prefix}…</code></td>
+<td>${k.scopes.join(', ')}</td>
+<td>${time(k.created_at)}</td>
+<td>${time(k.last_used_at)}</td>
+<td>${postForm(`/account/keys/${k.id}/revoke`, token, html`<button class="secondary" type="submit" aria-label="Revoke ${k.name}">Revoke</button>`)}</td>
+</tr>`,
+)}</tbody></table>`}
+<h2>Create a key</h2>
+${errorSummary(view.errors)}
+${postForm(
+  '/account/keys',
+  token,
+  html`${field({ name: 'name', label: 'Name', value: view.values?.name ?? '', error: view.errors?.name, hint: 'What uses it, e.g. “CI deploy” or “Claude”.', required: true, maxlength: 100 })}
+<fieldset${view.errors?.scopes ? html` aria-describedby="f-scopes-error"` : ''}>
+<legend id="f-scopes">Scopes</legend>
+${view.errors?.scopes && html`<p class="error" id="f-scopes-error">${view.errors.scopes}</p>`}
+${SCOPES.map(
+  (scope) => html`<label class="check"><input type="checkbox" name="scopes" value="${scope}"> <span><code>${scope}</code> — ${SCOPE_HELP[scope]}</span></label>`,
+)}
+</fieldset>
+<button type="submit">Create key</button>`,
+)}`,
+  });
+}
+
+function newKeyPanel(created: NewKey) {
+  return html`<section aria-labelledby="new-key-title">
+<h2 id="new-key-title">Your new key</h2>
+<p><strong>Copy it now.</strong> We keep only a hash of it and cannot show it again.</p>
+<div class="secret"><code id="new-key">${created.key}</code>
+<button type="button" data-copy="new-key" hidden>Copy</button>
+<span role="status" aria-live="polite" id="copy-status"></span></div>
+<p>Scopes: ${created.scopes.join(', ')}</p>
+</section>`;
+}
+
+/** Copy button: shown only when scripts run; falls back to selecting the text. */
+const COPY_SCRIPT = `
+for (const button of document.querySelectorAll('button[data-copy]')) {
+  const target = document.getElementById(button.dataset.copy);
+  const status = document.getElementById('copy-status');
+  button.hidden = false;
+  button.addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText(target.textContent);
+      status.textContent = 'Copied.';
+    } catch {
+      const range = document.createRange();
+      range.selectNodeContents(target);
+      getSelection().removeAllRanges();
+      getSelection().addRange(range);
+      status.textContent = 'Selected: press Ctrl+C (or ⌘C) to copy.';
+    }
+  });
+}`;

@@ -1,0 +1,49 @@
+import { notFound } from '../../errors.ts';
+import { time } from '../components.ts';
+import { escapeHtml, html, raw, type SafeHtml } from '../html.ts';
+import { renderPage } from '../render.ts';
+import type { PageRoutes } from './page-routes.ts';
+
+const SHOWN = 100;
+
+/**
+ * Development only (no SMTP_URL, not production): the mail outbox as pages, so a newcomer can
+ * open the verification link. Off, the paths are ordinary unknown pages.
+ */
+export const devMailboxPages: PageRoutes = (router, services) => {
+  if (!services.config.devMailbox) return;
+
+  router.get('/dev/mailbox', async function listMail(ctx) {
+    const rows = await services.db('mail_outbox').orderBy('id', 'desc').limit(SHOWN).select('id', 'to_address', 'subject', 'created_at');
+    await renderPage(ctx, services, {
+      title: 'Mailbox (development)',
+      main: html`<p class="muted">Mail is not sent without <code>SMTP_URL</code>; the last ${SHOWN} mails of the outbox are here.</p>
+${rows.length === 0 ? html`<p>No mail yet.</p>` : html`<table>
+<thead><tr><th scope="col">When</th><th scope="col">To</th><th scope="col">Subject</th></tr></thead>
+<tbody>${rows.map((m) => html`<tr><td>${time(m.created_at)}</td><td>${m.to_address}</td><td><a href="/dev/mailbox/${m.id}">${m.subject}</a></td></tr>`)}</tbody>
+</table>`}`,
+    });
+  });
+
+  router.get('/dev/mailbox/:id', async function showMail(ctx) {
+    const id = /^\d{1,9}$/.test(ctx.params.id!) ? Number(ctx.params.id) : 0;
+    const mail = id ? await services.db('mail_outbox').where({ id }).first() : undefined;
+    if (!mail) throw notFound('The mail');
+    await renderPage(ctx, services, {
+      title: mail.subject,
+      main: html`<p><a href="/dev/mailbox">← Mailbox</a></p>
+<dl><dt>To</dt><dd>${mail.to_address}</dd><dt>Queued</dt><dd>${time(mail.created_at)}</dd><dt>Sent</dt><dd>${time(mail.sent_at, 'not sent')}</dd></dl>
+<pre class="mail">${linkify(mail.body_text)}</pre>`,
+    });
+  });
+};
+
+/** Escapes the text and makes its http(s) URLs clickable (other schemes stay text). */
+function linkify(text: string): SafeHtml {
+  return raw(
+    text
+      .split(/(https?:\/\/[^\s<>"']+)/g)
+      .map((part, i) => (i % 2 === 1 ? `<a href="${escapeHtml(part)}">${escapeHtml(part)}</a>` : escapeHtml(part)))
+      .join(''),
+  );
+}

@@ -1,0 +1,40 @@
+import type { Context } from 'koa';
+import { csrfToken } from './csrf.ts';
+import type { SafeHtml } from './html.ts';
+import { layout } from './layout.ts';
+import { currentUser } from './session.ts';
+import type { WebServices } from './web-services.ts';
+
+export interface PageOptions {
+  title: string;
+  main: SafeHtml;
+  status?: number;
+  /** Shown above the heading; defaults to the message named by `?notice=`. */
+  notice?: string;
+  script?: string;
+}
+
+/** Fixed messages a redirect can ask for with `?notice=` (never text from the URL itself). */
+const NOTICES = new Map([
+  ['verified', 'Your email address is confirmed. You can sign in now.'],
+  ['signed-out', 'You are signed out.'],
+  ['password-changed', 'Your password is changed. Every other session of your account is signed out.'],
+  ['key-revoked', 'The key is revoked. Calls with it fail from now on.'],
+]);
+
+/** Renders a page in the layout as the response. */
+export async function renderPage(ctx: Context, services: WebServices, o: PageOptions): Promise<void> {
+  const user = await currentUser(ctx, services);
+  const notice = o.notice ?? (typeof ctx.query.notice === 'string' ? NOTICES.get(ctx.query.notice) : undefined);
+  ctx.status = o.status ?? 200;
+  ctx.type = 'text/html; charset=utf-8';
+  ctx.body = layout({
+    title: o.title,
+    main: o.main,
+    nonce: ctx.state.cspNonce ?? '',
+    user,
+    csrf: user ? await csrfToken(ctx, services) : null,
+    notice,
+    script: o.script,
+  }).value;
+}

@@ -1,0 +1,65 @@
+import type { Context, Middleware } from 'koa';
+import { createSession, endSession, findSession, SESSION_IDLE_MS, type ActiveSession, type SessionUser } from '../auth/sessions.ts';
+import { clearCookie, readToken, setCookie } from './cookies.ts';
+import { secureCookies, type WebServices } from './web-services.ts';
+
+export const SESSION_COOKIE = 'ld_session';
+
+declare module 'koa' {
+  interface DefaultState {
+    /** Memoized session lookup of this request (undefined until looked up). */
+    webSession?: ActiveSession | null;
+  }
+}
+
+/** The signed-in session of this request, or null. Looked up once per request. */
+export async function currentSession(ctx: Context, services: WebServices): Promise<ActiveSession | null> {
+  if (ctx.state.webSession !== undefined) return ctx.state.webSession;
+  const session = await findSession(services.db, readToken(ctx, SESSION_COOKIE));
+  if (session?.renewed) {
+    // The idle expiry moved forward; move the cookie's along with it.
+    setCookie(ctx, SESSION_COOKIE, readToken(ctx, SESSION_COOKIE)!, sessionCookieOptions(services));
+  }
+  ctx.state.webSession = session;
+  return session;
+}
+
+/** The signed-in user of this request, or null. For any web route (also the OAuth consent page). */
+export async function currentUser(ctx: Context, services: WebServices): Promise<SessionUser | null> {
+  return (await currentSession(ctx, services))?.user ?? null;
+}
+
+/**
+ * Lets the request through only when signed in; otherwise a GET goes to the sign-in page and
+ * comes back here afterwards (`return_to`), and any other method goes to the sign-in page.
+ */
+export function requireUser(services: WebServices): Middleware {
+  return async function requireSignedIn(ctx, next) {
+    if (await currentUser(ctx, services)) return next();
+    ctx.status = 303;
+    const back = ctx.method === 'GET' || ctx.method === 'HEAD' ? `?return_to=${encodeURIComponent(ctx.originalUrl)}` : '';
+    ctx.redirect(`/signin${back}`);
+  };
+}
+
+/** Signs a user in with a brand-new session id (rotation: the old session of this browser ends). */
+export async function startSession(ctx: Context, services: WebServices, userId: number): Promise<void> {
+  const previous = await currentSession(ctx, services);
+  if (previous) await endSession(services.db, previous.idHash);
+  const { id } = await createSession(services.db, userId);
+  setCookie(ctx, SESSION_COOKIE, id, sessionCookieOptions(services));
+  ctx.state.webSession = await findSession(services.db, id);
+}
+
+/** Ends this browser's session, if any. */
+export async function endCurrentSession(ctx: Context, services: WebServices): Promise<void> {
+  const session = await currentSession(ctx, services);
+  if (session) await endSession(services.db, session.idHash);
+  clearCookie(ctx, SESSION_COOKIE, { secure: secureCookies(services) });
+  ctx.state.webSession = null;
+}
+
+const sessionCookieOptions = (services: WebServices) => ({
+  maxAgeSeconds: SESSION_IDLE_MS / 1000,
+  secure: secureCookies(services),
+});

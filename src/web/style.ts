@@ -1,0 +1,43 @@
+/** The one stylesheet, sent inline with the page's CSP nonce (pages are small; no extra request). */
+export const CSS = `
+:root { color-scheme: light dark; --fg: #1b1f24; --bg: #ffffff; --muted: #57606a; --line: #d0d7de;
+  --accent: #0b57d0; --error: #b3261e; --ok: #146c2e; --panel: #f6f8fa; }
+@media (prefers-color-scheme: dark) { :root { --fg: #e6edf3; --bg: #0d1117; --muted: #9da7b3; --line: #30363d;
+  --accent: #6ea8fe; --error: #ff8a80; --ok: #7ee2a8; --panel: #161b22; } }
+* { box-sizing: border-box; }
+body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg); background: var(--bg); }
+a { color: var(--accent); }
+:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+.skip { position: absolute; left: -999px; } .skip:focus { left: 1rem; top: 1rem; background: var(--bg); padding: .5rem; }
+header.site { border-bottom: 1px solid var(--line); }
+header.site nav { max-width: 48rem; margin: 0 auto; padding: .75rem 1rem; display: flex; gap: 1rem; align-items: center; flex-wrap: wrap; }
+header.site .brand { font-weight: 700; text-decoration: none; color: var(--fg); margin-right: auto; }
+header.site ul { list-style: none; display: flex; gap: 1rem; margin: 0; padding: 0; align-items: center; }
+main { max-width: 48rem; margin: 0 auto; padding: 1rem 1rem 3rem; }
+footer { max-width: 48rem; margin: 0 auto; padding: 1rem; color: var(--muted); font-size: .875rem; }
+h1 { font-size: 1.75rem; margin: 1rem 0; }
+.field { margin: 0 0 1rem; }
+label, legend { display: block; font-weight: 600; margin-bottom: .25rem; }
+.hint { color: var(--muted); margin: 0 0 .25rem; font-size: .9rem; }
+input[type=text], input[type=email], input[type=password] { width: 100%; max-width: 28rem; padding: .5rem; font: inherit;
+  color: inherit; background: var(--bg); border: 1px solid var(--line); border-radius: 6px; }
+input[aria-invalid=true] { border-color: var(--error); }
+fieldset { border: 0; padding: 0; margin: 0 0 1rem; }
+.check { display: flex; gap: .5rem; align-items: baseline; font-weight: 400; }
+button { font: inherit; padding: .5rem 1rem; border-radius: 6px; border: 1px solid var(--accent); background: var(--accent);
+  color: #fff; cursor: pointer; }
+button.secondary { background: transparent; color: var(--accent); }
+button.link { border: 0; background: none; color: var(--accent); padding: 0; text-decoration: underline; }
+form.inline { display: inline; }
+.error { color: var(--error); margin: 0 0 .25rem; }
+.error-summary { border: 2px solid var(--error); border-radius: 6px; padding: .5rem 1rem; margin-bottom: 1rem; }
+.error-summary h2 { font-size: 1.1rem; margin: .25rem 0; }
+.notice { border-left: 4px solid var(--ok); background: var(--panel); padding: .5rem 1rem; }
+.secret { display: flex; gap: .5rem; align-items: center; flex-wrap: wrap; background: var(--panel); padding: .75rem;
+  border-radius: 6px; }
+.secret code { font-size: 1rem; word-break: break-all; }
+table { border-collapse: collapse; width: 100%; }
+th, td { text-align: left; padding: .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
+pre.mail { white-space: pre-wrap; background: var(--panel); padding: 1rem; border-radius: 6px; }
+.muted { color: var(--muted); }
+`;
