@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SOCIAL_PLATFORMS, socialProfileUrl, type SocialPlatform } from '../domain/listings/social-links.ts';
+import { PLATFORM_HOSTS, SOCIAL_PLATFORMS, socialProfileUrl, type SocialPlatform } from '../domain/listings/social-links.ts';
 import { CompanyFacts, Faq, HttpsUrl, Id, OwnerListing, PublicListing } from './schemas.ts';
 
 /** Schemas of listing edits, version history and milestones. */
@@ -11,14 +11,18 @@ const FactFields = Object.fromEntries(
   Object.entries(CompanyFacts.shape).map(([key, schema]) => [key, schema.nullable()]),
 ) as { [K in keyof FactShape]: z.ZodNullable<FactShape[K]> };
 
-const text = (max: number, what: string) => z.string().trim().max(max).nullable().describe(`${what}; at most ${max} characters; null or "" clears it`);
+// One line of text: control characters (line breaks, tabs, NUL) have no place in a title.
+const ONE_LINE = /^[^\p{Cc}]*$/u;
+const oneLine = (max: number) => z.string().trim().max(max).regex(ONE_LINE, 'Must be one line without control characters');
+const text = (max: number, what: string, schema = oneLine(max)) =>
+  schema.nullable().describe(`${what}; at most ${max} characters; null or "" clears it`);
 
 /** Keys accepted inside `fields` of update_my_listing; anything else is refused by name. */
 export const EditableFields = z
   .object({
-    name: z.string().trim().min(1).max(120).describe('Company or product name, 1 to 120 characters'),
+    name: oneLine(120).min(1).describe('Company or product name, 1 to 120 characters'),
     headline: text(70, "This site's headline"),
-    summary: text(300, "This site's summary"),
+    summary: text(300, "This site's summary (plain text, line breaks allowed)", z.string().trim().max(300)),
     seo_title: text(70, "This site's SEO title (the page <title>)"),
     seo_description: text(160, "This site's SEO description (meta description)"),
     contact_email: z.email().max(254).nullable().describe('Public contact address; null clears it'),
@@ -40,7 +44,7 @@ function socialUrl(platform: SocialPlatform) {
       }
       return result.url;
     })
-    .describe(`https URL of the ${platform} profile`);
+    .describe(`https URL of the ${platform} profile on ${PLATFORM_HOSTS[platform]}`);
 }
 
 /** All social links at once, keyed by platform; an unknown platform is refused by name. */

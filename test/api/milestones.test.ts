@@ -100,6 +100,7 @@ test('bad milestones are refused by field, and nothing is stored', async (t) => 
     [{ date: '2026-01-05', title: 'Not a url', url: 'acme.example' }, 'url'],
     [{ date: '2026-01-05', title: 'Too long', url: `https://acme.example/${'a'.repeat(2048)}` }, 'url'],
     [{ date: '2026-01-05', title: 'Extra', tags: ['x'] }, 'tags'],
+    [{ date: '2026-01-05', title: 'NUL', description: 'a\u0000b' }, 'description'],
   ];
   for (const [body, path] of cases) {
     const res = await add(id, body);
@@ -184,3 +185,4 @@ test(`a listing holds at most ${MAX_MILESTONES} milestones`, async (t) => {
   t.is(res.body.code, 'milestone_limit');
   t.is((await stored(id)).length, MAX_MILESTONES);
 });
+

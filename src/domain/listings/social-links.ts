@@ -3,7 +3,7 @@ import { classifySocialUrl, SOCIAL_PLATFORMS, type SocialPlatform } from '../cra
 export { SOCIAL_PLATFORMS, type SocialPlatform };
 
 /** Hosts per platform, for messages; Mastodon is federated, so any server's `/@user` profile counts. */
-const PLATFORM_HOSTS: Record<SocialPlatform, string> = {
+export const PLATFORM_HOSTS: Record<SocialPlatform, string> = {
   twitter: 'x.com or twitter.com',
   linkedin: 'linkedin.com (/company/…, /in/…)',
   github: 'github.com',
