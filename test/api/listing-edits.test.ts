@@ -276,3 +276,18 @@ test('list_sites names the keys apply_to accepts', async (t) => {
   );
   t.true(res.body.items.every((s: { name: string }) => s.name.length > 0));
 });
+
+test('concurrent apply_to edits from two listings of one company all succeed', async (t) => {
+  const url = company('race');
+  const a = await listing({ name: 'Race Main', url });
+  const b = await listing({ name: 'Race Makers', url, site: 'makers' });
+  const results = await Promise.all(
+    Array.from({ length: 12 }, (_, i) => patch(i % 2 ? a : b, { fields: { headline: `Edit ${i}` }, apply_to: ['all'] })),
+  );
+  t.deepEqual(
+    results.map((r) => r.status),
+    results.map(() => 200),
+  );
+  // Both listings end with the same headline: the last edit wrote both under one lock.
+  t.is((await row(a)).headline, (await row(b)).headline);
+});
