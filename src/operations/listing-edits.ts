@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Db } from '../db/knex.ts';
 import { validationFailed } from '../errors.ts';
 import { editListing } from '../domain/listings/listing-edits.ts';
 import { listListingVersions } from '../domain/listings/listing-versions.ts';
@@ -41,7 +42,7 @@ export const updateMyListingOp = defineOperation({
     applied: z.array(AppliedEntry).describe('What apply_to did per site and listing; empty without apply_to'),
   }),
   async handler(input, ctx) {
-    const applyTo = input.apply_to ? await sitesByKeys(ctx, input.apply_to) : null;
+    const applyTo = input.apply_to ? await sitesByKeys(ctx.db, input.apply_to) : null;
     const { listing, applied } = await editListing(ctx.db, {
       ownerId: callerId(ctx),
       listingId: input.listing_id,
@@ -54,8 +55,8 @@ export const updateMyListingOp = defineOperation({
 });
 
 /** The sites named by apply_to; each unknown key is a 400 at its own path. */
-async function sitesByKeys(ctx: { db: Parameters<typeof listSites>[0] }, keys: string[]): Promise<Site[]> {
-  const sites = await listSites(ctx.db);
+async function sitesByKeys(db: Db, keys: string[]): Promise<Site[]> {
+  const sites = await listSites(db);
   if (keys[0] === 'all') return sites;
   const unknown = keys.flatMap((key, i) =>
     sites.some((s) => s.key === key) ? [] : [{ path: `apply_to.${i}`, message: `Unknown site "${key}"; see list_sites` }],

@@ -66,7 +66,7 @@ export async function editListing(db: Db, request: EditRequest): Promise<{ listi
         }
         const changed =
           row.id === listingId
-            ? Object.keys(diffFields(pickSiteFields(locked as unknown as Record<string, unknown>), travelling))
+            ? Object.keys(diffFields(fieldsOf(locked), travelling))
             : Object.keys(await applySiteFields(trx, row, travelling, { ...meta, sourceListingId: listingId }));
         applied.push({ site: site.key, listing_id: row.id, status: changed.length ? 'updated' : 'unchanged', fields: changed });
       }
@@ -92,7 +92,7 @@ function pickSiteFields(fields: Record<string, unknown>): Record<string, unknown
 }
 
 async function applySiteFields(trx: Db, row: ListingRow, fields: Record<string, unknown>, meta: VersionMeta): Promise<Changes> {
-  const changes = diffFields(row as unknown as Record<string, unknown>, fields);
+  const changes = diffFields(fieldsOf(row), fields);
   await saveChanges(trx, row, changes, meta);
   return changes;
 }
@@ -130,6 +130,8 @@ async function saveChanges(trx: Db, row: ListingRow, changes: Changes, meta: Ver
   await recordVersion(trx, row.id, changes, meta);
   return stored as ListingRow;
 }
+
+const fieldsOf = (row: ListingRow) => row as unknown as Record<string, unknown>;
 
 /** An empty text or list clears the field, the same as null. */
 function blankToNull(value: unknown): unknown {
