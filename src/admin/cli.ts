@@ -6,17 +6,26 @@ import { PasswordSchema } from '../auth/passwords.ts';
 import { createUser, userByEmail } from '../auth/users.ts';
 import type { Db } from '../db/knex.ts';
 import { AppError } from '../errors.ts';
+import { EDITS_LIST_USAGE, editsList } from './edits-list.ts';
 
 const USAGE = `Usage:
   npm run admin -- users:create --email E [--password P]
-  npm run admin -- keys:create --email E --scopes account:read,listings:write,orders:write [--name N]`;
+  npm run admin -- keys:create --email E --scopes account:read,listings:write,orders:write [--name N]
+  ${EDITS_LIST_USAGE}`;
 
 /** Runs one admin command; returns the process exit code. Output is for scripts: the key alone on the last line. */
 export async function runAdmin(db: Db, argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   const { values } = parseArgs({
     args: rest,
-    options: { email: { type: 'string' }, scopes: { type: 'string' }, name: { type: 'string' }, password: { type: 'string' } },
+    options: {
+      email: { type: 'string' },
+      scopes: { type: 'string' },
+      name: { type: 'string' },
+      password: { type: 'string' },
+      site: { type: 'string' },
+      limit: { type: 'string' },
+    },
     strict: true,
   });
   try {
@@ -36,6 +45,9 @@ export async function runAdmin(db: Db, argv: string[]): Promise<number> {
         console.log(key);
         return 0;
       }
+      case 'edits:list':
+        console.log(await editsList(db, values));
+        return 0;
       default:
         console.error(USAGE);
         return 2;

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { insufficientScope, unauthorized, validationFailed, type FieldError } from '../errors.ts';
 import { requestHash, withIdempotency } from '../domain/idempotency/store.ts';
+import { nulFieldErrors } from './nul-guard.ts';
 import type { Operation, OperationContext } from './operation.ts';
 
 export interface InvokeOptions {
@@ -42,6 +43,8 @@ export async function invoke(
   }
   const parsed = op.input.safeParse(rawInput);
   if (!parsed.success) throw validationFailed(fieldErrors(parsed.error));
+  const nul = nulFieldErrors(parsed.data);
+  if (nul.length) throw validationFailed(nul);
   const run = async () => ({ status: op.successStatus ?? 200, body: await op.handler(parsed.data, ctx) });
   if (options.idempotencyKey !== undefined && op.idempotent && ctx.principal) {
     const scope = { credential: ctx.principal.credentialId, operation: op.name, key: options.idempotencyKey };

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { getOwnedListing, listOwnedListings, siteKeys, toOwnerListing } from '../domain/listings/listings.ts';
+import { ownerListingView } from '../domain/listings/listing-views.ts';
+import { getOwnedListing, listOwnedListings } from '../domain/listings/listings.ts';
+import { OwnerListingView } from './listing-edit-schemas.ts';
 import { callerId, defineOperation } from './operation.ts';
 import { Id, OwnerListing, PageQuery, page } from './schemas.ts';
 
@@ -20,7 +22,7 @@ export const listMyListingsOp = defineOperation({
 export const getMyListingOp = defineOperation({
   name: 'get_my_listing',
   summary: 'One of your listings',
-  description: 'Status, plan, launch week, unlocked paid sections and the public data.',
+  description: 'Status, plan, launch week, unlocked paid sections, milestones and the public data.',
   method: 'GET',
   path: '/me/listings/{listing_id}',
   scope: 'account:read',
@@ -28,10 +30,9 @@ export const getMyListingOp = defineOperation({
   readOnly: true,
   tags: ['my listings'],
   input: z.object({ listing_id: Id }),
-  output: OwnerListing,
+  output: OwnerListingView,
   async handler(input, ctx) {
-    const row = await getOwnedListing(ctx.db, callerId(ctx), input.listing_id);
-    return toOwnerListing(row, (await siteKeys(ctx.db)).get(row.site_id)!);
+    return ownerListingView(ctx.db, await getOwnedListing(ctx.db, callerId(ctx), input.listing_id));
   },
 });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SOCIAL_PLATFORMS } from '../domain/crawl/extract-socials.ts';
 
 /** Shared schemas of the contract; operation modules compose them. */
 
@@ -34,20 +35,8 @@ export const Faq = z.object({
 });
 export const Faqs = z.array(Faq).max(30);
 
-export const SOCIAL_PLATFORMS = [
-  'twitter',
-  'linkedin',
-  'github',
-  'facebook',
-  'instagram',
-  'youtube',
-  'tiktok',
-  'discord',
-  'producthunt',
-  'mastodon',
-  'bluesky',
-  'threads',
-] as const;
+// One platform list for the crawler, the draft fields and listing edits.
+export { SOCIAL_PLATFORMS };
 export const Socials = z.partialRecord(z.enum(SOCIAL_PLATFORMS), HttpUrl);
 
 export const CompanyFacts = z

@@ -2,17 +2,20 @@ import type { Db } from '../../src/db/knex.ts';
 import { insertListing } from '../../src/domain/listings/listings.ts';
 import { isoWeekStart } from '../../src/domain/ranking/weeks.ts';
 
-/** Inserts a live listing on a site (by key) for search and leaderboard tests. */
+/**
+ * Inserts a live listing on a site (by key). The default url puts every listing under example.com,
+ * i.e. one company; pass `url` to make listings of different companies.
+ */
 export async function insertLiveListing(
   db: Db,
-  fields: { name: string; headline?: string; summary?: string; site?: string; ownerId?: number; votes?: number },
+  fields: { name: string; headline?: string; summary?: string; site?: string; ownerId?: number; votes?: number; url?: string },
 ): Promise<number> {
   const site = await db('sites').where({ key: fields.site ?? 'main' }).first('id');
   const id = await insertListing(db, {
     site_id: site.id,
     owner_id: fields.ownerId ?? null,
     name: fields.name,
-    url: `https://${fields.name.toLowerCase().replace(/[^a-z0-9]+/g, '')}.example.com/`,
+    url: fields.url ?? `https://${fields.name.toLowerCase().replace(/[^a-z0-9]+/g, '')}.example.com/`,
     headline: fields.headline ?? null,
     summary: fields.summary ?? null,
     seo_title: null,

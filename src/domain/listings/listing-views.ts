@@ -1,0 +1,19 @@
+import type { Db } from '../../db/knex.ts';
+import { notFound } from '../../errors.ts';
+import { siteKeys, toOwnerListing, toPublicListing, type ListingRow } from './listings.ts';
+import { listMilestones, milestonesArePublic } from './milestones.ts';
+
+/** The owner's view of a listing with all its milestones (shown publicly or not). */
+export async function ownerListingView(db: Db, row: ListingRow) {
+  const [keys, milestones] = await Promise.all([siteKeys(db), listMilestones(db, row.id)]);
+  return { ...toOwnerListing(row, keys.get(row.site_id)!), milestones };
+}
+
+/** A live listing by slug as anyone sees it; milestones only where the listing shows them. */
+export async function publicListingBySlug(db: Db, slug: string) {
+  const row: ListingRow | undefined = await db('listings').where({ slug, status: 'live' }).first();
+  if (!row) throw notFound(`Listing "${slug}"`);
+  const view = toPublicListing(row, (await siteKeys(db)).get(row.site_id)!);
+  if (!milestonesArePublic(row)) return view;
+  return { ...view, milestones: await listMilestones(db, row.id) };
+}
