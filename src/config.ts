@@ -35,6 +35,14 @@ const EnvSchema = z.object({
   CRAWL_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   CRAWL_MAX_BYTES: z.coerce.number().int().positive().default(2_000_000),
   CRAWL_MAX_PAGES: z.coerce.number().int().min(1).max(20).default(5),
+  /** SMTP server for outgoing mail (smtp:// or smtps://, credentials in the URL); without it mail stays in the outbox. */
+  SMTP_URL: z.string().regex(/^smtps?:\/\/[^/]+/, 'Must be an smtp:// or smtps:// URL').optional(),
+  /** Sender of every mail. @default Listing Directory <no-reply@localhost> */
+  MAIL_FROM: z.string().min(3).default('Listing Directory <no-reply@localhost>'),
+  /** How often a worker looks for queued mail that no workflow delivered (or that is due for a retry). */
+  MAIL_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).default(10_000),
+  /** Followers told per activity call when a listing update fans out. */
+  UPDATE_FANOUT_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(100),
 });
 
 /** Typed configuration of one process. */
@@ -49,6 +57,8 @@ export interface Config {
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   cache: { searchTtlMs: number; catalogTtlMs: number };
   crawl: CrawlOptions;
+  mail: { smtpUrl: string | undefined; from: string; sweepIntervalMs: number };
+  updates: { fanOutBatchSize: number };
 }
 
 /** Reads the environment once; fails fast with every invalid variable named. */
@@ -83,5 +93,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxRedirects: 5,
       userAgent: `ListingDirectoryBot/1.0 (+${baseUrl}/bot)`,
     },
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, sweepIntervalMs: e.MAIL_SWEEP_INTERVAL_MS },
+    updates: { fanOutBatchSize: e.UPDATE_FANOUT_BATCH_SIZE },
   };
 }

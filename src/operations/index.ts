@@ -2,10 +2,12 @@ import { draftOperations } from './drafts.ts';
 import { listingOperations } from './listings.ts';
 import type { Operation } from './operation.ts';
 import { publicOperations } from './public.ts';
+import { updateOperations } from './updates.ts';
 
 /** THE CONTRACT: every operation of the service. REST, MCP and OpenAPI are generated from it. */
 export const operations: readonly Operation[] = [
   ...publicOperations,
   ...draftOperations,
   ...listingOperations,
+  ...updateOperations,
 ] as unknown as readonly Operation[];
