@@ -19,7 +19,7 @@ export const followListingOp = defineOperation({
   idempotent: true,
   readOnly: false,
   tags: ['following'],
-  input: z.object({ listing_id: Id }),
+  input: z.object({ listing_id: Id }).strict(),
   output: FollowState,
   handler: (input, ctx) => followListing(ctx.db, callerId(ctx), input.listing_id),
 });
@@ -35,7 +35,7 @@ export const unfollowListingOp = defineOperation({
   readOnly: false,
   destructive: true,
   tags: ['following'],
-  input: z.object({ listing_id: Id }),
+  input: z.object({ listing_id: Id }).strict(),
   output: FollowState,
   handler: (input, ctx) => unfollowListing(ctx.db, callerId(ctx), input.listing_id),
 });

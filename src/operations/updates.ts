@@ -38,7 +38,7 @@ export const postListingUpdateOp = defineOperation({
     listing_id: Id,
     title: UpdateTitle.describe('Headline of the update, one line, at most 120 characters'),
     body: UpdateBody.describe('Plain text (no HTML), at most 5000 characters'),
-  }),
+  }).strict(),
   output: z.object({
     id: Id,
     listing_id: Id,
