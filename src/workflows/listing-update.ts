@@ -6,7 +6,7 @@ const BATCH_TIMEOUT = '1 minute';
 const DELIVERY_TIMEOUT = '10 minutes';
 const DELIVERY_HEARTBEAT = '30 seconds';
 /** Keeps each run's history small; a fan-out to a million followers continues as new. */
-const BATCHES_PER_RUN = 200;
+const DEFAULT_BATCHES_PER_RUN = 200;
 
 const { tellFollowers } = proxyActivities<ListingUpdateActivities>({
   startToCloseTimeout: BATCH_TIMEOUT,
@@ -21,6 +21,8 @@ const { deliverMail } = proxyActivities<MailActivities>({
 export interface ListingUpdateFanOut {
   updateId: number;
   batchSize: number;
+  /** Batches before continuing as new. @default 200 */
+  batchesPerRun?: number;
   /** Cursor carried over continue-as-new; 0 at the start. */
   afterUserId?: number;
   /** Followers told by earlier runs. */
@@ -36,7 +38,7 @@ export interface ListingUpdateFanOut {
 export async function listingUpdateWorkflow(input: ListingUpdateFanOut): Promise<{ told: number }> {
   let after = input.afterUserId ?? 0;
   let told = input.told ?? 0;
-  for (let i = 0; i < BATCHES_PER_RUN; i++) {
+  for (let i = 0; i < (input.batchesPerRun ?? DEFAULT_BATCHES_PER_RUN); i++) {
     const batch = await tellFollowers(input.updateId, after, input.batchSize);
     told += batch.followers;
     if (batch.mailIds.length > 0) await deliverMail(batch.mailIds);

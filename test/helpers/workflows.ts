@@ -1,4 +1,7 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import type { TestEnv } from './env.ts';
 
 /** A Temporal client on the env's namespace (close it when done). */
@@ -12,6 +15,20 @@ export async function workflowResult<T = unknown>(env: Pick<TestEnv, 'temporalAd
   const { client, close } = await temporalClient(env);
   try {
     return (await client.workflow.getHandle(workflowId).result()) as T;
+  } finally {
+    await close();
+  }
+}
+
+/** Writes the history of a finished workflow as a replay fixture when UPDATE_FIXTURES=1. */
+export async function recordHistory(env: Pick<TestEnv, 'temporalAddress' | 'namespace'>, workflowId: string, fixture: string): Promise<void> {
+  if (process.env.UPDATE_FIXTURES !== '1') return;
+  const { client, close } = await temporalClient(env);
+  try {
+    const history = await client.workflow.getHandle(workflowId).fetchHistory();
+    const file = path.resolve(import.meta.dirname, '../fixtures', fixture);
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    await fs.writeFile(file, historyToJSON(history));
   } finally {
     await close();
   }
