@@ -82,7 +82,7 @@ test.serial('every follower gets one notification and one email, batch by batch'
   const unsent = await db()('mail_outbox').where('dedupe_key', 'like', `listing-update:${update.id}:%`).whereNull('sent_at');
   t.deepEqual(unsent, []);
 
-  // Starting the same fan-out again (a retried request) is the same workflow: nobody is told twice.
+  // Starting the fan-out again (a retried start, after it finished) runs it again and tells nobody twice.
   await env.services.workflows.startListingUpdate(update.id, BATCH_SIZE);
   await workflowResult(env, update.workflow_id);
   for (const f of followers.slice(0, 5)) t.is(smtp.countFor(f.email), 1);
