@@ -26,7 +26,8 @@ export const postListingUpdateOp = defineOperation({
   name: 'post_listing_update',
   summary: 'Post an update on one of your listings',
   description:
-    'Published at once. Its followers get an in-app notification and an email (workflow `workflow_id`); the update shows in the site’s latest updates while the listing is live.',
+    'Published at once. Its followers get an in-app notification and an email (workflow `workflow_id`); ' +
+    'the update shows in the site’s latest updates while the listing is live.',
   method: 'POST',
   path: '/me/listings/{listing_id}/updates',
   scope: 'listings:write',

@@ -49,7 +49,10 @@ export function tellFollowersBatch(db: Db, input: FanOutBatchInput, baseUrl: str
     const update: UpdateToTell | undefined = await trx('listing_updates as u')
       .join('listings as l', 'l.id', 'u.listing_id')
       .where('u.id', input.updateId)
-      .first('u.id', 'u.listing_id', 'u.author_id', 'u.title', 'u.body', 'u.published_at', 'l.name as listing_name', 'l.slug as listing_slug');
+      .first(
+        'u.id', 'u.listing_id', 'u.author_id', 'u.title', 'u.body', 'u.published_at',
+        'l.name as listing_name', 'l.slug as listing_slug',
+      );
     // Deleted (its start failed, or the listing went away): nobody is left to tell.
     if (!update) return { followers: 0, lastUserId: null, mailIds: [] };
     const followers: Follower[] = await trx('listing_followers as f')
