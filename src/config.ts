@@ -40,8 +40,14 @@ const EnvSchema = z.object({
   MCP_ALLOWED_HOSTS: z.string().default(''),
   /** Browser origins allowed to call /mcp (comma-separated; `*` for any); BASE_URL's origin always is. */
   MCP_ALLOWED_ORIGINS: z.string().default(''),
-  /** SMTP server for outgoing mail (smtp[s]://user:pass@host:port); without it mail stays in the outbox. */
-  SMTP_URL: z.string().optional(),
+  /** SMTP server for outgoing mail (smtp:// or smtps://, credentials in the URL); without it mail stays in the outbox. */
+  SMTP_URL: z.string().regex(/^smtps?:\/\/[^/]+/, 'Must be an smtp:// or smtps:// URL').optional(),
+  /** Sender of every mail. @default Listing Directory <no-reply@localhost> */
+  MAIL_FROM: z.string().min(3).default('Listing Directory <no-reply@localhost>'),
+  /** How often a worker looks for queued mail that no workflow delivered (or that is due for a retry). */
+  MAIL_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).default(10_000),
+  /** Followers told per activity call when a listing update fans out. */
+  UPDATE_FANOUT_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(100),
   /** `production` turns development conveniences (the mailbox page) off. */
   NODE_ENV: z.string().optional(),
   /** Failed web sign-ins per email / per client address within the window before 429. */
@@ -66,7 +72,8 @@ export interface Config {
   crawl: CrawlOptions;
   /** DNS-rebinding guard of /mcp. */
   mcp: { allowedHosts: string[]; allowedOrigins: string[] };
-  mail: { smtpUrl: string | undefined };
+  mail: { smtpUrl: string | undefined; from: string; sweepIntervalMs: number };
+  updates: { fanOutBatchSize: number };
   /** The /dev/mailbox pages: only without SMTP and outside production. */
   devMailbox: boolean;
   signin: SigninLimits;
@@ -105,7 +112,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       userAgent: `ListingDirectoryBot/1.0 (+${baseUrl}/bot)`,
     },
     mcp: { allowedHosts: list(e.MCP_ALLOWED_HOSTS), allowedOrigins: list(e.MCP_ALLOWED_ORIGINS) },
-    mail: { smtpUrl: e.SMTP_URL },
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, sweepIntervalMs: e.MAIL_SWEEP_INTERVAL_MS },
+    updates: { fanOutBatchSize: e.UPDATE_FANOUT_BATCH_SIZE },
     devMailbox: !e.SMTP_URL && e.NODE_ENV !== 'production',
     signin: {
       perEmail: e.SIGNIN_MAX_FAILURES_PER_EMAIL,

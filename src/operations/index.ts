@@ -3,6 +3,7 @@ import { listingEditOperations } from './listing-edits.ts';
 import { listingOperations } from './listings.ts';
 import type { Operation } from './operation.ts';
 import { publicOperations } from './public.ts';
+import { updateOperations } from './updates.ts';
 
 /** THE CONTRACT: every operation of the service. REST, MCP and OpenAPI are generated from it. */
 export const operations: readonly Operation[] = [
@@ -10,4 +11,5 @@ export const operations: readonly Operation[] = [
   ...draftOperations,
   ...listingOperations,
   ...listingEditOperations,
+  ...updateOperations,
 ] as unknown as readonly Operation[];

@@ -74,6 +74,7 @@ export const PublicListing = z.object({
   socials: z.record(z.string(), z.string()),
   faqs: z.array(Faq),
   categories: z.array(z.string()),
+  follower_count: z.int().describe('People following the listing (follow_listing)'),
   site: z.string().describe('Key of the site the listing is on'),
 });
 

@@ -1,6 +1,7 @@
-import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
+import { Client, Connection, WorkflowNotFoundError, type WorkflowStartOptions } from '@temporalio/client';
 import { AppError } from '../errors.ts';
 import { draftWorkflowId } from '../domain/drafts/drafts.ts';
+import { listingUpdateWorkflowId } from '../domain/updates/updates.ts';
 import { TASK_QUEUES } from './task-queues.ts';
 
 const START_DEADLINE_MS = 5_000;
@@ -8,6 +9,8 @@ const START_DEADLINE_MS = 5_000;
 /** The workflow starts operations need; one Temporal connection per process. */
 export interface WorkflowStarter {
   startDraft(draftId: number): Promise<void>;
+  /** Starts telling the followers of a listing update, `batchSize` followers per activity call. */
+  startListingUpdate(updateId: number, batchSize: number): Promise<void>;
   /** Frontend reachable (used by /readyz). */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -22,20 +25,26 @@ export interface TemporalClientOptions {
 export function createWorkflowStarter(options: TemporalClientOptions): WorkflowStarter & { client: Client } {
   const connection = Connection.lazy({ address: options.address, connectTimeout: '3 seconds' });
   const client = new Client({ connection, namespace: options.namespace });
+  // Bounded so that an API request answers 503 quickly while Temporal is down.
+  const startBounded = (workflowType: string, start: WorkflowStartOptions) =>
+    unavailableOnError(() => connection.withDeadline(Date.now() + START_DEADLINE_MS, () => client.workflow.start(workflowType, start)));
   return {
     client,
     async startDraft(draftId) {
-      // Bounded so that an API request answers 503 quickly while Temporal is down.
-      await unavailableOnError(() =>
-        connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
-          client.workflow.start('draftWorkflow', {
-            taskQueue: TASK_QUEUES.drafts,
-            workflowId: draftWorkflowId(draftId),
-            args: [draftId],
-            workflowIdConflictPolicy: 'USE_EXISTING',
-          }),
-        ),
-      );
+      await startBounded('draftWorkflow', {
+        taskQueue: TASK_QUEUES.drafts,
+        workflowId: draftWorkflowId(draftId),
+        args: [draftId],
+        workflowIdConflictPolicy: 'USE_EXISTING',
+      });
+    },
+    async startListingUpdate(updateId, batchSize) {
+      await startBounded('listingUpdateWorkflow', {
+        taskQueue: TASK_QUEUES.listings,
+        workflowId: listingUpdateWorkflowId(updateId),
+        args: [{ updateId, batchSize }],
+        workflowIdConflictPolicy: 'USE_EXISTING',
+      });
     },
     async ping() {
       await connection.workflowService.getSystemInfo({});

@@ -4,6 +4,10 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/knex.ts';
 import { createDraftActivities } from '../activities/drafts.ts';
+import { createListingUpdateActivities } from '../activities/listing-updates.ts';
+import { createMailActivities } from '../activities/mail.ts';
+import { createMailer } from '../mail/smtp.ts';
+import { startMailSweeper } from '../mail/sweeper.ts';
 import { TASK_QUEUES } from './task-queues.ts';
 
 export const WORKFLOWS_PATH = path.resolve(import.meta.dirname, '../workflows/index.ts');
@@ -43,14 +47,28 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
     workflowBundle: bundle,
     activities: createDraftActivities({ db: deps.db, config: deps.config }),
   });
-  const workers = [drafts];
+  const mailer = createMailer(deps.config);
+  const listings = await Worker.create({
+    connection,
+    namespace: deps.namespace,
+    taskQueue: TASK_QUEUES.listings,
+    workflowBundle: bundle,
+    activities: {
+      ...createListingUpdateActivities({ db: deps.db, config: deps.config }),
+      ...createMailActivities({ db: deps.db, mailer }),
+    },
+  });
+  const sweeper = mailer && startMailSweeper({ db: deps.db, mailer, intervalMs: deps.config.mail.sweepIntervalMs, log: deps.log });
+  const workers = [drafts, listings];
   const done = Promise.all(workers.map((w) => w.run())).then(() => connection.close());
-  deps.log.info({ taskQueues: [TASK_QUEUES.drafts] }, 'temporal worker running');
+  deps.log.info({ taskQueues: [TASK_QUEUES.drafts, TASK_QUEUES.listings], smtp: Boolean(mailer) }, 'temporal worker running');
   return {
     done,
     async shutdown() {
+      await sweeper?.stop();
       for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
       await done;
+      mailer?.close();
     },
   };
 }

@@ -1,2 +1,3 @@
 // Every workflow the worker runs; this file is the worker's workflow bundle entry.
 export { draftWorkflow } from './draft.ts';
+export { listingUpdateWorkflow } from './listing-update.ts';

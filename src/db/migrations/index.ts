@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import * as initial from './001-initial.ts';
 import * as mailOutbox from './002-mail-outbox.ts';
 import * as listingEdits from './003-listing-edits.ts';
+import * as updatesFollowers from './004-updates-followers.ts';
 import * as webAccounts from './006-web-accounts.ts';
 
 interface Migration {
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   '001-initial': initial,
   '002-mail-outbox': mailOutbox,
   '003-listing-edits': listingEdits,
+  '004-updates-followers': updatesFollowers,
   '006-web-accounts': webAccounts,
 };
 

@@ -30,6 +30,7 @@ export interface ListingRow {
   categories: string[];
   evidence: Record<string, { source_url: string; snippet: string }>;
   votes: number;
+  follower_count: number;
   created_at: Date;
   updated_at: Date;
 }
@@ -37,6 +38,7 @@ export interface ListingRow {
 export const PUBLIC_COLUMNS = [
   'id', 'site_id', 'slug', 'name', 'url', 'status', 'votes', 'headline', 'summary', 'seo_title',
   'seo_description', 'logo_url', 'image_url', 'facts', 'socials', 'faqs', 'categories',
+  'follower_count',
 ] as const;
 
 /** Public view of a listing; `siteKey` names the site it is on. */
@@ -58,6 +60,7 @@ export function toPublicListing(row: Pick<ListingRow, (typeof PUBLIC_COLUMNS)[nu
     socials: row.socials,
     faqs: row.faqs,
     categories: row.categories,
+    follower_count: row.follower_count,
     site: siteKey,
   };
 }
@@ -113,7 +116,7 @@ export function companyDomain(url: string): string {
 
 export type NewListing = Omit<
   ListingRow,
-  'id' | 'slug' | 'company_domain' | 'status' | 'plan' | 'launch_week' | 'unlocked_sections' | 'votes' | 'created_at' | 'updated_at'
+  'id' | 'slug' | 'company_domain' | 'status' | 'plan' | 'launch_week' | 'unlocked_sections' | 'votes' | 'follower_count' | 'created_at' | 'updated_at'
 >;
 
 /** Inserts a listing in status `draft` with a unique slug; runs inside the caller's transaction. */

@@ -1,0 +1,20 @@
+import type { Config } from '../config.ts';
+import type { Db } from '../db/knex.ts';
+import { tellFollowersBatch, type FanOutBatch } from '../domain/updates/fan-out.ts';
+
+export interface ListingUpdateActivityDeps {
+  db: Db;
+  config: Config;
+}
+
+/** Activities of the listing-update fan-out; thin wrappers over domain code. */
+export function createListingUpdateActivities({ db, config }: ListingUpdateActivityDeps) {
+  return {
+    /** Notifies and queues mail for the followers after `afterUserId`; idempotent per follower. */
+    async tellFollowers(updateId: number, afterUserId: number, limit: number): Promise<FanOutBatch> {
+      return tellFollowersBatch(db, { updateId, afterUserId, limit }, config.baseUrl);
+    },
+  };
+}
+
+export type ListingUpdateActivities = ReturnType<typeof createListingUpdateActivities>;

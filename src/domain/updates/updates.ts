@@ -1,0 +1,86 @@
+import type { Db } from '../../db/knex.ts';
+import { getOwnedListing } from '../listings/listings.ts';
+
+/** Deterministic id of the fan-out workflow of one update, so a repeated start is a no-op. */
+export const listingUpdateWorkflowId = (updateId: number) => `listing-update:${updateId}`;
+
+export interface ListingUpdateRow {
+  id: number;
+  listing_id: number;
+  site_id: number;
+  author_id: number | null;
+  title: string;
+  body: string;
+  published_at: Date;
+}
+
+const COLUMNS = ['id', 'listing_id', 'site_id', 'author_id', 'title', 'body', 'published_at'];
+
+/** The owner's view of an update they posted. */
+export function toUpdateView(row: ListingUpdateRow) {
+  return {
+    id: row.id,
+    listing_id: row.listing_id,
+    title: row.title,
+    body: row.body,
+    published_at: row.published_at.toISOString(),
+    workflow_id: listingUpdateWorkflowId(row.id),
+  };
+}
+
+/** Publishes an update on one of the owner's listings; another owner's listing is "not found". */
+export async function insertListingUpdate(
+  db: Db,
+  ownerId: number,
+  listingId: number,
+  update: { title: string; body: string },
+): Promise<ListingUpdateRow> {
+  const listing = await getOwnedListing(db, ownerId, listingId);
+  const [row] = await db('listing_updates')
+    .insert({ listing_id: listing.id, site_id: listing.site_id, author_id: ownerId, title: update.title, body: update.body })
+    .returning(COLUMNS);
+  return row;
+}
+
+/** Removes an update whose fan-out could not be started, so no untold update stays published. */
+export async function deleteListingUpdate(db: Db, updateId: number): Promise<void> {
+  await db('listing_updates').where({ id: updateId }).delete();
+}
+
+/** The site's latest-updates feed: updates of its live listings, newest first. */
+export async function latestUpdates(db: Db, siteId: number, page: number, perPage: number) {
+  const base = () =>
+    db('listing_updates as u')
+      .join('listings as l', 'l.id', 'u.listing_id')
+      .where({ 'u.site_id': siteId, 'l.status': 'live' });
+  const [rows, [{ count }]] = await Promise.all([
+    base()
+      .orderBy([{ column: 'u.published_at', order: 'desc' }, { column: 'u.id', order: 'desc' }])
+      .limit(perPage)
+      .offset((page - 1) * perPage)
+      .select('u.id', 'u.title', 'u.body', 'u.published_at', 'l.id as listing_id', 'l.name as listing_name', 'l.slug as listing_slug'),
+    base().count({ count: '*' }),
+  ]);
+  return {
+    items: rows.map((r: FeedRow) => ({
+      id: r.id,
+      listing: { id: r.listing_id, name: r.listing_name, slug: r.listing_slug },
+      title: r.title,
+      body: r.body,
+      published_at: r.published_at.toISOString(),
+    })),
+    page,
+    per_page: perPage,
+    total: Number(count),
+  };
+}
+
+interface FeedRow {
+  id: number;
+  title: string;
+  body: string;
+  published_at: Date;
+  listing_id: number;
+  listing_name: string;
+  listing_slug: string;
+}

@@ -1,0 +1,90 @@
+import type { Db } from '../db/knex.ts';
+import { isPermanentSmtpFailure, type Mailer, type OutboxMail } from './smtp.ts';
+
+export interface DeliverOptions {
+  /** Only these outbox rows (a workflow delivering what it queued); default: any due row. */
+  ids?: number[];
+  /** At most this many send attempts in this call. @default 1000 */
+  limit?: number;
+  /** Parallel send lanes (each holds one row lock and one pooled SMTP connection). @default 4 */
+  lanes?: number;
+  /** Stops between two mails when aborted (worker shutdown, activity cancellation). */
+  signal?: AbortSignal;
+  /** Called after each attempt (activities heartbeat with it). */
+  onProgress?: (report: DeliveryReport) => void;
+}
+
+export interface DeliveryReport {
+  sent: number;
+  /** Failed for now; due again after a back-off. */
+  retrying: number;
+  /** Refused for good (5xx) or out of attempts. */
+  failed: number;
+}
+
+export const MAX_ATTEMPTS = 8;
+const FIRST_RETRY_SECONDS = 30;
+const MAX_RETRY_SECONDS = 3600;
+
+/**
+ * Sends due outbox mail, each row at most once. A row is claimed with FOR UPDATE SKIP LOCKED in
+ * its own transaction, sent, and marked sent in that transaction right after the SMTP server
+ * accepted it: concurrent deliverers (workflows, sweepers, other workers) never take the same
+ * row, and a process that dies mid-send releases its lock so another can take over. The only
+ * window for a duplicate is a crash between the server's 250 and our commit.
+ */
+export async function deliverOutbox(db: Db, mailer: Mailer, options: DeliverOptions = {}): Promise<DeliveryReport> {
+  const report: DeliveryReport = { sent: 0, retrying: 0, failed: 0 };
+  let budget = options.limit ?? 1000;
+  const lane = async () => {
+    while (budget > 0 && !options.signal?.aborted) {
+      budget -= 1;
+      const outcome = await deliverOne(db, mailer, options.ids);
+      if (!outcome) return;
+      report[outcome] += 1;
+      options.onProgress?.(report);
+    }
+  };
+  await Promise.all(Array.from({ length: options.lanes ?? 4 }, lane));
+  return report;
+}
+
+/** Claims, sends and records one due mail; null when none is due. */
+function deliverOne(db: Db, mailer: Mailer, ids: number[] | undefined): Promise<keyof DeliveryReport | null> {
+  return db.transaction(async (trx) => {
+    const query = trx('mail_outbox')
+      .whereNull('sent_at')
+      .whereNull('failed_at')
+      .where('next_attempt_at', '<=', trx.fn.now())
+      .orderBy('id')
+      .forUpdate()
+      .skipLocked()
+      .first('id', 'to_address', 'subject', 'body_text', 'attempts');
+    if (ids) query.whereIn('id', ids);
+    const row: { id: number; to_address: string; subject: string; body_text: string; attempts: number } | undefined = await query;
+    if (!row) return null;
+    const mail: OutboxMail = { id: row.id, to: row.to_address, subject: row.subject, text: row.body_text };
+    const attempts = row.attempts + 1;
+    try {
+      await mailer.send(mail);
+    } catch (err) {
+      const final = isPermanentSmtpFailure(err) || attempts >= MAX_ATTEMPTS;
+      await trx('mail_outbox')
+        .where({ id: row.id })
+        .update({
+          attempts,
+          last_error: String((err as Error)?.message ?? err).slice(0, 1000),
+          failed_at: final ? trx.fn.now() : null,
+          next_attempt_at: trx.raw(`now() + make_interval(secs => ?)`, [retryDelaySeconds(attempts)]),
+        });
+      return final ? 'failed' : 'retrying';
+    }
+    await trx('mail_outbox').where({ id: row.id }).update({ attempts, sent_at: trx.fn.now(), last_error: null });
+    return 'sent';
+  });
+}
+
+/** Exponential back-off: 30 s, 1 min, 2 min, ... capped at an hour. */
+export function retryDelaySeconds(attempts: number): number {
+  return Math.min(FIRST_RETRY_SECONDS * 2 ** (attempts - 1), MAX_RETRY_SECONDS);
+}

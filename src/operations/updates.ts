@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import { deleteListingUpdate, insertListingUpdate, latestUpdates, toUpdateView } from '../domain/updates/updates.ts';
+import { listNotifications } from '../domain/updates/notifications.ts';
+import { followOperations } from './follows.ts';
+import { callerId, defineOperation } from './operation.ts';
+import { Id, PageQuery, page } from './schemas.ts';
+
+// One line of text: a title must not smuggle line breaks into mail subjects.
+const UpdateTitle = z
+  .string()
+  .trim()
+  .min(1)
+  .max(120)
+  .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), 'Must be one line without control characters');
+// Plain text: line breaks and tabs are fine, other control characters are not.
+const UpdateBody = z
+  .string()
+  .trim()
+  .min(1)
+  .max(5000)
+  .refine((v) => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(v), 'Must be plain text without control characters');
+
+const ListingRef = z.object({ id: Id, name: z.string(), slug: z.string() });
+
+export const postListingUpdateOp = defineOperation({
+  name: 'post_listing_update',
+  summary: 'Post an update on one of your listings',
+  description:
+    'Published at once. Its followers get an in-app notification and an email (workflow `workflow_id`); ' +
+    'the update shows in the site’s latest updates while the listing is live.',
+  method: 'POST',
+  path: '/me/listings/{listing_id}/updates',
+  scope: 'listings:write',
+  idempotent: true,
+  readOnly: false,
+  successStatus: 201,
+  tags: ['my listings'],
+  input: z.object({
+    listing_id: Id,
+    title: UpdateTitle.describe('Headline of the update, one line, at most 120 characters'),
+    body: UpdateBody.describe('Plain text (no HTML), at most 5000 characters'),
+  }).strict(),
+  output: z.object({
+    id: Id,
+    listing_id: Id,
+    title: z.string(),
+    body: z.string(),
+    published_at: z.string(),
+    workflow_id: z.string().describe('The workflow telling the followers'),
+  }),
+  async handler(input, ctx) {
+    const update = await insertListingUpdate(ctx.db, callerId(ctx), input.listing_id, input);
+    try {
+      await ctx.workflows.startListingUpdate(update.id, ctx.config.updates.fanOutBatchSize);
+    } catch (err) {
+      await deleteListingUpdate(ctx.db, update.id);
+      throw err;
+    }
+    return toUpdateView(update);
+  },
+});
+
+export const listLatestUpdatesOp = defineOperation({
+  name: 'list_latest_updates',
+  summary: 'Latest updates of this site’s live listings',
+  description: 'Newest first; what the site’s latest-updates page shows.',
+  method: 'GET',
+  path: '/updates',
+  idempotent: false,
+  readOnly: true,
+  tags: ['public'],
+  input: z.object({ ...PageQuery }),
+  output: page(
+    z.object({ id: Id, listing: ListingRef, title: z.string(), body: z.string().describe('Plain text'), published_at: z.string() }),
+  ),
+  handler: (input, ctx) => latestUpdates(ctx.db, ctx.site.id, input.page, input.per_page),
+});
+
+export const listMyNotificationsOp = defineOperation({
+  name: 'list_my_notifications',
+  summary: 'Your notifications',
+  description: 'Newest first: one per update posted on a listing you follow.',
+  method: 'GET',
+  path: '/me/notifications',
+  scope: 'account:read',
+  idempotent: false,
+  readOnly: true,
+  tags: ['notifications'],
+  input: z.object({ ...PageQuery }),
+  output: page(
+    z.object({
+      id: Id,
+      kind: z.literal('listing_update'),
+      created_at: z.string(),
+      listing: ListingRef.extend({ site: z.string().describe('Key of the site the listing is on') }),
+      update: z.object({ id: Id, title: z.string(), body: z.string(), published_at: z.string() }),
+    }),
+  ),
+  handler: (input, ctx) => listNotifications(ctx.db, callerId(ctx), input.page, input.per_page),
+});
+
+/** Updates, following and notifications (issue 4 §2). */
+export const updateOperations = [postListingUpdateOp, listLatestUpdatesOp, listMyNotificationsOp, ...followOperations];
