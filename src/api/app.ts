@@ -9,7 +9,9 @@ import { bearerAuth } from './middleware/auth.ts';
 import { problemErrors } from './middleware/errors.ts';
 import { requestContext } from './middleware/request-context.ts';
 import { openApiDocument } from './openapi.ts';
+import { withPhotoBodyLimit } from './photo-body.ts';
 import { restRouter } from './rest-router.ts';
+import { mediaRouter } from '../web/media.ts';
 
 /** The one Koa app: REST under /api/v1, health, and (as they land) MCP, OAuth and web pages. */
 export function createApp(services: Services, operations: readonly Operation[]): Koa {
@@ -32,6 +34,7 @@ export function createApp(services: Services, operations: readonly Operation[]):
     ctx.body = { status: ok ? 'ok' : 'unavailable', checks };
   });
   app.use(health.routes());
+  app.use(mediaRouter(services.db).routes());
 
   const document = openApiDocument(operations, services.config.baseUrl);
   const api = restRouter(operations, services);
@@ -46,7 +49,7 @@ export function createApp(services: Services, operations: readonly Operation[]):
     },
   });
   const apiStack = compose<Koa.Context>([
-    parseJson,
+    withPhotoBodyLimit(parseJson),
     bearerAuth(services.db),
     api.allowedMethods({ throw: true }) as Koa.Middleware,
     api.routes() as Koa.Middleware,

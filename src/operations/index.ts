@@ -1,4 +1,5 @@
 import { draftOperations } from './drafts.ts';
+import { founderOperations } from './founders.ts';
 import { listingOperations } from './listings.ts';
 import type { Operation } from './operation.ts';
 import { publicOperations } from './public.ts';
@@ -8,4 +9,5 @@ export const operations: readonly Operation[] = [
   ...publicOperations,
   ...draftOperations,
   ...listingOperations,
+  ...founderOperations,
 ] as unknown as readonly Operation[];

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import * as initial from './001-initial.ts';
 import * as mailOutbox from './002-mail-outbox.ts';
+import * as founders from './005-founders.ts';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -12,6 +13,7 @@ interface Migration {
 const migrations: Record<string, Migration> = {
   '001-initial': initial,
   '002-mail-outbox': mailOutbox,
+  '005-founders': founders,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
