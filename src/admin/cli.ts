@@ -4,20 +4,29 @@ import { ScopeSchema, type Scope } from '../auth/scopes.ts';
 import { createUser, userByEmail } from '../auth/users.ts';
 import type { Db } from '../db/knex.ts';
 import { AppError } from '../errors.ts';
+import { QUESTION_OPTIONS, QUESTIONS_USAGE, QuestionUsageError, runQuestionCommand } from './questions.ts';
 
 const USAGE = `Usage:
   npm run admin -- users:create --email E
-  npm run admin -- keys:create --email E --scopes account:read,listings:write,orders:write [--name N]`;
+  npm run admin -- keys:create --email E --scopes account:read,listings:write,orders:write [--name N]
+${QUESTIONS_USAGE}`;
 
 /** Runs one admin command; returns the process exit code. Output is for scripts: the key alone on the last line. */
 export async function runAdmin(db: Db, argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   const { values } = parseArgs({
     args: rest,
-    options: { email: { type: 'string' }, scopes: { type: 'string' }, name: { type: 'string' } },
+    options: {
+      email: { type: 'string' },
+      scopes: { type: 'string' },
+      name: { type: 'string' },
+      ...QUESTION_OPTIONS,
+    },
     strict: true,
   });
   try {
+    const questions = await runQuestionCommand(db, command, values);
+    if (questions !== null) return questions;
     switch (command) {
       case 'users:create': {
         const email = required(values.email, '--email');
@@ -38,7 +47,7 @@ export async function runAdmin(db: Db, argv: string[]): Promise<number> {
         return 2;
     }
   } catch (err) {
-    if (err instanceof AppError || err instanceof UsageError) {
+    if (err instanceof AppError || err instanceof UsageError || err instanceof QuestionUsageError) {
       console.error(err.message);
       return 1;
     }
