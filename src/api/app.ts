@@ -44,7 +44,10 @@ export function createApp(services: Services, operations: readonly Operation[]):
   const parseJson = bodyParser({
     enableTypes: ['json'],
     jsonLimit: '1mb',
-    onError: () => {
+    onError: (err) => {
+      if ((err as { status?: number }).status === 413) {
+        throw new AppError(413, 'payload_too_large', 'Payload too large', 'The request body is larger than 1 MB.');
+      }
       throw new AppError(400, 'invalid_json', 'Invalid JSON', 'The request body is not valid JSON.');
     },
   });

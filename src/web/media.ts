@@ -23,6 +23,7 @@ export function mediaRouter(db: Db): Router {
     ctx.etag = photo.etag;
     ctx.lastModified = photo.updated_at;
     ctx.type = 'image/webp';
+    ctx.status = 200;
     // ctx.fresh compares the request's If-None-Match / If-Modified-Since with the headers above.
     if (ctx.fresh) {
       ctx.status = 304;
