@@ -12,7 +12,9 @@ import { bearerAuth } from './middleware/auth.ts';
 import { problemErrors } from './middleware/errors.ts';
 import { requestContext } from './middleware/request-context.ts';
 import { openApiDocument } from './openapi.ts';
+import { withPhotoBodyLimit } from './photo-body.ts';
 import { restRouter } from './rest-router.ts';
+import { mediaRouter } from '../web/media.ts';
 
 /** The one Koa app: REST under /api/v1, health, and (as they land) MCP, OAuth and web pages. */
 export function createApp(services: Services, operations: readonly Operation[]): Koa {
@@ -37,6 +39,7 @@ export function createApp(services: Services, operations: readonly Operation[]):
   health.get(RESOURCE_METADATA_PATH, serveResourceMetadata(services.config));
   health.get('/.well-known/oauth-protected-resource', serveResourceMetadata(services.config));
   app.use(health.routes());
+  app.use(mediaRouter(services.db).routes());
 
   const mcp = mcpEndpoint(services, operations);
   app.use(async function mcpOnly(ctx, next) {
@@ -52,12 +55,15 @@ export function createApp(services: Services, operations: readonly Operation[]):
   const parseJson = bodyParser({
     enableTypes: ['json'],
     jsonLimit: '1mb',
-    onError: () => {
+    onError: (err) => {
+      if ((err as { status?: number }).status === 413) {
+        throw new AppError(413, 'payload_too_large', 'Payload too large', 'The request body is larger than 1 MB.');
+      }
       throw new AppError(400, 'invalid_json', 'Invalid JSON', 'The request body is not valid JSON.');
     },
   });
   const apiStack = compose<Koa.Context>([
-    parseJson,
+    withPhotoBodyLimit(parseJson),
     bearerAuth(services.db),
     api.allowedMethods({ throw: true }) as Koa.Middleware,
     api.routes() as Koa.Middleware,

@@ -13,7 +13,8 @@ import { mcpOriginGuard } from './origin-guard.ts';
 import { mcpChallenge } from './resource-metadata.ts';
 import { mcpServerFactory, type McpCall } from './tools.ts';
 
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
+// A founder photo travels as base64 (≤ 5 MB decoded), so MCP bodies get more room than JSON APIs usually do.
+const MAX_BODY_BYTES = 8 * 1024 * 1024;
 const SERVER_INFO = { name: 'listing-directory', version: '0.1.0' };
 
 /**
@@ -64,7 +65,7 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw new AppError(413, 'payload_too_large', 'Payload too large', 'MCP messages are limited to 4 MiB.');
+    if (size > MAX_BODY_BYTES) throw new AppError(413, 'payload_too_large', 'Payload too large', 'MCP messages are limited to 8 MiB.');
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);

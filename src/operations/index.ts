@@ -1,4 +1,5 @@
 import { draftOperations } from './drafts.ts';
+import { founderOperations } from './founders.ts';
 import { listingEditOperations } from './listing-edits.ts';
 import { listingOperations } from './listings.ts';
 import type { Operation } from './operation.ts';
@@ -12,4 +13,5 @@ export const operations: readonly Operation[] = [
   ...listingOperations,
   ...listingEditOperations,
   ...updateOperations,
+  ...founderOperations,
 ] as unknown as readonly Operation[];

@@ -3,6 +3,7 @@ import * as initial from './001-initial.ts';
 import * as mailOutbox from './002-mail-outbox.ts';
 import * as listingEdits from './003-listing-edits.ts';
 import * as updatesFollowers from './004-updates-followers.ts';
+import * as founders from './005-founders.ts';
 import * as webAccounts from './006-web-accounts.ts';
 
 interface Migration {
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '002-mail-outbox': mailOutbox,
   '003-listing-edits': listingEdits,
   '004-updates-followers': updatesFollowers,
+  '005-founders': founders,
   '006-web-accounts': webAccounts,
 };
 

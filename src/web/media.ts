@@ -1,0 +1,35 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { Db } from '../db/knex.ts';
+import { loadFounderPhoto } from '../domain/founders/photos.ts';
+import { AppError } from '../errors.ts';
+
+/** A day: photo URLs carry `?v=<etag>`, so a changed photo has a new URL anyway. */
+const MAX_AGE_SECONDS = 86_400;
+
+/**
+ * Public media stored in PostgreSQL (so any api process can serve it): founder photos as WebP,
+ * with ETag revalidation. GET and HEAD.
+ */
+export function mediaRouter(db: Db): Router {
+  const router = new Router();
+  router.get('/media/founders/:user_id/photo.webp', async function founderPhoto(ctx: Context) {
+    const userId = /^[1-9]\d{0,9}$/.test(ctx.params.user_id) ? Number(ctx.params.user_id) : NaN;
+    const photo = userId <= 2_147_483_647 ? await loadFounderPhoto(db, userId) : null;
+    if (!photo) throw new AppError(404, 'not_found', 'Not found', 'There is no such photo.');
+    ctx.set('Cache-Control', `public, max-age=${MAX_AGE_SECONDS}`);
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('Content-Security-Policy', "default-src 'none'");
+    ctx.etag = photo.etag;
+    ctx.lastModified = photo.updated_at;
+    ctx.type = 'image/webp';
+    ctx.status = 200;
+    // ctx.fresh compares the request's If-None-Match / If-Modified-Since with the headers above.
+    if (ctx.fresh) {
+      ctx.status = 304;
+      return;
+    }
+    ctx.body = photo.image;
+  });
+  return router;
+}
