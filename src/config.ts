@@ -1,3 +1,4 @@
+import type { JsonWebKey } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
 import type { SigninLimits } from './auth/signin-limiter.ts';
@@ -48,6 +49,10 @@ const EnvSchema = z.object({
   MAIL_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).default(10_000),
   /** Followers told per activity call when a listing update fans out. */
   UPDATE_FANOUT_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(100),
+  /** OAuth signing keys as a JWKS JSON ({"keys":[private EC P-256 JWKs]}); several api machines must share them. */
+  OAUTH_JWKS: z.string().optional(),
+  /** Comma-separated secrets for the authorization server's cookies; generated into DATA_DIR when absent. */
+  OAUTH_COOKIE_KEYS: z.string().default(''),
   /** `production` turns development conveniences (the mailbox page) off. */
   NODE_ENV: z.string().optional(),
   /** Failed web sign-ins per email / per client address within the window before 429. */
@@ -57,6 +62,16 @@ const EnvSchema = z.object({
 });
 
 const list = (value: string) => value.split(',').map((v) => v.trim()).filter(Boolean);
+
+function parseJwks(value: string): JsonWebKey[] {
+  try {
+    const keys = (JSON.parse(value) as { keys?: unknown }).keys;
+    if (Array.isArray(keys) && keys.length) return keys as JsonWebKey[];
+  } catch {
+    // reported below
+  }
+  throw new Error('Invalid environment:\n  OAUTH_JWKS: must be JSON like {"keys":[<private EC P-256 JWK>]}');
+}
 
 /** Typed configuration of one process. */
 export interface Config {
@@ -70,6 +85,8 @@ export interface Config {
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   cache: { searchTtlMs: number; catalogTtlMs: number };
   crawl: CrawlOptions;
+  /** Keys from the environment; loadOAuthKeys() falls back to DATA_DIR. */
+  oauth: { jwks: JsonWebKey[] | undefined; cookieKeys: string[] };
   /** DNS-rebinding guard of /mcp. */
   mcp: { allowedHosts: string[]; allowedOrigins: string[] };
   mail: { smtpUrl: string | undefined; from: string; sweepIntervalMs: number };
@@ -111,6 +128,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxRedirects: 5,
       userAgent: `ListingDirectoryBot/1.0 (+${baseUrl}/bot)`,
     },
+    oauth: { jwks: e.OAUTH_JWKS ? parseJwks(e.OAUTH_JWKS) : undefined, cookieKeys: list(e.OAUTH_COOKIE_KEYS) },
     mcp: { allowedHosts: list(e.MCP_ALLOWED_HOSTS), allowedOrigins: list(e.MCP_ALLOWED_ORIGINS) },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, sweepIntervalMs: e.MAIL_SWEEP_INTERVAL_MS },
     updates: { fanOutBatchSize: e.UPDATE_FANOUT_BATCH_SIZE },

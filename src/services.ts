@@ -1,4 +1,6 @@
 import { pino, type Logger } from 'pino';
+import { createAuthenticator, type Authenticate } from './auth/credentials.ts';
+import { loadOAuthKeys, type OAuthKeys } from './auth/oauth/keys.ts';
 import type { Config } from './config.ts';
 import { createDb, type Db } from './db/knex.ts';
 import { createWorkflowStarter, type WorkflowStarter } from './temporal/client.ts';
@@ -9,6 +11,10 @@ export interface Services {
   db: Db;
   workflows: WorkflowStarter;
   log: Logger;
+  /** OAuth signing and cookie keys (environment or data directory). */
+  oauthKeys: OAuthKeys;
+  /** Bearer token → principal, for REST and MCP. */
+  authenticate: Authenticate;
   close(): Promise<void>;
 }
 
@@ -23,12 +29,15 @@ export function createLogger(config: Config): Logger {
 
 export function createServices(config: Config, endpoints: Endpoints, log = createLogger(config)): Services {
   const db = createDb(endpoints.databaseUrl);
+  const oauthKeys = loadOAuthKeys(config);
   const workflows = createWorkflowStarter({ address: endpoints.temporalAddress, namespace: config.temporal.namespace });
   return {
     config,
     db,
     workflows,
     log,
+    oauthKeys,
+    authenticate: createAuthenticator(db, config, oauthKeys),
     async close() {
       await workflows.close().catch(() => {});
       await db.destroy();

@@ -2,11 +2,14 @@ import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import Koa from 'koa';
 import compose from 'koa-compose';
+import { createOAuthProvider } from '../auth/oauth/provider.ts';
+import { oauthRoutes } from '../auth/oauth/routes.ts';
 import { AppError } from '../errors.ts';
 import { mcpEndpoint } from '../mcp/endpoint.ts';
 import { MCP_PATH, RESOURCE_METADATA_PATH, serveResourceMetadata } from '../mcp/resource-metadata.ts';
 import type { Operation } from '../operations/operation.ts';
 import type { Services } from '../services.ts';
+import { consentPages } from '../web/pages/consent.ts';
 import { webPages } from '../web/router.ts';
 import { bearerAuth } from './middleware/auth.ts';
 import { problemErrors } from './middleware/errors.ts';
@@ -41,6 +44,9 @@ export function createApp(services: Services, operations: readonly Operation[]):
   app.use(health.routes());
   app.use(mediaRouter(services.db).routes());
 
+  const oauthProvider = createOAuthProvider(services);
+  app.use(oauthRoutes(oauthProvider));
+
   const mcp = mcpEndpoint(services, operations);
   app.use(async function mcpOnly(ctx, next) {
     if (ctx.path !== MCP_PATH) return next();
@@ -64,7 +70,7 @@ export function createApp(services: Services, operations: readonly Operation[]):
   });
   const apiStack = compose<Koa.Context>([
     withPhotoBodyLimit(parseJson),
-    bearerAuth(services.db),
+    bearerAuth(services.authenticate),
     api.allowedMethods({ throw: true }) as Koa.Middleware,
     api.routes() as Koa.Middleware,
   ]);
@@ -75,8 +81,8 @@ export function createApp(services: Services, operations: readonly Operation[]):
       throw new AppError(404, 'not_found', 'Not found', `There is no API route ${ctx.method} ${ctx.path}.`);
     }
   });
-  // Server-rendered pages: every path that is not /api, health, /mcp, /oauth, /.well-known or /consent.
-  app.use(webPages(services));
+  // Server-rendered pages (also sign-in and consent of OAuth): every path not taken above.
+  app.use(webPages(services, [consentPages(oauthProvider)]));
   return app;
 }
 

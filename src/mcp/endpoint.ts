@@ -37,7 +37,7 @@ export function mcpEndpoint(services: Services, operations: readonly Operation[]
     async function serveMcp(ctx: Context) {
       const raw = ctx.method === 'POST' ? await readBody(ctx.req) : undefined;
       const message = parseJson(raw);
-      const principal = await principalFromHeader(services.db, ctx.get('Authorization'), challenge);
+      const principal = await principalFromHeader(services.authenticate, ctx.get('Authorization'), challenge);
       for (const scope of toolScopes(message, scopeOfTool)) {
         if (!principal) throw unauthorized(`This tool needs the scope "${scope}": sign in first.`, `${challenge}, scope="${scope}"`);
         if (!principal.scopes.includes(scope)) throw insufficientScope(scope, challenge);

@@ -6,21 +6,22 @@ import { AppError } from '../errors.ts';
 import { verifyCsrf } from './csrf.ts';
 import { html } from './html.ts';
 import { pageModules } from './pages/index.ts';
+import type { PageRoutes } from './pages/page-routes.ts';
 import { renderPage } from './render.ts';
 import { securityHeaders } from './security-headers.ts';
 import type { WebServices } from './web-services.ts';
 
-/** Paths the web pages leave to other parts of the app (REST, health, MCP, OAuth). */
-const NOT_WEB = /^\/(?:api|healthz|readyz|mcp|oauth|\.well-known|consent)(?:\/|$)/;
+/** Paths the web pages leave to other parts of the app (REST, health, MCP, OAuth endpoints). */
+const NOT_WEB = /^\/(?:api|healthz|readyz|mcp|oauth|\.well-known)(?:\/|$)/;
 
 /**
  * The server-rendered site for every path that is not REST, health, MCP or OAuth: security
  * headers, HTML error pages, urlencoded forms only, CSRF check on every unsafe request, then
  * the page modules; an unknown page is an HTML 404.
  */
-export function webPages(services: WebServices): Middleware {
+export function webPages(services: WebServices, extraModules: PageRoutes[] = []): Middleware {
   const router = new Router();
-  for (const register of pageModules) register(router, services);
+  for (const register of [...pageModules, ...extraModules]) register(router, services);
   const stack = compose<Context>([
     securityHeaders({ https: services.config.baseUrl.startsWith('https:') }),
     htmlErrors(services),

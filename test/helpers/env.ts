@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
@@ -62,7 +65,10 @@ export async function startTestEnv(
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
+  // Generated OAuth keys and other files of this env stay out of the repository's .data.
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ld-env-'));
   const config = loadConfig({
+    DATA_DIR: dataDir,
     PORT: String(port),
     BASE_URL: `http://127.0.0.1:${port}`,
     TEMPORAL_NAMESPACE: namespace,
@@ -96,6 +102,7 @@ export async function startTestEnv(
       await new Promise((resolve) => server.close(resolve));
       for (const w of workers) await w.shutdown().catch(() => {});
       await services.close();
+      await fs.rm(dataDir, { recursive: true, force: true });
     },
   };
 }

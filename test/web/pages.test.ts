@@ -55,10 +55,14 @@ test('unknown pages are HTML 404s; REST, health and the lead’s paths are left 
   t.is((await api(env, 'GET', '/products')).status, 200);
   const health = await client.get('/healthz');
   t.deepEqual(JSON.parse(health.text), { status: 'ok' });
-  for (const path of ['/mcp', '/oauth/auth', '/.well-known/oauth-authorization-server', '/consent/x']) {
+  for (const path of ['/mcp', '/oauth/authorize', '/.well-known/oauth-authorization-server']) {
     const res = await client.get(path);
     t.is(res.headers.get('content-security-policy'), null, `${path} is not a web page`);
   }
+  // The OAuth consent step is a page of ours (sign-in first), with the page headers.
+  const consent = await client.get('/consent/x');
+  t.is(consent.status, 303);
+  t.truthy(consent.headers.get('content-security-policy'));
   t.is((await fetch(`${env.baseUrl}/`, { method: 'HEAD' })).status, 200);
 });
 

@@ -1,7 +1,6 @@
 import type { Context, Next } from 'koa';
-import { authenticateApiKey } from '../../auth/api-keys.ts';
+import type { Authenticate } from '../../auth/credentials.ts';
 import type { Principal } from '../../auth/scopes.ts';
-import type { Db } from '../../db/knex.ts';
 import { unauthorized } from '../../errors.ts';
 
 declare module 'koa' {
@@ -14,22 +13,22 @@ declare module 'koa' {
 export const REST_CHALLENGE = 'Bearer realm="api"';
 
 /**
- * Resolves `Authorization: Bearer <key>` to a principal. No header → anonymous (public
+ * Resolves `Authorization: Bearer <API key or access token>` to a principal. No header → anonymous (public
  * operations work); a header that does not name a live credential → 401 at once.
  */
-export function bearerAuth(db: Db, challenge = REST_CHALLENGE) {
+export function bearerAuth(authenticate: Authenticate, challenge = REST_CHALLENGE) {
   return async function resolvePrincipal(ctx: Context, next: Next) {
-    ctx.state.principal = await principalFromHeader(db, ctx.get('Authorization'), challenge);
+    ctx.state.principal = await principalFromHeader(authenticate, ctx.get('Authorization'), challenge);
     await next();
   };
 }
 
 /** The caller named by an Authorization header; null without one; 401 for a bad one. */
-export async function principalFromHeader(db: Db, header: string, challenge: string): Promise<Principal | null> {
+export async function principalFromHeader(authenticate: Authenticate, header: string, challenge: string): Promise<Principal | null> {
   if (!header) return null;
   const match = /^Bearer[ ]+([^\s]+)\s*$/i.exec(header);
   if (!match) throw unauthorized('The Authorization header must be "Bearer <token>".', `${challenge}, error="invalid_request"`);
-  const principal = await authenticateApiKey(db, match[1]!);
+  const principal = await authenticate(match[1]!);
   if (!principal) throw unauthorized('The token is unknown, expired or revoked.', `${challenge}, error="invalid_token"`);
   return principal;
 }

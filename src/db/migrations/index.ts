@@ -5,6 +5,7 @@ import * as listingEdits from './003-listing-edits.ts';
 import * as updatesFollowers from './004-updates-followers.ts';
 import * as founders from './005-founders.ts';
 import * as webAccounts from './006-web-accounts.ts';
+import * as oauth from './007-oauth.ts';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '004-updates-followers': updatesFollowers,
   '005-founders': founders,
   '006-web-accounts': webAccounts,
+  '007-oauth': oauth,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

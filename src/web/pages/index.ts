@@ -1,5 +1,6 @@
 import { accountPages } from './account.ts';
 import { apiKeyPages } from './api-keys.ts';
+import { connectedAppPages } from './connected-apps.ts';
 import { devMailboxPages } from './dev-mailbox.ts';
 import { emailLinkPages } from './email-links.ts';
 import { homePages } from './home.ts';
@@ -15,5 +16,6 @@ export const pageModules: PageRoutes[] = [
   emailLinkPages,
   accountPages,
   apiKeyPages,
+  connectedAppPages,
   devMailboxPages,
 ];

@@ -1,0 +1,38 @@
+import { createLocalJWKSet, jwtVerify } from 'jose';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/knex.ts';
+import { mcpResource } from '../../mcp/resource-metadata.ts';
+import { SCOPES, type Principal, type Scope } from '../scopes.ts';
+import { revokedGrants } from './grants.ts';
+import { publicJwk, type OAuthKeys } from './keys.ts';
+
+/**
+ * Verifies our OAuth access tokens locally: signature (ES256, our keys), issuer, audience
+ * ({base}/mcp), expiry and type, then the in-memory set of revoked grants. No query per call.
+ */
+export function accessTokenVerifier(db: Db, config: Config, keys: OAuthKeys) {
+  const jwks = createLocalJWKSet({ keys: keys.signing.map(publicJwk) as never });
+  const audience = mcpResource(config);
+  return async function verifyAccessToken(token: string): Promise<Principal | null> {
+    let payload;
+    try {
+      ({ payload } = await jwtVerify(token, jwks, {
+        issuer: config.baseUrl,
+        audience,
+        algorithms: ['ES256'],
+        typ: 'at+jwt',
+        requiredClaims: ['sub', 'exp', 'gid'],
+      }));
+    } catch {
+      return null;
+    }
+    const grantId = String(payload.gid);
+    if ((await revokedGrants(db)).has(grantId)) return null;
+    const userId = Number(payload.sub);
+    if (!Number.isSafeInteger(userId) || userId <= 0) return null;
+    const scopes = String(payload.scope ?? '')
+      .split(' ')
+      .filter((s): s is Scope => (SCOPES as readonly string[]).includes(s));
+    return { userId, credentialId: `oauth:${grantId}`, scopes };
+  };
+}

@@ -1,0 +1,77 @@
+import type { Adapter, AdapterPayload } from 'oidc-provider';
+import type { Db } from '../../db/knex.ts';
+
+const TABLE = 'oauth_payloads';
+
+/**
+ * oidc-provider's storage in PostgreSQL: one row per model instance, expired rows are never
+ * returned and are purged now and then, so any api process can continue any flow.
+ */
+export function postgresAdapter(db: Db) {
+  return class PostgresAdapter implements Adapter {
+    readonly model: string;
+    constructor(model: string) {
+      this.model = model;
+    }
+
+    async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
+      await db(TABLE)
+        .insert({
+          model: this.model,
+          id,
+          payload,
+          grant_id: payload.grantId ?? null,
+          user_code: payload.userCode ?? null,
+          uid: payload.uid ?? null,
+          expires_at: expiresIn ? new Date(Date.now() + expiresIn * 1000) : null,
+        })
+        .onConflict(['model', 'id'])
+        .merge();
+      // Rare, cheap housekeeping instead of a scheduled job.
+      if (Math.random() < 0.01) await purgeExpiredOAuthRows(db);
+    }
+
+    find(id: string) {
+      return this.findBy({ id });
+    }
+
+    findByUid(uid: string) {
+      return this.findBy({ uid });
+    }
+
+    findByUserCode(userCode: string) {
+      return this.findBy({ user_code: userCode });
+    }
+
+    async consume(id: string): Promise<void> {
+      await db(TABLE).where({ model: this.model, id }).update({ consumed_at: db.fn.now() });
+    }
+
+    async destroy(id: string): Promise<void> {
+      await db(TABLE).where({ model: this.model, id }).delete();
+    }
+
+    /** Every revocation path of the provider (code or refresh token reuse, /oauth/revoke) ends here. */
+    async revokeByGrantId(grantId: string): Promise<void> {
+      await db.transaction(async (trx) => {
+        // JWT access tokens are not stored: resource servers learn of the revocation from this row.
+        await trx('oauth_revoked_grants').insert({ grant_id: grantId }).onConflict('grant_id').ignore();
+        await trx(TABLE).where({ grant_id: grantId }).delete();
+      });
+    }
+
+    private async findBy(where: Record<string, string>): Promise<AdapterPayload | undefined> {
+      const row = await db(TABLE)
+        .where({ model: this.model, ...where })
+        .andWhere((q) => q.whereNull('expires_at').orWhere('expires_at', '>', db.fn.now()))
+        .first('payload', 'consumed_at');
+      if (!row) return undefined;
+      return row.consumed_at ? { ...row.payload, consumed: Math.floor(row.consumed_at.getTime() / 1000) } : row.payload;
+    }
+  };
+}
+
+/** Deletes expired rows; returns how many. */
+export async function purgeExpiredOAuthRows(db: Db): Promise<number> {
+  return db(TABLE).where('expires_at', '<', db.fn.now()).delete();
+}

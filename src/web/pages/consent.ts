@@ -1,0 +1,114 @@
+import type { Context } from 'koa';
+import type Provider from 'oidc-provider';
+import { errors as oidcErrors, type InteractionResults } from 'oidc-provider';
+import { SCOPES } from '../../auth/scopes.ts';
+import { AppError } from '../../errors.ts';
+import { postForm } from '../components.ts';
+import { csrfToken } from '../csrf.ts';
+import { formBody } from '../forms.ts';
+import { html } from '../html.ts';
+import { renderPage } from '../render.ts';
+import { currentUser, requireUser } from '../session.ts';
+import type { WebServices } from '../web-services.ts';
+import type { PageRoutes } from './page-routes.ts';
+
+const SCOPE_WORDS: Record<string, string> = {
+  'account:read': 'Read your listings, drafts, orders and claims',
+  'listings:write': 'Create drafts, edit your listings, post updates and claim listings',
+  'orders:write': 'Price orders and prepare checkout links (paying always happens on our page)',
+};
+
+type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
+
+/**
+ * The OAuth interaction at /consent/:uid: sign-in (our sign-in page, then back here), then a
+ * consent page naming the client, its redirect host and the scopes, with Allow and Deny.
+ */
+export function consentPages(provider: Provider): PageRoutes {
+  return (router, services) => {
+    router.get('/consent/:uid', requireUser(services), async function showConsent(ctx) {
+      const interaction = await loadInteraction(ctx, provider);
+      const user = (await currentUser(ctx, services))!;
+      if (interaction.prompt.name === 'login') {
+        // Signed in on the web already: that is the sign-in step of this authorization.
+        return finish(ctx, provider, { login: { accountId: String(user.id) } });
+      }
+      await consentPage(ctx, services, provider, interaction);
+    });
+
+    router.post('/consent/:uid', requireUser(services), async function decide(ctx) {
+      const interaction = await loadInteraction(ctx, provider);
+      const user = (await currentUser(ctx, services))!;
+      if (interaction.prompt.name !== 'consent' || interaction.session?.accountId !== String(user.id)) {
+        throw new AppError(400, 'interaction_mismatch', 'This request has changed', 'Go back to the application and start again.');
+      }
+      if (formBody(ctx).decision !== 'allow') {
+        return finish(ctx, provider, { error: 'access_denied', error_description: 'The user did not allow access.' });
+      }
+      const grantId = await saveGrant(provider, interaction, user.id);
+      await finish(ctx, provider, { consent: { grantId } }, true);
+    });
+  };
+}
+
+async function loadInteraction(ctx: Context, provider: Provider): Promise<Interaction> {
+  try {
+    const interaction = await provider.interactionDetails(ctx.req, ctx.res);
+    if (interaction.uid !== ctx.params.uid) throw new oidcErrors.SessionNotFound('interaction mismatch');
+    return interaction;
+  } catch (err) {
+    if (err instanceof oidcErrors.OIDCProviderError) {
+      throw new AppError(400, 'interaction_expired', 'This sign-in request has expired', 'Go back to the application and start the sign-in again.');
+    }
+    throw err;
+  }
+}
+
+async function finish(ctx: Context, provider: Provider, result: InteractionResults, merge = false): Promise<void> {
+  const location = await provider.interactionResult(ctx.req, ctx.res, result, { mergeWithLastSubmission: merge });
+  ctx.status = 303;
+  ctx.redirect(location);
+}
+
+async function saveGrant(provider: Provider, interaction: Interaction, userId: number): Promise<string> {
+  const { params, prompt } = interaction;
+  const grant = new provider.Grant({ accountId: String(userId), clientId: String(params.client_id) });
+  const details = prompt.details as {
+    missingOIDCScope?: string[];
+    missingOIDCClaims?: string[];
+    missingResourceScopes?: Record<string, string[]>;
+  };
+  if (details.missingOIDCScope) grant.addOIDCScope(details.missingOIDCScope.join(' '));
+  if (details.missingOIDCClaims) grant.addOIDCClaims(details.missingOIDCClaims);
+  for (const [indicator, scopes] of Object.entries(details.missingResourceScopes ?? {})) {
+    grant.addResourceScope(indicator, scopes.join(' '));
+  }
+  return grant.save();
+}
+
+async function consentPage(ctx: Context, services: WebServices, provider: Provider, interaction: Interaction): Promise<void> {
+  const client = await provider.Client.find(String(interaction.params.client_id));
+  if (!client) throw new AppError(400, 'unknown_client', 'Unknown application', 'Go back to the application and start again.');
+  const redirect = new URL(String(interaction.params.redirect_uri));
+  const requested = String(interaction.params.scope ?? '').split(' ');
+  const scopes = SCOPES.filter((scope) => requested.includes(scope));
+  // After Allow or Deny the browser is sent on to the client's redirect URI: let the form go there.
+  const target = redirect.protocol === 'http:' || redirect.protocol === 'https:' ? redirect.origin : redirect.protocol;
+  const csp = ctx.response.get('Content-Security-Policy');
+  ctx.set('Content-Security-Policy', csp.replace("form-action 'self'", `form-action 'self' ${target}`));
+  const name = client.clientName ?? client.clientId;
+  const token = await csrfToken(ctx, services);
+  await renderPage(ctx, services, {
+    title: `Allow ${name} to use your account?`,
+    main: html`<p><strong>${name}</strong> wants to use your Listing Directory account.
+After you choose, you go back to <strong>${redirect.host || redirect.protocol}</strong>.</p>
+${scopes.length
+  ? html`<p>It asks to:</p><ul class="scopes">${scopes.map((scope) => html`<li><code>${scope}</code>: ${SCOPE_WORDS[scope]}</li>`)}</ul>`
+  : html`<p>It asks only to know who you are; it cannot read or change anything.</p>`}
+<p class="muted">You can disconnect it at any time under <a href="/account/connected-apps">Connected apps</a>.</p>
+${postForm(`/consent/${interaction.uid}`, token, html`<div class="actions">
+<button type="submit" name="decision" value="allow">Allow</button>
+<button type="submit" name="decision" value="deny" class="secondary">Deny</button>
+</div>`)}`,
+  });
+}

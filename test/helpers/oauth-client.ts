@@ -1,0 +1,103 @@
+import type { OAuthClientMetadata, OAuthClientProvider, StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
+import type { Browser } from 'playwright-core';
+
+/** Where the test client says it listens; the browser's request there is caught, never sent. */
+export const CALLBACK_URL = 'http://127.0.0.1:47999/callback';
+
+/**
+ * An MCP client's OAuth state kept in memory, as a desktop agent would keep it: registration,
+ * PKCE verifier, tokens. The authorization URL the SDK wants opened is recorded for the browser.
+ */
+export class MemoryOAuthClient implements OAuthClientProvider {
+  authorizationUrl: URL | undefined;
+  #client: StoredOAuthClientInformation | undefined;
+  #tokens: StoredOAuthTokens | undefined;
+  #verifier = '';
+  #discovery: unknown;
+  readonly #metadata: OAuthClientMetadata;
+
+  constructor(name = 'Test Agent') {
+    this.#metadata = {
+      client_name: name,
+      redirect_uris: [CALLBACK_URL],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
+  }
+
+  get redirectUrl() {
+    return CALLBACK_URL;
+  }
+  get clientMetadata() {
+    return this.#metadata;
+  }
+  clientInformation() {
+    return this.#client;
+  }
+  saveClientInformation(info: StoredOAuthClientInformation) {
+    this.#client = info;
+  }
+  tokens() {
+    return this.#tokens;
+  }
+  saveTokens(tokens: StoredOAuthTokens) {
+    this.#tokens = tokens;
+  }
+  redirectToAuthorization(url: URL) {
+    this.authorizationUrl = url;
+  }
+  saveCodeVerifier(verifier: string) {
+    this.#verifier = verifier;
+  }
+  codeVerifier() {
+    return this.#verifier;
+  }
+  saveDiscoveryState(state: unknown) {
+    this.#discovery = state;
+  }
+  discoveryState() {
+    return this.#discovery as never;
+  }
+}
+
+/**
+ * Opens the authorization URL in the browser, signs in on our page when asked, answers the
+ * consent page and returns the callback URL the browser was sent to, plus the consent page text.
+ */
+export async function authorizeInBrowser(
+  browser: Browser,
+  authorizationUrl: URL,
+  account: { email: string; password: string },
+  decision: 'Allow' | 'Deny' = 'Allow',
+): Promise<{ callback: URL; consentText: string }> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  if (process.env.DEBUG_BROWSER) {
+    page.on('console', (m) => console.log('browser console:', m.text()));
+    page.on('response', (r) => console.log('browser response:', r.request().method(), r.url(), r.status(), r.headers()['location'] ?? ''));
+  }
+  let callback: URL | undefined;
+  await page.route(`${CALLBACK_URL}**`, async (route) => {
+    callback = new URL(route.request().url());
+    await route.fulfill({ status: 200, contentType: 'text/plain', body: 'back in the app' });
+  });
+  try {
+    await page.goto(authorizationUrl.toString());
+    if (await page.getByRole('button', { name: 'Sign in' }).isVisible()) {
+      await page.getByLabel('Email address').fill(account.email);
+      await page.getByLabel('Password').fill(account.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+    }
+    await page.getByRole('button', { name: decision }).waitFor();
+    const consentText = await page.locator('main').innerText();
+    await page.getByRole('button', { name: decision }).click();
+    await page.waitForURL(`${CALLBACK_URL}**`, { timeout: 10_000 }).catch(async (err: Error) => {
+      throw new Error(`${err.message}\nstopped at ${page.url()}: ${await page.locator('body').innerText().catch(() => '')}`);
+    });
+    if (!callback) throw new Error('the browser never reached the callback');
+    return { callback, consentText };
+  } finally {
+    await context.close();
+  }
+}

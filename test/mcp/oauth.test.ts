@@ -1,0 +1,314 @@
+import { createHash, randomBytes } from 'node:crypto';
+import test from 'ava';
+import { Client, StreamableHTTPClientTransport, UnauthorizedError, type CallToolResult } from '@modelcontextprotocol/client';
+import { importJWK, SignJWT } from 'jose';
+import type { Browser } from 'playwright-core';
+import { createVerifiedUser } from '../../src/auth/accounts.ts';
+import { revokeGrant } from '../../src/auth/oauth/grants.ts';
+import { launchBrowser } from '../helpers/browser.ts';
+import { request, startTestEnv, type TestEnv } from '../helpers/env.ts';
+import { authorizeInBrowser, CALLBACK_URL, MemoryOAuthClient } from '../helpers/oauth-client.ts';
+
+const MODERN = '2026-07-28';
+const LEGACY = ['2025-03-26', '2025-06-18', '2025-11-25'];
+const PASSWORD = 'correct horse battery staple';
+
+let env: TestEnv;
+let browser: Browser;
+
+test.before(async () => {
+  env = await startTestEnv(import.meta.url);
+  browser = await launchBrowser();
+});
+test.after.always(async () => {
+  await browser?.close();
+  await env?.close();
+});
+
+async function account() {
+  const email = `agent-owner-${randomBytes(4).toString('hex')}@example.com`;
+  const user = await createVerifiedUser(env.services.db, email, PASSWORD);
+  return { id: user.id, email, password: PASSWORD };
+}
+
+function mcpClient(version: string, auth: MemoryOAuthClient) {
+  const client =
+    version === MODERN
+      ? new Client({ name: 'agent', version: '1.0.0' }, { versionNegotiation: { mode: { pin: MODERN } } })
+      : new Client({ name: 'agent', version: '1.0.0' }, { supportedProtocolVersions: [version] });
+  const transport = new StreamableHTTPClientTransport(new URL(`${env.baseUrl}/mcp`), { authProvider: auth });
+  return { client, transport };
+}
+
+/** The whole sign-in of an MCP client from scratch, as an agent and its user would do it. */
+async function signInFromScratch(version: string, user: { email: string; password: string }) {
+  const auth = new MemoryOAuthClient();
+  const first = mcpClient(version, auth);
+  await first.client.connect(first.transport);
+  // Public tools work before any sign-in.
+  const search = (await first.client.callTool({ name: 'search_listings', arguments: {} })) as CallToolResult;
+  const protectedCall = await first.client.callTool({ name: 'list_my_listings', arguments: {} }).catch((err: unknown) => err);
+  await first.client.close();
+  if (!(protectedCall instanceof UnauthorizedError)) throw new Error(`expected a sign-in, got ${String(protectedCall)}`);
+  const { callback, consentText } = await authorizeInBrowser(browser, auth.authorizationUrl!, user);
+  await first.transport.finishAuth(callback.searchParams);
+  const second = mcpClient(version, auth);
+  await second.client.connect(second.transport);
+  return { auth, client: second.client, search, consentText };
+}
+
+for (const version of [MODERN, ...LEGACY]) {
+  test.serial(`${version}: the official client signs in from scratch and calls public and protected tools`, async (t) => {
+    const user = await account();
+    const { auth, client, search, consentText } = await signInFromScratch(version, user);
+    t.falsy(search.isError);
+    t.regex(consentText, /Test Agent/);
+    t.regex(consentText, /127\.0\.0\.1:47999/);
+    t.regex(consentText, /account:read/);
+    const { tools } = await client.listTools();
+    t.true(tools.some((tool) => tool.name === 'list_my_listings'));
+    const mine = (await client.callTool({ name: 'list_my_listings', arguments: {} })) as CallToolResult;
+    t.falsy(mine.isError, JSON.stringify(mine));
+    t.like(mine.structuredContent, { items: [], total: 0 });
+    const tokens = auth.tokens()!;
+    t.truthy(tokens.refresh_token);
+    t.is(tokens.token_type.toLowerCase(), 'bearer');
+    await client.close();
+  });
+}
+
+test.serial('the consent page can be denied: the client gets access_denied and no grant exists', async (t) => {
+  const user = await account();
+  const auth = new MemoryOAuthClient('Denied Agent');
+  const { client, transport } = mcpClient(MODERN, auth);
+  await client.connect(transport);
+  await t.throwsAsync(client.callTool({ name: 'list_my_listings', arguments: {} }), { instanceOf: UnauthorizedError });
+  const { callback } = await authorizeInBrowser(browser, auth.authorizationUrl!, user, 'Deny');
+  t.is(callback.searchParams.get('error'), 'access_denied');
+  t.is(callback.searchParams.get('code'), null);
+  const grants = await env.services.db('oauth_payloads').where({ model: 'Grant' }).whereRaw("payload->>'accountId' = ?", [String(user.id)]);
+  t.is(grants.length, 0);
+  await client.close();
+});
+
+// ---- the authorization server, spoken to directly ----
+
+async function register(redirectUris = [CALLBACK_URL]): Promise<string> {
+  const res = await request(env, 'POST', '/oauth/register', {
+    body: { client_name: 'Raw Client', redirect_uris: redirectUris, token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'] },
+  });
+  if (res.status !== 201) throw new Error(`registration failed: ${JSON.stringify(res.body)}`);
+  return res.body.client_id;
+}
+
+const pkce = () => {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+};
+
+function authorizeUrl(clientId: string, params: Record<string, string>): URL {
+  const url = new URL(`${env.baseUrl}/oauth/authorize`);
+  const all = { response_type: 'code', client_id: clientId, redirect_uri: CALLBACK_URL, scope: 'account:read', resource: `${env.baseUrl}/mcp`, state: 's1', ...params };
+  for (const [name, value] of Object.entries(all)) if (value !== '') url.searchParams.set(name, value);
+  return url;
+}
+
+function token(form: Record<string, string>) {
+  return request(env, 'POST', '/oauth/token', {
+    body: new URLSearchParams(form).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
+}
+
+/** A code for a fresh client and user, through the real pages. */
+async function codeFor(user: { email: string; password: string }) {
+  const clientId = await register();
+  const { verifier, challenge } = pkce();
+  const { callback } = await authorizeInBrowser(browser, authorizeUrl(clientId, { code_challenge: challenge, code_challenge_method: 'S256' }), user);
+  return { clientId, verifier, code: callback.searchParams.get('code')! };
+}
+
+const exchange = (c: { clientId: string; verifier: string; code: string }, extra: Record<string, string> = {}) =>
+  token({ grant_type: 'authorization_code', client_id: c.clientId, code: c.code, redirect_uri: CALLBACK_URL, code_verifier: c.verifier, resource: `${env.baseUrl}/mcp`, ...extra });
+
+test.serial('metadata: authorization server, OpenID configuration and protected resource', async (t) => {
+  for (const path of ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']) {
+    const res = await request(env, 'GET', path);
+    t.is(res.status, 200);
+    t.is(res.body.issuer, env.baseUrl);
+    t.is(res.body.authorization_endpoint, `${env.baseUrl}/oauth/authorize`);
+    t.is(res.body.token_endpoint, `${env.baseUrl}/oauth/token`);
+    t.is(res.body.registration_endpoint, `${env.baseUrl}/oauth/register`);
+    t.deepEqual(res.body.code_challenge_methods_supported, ['S256']);
+    t.true(res.body.scopes_supported.includes('listings:write'));
+  }
+  const preflight = await request(env, 'OPTIONS', '/oauth/register', { headers: { origin: 'https://agent.example', 'access-control-request-method': 'POST' } });
+  t.is(preflight.status, 204);
+  t.is(preflight.headers.get('access-control-allow-origin'), '*');
+});
+
+test.serial('PKCE is required and must match', async (t) => {
+  const user = await account();
+  const clientId = await register();
+  // Without a code_challenge the request goes back to the client with an error, no code.
+  const noPkce = await request(env, 'GET', authorizeUrl(clientId, {}).pathname + authorizeUrl(clientId, {}).search);
+  t.is(noPkce.status, 303);
+  const callback = new URL(noPkce.headers.get('location')!);
+  t.is(`${callback.origin}${callback.pathname}`, CALLBACK_URL);
+  t.is(callback.searchParams.get('error'), 'invalid_request');
+  t.regex(callback.searchParams.get('error_description') ?? '', /PKCE/);
+  t.is(callback.searchParams.get('code'), null);
+
+  const c = await codeFor(user);
+  const wrong = await exchange(c, { code_verifier: pkce().verifier });
+  t.is(wrong.status, 400);
+  t.is(wrong.body.error, 'invalid_grant');
+});
+
+test.serial('an unregistered redirect URI is refused on our page, never redirected to', async (t) => {
+  const clientId = await register();
+  const page = await browser.newPage();
+  let leaked = false;
+  await page.route('http://evil.example/**', (route) => {
+    leaked = true;
+    return route.fulfill({ body: 'x' });
+  });
+  const { challenge } = pkce();
+  const res = await page.goto(authorizeUrl(clientId, { redirect_uri: 'http://evil.example/cb', code_challenge: challenge, code_challenge_method: 'S256' }).toString());
+  t.is(res?.status(), 400);
+  t.false(leaked);
+  t.regex(await page.locator('body').innerText(), /redirect_uri/);
+  await page.close();
+});
+
+test.serial('a code works once, for our resource only; tokens carry the audience and the scopes', async (t) => {
+  const user = await account();
+  const wrongResource = await exchange(await codeFor(user), { resource: 'https://other.example/mcp' });
+  t.is(wrongResource.status, 400);
+  t.is(wrongResource.body.error, 'invalid_target');
+
+  const c = await codeFor(user);
+  const first = await exchange(c);
+  t.is(first.status, 200, JSON.stringify(first.body));
+  const [, payload] = first.body.access_token.split('.');
+  const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
+  t.is(claims.aud, `${env.baseUrl}/mcp`);
+  t.is(claims.iss, env.baseUrl);
+  t.is(claims.scope, 'account:read');
+  t.is(claims.sub, String(user.id));
+  const reused = await exchange(c);
+  t.is(reused.status, 400);
+  t.is(reused.body.error, 'invalid_grant');
+  // Reusing a code revokes what it issued, the JWT access token included (seen within 2 s).
+  await new Promise((resolve) => setTimeout(resolve, 2_500));
+  const call = await request(env, 'GET', '/api/v1/me/listings', { key: first.body.access_token });
+  t.is(call.status, 401);
+});
+
+test.serial('refresh tokens rotate; a reused rotated refresh token is refused and ends the grant', async (t) => {
+  const user = await account();
+  const c = await codeFor(user);
+  const issued = (await exchange(c)).body;
+  const refreshed = await token({ grant_type: 'refresh_token', client_id: c.clientId, refresh_token: issued.refresh_token });
+  t.is(refreshed.status, 200);
+  t.not(refreshed.body.refresh_token, issued.refresh_token);
+  const reused = await token({ grant_type: 'refresh_token', client_id: c.clientId, refresh_token: issued.refresh_token });
+  t.is(reused.status, 400);
+  t.is(reused.body.error, 'invalid_grant');
+  const next = await token({ grant_type: 'refresh_token', client_id: c.clientId, refresh_token: refreshed.body.refresh_token });
+  t.is(next.status, 400, 'the whole grant ended with the reuse');
+});
+
+test.serial('access tokens for another audience, expired, forged or of a revoked grant are refused', async (t) => {
+  const user = await account();
+  const c = await codeFor(user);
+  const issued = (await exchange(c)).body;
+  const ok = await request(env, 'POST', '/mcp', {
+    key: issued.access_token,
+    body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_my_listings', arguments: {} } },
+    headers: { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+  });
+  t.is(ok.status, 200);
+
+  const jwk = env.services.oauthKeys.signing[0]!;
+  const key = await importJWK(jwk as never, 'ES256');
+  const mint = (claims: Record<string, unknown>, exp: number, aud = `${env.baseUrl}/mcp`) =>
+    new SignJWT({ scope: 'account:read', gid: 'forged', ...claims })
+      .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: jwk.kid as string })
+      .setIssuer(env.baseUrl).setSubject(String(user.id)).setAudience(aud).setIssuedAt().setExpirationTime(exp)
+      .sign(key);
+  const now = Math.floor(Date.now() / 1000);
+  const otherAudience = await mint({}, now + 600, 'https://other.example/mcp');
+  const expired = await mint({}, now - 10);
+  const { privateKey } = await import('node:crypto').then((c) => c.generateKeyPairSync('ec', { namedCurve: 'P-256' }));
+  const forged = await new SignJWT({ scope: 'account:read', gid: 'x' })
+    .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: jwk.kid as string })
+    .setIssuer(env.baseUrl).setSubject(String(user.id)).setAudience(`${env.baseUrl}/mcp`).setExpirationTime(now + 600)
+    .sign(privateKey);
+  for (const [name, bad] of [['another audience', otherAudience], ['expired', expired], ['forged', forged]] as const) {
+    const res = await request(env, 'GET', '/api/v1/me/listings', { key: bad });
+    t.is(res.status, 401, name);
+  }
+
+  const grantId = JSON.parse(Buffer.from(issued.access_token.split('.')[1], 'base64url').toString()).gid;
+  t.true(await revokeGrant(env.services.db, user.id, grantId));
+  await new Promise((resolve) => setTimeout(resolve, 2_500)); // the revoked-grant view refreshes every 2 s
+  const afterRevoke = await request(env, 'GET', '/api/v1/me/listings', { key: issued.access_token });
+  t.is(afterRevoke.status, 401);
+  const refresh = await token({ grant_type: 'refresh_token', client_id: c.clientId, refresh_token: issued.refresh_token });
+  t.is(refresh.body.error, 'invalid_grant');
+});
+
+test.serial("another user's listing through an OAuth token is not found", async (t) => {
+  const owner = await env.user();
+  const [listing] = await env.services.db('listings')
+    .insert({ site_id: 1, owner_id: owner.userId, slug: `secret-${randomBytes(3).toString('hex')}`, company_domain: 'secret.example', name: 'Secret', url: 'https://secret.example/' })
+    .returning('id');
+  const user = await account();
+  const issued = (await exchange(await codeFor(user))).body;
+  const res = await request(env, 'GET', `/api/v1/me/listings/${listing.id}`, { key: issued.access_token });
+  t.is(res.status, 404);
+});
+
+test.serial('the connected-apps page lists the grant with its scopes; disconnecting ends its tokens', async (t) => {
+  const user = await account();
+  const c = await codeFor(user);
+  const issued = (await exchange(c)).body;
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${env.baseUrl}/signin?return_to=/account/connected-apps`);
+  await page.getByLabel('Email address').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  const row = page.getByRole('row', { name: /Raw Client/ });
+  await row.waitFor();
+  t.regex(await row.innerText(), /account:read/);
+  await row.getByRole('button', { name: 'Disconnect' }).click();
+  await page.getByText('The application is disconnected').waitFor();
+  t.false(await page.getByRole('row', { name: /Raw Client/ }).isVisible());
+  await context.close();
+  await new Promise((resolve) => setTimeout(resolve, 2_500));
+  t.is((await request(env, 'GET', '/api/v1/me/listings', { key: issued.access_token })).status, 401);
+  const refresh = await token({ grant_type: 'refresh_token', client_id: c.clientId, refresh_token: issued.refresh_token });
+  t.is(refresh.body.error, 'invalid_grant');
+});
+
+test.serial('the consent form without its CSRF token is refused and grants nothing', async (t) => {
+  const user = await account();
+  const clientId = await register();
+  const { challenge } = pkce();
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(authorizeUrl(clientId, { code_challenge: challenge, code_challenge_method: 'S256' }).toString());
+  await page.getByLabel('Email address').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Allow' }).waitFor();
+  await page.locator('main input[name="_csrf"]').evaluate((input) => input.remove());
+  await page.getByRole('button', { name: 'Allow' }).click();
+  await page.waitForLoadState();
+  t.regex(await page.locator('main').innerText(), /expired|form|security/i);
+  const grants = await env.services.db('oauth_payloads').where({ model: 'Grant' }).whereRaw("payload->>'accountId' = ?", [String(user.id)]);
+  t.is(grants.length, 0);
+  await context.close();
+});
