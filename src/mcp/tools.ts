@@ -1,4 +1,4 @@
-import { McpServer, type CallToolResult, type McpRequestContext, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type McpRequestContext, type Tool } from '@modelcontextprotocol/server';
 import { toProblem, validationFailed } from '../errors.ts';
 import type { OperationContext, Operation } from '../operations/operation.ts';
 import { invoke } from '../operations/invoke.ts';
@@ -18,70 +18,52 @@ const IDEMPOTENCY_KEY = {
   description: 'Optional. Retrying with the same key and the same arguments returns the first result instead of acting twice.',
 };
 
-interface ToolDefinition {
-  op: Operation;
-  config: {
-    title: string;
-    description: string;
-    inputSchema: StandardSchemaWithJSON;
-    outputSchema?: StandardSchemaWithJSON;
-    annotations: { title: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
-  };
-}
-
-/**
- * A schema the SDK advertises as is and does not validate: the operation validates its own input
- * (the same zod schema as REST), so a bad argument gets the same problem object on both transports.
- */
-function advertised(schema: JsonSchema): StandardSchemaWithJSON {
-  return {
-    '~standard': {
-      version: 1,
-      vendor: 'listing-directory',
-      validate: (value: unknown) => ({ value }),
-      jsonSchema: { input: () => schema, output: () => schema },
-    },
-  };
-}
-
-function toolDefinition(op: Operation): ToolDefinition {
+/** A tool as `tools/list` shows it. */
+function toolListing(op: Operation): Tool {
   const { input, output } = operationSchemas(op);
   const inputSchema: JsonSchema = op.idempotent
     ? { ...input, properties: { ...input.properties, idempotency_key: IDEMPOTENCY_KEY } }
     : input;
   const scopeNote = op.scope ? `Requires the scope ${op.scope}.` : 'Public: no sign-in needed.';
   return {
-    op,
-    config: {
+    name: op.name,
+    title: op.summary,
+    description: [op.summary, op.description, scopeNote].filter(Boolean).join('\n\n'),
+    // The operation validates its own arguments (the same zod schema as REST), so a bad argument
+    // gets the same problem object on both transports.
+    inputSchema: { ...inputSchema, type: 'object' } as Tool['inputSchema'],
+    // MCP output schemas must describe objects; other shapes are sent as text only.
+    ...(output.type === 'object' ? { outputSchema: output as Tool['outputSchema'] } : {}),
+    annotations: {
       title: op.summary,
-      description: [op.summary, op.description, scopeNote].filter(Boolean).join('\n\n'),
-      inputSchema: advertised(inputSchema),
-      // MCP output schemas must describe objects; other shapes are sent as text only.
-      ...(output.type === 'object' ? { outputSchema: advertised(output) } : {}),
-      annotations: {
-        title: op.summary,
-        readOnlyHint: op.readOnly,
-        destructiveHint: op.destructive ?? false,
-        idempotentHint: op.idempotent || op.readOnly,
-        openWorldHint: false,
-      },
+      readOnlyHint: op.readOnly,
+      destructiveHint: op.destructive ?? false,
+      idempotentHint: op.idempotent || op.readOnly,
+      openWorldHint: false,
     },
   };
 }
 
 /**
- * The factory createMcpHandler calls once per HTTP request: a fresh server with one tool per
- * operation, bound to that request's caller and site. Tool definitions are built once.
+ * The factory createMcpHandler calls once per HTTP request: a fresh low-level server bound to that
+ * request's caller and site, with two handlers over tool listings built once per process (a
+ * high-level McpServer would register and convert every tool again on every request).
  */
 export function mcpServerFactory(operations: readonly Operation[], serverInfo: { name: string; version: string }) {
-  const tools = operations.map(toolDefinition);
-  return function createServer(request: McpRequestContext): McpServer {
+  const listings = operations.map(toolListing);
+  const byName = new Map(operations.map((op, i) => [op.name, { op, listing: listings[i]! }]));
+  return function createServer(request: McpRequestContext): Server {
     const call = request.authInfo?.extra?.call as McpCall | undefined;
     if (!call) throw new Error('MCP request without call context');
-    const server = new McpServer(serverInfo, { capabilities: { tools: {} } });
-    for (const { op, config } of tools) {
-      server.registerTool(op.name, config, (args: unknown) => callTool(op, args, call));
-    }
+    const server = new Server(serverInfo, { capabilities: { tools: {} } });
+    server.setRequestHandler('tools/list', () => ({ tools: listings }));
+    server.setRequestHandler('tools/call', async (req) => {
+      const tool = byName.get(req.params.name);
+      if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${req.params.name} not found`);
+      const result = await callTool(tool.op, req.params.arguments, call);
+      // Older protocol versions get the result in the shape they know.
+      return server.projectCallToolResult(result, tool.listing.outputSchema);
+    });
     return server;
   };
 }

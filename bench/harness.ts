@@ -1,0 +1,100 @@
+/** Shared pieces of the benchmarks: loopback servers, an embedded PostgreSQL with seeded listings, autocannon runs. */
+import http from 'node:http';
+import fs from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { createDb, migrate } from '../src/db/knex.ts';
+import { seed } from '../src/db/seed.ts';
+import { startEmbeddedPostgres } from '../src/embedded/postgres.ts';
+
+export const CONNECTIONS = 50;
+export const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
+
+export const WORDS = [
+  'analytics', 'invoices', 'monitoring', 'rockets', 'design', 'payroll', 'calendar', 'notes', 'email', 'crm',
+  'security', 'backup', 'forms', 'chat', 'video', 'podcast', 'hiring', 'travel', 'recipes', 'fitness',
+  'budget', 'tasks', 'wiki', 'docs', 'search', 'maps', 'music', 'photos', 'shop', 'survey',
+];
+
+export interface LoadResult {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  total: number;
+}
+
+export async function listen(handler: http.RequestListener): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer(handler);
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+  };
+}
+
+export async function freePort(): Promise<number> {
+  const probe = await listen(() => {});
+  const port = Number(new URL(probe.url).port);
+  await probe.close();
+  return port;
+}
+
+/** A warm-up, then one measured autocannon run; any non-2xx answer fails the benchmark. */
+export async function load(name: string, options: autocannon.Options): Promise<LoadResult> {
+  await autocannon({ ...options, connections: CONNECTIONS, duration: 2 });
+  const r = await autocannon({ ...options, connections: CONNECTIONS, duration: DURATION_S });
+  if (r.non2xx || r.errors) throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total };
+}
+
+/** Prints results as a table with each row's throughput relative to the first. */
+export function printTable(results: LoadResult[], baseline = results[0]!): void {
+  console.log(`\n${CONNECTIONS} connections, ${DURATION_S} s each, node ${process.version}, ${os.cpus().length} cores`);
+  console.log(`operation                              req/s     p50 ms   p99 ms   vs ${baseline.name.split(' ')[0]}`);
+  for (const r of results) {
+    console.log(
+      `${r.name.padEnd(36)} ${r.rps.toFixed(0).padStart(7)} ${String(r.p50).padStart(9)} ${String(r.p99).padStart(8)} ${((r.rps / baseline.rps) * 100).toFixed(0).padStart(8)}%`,
+    );
+  }
+}
+
+/** An embedded PostgreSQL with migrations, seed and `listings` live listings named from WORDS. */
+export async function benchDatabase(listings: number): Promise<{ databaseUrl: string; dataDir: string; stop(): Promise<void> }> {
+  const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'ld-bench-'));
+  await fs.chmod(tmp, 0o755);
+  const pg = await startEmbeddedPostgres({ dir: path.join(tmp, 'pg'), port: await freePort() });
+  await pg.ensureDatabase('bench');
+  const databaseUrl = pg.url('bench');
+  const db = createDb(databaseUrl, 2);
+  await migrate(db);
+  await seed(db);
+  const started = Date.now();
+  // Names and headlines from a word list so that queries match realistic shares of the rows.
+  await db.raw(
+    `INSERT INTO listings (site_id, slug, company_domain, name, url, status, headline, summary, votes, launch_week, live_at)
+     SELECT s.id, 'bench-' || g, 'bench' || g || '.example.com',
+            initcap(w[1 + g % 30]) || ' ' || initcap(w[1 + (g / 30) % 30]) || ' ' || g,
+            'https://bench' || g || '.example.com/', 'live',
+            'The ' || w[1 + (g / 7) % 30] || ' tool for ' || w[1 + (g / 11) % 30] || ' teams',
+            'A product that helps small teams with ' || w[1 + (g / 13) % 30] || ' and ' || w[1 + (g / 17) % 30] || '.',
+            (g * 7919) % 500, date_trunc('week', now())::date, now()
+     FROM generate_series(1, ?) g, (SELECT id FROM sites WHERE key = 'main') s, (SELECT ?::text[] AS w) words`,
+    [listings, WORDS],
+  );
+  await db.raw('ANALYZE listings');
+  console.log(`seeded ${listings} live listings in ${Date.now() - started} ms`);
+  await db.destroy();
+  return {
+    databaseUrl,
+    dataDir: tmp,
+    async stop() {
+      await pg.stop();
+      await fs.rm(tmp, { recursive: true, force: true });
+    },
+  };
+}
