@@ -5,6 +5,8 @@ import compose from 'koa-compose';
 import { AppError } from '../errors.ts';
 import { verifyCsrf } from './csrf.ts';
 import { html } from './html.ts';
+import { multipartForms } from './multipart.ts';
+import { founderPhotoUpload } from './pages/founder-profile.ts';
 import { pageModules } from './pages/index.ts';
 import { renderPage } from './render.ts';
 import { securityHeaders } from './security-headers.ts';
@@ -24,6 +26,7 @@ export function webPages(services: WebServices): Middleware {
   const stack = compose<Context>([
     securityHeaders({ https: services.config.baseUrl.startsWith('https:') }),
     htmlErrors(services),
+    multipartForms(founderPhotoUpload),
     bodyParser({
       enableTypes: ['form'],
       formLimit: '64kb',
