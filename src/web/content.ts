@@ -31,10 +31,13 @@ export function externalLink(url: string, label: string = displayUrl(url), rel =
 /** A URL as people read it: without the scheme and a lone trailing slash. */
 export const displayUrl = (url: string) => url.replace(/^https?:\/\//, '').replace(/\/$/, '');
 
-/** A founder photo of the media route (a same-origin path), or nothing. */
+/**
+ * A founder photo of the media route (a same-origin path), or nothing. `name: null` makes it
+ * decorative (empty alt), for a photo inside a link that already says the name.
+ */
 export function founderPhoto(path: string | null, name: string | null, size = 96): SafeHtml {
   if (!path) return html``;
-  return html`<img class="founder-photo" src="${path}" width="${size}" height="${size}" alt="${name ? `Photo of ${name}` : 'Founder photo'}">`;
+  return html`<img class="founder-photo" src="${path}" width="${size}" height="${size}" alt="${name ? `Photo of ${name}` : ''}">`;
 }
 
 /** What keeps a profile or a story from being complete, each with the page that fixes it. */

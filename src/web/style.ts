@@ -45,6 +45,7 @@ textarea { width: 100%; padding: .5rem; font: inherit; color: inherit; backgroun
 textarea[aria-invalid=true] { border-color: var(--error); }
 img.founder-photo { border-radius: 50%; object-fit: cover; flex: none; }
 .byline, .founder { display: flex; gap: 1rem; align-items: center; }
+.byline a.author { display: inline-flex; gap: .5rem; align-items: center; vertical-align: middle; }
 .founder { align-items: flex-start; flex-wrap: wrap; } .founder .bio { flex: 1 1 20rem; }
 .lead { font-size: 1.2rem; }
 .missing { border-left: 4px solid var(--error); background: var(--panel); padding: .25rem 1rem; margin-bottom: 1rem; }

@@ -177,7 +177,7 @@ ${textArea({ name: 'links', label: 'Links', value: values?.links ?? p.links.join
 
 function photoForm(p: FounderProfileView, token: string, errors?: FieldMessages) {
   const limits = `JPEG, PNG, WebP, GIF or AVIF, at most ${PHOTO_LIMITS.maxBytes / 1024 / 1024} MB, at least ${PHOTO_LIMITS.minSide} pixels a side. We crop it to a square.`;
-  return html`${p.photo_url ? founderPhoto(new URL(p.photo_url).pathname + new URL(p.photo_url).search, p.display_name, 128) : html`<p>No photo yet.</p>`}
+  return html`${p.photo_url ? founderPhoto(new URL(p.photo_url).pathname + new URL(p.photo_url).search, p.display_name ?? 'you', 128) : html`<p>No photo yet.</p>`}
 <form method="post" action="${PHOTO_FORM}" enctype="multipart/form-data">
 <input type="hidden" name="_csrf" value="${token}">
 <div class="field">

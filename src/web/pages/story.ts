@@ -18,11 +18,14 @@ export const storyPages: PageRoutes = (router, services) => {
 function storyArticle(story: PublicStory) {
   const { founder, listing } = story;
   const listingLink = listing.status === 'live' ? html`<a href="/listings/${listing.slug}">${listing.name}</a>` : html`${listing.name}`;
-  const name = founder?.display_name;
+  const name = founder?.display_name ?? null;
+  // Photo and name link to the founder page together (one link, named by the text).
+  const author = founder?.page_path
+    ? html`<a class="author" href="${founder.page_path}">${founderPhoto(founder.photo_path, null, 64)}<span>${name}</span></a>`
+    : html`${founder && founderPhoto(founder.photo_path, name, 64)}<span>${name}</span>`;
   return html`<article class="story">
 <div class="byline">
-${founder && founderPhoto(founder.photo_path, name ?? null, 64)}
-<p>${name && html`By ${founder?.page_path ? html`<a href="${founder.page_path}">${name}</a>` : name}, founder of `}${listingLink}<br>
+<p>${name && html`By ${author}, founder of `}${listingLink}<br>
 <span class="muted">Published ${time(story.published_at)} · ${story.word_count} words</span></p>
 </div>
 ${story.sections.map(
