@@ -5,6 +5,8 @@ import compose from 'koa-compose';
 import { AppError } from '../errors.ts';
 import { verifyCsrf } from './csrf.ts';
 import { html } from './html.ts';
+import { multipartForms } from './multipart.ts';
+import { founderPhotoUpload } from './pages/founder-profile.ts';
 import { pageModules } from './pages/index.ts';
 import type { PageRoutes } from './pages/page-routes.ts';
 import { renderPage } from './render.ts';
@@ -25,6 +27,7 @@ export function webPages(services: WebServices, extraModules: PageRoutes[] = [])
   const stack = compose<Context>([
     securityHeaders({ https: services.config.baseUrl.startsWith('https:') }),
     htmlErrors(services),
+    multipartForms(founderPhotoUpload),
     bodyParser({
       enableTypes: ['form'],
       formLimit: '64kb',

@@ -40,4 +40,16 @@ table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
 pre.mail { white-space: pre-wrap; background: var(--panel); padding: 1rem; border-radius: 6px; }
 .muted { color: var(--muted); }
+textarea { width: 100%; padding: .5rem; font: inherit; color: inherit; background: var(--bg); border: 1px solid var(--line);
+  border-radius: 6px; }
+textarea[aria-invalid=true] { border-color: var(--error); }
+img.founder-photo { border-radius: 50%; object-fit: cover; flex: none; }
+.byline, .founder { display: flex; gap: 1rem; align-items: center; }
+.byline a.author { display: inline-flex; gap: .5rem; align-items: center; vertical-align: middle; }
+.founder { align-items: flex-start; flex-wrap: wrap; } .founder .bio { flex: 1 1 20rem; }
+.lead { font-size: 1.2rem; }
+.missing { border-left: 4px solid var(--error); background: var(--panel); padding: .25rem 1rem; margin-bottom: 1rem; }
+.missing h2 { font-size: 1.1rem; }
+ol.feed { list-style: none; padding: 0; } ol.feed > li { border-bottom: 1px solid var(--line); }
+.pager { display: flex; gap: 1rem; justify-content: space-between; margin: 1rem 0; }
 `;

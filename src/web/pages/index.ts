@@ -3,10 +3,16 @@ import { apiKeyPages } from './api-keys.ts';
 import { connectedAppPages } from './connected-apps.ts';
 import { devMailboxPages } from './dev-mailbox.ts';
 import { emailLinkPages } from './email-links.ts';
+import { founderPages } from './founder.ts';
+import { founderProfilePages } from './founder-profile.ts';
 import { homePages } from './home.ts';
+import { listingPages } from './listing.ts';
 import type { PageRoutes } from './page-routes.ts';
 import { signInPages } from './sign-in.ts';
 import { signUpPages } from './sign-up.ts';
+import { storyEditorPages } from './story-editor.ts';
+import { storyPages } from './story.ts';
+import { updatesPages } from './updates.ts';
 
 /** Every page module of the site; add one line per new module. */
 export const pageModules: PageRoutes[] = [
@@ -18,4 +24,11 @@ export const pageModules: PageRoutes[] = [
   apiKeyPages,
   connectedAppPages,
   devMailboxPages,
+  // Owner content (issue 4): public pages and the owner's editors.
+  storyPages,
+  founderPages,
+  updatesPages,
+  listingPages,
+  founderProfilePages,
+  storyEditorPages,
 ];

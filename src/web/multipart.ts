@@ -1,0 +1,77 @@
+import type { Context, Middleware } from 'koa';
+import { AppError } from '../errors.ts';
+
+/** One uploaded file of a multipart form. */
+export interface Upload {
+  filename: string;
+  bytes: Buffer;
+}
+
+declare module 'koa' {
+  interface DefaultState {
+    /** Files of a multipart form, by field name (first file per name). */
+    uploads?: Map<string, Upload>;
+  }
+}
+
+/** A route that takes multipart/form-data: the largest body accepted and what to say above it. */
+export interface UploadRoute {
+  maxBytes: number;
+  tooLarge: AppError;
+}
+
+/**
+ * Parses multipart/form-data on the listed POST routes only, with a size limit checked while
+ * reading (and before, from Content-Length). Text fields become the request body like a
+ * urlencoded form (so the CSRF check reads `_csrf` as usual); files go to `ctx.state.uploads`.
+ * Parsing uses the runtime's own FormData parser, so no dependency is needed.
+ */
+export function multipartForms(routes: Record<string, UploadRoute>): Middleware {
+  return async function parseMultipart(ctx, next) {
+    const route = routes[ctx.path];
+    if (ctx.method !== 'POST' || !route || !ctx.is('multipart/form-data')) return next();
+    const form = await readForm(ctx, route);
+    const fields: Record<string, string | string[]> = {};
+    const uploads = new Map<string, Upload>();
+    for (const [name, value] of form) {
+      if (typeof value === 'string') {
+        const seen = fields[name];
+        fields[name] = seen === undefined ? value : [seen].flat().concat(value);
+      } else if (!uploads.has(name)) {
+        uploads.set(name, { filename: value.name, bytes: Buffer.from(await value.arrayBuffer()) });
+      }
+    }
+    (ctx.request as { body?: unknown }).body = fields;
+    ctx.state.uploads = uploads;
+    return next();
+  };
+}
+
+async function readForm(ctx: Context, route: UploadRoute): Promise<FormData> {
+  const body = Number(ctx.get('content-length')) > route.maxBytes ? null : await readLimited(ctx.req, route.maxBytes);
+  if (!body) {
+    ctx.req.resume(); // the rest of the upload is dropped, so the browser still reads our answer
+    throw route.tooLarge;
+  }
+  try {
+    return await new Response(new Uint8Array(body), { headers: { 'content-type': ctx.get('content-type') } }).formData();
+  } catch {
+    throw new AppError(400, 'invalid_form', 'The form could not be read', 'Go back, reload the page and try again.');
+  }
+}
+
+/** The request body, or null as soon as it passes `max` bytes (the stream is left flowing, not destroyed). */
+function readLimited(req: Context['req'], max: number): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= max) return void chunks.push(chunk);
+      chunks.length = 0;
+      resolve(null);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}

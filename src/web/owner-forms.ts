@@ -1,0 +1,64 @@
+import type { z } from 'zod';
+import { AppError, type FieldError } from '../errors.ts';
+import { fieldErrors } from '../operations/invoke.ts';
+import type { FieldMessages } from './forms.ts';
+import { html, type SafeHtml } from './html.ts';
+
+/** Form pieces of the owner pages whose rules live in an operation's input schema. */
+
+export interface TextAreaOptions {
+  name: string;
+  label: string;
+  value?: string | null;
+  error?: string;
+  hint?: SafeHtml | string;
+  rows?: number;
+  maxlength?: number;
+}
+
+/** A labelled textarea with its hint and error, wired like `field` (ids `f-<name>`). */
+export function textArea(o: TextAreaOptions): SafeHtml {
+  const id = `f-${o.name}`;
+  const described = [o.hint && `${id}-hint`, o.error && `${id}-error`].filter(Boolean).join(' ');
+  return html`<div class="field">
+<label for="${id}">${o.label}</label>
+${o.hint && html`<p class="hint" id="${id}-hint">${o.hint}</p>`}
+${o.error && html`<p class="error" id="${id}-error">${o.error}</p>`}
+<textarea id="${id}" name="${o.name}" rows="${o.rows ?? 6}"${described ? html` aria-describedby="${described}"` : ''}${o.error ? html` aria-invalid="true"` : ''}${o.maxlength ? html` maxlength="${o.maxlength}"` : ''}>${o.value ?? ''}</textarea>
+</div>`;
+}
+
+/**
+ * Field errors of an operation (dotted paths such as `links.1`) as messages per form field:
+ * the first segment names the field, a list index is said in words ("Link 2: …").
+ */
+export function formMessages(errors: FieldError[], itemLabels: Record<string, string> = {}): FieldMessages {
+  const messages: FieldMessages = {};
+  for (const { path, message } of errors) {
+    const [name = 'form', index] = path.split('.');
+    const field = name === '(body)' ? 'form' : name;
+    const prefix = index !== undefined && /^\d+$/.test(index) ? `${itemLabels[field] ?? 'Item'} ${Number(index) + 1}: ` : '';
+    messages[field] ??= prefix + message;
+  }
+  return messages;
+}
+
+/** Validates form values with an operation's input schema; messages per field on failure. */
+export function parseWithSchema<S extends z.ZodType>(
+  schema: S,
+  values: Record<string, unknown>,
+  itemLabels?: Record<string, string>,
+): { ok: true; data: z.output<S> } | { ok: false; errors: FieldMessages } {
+  const parsed = schema.safeParse(values);
+  return parsed.success ? { ok: true, data: parsed.data } : { ok: false, errors: formMessages(fieldErrors(parsed.error), itemLabels) };
+}
+
+/**
+ * A refusal of the domain (bad image, story below the minimum) as form messages with its
+ * HTTP status. Anything else (not found, server errors) is thrown on to the error page.
+ */
+export function refusal(err: unknown, field = 'form'): { status: number; errors: FieldMessages } {
+  if (!(err instanceof AppError) || err.status >= 500 || err.status === 404) throw err;
+  const errors = err.errors?.length ? formMessages(err.errors) : { [field]: err.message };
+  return { status: err.status, errors };
+}

@@ -1,0 +1,34 @@
+import { publicFounder, type PublicFounder } from '../../domain/founders/profiles.ts';
+import { siteForHost } from '../../domain/sites/sites.ts';
+import { notFound } from '../../errors.ts';
+import { externalLink, founderPhoto, textBlocks } from '../content.ts';
+import { html } from '../html.ts';
+import { renderPage } from '../render.ts';
+import type { PageRoutes } from './page-routes.ts';
+
+/** The public founder page: profile, this site's interview answers, stories and live listings. */
+export const founderPages: PageRoutes = (router, services) => {
+  router.get('/founders/:user_id', async function showFounder(ctx) {
+    const userId = /^[1-9]\d{0,9}$/.test(ctx.params.user_id!) ? Number(ctx.params.user_id) : NaN;
+    const site = await siteForHost(services.db, ctx.host);
+    // Only complete profiles have a public page (publicFounder returns null otherwise).
+    const founder = userId <= 2_147_483_647 ? await publicFounder(services.db, userId, site.id) : null;
+    if (!founder) throw notFound('The founder');
+    await renderPage(ctx, services, { title: founder.display_name, main: founderProfile(founder) });
+  });
+};
+
+function founderProfile(f: PublicFounder) {
+  return html`<div class="founder">
+${founderPhoto(f.photo_path, f.display_name, 160)}
+<div class="bio">${textBlocks(f.bio)}</div>
+</div>
+<h2>Links</h2>
+<ul>${f.links.map((link) => html`<li>${externalLink(link, undefined, 'me nofollow ugc noopener')}</li>`)}</ul>
+${f.interview.length > 0 && html`<h2>Interview</h2>
+${f.interview.map((a) => html`<section class="answer"><h3>${a.question}</h3>${textBlocks(a.answer)}</section>`)}`}
+${f.stories.length > 0 && html`<h2>Stories</h2>
+<ul>${f.stories.map((s) => html`<li><a href="${s.path}">${s.title}</a> <span class="muted">(${s.listing_name})</span></li>`)}</ul>`}
+${f.listings.length > 0 && html`<h2>Listings</h2>
+<ul>${f.listings.map((l) => html`<li><a href="/listings/${l.slug}">${l.name}</a>${l.headline && html` — ${l.headline}`}</li>`)}</ul>`}`;
+}

@@ -1,0 +1,43 @@
+import { publicStory } from '../../domain/founders/public-story.ts';
+import { founderUrls } from '../../domain/founders/urls.ts';
+import { publicListingBySlug } from '../../domain/listings/listing-views.ts';
+import { day, externalLink, textBlocks } from '../content.ts';
+import { html } from '../html.ts';
+import { renderPage } from '../render.ts';
+import type { PageRoutes } from './page-routes.ts';
+
+type PublicListingPage = Awaited<ReturnType<typeof publicListingBySlug>>;
+
+/** The public page of a live listing (what get_listing returns), with a link to its story. */
+export const listingPages: PageRoutes = (router, services) => {
+  router.get('/listings/:slug', async function showListing(ctx) {
+    const slug = ctx.params.slug!;
+    const listing = await publicListingBySlug(services.db, slug); // 404 unless live
+    const story = await publicStory(services.db, slug);
+    await renderPage(ctx, services, {
+      title: listing.name,
+      // The listing page shows the story only where it is paid for (plan or unlocked section).
+      main: listingBody(listing, story?.shown_on_listing ? { title: story.title, path: founderUrls.storyPage('', listing.slug) } : null),
+    });
+  });
+};
+
+function listingBody(l: PublicListingPage, story: { title: string; path: string } | null) {
+  const socials = Object.entries(l.socials);
+  const milestones = 'milestones' in l ? l.milestones : undefined;
+  return html`${l.headline && html`<p class="lead">${l.headline}</p>`}
+${textBlocks(l.summary)}
+<ul class="facts">
+<li>Website: ${externalLink(l.url, undefined, 'noopener')}</li>
+<li><span data-followers>${l.follower_count}</span> ${l.follower_count === 1 ? 'follower' : 'followers'} · ${l.votes} ${l.votes === 1 ? 'vote' : 'votes'}</li>
+${story && html`<li>Founder story: <a href="${story.path}">${story.title}</a></li>`}
+</ul>
+${socials.length > 0 && html`<h2>Elsewhere</h2>
+<ul>${socials.map(([platform, url]) => html`<li>${externalLink(url, platform)}</li>`)}</ul>`}
+${milestones && milestones.length > 0 && html`<h2>Milestones</h2>
+<ol class="milestones">${milestones.map(
+  (m) => html`<li>${day(m.date)} <strong>${m.url ? externalLink(m.url, m.title) : m.title}</strong>${m.description && html`<br>${m.description}`}</li>`,
+)}</ol>`}
+${l.faqs.length > 0 && html`<h2>Questions and answers</h2>
+${l.faqs.map((f) => html`<section class="faq"><h3>${f.question}</h3>${textBlocks(f.answer)}</section>`)}`}`;
+}

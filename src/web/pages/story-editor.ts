@@ -1,0 +1,112 @@
+import type { Context } from 'koa';
+import { RULES } from '../../domain/founders/publish-rules.ts';
+import { getFounderStory, setFounderStory, type StoryView } from '../../domain/founders/stories.ts';
+import { countWords, SECTION_HEADINGS, STORY_SECTIONS } from '../../domain/founders/story-sections.ts';
+import { founderUrls } from '../../domain/founders/urls.ts';
+import { getOwnedListing } from '../../domain/listings/listings.ts';
+import { notFound } from '../../errors.ts';
+import { setFounderStoryOp } from '../../operations/founder-story.ts';
+import { errorSummary, field, postForm, time } from '../components.ts';
+import { csrfToken } from '../csrf.ts';
+import { missingList } from '../content.ts';
+import { formBody, formString, type FieldMessages } from '../forms.ts';
+import { html } from '../html.ts';
+import { parseWithSchema, refusal, textArea } from '../owner-forms.ts';
+import { renderPage } from '../render.ts';
+import { currentUser, requireUser } from '../session.ts';
+import type { WebServices } from '../web-services.ts';
+import type { PageRoutes } from './page-routes.ts';
+
+const FIELDS = ['title', ...STORY_SECTIONS] as const;
+
+const NOTICES: Record<string, string> = {
+  published: 'Your story is saved and published.',
+  draft: 'Your story is saved as a draft. Below is what it still needs to publish.',
+};
+
+interface EditorView {
+  status: number;
+  errors?: FieldMessages;
+  values?: Record<string, string>;
+}
+
+/** The owner's story editor of one listing: the current sections, the status and what is missing. */
+export const storyEditorPages: PageRoutes = (router, services) => {
+  router.get('/account/listings/:listing_id/story', requireUser(services), async function showStoryEditor(ctx) {
+    await editorPage(ctx, services, { status: 200 });
+  });
+
+  router.post('/account/listings/:listing_id/story', requireUser(services), async function saveStory(ctx) {
+    const listingId = listingIdOf(ctx);
+    const user = (await currentUser(ctx, services))!;
+    const body = formBody(ctx);
+    // Every field is on the form, so an emptied section is cleared, as in set_founder_story.
+    const values = Object.fromEntries(FIELDS.map((name) => [name, formString(body, name)]));
+    const form = parseWithSchema(setFounderStoryOp.input, { listing_id: listingId, ...values });
+    if (!form.ok) return editorPage(ctx, services, { status: 400, errors: form.errors, values });
+    const { listing_id: _id, ...fields } = form.data;
+    let saved: StoryView;
+    try {
+      saved = await setFounderStory(services.db, services.config.baseUrl, user.id, listingId, fields);
+    } catch (err) {
+      return editorPage(ctx, services, { ...refusal(err), values });
+    }
+    ctx.status = 303;
+    ctx.redirect(`${founderUrls.storyEditor('', listingId)}?notice=${saved.status}`);
+  });
+};
+
+/** The listing id of the path; anything but a positive 32-bit integer is a page that does not exist. */
+function listingIdOf(ctx: Context): number {
+  const raw = ctx.params.listing_id!;
+  if (!/^[1-9]\d{0,9}$/.test(raw) || Number(raw) > 2_147_483_647) throw notFound('The listing');
+  return Number(raw);
+}
+
+async function editorPage(ctx: Context, services: WebServices, view: EditorView) {
+  const listingId = listingIdOf(ctx);
+  const user = (await currentUser(ctx, services))!;
+  // Another owner's listing is "not found", the same as through the API.
+  const listing = await getOwnedListing(services.db, user.id, listingId);
+  const story = await getFounderStory(services.db, services.config.baseUrl, user.id, listingId);
+  const token = await csrfToken(ctx, services);
+  const notice = typeof ctx.query.notice === 'string' ? NOTICES[ctx.query.notice] : undefined;
+  const value = (name: (typeof FIELDS)[number]) => view.values?.[name] ?? (name === 'title' ? story.title : story.sections[name]) ?? '';
+  await renderPage(ctx, services, {
+    title: `Founder story: ${listing.name}`,
+    status: view.status,
+    notice: view.status === 200 ? notice : undefined,
+    main: html`${storyStatus(story)}
+${errorSummary(view.errors)}
+${postForm(
+  founderUrls.storyEditor('', listingId),
+  token,
+  html`<p class="hint">Tell the story in your own words, in plain text; a blank line starts a new paragraph. It publishes once it has
+at least ${RULES.storyMinWords} words over at least ${RULES.storyMinSections} sections and your founder profile is complete.</p>
+${field({ name: 'title', label: 'Title', value: value('title'), error: view.errors?.title, maxlength: 120 })}
+${STORY_SECTIONS.map((name) =>
+  textArea({
+    name,
+    label: SECTION_HEADINGS[name],
+    value: value(name),
+    error: view.errors?.[name],
+    hint: `${countWords(story.sections[name])} words saved.`,
+    rows: 8,
+    maxlength: 10_000,
+  }),
+)}
+<button type="submit">Save story</button>`,
+)}`,
+  });
+}
+
+function storyStatus(story: StoryView) {
+  const counts = html`<p>${story.word_count} words in ${story.section_count} ${story.section_count === 1 ? 'section' : 'sections'}.</p>`;
+  if (story.status === 'published') {
+    const path = new URL(story.url).pathname;
+    return html`<p class="status" data-status="published">Published ${time(story.published_at)}: <a href="${path}">read it on its public page</a>.
+${story.shown_on_listing ? 'It shows on your listing page too.' : 'It shows on your listing page too once the listing is paid or its story section is unlocked.'}</p>${counts}`;
+  }
+  return html`<p class="status" data-status="draft">Draft: not published yet.</p>${counts}
+${missingList(story.missing, 'What it takes to publish')}`;
+}

@@ -1,0 +1,39 @@
+import { siteForHost } from '../../domain/sites/sites.ts';
+import { latestUpdates } from '../../domain/updates/updates.ts';
+import { AppError } from '../../errors.ts';
+import { time } from '../components.ts';
+import { pager, textBlocks } from '../content.ts';
+import { html } from '../html.ts';
+import { renderPage } from '../render.ts';
+import type { PageRoutes } from './page-routes.ts';
+
+const PER_PAGE = 20;
+const MAX_PAGE = 100_000;
+
+/** The latest-updates page of the site the request came to (what list_latest_updates returns). */
+export const updatesPages: PageRoutes = (router, services) => {
+  router.get('/updates', async function showUpdates(ctx) {
+    const page = pageNumber(ctx.query.page);
+    const site = await siteForHost(services.db, ctx.host);
+    const feed = await latestUpdates(services.db, site.id, page, PER_PAGE);
+    await renderPage(ctx, services, {
+      title: 'Latest updates',
+      main: html`<p>What the makers on ${site.name} shipped lately, newest first.</p>
+${feed.items.length === 0 ? html`<p>No updates${page > 1 ? ' on this page' : ' yet'}.</p>` : html`<ol class="feed">${feed.items.map(
+  (u) => html`<li><article aria-labelledby="update-${u.id}">
+<h2 id="update-${u.id}">${u.title}</h2>
+<p class="muted"><a href="/listings/${u.listing.slug}">${u.listing.name}</a> · ${time(u.published_at)}</p>
+${textBlocks(u.body)}
+</article></li>`,
+)}</ol>`}
+${pager('/updates', page, PER_PAGE, feed.total)}`,
+    });
+  });
+};
+
+/** `?page=` as a number; absent is 1, anything but a page number is a 400 page. */
+function pageNumber(value: unknown): number {
+  if (value === undefined) return 1;
+  if (typeof value === 'string' && /^[1-9]\d{0,5}$/.test(value) && Number(value) <= MAX_PAGE) return Number(value);
+  throw new AppError(400, 'validation_failed', 'No such page', `Pages are numbered from 1 to ${MAX_PAGE}.`);
+}
