@@ -51,7 +51,8 @@ export function mcpEndpoint(services: Services, operations: readonly Operation[]
           principal,
         }),
       };
-      const response = await handler.fetch(webRequest(ctx, config.baseUrl, raw), {
+      // A parsed body is handed over as such; the raw bytes only when they did not parse.
+      const response = await handler.fetch(webRequest(ctx, config.baseUrl, message === undefined ? raw : undefined), {
         authInfo: authInfo(ctx, principal, call),
         ...(message === undefined ? {} : { parsedBody: message }),
       });
