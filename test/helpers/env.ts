@@ -36,6 +36,15 @@ function harnessEnv(name: string): string {
   return value;
 }
 
+/** A port nobody listens on right now, on loopback. */
+export async function freePort(): Promise<number> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
 /** Clones the seeded template into a fresh database of this test file. */
 export async function createTestDatabase(): Promise<string> {
   const adminUrl = harnessEnv('TEST_PG_URL');

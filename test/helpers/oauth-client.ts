@@ -64,13 +64,16 @@ export class MemoryOAuthClient implements OAuthClientProvider {
 /**
  * Opens the authorization URL in the browser, signs in on our page when asked, answers the
  * consent page and returns the callback URL the browser was sent to, plus the consent page text.
+ * The callback is caught in the browser unless `options.callback` names a real server to reach.
  */
 export async function authorizeInBrowser(
   browser: Browser,
   authorizationUrl: URL,
   account: { email: string; password: string },
   decision: 'Allow' | 'Deny' = 'Allow',
+  options: { callback?: string } = {},
 ): Promise<{ callback: URL; consentText: string }> {
+  const callbackUrl = options.callback ?? CALLBACK_URL;
   const context = await browser.newContext();
   const page = await context.newPage();
   if (process.env.DEBUG_BROWSER) {
@@ -78,10 +81,12 @@ export async function authorizeInBrowser(
     page.on('response', (r) => console.log('browser response:', r.request().method(), r.url(), r.status(), r.headers()['location'] ?? ''));
   }
   let callback: URL | undefined;
-  await page.route(`${CALLBACK_URL}**`, async (route) => {
-    callback = new URL(route.request().url());
-    await route.fulfill({ status: 200, contentType: 'text/plain', body: 'back in the app' });
-  });
+  if (!options.callback) {
+    await page.route(`${CALLBACK_URL}**`, async (route) => {
+      callback = new URL(route.request().url());
+      await route.fulfill({ status: 200, contentType: 'text/plain', body: 'back in the app' });
+    });
+  }
   try {
     await page.goto(authorizationUrl.toString());
     if (await page.getByRole('button', { name: 'Sign in' }).isVisible()) {
@@ -92,9 +97,10 @@ export async function authorizeInBrowser(
     await page.getByRole('button', { name: decision }).waitFor();
     const consentText = await page.locator('main').innerText();
     await page.getByRole('button', { name: decision }).click();
-    await page.waitForURL(`${CALLBACK_URL}**`, { timeout: 10_000 }).catch(async (err: Error) => {
+    await page.waitForURL(`${callbackUrl}**`, { timeout: 10_000 }).catch(async (err: Error) => {
       throw new Error(`${err.message}\nstopped at ${page.url()}: ${await page.locator('body').innerText().catch(() => '')}`);
     });
+    callback ??= new URL(page.url());
     if (!callback) throw new Error('the browser never reached the callback');
     return { callback, consentText };
   } finally {

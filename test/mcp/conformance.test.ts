@@ -3,7 +3,11 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
-import { startTestEnv, type TestEnv } from '../helpers/env.ts';
+import type { Browser } from 'playwright-core';
+import { createVerifiedUser } from '../../src/auth/accounts.ts';
+import { launchBrowser } from '../helpers/browser.ts';
+import { freePort, request, startTestEnv, type TestEnv } from '../helpers/env.ts';
+import { authorizeInBrowser } from '../helpers/oauth-client.ts';
 
 /**
  * The official MCP conformance suite (@modelcontextprotocol/conformance) against our /mcp.
@@ -15,18 +19,24 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const CLI = path.join(ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
 
 let env: TestEnv;
+let browser: Browser;
 test.before(async () => {
   env = await startTestEnv(import.meta.url);
+  browser = await launchBrowser();
 });
 test.after.always(async () => {
+  await browser?.close();
   await env?.close();
 });
 
-function conformance(args: string[]): Promise<{ code: number | null; output: string }> {
+function conformance(args: string[], onOutput: (text: string) => void = () => {}): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
     let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      onOutput(output);
+    });
     child.stderr.on('data', (chunk) => (output += chunk));
     child.on('exit', (code) => resolve({ code, output }));
   });
@@ -47,4 +57,40 @@ for (const run of RUNS) {
     if (code !== 0) t.log(output);
     t.is(code, 0);
   });
+}
+
+test.serial('MCP conformance, authorization server: metadata and the authorization code grant with PKCE', async (t) => {
+  const port = await freePort();
+  const callback = `http://127.0.0.1:${port}/callback`;
+  const registered = await request(env, 'POST', '/oauth/register', {
+    body: { client_name: 'Conformance', redirect_uris: [callback], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'] },
+  });
+  t.is(registered.status, 201);
+  const password = 'conformance password 1';
+  const email = 'conformance@example.com';
+  await createVerifiedUser(env.services.db, email, password);
+  // The suite prints an authorization URL for a person and waits for its callback server:
+  // the browser plays the person (our sign-in and consent pages) and lands on that server.
+  let opened: Promise<unknown> | undefined;
+  const outputDir = await fs.mkdtemp(path.join(os.tmpdir(), 'conformance-auth-'));
+  const run = conformance(
+    ['authorization', '-o', outputDir, '--url', env.baseUrl, '--client-id', registered.body.client_id, '--resource', `${env.baseUrl}/mcp`, '--port', String(port)],
+    (output) => {
+      const url = /^(http\S+\/oauth\/authorize\?\S+)$/m.exec(output)?.[1];
+      if (url && !opened) opened = authorizeInBrowser(browser, new URL(url), { email, password }, 'Allow', { callback });
+    },
+  );
+  const { code, output } = await run;
+  await opened;
+  if (code !== 0) t.log(output, await failedChecks(outputDir));
+  await fs.rm(outputDir, { recursive: true, force: true });
+  t.is(code, 0);
+  t.regex(output, /authorization-code-grant/);
+});
+
+/** The failed checks the suite saved, for the test log. */
+async function failedChecks(dir: string): Promise<string> {
+  const files = (await fs.readdir(dir, { recursive: true })).filter((f) => f.endsWith('checks.json'));
+  const checks = await Promise.all(files.map(async (f) => JSON.parse(await fs.readFile(path.join(dir, f), 'utf8'))));
+  return JSON.stringify(checks.flat().filter((c: { status: string }) => c.status === 'FAILURE'), null, 2);
 }

@@ -1,9 +1,11 @@
 import type { Context, Next } from 'koa';
 import type Provider from 'oidc-provider';
+import { SCOPES } from '../scopes.ts';
 
 /** What oidc-provider answers: its endpoints under /oauth and the two discovery documents. */
 const OAUTH_PATHS = /^\/(?:oauth\/.*|\.well-known\/(?:openid-configuration|oauth-authorization-server))$/;
 const REGISTRATION = '/oauth/register';
+const AUTHORIZATION = '/oauth/authorize';
 
 /**
  * Hands OAuth requests to the provider's own Koa app, untouched (no body parser in front of it).
@@ -26,7 +28,20 @@ export function oauthRoutes(provider: Provider) {
         return;
       }
     }
+    if (ctx.path === AUTHORIZATION && ctx.method === 'GET') askDefaultScopes(ctx);
     ctx.respond = false;
     await handle(ctx.req, ctx.res);
   };
+}
+
+/**
+ * An authorization request without `scope` asks for every scope of the MCP resource (what its
+ * metadata lists as scopes_supported); the consent page shows them all and the person decides.
+ * oidc-provider itself would end a scope-less request in access_denied after consent.
+ */
+function askDefaultScopes(ctx: Context): void {
+  const url = new URL(ctx.req.url ?? '/', 'http://placeholder');
+  if (url.searchParams.get('scope')) return;
+  url.searchParams.set('scope', SCOPES.join(' '));
+  ctx.req.url = `${url.pathname}${url.search}`;
 }
