@@ -53,6 +53,10 @@ const EnvSchema = z.object({
   OAUTH_JWKS: z.string().optional(),
   /** Comma-separated secrets for the authorization server's cookies; generated into DATA_DIR when absent. */
   OAUTH_COOKIE_KEYS: z.string().default(''),
+  /** Hosts (host:port) whose client ID metadata documents may be fetched on private/loopback addresses: development and tests only. */
+  OAUTH_CLIENT_METADATA_HOSTS: z.string().default(''),
+  /** Extra CA (PEM file) trusted when fetching from OAUTH_CLIENT_METADATA_HOSTS. */
+  OAUTH_CLIENT_METADATA_CA_FILE: z.string().optional(),
   /** `production` turns development conveniences (the mailbox page) off. */
   NODE_ENV: z.string().optional(),
   /** Failed web sign-ins per email / per client address within the window before 429. */
@@ -86,7 +90,7 @@ export interface Config {
   cache: { searchTtlMs: number; catalogTtlMs: number };
   crawl: CrawlOptions;
   /** Keys from the environment; loadOAuthKeys() falls back to DATA_DIR. */
-  oauth: { jwks: JsonWebKey[] | undefined; cookieKeys: string[] };
+  oauth: { jwks: JsonWebKey[] | undefined; cookieKeys: string[]; metadataHosts: string[]; metadataCaFile: string | undefined };
   /** DNS-rebinding guard of /mcp. */
   mcp: { allowedHosts: string[]; allowedOrigins: string[] };
   mail: { smtpUrl: string | undefined; from: string; sweepIntervalMs: number };
@@ -128,7 +132,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxRedirects: 5,
       userAgent: `ListingDirectoryBot/1.0 (+${baseUrl}/bot)`,
     },
-    oauth: { jwks: e.OAUTH_JWKS ? parseJwks(e.OAUTH_JWKS) : undefined, cookieKeys: list(e.OAUTH_COOKIE_KEYS) },
+    oauth: {
+      jwks: e.OAUTH_JWKS ? parseJwks(e.OAUTH_JWKS) : undefined,
+      cookieKeys: list(e.OAUTH_COOKIE_KEYS),
+      metadataHosts: list(e.OAUTH_CLIENT_METADATA_HOSTS),
+      metadataCaFile: e.OAUTH_CLIENT_METADATA_CA_FILE,
+    },
     mcp: { allowedHosts: list(e.MCP_ALLOWED_HOSTS), allowedOrigins: list(e.MCP_ALLOWED_ORIGINS) },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, sweepIntervalMs: e.MAIL_SWEEP_INTERVAL_MS },
     updates: { fanOutBatchSize: e.UPDATE_FANOUT_BATCH_SIZE },

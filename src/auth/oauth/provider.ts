@@ -5,6 +5,7 @@ import type { Db } from '../../db/knex.ts';
 import { mcpResource } from '../../mcp/resource-metadata.ts';
 import { SCOPES } from '../scopes.ts';
 import type { OAuthKeys } from './keys.ts';
+import { clientMetadataFetch } from './metadata-fetch.ts';
 import { postgresAdapter } from './pg-adapter.ts';
 
 /** Access tokens are short-lived JWTs: verified without the database, revocation seen within this. */
@@ -22,7 +23,9 @@ export const CONSENT_PATH = '/consent';
 export function createOAuthProvider(deps: { config: Config; db: Db; oauthKeys: OAuthKeys; log: Logger }): Provider {
   const { config, db, oauthKeys: keys, log } = deps;
   const resource = mcpResource(config);
+  const fetchMetadata = clientMetadataFetch(config);
   const configuration: Configuration = {
+    ...(fetchMetadata ? { fetch: fetchMetadata } : {}),
     adapter: postgresAdapter(db),
     jwks: { keys: keys.signing as NonNullable<Configuration['jwks']>['keys'] },
     cookies: { keys: keys.cookieKeys, long: { signed: true }, short: { signed: true } },
