@@ -66,6 +66,11 @@ async function main() {
     const token = await accessToken(services, user.id);
     const mine = await recordToolCall(mcpUrl, 'list_my_listings', {}, token);
 
+    if (process.env.BENCH_ONLY_MCP) {
+      // For profiling the MCP path alone.
+      printTable([await load('MCP tools/call search_listings', { url: mcpUrl, method: 'POST', headers: search.headers, body: search.body })]);
+      return;
+    }
     const rest = await load('REST GET /listings?q=analytics', { url: `${app.url}/api/v1/listings?q=analytics` });
     const mcp = await load('MCP tools/call search_listings', { url: mcpUrl, method: 'POST', headers: search.headers, body: search.body });
     const restMine = await load('REST GET /me/listings (JWT)', {
