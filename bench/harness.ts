@@ -98,3 +98,14 @@ export async function benchDatabase(listings: number): Promise<{ databaseUrl: st
     },
   };
 }
+
+/** Runs a benchmark's main and exits with its outcome (the embedded PostgreSQL leaves handles open). */
+export function runBench(main: () => Promise<void>): void {
+  main().then(
+    () => process.exit(0),
+    (err) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}

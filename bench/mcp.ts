@@ -12,7 +12,7 @@ import { createUser } from '../src/auth/users.ts';
 import { loadConfig } from '../src/config.ts';
 import { operations } from '../src/operations/index.ts';
 import { createServices, type Services } from '../src/services.ts';
-import { benchDatabase, listen, load, printTable } from './harness.ts';
+import { benchDatabase, listen, load, printTable, runBench } from './harness.ts';
 
 const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 20_000);
 
@@ -90,10 +90,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -9,7 +9,7 @@ import { createApp } from '../src/api/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { operations } from '../src/operations/index.ts';
 import { createServices } from '../src/services.ts';
-import { benchDatabase, listen, load as run, printTable, WORDS, type LoadResult } from './harness.ts';
+import { benchDatabase, listen, load as run, printTable, runBench, WORDS, type LoadResult } from './harness.ts';
 
 const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 100_000);
 
@@ -73,10 +73,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -18,17 +18,31 @@ export interface FieldOptions {
 }
 
 export function field(o: FieldOptions): SafeHtml {
+  return labelled(o, (id, described) =>
+    html`<input id="${id}" name="${o.name}" type="${o.type ?? 'text'}" value="${o.value ?? ''}"${attr('autocomplete', o.autocomplete)}${attr('aria-describedby', described)}${o.error ? html` aria-invalid="true"` : ''}${o.required ? html` required` : ''}${attr('minlength', o.minlength)}${attr('maxlength', o.maxlength)}>`,
+  );
+}
+
+/**
+ * A form control with its label, hint and error, wired for screen readers (ids `f-<name>`);
+ * `control` gets the id and the aria-describedby value (undefined when there is nothing to name).
+ */
+export function labelled(
+  o: { name: string; label: string; hint?: SafeHtml | string; error?: string },
+  control: (id: string, described: string | undefined) => SafeHtml,
+): SafeHtml {
   const id = `f-${o.name}`;
-  const described = [o.hint && `${id}-hint`, o.error && `${id}-error`].filter(Boolean).join(' ');
+  const described = [o.hint && `${id}-hint`, o.error && `${id}-error`].filter(Boolean).join(' ') || undefined;
   return html`<div class="field">
 <label for="${id}">${o.label}</label>
 ${o.hint && html`<p class="hint" id="${id}-hint">${o.hint}</p>`}
 ${o.error && html`<p class="error" id="${id}-error">${o.error}</p>`}
-<input id="${id}" name="${o.name}" type="${o.type ?? 'text'}" value="${o.value ?? ''}"${attr('autocomplete', o.autocomplete)}${attr('aria-describedby', described || undefined)}${o.error ? html` aria-invalid="true"` : ''}${o.required ? html` required` : ''}${attr('minlength', o.minlength)}${attr('maxlength', o.maxlength)}>
+${control(id, described)}
 </div>`;
 }
 
-const attr = (name: string, value: string | number | undefined) => (value === undefined ? '' : html` ${name}="${value}"`);
+/** ` name="value"`, or nothing when the value is absent. */
+export const attr = (name: string, value: string | number | undefined) => (value === undefined ? '' : html` ${name}="${value}"`);
 
 /** The list of problems at the top of a form, each linking to its field (`form`: the whole form). */
 export function errorSummary(errors: FieldMessages | undefined): SafeHtml {

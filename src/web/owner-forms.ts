@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { AppError, type FieldError } from '../errors.ts';
 import { fieldErrors } from '../operations/invoke.ts';
 import type { FieldMessages } from './forms.ts';
+import { attr, labelled } from './components.ts';
 import { html, type SafeHtml } from './html.ts';
 
 /** Form pieces of the owner pages whose rules live in an operation's input schema. */
@@ -18,14 +19,9 @@ export interface TextAreaOptions {
 
 /** A labelled textarea with its hint and error, wired like `field` (ids `f-<name>`). */
 export function textArea(o: TextAreaOptions): SafeHtml {
-  const id = `f-${o.name}`;
-  const described = [o.hint && `${id}-hint`, o.error && `${id}-error`].filter(Boolean).join(' ');
-  return html`<div class="field">
-<label for="${id}">${o.label}</label>
-${o.hint && html`<p class="hint" id="${id}-hint">${o.hint}</p>`}
-${o.error && html`<p class="error" id="${id}-error">${o.error}</p>`}
-<textarea id="${id}" name="${o.name}" rows="${o.rows ?? 6}"${described ? html` aria-describedby="${described}"` : ''}${o.error ? html` aria-invalid="true"` : ''}${o.maxlength ? html` maxlength="${o.maxlength}"` : ''}>${o.value ?? ''}</textarea>
-</div>`;
+  return labelled(o, (id, described) =>
+    html`<textarea id="${id}" name="${o.name}" rows="${o.rows ?? 6}"${attr('aria-describedby', described)}${o.error ? html` aria-invalid="true"` : ''}${attr('maxlength', o.maxlength)}>${o.value ?? ''}</textarea>`,
+  );
 }
 
 /**

@@ -1,11 +1,6 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import test from 'ava';
+import { admin } from '../helpers/admin.ts';
 import { api, startTestEnv, type TestEnv } from '../helpers/env.ts';
-
-const run = promisify(execFile);
-const MAIN = path.resolve(import.meta.dirname, '../../src/main.ts');
 
 let env: TestEnv;
 test.before(async () => {
@@ -13,23 +8,10 @@ test.before(async () => {
 });
 test.after.always(() => env?.close());
 
-/** Runs `main.ts admin ...` the way `npm run admin --` does, against this test's database. */
-async function admin(...args: string[]) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [MAIN, 'admin', ...args], {
-      env: { ...process.env, DATABASE_URL: env.databaseUrl, LOG_LEVEL: 'silent' },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
-
 test('users:create then keys:create prints a working key alone on the last line', async (t) => {
-  const created = await admin('users:create', '--email', 'cli@example.com');
+  const created = await admin(env, 'users:create', '--email', 'cli@example.com');
   t.is(created.code, 0, created.stderr);
-  const keyed = await admin('keys:create', '--email', 'cli@example.com', '--scopes', 'account:read,listings:write', '--name', 'ci');
+  const keyed = await admin(env, 'keys:create', '--email', 'cli@example.com', '--scopes', 'account:read,listings:write', '--name', 'ci');
   t.is(keyed.code, 0, keyed.stderr);
   const key = keyed.stdout.trim().split('\n').at(-1)!;
   t.regex(key, /^ld_[A-Za-z0-9_-]{20,}$/);
@@ -54,14 +36,14 @@ test('bad admin input exits non-zero with a message and creates nothing', async 
     ['nonsense'],
   ];
   for (const args of cases) {
-    const res = await admin(...args);
+    const res = await admin(env, ...args);
     t.not(res.code, 0, args.join(' '));
     t.true(res.stderr.trim().length > 0, args.join(' '));
     t.false(res.stderr.includes('    at '), `no stack trace for ${args.join(' ')}`);
   }
-  const again = await admin('users:create', '--email', 'twice@example.com');
+  const again = await admin(env, 'users:create', '--email', 'twice@example.com');
   t.is(again.code, 0);
-  const dup = await admin('users:create', '--email', 'TWICE@example.com');
+  const dup = await admin(env, 'users:create', '--email', 'TWICE@example.com');
   t.is(dup.code, 1);
   const stored = await env.services.db('users').whereIn('email', ['not-an-email', 'a@example.com', 'twice@example.com', 'nobody@example.com']).pluck('email');
   t.deepEqual(stored, ['twice@example.com']);

@@ -1,12 +1,7 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import test from 'ava';
+import { admin } from '../helpers/admin.ts';
 import { api, startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
-
-const run = promisify(execFile);
-const MAIN = path.resolve(import.meta.dirname, '../../src/main.ts');
 
 let env: TestEnv;
 test.before(async () => {
@@ -14,20 +9,8 @@ test.before(async () => {
 });
 test.after.always(() => env?.close());
 
-async function admin(...args: string[]) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [MAIN, 'admin', ...args], {
-      env: { ...process.env, DATABASE_URL: env.databaseUrl, LOG_LEVEL: 'silent' },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
-
 test.serial('edits:list on an empty history says so', async (t) => {
-  const res = await admin('edits:list');
+  const res = await admin(env, 'edits:list');
   t.is(res.code, 0, res.stderr);
   t.is(res.stdout.trim(), 'No edits.');
 });
@@ -44,7 +27,7 @@ test.serial('edits:list prints recent edits newest first with a before/after dif
   t.is(edit.status, 200, JSON.stringify(edit.body));
   await api(env, 'POST', `/me/listings/${main}/milestones`, { key: owner.key, body: { date: '2025-01-01', title: 'First customer' } });
 
-  const all = await admin('edits:list');
+  const all = await admin(env, 'edits:list');
   t.is(all.code, 0, all.stderr);
   const blocks = all.stdout.trim().split('\n\n');
   t.is(blocks.length, 3);
@@ -58,17 +41,17 @@ test.serial('edits:list prints recent edits newest first with a before/after dif
   t.regex(blocks[2]!, /socials:\n {4}- \{\}\n {4}\+ \{"github":"https:\/\/github.com\/difftest"\}/);
   t.regex(blocks[2]!, /^#\d+ {2}\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC/);
 
-  const makersOnly = await admin('edits:list', '--site', 'makers');
+  const makersOnly = await admin(env, 'edits:list', '--site', 'makers');
   t.is(makersOnly.stdout.trim().split('\n\n').length, 1);
   t.regex(makersOnly.stdout, /Diff Makers/);
-  const latest = await admin('edits:list', '--limit', '1');
+  const latest = await admin(env, 'edits:list', '--limit', '1');
   t.regex(latest.stdout, /add_milestone/);
   t.is(latest.stdout.trim().split('\n\n').length, 1);
 });
 
 test.serial('bad edits:list options exit non-zero with a message', async (t) => {
   for (const args of [['--site', 'nowhere'], ['--limit', '0'], ['--limit', 'ten'], ['--limit', '1001'], ['--limit', '-3'], ['--bogus']]) {
-    const res = await admin('edits:list', ...args);
+    const res = await admin(env, 'edits:list', ...args);
     t.not(res.code, 0, args.join(' '));
     t.true(res.stderr.trim().length > 0, args.join(' '));
     t.false(res.stderr.includes('    at '), `no stack trace for ${args.join(' ')}`);

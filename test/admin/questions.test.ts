@@ -1,30 +1,13 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import test from 'ava';
+import { admin } from '../helpers/admin.ts';
 import { runAdmin } from '../../src/admin/cli.ts';
 import { api, startTestEnv, type TestEnv } from '../helpers/env.ts';
-
-const run = promisify(execFile);
-const MAIN = path.resolve(import.meta.dirname, '../../src/main.ts');
 
 let env: TestEnv;
 test.before(async () => {
   env = await startTestEnv(import.meta.url);
 });
 test.after.always(() => env?.close());
-
-async function admin(...args: string[]) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [MAIN, 'admin', ...args], {
-      env: { ...process.env, DATABASE_URL: env.databaseUrl, LOG_LEVEL: 'silent' },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
 
 /** The same command in this process (spawning node costs seconds): exit code and what it printed. */
 async function adminHere(...args: string[]) {
@@ -45,12 +28,12 @@ const publicQuestions = async (host?: string) =>
   (await api(env, 'GET', '/interview-questions', host ? { headers: { host } } : {})).body.items as { id: number; position: number; text: string }[];
 
 test.serial('questions:add, questions:edit and questions:list change what list_interview_questions shows', async (t) => {
-  const list = await admin('questions:list');
+  const list = await admin(env, 'questions:list');
   t.is(list.code, 0, list.stderr);
   const seeded = await publicQuestions();
   t.true(seeded.every((q) => list.stdout.includes(`${q.id}\tmain\t${q.position}\tactive\t${q.text}`)));
 
-  const added = await admin('questions:add', '--site', 'makers', '--text', 'What did you ship this week?');
+  const added = await admin(env, 'questions:add', '--site', 'makers', '--text', 'What did you ship this week?');
   t.is(added.code, 0, added.stderr);
   const id = Number(/added question (\d+)/.exec(added.stdout)![1]);
   const makers = await publicQuestions('makers.localhost');
@@ -61,7 +44,7 @@ test.serial('questions:add, questions:edit and questions:list change what list_i
   const firstId = Number(/added question (\d+)/.exec(first.stdout)![1]);
   t.is((await publicQuestions()).find((q) => q.position === 1 && q.id === firstId)?.text, 'Why now?');
 
-  const edited = await admin('questions:edit', '--id', String(id), '--text', 'What did you ship?');
+  const edited = await admin(env, 'questions:edit', '--id', String(id), '--text', 'What did you ship?');
   t.is(edited.code, 0, edited.stderr);
   t.is((await publicQuestions('makers.localhost')).find((q) => q.id === id)?.text, 'What did you ship?');
 
@@ -104,7 +87,7 @@ test.serial('bad questions:* input exits non-zero with a message and changes not
     t.false(res.stderr.includes('    at '), `no stack trace for ${args.join(' ')}`);
   }
   // One bad call through the real process: exit code 1, a message, no stack trace.
-  const real = await admin('questions:add', '--site', 'nowhere', '--text', 'Unknown site');
+  const real = await admin(env, 'questions:add', '--site', 'nowhere', '--text', 'Unknown site');
   t.is(real.code, 1);
   t.regex(real.stderr, /nowhere/);
   t.false(real.stderr.includes('    at '));

@@ -1,13 +1,8 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import test from 'ava';
+import { admin } from '../helpers/admin.ts';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../helpers/browser.ts';
 import { startTestEnv, type TestEnv } from '../helpers/env.ts';
-
-const run = promisify(execFile);
-const MAIN = path.resolve(import.meta.dirname, '../../src/main.ts');
 
 let env: TestEnv;
 let browser: Browser;
@@ -20,20 +15,8 @@ test.after.always(async () => {
   await env?.close();
 });
 
-async function admin(...args: string[]) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [MAIN, 'admin', ...args], {
-      env: { ...process.env, DATABASE_URL: env.databaseUrl, LOG_LEVEL: 'silent' },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
-
 test('users:create --password makes a verified account that signs in on the web at once', async (t) => {
-  const created = await admin('users:create', '--email', 'operator@example.com', '--password', 'operator password 1');
+  const created = await admin(env, 'users:create', '--email', 'operator@example.com', '--password', 'operator password 1');
   t.is(created.code, 0, created.stderr);
   t.regex(created.stdout.trim(), /^created user \d+ <operator@example\.com>$/);
   const row = await env.services.db('users').where({ email: 'operator@example.com' }).first();
@@ -53,14 +36,14 @@ test('users:create --password makes a verified account that signs in on the web 
 
 test('users:create with a bad password exits 1 and creates nothing; without one, no web sign-in', async (t) => {
   for (const password of ['short', '']) {
-    const res = await admin('users:create', '--email', 'weak@example.com', '--password', password);
+    const res = await admin(env, 'users:create', '--email', 'weak@example.com', '--password', password);
     t.is(res.code, 1, password);
     t.regex(res.stderr, /--password: /);
     t.false(res.stderr.includes('    at '));
   }
   t.is(await env.services.db('users').where({ email: 'weak@example.com' }).first(), undefined);
 
-  const plain = await admin('users:create', '--email', 'api-only@example.com');
+  const plain = await admin(env, 'users:create', '--email', 'api-only@example.com');
   t.is(plain.code, 0);
   const row = await env.services.db('users').where({ email: 'api-only@example.com' }).first();
   t.is(row.password_hash, null);
