@@ -20,6 +20,8 @@ const NOTICES = new Map([
   ['signed-out', 'You are signed out.'],
   ['password-changed', 'Your password is changed. Every other session of your account is signed out.'],
   ['key-revoked', 'The key is revoked. Calls with it fail from now on.'],
+  ['followed', 'You follow this listing now.'],
+  ['unfollowed', 'You no longer follow this listing.'],
 ]);
 
 /** Renders a page in the layout as the response. */

@@ -43,3 +43,8 @@ async function adjustCount(trx: Db, listingId: number, delta: number): Promise<n
   const [row] = await query.increment('follower_count', delta).returning('follower_count');
   return row.follower_count;
 }
+
+/** Whether the user follows the listing (for the follow button of the listing page). */
+export async function isFollowing(db: Db, userId: number, listingId: number): Promise<boolean> {
+  return (await db('listing_followers').where({ listing_id: listingId, user_id: userId }).first('user_id')) !== undefined;
+}

@@ -1,15 +1,23 @@
 import { listApiKeys } from '../../auth/api-keys.ts';
+import { founderUrls } from '../../domain/founders/urls.ts';
+import { listOwnedListings } from '../../domain/listings/listings.ts';
 import { time } from '../components.ts';
 import { html } from '../html.ts';
 import { renderPage } from '../render.ts';
 import { currentUser, requireUser } from '../session.ts';
 import type { PageRoutes } from './page-routes.ts';
 
-/** The account overview. */
+/** Owners rarely have more; beyond this the overview says how many more there are. */
+const LISTINGS_SHOWN = 50;
+
+/** The account overview: the account's facts and a link to every page of the account area. */
 export const accountPages: PageRoutes = (router, services) => {
   router.get('/account', requireUser(services), async function showAccount(ctx) {
     const user = (await currentUser(ctx, services))!;
-    const keys = await listApiKeys(services.db, user.id);
+    const [keys, listings] = await Promise.all([
+      listApiKeys(services.db, user.id),
+      listOwnedListings(services.db, user.id, 1, LISTINGS_SHOWN),
+    ]);
     await renderPage(ctx, services, {
       title: 'Your account',
       main: html`<dl>
@@ -18,6 +26,23 @@ export const accountPages: PageRoutes = (router, services) => {
 <dt>Member since</dt><dd>${time(user.createdAt)}</dd>
 <dt>API keys</dt><dd>${keys.length} active · <a href="/account/keys">Manage API keys</a></dd>
 </dl>
+<nav aria-labelledby="account-pages">
+<h2 id="account-pages">Your pages</h2>
+<ul>
+<li><a href="/account/notifications">Notifications</a> — updates of the listings you follow</li>
+<li><a href="${founderUrls.profileEditor('')}">Founder profile</a> — your name, photo, bio and interview</li>
+<li><a href="/account/keys">API keys</a></li>
+<li><a href="/account/connected-apps">Connected apps</a> — AI agents and apps signed in with your account</li>
+<li><a href="/updates">Latest updates</a> — what makers shipped lately</li>
+</ul>
+</nav>
+${listings.total > 0 && html`<section aria-labelledby="your-listings">
+<h2 id="your-listings">Your listings</h2>
+<ul class="owned">${listings.items.map(
+  (l) => html`<li>${(l.status as string) === 'live' ? html`<a href="/listings/${l.slug}">${l.name}</a>` : l.name} <span class="muted">(${l.status})</span> · <a href="${founderUrls.storyEditor('', l.id)}">Edit the founder story<span class="visually-hidden"> of ${l.name}</span></a></li>`,
+)}</ul>
+${listings.total > LISTINGS_SHOWN && html`<p class="muted">The newest ${LISTINGS_SHOWN} of your ${listings.total} listings.</p>`}
+</section>`}
 <p><a href="/forgot-password">Change your password</a> (we mail you a link; other sessions are signed out).</p>`,
     });
   });

@@ -4,9 +4,11 @@ import { connectedAppPages } from './connected-apps.ts';
 import { devMailboxPages } from './dev-mailbox.ts';
 import { emailLinkPages } from './email-links.ts';
 import { founderPages } from './founder.ts';
+import { followPages } from './follow.ts';
 import { founderProfilePages } from './founder-profile.ts';
 import { homePages } from './home.ts';
 import { listingPages } from './listing.ts';
+import { notificationPages } from './notifications.ts';
 import type { PageRoutes } from './page-routes.ts';
 import { signInPages } from './sign-in.ts';
 import { signUpPages } from './sign-up.ts';
@@ -31,4 +33,7 @@ export const pageModules: PageRoutes[] = [
   listingPages,
   founderProfilePages,
   storyEditorPages,
+  // Following from the listing page and the notifications it brings.
+  followPages,
+  notificationPages,
 ];

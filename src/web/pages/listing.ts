@@ -2,8 +2,9 @@ import { publicStory } from '../../domain/founders/public-story.ts';
 import { founderUrls } from '../../domain/founders/urls.ts';
 import { publicListingBySlug } from '../../domain/listings/listing-views.ts';
 import { day, externalLink, textBlocks } from '../content.ts';
-import { html } from '../html.ts';
+import { html, type SafeHtml } from '../html.ts';
 import { renderPage } from '../render.ts';
+import { followControl } from './follow.ts';
 import type { PageRoutes } from './page-routes.ts';
 
 type PublicListingPage = Awaited<ReturnType<typeof publicListingBySlug>>;
@@ -17,12 +18,16 @@ export const listingPages: PageRoutes = (router, services) => {
     await renderPage(ctx, services, {
       title: listing.name,
       // The listing page shows the story only where it is paid for (plan or unlocked section).
-      main: listingBody(listing, story?.shown_on_listing ? { title: story.title, path: founderUrls.storyPage('', listing.slug) } : null),
+      main: listingBody(
+        listing,
+        story?.shown_on_listing ? { title: story.title, path: founderUrls.storyPage('', listing.slug) } : null,
+        await followControl(ctx, services, listing),
+      ),
     });
   });
 };
 
-function listingBody(l: PublicListingPage, story: { title: string; path: string } | null) {
+function listingBody(l: PublicListingPage, story: { title: string; path: string } | null, follow: SafeHtml) {
   const socials = Object.entries(l.socials);
   const milestones = 'milestones' in l ? l.milestones : undefined;
   return html`${l.headline && html`<p class="lead">${l.headline}</p>`}
@@ -32,6 +37,7 @@ ${textBlocks(l.summary)}
 <li><span data-followers>${l.follower_count}</span> ${l.follower_count === 1 ? 'follower' : 'followers'} · ${l.votes} ${l.votes === 1 ? 'vote' : 'votes'}</li>
 ${story && html`<li>Founder story: <a href="${story.path}">${story.title}</a></li>`}
 </ul>
+${follow}
 ${socials.length > 0 && html`<h2>Elsewhere</h2>
 <ul>${socials.map(([platform, url]) => html`<li>${externalLink(url, platform)}</li>`)}</ul>`}
 ${milestones && milestones.length > 0 && html`<h2>Milestones</h2>

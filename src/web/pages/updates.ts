@@ -32,7 +32,7 @@ ${pager('/updates', page, PER_PAGE, feed.total)}`,
 };
 
 /** `?page=` as a number; absent is 1, anything but a page number is a 400 page. */
-function pageNumber(value: unknown): number {
+export function pageNumber(value: unknown): number {
   if (value === undefined) return 1;
   if (typeof value === 'string' && /^[1-9]\d{0,5}$/.test(value) && Number(value) <= MAX_PAGE) return Number(value);
   throw new AppError(400, 'validation_failed', 'No such page', `Pages are numbered from 1 to ${MAX_PAGE}.`);
