@@ -140,6 +140,9 @@ test.serial('metadata: authorization server, OpenID configuration and protected 
     t.is(res.body.token_endpoint, `${env.baseUrl}/oauth/token`);
     t.is(res.body.registration_endpoint, `${env.baseUrl}/oauth/register`);
     t.deepEqual(res.body.code_challenge_methods_supported, ['S256']);
+    t.deepEqual(res.body.response_types_supported, ['code']);
+    t.false(res.body.grant_types_supported.includes('implicit'));
+    t.true(res.body.client_id_metadata_document_supported);
     t.true(res.body.scopes_supported.includes('listings:write'));
   }
   const preflight = await request(env, 'OPTIONS', '/oauth/register', { headers: { origin: 'https://agent.example', 'access-control-request-method': 'POST' } });

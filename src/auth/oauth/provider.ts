@@ -44,6 +44,8 @@ export function createOAuthProvider(deps: { config: Config; db: Db; oauthKeys: O
       backchannel_authentication: '/oauth/backchannel',
       challenge: '/oauth/challenge',
     },
+    // OAuth 2.1: the authorization code flow only (no implicit or hybrid response types).
+    responseTypes: ['code'],
     scopes: ['openid', 'offline_access', ...SCOPES],
     claims: { openid: ['sub'] },
     clientDefaults: {
