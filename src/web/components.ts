@@ -1,3 +1,4 @@
+import { PASSWORD_MIN_LENGTH } from '../auth/passwords.ts';
 import { csrfField } from './csrf.ts';
 import type { FieldMessages } from './forms.ts';
 import { html, type SafeHtml } from './html.ts';
@@ -63,4 +64,9 @@ export function time(value: Date | string | null | undefined, empty = 'never'): 
   if (!value) return html`<span class="muted">${empty}</span>`;
   const iso = new Date(value).toISOString();
   return html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`;
+}
+
+/** The field where someone chooses a password (sign-up, reset). */
+export function newPasswordField(o: { label: string; error?: string; hint: string }): SafeHtml {
+  return field({ name: 'password', type: 'password', autocomplete: 'new-password', required: true, minlength: PASSWORD_MIN_LENGTH, ...o });
 }

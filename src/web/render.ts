@@ -1,6 +1,8 @@
 import type { Context } from 'koa';
 import { csrfToken } from './csrf.ts';
-import type { SafeHtml } from './html.ts';
+import { errorSummary, postForm } from './components.ts';
+import type { FieldMessages } from './forms.ts';
+import { html, type SafeHtml } from './html.ts';
 import { layout } from './layout.ts';
 import { currentUser } from './session.ts';
 import type { WebServices } from './web-services.ts';
@@ -39,4 +41,27 @@ export async function renderPage(ctx: Context, services: WebServices, o: PageOpt
     notice,
     script: o.script,
   }).value;
+}
+
+export interface FormPageOptions {
+  title: string;
+  status?: number;
+  errors?: FieldMessages;
+  /** Text above the form. */
+  intro?: SafeHtml;
+  action: string;
+  /** The form's controls and its submit button. */
+  fields: SafeHtml;
+  /** Links below the form. */
+  after?: SafeHtml;
+}
+
+/** A page holding one CSRF-protected form, with the list of its problems on top. */
+export async function renderFormPage(ctx: Context, services: WebServices, o: FormPageOptions): Promise<void> {
+  const token = await csrfToken(ctx, services);
+  await renderPage(ctx, services, {
+    title: o.title,
+    status: o.status,
+    main: html`${errorSummary(o.errors)}${o.intro ?? ''}${postForm(o.action, token, o.fields)}${o.after ?? ''}`,
+  });
 }

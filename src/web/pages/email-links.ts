@@ -3,12 +3,11 @@ import { z } from 'zod';
 import { peekToken } from '../../auth/account-tokens.ts';
 import { requestPasswordReset, resetPassword, verifyEmail } from '../../auth/accounts.ts';
 import { PASSWORD_MIN_LENGTH } from '../../auth/passwords.ts';
-import { errorSummary, field, postForm } from '../components.ts';
-import { csrfToken } from '../csrf.ts';
+import { field, newPasswordField } from '../components.ts';
 import { EmailField, NewPasswordField } from '../form-schemas.ts';
 import { formBody, formString, parseForm, type FieldMessages } from '../forms.ts';
 import { html } from '../html.ts';
-import { renderPage } from '../render.ts';
+import { renderFormPage, renderPage } from '../render.ts';
 import { startSession } from '../session.ts';
 import type { WebServices } from '../web-services.ts';
 import type { PageRoutes } from './page-routes.ts';
@@ -73,42 +72,29 @@ ${
 }
 
 async function forgotForm(ctx: Context, services: WebServices, email: string, errors: FieldMessages | undefined, status: number) {
-  const token = await csrfToken(ctx, services);
-  await renderPage(ctx, services, {
+  await renderFormPage(ctx, services, {
     title: 'Forgot your password?',
     status,
-    main: html`${errorSummary(errors)}
-<p>Enter the address of your account and we mail you a link to choose a new password.</p>
-${postForm(
-  '/forgot-password',
-  token,
-  html`${field({ name: 'email', label: 'Email address', type: 'email', value: email, error: errors?.email, autocomplete: 'email', required: true })}
+    errors,
+    intro: html`<p>Enter the address of your account and we mail you a link to choose a new password.</p>`,
+    action: '/forgot-password',
+    fields: html`${field({ name: 'email', label: 'Email address', type: 'email', value: email, error: errors?.email, autocomplete: 'email', required: true })}
 <button type="submit">Send the link</button>`,
-)}`,
   });
 }
 
 async function resetForm(ctx: Context, services: WebServices, resetToken: string, errors: FieldMessages | undefined, status: number) {
-  const token = await csrfToken(ctx, services);
-  await renderPage(ctx, services, {
+  await renderFormPage(ctx, services, {
     title: 'Choose a new password',
     status,
-    main: html`${errorSummary(errors)}
-${postForm(
-  '/reset-password',
-  token,
-  html`<input type="hidden" name="token" value="${resetToken}">
-${field({
-  name: 'password',
+    errors,
+    action: '/reset-password',
+    fields: html`<input type="hidden" name="token" value="${resetToken}">
+${newPasswordField({
   label: 'New password',
-  type: 'password',
   error: errors?.password,
   hint: `At least ${PASSWORD_MIN_LENGTH} characters. Every other session of your account is signed out.`,
-  autocomplete: 'new-password',
-  required: true,
-  minlength: PASSWORD_MIN_LENGTH,
 })}
 <button type="submit">Save the new password</button>`,
-)}`,
   });
 }

@@ -1,12 +1,12 @@
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { signIn } from '../../auth/accounts.ts';
-import { errorSummary, field, postForm } from '../components.ts';
+import { field, postForm } from '../components.ts';
 import { csrfToken } from '../csrf.ts';
 import { EmailField, PasswordAttemptField } from '../form-schemas.ts';
 import { formBody, formString, parseForm, type FieldMessages } from '../forms.ts';
 import { html } from '../html.ts';
-import { renderPage } from '../render.ts';
+import { renderFormPage, renderPage } from '../render.ts';
 import { safeReturnTo } from '../return-to.ts';
 import { currentUser, endCurrentSession, startSession } from '../session.ts';
 import type { WebServices } from '../web-services.ts';
@@ -77,21 +77,17 @@ We sent it a new confirmation link; open it, then sign in.</p>`,
 };
 
 async function signInForm(ctx: Context, services: WebServices, view: SignInView) {
-  const token = await csrfToken(ctx, services);
   const keepReturnTo = view.returnTo !== safeReturnTo(undefined);
-  await renderPage(ctx, services, {
+  await renderFormPage(ctx, services, {
     title: 'Sign in',
     status: view.status,
-    main: html`${errorSummary(view.errors)}
-${postForm(
-  '/signin',
-  token,
-  html`${keepReturnTo && html`<input type="hidden" name="return_to" value="${view.returnTo}">`}
+    errors: view.errors,
+    action: '/signin',
+    fields: html`${keepReturnTo && html`<input type="hidden" name="return_to" value="${view.returnTo}">`}
 ${field({ name: 'email', label: 'Email address', type: 'email', value: view.email, error: view.errors?.email, autocomplete: 'username', required: true })}
 ${field({ name: 'password', label: 'Password', type: 'password', error: view.errors?.password, autocomplete: 'current-password', required: true })}
 <button type="submit">Sign in</button>`,
-)}
-<p><a href="/forgot-password">Forgot your password?</a></p>
+    after: html`<p><a href="/forgot-password">Forgot your password?</a></p>
 <p>No account yet? <a href="/signup">Create one</a>.</p>`,
   });
 }

@@ -2,12 +2,11 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import { PASSWORD_MIN_LENGTH } from '../../auth/passwords.ts';
 import { signUp } from '../../auth/accounts.ts';
-import { errorSummary, field, postForm } from '../components.ts';
-import { csrfToken } from '../csrf.ts';
+import { field, newPasswordField } from '../components.ts';
 import { EmailField, NewPasswordField } from '../form-schemas.ts';
 import { formBody, formString, parseForm, type FieldMessages } from '../forms.ts';
 import { html } from '../html.ts';
-import { renderPage } from '../render.ts';
+import { renderFormPage, renderPage } from '../render.ts';
 import { currentUser } from '../session.ts';
 import type { WebServices } from '../web-services.ts';
 import type { PageRoutes } from './page-routes.ts';
@@ -31,28 +30,15 @@ export const signUpPages: PageRoutes = (router, services) => {
 };
 
 async function signUpForm(ctx: Context, services: WebServices, email: string, errors: FieldMessages | undefined, status: number) {
-  const token = await csrfToken(ctx, services);
-  await renderPage(ctx, services, {
+  await renderFormPage(ctx, services, {
     title: 'Create your account',
     status,
-    main: html`${errorSummary(errors)}
-${postForm(
-  '/signup',
-  token,
-  html`${field({ name: 'email', label: 'Email address', type: 'email', value: email, error: errors?.email, autocomplete: 'email', required: true })}
-${field({
-  name: 'password',
-  label: 'Password',
-  type: 'password',
-  error: errors?.password,
-  hint: `At least ${PASSWORD_MIN_LENGTH} characters.`,
-  autocomplete: 'new-password',
-  required: true,
-  minlength: PASSWORD_MIN_LENGTH,
-})}
+    errors,
+    action: '/signup',
+    fields: html`${field({ name: 'email', label: 'Email address', type: 'email', value: email, error: errors?.email, autocomplete: 'email', required: true })}
+${newPasswordField({ label: 'Password', error: errors?.password, hint: `At least ${PASSWORD_MIN_LENGTH} characters.` })}
 <button type="submit">Create account</button>`,
-)}
-<p>Already have an account? <a href="/signin">Sign in</a>.</p>`,
+    after: html`<p>Already have an account? <a href="/signin">Sign in</a>.</p>`,
   });
 }
 
