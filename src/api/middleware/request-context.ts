@@ -24,7 +24,8 @@ export function requestContext(log: Logger) {
       await next();
     } finally {
       ctx.state.log.info(
-        { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) },
+        // Responses written by another app (oidc-provider) bypass Koa's status.
+        { method: ctx.method, path: ctx.path, status: ctx.respond === false ? ctx.res.statusCode : ctx.status, ms: Math.round(performance.now() - started) },
         'request',
       );
     }
