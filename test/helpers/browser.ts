@@ -1,4 +1,5 @@
 import { chromium, type Browser } from 'playwright-core';
+import { startTestEnv, type TestEnv } from './env.ts';
 
 /** Debian's chromium (scripts/chromium.sh installs it); never a Playwright-downloaded build. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -11,4 +12,24 @@ export async function launchBrowser(): Promise<Browser> {
     // Chromium refuses its sandbox as root (CI containers); tests only visit our loopback app.
     args: process.getuid?.() === 0 ? ['--no-sandbox'] : [],
   });
+}
+
+/** The app (startTestEnv) plus one headless Chromium, for a browser test file; `close` ends both. */
+export async function startBrowserTestEnv(
+  testFile: string,
+  vars: Record<string, string> = {},
+): Promise<{ env: TestEnv; browser: Browser; close(): Promise<void> }> {
+  const env = await startTestEnv(testFile, vars);
+  const browser = await launchBrowser().catch(async (err: unknown) => {
+    await env.close();
+    throw err;
+  });
+  return {
+    env,
+    browser,
+    async close() {
+      await browser.close();
+      await env.close();
+    },
+  };
 }

@@ -5,8 +5,8 @@ import path from 'node:path';
 import test from 'ava';
 import type { Browser } from 'playwright-core';
 import { createVerifiedUser } from '../../src/auth/accounts.ts';
-import { launchBrowser } from '../helpers/browser.ts';
-import { freePort, request, startTestEnv, type TestEnv } from '../helpers/env.ts';
+import { startBrowserTestEnv } from '../helpers/browser.ts';
+import { freePort, request, type TestEnv } from '../helpers/env.ts';
 import { authorizeInBrowser } from '../helpers/oauth-client.ts';
 
 /**
@@ -20,14 +20,9 @@ const CLI = path.join(ROOT, 'node_modules/@modelcontextprotocol/conformance/dist
 
 let env: TestEnv;
 let browser: Browser;
-test.before(async () => {
-  env = await startTestEnv(import.meta.url);
-  browser = await launchBrowser();
-});
-test.after.always(async () => {
-  await browser?.close();
-  await env?.close();
-});
+let close: (() => Promise<void>) | undefined;
+test.before(async () => ({ env, browser, close } = await startBrowserTestEnv(import.meta.url)));
+test.after.always(() => close?.());
 
 function conformance(args: string[], onOutput: (text: string) => void = () => {}): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {

@@ -5,8 +5,8 @@ import { importJWK, SignJWT } from 'jose';
 import type { Browser } from 'playwright-core';
 import { createVerifiedUser } from '../../src/auth/accounts.ts';
 import { revokeGrant } from '../../src/auth/oauth/grants.ts';
-import { launchBrowser } from '../helpers/browser.ts';
-import { request, startTestEnv, type TestEnv } from '../helpers/env.ts';
+import { startBrowserTestEnv } from '../helpers/browser.ts';
+import { request, type TestEnv } from '../helpers/env.ts';
 import { authorizeInBrowser, CALLBACK_URL, MemoryOAuthClient } from '../helpers/oauth-client.ts';
 
 const MODERN = '2026-07-28';
@@ -15,15 +15,9 @@ const PASSWORD = 'correct horse battery staple';
 
 let env: TestEnv;
 let browser: Browser;
-
-test.before(async () => {
-  env = await startTestEnv(import.meta.url);
-  browser = await launchBrowser();
-});
-test.after.always(async () => {
-  await browser?.close();
-  await env?.close();
-});
+let close: (() => Promise<void>) | undefined;
+test.before(async () => ({ env, browser, close } = await startBrowserTestEnv(import.meta.url)));
+test.after.always(() => close?.());
 
 async function account() {
   const email = `agent-owner-${randomBytes(4).toString('hex')}@example.com`;

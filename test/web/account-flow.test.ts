@@ -1,19 +1,14 @@
 import test from 'ava';
 import type { Browser } from 'playwright-core';
-import { api, startTestEnv, type TestEnv } from '../helpers/env.ts';
-import { launchBrowser } from '../helpers/browser.ts';
+import { api, type TestEnv } from '../helpers/env.ts';
+import { startBrowserTestEnv } from '../helpers/browser.ts';
 import { mailsTo } from '../helpers/web.ts';
 
 let env: TestEnv;
 let browser: Browser;
-test.before(async () => {
-  env = await startTestEnv(import.meta.url);
-  browser = await launchBrowser();
-});
-test.after.always(async () => {
-  await browser?.close();
-  await env?.close();
-});
+let close: (() => Promise<void>) | undefined;
+test.before(async () => ({ env, browser, close } = await startBrowserTestEnv(import.meta.url)));
+test.after.always(() => close?.());
 
 test('sign up, verify by mail, sign in, create a key, use it, revoke it, sign out', async (t) => {
   const context = await browser.newContext({ baseURL: env.baseUrl });

@@ -1,19 +1,14 @@
 import test from 'ava';
 import { admin } from '../helpers/admin.ts';
 import type { Browser } from 'playwright-core';
-import { launchBrowser } from '../helpers/browser.ts';
-import { startTestEnv, type TestEnv } from '../helpers/env.ts';
+import { startBrowserTestEnv } from '../helpers/browser.ts';
+import { type TestEnv } from '../helpers/env.ts';
 
 let env: TestEnv;
 let browser: Browser;
-test.before(async () => {
-  env = await startTestEnv(import.meta.url);
-  browser = await launchBrowser();
-});
-test.after.always(async () => {
-  await browser?.close();
-  await env?.close();
-});
+let close: (() => Promise<void>) | undefined;
+test.before(async () => ({ env, browser, close } = await startBrowserTestEnv(import.meta.url)));
+test.after.always(() => close?.());
 
 test('users:create --password makes a verified account that signs in on the web at once', async (t) => {
   const created = await admin(env, 'users:create', '--email', 'operator@example.com', '--password', 'operator password 1');

@@ -2,20 +2,15 @@ import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { createApiKey } from '../../src/auth/api-keys.ts';
 import { createVerifiedUser } from '../../src/auth/accounts.ts';
-import { launchBrowser } from '../helpers/browser.ts';
-import { api, startTestEnv, type TestEnv } from '../helpers/env.ts';
+import { startBrowserTestEnv } from '../helpers/browser.ts';
+import { api, type TestEnv } from '../helpers/env.ts';
 import { imageBytes, ownedListing, words } from '../helpers/founders.ts';
 
 let env: TestEnv;
 let browser: Browser;
-test.before(async () => {
-  env = await startTestEnv(import.meta.url);
-  browser = await launchBrowser();
-});
-test.after.always(async () => {
-  await browser?.close();
-  await env?.close();
-});
+let close: (() => Promise<void>) | undefined;
+test.before(async () => ({ env, browser, close } = await startBrowserTestEnv(import.meta.url)));
+test.after.always(() => close?.());
 
 const PASSWORD = 'owner content password';
 const HOSTILE = '<script>alert("owned")</script>';

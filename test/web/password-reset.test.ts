@@ -1,20 +1,15 @@
 import test from 'ava';
 import type { Browser } from 'playwright-core';
 import { createVerifiedUser } from '../../src/auth/accounts.ts';
-import { launchBrowser } from '../helpers/browser.ts';
-import { startTestEnv, type TestEnv } from '../helpers/env.ts';
+import { startBrowserTestEnv } from '../helpers/browser.ts';
+import { type TestEnv } from '../helpers/env.ts';
 import { linkIn, mailsTo, WebClient } from '../helpers/web.ts';
 
 let env: TestEnv;
 let browser: Browser;
-test.before(async () => {
-  env = await startTestEnv(import.meta.url);
-  browser = await launchBrowser();
-});
-test.after.always(async () => {
-  await browser?.close();
-  await env?.close();
-});
+let close: (() => Promise<void>) | undefined;
+test.before(async () => ({ env, browser, close } = await startBrowserTestEnv(import.meta.url)));
+test.after.always(() => close?.());
 
 const OLD = 'old password 1234';
 const NEW = 'new password 5678';
