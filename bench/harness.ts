@@ -27,13 +27,29 @@ export interface LoadResult {
 }
 
 export async function listen(handler: http.RequestListener): Promise<{ url: string; close(): Promise<void> }> {
-  const server = http.createServer(handler);
+  // Requests still in the handlers when the load stops must finish before the database goes away.
+  let inFlight = 0;
+  let drained: (() => void) | undefined;
+  const server = http.createServer(async (req, res) => {
+    inFlight++;
+    try {
+      // Koa's listener resolves when its middleware is done, even if the client left long before.
+      await handler(req, res);
+    } finally {
+      if (--inFlight === 0) drained?.();
+    }
+  });
   server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    async close() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      if (inFlight > 0) await new Promise<void>((resolve) => (drained = resolve));
+      server.closeAllConnections();
+      await closed;
+    },
   };
 }
 
@@ -44,17 +60,44 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** A warm-up, then one measured autocannon run; any non-2xx answer fails the benchmark. */
+/**
+ * A warm-up, then one measured autocannon run; any non-2xx answer fails the benchmark.
+ * The load generator runs in a worker thread: on the server's own event loop it would charge the
+ * server for parsing every response, and more for larger ones.
+ */
 export async function load(name: string, options: autocannon.Options): Promise<LoadResult> {
-  await autocannon({ ...options, connections: CONNECTIONS, duration: 2 });
-  const r = await autocannon({ ...options, connections: CONNECTIONS, duration: DURATION_S });
+  await measure(name, options, 2);
+  return measure(name, options, DURATION_S);
+}
+
+/**
+ * Loads several targets in turns (warm-up, then `rounds` rounds of DURATION_S / rounds seconds
+ * each, one target after the other), so that a slow spell of a shared machine falls on all of
+ * them alike. Throughput is over all rounds, p50 the median round's, p99 the worst round's.
+ */
+export async function compare(targets: { name: string; options: autocannon.Options }[], rounds = 3): Promise<LoadResult[]> {
+  for (const t of targets) await measure(t.name, t.options, 2);
+  const runs: LoadResult[][] = targets.map(() => []);
+  for (let round = 0; round < rounds; round++) {
+    for (const [i, t] of targets.entries()) runs[i]!.push(await measure(t.name, t.options, DURATION_S / rounds));
+  }
+  return targets.map((t, i) => {
+    const all = runs[i]!;
+    const total = all.reduce((sum, r) => sum + r.total, 0);
+    const p50s = all.map((r) => r.p50).sort((a, b) => a - b);
+    return { name: t.name, rps: total / DURATION_S, p50: p50s[Math.floor(p50s.length / 2)]!, p99: Math.max(...all.map((r) => r.p99)), total };
+  });
+}
+
+async function measure(name: string, options: autocannon.Options, seconds: number): Promise<LoadResult> {
+  const r = await autocannon({ ...options, connections: CONNECTIONS, workers: 1, duration: seconds });
   if (r.non2xx || r.errors) throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total };
+  return { name, rps: r.requests.total / seconds, p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total };
 }
 
 /** Prints results as a table with each row's throughput relative to the first. */
 export function printTable(results: LoadResult[], baseline = results[0]!): void {
-  console.log(`\n${CONNECTIONS} connections, ${DURATION_S} s each, node ${process.version}, ${os.cpus().length} cores`);
+  console.log(`\n${CONNECTIONS} connections, ${DURATION_S} s per operation, node ${process.version}, ${os.cpus().length} cores`);
   console.log(`operation                              req/s     p50 ms   p99 ms   vs ${baseline.name.split(' ')[0]}`);
   for (const r of results) {
     console.log(

@@ -1,10 +1,12 @@
 /**
  * `npm run bench:mcp`: tools/call of search_listings over MCP (protocol 2026-07-28) against
- * GET /api/v1/listings for the same query, at 50 connections in one run; then the same for a
- * signed-in operation (list_my_listings) with an OAuth JWT access token, whose verification is
- * local (no database query per call). Target: MCP throughput ≥ 70 % of REST.
+ * GET /api/v1/listings for the same query, at 50 connections in one run, in alternating rounds;
+ * then the same for a signed-in operation (list_my_listings) with an OAuth JWT access token, whose
+ * verification is local (no database query per call). Target: MCP throughput ≥ 70 % of REST.
+ * MCP_DIRECT_TOOL_CALLS=false measures the SDK's own path for every call.
  */
 import http from 'node:http';
+import type autocannon from 'autocannon';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { importJWK, SignJWT } from 'jose';
 import { createApp } from '../src/api/app.ts';
@@ -12,7 +14,7 @@ import { createUser } from '../src/auth/users.ts';
 import { loadConfig } from '../src/config.ts';
 import { operations } from '../src/operations/index.ts';
 import { createServices, type Services } from '../src/services.ts';
-import { benchDatabase, listen, load, printTable, runBench } from './harness.ts';
+import { benchDatabase, compare, listen, load, printTable, runBench } from './harness.ts';
 
 const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 20_000);
 
@@ -56,7 +58,7 @@ async function main() {
     let handler: http.RequestListener = () => {};
     const app = await listen((req, res) => handler(req, res));
     const port = new URL(app.url).port;
-    const config = loadConfig({ LOG_LEVEL: 'silent', PORT: port, BASE_URL: `http://127.0.0.1:${port}`, TEMPORAL_ADDRESS: '127.0.0.1:1', DATA_DIR: database.dataDir });
+    const config = loadConfig({ LOG_LEVEL: 'silent', PORT: port, BASE_URL: `http://127.0.0.1:${port}`, TEMPORAL_ADDRESS: '127.0.0.1:1', DATA_DIR: database.dataDir, MCP_DIRECT_TOOL_CALLS: process.env.MCP_DIRECT_TOOL_CALLS });
     const services = createServices(config, { databaseUrl: database.databaseUrl, temporalAddress: '127.0.0.1:1' });
     handler = createApp(services, operations).callback();
     const mcpUrl = `${app.url}/mcp`;
@@ -66,19 +68,21 @@ async function main() {
     const token = await accessToken(services, user.id);
     const mine = await recordToolCall(mcpUrl, 'list_my_listings', {}, token);
 
-    if (process.env.BENCH_ONLY_MCP) {
-      // For profiling the MCP path alone.
-      printTable([await load('MCP tools/call search_listings', { url: mcpUrl, method: 'POST', headers: search.headers, body: search.body })]);
+    const searchTargets: { name: string; options: autocannon.Options }[] = [
+      { name: 'REST GET /listings?q=analytics', options: { url: `${app.url}/api/v1/listings?q=analytics` } },
+      { name: 'MCP tools/call search_listings', options: { url: mcpUrl, method: 'POST', headers: search.headers, body: search.body } },
+    ];
+    const only = process.env.BENCH_ONLY;
+    if (only) {
+      // One side alone, for profiling (BENCH_ONLY=REST or MCP).
+      printTable([await load(only, searchTargets.find((t) => t.name.startsWith(only))!.options)]);
       return;
     }
-    const rest = await load('REST GET /listings?q=analytics', { url: `${app.url}/api/v1/listings?q=analytics` });
-    const mcp = await load('MCP tools/call search_listings', { url: mcpUrl, method: 'POST', headers: search.headers, body: search.body });
-    const restMine = await load('REST GET /me/listings (JWT)', {
-      url: `${app.url}/api/v1/me/listings`,
-      headers: { authorization: `Bearer ${token}` },
-    });
-    const mcpMine = await load('MCP list_my_listings (JWT)', { url: mcpUrl, method: 'POST', headers: mine.headers, body: mine.body });
-
+    const [rest, mcp] = await compare(searchTargets);
+    const [restMine, mcpMine] = await compare([
+      { name: 'REST GET /me/listings (JWT)', options: { url: `${app.url}/api/v1/me/listings`, headers: { authorization: `Bearer ${token}` } } },
+      { name: 'MCP list_my_listings (JWT)', options: { url: mcpUrl, method: 'POST', headers: mine.headers, body: mine.body } },
+    ]);
     printTable([rest, mcp]);
     printTable([restMine, mcpMine]);
     const ratio = mcp.rps / rest.rps;

@@ -4,6 +4,7 @@
  * p50/p99 latency and the ratio to the bare handler. Targets: search p99 < 50 ms;
  * list_products ≥ 50 % of the bare handler's throughput.
  */
+import { fileURLToPath } from 'node:url';
 import Koa from 'koa';
 import { createApp } from '../src/api/app.ts';
 import { loadConfig } from '../src/config.ts';
@@ -14,10 +15,10 @@ import { benchDatabase, listen, load as run, printTable, runBench, WORDS, type L
 const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 100_000);
 
 function load(name: string, url: string, paths?: string[]): Promise<LoadResult> {
+  if (!paths) return run(name, { url });
   // Each request of a `paths` run asks another query, so the search cache cannot answer it.
-  let i = 0;
-  const requests = paths && [{ setupRequest: (req: any) => ({ ...req, path: paths[i++ % paths.length] }) }];
-  return run(name, { url, ...(requests ? { requests } : {}) });
+  process.env.BENCH_PATHS = JSON.stringify(paths);
+  return run(name, { url, requests: [{ setupRequest: fileURLToPath(new URL('./rotate-path.cjs', import.meta.url)) as never }] });
 }
 
 /** Distinct queries (two words, page 1..5): 4,500 combinations, so a 10 s run rarely repeats one. */

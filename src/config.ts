@@ -41,6 +41,8 @@ const EnvSchema = z.object({
   MCP_ALLOWED_HOSTS: z.string().default(''),
   /** Browser origins allowed to call /mcp (comma-separated; `*` for any); BASE_URL's origin always is. */
   MCP_ALLOWED_ORIGINS: z.string().default(''),
+  /** Answer stateless 2026-07-28 tools/call requests without the SDK's per-request server (see src/mcp/direct-call.ts). */
+  MCP_DIRECT_TOOL_CALLS: bool.default(true),
   /** SMTP server for outgoing mail (smtp:// or smtps://, credentials in the URL); without it mail stays in the outbox. */
   SMTP_URL: z.string().regex(/^smtps?:\/\/[^/]+/, 'Must be an smtp:// or smtps:// URL').optional(),
   /** Sender of every mail. @default Listing Directory <no-reply@localhost> */
@@ -92,7 +94,7 @@ export interface Config {
   /** Keys from the environment; loadOAuthKeys() falls back to DATA_DIR. */
   oauth: { jwks: JsonWebKey[] | undefined; cookieKeys: string[]; metadataHosts: string[]; metadataCaFile: string | undefined };
   /** DNS-rebinding guard of /mcp. */
-  mcp: { allowedHosts: string[]; allowedOrigins: string[] };
+  mcp: { allowedHosts: string[]; allowedOrigins: string[]; directToolCalls: boolean };
   mail: { smtpUrl: string | undefined; from: string; sweepIntervalMs: number };
   updates: { fanOutBatchSize: number };
   /** The /dev/mailbox pages: only without SMTP and outside production. */
@@ -138,7 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       metadataHosts: list(e.OAUTH_CLIENT_METADATA_HOSTS),
       metadataCaFile: e.OAUTH_CLIENT_METADATA_CA_FILE,
     },
-    mcp: { allowedHosts: list(e.MCP_ALLOWED_HOSTS), allowedOrigins: list(e.MCP_ALLOWED_ORIGINS) },
+    mcp: { allowedHosts: list(e.MCP_ALLOWED_HOSTS), allowedOrigins: list(e.MCP_ALLOWED_ORIGINS), directToolCalls: e.MCP_DIRECT_TOOL_CALLS },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, sweepIntervalMs: e.MAIL_SWEEP_INTERVAL_MS },
     updates: { fanOutBatchSize: e.UPDATE_FANOUT_BATCH_SIZE },
     devMailbox: !e.SMTP_URL && e.NODE_ENV !== 'production',

@@ -11,7 +11,8 @@ import type { Services } from '../services.ts';
 import { principalFromHeader } from '../api/middleware/auth.ts';
 import { mcpOriginGuard } from './origin-guard.ts';
 import { mcpChallenge } from './resource-metadata.ts';
-import { mcpServerFactory, type McpCall } from './tools.ts';
+import { directCallResponse, directToolCall } from './direct-call.ts';
+import { callTool, mcpServerFactory, mcpTools, type McpCall } from './tools.ts';
 
 // A founder photo travels as base64 (≤ 5 MB decoded), so MCP bodies get more room than JSON APIs usually do.
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
@@ -25,7 +26,9 @@ const SERVER_INFO = { name: 'listing-directory', version: '0.1.0' };
  */
 export function mcpEndpoint(services: Services, operations: readonly Operation[]): Middleware<DefaultState, Context> {
   const { config, log } = services;
-  const handler = createMcpHandler(mcpServerFactory(operations, SERVER_INFO), {
+  const tools = mcpTools(operations);
+  const isTool = (name: string) => tools.byName.has(name);
+  const handler = createMcpHandler(mcpServerFactory(tools, SERVER_INFO), {
     legacy: 'stateless',
     onerror: (err) => log.debug({ err }, 'mcp request rejected'),
   });
@@ -51,6 +54,13 @@ export function mcpEndpoint(services: Services, operations: readonly Operation[]
           principal,
         }),
       };
+      const direct = config.mcp.directToolCalls && ctx.method === 'POST' ? directToolCall(ctx.req.headers, message, isTool) : undefined;
+      if (direct) {
+        const result = await callTool(tools.byName.get(direct.name)!.op, direct.arguments, call);
+        ctx.type = 'application/json';
+        ctx.body = Buffer.from(directCallResponse(direct, result, SERVER_INFO));
+        return;
+      }
       // A parsed body is handed over as such; the raw bytes only when they did not parse.
       const response = await handler.fetch(webRequest(ctx, config.baseUrl, message === undefined ? raw : undefined), {
         authInfo: authInfo(ctx, principal, call),

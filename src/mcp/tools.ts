@@ -44,21 +44,30 @@ function toolListing(op: Operation): Tool {
   };
 }
 
+/** The tools of the registry, built once per process: listings for tools/list and each tool by name. */
+export interface McpTools {
+  listings: Tool[];
+  byName: Map<string, { op: Operation; listing: Tool }>;
+}
+
+export function mcpTools(operations: readonly Operation[]): McpTools {
+  const listings = operations.map(toolListing);
+  return { listings, byName: new Map(operations.map((op, i) => [op.name, { op, listing: listings[i]! }])) };
+}
+
 /**
  * The factory createMcpHandler calls once per HTTP request: a fresh low-level server bound to that
  * request's caller and site, with two handlers over tool listings built once per process (a
  * high-level McpServer would register and convert every tool again on every request).
  */
-export function mcpServerFactory(operations: readonly Operation[], serverInfo: { name: string; version: string }) {
-  const listings = operations.map(toolListing);
-  const byName = new Map(operations.map((op, i) => [op.name, { op, listing: listings[i]! }]));
+export function mcpServerFactory(tools: McpTools, serverInfo: { name: string; version: string }) {
   return function createServer(request: McpRequestContext): Server {
     const call = request.authInfo?.extra?.call as McpCall | undefined;
     if (!call) throw new Error('MCP request without call context');
     const server = new Server(serverInfo, { capabilities: { tools: {} } });
-    server.setRequestHandler('tools/list', () => ({ tools: listings }));
+    server.setRequestHandler('tools/list', () => ({ tools: tools.listings }));
     server.setRequestHandler('tools/call', async (req) => {
-      const tool = byName.get(req.params.name);
+      const tool = tools.byName.get(req.params.name);
       if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${req.params.name} not found`);
       const result = await callTool(tool.op, req.params.arguments, call);
       // Older protocol versions get the result in the shape they know.
@@ -68,7 +77,11 @@ export function mcpServerFactory(operations: readonly Operation[], serverInfo: {
   };
 }
 
-async function callTool(op: Operation, args: unknown, call: McpCall): Promise<CallToolResult> {
+/**
+ * Runs the operation behind a tool; a failure is the REST problem object in an isError result.
+ * An object body is both structuredContent and, for clients that read text, its JSON in the first content block.
+ */
+export async function callTool(op: Operation, args: unknown, call: McpCall): Promise<CallToolResult> {
   const { idempotency_key: key, ...input } = (args ?? {}) as Record<string, unknown>;
   const ctx = call.operationContext;
   try {
