@@ -13,6 +13,11 @@ const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   /** Interface the app binds. @default 127.0.0.1 */
   HOST: z.string().default('127.0.0.1'),
+  /**
+   * Reverse proxies in front of the app that append to X-Forwarded-For (0: none, the socket is the
+   * client). With 1 or more, the client address, scheme and host come from the X-Forwarded-* headers.
+   */
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   /** Public origin of the service; defaults to http://localhost:$PORT. */
   BASE_URL: z.url().optional(),
   /** External PostgreSQL; when absent the embedded one under DATA_DIR is used. */
@@ -83,6 +88,8 @@ function parseJwks(value: string): JsonWebKey[] {
 export interface Config {
   port: number;
   host: string;
+  /** Trusted reverse proxies in front of the app (see TRUST_PROXY_HOPS). */
+  proxyHops: number;
   baseUrl: string;
   databaseUrl: string | undefined;
   temporal: { address: string | undefined; namespace: string; port: number; uiPort: number };
@@ -114,6 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: e.PORT,
     host: e.HOST,
+    proxyHops: e.TRUST_PROXY_HOPS,
     baseUrl,
     databaseUrl: e.DATABASE_URL,
     temporal: {

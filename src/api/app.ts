@@ -21,7 +21,10 @@ import { mediaRouter } from '../web/media.ts';
 
 /** The one Koa app: REST under /api/v1, health, and (as they land) MCP, OAuth and web pages. */
 export function createApp(services: Services, operations: readonly Operation[]): Koa {
-  const app = new Koa({ proxy: false });
+  // Behind trusted proxies the client is the address the outermost of them saw: only the last
+  // `proxyHops` entries of X-Forwarded-For are read, so a client cannot name itself another address.
+  const hops = services.config.proxyHops;
+  const app = new Koa({ proxy: hops > 0, maxIpsCount: hops });
   app.silent = true; // errors are logged once, by the problem middleware
   app.use(requestContext(services.log));
   app.use(problemErrors(services.config.baseUrl));

@@ -162,7 +162,8 @@ export async function request(
         res.on('end', () => {
           const responseHeaders = new Headers();
           for (const [name, value] of Object.entries(res.headers)) {
-            if (value !== undefined) responseHeaders.set(name, Array.isArray(value) ? value.join(', ') : value);
+            // Set-Cookie stays one entry per cookie (getSetCookie()); other repeated headers join.
+            for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) responseHeaders.append(name, one);
           }
           resolve({ status: res.statusCode ?? 0, responseHeaders, text: Buffer.concat(chunks).toString('utf8') });
         });

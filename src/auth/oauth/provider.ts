@@ -105,6 +105,10 @@ export function createOAuthProvider(deps: { config: Config; db: Db; oauthKeys: O
     renderError: (ctx, out) => renderOAuthError(ctx, out),
   };
   const provider = new Provider(config.baseUrl, configuration);
+  // Behind a TLS-terminating proxy the request is plain http: the provider must trust
+  // X-Forwarded-Proto to set its Secure cookies (the same trust as the app's, see createApp).
+  provider.proxy = config.proxyHops > 0;
+  provider.maxIpsCount = config.proxyHops;
   provider.on('server_error', (_ctx, err) => log.error({ err }, 'oauth server error'));
   return provider;
 }

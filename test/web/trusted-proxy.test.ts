@@ -1,0 +1,75 @@
+import { createHash, randomBytes } from 'node:crypto';
+import test from 'ava';
+import { createVerifiedUser } from '../../src/auth/accounts.ts';
+import { request, startTestEnv, type TestEnv } from '../helpers/env.ts';
+import { CALLBACK_URL } from '../helpers/oauth-client.ts';
+import { WebClient } from '../helpers/web.ts';
+
+// TRUST_PROXY_HOPS: behind a reverse proxy every request comes from the proxy's address over plain
+// http; the client address and scheme must come from the X-Forwarded-* headers the proxy adds.
+const PASSWORD = 'the real password';
+let behindProxy: TestEnv;
+let direct: TestEnv;
+
+test.before(async () => {
+  [behindProxy, direct] = await Promise.all([
+    startTestEnv(import.meta.url, { TRUST_PROXY_HOPS: '1', SIGNIN_MAX_FAILURES_PER_IP: '3' }),
+    startTestEnv(import.meta.url, { SIGNIN_MAX_FAILURES_PER_IP: '3' }),
+  ]);
+  for (const env of [behindProxy, direct]) await createVerifiedUser(env.services.db, 'bystander@example.com', PASSWORD);
+});
+test.after.always(() => Promise.all([behindProxy?.close(), direct?.close()]));
+
+async function signInFrom(env: TestEnv, forwardedFor: string, email: string, password: string): Promise<number> {
+  const client = new WebClient(env.baseUrl);
+  const _csrf = await client.csrfFrom('/signin');
+  return (await client.post('/signin', { _csrf, email, password }, { 'x-forwarded-for': forwardedFor })).status;
+}
+
+test.serial('behind a proxy, sign-in failures count per client address, and a client cannot pick its address', async (t) => {
+  for (let i = 0; i < 3; i++) t.is(await signInFrom(behindProxy, '198.51.100.1', `nobody${i}@example.com`, 'a guess'), 422);
+  t.is(await signInFrom(behindProxy, '198.51.100.1', 'bystander@example.com', PASSWORD), 429);
+  // Another person behind the same proxy is not locked out by the first one.
+  t.is(await signInFrom(behindProxy, '198.51.100.2', 'bystander@example.com', PASSWORD), 303);
+  // The proxy appends the address it saw; what the client wrote before it is not believed.
+  t.is(await signInFrom(behindProxy, '198.51.100.2, 198.51.100.1', 'bystander@example.com', PASSWORD), 429);
+  const ips = await behindProxy.services.db('signin_attempts').distinct('ip').pluck('ip');
+  t.deepEqual(ips.map(String).sort(), ['198.51.100.1', '198.51.100.2']);
+});
+
+test.serial('without TRUST_PROXY_HOPS, X-Forwarded-For is ignored: the socket address counts', async (t) => {
+  for (let i = 0; i < 3; i++) t.is(await signInFrom(direct, `198.51.100.${10 + i}`, `nobody${i}@example.com`, 'a guess'), 422);
+  t.is(await signInFrom(direct, '198.51.100.99', 'bystander@example.com', PASSWORD), 429);
+  const ips = await direct.services.db('signin_attempts').distinct('ip').pluck('ip');
+  t.deepEqual(ips.map(String), ['127.0.0.1']);
+});
+
+/** Starts an authorization request as a client would, through a TLS-terminating proxy (X-Forwarded-Proto: https). */
+async function authorizeThroughTls(env: TestEnv) {
+  const registered = await request(env, 'POST', '/oauth/register', {
+    body: { client_name: 'Proxy Client', redirect_uris: [CALLBACK_URL], token_endpoint_auth_method: 'none', grant_types: ['authorization_code'] },
+  });
+  const challenge = createHash('sha256').update(randomBytes(32).toString('base64url')).digest('base64url');
+  const query = new URLSearchParams({
+    response_type: 'code',
+    client_id: registered.body.client_id,
+    redirect_uri: CALLBACK_URL,
+    scope: 'account:read',
+    resource: `${env.baseUrl}/mcp`,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+  });
+  return request(env, 'GET', `/oauth/authorize?${query}`, { headers: { 'x-forwarded-proto': 'https', 'x-forwarded-for': '198.51.100.7' } });
+}
+
+test('behind a TLS-terminating proxy the authorization server sets Secure cookies; without trust it cannot know', async (t) => {
+  const behind = await authorizeThroughTls(behindProxy);
+  t.is(behind.status, 303);
+  const cookies = behind.headers.getSetCookie();
+  t.true(cookies.length >= 2, cookies.join("\n"));
+  for (const cookie of cookies) t.regex(cookie, /;\s*secure/i, cookie);
+
+  const plain = await authorizeThroughTls(direct);
+  t.is(plain.status, 303);
+  for (const cookie of plain.headers.getSetCookie()) t.notRegex(cookie, /;\s*secure/i, cookie);
+});
