@@ -13,8 +13,9 @@ export function restRouter(operations: readonly Operation[], services: Services)
   const router = new Router({ prefix: '/api/v1' });
   for (const op of operations) {
     const koaPath = op.path.replace(/\{(\w+)\}/g, ':$1');
+    const shape = { names: pathParams(op.path), properties: operationSchemas(op).input.properties ?? {} };
     router.register(koaPath, [op.method], async function runOperation(ctx: Context) {
-      const input = restInput(op, ctx);
+      const input = restInput(op, shape, ctx);
       const opCtx = await operationContext(services, {
         log: ctx.state.log,
         requestId: ctx.state.requestId,
@@ -32,10 +33,13 @@ export function restRouter(operations: readonly Operation[], services: Services)
 }
 
 /** Path parameters, then the query (GET/DELETE) or the JSON body; path values win. */
-function restInput(op: Operation, ctx: Context): Record<string, unknown> {
-  const properties = operationSchemas(op).input.properties ?? {};
+function restInput(
+  op: Operation,
+  { names, properties }: { names: string[]; properties: Record<string, JsonSchema> },
+  ctx: Context,
+): Record<string, unknown> {
   const params: Record<string, unknown> = {};
-  for (const name of pathParams(op.path)) params[name] = fromString(ctx.params[name], properties[name]);
+  for (const name of names) params[name] = fromString(ctx.params[name], properties[name]);
   if (!hasBody(op)) {
     const query: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(ctx.query)) {
