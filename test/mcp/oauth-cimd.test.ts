@@ -1,13 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import https from 'node:https';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
 import { Client, StreamableHTTPClientTransport, UnauthorizedError, type CallToolResult } from '@modelcontextprotocol/client';
 import type { Browser } from 'playwright-core';
 import { createVerifiedUser } from '../../src/auth/accounts.ts';
+import { clientMetadataFetch } from '../../src/auth/oauth/metadata-fetch.ts';
 import { launchBrowser } from '../helpers/browser.ts';
 import { freePort, request, startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { authorizeInBrowser, CALLBACK_URL, MemoryOAuthClient } from '../helpers/oauth-client.ts';
@@ -24,7 +25,17 @@ let clientId: string;
 let tmp: string;
 const served: string[] = [];
 
+/** A TCP listener that only counts who connects: nothing may reach it. */
+async function trap(host: string) {
+  const trapped = { port: 0, connections: 0, server: net.createServer((socket) => void (trapped.connections++, socket.destroy())) };
+  await new Promise<void>((resolve) => trapped.server.listen(0, host, resolve));
+  trapped.port = (trapped.server.address() as AddressInfo).port;
+  return trapped;
+}
+let traps: { v4: Awaited<ReturnType<typeof trap>>; v6: Awaited<ReturnType<typeof trap>> };
+
 test.before(async () => {
+  traps = { v4: await trap('127.0.0.1'), v6: await trap('::1') };
   tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'cimd-'));
   const [key, cert] = [path.join(tmp, 'key.pem'), path.join(tmp, 'cert.pem')];
   execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1',
@@ -33,6 +44,7 @@ test.before(async () => {
   clientId = `https://localhost:${port}/agents/client.json`;
   documentServer = https.createServer({ key: await fs.readFile(key), cert: await fs.readFile(cert) }, (req, res) => {
     served.push(req.url ?? '');
+    if (req.url === '/agents/redirect.json') return void res.writeHead(302, { location: `https://127.0.0.1:${traps.v4.port}/c.json` }).end();
     if (req.url !== '/agents/client.json') return void res.writeHead(404).end();
     res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'max-age=60' });
     res.end(JSON.stringify({
@@ -55,6 +67,8 @@ test.after.always(async () => {
   await browser?.close();
   await env?.close();
   documentServer?.close();
+  traps?.v4.server.close();
+  traps?.v6.server.close();
   await fs.rm(tmp, { recursive: true, force: true });
 });
 
@@ -92,15 +106,56 @@ test.serial('the official client signs in with a client ID metadata document, no
   t.is(registered.length, 0, 'nothing was registered');
 });
 
-test.serial('a metadata document URL on a host that is not allowed is refused, not fetched', async (t) => {
-  const before = served.length;
+/** An authorization request naming `clientId`, as anyone can send it without signing in. */
+function authorizeWith(clientId: string) {
   const url = new URL(`${env.baseUrl}/oauth/authorize`);
-  url.searchParams.set('client_id', 'https://127.0.0.1:9/client.json');
+  url.searchParams.set('client_id', clientId);
   url.searchParams.set('response_type', 'code');
   url.searchParams.set('redirect_uri', CALLBACK_URL);
   url.searchParams.set('code_challenge', 'x'.repeat(43));
   url.searchParams.set('code_challenge_method', 'S256');
-  const res = await request(env, 'GET', `${url.pathname}${url.search}`);
+  return request(env, 'GET', `${url.pathname}${url.search}`);
+}
+
+test.serial('attack: client ids on loopback addresses make the server connect nowhere (IP literals, localhost)', async (t) => {
+  const { v4, v6 } = traps;
+  const before = { v4: v4.connections, v6: v6.connections, served: served.length };
+  const clientIds = [
+    `https://127.0.0.1:${v4.port}/c.json`,
+    `https://localhost:${v4.port}/c.json`,
+    `https://LOCALHOST.:${v4.port}/c.json`,
+    `https://agent.localhost:${v4.port}/c.json`,
+    `https://[::1]:${v6.port}/c.json`,
+    `https://[::ffff:127.0.0.1]:${v4.port}/c.json`,
+    `https://[::ffff:7f00:1]:${v4.port}/c.json`,
+    `https://0x7f.0.0.1:${v4.port}/c.json`,
+    `https://2130706433:${v4.port}/c.json`,
+    `https://127.1:${v4.port}/c.json`,
+    `https://10.0.0.1:${v4.port}/c.json`,
+    `https://169.254.169.254/latest/meta-data`,
+    // The trusted development host, but on another port: not the same host.
+    `https://localhost:${v4.port}/agents/client.json`,
+  ];
+  for (const clientId of clientIds) {
+    const res = await authorizeWith(clientId);
+    t.is(res.status, 400, clientId);
+    t.regex(String(res.body), /cannot continue/, clientId);
+  }
+  t.deepEqual({ v4: v4.connections, v6: v6.connections, served: served.length }, before, 'no connection was opened');
+});
+
+test.serial('attack: the metadata fetch refuses loopback at connect time, whatever the name', async (t) => {
+  const fetchDocument = clientMetadataFetch(env.services.config);
+  const before = traps.v4.connections;
+  const err = await t.throwsAsync(fetchDocument(`https://localhost:${traps.v4.port}/c.json`));
+  t.regex(err.message, /loopback/);
+  t.is(traps.v4.connections, before);
+});
+
+test.serial('attack: a trusted host redirecting to loopback is not followed', async (t) => {
+  const before = { trap: traps.v4.connections, served: served.length };
+  const res = await authorizeWith(clientId.replace('/agents/client.json', '/agents/redirect.json'));
   t.is(res.status, 400);
-  t.is(served.length, before);
+  t.true(served.length > before.served, 'the trusted document host was asked');
+  t.is(traps.v4.connections, before.trap, 'its redirect was not followed');
 });

@@ -1,26 +1,66 @@
 import fs from 'node:fs';
 import tls from 'node:tls';
-import { Agent, fetch as undiciFetch } from 'undici';
+import { Agent } from 'undici';
 import type { Config } from '../../config.ts';
+import { createGuardedLookup, isIpLiteral } from '../../domain/crawl/address-guard.ts';
+import { createCrawlAgent, fetchPage } from '../../domain/crawl/fetch-page.ts';
+import type { CrawlOptions } from '../../domain/crawl/types.ts';
 
 type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
+/** What oidc-provider reads of a document at most (its own limit for client ID metadata documents). */
+const MAX_DOCUMENT_BYTES = 5 * 1024;
+const TIMEOUT_MS = 2_500;
+
 /**
- * How the authorization server fetches client ID metadata documents. By default: the provider's
- * own SSRF-safe fetch (https, public addresses only). Hosts listed in
- * OAUTH_CLIENT_METADATA_HOSTS (development and tests only) are fetched even on loopback or
- * private addresses, trusting OAUTH_CLIENT_METADATA_CA_FILE as well as the public roots.
+ * How the authorization server fetches client ID metadata documents: through the crawler's
+ * guarded fetch (src/domain/crawl), so every address is checked at connect time and nothing on
+ * loopback, private or other special-use ranges is reached; no redirect is followed (the provider
+ * wants the document itself, status 200). Hosts listed in OAUTH_CLIENT_METADATA_HOSTS
+ * (development and tests only) may be on loopback or private addresses, trusting
+ * OAUTH_CLIENT_METADATA_CA_FILE as well as the public roots.
  */
-export function clientMetadataFetch(config: Config): Fetch | undefined {
-  const { metadataHosts, metadataCaFile } = config.oauth;
-  if (!metadataHosts.length) return undefined;
+export function clientMetadataFetch(config: Config): Fetch {
+  const trusted = trustedHosts(config);
+  const guarded = createCrawlAgent(false);
+  const { metadataCaFile } = config.oauth;
   const ca = metadataCaFile ? [...tls.rootCertificates, fs.readFileSync(metadataCaFile, 'utf8')] : undefined;
-  const agent = new Agent({ connect: ca ? { ca } : {} });
-  const trusted = new Set(metadataHosts.map((h) => h.toLowerCase()));
-  return (input, init) => {
+  // Trusted development hosts may be private or loopback, never link-local (cloud metadata) and the like.
+  const development = new Agent({ connect: { ...(ca ? { ca } : {}), lookup: createGuardedLookup(true) }, keepAliveTimeout: 1_000 });
+  return async function fetchMetadataDocument(input) {
     const url = new URL(input instanceof Request ? input.url : String(input));
-    if (!trusted.has(url.host.toLowerCase())) return globalThis.fetch(input, init);
-    const { dispatcher: _ssrfGuard, ...rest } = (init ?? {}) as RequestInit & { dispatcher?: unknown };
-    return undiciFetch(url, { ...(rest as object), dispatcher: agent }) as unknown as Promise<Response>;
+    const isTrusted = trusted.has(url.host.toLowerCase());
+    const options: CrawlOptions = {
+      ...config.crawl,
+      allowPrivateNetworks: isTrusted,
+      timeoutMs: Math.min(config.crawl.timeoutMs, TIMEOUT_MS),
+      maxBytes: MAX_DOCUMENT_BYTES,
+      maxRedirects: 0,
+    };
+    const page = await fetchPage(url.href, options, isTrusted ? development : guarded, {
+      accept: 'application/json',
+      acceptContentType: () => true, // the provider parses the body as JSON and checks it
+      allowHttpErrors: true,
+    });
+    return new Response(page.body, { status: page.status, headers: page.mediaType ? { 'content-type': page.mediaType } : {} });
   };
 }
+
+/**
+ * Whether a client id may be fetched at all: never an IP literal or a localhost name (the
+ * connect-time guard would refuse them too, but they are not even tried), except on a host of
+ * OAUTH_CLIENT_METADATA_HOSTS.
+ */
+export function metadataFetchAllowed(config: Config): (clientId: string) => boolean {
+  const trusted = trustedHosts(config);
+  return function allowFetch(clientId) {
+    const url = URL.parse(clientId);
+    if (!url || url.protocol !== 'https:') return false;
+    if (trusted.has(url.host.toLowerCase())) return true;
+    // The WHATWG parser already turned 0x7f.1, 2130706433 and the like into 127.0.0.1.
+    const hostname = url.hostname.toLowerCase().replace(/\.$/, '');
+    return !isIpLiteral(hostname) && hostname !== 'localhost' && !hostname.endsWith('.localhost');
+  };
+}
+
+const trustedHosts = (config: Config) => new Set(config.oauth.metadataHosts.map((h) => h.toLowerCase()));

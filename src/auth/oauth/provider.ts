@@ -5,7 +5,7 @@ import type { Db } from '../../db/knex.ts';
 import { mcpResource } from '../../mcp/resource-metadata.ts';
 import { SCOPES } from '../scopes.ts';
 import type { OAuthKeys } from './keys.ts';
-import { clientMetadataFetch } from './metadata-fetch.ts';
+import { clientMetadataFetch, metadataFetchAllowed } from './metadata-fetch.ts';
 import { postgresAdapter } from './pg-adapter.ts';
 
 /** Access tokens are short-lived JWTs: verified without the database, revocation seen within this. */
@@ -23,9 +23,10 @@ export const CONSENT_PATH = '/consent';
 export function createOAuthProvider(deps: { config: Config; db: Db; oauthKeys: OAuthKeys; log: Logger }): Provider {
   const { config, db, oauthKeys: keys, log } = deps;
   const resource = mcpResource(config);
-  const fetchMetadata = clientMetadataFetch(config);
+  const allowMetadataFetch = metadataFetchAllowed(config);
   const configuration: Configuration = {
-    ...(fetchMetadata ? { fetch: fetchMetadata } : {}),
+    // The only outgoing requests of the provider are client ID metadata documents.
+    fetch: clientMetadataFetch(config),
     adapter: postgresAdapter(db),
     jwks: { keys: keys.signing as NonNullable<Configuration['jwks']>['keys'] },
     cookies: { keys: keys.cookieKeys, long: { signed: true }, short: { signed: true } },
@@ -62,8 +63,9 @@ export function createOAuthProvider(deps: { config: Config; db: Db; oauthKeys: O
       registration: { enabled: true },
       revocation: { enabled: true },
       userinfo: { enabled: true },
-      // The provider's own fetch of metadata documents is SSRF-safe (https only, size and time bounded).
-      clientIdMetadataDocument: { enabled: true, ack: 'draft-02' },
+      // The provider's own fetch refuses special-use addresses only after connecting (and not at
+      // all when it cannot find undici's Agent): ours goes through the crawler's address guard.
+      clientIdMetadataDocument: { enabled: true, ack: 'draft-02', allowFetch: (_ctx, clientId) => allowMetadataFetch(clientId) },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => resource,
