@@ -3,10 +3,11 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import compose from 'koa-compose';
 import { createOAuthProvider } from '../auth/oauth/provider.ts';
+import { resourceIdentifier, resourceMetadataPath, serveResourceMetadata } from '../auth/oauth/resources.ts';
 import { oauthRoutes } from '../auth/oauth/routes.ts';
 import { AppError } from '../errors.ts';
 import { mcpEndpoint } from '../mcp/endpoint.ts';
-import { MCP_PATH, RESOURCE_METADATA_PATH, serveResourceMetadata } from '../mcp/resource-metadata.ts';
+import { MCP_PATH } from '../mcp/resource-metadata.ts';
 import type { Operation } from '../operations/operation.ts';
 import type { Services } from '../services.ts';
 import { consentPages } from '../web/pages/consent.ts';
@@ -42,8 +43,9 @@ export function createApp(services: Services, operations: readonly Operation[]):
     ctx.status = ok ? 200 : 503;
     ctx.body = { status: ok ? 'ok' : 'unavailable', checks };
   });
-  health.get(RESOURCE_METADATA_PATH, serveResourceMetadata(services.config));
-  health.get('/.well-known/oauth-protected-resource', serveResourceMetadata(services.config));
+  health.get(resourceMetadataPath('mcp'), serveResourceMetadata(services.config, 'mcp'));
+  health.get('/.well-known/oauth-protected-resource', serveResourceMetadata(services.config, 'mcp'));
+  health.get(resourceMetadataPath('api'), serveResourceMetadata(services.config, 'api'));
   app.use(health.routes());
   app.use(mediaRouter(services.db).routes());
 
@@ -73,7 +75,7 @@ export function createApp(services: Services, operations: readonly Operation[]):
   });
   const apiStack = compose<Koa.Context>([
     withPhotoBodyLimit(parseJson),
-    bearerAuth(services.authenticate),
+    bearerAuth(services.authenticate, resourceIdentifier(services.config, 'api')),
     api.allowedMethods({ throw: true }) as Koa.Middleware,
     api.routes() as Koa.Middleware,
   ]);

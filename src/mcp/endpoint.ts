@@ -10,7 +10,7 @@ import type { Operation } from '../operations/operation.ts';
 import type { Services } from '../services.ts';
 import { principalFromHeader } from '../api/middleware/auth.ts';
 import { mcpOriginGuard } from './origin-guard.ts';
-import { mcpChallenge } from './resource-metadata.ts';
+import { mcpChallenge, mcpResource } from './resource-metadata.ts';
 import { directCallResponse, directToolCall } from './direct-call.ts';
 import { callTool, mcpServerFactory, mcpTools, type McpCall } from './tools.ts';
 
@@ -34,13 +34,14 @@ export function mcpEndpoint(services: Services, operations: readonly Operation[]
   });
   const scopeOfTool = new Map(operations.flatMap((op) => (op.scope ? [[op.name, op.scope] as const] : [])));
   const challenge = mcpChallenge(config);
+  const audience = mcpResource(config);
 
   return compose<Context>([
     mcpOriginGuard(config),
     async function serveMcp(ctx: Context) {
       const raw = ctx.method === 'POST' ? await readBody(ctx.req) : undefined;
       const message = parseJson(raw);
-      const principal = await principalFromHeader(services.authenticate, ctx.get('Authorization'), challenge);
+      const principal = await principalFromHeader(services.authenticate, ctx.get('Authorization'), audience, challenge);
       for (const scope of toolScopes(message, scopeOfTool)) {
         if (!principal) throw unauthorized(`This tool needs the scope "${scope}": sign in first.`, `${challenge}, scope="${scope}"`);
         if (!principal.scopes.includes(scope)) throw insufficientScope(scope, challenge);

@@ -100,10 +100,13 @@ const pkce = () => {
   return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
 };
 
+/** `resource` may name several resources, separated by spaces (each becomes its own parameter). */
 function authorizeUrl(clientId: string, params: Record<string, string>): URL {
   const url = new URL(`${env.baseUrl}/oauth/authorize`);
   const all = { response_type: 'code', client_id: clientId, redirect_uri: CALLBACK_URL, scope: 'account:read', resource: `${env.baseUrl}/mcp`, state: 's1', ...params };
-  for (const [name, value] of Object.entries(all)) if (value !== '') url.searchParams.set(name, value);
+  for (const [name, value] of Object.entries(all)) {
+    for (const one of name === 'resource' ? value.split(' ') : [value]) if (one !== '') url.searchParams.append(name, one);
+  }
   return url;
 }
 
@@ -114,16 +117,31 @@ function token(form: Record<string, string>) {
   });
 }
 
-/** A code for a fresh client and user, through the real pages. */
-async function codeFor(user: { email: string; password: string }) {
+/** A code for a fresh client and user, through the real pages; `resource` as in authorizeUrl. */
+async function codeFor(user: { email: string; password: string }, resource = `${env.baseUrl}/mcp`) {
   const clientId = await register();
   const { verifier, challenge } = pkce();
-  const { callback } = await authorizeInBrowser(browser, authorizeUrl(clientId, { code_challenge: challenge, code_challenge_method: 'S256' }), user);
+  const { callback } = await authorizeInBrowser(browser, authorizeUrl(clientId, { code_challenge: challenge, code_challenge_method: 'S256', resource }), user);
   return { clientId, verifier, code: callback.searchParams.get('code')! };
 }
 
 const exchange = (c: { clientId: string; verifier: string; code: string }, extra: Record<string, string> = {}) =>
   token({ grant_type: 'authorization_code', client_id: c.clientId, code: c.code, redirect_uri: CALLBACK_URL, code_verifier: c.verifier, resource: `${env.baseUrl}/mcp`, ...extra });
+
+/** HTTP status of a protected MCP tool call with this bearer token. */
+async function mcpStatus(bearer: string): Promise<number> {
+  const res = await request(env, 'POST', '/mcp', {
+    key: bearer,
+    body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_my_listings', arguments: {} } },
+    headers: { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+  });
+  return res.status;
+}
+
+/** HTTP status of a protected REST call with this bearer token. */
+const restStatus = async (bearer: string) => (await request(env, 'GET', '/api/v1/me/listings', { key: bearer })).status;
+
+const audienceOf = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString()).aud;
 
 test.serial('metadata: authorization server, OpenID configuration and protected resource', async (t) => {
   for (const path of ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']) {
@@ -198,8 +216,7 @@ test.serial('a code works once, for our resource only; tokens carry the audience
   t.is(reused.body.error, 'invalid_grant');
   // Reusing a code revokes what it issued, the JWT access token included (seen within 2 s).
   await new Promise((resolve) => setTimeout(resolve, 2_500));
-  const call = await request(env, 'GET', '/api/v1/me/listings', { key: first.body.access_token });
-  t.is(call.status, 401);
+  t.is(await mcpStatus(first.body.access_token), 401);
 });
 
 test.serial('refresh tokens rotate; a reused rotated refresh token is refused and ends the grant', async (t) => {
@@ -220,12 +237,7 @@ test.serial('access tokens for another audience, expired, forged or of a revoked
   const user = await account();
   const c = await codeFor(user);
   const issued = (await exchange(c)).body;
-  const ok = await request(env, 'POST', '/mcp', {
-    key: issued.access_token,
-    body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_my_listings', arguments: {} } },
-    headers: { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
-  });
-  t.is(ok.status, 200);
+  t.is(await mcpStatus(issued.access_token), 200);
 
   const jwk = env.services.oauthKeys.signing[0]!;
   const key = await importJWK(jwk as never, 'ES256');
@@ -243,15 +255,14 @@ test.serial('access tokens for another audience, expired, forged or of a revoked
     .setIssuer(env.baseUrl).setSubject(String(user.id)).setAudience(`${env.baseUrl}/mcp`).setExpirationTime(now + 600)
     .sign(privateKey);
   for (const [name, bad] of [['another audience', otherAudience], ['expired', expired], ['forged', forged]] as const) {
-    const res = await request(env, 'GET', '/api/v1/me/listings', { key: bad });
-    t.is(res.status, 401, name);
+    t.is(await mcpStatus(bad), 401, name);
   }
+  t.is(await mcpStatus(await mint({}, now + 600)), 200, 'the same token minted right is accepted');
 
   const grantId = JSON.parse(Buffer.from(issued.access_token.split('.')[1], 'base64url').toString()).gid;
   t.true(await revokeGrant(env.services.db, user.id, grantId));
   await new Promise((resolve) => setTimeout(resolve, 2_500)); // the revoked-grant view refreshes every 2 s
-  const afterRevoke = await request(env, 'GET', '/api/v1/me/listings', { key: issued.access_token });
-  t.is(afterRevoke.status, 401);
+  t.is(await mcpStatus(issued.access_token), 401);
   const refresh = await token({ grant_type: 'refresh_token', client_id: c.clientId, refresh_token: issued.refresh_token });
   t.is(refresh.body.error, 'invalid_grant');
 });
@@ -262,7 +273,7 @@ test.serial("another user's listing through an OAuth token is not found", async 
     .insert({ site_id: 1, owner_id: owner.userId, slug: `secret-${randomBytes(3).toString('hex')}`, company_domain: 'secret.example', name: 'Secret', url: 'https://secret.example/' })
     .returning('id');
   const user = await account();
-  const issued = (await exchange(await codeFor(user))).body;
+  const issued = (await exchange(await codeFor(user, `${env.baseUrl}/api/v1`), { resource: `${env.baseUrl}/api/v1` })).body;
   const res = await request(env, 'GET', `/api/v1/me/listings/${listing.id}`, { key: issued.access_token });
   t.is(res.status, 404);
 });
@@ -285,7 +296,7 @@ test.serial('the connected-apps page lists the grant with its scopes; disconnect
   t.false(await page.getByRole('row', { name: /Raw Client/ }).isVisible());
   await context.close();
   await new Promise((resolve) => setTimeout(resolve, 2_500));
-  t.is((await request(env, 'GET', '/api/v1/me/listings', { key: issued.access_token })).status, 401);
+  t.is(await mcpStatus(issued.access_token), 401);
   const refresh = await token({ grant_type: 'refresh_token', client_id: c.clientId, refresh_token: issued.refresh_token });
   t.is(refresh.body.error, 'invalid_grant');
 });
@@ -308,4 +319,69 @@ test.serial('the consent form without its CSRF token is refused and grants nothi
   const grants = await env.services.db('oauth_payloads').where({ model: 'Grant' }).whereRaw("payload->>'accountId' = ?", [String(user.id)]);
   t.is(grants.length, 0);
   await context.close();
+});
+
+// ---- issue 9, item 8: every token is bound to its resource ----
+
+test.serial('attack: an access token issued for /mcp is refused by the REST API', async (t) => {
+  const user = await account();
+  const issued = (await exchange(await codeFor(user))).body;
+  t.is(audienceOf(issued.access_token), `${env.baseUrl}/mcp`);
+  t.is(await mcpStatus(issued.access_token), 200);
+  const rest = await request(env, 'GET', '/api/v1/me/listings', { key: issued.access_token });
+  t.is(rest.status, 401);
+  t.is(rest.body.code, 'unauthorized');
+  t.regex(rest.headers.get('www-authenticate') ?? '', /error="invalid_token"/);
+  // Forged the other way round too: a REST token (right signature, issuer, grant) at /mcp.
+  const rest2 = (await exchange(await codeFor(user, `${env.baseUrl}/api/v1`), { resource: `${env.baseUrl}/api/v1` })).body;
+  t.is(audienceOf(rest2.access_token), `${env.baseUrl}/api/v1`);
+  t.is(await restStatus(rest2.access_token), 200);
+  t.is(await mcpStatus(rest2.access_token), 401);
+});
+
+test.serial('a client asks for both resources and gets one token per resource, each accepted only there', async (t) => {
+  const user = await account();
+  const both = `${env.baseUrl}/mcp ${env.baseUrl}/api/v1`;
+  const c = await codeFor(user, both);
+  const forRest = await exchange(c, { resource: `${env.baseUrl}/api/v1` });
+  t.is(forRest.status, 200, JSON.stringify(forRest.body));
+  t.is(audienceOf(forRest.body.access_token), `${env.baseUrl}/api/v1`);
+  t.is(await restStatus(forRest.body.access_token), 200);
+  t.is(await mcpStatus(forRest.body.access_token), 401);
+
+  const forMcp = await token({ grant_type: 'refresh_token', client_id: c.clientId, refresh_token: forRest.body.refresh_token, resource: `${env.baseUrl}/mcp` });
+  t.is(forMcp.status, 200, JSON.stringify(forMcp.body));
+  t.is(audienceOf(forMcp.body.access_token), `${env.baseUrl}/mcp`);
+  t.is(await mcpStatus(forMcp.body.access_token), 200);
+  t.is(await restStatus(forMcp.body.access_token), 401);
+
+  // Without a resource the token is for MCP; a resource outside the grant or unknown is refused.
+  const plain = await token({ grant_type: 'refresh_token', client_id: c.clientId, refresh_token: forMcp.body.refresh_token });
+  t.is(plain.status, 200, JSON.stringify(plain.body));
+  t.is(audienceOf(plain.body.access_token), `${env.baseUrl}/mcp`);
+  const unknown = await token({ grant_type: 'refresh_token', client_id: c.clientId, refresh_token: plain.body.refresh_token, resource: `${env.baseUrl}/api/v2` });
+  t.is(unknown.body.error, 'invalid_target');
+  const mcpOnly = await codeFor(user);
+  const notGranted = await exchange(mcpOnly, { resource: `${env.baseUrl}/api/v1` });
+  t.is(notGranted.status, 400);
+  t.is(notGranted.body.error, 'invalid_target');
+});
+
+test.serial('API keys stay valid for both resources', async (t) => {
+  const { key } = await env.user();
+  t.is(await restStatus(key), 200);
+  t.is(await mcpStatus(key), 200);
+});
+
+test.serial('protected resource metadata is published for MCP and for REST', async (t) => {
+  for (const [path, resource] of [['/.well-known/oauth-protected-resource/mcp', '/mcp'], ['/.well-known/oauth-protected-resource/api/v1', '/api/v1']]) {
+    const res = await request(env, 'GET', path!, { headers: { host: 'evil.example' } });
+    t.is(res.status, 200, path);
+    t.is(res.body.resource, `${env.baseUrl}${resource}`);
+    t.deepEqual(res.body.authorization_servers, [env.baseUrl]);
+    t.true(res.body.scopes_supported.includes('listings:write'));
+    t.regex(res.headers.get('cache-control') ?? '', /max-age/);
+  }
+  const metadata = await request(env, 'GET', '/.well-known/oauth-authorization-server');
+  t.true(metadata.body.scopes_supported.includes('account:read'));
 });

@@ -1,19 +1,18 @@
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/knex.ts';
-import { mcpResource } from '../../mcp/resource-metadata.ts';
 import { SCOPES, type Principal, type Scope } from '../scopes.ts';
 import { revokedGrants } from './grants.ts';
 import { publicJwk, type OAuthKeys } from './keys.ts';
 
 /**
- * Verifies our OAuth access tokens locally: signature (ES256, our keys), issuer, audience
- * ({base}/mcp), expiry and type, then the in-memory set of revoked grants. No query per call.
+ * Verifies our OAuth access tokens locally: signature (ES256, our keys), issuer, audience (the
+ * identifier of the resource called, see resources.ts), expiry and type, then the in-memory set
+ * of revoked grants. No query per call.
  */
 export function accessTokenVerifier(db: Db, config: Config, keys: OAuthKeys) {
   const jwks = createLocalJWKSet({ keys: keys.signing.map(publicJwk) as never });
-  const audience = mcpResource(config);
-  return async function verifyAccessToken(token: string): Promise<Principal | null> {
+  return async function verifyAccessToken(token: string, audience: string): Promise<Principal | null> {
     let payload;
     try {
       ({ payload } = await jwtVerify(token, jwks, {

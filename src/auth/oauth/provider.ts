@@ -2,11 +2,11 @@ import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'o
 import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/knex.ts';
-import { mcpResource } from '../../mcp/resource-metadata.ts';
 import { SCOPES } from '../scopes.ts';
 import type { OAuthKeys } from './keys.ts';
 import { clientMetadataFetch, metadataFetchAllowed } from './metadata-fetch.ts';
 import { postgresAdapter } from './pg-adapter.ts';
+import { resourceIdentifier, resourceNamed } from './resources.ts';
 
 /** Access tokens are short-lived JWTs: verified without the database, revocation seen within this. */
 export const ACCESS_TOKEN_TTL_SECONDS = 600;
@@ -17,12 +17,12 @@ export const CONSENT_PATH = '/consent';
 /**
  * The OAuth 2.1 authorization server (DESIGN.md §5): issuer = site origin, routes under /oauth,
  * authorization code with PKCE S256 only, open dynamic registration, client ID metadata
- * documents, resource indicators issuing ES256 JWT access tokens for {base}/mcp, rotating
+ * documents, resource indicators issuing ES256 JWT access tokens for {base}/mcp or {base}/api/v1, rotating
  * refresh tokens. Sign-in and consent are our own pages at /consent/:uid.
  */
 export function createOAuthProvider(deps: { config: Config; db: Db; oauthKeys: OAuthKeys; log: Logger }): Provider {
   const { config, db, oauthKeys: keys, log } = deps;
-  const resource = mcpResource(config);
+  const mcp = resourceIdentifier(config, 'mcp');
   const allowMetadataFetch = metadataFetchAllowed(config);
   const configuration: Configuration = {
     // The only outgoing requests of the provider are client ID metadata documents.
@@ -68,13 +68,17 @@ export function createOAuthProvider(deps: { config: Config; db: Db; oauthKeys: O
       clientIdMetadataDocument: { enabled: true, ack: 'draft-02', allowFetch: (_ctx, clientId) => allowMetadataFetch(clientId) },
       resourceIndicators: {
         enabled: true,
-        defaultResource: () => resource,
+        // Without `resource` a request is for MCP; a token request of a grant for both gets an MCP token.
+        defaultResource: (_ctx, _client, oneOf) => (!oneOf || oneOf.includes(mcp) ? mcp : oneOf),
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx, indicator) => {
-          if (indicator !== resource) throw new errors.InvalidTarget(`the only resource is ${resource}`);
+          if (!resourceNamed(config, indicator)) {
+            throw new errors.InvalidTarget(`the resources are ${mcp} and ${resourceIdentifier(config, 'api')}`);
+          }
+          // One audience per token: an MCP token is refused by the REST API and the other way round.
           return {
             scope: SCOPES.join(' '),
-            audience: resource,
+            audience: indicator,
             accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS,
             accessTokenFormat: 'jwt',
             jwt: { sign: { alg: 'ES256' } },
