@@ -73,3 +73,28 @@ test('behind a TLS-terminating proxy the authorization server sets Secure cookie
   t.is(plain.status, 303);
   for (const cookie of plain.headers.getSetCookie()) t.notRegex(cookie, /;\s*secure/i, cookie);
 });
+
+/** Every URL of a discovery document (endpoints, JWKS, issuer). */
+const urlsOf = (document: Record<string, unknown>) =>
+  Object.entries(document).filter(([, v]) => typeof v === 'string' && /^https?:\/\//.test(v)).map(([k, v]) => [k, new URL(v as string)] as const);
+
+test('attack: OAuth discovery never publishes endpoints on the Host a client sent, and is cacheable', async (t) => {
+  const forged = { host: 'evil.example', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' };
+  for (const env of [direct, behindProxy]) {
+    const base = new URL(env.baseUrl);
+    for (const path of ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']) {
+      const res = await request(env, 'GET', path, { headers: forged });
+      t.is(res.status, 200);
+      t.regex(res.headers.get('cache-control') ?? '', /max-age=\d+/);
+      const urls = urlsOf(res.body);
+      t.true(urls.length >= 5, path);
+      for (const [name, url] of urls) t.is(url.host, base.host, `${path} ${name}`);
+      t.is(res.body.issuer, env.baseUrl);
+      // The scheme follows the trusted proxy's X-Forwarded-Proto only when a proxy is trusted.
+      t.is(new URL(res.body.token_endpoint).protocol, env === behindProxy ? 'https:' : 'http:');
+    }
+    // The authorization endpoint's own redirects are built the same way.
+    const res = await request(env, 'GET', '/oauth/authorize?client_id=nobody', { headers: forged });
+    t.notRegex(res.headers.get('location') ?? '', /evil\.example/);
+  }
+});

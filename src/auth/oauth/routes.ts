@@ -1,21 +1,26 @@
 import type { Context, Next } from 'koa';
 import type Provider from 'oidc-provider';
+import type { Config } from '../../config.ts';
 import { SCOPES } from '../scopes.ts';
 
 /** What oidc-provider answers: its endpoints under /oauth and the two discovery documents. */
 const OAUTH_PATHS = /^\/(?:oauth\/.*|\.well-known\/(?:openid-configuration|oauth-authorization-server))$/;
+const DISCOVERY = /^\/\.well-known\//;
 const REGISTRATION = '/oauth/register';
 const AUTHORIZATION = '/oauth/authorize';
 
 /**
- * Hands OAuth requests to the provider's own Koa app, untouched (no body parser in front of it).
- * Dynamic registration gets the CORS that browser-based MCP clients need; the provider already
- * sends CORS on discovery, token, JWKS and revocation.
+ * Hands OAuth requests to the provider's own Koa app, untouched (no body parser in front of it)
+ * but for the Host, which is BASE_URL's. Dynamic registration gets the CORS that browser-based
+ * MCP clients need; the provider already sends CORS on discovery, token, JWKS and revocation.
  */
-export function oauthRoutes(provider: Provider) {
+export function oauthRoutes(provider: Provider, config: Config) {
   const handle = provider.callback();
+  const host = new URL(config.baseUrl).host;
   return async function serveOAuth(ctx: Context, next: Next) {
     if (!OAUTH_PATHS.test(ctx.path)) return next();
+    pinHost(ctx, host);
+    if (DISCOVERY.test(ctx.path)) ctx.res.setHeader('Cache-Control', 'public, max-age=300');
     if (ctx.path === REGISTRATION && ctx.get('Origin')) {
       ctx.set({
         'Access-Control-Allow-Origin': '*',
@@ -32,6 +37,16 @@ export function oauthRoutes(provider: Provider) {
     ctx.respond = false;
     await handle(ctx.req, ctx.res);
   };
+}
+
+/**
+ * The provider builds its endpoint URLs (discovery documents, redirects) from the request's host:
+ * it must be ours, never what a client sent (`Host: evil.example` would otherwise be published
+ * as the token endpoint, and cached). The scheme still follows the trusted proxies (TRUST_PROXY_HOPS).
+ */
+function pinHost(ctx: Context, host: string): void {
+  ctx.req.headers.host = host;
+  delete ctx.req.headers['x-forwarded-host'];
 }
 
 /**
