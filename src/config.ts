@@ -1,6 +1,7 @@
 import type { JsonWebKey } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
+import type { RegistrationLimit } from './auth/oauth/registration-limit.ts';
 import type { SigninLimits } from './auth/signin-limiter.ts';
 import type { CrawlOptions } from './domain/crawl/types.ts';
 
@@ -64,6 +65,9 @@ const EnvSchema = z.object({
   OAUTH_CLIENT_METADATA_HOSTS: z.string().default(''),
   /** Extra CA (PEM file) trusted when fetching from OAUTH_CLIENT_METADATA_HOSTS. */
   OAUTH_CLIENT_METADATA_CA_FILE: z.string().optional(),
+  /** Open dynamic client registrations per client address within the window before 429. @default 20 per 3600 s */
+  OAUTH_REGISTRATIONS_PER_IP: z.coerce.number().int().min(1).default(20),
+  OAUTH_REGISTRATION_WINDOW_SECONDS: z.coerce.number().int().min(1).default(3600),
   /** `production` turns development conveniences (the mailbox page) off. */
   NODE_ENV: z.string().optional(),
   /** Failed web sign-ins per email / per client address within the window before 429. */
@@ -99,7 +103,13 @@ export interface Config {
   cache: { searchTtlMs: number; catalogTtlMs: number };
   crawl: CrawlOptions;
   /** Keys from the environment; loadOAuthKeys() falls back to DATA_DIR. */
-  oauth: { jwks: JsonWebKey[] | undefined; cookieKeys: string[]; metadataHosts: string[]; metadataCaFile: string | undefined };
+  oauth: {
+    jwks: JsonWebKey[] | undefined;
+    cookieKeys: string[];
+    metadataHosts: string[];
+    metadataCaFile: string | undefined;
+    registrationLimit: RegistrationLimit;
+  };
   /** DNS-rebinding guard of /mcp. */
   mcp: { allowedHosts: string[]; allowedOrigins: string[]; directToolCalls: boolean };
   mail: { smtpUrl: string | undefined; from: string; sweepIntervalMs: number };
@@ -147,6 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       cookieKeys: list(e.OAUTH_COOKIE_KEYS),
       metadataHosts: list(e.OAUTH_CLIENT_METADATA_HOSTS),
       metadataCaFile: e.OAUTH_CLIENT_METADATA_CA_FILE,
+      registrationLimit: { perIp: e.OAUTH_REGISTRATIONS_PER_IP, windowSeconds: e.OAUTH_REGISTRATION_WINDOW_SECONDS },
     },
     mcp: { allowedHosts: list(e.MCP_ALLOWED_HOSTS), allowedOrigins: list(e.MCP_ALLOWED_ORIGINS), directToolCalls: e.MCP_DIRECT_TOOL_CALLS },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, sweepIntervalMs: e.MAIL_SWEEP_INTERVAL_MS },

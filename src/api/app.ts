@@ -50,7 +50,7 @@ export function createApp(services: Services, operations: readonly Operation[]):
   app.use(mediaRouter(services.db).routes());
 
   const oauthProvider = createOAuthProvider(services);
-  app.use(oauthRoutes(oauthProvider, services.config));
+  app.use(oauthRoutes(oauthProvider, services.config, services.db));
 
   const mcp = mcpEndpoint(services, operations);
   app.use(async function mcpOnly(ctx, next) {

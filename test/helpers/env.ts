@@ -84,6 +84,8 @@ export async function startTestEnv(
     LOG_LEVEL: 'silent',
     CRAWL_ALLOW_PRIVATE_NETWORKS: 'true',
     CRAWL_TIMEOUT_MS: '3000',
+    // Test files register many OAuth clients from 127.0.0.1; the limit itself has its own tests.
+    OAUTH_REGISTRATIONS_PER_IP: '1000',
     ...env,
   });
   const services = createServices(config, { databaseUrl, temporalAddress });

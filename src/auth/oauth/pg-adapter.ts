@@ -3,9 +3,13 @@ import type { Db } from '../../db/knex.ts';
 
 const TABLE = 'oauth_payloads';
 
+/** A registered client that no person has granted anything within this expires. */
+export const UNUSED_CLIENT_TTL_SECONDS = 24 * 3600;
+
 /**
  * oidc-provider's storage in PostgreSQL: one row per model instance, expired rows are never
- * returned and are purged now and then, so any api process can continue any flow.
+ * returned and are purged now and then, so any api process can continue any flow. Clients from
+ * open registration expire unless used: their first grant keeps them.
  */
 export function postgresAdapter(db: Db) {
   return class PostgresAdapter implements Adapter {
@@ -15,6 +19,7 @@ export function postgresAdapter(db: Db) {
     }
 
     async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
+      if (this.model === 'Client' && !expiresIn) expiresIn = UNUSED_CLIENT_TTL_SECONDS;
       await db(TABLE)
         .insert({
           model: this.model,
@@ -27,8 +32,10 @@ export function postgresAdapter(db: Db) {
         })
         .onConflict(['model', 'id'])
         .merge();
-      // Rare, cheap housekeeping instead of a scheduled job.
-      if (Math.random() < 0.01) await purgeExpiredOAuthRows(db);
+      if (this.model === 'Grant' && payload.clientId) await keepClient(db, payload.clientId);
+      // Cheap housekeeping instead of a scheduled job: on every registration (so unused clients do
+      // not pile up however many are registered) and now and then.
+      if (this.model === 'Client' || Math.random() < 0.01) await purgeExpiredOAuthRows(db);
     }
 
     find(id: string) {
@@ -71,7 +78,12 @@ export function postgresAdapter(db: Db) {
   };
 }
 
-/** Deletes expired rows; returns how many. */
+/** A client that got a grant is in use: it no longer expires. */
+async function keepClient(db: Db, clientId: string): Promise<void> {
+  await db(TABLE).where({ model: 'Client', id: clientId }).whereNotNull('expires_at').update({ expires_at: null });
+}
+
+/** Deletes expired rows (unused clients included); returns how many. */
 export async function purgeExpiredOAuthRows(db: Db): Promise<number> {
   return db(TABLE).where('expires_at', '<', db.fn.now()).delete();
 }

@@ -1,8 +1,9 @@
-import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, { errors, type Configuration } from 'oidc-provider';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/knex.ts';
 import { SCOPES } from '../scopes.ts';
+import { keepPreConsentErrorsHome, renderOAuthError } from './authorization-errors.ts';
 import type { OAuthKeys } from './keys.ts';
 import { clientMetadataFetch, metadataFetchAllowed } from './metadata-fetch.ts';
 import { postgresAdapter } from './pg-adapter.ts';
@@ -37,7 +38,6 @@ export function createOAuthProvider(deps: { config: Config; db: Db; oauthKeys: O
       jwks: '/oauth/jwks',
       revocation: '/oauth/revoke',
       userinfo: '/oauth/userinfo',
-      end_session: '/oauth/logout',
       introspection: '/oauth/introspect',
       pushed_authorization_request: '/oauth/par',
       code_verification: '/oauth/device',
@@ -60,6 +60,9 @@ export function createOAuthProvider(deps: { config: Config; db: Db; oauthKeys: O
     pkce: { required: () => true },
     features: {
       devInteractions: { enabled: false },
+      // Nothing signs out through the provider (our sessions are the web's): no logout endpoint
+      // that would redirect anywhere a client registered.
+      rpInitiatedLogout: { enabled: false },
       registration: { enabled: true },
       revocation: { enabled: true },
       userinfo: { enabled: true },
@@ -116,14 +119,6 @@ export function createOAuthProvider(deps: { config: Config; db: Db; oauthKeys: O
   provider.proxy = config.proxyHops > 0;
   provider.maxIpsCount = config.proxyHops;
   provider.on('server_error', (_ctx, err) => log.error({ err }, 'oauth server error'));
+  keepPreConsentErrorsHome(provider);
   return provider;
-}
-
-/** Errors shown in the browser (bad authorization requests that cannot go back to a client). */
-function renderOAuthError(ctx: KoaContextWithOIDC, out: { error: string; error_description?: string }): void {
-  const escape = (v: unknown) => String(v ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-  ctx.type = 'html';
-  ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign-in request refused</title></head>
-<body><main><h1>This sign-in request cannot continue</h1><p>${escape(out.error_description ?? out.error)}</p>
-<p>Go back to the application and try again.</p></main></body></html>`;
 }

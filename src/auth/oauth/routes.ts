@@ -1,7 +1,9 @@
 import type { Context, Next } from 'koa';
 import type Provider from 'oidc-provider';
 import type { Config } from '../../config.ts';
+import type { Db } from '../../db/knex.ts';
 import { SCOPES } from '../scopes.ts';
+import { limitRegistrations } from './registration-limit.ts';
 
 /** What oidc-provider answers: its endpoints under /oauth and the two discovery documents. */
 const OAUTH_PATHS = /^\/(?:oauth\/.*|\.well-known\/(?:openid-configuration|oauth-authorization-server))$/;
@@ -12,9 +14,10 @@ const AUTHORIZATION = '/oauth/authorize';
 /**
  * Hands OAuth requests to the provider's own Koa app, untouched (no body parser in front of it)
  * but for the Host, which is BASE_URL's. Dynamic registration gets the CORS that browser-based
- * MCP clients need; the provider already sends CORS on discovery, token, JWKS and revocation.
+ * MCP clients need (the provider already sends CORS on discovery, token, JWKS and revocation)
+ * and a per-address limit.
  */
-export function oauthRoutes(provider: Provider, config: Config) {
+export function oauthRoutes(provider: Provider, config: Config, db: Db) {
   const handle = provider.callback();
   const host = new URL(config.baseUrl).host;
   return async function serveOAuth(ctx: Context, next: Next) {
@@ -33,6 +36,7 @@ export function oauthRoutes(provider: Provider, config: Config) {
         return;
       }
     }
+    if (ctx.path === REGISTRATION && ctx.method === 'POST') await limitRegistrations(db, config.oauth.registrationLimit, ctx.ip);
     if (ctx.path === AUTHORIZATION && ctx.method === 'GET') askDefaultScopes(ctx);
     ctx.respond = false;
     await handle(ctx.req, ctx.res);

@@ -1,0 +1,57 @@
+import type Provider from 'oidc-provider';
+import type { KoaContextWithOIDC } from 'oidc-provider';
+import { addressRange, isIpLiteral, stripBrackets } from '../../domain/crawl/address-guard.ts';
+
+interface OAuthErrorOut {
+  error: string;
+  error_description?: string;
+}
+
+/**
+ * Errors of an authorization request before the person has consented are shown on our page, not
+ * sent to the client's redirect URI: anyone can register a client with any https redirect URI, so
+ * redirecting them would turn /oauth/authorize into an open redirector needing no interaction.
+ * Loopback redirect URIs (native apps and MCP agents on the person's own machine) still get them.
+ * After consent (the resume route) errors such as access_denied go back to the client as usual.
+ */
+export function keepPreConsentErrorsHome(provider: Provider): void {
+  const failed = new WeakMap<object, { statusCode?: number; expose?: boolean; message: string; error_description?: string }>();
+  const remember = (ctx: KoaContextWithOIDC, err: Error) => failed.set(ctx, err);
+  provider.on('authorization.error', remember);
+  provider.on('server_error', remember);
+  provider.use(async function preConsentErrorsStayHome(ctx, next) {
+    await next();
+    const err = failed.get(ctx);
+    if (!err || (ctx as KoaContextWithOIDC).oidc?.route !== 'authorization') return;
+    if (isLoopbackUri(redirectUriOf(ctx as KoaContextWithOIDC))) return;
+    ctx.remove('Location');
+    // prompt=none errors carry 303, meant for the redirect: on our page they are plain 400s.
+    ctx.status = !err.expose ? 500 : err.statusCode && err.statusCode >= 400 ? err.statusCode : 400;
+    renderOAuthError(
+      ctx as KoaContextWithOIDC,
+      err.expose ? { error: err.message, error_description: err.error_description } : { error: 'server_error' },
+    );
+  });
+}
+
+function redirectUriOf(ctx: KoaContextWithOIDC): unknown {
+  const params = (ctx.oidc?.params ?? (ctx.method === 'POST' ? ctx.oidc?.body : ctx.query)) as Record<string, unknown> | undefined;
+  return params?.redirect_uri;
+}
+
+/** A loopback redirect URI (RFC 8252 §7.3): http on 127.0.0.0/8, [::1] or localhost. */
+export function isLoopbackUri(uri: unknown): boolean {
+  const url = typeof uri === 'string' ? URL.parse(uri) : null;
+  if (!url || url.protocol !== 'http:') return false;
+  if (url.hostname === 'localhost') return true;
+  return isIpLiteral(url.hostname) && addressRange(stripBrackets(url.hostname)) === 'loopback';
+}
+
+/** Errors shown in the browser (bad authorization requests that cannot or must not go back to a client). */
+export function renderOAuthError(ctx: KoaContextWithOIDC, out: OAuthErrorOut): void {
+  const escape = (v: unknown) => String(v ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  ctx.type = 'html';
+  ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign-in request refused</title></head>
+<body><main><h1>This sign-in request cannot continue</h1><p>${escape(out.error_description ?? out.error)}</p>
+<p>Go back to the application and try again.</p></main></body></html>`;
+}
