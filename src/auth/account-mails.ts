@@ -24,7 +24,9 @@ export const resetPasswordMail = (baseUrl: string, to: string, token: string): O
     'Open this link to choose a new password (it works once, for 1 hour):',
     `${baseUrl}/reset-password?token=${token}`,
     '',
-    'Choosing a new password signs you out everywhere else.',
+    'Choosing a new password signs you out everywhere else and disconnects the apps you connected',
+    'with OAuth (they ask you to allow them again). Your API keys keep working; see or revoke them at',
+    `${baseUrl}/account/keys`,
     'If you did not ask for this, ignore this mail: your password stays as it is.',
   ].join('\n'),
 });

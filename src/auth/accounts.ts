@@ -2,6 +2,7 @@ import type { Db } from '../db/knex.ts';
 import { queueMail } from '../mail/outbox.ts';
 import { alreadyRegisteredMail, resetPasswordMail, verifyEmailMail } from './account-mails.ts';
 import { consumeToken, issueToken, voidTokens } from './account-tokens.ts';
+import { revokeUserGrants } from './oauth/grants.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { endUserSessions } from './sessions.ts';
 import { beginAttempt, finishAttempt, forgetFailures, type SigninLimits } from './signin-limiter.ts';
@@ -100,8 +101,8 @@ export async function requestPasswordReset(db: Db, baseUrl: string, email: strin
 }
 
 /**
- * Uses a reset link: sets the password, ends every session of the account, voids other reset
- * links and forgets failed sign-ins. Opening the link proves the mailbox, so it verifies the
+ * Uses a reset link: sets the password, ends every session and OAuth grant of the account (API
+ * keys stay), voids other reset links and forgets failed sign-ins. Opening the link proves the mailbox, so it verifies the
  * address too. Returns the user id, or null when the link is unknown, used or expired.
  */
 export async function resetPassword(db: Db, token: string, password: string): Promise<number | null> {
@@ -119,6 +120,7 @@ export async function resetPassword(db: Db, token: string, password: string): Pr
       .returning(['id', 'email']);
     await voidTokens(trx, userId, 'reset_password');
     await endUserSessions(trx, userId);
+    await revokeUserGrants(trx, userId);
     await forgetFailures(trx, user.email);
     return userId;
   });

@@ -1,5 +1,7 @@
+import { createHash, randomBytes } from 'node:crypto';
 import type { OAuthClientMetadata, OAuthClientProvider, StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
 import type { Browser } from 'playwright-core';
+import { request, type TestEnv } from './env.ts';
 
 /** Where the test client says it listens; the browser's request there is caught, never sent. */
 export const CALLBACK_URL = 'http://127.0.0.1:47999/callback';
@@ -106,4 +108,36 @@ export async function authorizeInBrowser(
   } finally {
     await context.close();
   }
+}
+
+/**
+ * An app connected to `account` the way a person does it: dynamic registration, the browser's
+ * sign-in and Allow, then the code exchanged with PKCE. Returns the client id and its tokens.
+ */
+export async function connectApp(
+  env: Pick<TestEnv, 'baseUrl'>,
+  browser: Browser,
+  account: { email: string; password: string },
+  resource = `${env.baseUrl}/mcp`,
+): Promise<{ clientId: string; accessToken: string; refreshToken: string }> {
+  const registered = await request(env, 'POST', '/oauth/register', {
+    body: { client_name: 'Connected App', redirect_uris: [CALLBACK_URL], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'] },
+  });
+  if (registered.status !== 201) throw new Error(`registration failed: ${JSON.stringify(registered.body)}`);
+  const clientId = registered.body.client_id as string;
+  const verifier = randomBytes(32).toString('base64url');
+  const url = new URL(`${env.baseUrl}/oauth/authorize`);
+  const params = {
+    response_type: 'code', client_id: clientId, redirect_uri: CALLBACK_URL, scope: 'account:read', resource,
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256',
+  };
+  for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
+  const { callback } = await authorizeInBrowser(browser, url, account);
+  const form = { grant_type: 'authorization_code', client_id: clientId, code: callback.searchParams.get('code') ?? '', redirect_uri: CALLBACK_URL, code_verifier: verifier, resource };
+  const issued = await request(env, 'POST', '/oauth/token', {
+    body: new URLSearchParams(form).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
+  if (issued.status !== 200) throw new Error(`token exchange failed: ${JSON.stringify(issued.body)}`);
+  return { clientId, accessToken: issued.body.access_token, refreshToken: issued.body.refresh_token };
 }

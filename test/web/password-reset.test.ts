@@ -1,8 +1,10 @@
 import test from 'ava';
 import type { Browser } from 'playwright-core';
 import { createVerifiedUser } from '../../src/auth/accounts.ts';
+import { createApiKey } from '../../src/auth/api-keys.ts';
 import { startBrowserTestEnv } from '../helpers/browser.ts';
-import { type TestEnv } from '../helpers/env.ts';
+import { request, type TestEnv } from '../helpers/env.ts';
+import { connectApp } from '../helpers/oauth-client.ts';
 import { linkIn, mailsTo, WebClient } from '../helpers/web.ts';
 
 let env: TestEnv;
@@ -103,4 +105,46 @@ test('reset links are limited to three per 15 minutes per account', async (t) =>
     t.is((await client.post('/forgot-password', { _csrf, email })).status, 200);
   }
   t.is((await resetMails(email)).length, 3);
+});
+
+test('attack: an app connected with a stolen password is cut off by the reset; API keys stay, and the reset says so', async (t) => {
+  const email = 'connected@example.com';
+  const user = await createVerifiedUser(env.services.db, email, OLD);
+  const { key } = await createApiKey(env.services.db, user.id, 'my script', ['account:read']);
+  // Whoever knew the old password connected an app to the account.
+  const app = await connectApp(env, browser, { email, password: OLD });
+  const mcpCall = (bearer: string) =>
+    request(env, 'POST', '/mcp', {
+      key: bearer,
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_my_listings', arguments: {} } },
+      headers: { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+    });
+  t.is((await mcpCall(app.accessToken)).status, 200);
+
+  const client = new WebClient(env.baseUrl);
+  let _csrf = await client.csrfFrom('/forgot-password');
+  await client.post('/forgot-password', { _csrf, email });
+  const [mail] = await resetMails(email);
+  t.regex(mail!.body_text, /API keys keep working/);
+  t.true(mail!.body_text.includes(`${env.baseUrl}/account/keys`));
+  const link = new URL(linkIn(mail!, '/reset-password'));
+  const form = await client.get(link.pathname + link.search);
+  t.is(form.$('main a[href="/account/keys"]').length, 1);
+  t.regex(form.$('main').text(), /API keys\s+stay valid/);
+  _csrf = form.$('input[name="_csrf"]').val() as string;
+  const reset = await client.post('/reset-password', { _csrf, token: link.searchParams.get('token')!, password: NEW });
+  t.is(reset.status, 303);
+
+  // The app's refresh token is dead at once, its access token within the 2 s revocation view.
+  const refresh = await request(env, 'POST', '/oauth/token', {
+    body: new URLSearchParams({ grant_type: 'refresh_token', client_id: app.clientId, refresh_token: app.refreshToken }).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
+  t.is(refresh.body.error, 'invalid_grant');
+  await new Promise((resolve) => setTimeout(resolve, 2_500));
+  t.is((await mcpCall(app.accessToken)).status, 401);
+  const grants = await env.services.db('oauth_payloads').where({ model: 'Grant' }).whereRaw("payload->>'accountId' = ?", [String(user.id)]);
+  t.is(grants.length, 0);
+  // The API key is untouched.
+  t.is((await request(env, 'GET', '/api/v1/me/listings', { key })).status, 200);
 });

@@ -41,16 +41,34 @@ export async function listConnectedApps(db: Db, userId: number): Promise<Connect
  */
 export async function revokeGrant(db: Db, userId: number, grantId: string): Promise<boolean> {
   return db.transaction(async (trx) => {
-    const grant = await trx('oauth_payloads')
-      .where({ model: 'Grant', id: grantId })
-      .andWhereRaw("payload->>'accountId' = ?", [String(userId)])
-      .first('id');
+    const grant = await grantsOf(trx, userId).where({ id: grantId }).first('id');
     if (!grant) return false;
-    await trx('oauth_revoked_grants').insert({ grant_id: grantId }).onConflict('grant_id').ignore();
-    await trx('oauth_payloads').where({ grant_id: grantId }).delete();
-    await trx('oauth_payloads').where({ model: 'Grant', id: grantId }).delete();
+    await endGrants(trx, [grantId]);
     return true;
   });
+}
+
+/**
+ * Ends every OAuth grant of a user (a password reset: whoever had the old password may have
+ * connected an app), as revokeGrant does for one, and forgets the provider's sign-in sessions of
+ * the account. API keys are not touched. Returns how many grants ended.
+ */
+export async function revokeUserGrants(db: Db, userId: number): Promise<number> {
+  const ids = (await grantsOf(db, userId).pluck('id')) as string[];
+  await endGrants(db, ids);
+  await db('oauth_payloads').where({ model: 'Session' }).andWhereRaw("payload->>'accountId' = ?", [String(userId)]).delete();
+  return ids.length;
+}
+
+const grantsOf = (db: Db, userId: number) =>
+  db('oauth_payloads').where({ model: 'Grant' }).andWhereRaw("payload->>'accountId' = ?", [String(userId)]);
+
+/** Records the revocation (seen by every api process) and deletes the grants with their tokens and codes. */
+async function endGrants(db: Db, grantIds: string[]): Promise<void> {
+  if (!grantIds.length) return;
+  await db('oauth_revoked_grants').insert(grantIds.map((id) => ({ grant_id: id }))).onConflict('grant_id').ignore();
+  await db('oauth_payloads').whereIn('grant_id', grantIds).delete();
+  await db('oauth_payloads').where({ model: 'Grant' }).whereIn('id', grantIds).delete();
 }
 
 /**

@@ -88,6 +88,8 @@ async function resetForm(ctx: Context, services: WebServices, resetToken: string
     title: 'Choose a new password',
     status,
     errors,
+    intro: html`<p>Saving it signs out every other session and disconnects the apps connected with OAuth.
+Your <a href="/account/keys">API keys</a> stay valid: revoke any you no longer trust.</p>`,
     action: '/reset-password',
     fields: html`<input type="hidden" name="token" value="${resetToken}">
 ${newPasswordField({
