@@ -52,7 +52,11 @@ export function openApiDocument(operations: readonly Operation[], baseUrl: strin
     components: {
       schemas: { Problem: PROBLEM_SCHEMA },
       securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key (ld_...) or an OAuth access token' },
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: `An API key (ld_...) or an OAuth access token issued for resource=${baseUrl}/api/v1 (MCP tokens are not accepted here)`,
+        },
       },
     },
   };

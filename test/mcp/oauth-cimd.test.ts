@@ -133,6 +133,7 @@ test.serial('attack: client ids on loopback addresses make the server connect no
     `https://127.1:${v4.port}/c.json`,
     `https://10.0.0.1:${v4.port}/c.json`,
     `https://169.254.169.254/latest/meta-data`,
+    `https://93.184.216.34/c.json`, // public, but an IP literal all the same
     // The trusted development host, but on another port: not the same host.
     `https://localhost:${v4.port}/agents/client.json`,
   ];

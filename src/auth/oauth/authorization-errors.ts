@@ -12,7 +12,8 @@ interface OAuthErrorOut {
  * sent to the client's redirect URI: anyone can register a client with any https redirect URI, so
  * redirecting them would turn /oauth/authorize into an open redirector needing no interaction.
  * Loopback redirect URIs (native apps and MCP agents on the person's own machine) still get them.
- * After consent (the resume route) errors such as access_denied go back to the client as usual.
+ * Once the person has decided on the consent page, the answer (a code, or access_denied after
+ * Deny) goes back to the client as usual.
  */
 export function keepPreConsentErrorsHome(provider: Provider): void {
   const failed = new WeakMap<object, { statusCode?: number; expose?: boolean; message: string; error_description?: string }>();
@@ -22,7 +23,7 @@ export function keepPreConsentErrorsHome(provider: Provider): void {
   provider.use(async function preConsentErrorsStayHome(ctx, next) {
     await next();
     const err = failed.get(ctx);
-    if (!err || (ctx as KoaContextWithOIDC).oidc?.route !== 'authorization') return;
+    if (!err || !beforeConsent(ctx as KoaContextWithOIDC)) return;
     if (isLoopbackUri(redirectUriOf(ctx as KoaContextWithOIDC))) return;
     ctx.remove('Location');
     // prompt=none errors carry 303, meant for the redirect: on our page they are plain 400s.
@@ -32,6 +33,15 @@ export function keepPreConsentErrorsHome(provider: Provider): void {
       err.expose ? { error: err.message, error_description: err.error_description } : { error: 'server_error' },
     );
   });
+}
+
+/** The authorization request itself, or its resume before the person chose Allow or Deny. */
+function beforeConsent(ctx: KoaContextWithOIDC): boolean {
+  const route = ctx.oidc?.route;
+  if (route === 'authorization') return true;
+  if (route !== 'resume') return false;
+  const result = (ctx.oidc.entities as { Interaction?: { result?: { consent?: unknown; error?: unknown } } }).Interaction?.result;
+  return !result?.consent && !result?.error;
 }
 
 function redirectUriOf(ctx: KoaContextWithOIDC): unknown {
