@@ -18,8 +18,9 @@ export const CONSENT_PATH = '/consent';
 /**
  * The OAuth 2.1 authorization server (DESIGN.md §5): issuer = site origin, routes under /oauth,
  * authorization code with PKCE S256 only, open dynamic registration, client ID metadata
- * documents, resource indicators issuing ES256 JWT access tokens for {base}/mcp or {base}/api/v1, rotating
- * refresh tokens. Sign-in and consent are our own pages at /consent/:uid.
+ * documents, resource indicators issuing ES256 JWT access tokens for {base}/mcp or
+ * {base}/api/v1 (one audience each), rotating refresh tokens. Sign-in and consent are our own
+ * pages at /consent/:uid.
  */
 export function createOAuthProvider(deps: { config: Config; db: Db; oauthKeys: OAuthKeys; log: Logger }): Provider {
   const { config, db, oauthKeys: keys, log } = deps;
@@ -68,7 +69,11 @@ export function createOAuthProvider(deps: { config: Config; db: Db; oauthKeys: O
       userinfo: { enabled: true },
       // The provider's own fetch refuses special-use addresses only after connecting (and not at
       // all when it cannot find undici's Agent): ours goes through the crawler's address guard.
-      clientIdMetadataDocument: { enabled: true, ack: 'draft-02', allowFetch: (_ctx, clientId) => allowMetadataFetch(clientId) },
+      clientIdMetadataDocument: {
+        enabled: true,
+        ack: 'draft-02',
+        allowFetch: (_ctx, clientId) => allowMetadataFetch(clientId),
+      },
       resourceIndicators: {
         enabled: true,
         // Without `resource` a request is for MCP; a token request of a grant for both gets an MCP token.
