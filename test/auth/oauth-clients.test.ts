@@ -26,7 +26,9 @@ test.before(async () => {
 test.after.always(() => close?.());
 
 const EVIL = 'https://evil.example/cb';
-const newAddress = () => `198.51.100.${1 + Math.floor(Math.random() * 250)}`;
+let lastAddress = 0;
+/** A client address no other test of this file uses (through the trusted proxy's X-Forwarded-For). */
+const newAddress = () => `198.51.100.${++lastAddress}`;
 
 function register(redirectUris: string[], from = newAddress()) {
   return request(env, 'POST', '/oauth/register', {
@@ -139,6 +141,13 @@ test('attack: registration flood from one address is refused with 429 and Retry-
   const cors = await request(env, 'POST', '/oauth/register', { body: {}, headers: { 'x-forwarded-for': from, origin: 'https://agent.example' } });
   t.is(cors.status, 429);
   t.is(cors.headers.get('access-control-allow-origin'), '*');
+});
+
+test('attack: a burst of parallel registrations from one address gets exactly the limit through', async (t) => {
+  const from = newAddress();
+  const statuses = (await Promise.all(Array.from({ length: 12 }, () => register([CALLBACK_URL], from)))).map((r) => r.status);
+  t.is(statuses.filter((s) => s === 201).length, LIMIT, statuses.join(' '));
+  t.is(statuses.filter((s) => s === 429).length, statuses.length - LIMIT);
 });
 
 test('clients never used within 24 hours expire and are purged; a client with a grant stays', async (t) => {
