@@ -66,6 +66,11 @@ const EnvSchema = z.object({
   OAUTH_CLIENT_METADATA_CA_FILE: z.string().optional(),
   /** `production` turns development conveniences (the mailbox page) off. */
   NODE_ENV: z.string().optional(),
+  /**
+   * The /dev/mailbox pages (every mail, reset links included). @default on only when BASE_URL is a
+   * loopback address (localhost, 127.0.0.0/8, [::1]), SMTP_URL is unset and NODE_ENV is not production.
+   */
+  DEV_MAILBOX: bool.optional(),
   /** Failed web sign-ins per email / per client address within the window before 429. */
   SIGNIN_MAX_FAILURES_PER_EMAIL: z.coerce.number().int().min(1).default(5),
   SIGNIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).default(20),
@@ -82,6 +87,12 @@ function parseJwks(value: string): JsonWebKey[] {
     // reported below
   }
   throw new Error('Invalid environment:\n  OAUTH_JWKS: must be JSON like {"keys":[<private EC P-256 JWK>]}');
+}
+
+/** Whether a URL's host is this machine only (a deployment nobody else can reach). */
+function isLoopbackUrl(url: string): boolean {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
 /** Typed configuration of one process. */
@@ -104,7 +115,7 @@ export interface Config {
   mcp: { allowedHosts: string[]; allowedOrigins: string[]; directToolCalls: boolean };
   mail: { smtpUrl: string | undefined; from: string; sweepIntervalMs: number };
   updates: { fanOutBatchSize: number };
-  /** The /dev/mailbox pages: only without SMTP and outside production. */
+  /** The /dev/mailbox pages: DEV_MAILBOX, else only on a loopback BASE_URL without SMTP, outside production. */
   devMailbox: boolean;
   signin: SigninLimits;
 }
@@ -151,7 +162,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mcp: { allowedHosts: list(e.MCP_ALLOWED_HOSTS), allowedOrigins: list(e.MCP_ALLOWED_ORIGINS), directToolCalls: e.MCP_DIRECT_TOOL_CALLS },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, sweepIntervalMs: e.MAIL_SWEEP_INTERVAL_MS },
     updates: { fanOutBatchSize: e.UPDATE_FANOUT_BATCH_SIZE },
-    devMailbox: !e.SMTP_URL && e.NODE_ENV !== 'production',
+    devMailbox: e.DEV_MAILBOX ?? (isLoopbackUrl(baseUrl) && !e.SMTP_URL && e.NODE_ENV !== 'production'),
     signin: {
       perEmail: e.SIGNIN_MAX_FAILURES_PER_EMAIL,
       perIp: e.SIGNIN_MAX_FAILURES_PER_IP,
