@@ -84,6 +84,10 @@ export async function startTestEnv(
     LOG_LEVEL: 'silent',
     CRAWL_ALLOW_PRIVATE_NETWORKS: 'true',
     CRAWL_TIMEOUT_MS: '3000',
+    // Concurrent tests share owners and listings; the quotas have their own tests (test/api/quotas.test.ts).
+    DRAFTS_MAX_IN_FLIGHT: '1000',
+    DRAFTS_MAX_PER_HOUR: '1000',
+    UPDATES_MAX_PER_LISTING_PER_HOUR: '1000',
     ...env,
   });
   const services = createServices(config, { databaseUrl, temporalAddress });
