@@ -80,10 +80,12 @@ const EnvSchema = z.object({
    * loopback address (localhost, 127.0.0.0/8, [::1]), SMTP_URL is unset and NODE_ENV is not production.
    */
   DEV_MAILBOX: bool.optional(),
-  /** Failed web sign-ins per email / per client address within the window before 429. */
+  /** Failed web sign-ins on one email from one client address / from one client address within the window before 429. */
   SIGNIN_MAX_FAILURES_PER_EMAIL: z.coerce.number().int().min(1).default(5),
   SIGNIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).default(20),
   SIGNIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
+  /** Longest slow-down of a sign-in attempt on an address with many failures from everywhere (it is never blocked). @default 10 */
+  SIGNIN_MAX_DELAY_SECONDS: z.coerce.number().min(0).max(60).default(10),
 });
 
 const list = (value: string) => value.split(',').map((v) => v.trim()).filter(Boolean);
@@ -183,6 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perEmail: e.SIGNIN_MAX_FAILURES_PER_EMAIL,
       perIp: e.SIGNIN_MAX_FAILURES_PER_IP,
       windowSeconds: e.SIGNIN_WINDOW_SECONDS,
+      maxDelaySeconds: e.SIGNIN_MAX_DELAY_SECONDS,
     },
   };
 }

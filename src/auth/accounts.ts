@@ -1,3 +1,4 @@
+import { setTimeout } from 'node:timers/promises';
 import type { Db } from '../db/knex.ts';
 import { queueMail } from '../mail/outbox.ts';
 import { alreadyRegisteredMail, resetPasswordMail, verifyEmailMail } from './account-mails.ts';
@@ -80,9 +81,10 @@ export async function signIn(
 ): Promise<SignInResult> {
   const started = await beginAttempt(db, limits, attempt.email, attempt.ip);
   if (!started.ok) return { outcome: 'rate_limited', retryAfterSeconds: started.retryAfterSeconds };
+  if (started.delayMs > 0) await setTimeout(started.delayMs);
   const user = await userRow(db, attempt.email);
   const ok = await verifyPassword(user?.password_hash ?? null, attempt.password);
-  await finishAttempt(db, started.attemptId, attempt.email, ok ? 'success' : 'failure');
+  await finishAttempt(db, started.attemptId, attempt.email, attempt.ip, ok ? 'success' : 'failure');
   if (!ok || !user) return { outcome: 'invalid' };
   if (!user.email_verified_at) {
     await sendVerification(db, baseUrl, user);
