@@ -93,8 +93,21 @@ export async function signIn(
   return { outcome: 'signed_in', userId: user.id };
 }
 
-/** Sends a reset link when the address has an account; silently nothing otherwise. */
+/**
+ * How long a reset request takes at least, known address or not: the lookup, the token and the
+ * queued mail of a known address happen within it, so the answer's timing does not tell whether
+ * the address has an account.
+ */
+export const RESET_REQUEST_MIN_MS = 300;
+
+/** Sends a reset link when the address has an account; silently nothing otherwise; in constant time. */
 export async function requestPasswordReset(db: Db, baseUrl: string, email: string): Promise<void> {
+  const floor = setTimeout(RESET_REQUEST_MIN_MS);
+  await sendResetLink(db, baseUrl, email);
+  await floor;
+}
+
+async function sendResetLink(db: Db, baseUrl: string, email: string): Promise<void> {
   const user = await userRow(db, email);
   if (!user) return;
   const token = await issueToken(db, user.id, 'reset_password');
