@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { RegistrationLimit } from './auth/oauth/registration-limit.ts';
 import type { SigninLimits } from './auth/signin-limiter.ts';
+import type { QuotaSettings } from './domain/quotas/quotas.ts';
 import type { CrawlOptions } from './domain/crawl/types.ts';
 
 const bool = z
@@ -57,6 +58,14 @@ const EnvSchema = z.object({
   MAIL_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).default(10_000),
   /** Followers told per activity call when a listing update fans out. */
   UPDATE_FANOUT_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(100),
+  /** Drafts of one account crawling or drafting at a time (each crawls a third-party site). @default 3 */
+  DRAFTS_MAX_IN_FLIGHT: z.coerce.number().int().min(1).default(3),
+  /** Drafts one account may create per hour. @default 20 */
+  DRAFTS_MAX_PER_HOUR: z.coerce.number().int().min(1).default(20),
+  /** Updates one listing may post per hour (each tells every follower). @default 6 */
+  UPDATES_MAX_PER_LISTING_PER_HOUR: z.coerce.number().int().min(1).default(6),
+  /** A follower gets at most one mail per listing per this window; later updates wait for one digest. @default 3600 */
+  UPDATE_MAIL_WINDOW_SECONDS: z.coerce.number().int().min(1).default(3600),
   /** OAuth signing keys as a JWKS JSON ({"keys":[private EC P-256 JWKs]}); several api machines must share them. */
   OAUTH_JWKS: z.string().optional(),
   /** Comma-separated secrets for the authorization server's cookies; generated into DATA_DIR when absent. */
@@ -70,10 +79,17 @@ const EnvSchema = z.object({
   OAUTH_REGISTRATION_WINDOW_SECONDS: z.coerce.number().int().min(1).default(3600),
   /** `production` turns development conveniences (the mailbox page) off. */
   NODE_ENV: z.string().optional(),
-  /** Failed web sign-ins per email / per client address within the window before 429. */
+  /**
+   * The /dev/mailbox pages (every mail, reset links included). @default on only when BASE_URL is a
+   * loopback address (localhost, 127.0.0.0/8, [::1]), SMTP_URL is unset and NODE_ENV is not production.
+   */
+  DEV_MAILBOX: bool.optional(),
+  /** Failed web sign-ins on one email from one client address / from one client address within the window before 429. */
   SIGNIN_MAX_FAILURES_PER_EMAIL: z.coerce.number().int().min(1).default(5),
   SIGNIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).default(20),
   SIGNIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
+  /** Longest slow-down of a sign-in attempt on an address with many failures from everywhere (it is never blocked). @default 10 */
+  SIGNIN_MAX_DELAY_SECONDS: z.coerce.number().min(0).max(60).default(10),
 });
 
 const list = (value: string) => value.split(',').map((v) => v.trim()).filter(Boolean);
@@ -86,6 +102,12 @@ function parseJwks(value: string): JsonWebKey[] {
     // reported below
   }
   throw new Error('Invalid environment:\n  OAUTH_JWKS: must be JSON like {"keys":[<private EC P-256 JWK>]}');
+}
+
+/** Whether a URL's host is this machine only (a deployment nobody else can reach). */
+function isLoopbackUrl(url: string): boolean {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
 /** Typed configuration of one process. */
@@ -113,8 +135,10 @@ export interface Config {
   /** DNS-rebinding guard of /mcp. */
   mcp: { allowedHosts: string[]; allowedOrigins: string[]; directToolCalls: boolean };
   mail: { smtpUrl: string | undefined; from: string; sweepIntervalMs: number };
-  updates: { fanOutBatchSize: number };
-  /** The /dev/mailbox pages: only without SMTP and outside production. */
+  updates: { fanOutBatchSize: number; mailWindowSeconds: number };
+  /** Per-account limits of create_draft and post_listing_update (429 quota_exceeded). */
+  quotas: QuotaSettings;
+  /** The /dev/mailbox pages: DEV_MAILBOX, else only on a loopback BASE_URL without SMTP, outside production. */
   devMailbox: boolean;
   signin: SigninLimits;
 }
@@ -161,12 +185,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     mcp: { allowedHosts: list(e.MCP_ALLOWED_HOSTS), allowedOrigins: list(e.MCP_ALLOWED_ORIGINS), directToolCalls: e.MCP_DIRECT_TOOL_CALLS },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, sweepIntervalMs: e.MAIL_SWEEP_INTERVAL_MS },
-    updates: { fanOutBatchSize: e.UPDATE_FANOUT_BATCH_SIZE },
-    devMailbox: !e.SMTP_URL && e.NODE_ENV !== 'production',
+    updates: { fanOutBatchSize: e.UPDATE_FANOUT_BATCH_SIZE, mailWindowSeconds: e.UPDATE_MAIL_WINDOW_SECONDS },
+    quotas: {
+      draftsInFlight: e.DRAFTS_MAX_IN_FLIGHT,
+      draftsPerHour: e.DRAFTS_MAX_PER_HOUR,
+      updatesPerListingPerHour: e.UPDATES_MAX_PER_LISTING_PER_HOUR,
+    },
+    devMailbox: e.DEV_MAILBOX ?? (isLoopbackUrl(baseUrl) && !e.SMTP_URL && e.NODE_ENV !== 'production'),
     signin: {
       perEmail: e.SIGNIN_MAX_FAILURES_PER_EMAIL,
       perIp: e.SIGNIN_MAX_FAILURES_PER_IP,
       windowSeconds: e.SIGNIN_WINDOW_SECONDS,
+      maxDelaySeconds: e.SIGNIN_MAX_DELAY_SECONDS,
     },
   };
 }

@@ -15,12 +15,14 @@ export class AppError extends Error {
   readonly errors: FieldError[] | undefined;
   /** Extra response headers (WWW-Authenticate, Retry-After). */
   readonly headers: Record<string, string>;
+  /** RFC 9457 extension members of the problem (e.g. a quota's `limit`). */
+  readonly extensions: Record<string, unknown>;
   constructor(
     status: number,
     code: string,
     title: string,
     detail: string,
-    extra: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+    extra: { errors?: FieldError[]; headers?: Record<string, string>; extensions?: Record<string, unknown> } = {},
   ) {
     super(detail);
     this.name = 'AppError';
@@ -29,6 +31,7 @@ export class AppError extends Error {
     this.title = title;
     this.errors = extra.errors;
     this.headers = extra.headers ?? {};
+    this.extensions = extra.extensions ?? {};
   }
 }
 
@@ -59,6 +62,12 @@ export const tooManyRequests = (detail: string, retryAfterSeconds: number) =>
     headers: { 'Retry-After': String(retryAfterSeconds) },
   });
 
+/** 405 with the `Allow` header RFC 9110 requires: the methods the resource does answer. */
+export const methodNotAllowed = (method: string, allowed: readonly string[]) =>
+  new AppError(405, 'method_not_allowed', 'Method not allowed', `${method} is not allowed here; use ${allowed.join(', ')}.`, {
+    headers: { Allow: allowed.join(', ') },
+  });
+
 /** RFC 9457 problem details as sent on the wire. */
 export interface Problem {
   type: string;
@@ -68,6 +77,8 @@ export interface Problem {
   code: string;
   errors?: FieldError[];
   request_id?: string;
+  /** Extension members (RFC 9457 §3.2), e.g. `limit` and `window_seconds` of a quota. */
+  [extension: string]: unknown;
 }
 
 /** Maps any thrown value to a problem; 5xx details are hidden. */
@@ -77,6 +88,7 @@ export function toProblem(err: unknown, baseUrl: string, requestId?: string): Pr
       ? err
       : new AppError(500, 'internal_error', 'Internal error', 'Something went wrong on our side. Please retry later.');
   const problem: Problem = {
+    ...e.extensions,
     type: `${baseUrl}/problems/${e.code}`,
     title: e.title,
     status: e.status,

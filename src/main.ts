@@ -9,6 +9,7 @@ import { seed } from './db/seed.ts';
 import { endpointsFor, startEmbeddedStack } from './embedded/stack.ts';
 import { startEmbeddedPostgres } from './embedded/postgres.ts';
 import { operations } from './operations/index.ts';
+import { devMailboxNotice } from './web/pages/dev-mailbox.ts';
 import { createLogger, createServices, type Endpoints, type Services } from './services.ts';
 import { startWorkers, type RunningWorkers } from './temporal/worker.ts';
 
@@ -67,7 +68,7 @@ async function startAll(config: Config): Promise<void> {
       '',
       'Listing Directory is up:',
       `  Web          ${config.baseUrl}/ (sign up at ${config.baseUrl}/signup)`,
-      ...(config.devMailbox ? [`  Mailbox      ${config.baseUrl}/dev/mailbox (development: mail is kept, not sent)`] : []),
+      `  Mailbox      ${devMailboxNotice(config)}`,
       `  REST         ${config.baseUrl}/api/v1`,
       `  OpenAPI      ${config.baseUrl}/api/v1/openapi.json`,
       `  MCP          ${config.baseUrl}/mcp (Streamable HTTP; OAuth sign-in or an API key)`,
@@ -104,6 +105,7 @@ async function startRoles(services: Services, endpoints: Endpoints, roles: { api
     const server = http.createServer(app.callback());
     await new Promise<void>((resolve) => server.listen(services.config.port, services.config.host, resolve));
     services.log.info({ port: services.config.port, host: services.config.host }, 'api listening');
+    services.log.info({ devMailbox: services.config.devMailbox }, `mailbox: ${devMailboxNotice(services.config)}`);
     // Closed first on shutdown so that no request arrives while the rest goes down.
     stops.unshift(() => new Promise<void>((resolve) => server.close(() => resolve())));
     stops.unshift(async () => server.closeIdleConnections());

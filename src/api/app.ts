@@ -12,6 +12,7 @@ import type { Operation } from '../operations/operation.ts';
 import type { Services } from '../services.ts';
 import { consentPages } from '../web/pages/consent.ts';
 import { webPages } from '../web/router.ts';
+import { allowedMethods } from './middleware/allowed-methods.ts';
 import { bearerAuth } from './middleware/auth.ts';
 import { problemErrors } from './middleware/errors.ts';
 import { requestContext } from './middleware/request-context.ts';
@@ -76,7 +77,7 @@ export function createApp(services: Services, operations: readonly Operation[]):
   const apiStack = compose<Koa.Context>([
     withPhotoBodyLimit(parseJson),
     bearerAuth(services.authenticate, resourceIdentifier(services.config, 'api')),
-    api.allowedMethods({ throw: true }) as Koa.Middleware,
+    allowedMethods(),
     api.routes() as Koa.Middleware,
   ]);
   app.use(async function apiOnly(ctx, next) {

@@ -15,6 +15,11 @@ const PROBLEM_SCHEMA = {
       items: { type: 'object', required: ['path', 'message'], properties: { path: { type: 'string' }, message: { type: 'string' } } },
     },
     request_id: { type: 'string' },
+    // Extension members of 429 quota_exceeded (the wait is in the body too: MCP has no headers).
+    quota: { type: 'string', description: 'Which quota: drafts_in_flight, drafts_per_hour, updates_per_listing_per_hour' },
+    limit: { type: 'integer', description: 'The quota’s limit' },
+    window_seconds: { type: ['integer', 'null'], description: 'The quota’s window; null for a limit on work in flight' },
+    retry_after_seconds: { type: 'integer', description: 'Same as the Retry-After header' },
   },
 };
 

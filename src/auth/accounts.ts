@@ -1,3 +1,4 @@
+import { setTimeout } from 'node:timers/promises';
 import type { Db } from '../db/knex.ts';
 import { queueMail } from '../mail/outbox.ts';
 import { alreadyRegisteredMail, resetPasswordMail, verifyEmailMail } from './account-mails.ts';
@@ -81,9 +82,10 @@ export async function signIn(
 ): Promise<SignInResult> {
   const started = await beginAttempt(db, limits, attempt.email, attempt.ip);
   if (!started.ok) return { outcome: 'rate_limited', retryAfterSeconds: started.retryAfterSeconds };
+  if (started.delayMs > 0) await setTimeout(started.delayMs);
   const user = await userRow(db, attempt.email);
   const ok = await verifyPassword(user?.password_hash ?? null, attempt.password);
-  await finishAttempt(db, started.attemptId, attempt.email, ok ? 'success' : 'failure');
+  await finishAttempt(db, started.attemptId, attempt.email, attempt.ip, ok ? 'success' : 'failure');
   if (!ok || !user) return { outcome: 'invalid' };
   if (!user.email_verified_at) {
     await sendVerification(db, baseUrl, user);
@@ -92,8 +94,21 @@ export async function signIn(
   return { outcome: 'signed_in', userId: user.id };
 }
 
-/** Sends a reset link when the address has an account; silently nothing otherwise. */
+/**
+ * How long a reset request takes at least, known address or not: the lookup, the token and the
+ * queued mail of a known address happen within it, so the answer's timing does not tell whether
+ * the address has an account.
+ */
+export const RESET_REQUEST_MIN_MS = 300;
+
+/** Sends a reset link when the address has an account; silently nothing otherwise; in constant time. */
 export async function requestPasswordReset(db: Db, baseUrl: string, email: string): Promise<void> {
+  const floor = setTimeout(RESET_REQUEST_MIN_MS);
+  await sendResetLink(db, baseUrl, email);
+  await floor;
+}
+
+async function sendResetLink(db: Db, baseUrl: string, email: string): Promise<void> {
   const user = await userRow(db, email);
   if (!user) return;
   const token = await issueToken(db, user.id, 'reset_password');

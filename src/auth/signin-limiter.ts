@@ -1,36 +1,52 @@
 import type { Db } from '../db/knex.ts';
 
 export interface SigninLimits {
-  /** Failed attempts per email address within the window before sign-in answers 429. */
+  /**
+   * Failed attempts on one email address within the window: from one client address, then 429
+   * for that address; from all addresses together, then every attempt on it is slowed down.
+   */
   perEmail: number;
   /** Failed attempts per client address within the window (higher: offices share an address). */
   perIp: number;
   windowSeconds: number;
+  /** Longest slow-down of an attempt on an email address with many failures. */
+  maxDelaySeconds: number;
 }
 
-export type AttemptStart = { ok: true; attemptId: number } | { ok: false; retryAfterSeconds: number };
+export type AttemptStart = { ok: true; attemptId: number; delayMs: number } | { ok: false; retryAfterSeconds: number };
 
 /**
  * Registers a sign-in attempt before the password is checked, then counts. Counting after the
  * insert, in PostgreSQL, keeps the limit when many attempts race across many api processes:
  * concurrent attempts see each other (pending rows count as failures until finished).
+ * A client address is blocked (429) after too many failures overall or on one email. An email
+ * address is never blocked for everyone, or anybody could lock its owner out by guessing from
+ * elsewhere: past `perEmail` failures from all addresses, each attempt on it waits a delay that
+ * doubles with every further failure (1 s, 2 s, 4 s ... up to `maxDelaySeconds`).
  */
 export async function beginAttempt(db: Db, limits: SigninLimits, email: string, ip: string): Promise<AttemptStart> {
   const [{ id }] = await db('signin_attempts').insert({ email, ip }).returning('id');
   const since = db.raw(`now() - make_interval(secs => ?)`, [limits.windowSeconds]);
   const counted = () => db('signin_attempts').whereNot({ outcome: 'success' }).where('created_at', '>', since).whereNot({ id });
-  const [{ byEmail, byIp }] = await counted().select(
+  const [{ byEmail, byPair, byIp }] = await counted().select(
     db.raw('count(*) FILTER (WHERE email = ?)::int AS "byEmail"', [email]),
+    db.raw('count(*) FILTER (WHERE email = ? AND ip = ?)::int AS "byPair"', [email, ip]),
     db.raw('count(*) FILTER (WHERE ip = ?)::int AS "byIp"', [ip]),
   );
-  if (byEmail < limits.perEmail && byIp < limits.perIp) return { ok: true, attemptId: id };
+  if (byPair < limits.perEmail && byIp < limits.perIp) return { ok: true, attemptId: id, delayMs: slowDownMs(byEmail, limits) };
   // A refused attempt is not recorded, so hammering does not extend the lockout forever.
   await db('signin_attempts').where({ id }).delete();
   const waits = await Promise.all([
-    byEmail >= limits.perEmail ? secondsUntilBelow(db, counted().where({ email }), byEmail - limits.perEmail, limits) : 0,
+    byPair >= limits.perEmail ? secondsUntilBelow(db, counted().where({ email, ip }), byPair - limits.perEmail, limits) : 0,
     byIp >= limits.perIp ? secondsUntilBelow(db, counted().where({ ip }), byIp - limits.perIp, limits) : 0,
   ]);
   return { ok: false, retryAfterSeconds: Math.max(1, ...waits) };
+}
+
+/** The progressive delay of an attempt on an email address with `failures` recent failures. */
+export function slowDownMs(failures: number, limits: Pick<SigninLimits, 'perEmail' | 'maxDelaySeconds'>): number {
+  if (failures < limits.perEmail) return 0;
+  return Math.min(1000 * 2 ** Math.min(failures - limits.perEmail, 20), limits.maxDelaySeconds * 1000);
 }
 
 /** Seconds until the `skip`-th oldest counted attempt leaves the window, bringing the count under the limit. */
@@ -42,10 +58,14 @@ async function secondsUntilBelow(db: Db, rows: ReturnType<Db>, skip: number, lim
   return row?.wait ?? limits.windowSeconds;
 }
 
-/** Records how an attempt ended; a success forgets the email's earlier failures. */
-export async function finishAttempt(db: Db, attemptId: number, email: string, outcome: 'success' | 'failure'): Promise<void> {
+/**
+ * Records how an attempt ended. A success forgets the failures of that email from that client
+ * address (the owner's own typos), not those from elsewhere: signing in must not reset the
+ * count of someone guessing from another address.
+ */
+export async function finishAttempt(db: Db, attemptId: number, email: string, ip: string, outcome: 'success' | 'failure'): Promise<void> {
   await db('signin_attempts').where({ id: attemptId }).update({ outcome });
-  if (outcome === 'success') await forgetFailures(db, email);
+  if (outcome === 'success') await db('signin_attempts').where({ email, ip }).whereNot({ outcome: 'success' }).delete();
   // Old rows matter to nobody; a small share of attempts sweeps them (indexed on created_at).
   if (Math.random() < 0.01) await db('signin_attempts').where('created_at', '<', db.raw(`now() - interval '1 day'`)).delete();
 }

@@ -4,7 +4,7 @@ import { createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server';
 import type { Context, DefaultState, Middleware } from 'koa';
 import compose from 'koa-compose';
 import type { Principal, Scope } from '../auth/scopes.ts';
-import { AppError, insufficientScope, unauthorized } from '../errors.ts';
+import { AppError, insufficientScope, methodNotAllowed, unauthorized } from '../errors.ts';
 import { operationContext } from '../operations/context.ts';
 import type { Operation } from '../operations/operation.ts';
 import type { Services } from '../services.ts';
@@ -17,6 +17,8 @@ import { callTool, mcpServerFactory, mcpTools, type McpCall } from './tools.ts';
 // A founder photo travels as base64 (≤ 5 MB decoded), so MCP bodies get more room than JSON APIs usually do.
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
 const SERVER_INFO = { name: 'listing-directory', version: '0.1.0' };
+/** Methods of Streamable HTTP (OPTIONS for CORS preflights); the same list the CORS headers name. */
+const MCP_METHODS = ['GET', 'POST', 'DELETE', 'OPTIONS'];
 
 /**
  * /mcp: Streamable HTTP, stateless, for protocol 2026-07-28 and the initialize-based 2025 versions,
@@ -38,6 +40,11 @@ export function mcpEndpoint(services: Services, operations: readonly Operation[]
 
   return compose<Context>([
     mcpOriginGuard(config),
+    async function refuseOtherMethods(ctx: Context, next) {
+      // TRACE and the like cannot even be turned into a fetch Request: answer them here.
+      if (!MCP_METHODS.includes(ctx.method)) throw methodNotAllowed(ctx.method, MCP_METHODS);
+      await next();
+    },
     async function serveMcp(ctx: Context) {
       const raw = ctx.method === 'POST' ? await readBody(ctx.req) : undefined;
       const message = parseJson(raw);

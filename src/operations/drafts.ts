@@ -4,7 +4,7 @@ import { assertCrawlableUrl } from '../domain/crawl/index.ts';
 import {
   deleteDraft,
   getOwnedDraft,
-  insertDraft,
+  insertDraftWithinQuota,
   submitDraft,
   toDraftView,
   updateDraftFields,
@@ -48,7 +48,8 @@ export const createDraftOp = defineOperation({
   name: 'create_draft',
   summary: 'Draft a listing from a website',
   description:
-    'Starts crawling the website and drafting listing content. Poll get_draft until the status is neither crawling nor drafting.',
+    'Starts crawling the website and drafting listing content. Poll get_draft until the status is neither crawling nor drafting. ' +
+    'Quotas per account: a few drafts crawling at a time and a number per hour (429 quota_exceeded with Retry-After, `limit` and `window_seconds`).',
   method: 'POST',
   path: '/drafts',
   scope: 'listings:write',
@@ -65,7 +66,7 @@ export const createDraftOp = defineOperation({
     const site = input.site === undefined ? ctx.site : await siteByKey(ctx.db, input.site);
     if (!site) throw badRequest('unknown_site', `There is no site with the key "${input.site}"; see list_sites.`);
     await assertCrawlableUrl(input.url, ctx.config.crawl.allowPrivateNetworks);
-    const draft = await insertDraft(ctx.db, { ownerId: callerId(ctx), siteId: site.id, url: input.url });
+    const draft = await insertDraftWithinQuota(ctx.db, { ownerId: callerId(ctx), siteId: site.id, url: input.url }, ctx.config.quotas);
     try {
       await ctx.workflows.startDraft(draft.id);
     } catch (err) {

@@ -12,7 +12,8 @@ const FollowState = z.object({
 export const followListingOp = defineOperation({
   name: 'follow_listing',
   summary: 'Follow a live listing',
-  description: 'You get a notification and an email for each update it posts. Following again changes nothing.',
+  description:
+    'You get a notification for each update it posts, and an email: at most one per listing per hour, later updates arrive in one digest. Following again changes nothing.',
   method: 'POST',
   path: '/listings/{listing_id}/follow',
   scope: 'listings:write',

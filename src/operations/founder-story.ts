@@ -29,6 +29,7 @@ const Story = z.object({
   url: z.string().describe('The public story page once published, otherwise the story editor'),
   published_at: z.string().nullable(),
   shown_on_listing: z.boolean().describe('Published and shown on the listing page (paid plan or story section unlocked)'),
+  visible: z.boolean().describe('Whether the public story page can be read now: published and the listing is live (until then it is a 404)'),
   status: z.enum(['published', 'draft']),
   missing: z.array(MissingItem).describe('Each unmet publishing rule; empty once published'),
   updated_at: z.string().nullable(),

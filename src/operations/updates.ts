@@ -27,7 +27,9 @@ export const postListingUpdateOp = defineOperation({
   summary: 'Post an update on one of your listings',
   description:
     'Published at once. Its followers get an in-app notification and an email (workflow `workflow_id`); ' +
-    'the update shows in the site’s latest updates while the listing is live.',
+    'a follower gets at most one email per listing per hour, later updates arrive in one digest mail. ' +
+    'The update shows in the site’s latest updates while the listing is live. ' +
+    'At most a few updates per listing per hour (429 quota_exceeded with Retry-After, `limit` and `window_seconds`).',
   method: 'POST',
   path: '/me/listings/{listing_id}/updates',
   scope: 'listings:write',
@@ -49,7 +51,7 @@ export const postListingUpdateOp = defineOperation({
     workflow_id: z.string().describe('The workflow telling the followers'),
   }),
   async handler(input, ctx) {
-    const update = await insertListingUpdate(ctx.db, callerId(ctx), input.listing_id, input);
+    const update = await insertListingUpdate(ctx.db, callerId(ctx), input.listing_id, input, ctx.config.quotas.updatesPerListingPerHour);
     try {
       await ctx.workflows.startListingUpdate(update.id, ctx.config.updates.fanOutBatchSize);
     } catch (err) {

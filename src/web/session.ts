@@ -18,7 +18,7 @@ export async function currentSession(ctx: Context, services: WebServices): Promi
   const session = await findSession(services.db, readToken(ctx, SESSION_COOKIE));
   if (session?.renewed) {
     // The idle expiry moved forward; move the cookie's along with it.
-    setCookie(ctx, SESSION_COOKIE, readToken(ctx, SESSION_COOKIE)!, sessionCookieOptions(services));
+    setCookie(ctx, SESSION_COOKIE, readToken(ctx, SESSION_COOKIE)!, sessionCookieOptions(services, session.expiresAt));
   }
   ctx.state.webSession = session;
   return session;
@@ -59,7 +59,8 @@ export async function endCurrentSession(ctx: Context, services: WebServices): Pr
   ctx.state.webSession = null;
 }
 
-const sessionCookieOptions = (services: WebServices) => ({
-  maxAgeSeconds: SESSION_IDLE_MS / 1000,
+/** The cookie lives as long as the session: the idle lifetime, cut short by the absolute one. */
+const sessionCookieOptions = (services: WebServices, expiresAt?: Date) => ({
+  maxAgeSeconds: expiresAt ? Math.max(0, Math.round((expiresAt.getTime() - Date.now()) / 1000)) : SESSION_IDLE_MS / 1000,
   secure: secureCookies(services),
 });

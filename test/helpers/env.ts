@@ -86,6 +86,10 @@ export async function startTestEnv(
     CRAWL_TIMEOUT_MS: '3000',
     // Test files register many OAuth clients from 127.0.0.1; the limit itself has its own tests.
     OAUTH_REGISTRATIONS_PER_IP: '1000',
+    // Concurrent tests share owners and listings; the quotas have their own tests (test/api/quotas.test.ts).
+    DRAFTS_MAX_IN_FLIGHT: '1000',
+    DRAFTS_MAX_PER_HOUR: '1000',
+    UPDATES_MAX_PER_LISTING_PER_HOUR: '1000',
     ...env,
   });
   const services = createServices(config, { databaseUrl, temporalAddress });

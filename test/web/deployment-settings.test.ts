@@ -3,6 +3,7 @@ import { createVerifiedUser } from '../../src/auth/accounts.ts';
 import { loadConfig } from '../../src/config.ts';
 import { startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { WebClient } from '../helpers/web.ts';
+import { devMailboxNotice } from '../../src/web/pages/dev-mailbox.ts';
 
 const envs: TestEnv[] = [];
 test.after.always(() => Promise.all(envs.map((e) => e.close())));
@@ -18,6 +19,47 @@ test('the mailbox page is on only without SMTP_URL and outside production', (t) 
   t.false(loadConfig({ SMTP_URL: 'smtp://127.0.0.1:2525' }).devMailbox);
   t.false(loadConfig({ NODE_ENV: 'production' }).devMailbox);
   t.is(loadConfig({ SMTP_URL: 'smtp://127.0.0.1:2525' }).mail.smtpUrl, 'smtp://127.0.0.1:2525');
+});
+
+test('the mailbox is on by default only for a loopback BASE_URL; DEV_MAILBOX decides explicitly', (t) => {
+  for (const base of ['http://localhost:3000', 'http://127.0.0.1:8080', 'http://127.1.2.3', 'http://[::1]:3000', 'http://app.localhost']) {
+    t.true(loadConfig({ BASE_URL: base }).devMailbox, base);
+  }
+  // Public hosts, and names that only look like loopback, do not get it (a plain `npm start` on a server).
+  for (const base of ['https://directory.example', 'http://10.0.0.5:3000', 'http://0.0.0.0:3000', 'http://127.0.0.1.evil.example', 'http://localhost.evil.example', 'http://[::ffff:127.0.0.1]']) {
+    t.false(loadConfig({ BASE_URL: base }).devMailbox, base);
+  }
+  t.true(loadConfig({ BASE_URL: 'https://staging.example', DEV_MAILBOX: 'true' }).devMailbox);
+  t.false(loadConfig({ BASE_URL: 'http://localhost:3000', DEV_MAILBOX: 'false' }).devMailbox);
+  t.throws(() => loadConfig({ DEV_MAILBOX: 'maybe' }), { message: /DEV_MAILBOX/ });
+});
+
+test('start-up says whether the mailbox is served', (t) => {
+  const on = loadConfig({ BASE_URL: 'http://localhost:3000' });
+  t.regex(devMailboxNotice(on), /^http:\/\/localhost:3000\/dev\/mailbox is ON/);
+  t.regex(devMailboxNotice(on), /DEV_MAILBOX=false/);
+  t.regex(devMailboxNotice(loadConfig({ BASE_URL: 'https://directory.example' })), /^off .*DEV_MAILBOX=true/);
+});
+
+test('a public BASE_URL without SMTP_URL does not serve mail (reset links) to anyone', async (t) => {
+  const env = await start({ BASE_URL: 'https://directory.example' });
+  const [{ id }] = await env.services.db('mail_outbox').insert({ to_address: 'victim@example.com', subject: 'Reset your password', body_text: 'https://directory.example/reset-password?token=secret-77' }, ['id']);
+  const client = new WebClient(`http://127.0.0.1:${env.services.config.port}`);
+  for (const path of ['/dev/mailbox', `/dev/mailbox/${id}`]) {
+    const res = await client.get(path);
+    t.is(res.status, 404, path);
+    t.false(res.text.includes('secret-77'), path);
+    t.false(res.text.includes('Reset your password'), path);
+  }
+  t.is((await client.get('/signup')).$('a[href="/dev/mailbox"]').length, 0);
+});
+
+test('DEV_MAILBOX=true serves the mailbox on a non-loopback BASE_URL (a staging host)', async (t) => {
+  const env = await start({ BASE_URL: 'https://staging.example', DEV_MAILBOX: 'true' });
+  await env.services.db('mail_outbox').insert({ to_address: 'dev@example.com', subject: 'staging-subject-5', body_text: 'hello' });
+  const res = await new WebClient(`http://127.0.0.1:${env.services.config.port}`).get('/dev/mailbox');
+  t.is(res.status, 200);
+  t.true(res.text.includes('staging-subject-5'));
 });
 
 test('with SMTP_URL set the mailbox pages do not exist and pages do not point to them', async (t) => {

@@ -196,4 +196,12 @@ test("story editor: another owner's listing is not found; bad input is a 400; a 
   const shown = await client.get(`${editor}?notice=published`);
   t.is(shown.$('.notice').text(), 'Your story is saved and published.');
   t.is(shown.$('[data-status] a').attr('href'), `/stories/${listing.slug}`);
+  t.is(shown.$('[data-status]').attr('data-visible'), 'true');
+
+  // While the listing is not live the editor says the story is not public yet, and links nowhere.
+  await db()('listings').where({ id: listing.id }).update({ status: 'awaiting_badge' });
+  const hidden = await client.get(editor);
+  t.is(hidden.$('[data-status]').attr('data-visible'), 'false');
+  t.regex(hidden.$('[data-status]').text(), /not public yet.*when your listing goes live \(it is awaiting badge now\)/s);
+  t.is(hidden.$(`[data-status] a[href="/stories/${listing.slug}"]`).length, 0);
 });

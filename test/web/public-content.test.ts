@@ -62,6 +62,39 @@ test('a story page exists only while published; its text is escaped and split in
   }
 });
 
+test('the story of a listing that is not live is not public: no page, no link from the founder page', async (t) => {
+  const { owner, listing } = await publishedStory();
+  for (const status of ['draft', 'awaiting_badge', 'awaiting_profile', 'scheduled', 'unlisted']) {
+    await db()('listings').where({ id: listing.id }).update({ status });
+    const story = await web.get(`/stories/${listing.slug}`);
+    t.is(story.status, 404, status);
+    t.false(story.text.includes('Our way'), status);
+    const founder = await web.get(`/founders/${owner.userId}`);
+    t.is(founder.status, 200, status);
+    t.is(founder.$(`a[href="/stories/${listing.slug}"]`).length, 0, status);
+    t.false(founder.text.includes('Our way'), status);
+    // The owner is told it is not readable yet.
+    const own = await api(env, 'GET', `/me/listings/${listing.id}/story`, { key: owner.key });
+    t.like(own.body, { status: 'published', visible: false }, status);
+  }
+  await db()('listings').where({ id: listing.id }).update({ status: 'live' });
+  t.is((await web.get(`/stories/${listing.slug}`)).status, 200);
+  t.is((await web.get(`/founders/${owner.userId}`)).$(`a[href="/stories/${listing.slug}"]`).text(), 'Our way');
+  t.like((await api(env, 'GET', `/me/listings/${listing.id}/story`, { key: owner.key })).body, { status: 'published', visible: true });
+});
+
+test('a story published while the listing is a draft stays hidden until the listing goes live', async (t) => {
+  const owner = await env.user();
+  await completeProfile(env, owner.key);
+  const listing = await ownedListing(env, owner.userId, 'Unlaunched');
+  await db()('listings').where({ id: listing.id }).update({ status: 'draft' });
+  const res = await api(env, 'PUT', `/me/listings/${listing.id}/story`, { key: owner.key, body: { title: 'Secret plans', ...PUBLISHABLE } });
+  t.like(res.body, { status: 'published', visible: false });
+  t.is((await web.get(`/stories/${listing.slug}`)).status, 404);
+  t.is((await web.get(`/listings/${listing.slug}`)).status, 404);
+  t.false((await web.get(`/founders/${owner.userId}`)).text.includes('Secret plans'));
+});
+
 test('a founder page exists only for a complete profile and shows this site’s interview answers', async (t) => {
   const { owner, listing } = await publishedStory();
   await api(env, 'PATCH', '/me/founder-profile', { key: owner.key, body: { bio: `${HOSTILE} ${words(25)}`, links: ['https://ada.example.com/?a=1&b=2'] } });

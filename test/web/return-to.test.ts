@@ -27,6 +27,22 @@ const OPEN_REDIRECTS = [
   '///evil.example',
   'evil.example',
   '',
+  // Dot segments that normalize to a protocol-relative `//host` (issue 9, finding 1).
+  '/.//evil.example/phish',
+  '/..//evil.example',
+  '/a/..//evil.example',
+  '/%2e//evil.example',
+  '/%2E%2E//evil.example',
+  '/a/b/%2e%2e/%2e%2e//evil.example',
+  '/./\\evil.example',
+  '/.\t//evil.example',
+];
+
+/** Values that look dangerous but are same-site paths once sent (encoded slashes stay encoded). */
+const HARMLESS = [
+  ['/%2f%2fevil.example', '/%2f%2fevil.example'],
+  ['/%5c%5cevil.example', '/%5c%5cevil.example'],
+  ['/a/./b/../c', '/a/c'],
 ];
 
 test('safeReturnTo keeps same-site paths and refuses everything else', (t) => {
@@ -39,6 +55,22 @@ test('safeReturnTo keeps same-site paths and refuses everything else', (t) => {
   t.is(safeReturnTo(['/a', '/b']), '/account');
   t.is(safeReturnTo(undefined, '/x'), '/x');
   t.is(safeReturnTo(`/${'a'.repeat(3000)}`), '/account');
+  for (const [value, sent] of HARMLESS) t.is(safeReturnTo(value), sent, value);
+});
+
+test('a signed-in visitor is never forwarded off-site by a dot-segment return_to', async (t) => {
+  const client = new WebClient(env.baseUrl);
+  await client.signIn('traveller@example.com', PASSWORD);
+  for (const evil of OPEN_REDIRECTS) {
+    const res = await client.get(`/signin?return_to=${encodeURIComponent(evil)}`);
+    t.is(res.status, 302, JSON.stringify(evil));
+    t.is(res.location, '/account', JSON.stringify(evil));
+  }
+  // Whatever is sent must resolve to this site, as a browser would resolve it.
+  for (const [value] of HARMLESS) {
+    const location = (await client.get(`/signin?return_to=${encodeURIComponent(value)}`)).location!;
+    t.is(new URL(location, env.baseUrl).origin, new URL(env.baseUrl).origin, value);
+  }
 });
 
 test('sign-in goes back to a same-site return_to', async (t) => {

@@ -74,6 +74,39 @@ test('an idle session expires; an active one slides forward and the cookie is re
   t.is(gone.location, '/signin?return_to=%2Faccount');
 });
 
+test('a session ends 90 days after sign-in however active it is (absolute lifetime)', async (t) => {
+  const db = env.services.db;
+  // A cookie stolen long ago and kept alive by use: 91 days old, seen an hour ago, idle expiry far ahead.
+  const stolen = await signedIn('stolen@example.com');
+  await db('web_sessions').where({ id_hash: hashSessionId(stolen.id) }).update({
+    created_at: db.raw(`now() - interval '91 days'`),
+    last_seen_at: db.raw(`now() - interval '1 hour'`),
+    expires_at: db.raw(`now() + interval '29 days'`),
+  });
+  const refused = await stolen.client.get('/account');
+  t.is(refused.status, 303);
+  t.is(refused.location, '/signin?return_to=%2Faccount');
+  // Using it does not revive it, and signing in again (a new session) cleans the old row up.
+  t.is((await stolen.client.get('/account/keys')).status, 303);
+  await stolen.client.signIn('stolen@example.com', PASSWORD);
+  t.falsy(await db('web_sessions').where({ id_hash: hashSessionId(stolen.id) }).first());
+
+  // 80 days in and active: the idle expiry slides, but only up to day 90; the cookie says so too.
+  const old = await signedIn('old-active@example.com');
+  await db('web_sessions').where({ id_hash: hashSessionId(old.id) }).update({
+    created_at: db.raw(`now() - interval '80 days'`),
+    last_seen_at: db.raw(`now() - interval '2 hours'`),
+  });
+  const page = await old.client.get('/account');
+  t.is(page.status, 200);
+  const row = await db('web_sessions').where({ id_hash: hashSessionId(old.id) }).first();
+  const tenDays = 10 * 24 * 3600 * 1000;
+  t.true(Math.abs(row.expires_at.getTime() - (row.created_at.getTime() + 9 * tenDays)) < 1000, String(row.expires_at));
+  const cookie = page.headers.getSetCookie().find((c) => c.startsWith(`ld_session=${old.id};`))!;
+  const maxAge = Number(/Max-Age=(\d+)/.exec(cookie)?.[1]);
+  t.true(Math.abs(maxAge - tenDays / 1000) < 5, String(maxAge));
+});
+
 test('sign-out ends the session on the server, not only in the browser', async (t) => {
   const { client, id } = await signedIn('leaver@example.com');
   const _csrf = await client.csrfFrom('/account');

@@ -1,11 +1,12 @@
 import test from 'ava';
 import { createVerifiedUser } from '../../src/auth/accounts.ts';
+import { slowDownMs } from '../../src/auth/signin-limiter.ts';
 import { startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { mailsTo, WebClient } from '../helpers/web.ts';
 
 let env: TestEnv;
 test.before(async () => {
-  env = await startTestEnv(import.meta.url, { SIGNIN_MAX_FAILURES_PER_IP: '8' });
+  env = await startTestEnv(import.meta.url, { SIGNIN_MAX_FAILURES_PER_IP: '8', SIGNIN_MAX_DELAY_SECONDS: '1' });
   await createVerifiedUser(env.services.db, 'target@example.com', PASSWORD);
   await createVerifiedUser(env.services.db, 'bystander@example.com', PASSWORD);
 });
@@ -35,6 +36,36 @@ test.serial('five failures for one email → 429 with Retry-After, even with the
   // Once the failures leave the 15-minute window, the right password works again.
   await env.services.db('signin_attempts').update({ created_at: env.services.db.raw(`created_at - interval '16 minutes'`) });
   t.is((await client.signIn('target@example.com', PASSWORD)).status, 303);
+});
+
+test('the slow-down on one email doubles per failure up to the maximum, and starts at the per-email limit', (t) => {
+  const limits = { perEmail: 5, maxDelaySeconds: 10 };
+  t.deepEqual([0, 4, 5, 6, 7, 8, 9, 50, 10_000].map((n) => slowDownMs(n, limits)), [0, 0, 1000, 2000, 4000, 8000, 10_000, 10_000, 10_000]);
+});
+
+test.serial('guesses on one account from many addresses never lock its owner out; they only slow attempts down', async (t) => {
+  // Behind a proxy the client address comes from X-Forwarded-For: the attacker has many of them.
+  const proxied = await startTestEnv(import.meta.url, { TRUST_PROXY_HOPS: '1', SIGNIN_MAX_DELAY_SECONDS: '1' });
+  t.teardown(() => proxied.close());
+  await createVerifiedUser(proxied.services.db, 'victim@example.com', PASSWORD);
+  const attempt = async (password: string, address: string) => {
+    const client = new WebClient(proxied.baseUrl);
+    const _csrf = await client.csrfFrom('/signin');
+    const started = performance.now();
+    const res = await client.post('/signin', { _csrf, email: 'victim@example.com', password }, { 'x-forwarded-for': address });
+    return { status: res.status, ms: performance.now() - started };
+  };
+  // 40 wrong guesses from 10 addresses, 4 each: under the per-address limits, far over the per-email one.
+  const guesses = await Promise.all(Array.from({ length: 40 }, (_, i) => attempt(`wrong guess ${i}`, `203.0.113.${i % 10}`)));
+  t.deepEqual([...new Set(guesses.map((g) => g.status))], [422], 'every guess is checked and refused, none is blocked');
+  // The owner, from their own address, still gets in with the right password: slowed, not blocked.
+  const owner = await attempt(PASSWORD, '198.51.100.7');
+  t.is(owner.status, 303);
+  t.true(owner.ms >= 900, `the attempt was slowed down (${owner.ms.toFixed(0)} ms)`);
+  // One address guessing on to this account is blocked (the strict limits stay strict).
+  t.is((await attempt('wrong again', '203.0.113.1')).status, 422);
+  t.is((await attempt('wrong again', '203.0.113.1')).status, 429);
+  t.is((await attempt(PASSWORD, '198.51.100.8')).status, 303);
 });
 
 test.serial('failures per client address → 429 for every email; X-Forwarded-For does not help', async (t) => {

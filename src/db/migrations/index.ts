@@ -7,6 +7,7 @@ import * as founders from './005-founders.ts';
 import * as webAccounts from './006-web-accounts.ts';
 import * as oauth from './007-oauth.ts';
 import * as oauthRegistrations from './008-oauth-registrations.ts';
+import * as quotasDigests from './009-quotas-digests.ts';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '006-web-accounts': webAccounts,
   '007-oauth': oauth,
   '008-oauth-registrations': oauthRegistrations,
+  '009-quotas-digests': quotasDigests,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

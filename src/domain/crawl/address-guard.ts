@@ -50,6 +50,8 @@ function describeRange(range: string): string {
       return 'broadcast';
     case 'invalid':
       return 'invalid';
+    case 'ipv4Compatible':
+      return 'deprecated IPv4-compatible IPv6';
     default:
       return 'reserved or special-use';
   }
@@ -57,13 +59,39 @@ function describeRange(range: string): string {
 
 /** The special-use range of an IP address ('unicast' for ordinary public addresses), or 'invalid'. */
 export function addressRange(address: string): string {
-  const bare = stripBrackets(address);
+  const bare = canonical(stripBrackets(address));
   if (!ipaddr.isValid(bare)) return 'invalid';
   try {
+    if (isIpv4Compatible(ipaddr.parse(bare))) return 'ipv4Compatible';
     return ipaddr.process(bare).range();
   } catch {
     return 'invalid';
   }
+}
+
+/**
+ * IPv6 in WHATWG URL's canonical form (`::127.0.0.1` → `::7f00:1`): ipaddr.js reads a dotted
+ * tail after `::` as IPv4-mapped (`::ffff:`), which would judge `::127.0.0.1` by its IPv4 part.
+ */
+function canonical(address: string): string {
+  if (!address.includes(':')) return address;
+  try {
+    return stripBrackets(new URL(`http://[${address}]/`).hostname);
+  } catch {
+    return address;
+  }
+}
+
+/**
+ * Whether an IPv6 address lies in `::/96` (RFC 4291's deprecated IPv4-compatible addresses, e.g.
+ * `::127.0.0.1` = `::7f00:1`) other than `::` and `::1`. Some stacks route them to the embedded
+ * IPv4 address, so the whole range is reserved rather than judged by its last 32 bits.
+ */
+function isIpv4Compatible(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
+  if (address.kind() !== 'ipv6') return false;
+  const parts = (address as ipaddr.IPv6).parts;
+  if (parts.slice(0, 6).some((part) => part !== 0)) return false;
+  return parts[6] !== 0 || parts[7]! > 1;
 }
 
 /** Whether the crawler may connect to this IP address. */

@@ -2,6 +2,7 @@ import type { Db } from '../../db/knex.ts';
 import { AppError, conflict, notFound } from '../../errors.ts';
 import type { DraftEvidence, DraftFields, CrawledPage } from '../crawl/types.ts';
 import { insertListing } from '../listings/listings.ts';
+import { HOUR_SECONDS, lockQuota, quotaExceeded, windowUse, type QuotaSettings } from '../quotas/quotas.ts';
 
 export type DraftStatus = 'crawling' | 'drafting' | 'ready' | 'submitted' | 'failed';
 
@@ -48,6 +49,39 @@ export async function insertDraft(db: Db, draft: { ownerId: number; siteId: numb
     .insert({ owner_id: draft.ownerId, site_id: draft.siteId, url: draft.url, status: 'crawling' })
     .returning(VIEW_COLUMNS);
   return row;
+}
+
+/** A draft still crawling or drafting this long after it was created counts no more as in flight (a lost crawl). */
+const IN_FLIGHT_MAX_AGE_SECONDS = HOUR_SECONDS;
+/** Retry-After of the in-flight limit: about one crawl's time; the caller polls get_draft meanwhile. */
+const IN_FLIGHT_RETRY_SECONDS = 30;
+
+/**
+ * insertDraft under the account's quotas (each draft starts a crawl of someone's website): at
+ * most `draftsInFlight` crawling or drafting, and `draftsPerHour` created in the last hour.
+ * Counted under a per-account lock, so concurrent requests cannot overshoot; 429 otherwise.
+ */
+export async function insertDraftWithinQuota(
+  db: Db,
+  draft: { ownerId: number; siteId: number; url: string },
+  quotas: QuotaSettings,
+): Promise<DraftRow> {
+  return db.transaction(async (trx) => {
+    await lockQuota(trx, `drafts:${draft.ownerId}`);
+    const mine = () => trx('drafts').where({ owner_id: draft.ownerId });
+    const crawling = mine().whereIn('status', ['crawling', 'drafting']);
+    const inFlight = await windowUse(trx, crawling, 'created_at', IN_FLIGHT_MAX_AGE_SECONDS, quotas.draftsInFlight);
+    if (inFlight.count >= quotas.draftsInFlight) {
+      const detail = `You have ${inFlight.count} drafts still crawling (at most ${quotas.draftsInFlight} at a time); wait until one is ready or failed (get_draft).`;
+      throw quotaExceeded('drafts_in_flight', quotas.draftsInFlight, null, IN_FLIGHT_RETRY_SECONDS, detail);
+    }
+    const hourly = await windowUse(trx, mine(), 'created_at', HOUR_SECONDS, quotas.draftsPerHour);
+    if (hourly.count >= quotas.draftsPerHour) {
+      const detail = `At most ${quotas.draftsPerHour} drafts per account per hour; try again in ${hourly.retryAfterSeconds} seconds.`;
+      throw quotaExceeded('drafts_per_hour', quotas.draftsPerHour, HOUR_SECONDS, hourly.retryAfterSeconds, detail);
+    }
+    return insertDraft(trx, draft);
+  });
 }
 
 /** Removes a draft whose workflow could not be started, so nothing half-made stays behind. */

@@ -109,6 +109,7 @@ export async function publicFounder(db: Db, userId: number, siteId?: number): Pr
     db('founder_stories as s')
       .join('listings as l', 'l.id', 's.listing_id')
       .where('l.owner_id', userId)
+      .where('l.status', 'live') // the story page of a listing that is not live is a 404
       .whereNotNull('s.published_at')
       .orderBy('s.published_at', 'desc')
       .select('s.title', 'l.name as listing_name', 'l.slug as listing_slug', 's.published_at'),

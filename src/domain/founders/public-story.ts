@@ -28,13 +28,14 @@ export function paragraphs(text: string): string[] {
 
 /**
  * The published story of the listing with this slug, or null: not published, no such listing, or
- * the listing is unlisted (taken off the directory, so its story goes too).
+ * the listing is not live (a draft or scheduled listing is not public, so neither is its story;
+ * an unlisted one was taken off the directory, so its story goes too).
  */
 export async function publicStory(db: Db, slug: string): Promise<PublicStory | null> {
   const row = await db('founder_stories as s')
     .join('listings as l', 'l.id', 's.listing_id')
     .where('l.slug', slug)
-    .whereNot('l.status', 'unlisted')
+    .where('l.status', 'live')
     .whereNotNull('s.published_at')
     .first(
       's.*',

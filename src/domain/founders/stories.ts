@@ -27,6 +27,8 @@ export interface StoryView {
   url: string;
   published_at: string | null;
   shown_on_listing: boolean;
+  /** Whether anyone can read the public page now: published and the listing is live. */
+  visible: boolean;
   status: 'published' | 'draft';
   missing: MissingItem[];
   updated_at: string | null;
@@ -115,6 +117,7 @@ function toStoryView(row: StoryRow, listing: ListingRow, missing: MissingItem[],
     url: published ? founderUrls.storyPage(baseUrl, listing.slug) : founderUrls.storyEditor(baseUrl, listing.id),
     published_at: row.published_at?.toISOString() ?? null,
     shown_on_listing: published && listingShowsStory(listing),
+    visible: published && listing.status === 'live',
     status: published ? 'published' : 'draft',
     missing,
     updated_at: row.updated_at?.toISOString() ?? null,

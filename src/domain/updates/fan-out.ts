@@ -6,6 +6,8 @@ export interface FanOutBatchInput {
   /** Keyset cursor: followers with a larger user id than this are next. */
   afterUserId: number;
   limit: number;
+  /** A follower gets at most one mail per listing per this window; later updates wait for a digest. */
+  mailWindowSeconds: number;
 }
 
 export interface FanOutBatch {
@@ -15,6 +17,10 @@ export interface FanOutBatch {
   lastUserId: number | null;
   /** Outbox rows of this batch, for immediate delivery. */
   mailIds: number[];
+  /** The update's listing (null when the update is gone). */
+  listingId: number | null;
+  /** Epoch ms when the digests of followers whose mail this batch held back are due; null when none was. */
+  digestDueAt: number | null;
 }
 
 interface UpdateToTell {
@@ -32,17 +38,25 @@ interface Follower {
   user_id: number;
   email: string;
   email_verified_at: Date | null;
+  /** No mail about this listing within the window: this update may be mailed at once. */
+  mail_now: boolean;
 }
 
 /** Dedupe key of the mail that tells one follower about one update. */
 export const updateMailKey = (updateId: number, userId: number) => `listing-update:${updateId}:${userId}`;
 
+const NOBODY: FanOutBatch = { followers: 0, lastUserId: null, mailIds: [], listingId: null, digestDueAt: null };
+
 /**
- * Tells one batch of followers about an update: an in-app notification each and one queued mail
- * each, in one transaction. Safe to repeat: both are unique per (update, follower).
+ * Tells one batch of followers about an update: an in-app notification each and, for verified
+ * addresses, a mail, in one transaction. Safe to repeat: both are unique per (update, follower).
  * Who is told: followers who followed before the update was published (a stable set however
  * long the fan-out runs), except its author. Mail goes only to verified addresses, so nobody can
  * point our mail at someone else's inbox by following listings under their address.
+ * Mail is throttled: one per listing per follower per window. A follower mailed about this
+ * listing within the window gets this update in a digest instead (notification `mail_pending`,
+ * follower `digest_due_at`); the follower rows are locked, so concurrent fan-outs of one
+ * listing's updates decide one after the other and only the first mails at once.
  */
 export function tellFollowersBatch(db: Db, input: FanOutBatchInput, baseUrl: string): Promise<FanOutBatch> {
   return db.transaction(async (trx) => {
@@ -54,7 +68,7 @@ export function tellFollowersBatch(db: Db, input: FanOutBatchInput, baseUrl: str
         'l.name as listing_name', 'l.slug as listing_slug',
       );
     // Deleted (its start failed, or the listing went away): nobody is left to tell.
-    if (!update) return { followers: 0, lastUserId: null, mailIds: [] };
+    if (!update) return NOBODY;
     const followers: Follower[] = await trx('listing_followers as f')
       .join('users as u', 'u.id', 'f.user_id')
       .where('f.listing_id', update.listing_id)
@@ -63,23 +77,54 @@ export function tellFollowersBatch(db: Db, input: FanOutBatchInput, baseUrl: str
       .andWhereRaw('f.user_id IS DISTINCT FROM ?', [update.author_id])
       .orderBy('f.user_id')
       .limit(input.limit)
-      .select('f.user_id', 'u.email', 'u.email_verified_at');
-    if (followers.length === 0) return { followers: 0, lastUserId: null, mailIds: [] };
+      .forUpdate('f')
+      .select(
+        'f.user_id', 'u.email', 'u.email_verified_at',
+        trx.raw('(f.last_mailed_at IS NULL OR f.last_mailed_at <= now() - make_interval(secs => ?)) AS mail_now', [input.mailWindowSeconds]),
+      );
+    if (followers.length === 0) return { ...NOBODY, listingId: update.listing_id };
     await trx('notifications')
       .insert(followers.map((f) => ({ user_id: f.user_id, kind: 'listing_update', listing_update_id: update.id })))
       .onConflict(['user_id', 'listing_update_id'])
       .ignore();
-    const keys: string[] = [];
-    for (const follower of followers.filter((f) => f.email_verified_at)) {
-      const dedupeKey = updateMailKey(update.id, follower.user_id);
-      await queueMail(trx, { to: follower.email, dedupeKey, ...updateMail(update, baseUrl) });
-      keys.push(dedupeKey);
-    }
-    // Also rows queued by an earlier attempt of this batch: delivery skips what was sent already.
-    const mailIds: number[] = keys.length ? await trx('mail_outbox').whereIn('dedupe_key', keys).orderBy('id').pluck('id') : [];
+    const verified = followers.filter((f) => f.email_verified_at);
+    const { mailIds, digestDueAt } = await mailOrHold(trx, update, verified, input.mailWindowSeconds, baseUrl);
     const last = followers[followers.length - 1]!.user_id;
-    return { followers: followers.length, lastUserId: followers.length < input.limit ? null : last, mailIds };
+    const lastUserId = followers.length < input.limit ? null : last;
+    return { followers: followers.length, lastUserId, mailIds, listingId: update.listing_id, digestDueAt };
   });
+}
+
+/**
+ * Mails the update to followers outside the window and holds it for a digest for the rest.
+ * A follower whose mail of this update is queued already (a repeated batch) keeps that mail.
+ */
+async function mailOrHold(trx: Db, update: UpdateToTell, followers: Follower[], windowSeconds: number, baseUrl: string) {
+  if (followers.length === 0) return { mailIds: [], digestDueAt: null };
+  const keys = followers.map((f) => updateMailKey(update.id, f.user_id));
+  const queued = new Set<string>(await trx('mail_outbox').whereIn('dedupe_key', keys).pluck('dedupe_key'));
+  const mailNow = followers.filter((f) => f.mail_now || queued.has(updateMailKey(update.id, f.user_id)));
+  const held = followers.filter((f) => !mailNow.includes(f));
+  for (const follower of mailNow) {
+    await queueMail(trx, { to: follower.email, dedupeKey: updateMailKey(update.id, follower.user_id), ...updateMail(update, baseUrl) });
+  }
+  const followerRows = (list: Follower[]) =>
+    trx('listing_followers').where({ listing_id: update.listing_id }).whereIn('user_id', list.map((f) => f.user_id));
+  if (mailNow.length) await followerRows(mailNow).update({ last_mailed_at: trx.fn.now() });
+  let digestDueAt: number | null = null;
+  if (held.length) {
+    await trx('notifications')
+      .where({ listing_update_id: update.id })
+      .whereIn('user_id', held.map((f) => f.user_id))
+      .update({ mail_pending: true });
+    const due: { digest_due_at: Date }[] = await followerRows(held)
+      .update({ digest_due_at: trx.raw('coalesce(digest_due_at, last_mailed_at + make_interval(secs => ?))', [windowSeconds]) })
+      .returning('digest_due_at');
+    digestDueAt = Math.max(...due.map((d) => d.digest_due_at.getTime()));
+  }
+  // Also rows queued by an earlier attempt of this batch: delivery skips what was sent already.
+  const mailIds: number[] = mailNow.length ? await trx('mail_outbox').whereIn('dedupe_key', keys).orderBy('id').pluck('id') : [];
+  return { mailIds, digestDueAt };
 }
 
 /** The mail a follower gets: plain text, the update in full, and how to stop these mails. */

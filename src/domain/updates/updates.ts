@@ -1,5 +1,6 @@
 import type { Db } from '../../db/knex.ts';
 import { getOwnedListing } from '../listings/listings.ts';
+import { HOUR_SECONDS, lockQuota, quotaExceeded, windowUse } from '../quotas/quotas.ts';
 
 /** Deterministic id of the fan-out workflow of one update, so a repeated start is a no-op. */
 export const listingUpdateWorkflowId = (updateId: number) => `listing-update:${updateId}`;
@@ -28,18 +29,31 @@ export function toUpdateView(row: ListingUpdateRow) {
   };
 }
 
-/** Publishes an update on one of the owner's listings; another owner's listing is "not found". */
+/**
+ * Publishes an update on one of the owner's listings; another owner's listing is "not found".
+ * At most `perHour` updates per listing per hour (each one tells every follower): counted under
+ * a per-listing lock, so concurrent posts cannot overshoot; 429 otherwise.
+ */
 export async function insertListingUpdate(
   db: Db,
   ownerId: number,
   listingId: number,
   update: { title: string; body: string },
+  perHour: number,
 ): Promise<ListingUpdateRow> {
-  const listing = await getOwnedListing(db, ownerId, listingId);
-  const [row] = await db('listing_updates')
-    .insert({ listing_id: listing.id, site_id: listing.site_id, author_id: ownerId, title: update.title, body: update.body })
-    .returning(COLUMNS);
-  return row;
+  return db.transaction(async (trx) => {
+    const listing = await getOwnedListing(trx, ownerId, listingId);
+    await lockQuota(trx, `updates:${listing.id}`);
+    const used = await windowUse(trx, trx('listing_updates').where({ listing_id: listing.id }), 'published_at', HOUR_SECONDS, perHour);
+    if (used.count >= perHour) {
+      const detail = `This listing posted ${used.count} updates in the last hour (at most ${perHour}); try again in ${used.retryAfterSeconds} seconds.`;
+      throw quotaExceeded('updates_per_listing_per_hour', perHour, HOUR_SECONDS, used.retryAfterSeconds, detail);
+    }
+    const [row] = await trx('listing_updates')
+      .insert({ listing_id: listing.id, site_id: listing.site_id, author_id: ownerId, title: update.title, body: update.body })
+      .returning(COLUMNS);
+    return row;
+  });
 }
 
 /** Removes an update whose fan-out could not be started, so no untold update stays published. */

@@ -1,3 +1,4 @@
+import type { Config } from '../../config.ts';
 import { notFound } from '../../errors.ts';
 import { time } from '../components.ts';
 import { escapeHtml, html, raw, type SafeHtml } from '../html.ts';
@@ -7,8 +8,9 @@ import type { PageRoutes } from './page-routes.ts';
 const SHOWN = 100;
 
 /**
- * Development only (no SMTP_URL, not production): the mail outbox as pages, so a newcomer can
- * open the verification link. Off, the paths are ordinary unknown pages.
+ * Development only (DEV_MAILBOX, or a loopback BASE_URL without SMTP_URL outside production): the
+ * mail outbox as pages, so a newcomer can open the verification link. It shows reset links too,
+ * so a public deployment must never serve it. Off, the paths are ordinary unknown pages.
  */
 export const devMailboxPages: PageRoutes = (router, services) => {
   if (!services.config.devMailbox) return;
@@ -37,6 +39,13 @@ ${rows.length === 0 ? html`<p>No mail yet.</p>` : html`<table>
     });
   });
 };
+
+/** One line for start-up output: whether the mailbox is served, where, and which setting decides. */
+export function devMailboxNotice(config: Pick<Config, 'devMailbox' | 'baseUrl'>): string {
+  return config.devMailbox
+    ? `${config.baseUrl}/dev/mailbox is ON: it shows every mail, reset links included (development only; DEV_MAILBOX=false turns it off)`
+    : 'off (/dev/mailbox is served only on a loopback BASE_URL without SMTP_URL, or with DEV_MAILBOX=true)';
+}
 
 /** Escapes the text and makes its http(s) URLs clickable (other schemes stay text). */
 function linkify(text: string): SafeHtml {

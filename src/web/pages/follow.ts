@@ -61,5 +61,5 @@ ${postForm(unfollowPath(listing.slug), token, html`<button type="submit" class="
   }
   return html`<div class="follow" data-following="false">
 ${postForm(followPath(listing.slug), token, html`<button type="submit">Follow${name}</button>`)}
-<p class="hint">Get a notification and an email for each update it posts.</p></div>`;
+<p class="hint">Get a notification for each update it posts, and an email: at most one an hour, later updates in one digest.</p></div>`;
 }

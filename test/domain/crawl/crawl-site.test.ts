@@ -210,6 +210,17 @@ test('redirects: to the cloud metadata address is refused even when private netw
   });
 });
 
+test('redirects: to an IPv4-compatible IPv6 loopback is refused on the hop, even when private networks are allowed', async (t) => {
+  await withSite({ '/page': html('<h1>inside</h1>') }, async (inside) => {
+    await withSite({ '/': redirect(`http://[::127.0.0.1]:${inside.port}/page`) }, async (site) => {
+      const err = await crawlError(t, site.url);
+      t.is(err.code, 'address_refused');
+      t.regex(err.message, /IPv4-compatible/);
+      t.is(inside.requests.length, 0);
+    });
+  });
+});
+
 test('loopback site is refused when private networks are not allowed', async (t) => {
   await withSite({ '/': html('<h1>hi</h1>') }, async (site) => {
     const err = await crawlError(t, site.url, { ...OPTIONS, allowPrivateNetworks: false });

@@ -1,0 +1,55 @@
+import type { Knex } from 'knex';
+import type { Db } from '../../db/knex.ts';
+import { AppError } from '../../errors.ts';
+
+/** Per-account limits on work that costs us or third parties (crawls, follower mail). */
+export interface QuotaSettings {
+  /** Drafts of one account still crawling or drafting. */
+  draftsInFlight: number;
+  /** Drafts one account may create per hour. */
+  draftsPerHour: number;
+  /** Updates one listing may post per hour. */
+  updatesPerListingPerHour: number;
+}
+
+export const HOUR_SECONDS = 3600;
+
+/**
+ * Serializes the quota checks of one key (an account's drafts, a listing's updates) for the rest
+ * of the transaction, across api processes: count-then-insert cannot race, so 40 concurrent
+ * requests start exactly as many crawls as the limit allows.
+ */
+export async function lockQuota(trx: Knex.Transaction, key: string): Promise<void> {
+  await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`quota:${key}`]);
+}
+
+export interface WindowUse {
+  count: number;
+  /** Seconds until one of the counted rows leaves the window (0 when under the limit). */
+  retryAfterSeconds: number;
+}
+
+/**
+ * How many rows of `rows` fall in the last `windowSeconds` by `column`, and when the count drops
+ * below `limit` again: when the row at position `count - limit` (oldest first) leaves the window.
+ */
+export async function windowUse(db: Db, rows: Knex.QueryBuilder, column: string, windowSeconds: number, limit: number): Promise<WindowUse> {
+  const inWindow = rows.where(column, '>', db.raw(`now() - make_interval(secs => ?)`, [windowSeconds]));
+  const [{ count }] = await inWindow.clone().count({ count: '*' });
+  const used = Number(count);
+  if (used < limit) return { count: used, retryAfterSeconds: 0 };
+  const wait = db.raw(`ceil(extract(epoch FROM ${column} + make_interval(secs => ?) - now()))::int AS wait`, [windowSeconds]);
+  const row = (await inWindow.clone().orderBy(column).offset(used - limit).first(wait)) as { wait: number } | undefined;
+  return { count: used, retryAfterSeconds: Math.max(1, row?.wait ?? windowSeconds) };
+}
+
+/**
+ * The 429 of a quota: `Retry-After`, and the quota's name, limit and window as problem members,
+ * so MCP callers (no headers) and REST callers alike know how long to wait.
+ */
+export function quotaExceeded(quota: string, limit: number, windowSeconds: number | null, retryAfterSeconds: number, detail: string): AppError {
+  return new AppError(429, 'quota_exceeded', 'Too many requests', detail, {
+    headers: { 'Retry-After': String(retryAfterSeconds) },
+    extensions: { quota, limit, window_seconds: windowSeconds, retry_after_seconds: retryAfterSeconds },
+  });
+}
