@@ -18,6 +18,35 @@ export const WORDS = [
   'budget', 'tasks', 'wiki', 'docs', 'search', 'maps', 'music', 'photos', 'shop', 'survey',
 ];
 
+/**
+ * A stream of distinct realistic queries: one to three words from listing names and headlines,
+ * some cut to a prefix, about one in six with a typo (two letters swapped), pages 1..3. Seeded,
+ * so every run asks the same stream; 20,000 paths, so a 10 s run rarely repeats one.
+ */
+export function realisticPaths(count = 20_000): string[] {
+  let seed = 42;
+  const rand = (n: number) => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return seed % n;
+  };
+  const word = () => {
+    const w = WORDS[rand(WORDS.length)]!;
+    const roll = rand(12);
+    if (roll < 2 && w.length > 4) return w.slice(0, 2 + rand(w.length - 3)); // a prefix
+    if (roll < 4 && w.length > 4) {
+      const i = 1 + rand(w.length - 3);
+      return w.slice(0, i) + w[i + 1] + w[i] + w.slice(i + 2); // a typo
+    }
+    return w;
+  };
+  const paths = new Set<string>();
+  while (paths.size < count) {
+    const words = Array.from({ length: 1 + rand(3) }, word);
+    paths.add(`/api/v1/listings?q=${encodeURIComponent(words.join(' '))}&page=${1 + rand(3)}`);
+  }
+  return [...paths];
+}
+
 export interface LoadResult {
   name: string;
   rps: number;

@@ -10,17 +10,28 @@ import { Id, PageQuery, PublicListing, page } from './schemas.ts';
 export const searchListingsOp = defineOperation({
   name: 'search_listings',
   summary: 'Search live listings',
-  description: 'Full-text search over live listings of this site (typo-tolerant); without `q`, most voted first.',
+  description:
+    'Search over live listings of this site. Words match as prefixes of words in the name, web address, headline ' +
+    '(english stemming) and summary; results rank by where the words matched (name or address, then headline, then ' +
+    'summary), then by votes. A query that finds nothing is retried with misspelt words corrected. Without `q`, most ' +
+    'voted first. Results stop after the first 1,000: `total` is capped there and `total_capped` says so.',
   method: 'GET',
   path: '/listings',
   idempotent: false,
   readOnly: true,
   tags: ['public'],
   input: z.object({
-    q: z.string().max(200).optional().describe('Search words; quotes and -exclusions work as in web search'),
+    q: z
+      .string()
+      .max(200)
+      .optional()
+      .describe('Search words (prefixes match); with quotes, -exclusions or `or` whole words match as in web search'),
     ...PageQuery,
   }),
-  output: page(PublicListing),
+  output: page(PublicListing).extend({
+    total: z.int().describe('Matches, counted up to 1,000'),
+    total_capped: z.boolean().describe('True when there are more than 1,000 matches (only the first 1,000 are served)'),
+  }),
   handler: (input, ctx) =>
     searchListings(ctx.db, { siteId: ctx.site.id, q: input.q, page: input.page, perPage: input.per_page }, ctx.config.cache.searchTtlMs),
 });

@@ -29,12 +29,42 @@ test('search_listings ranks full-text matches of live listings of this site only
   t.is(ranked[0], 'Acme Analytics');
 });
 
-test('search_listings stems english words and falls back to trigrams for typos', async (t) => {
+test('search_listings stems english words and corrects misspelt words', async (t) => {
   const stemmed = await api(env, 'GET', '/listings?q=invoice');
   t.deepEqual(stemmed.body.items.map((l: { name: string }) => l.name), ['Bolt Invoices']);
   const typo = await api(env, 'GET', '/listings?q=Cobalt%20Monitorng');
   t.is(typo.status, 200);
   t.is(typo.body.items[0]?.name, 'Cobalt Monitoring');
+});
+
+test('search_listings matches word prefixes, the web address and web-search syntax', async (t) => {
+  const names = async (q: string) => (await api(env, 'GET', `/listings?q=${encodeURIComponent(q)}`)).body.items.map((l: { name: string }) => l.name);
+  t.deepEqual(await names('bo'), ['Bolt Invoices']);
+  t.deepEqual(await names('BOL INV'), ['Bolt Invoices'], 'every word as a prefix, any case');
+  t.deepEqual(await names('coba'), ['Cobalt Monitoring']);
+  // insertLiveListing puts each listing at https://{name}.example.com/
+  t.deepEqual(await names('cobaltmonitoring'), ['Cobalt Monitoring']);
+  t.deepEqual(await names('boltinvoices.example.com'), ['Bolt Invoices']);
+  t.deepEqual(await names('analytics -acme'), ['Cobalt Monitoring'], 'exclusions as in web search');
+  t.deepEqual(await names('"uptime monitoring"'), ['Cobalt Monitoring'], 'phrases as in web search');
+  t.deepEqual(await names('invoices or uptime'), ['Bolt Invoices', 'Cobalt Monitoring'], 'or as in web search');
+  t.deepEqual(await names('!!! ???'), [], 'punctuation only finds nothing');
+  t.deepEqual(await names('-acme'), [], 'exclusions alone find nothing');
+});
+
+test.serial('search_listings ranks name matches before headline-only matches whatever the votes', async (t) => {
+  const db = env.services.db;
+  // On the other site: tests of a file run concurrently, and others count this site's listings.
+  const [site, makers] = ['makers', { headers: { host: 'makers.localhost' } }] as const;
+  const many = await insertLiveListing(db, { name: 'Zebra Board', headline: 'Kanban boards for quokka teams', votes: 500, site, url: 'https://zebra.example.net/' });
+  const few = await insertLiveListing(db, { name: 'Quokka Planner', headline: 'Plans', votes: 0, site, url: 'https://qp.example.net/' });
+  try {
+    const res = await api(env, 'GET', '/listings?q=quokka', makers);
+    t.deepEqual(res.body.items.map((l: { id: number }) => l.id), [few, many]);
+    t.is(res.body.total_capped, false);
+  } finally {
+    await db('listings').whereIn('id', [many, few]).update({ status: 'unlisted' });
+  }
 });
 
 test('search_listings without q lists by votes and paginates', async (t) => {
@@ -47,6 +77,33 @@ test('search_listings without q lists by votes and paginates', async (t) => {
   const beyond = await api(env, 'GET', '/listings?per_page=2&page=5&q=analytics');
   t.deepEqual(beyond.body.items, []);
   t.is(beyond.body.total, 2);
+});
+
+test.serial('search_listings serves the first 1,000 results and says when the total is capped', async (t) => {
+  const db = env.services.db;
+  const site = await db('sites').where({ key: 'makers' }).first('id');
+  await db.raw(
+    `INSERT INTO listings (site_id, slug, company_domain, name, url, status, votes)
+     SELECT ?, 'cap-' || g, 'cap' || g || '.example.org', 'Capybara ' || g, 'https://cap' || g || '.example.org/', 'live', g % 7
+     FROM generate_series(1, 1005) g`,
+    [site.id],
+  );
+  const makers = { headers: { host: 'makers.localhost' } };
+  const first = await api(env, 'GET', '/listings?q=capybara&per_page=100', makers);
+  t.is(first.status, 200);
+  t.is(first.body.total, 1000);
+  t.is(first.body.total_capped, true);
+  t.is(first.body.items.length, 100);
+  const votes = first.body.items.map((l: { votes: number }) => l.votes);
+  t.deepEqual(votes, [...votes].sort((a, b) => b - a), 'most votes first within a tier');
+  const last = await api(env, 'GET', '/listings?q=capybara&per_page=100&page=10', makers);
+  t.is(last.body.items.length, 100);
+  const past = await api(env, 'GET', '/listings?q=capybara&per_page=100&page=11', makers);
+  t.deepEqual(past.body.items, []);
+  t.is(past.body.total_capped, true);
+  const all = await api(env, 'GET', '/listings?per_page=1', makers);
+  t.is(all.body.total_capped, true, 'the no-query listing is capped the same way');
+  await db('listings').where('slug', 'like', 'cap-%').update({ status: 'unlisted' });
 });
 
 test('the request host selects the site', async (t) => {

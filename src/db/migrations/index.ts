@@ -8,6 +8,7 @@ import * as webAccounts from './006-web-accounts.ts';
 import * as oauth from './007-oauth.ts';
 import * as oauthRegistrations from './008-oauth-registrations.ts';
 import * as quotasDigests from './009-quotas-digests.ts';
+import * as search from './016-search.ts';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '007-oauth': oauth,
   '008-oauth-registrations': oauthRegistrations,
   '009-quotas-digests': quotasDigests,
+  '016-search': search,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,7 +1,7 @@
-import type { Knex } from 'knex';
 import { cacheOf } from '../../cache/ttl-cache.ts';
 import type { Db } from '../../db/knex.ts';
 import { PUBLIC_COLUMNS, siteKeys, toPublicListing, type ListingRow } from './listings.ts';
+import { correctTypos, parseSearchText, tsqueryOf, type SearchText } from './search-text.ts';
 
 export interface SearchQuery {
   siteId: number;
@@ -12,13 +12,30 @@ export interface SearchQuery {
 
 export type SearchPage = Awaited<ReturnType<typeof runSearch>>;
 
-// Names are indexed with the `simple` configuration (no stemming), descriptions with `english`;
-// the query is parsed both ways so that either kind of match counts.
-const TSQUERY = `(websearch_to_tsquery('simple', ?) || websearch_to_tsquery('english', ?))`;
+/**
+ * How deep a search goes: results past the first 1,000 are not served and totals above it are
+ * reported as 1,000 with `total_capped`, so that no query has to visit every match.
+ */
+export const SEARCH_RESULT_LIMIT = 1_000;
 
 /**
- * Live listings of a site. With `q`: PostgreSQL full-text ranking; when that finds nothing,
- * trigram similarity on the name catches typos. Without `q`: most votes first.
+ * Relevance tiers, best first: every word in the name or web address, then in the headline too,
+ * then anywhere (summary). Within a tier, most votes first. Each tier is walked in vote order
+ * (or from its index when the words are rare), never ranked as a whole.
+ */
+const TIERS = [
+  { vector: 'search_name', excluding: null },
+  { vector: 'search_lead', excluding: 'search_name' },
+  { vector: 'search', excluding: 'search_lead' },
+] as const;
+
+const COLUMNS = PUBLIC_COLUMNS.map((c) => `l.${c}`).join(', ');
+
+/**
+ * Live listings of a site. With `q`: words match as prefixes (`bo` finds Bolt) in the name, web
+ * address, headline (english stemming) and summary, ranked by tier then votes; a query that
+ * finds nothing is retried once with misspelt words corrected to known ones. Without `q`: most
+ * voted first.
  */
 export function searchListings(db: Db, query: SearchQuery, cacheTtlMs: number): Promise<SearchPage> {
   // Public results are the same for every caller and popular queries repeat: keep them briefly.
@@ -29,39 +46,74 @@ export function searchListings(db: Db, query: SearchQuery, cacheTtlMs: number): 
 }
 
 async function runSearch(db: Db, query: SearchQuery) {
-  const q = query.q ?? '';
-  const live = () => db('listings').where({ site_id: query.siteId, status: 'live' });
   const offset = (query.page - 1) * query.perPage;
-  let result: { rows: ListingRow[]; total: number };
-  if (!q) {
-    result = await fetch(live().orderBy([{ column: 'votes', order: 'desc' }, 'id']), query.perPage, offset);
-  } else {
-    const fts = () => live().whereRaw(`search @@ ${TSQUERY}`, [q, q]);
-    result = await fetch(
-      // ts_rank, not ts_rank_cd: half the cost per match, and cover density adds little on short texts.
-      fts().orderByRaw(`ts_rank(search, ${TSQUERY}) DESC, votes DESC, id`, [q, q]),
-      query.perPage,
-      offset,
-    );
-    if (result.total === 0 && q.length >= 3) {
-      const fuzzy = () => live().whereRaw('lower(name) % lower(?)', [q]);
-      result = await fetch(fuzzy().orderByRaw('similarity(lower(name), lower(?)) DESC, votes DESC, id', [q]), query.perPage, offset);
-    }
+  const limit = Math.max(0, Math.min(query.perPage, SEARCH_RESULT_LIMIT - offset));
+  const text = parseSearchText(query.q ?? '');
+  let result: Matches;
+  if (!query.q) result = await byVotes(db, query.siteId, offset, limit);
+  else if (!text) result = { rows: [], total: 0 };
+  else {
+    result = await matching(db, query.siteId, text, offset, limit);
+    const corrected = result.total === 0 ? await correctTypos(db, text) : null;
+    if (corrected) result = await matching(db, query.siteId, corrected, offset, limit);
   }
   const keys = await siteKeys(db);
   return {
     items: result.rows.map((r) => toPublicListing(r, keys.get(r.site_id)!)),
     page: query.page,
     per_page: query.perPage,
-    total: result.total,
+    total: Math.min(result.total, SEARCH_RESULT_LIMIT),
+    total_capped: result.total > SEARCH_RESULT_LIMIT,
   };
 }
 
-/** One page and the total in one scan (the window count sees every match before LIMIT). */
-async function fetch(ordered: Knex.QueryBuilder, limit: number, offset: number): Promise<{ rows: ListingRow[]; total: number }> {
-  const rows = await ordered.select([...PUBLIC_COLUMNS, ordered.client.raw('count(*) OVER () AS total')]).limit(limit).offset(offset);
-  if (rows.length > 0 || offset === 0) return { rows: rows as ListingRow[], total: Number(rows[0]?.total ?? 0) };
-  // A page past the end has no row to carry the total.
-  const [{ count }] = await ordered.clearSelect().clearOrder().clear('limit').clear('offset').count({ count: '*' });
-  return { rows: [], total: Number(count) };
+interface Matches {
+  rows: ListingRow[];
+  /** Up to SEARCH_RESULT_LIMIT + 1: one more than the limit means "more than the limit". */
+  total: number;
+}
+
+const LIVE = `l.site_id = ? AND l.status = 'live'`;
+
+async function byVotes(db: Db, siteId: number, offset: number, limit: number): Promise<Matches> {
+  const { rows } = await db.raw(
+    `SELECT c.total, p.* FROM
+       (SELECT count(*)::int AS total FROM (SELECT 1 FROM listings l WHERE ${LIVE} LIMIT ${SEARCH_RESULT_LIMIT + 1}) s) c
+       LEFT JOIN LATERAL (SELECT ${COLUMNS} FROM listings l WHERE ${LIVE} ORDER BY l.votes DESC, l.id LIMIT ? OFFSET ?) p ON true`,
+    [siteId, siteId, limit, offset],
+  );
+  return pageOf(rows);
+}
+
+/**
+ * One round trip: the capped count, and the page cut from the tiers in order. The query is
+ * written out in each part (not shared through a CTE) so the planner sees its words and picks,
+ * per tier, between the vote-ordered index and the text index.
+ */
+async function matching(db: Db, siteId: number, text: SearchText, offset: number, limit: number): Promise<Matches> {
+  const tsquery = tsqueryOf(text);
+  const depth = offset + limit;
+  const sql: string[] = [];
+  const bindings: unknown[] = [];
+  const match = (vector: string, not = false) => {
+    bindings.push(...tsquery.bindings);
+    return `${not ? 'NOT ' : ''}l.${vector} @@ ${tsquery.sql}`;
+  };
+  sql.push(`SELECT c.total, p.* FROM (SELECT count(*)::int AS total FROM (SELECT 1 FROM listings l WHERE ${LIVE} AND `);
+  bindings.push(siteId);
+  sql.push(`${match('search')} LIMIT ${SEARCH_RESULT_LIMIT + 1}) s) c LEFT JOIN LATERAL (SELECT * FROM (`);
+  TIERS.forEach((tier, i) => {
+    bindings.push(siteId);
+    const where = [LIVE, match(tier.vector), ...(tier.excluding ? [match(tier.excluding, true)] : [])].join(' AND ');
+    sql.push(`${i > 0 ? ' UNION ALL ' : ''}(SELECT ${i} AS tier, ${COLUMNS} FROM listings l WHERE ${where} ORDER BY l.votes DESC, l.id LIMIT ${depth})`);
+  });
+  sql.push(`) t ORDER BY t.tier, t.votes DESC, t.id LIMIT ? OFFSET ?) p ON true`);
+  bindings.push(limit, offset);
+  const { rows } = await db.raw(sql.join(''), bindings as never[]);
+  return pageOf(rows);
+}
+
+function pageOf(rows: Array<ListingRow & { total: number; id: number | null }>): Matches {
+  const total = Number(rows[0]?.total ?? 0);
+  return { rows: rows.filter((r) => r.id !== null), total };
 }

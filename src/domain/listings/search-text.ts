@@ -1,0 +1,75 @@
+import type { Db } from '../../db/knex.ts';
+
+/** One term of a search: a word matched as a prefix, or a quoted phrase; `-` excludes it. */
+export interface SearchTerm {
+  kind: 'word' | 'phrase';
+  text: string;
+  negated: boolean;
+}
+
+/**
+ * What a person typed into search, as web-search syntax: terms in a group must all match,
+ * `or` between terms starts another group. Plain words match as prefixes (`bo` finds Bolt).
+ */
+export type SearchText = SearchTerm[][];
+
+const MAX_TERMS = 8;
+const TOKEN = /(-?)"([^"]*)"?|(-?)([\p{L}\p{N}]+)/gu;
+
+/** Null when the text holds nothing to search for (only punctuation or exclusions, say). */
+export function parseSearchText(q: string): SearchText | null {
+  const groups: SearchText = [[]];
+  let count = 0;
+  for (const m of q.toLowerCase().matchAll(TOKEN)) {
+    if (count >= MAX_TERMS) break;
+    const [, phraseNot, phrase, wordNot, word] = m;
+    if (word === 'or' && !wordNot) {
+      if (groups.at(-1)!.length > 0) groups.push([]);
+      continue;
+    }
+    const text = (phrase ?? word ?? '').match(/[\p{L}\p{N}]+/gu)?.join(' ').slice(0, 120);
+    if (!text) continue;
+    groups.at(-1)!.push({ kind: phrase === undefined ? 'word' : 'phrase', text, negated: Boolean(phraseNot || wordNot) });
+    count++;
+  }
+  const searchable = groups.filter((g) => g.some((t) => !t.negated));
+  return searchable.length > 0 ? searchable : null;
+}
+
+/**
+ * The tsquery as SQL with bindings. Each term is looked up both unstemmed (names and addresses
+ * are indexed with `simple`) and with english stemming (headlines and summaries).
+ */
+export function tsqueryOf(text: SearchText): { sql: string; bindings: string[] } {
+  const bindings: string[] = [];
+  const term = (t: SearchTerm) => {
+    // Terms hold letters, digits and single spaces only: always valid to_tsquery input.
+    const fn = t.kind === 'phrase' ? 'phraseto_tsquery' : 'to_tsquery';
+    const value = t.kind === 'phrase' ? t.text : t.negated ? t.text : `${t.text}:*`;
+    bindings.push(value, value);
+    return `${t.negated ? '!!' : ''}(${fn}('simple', ?) || ${fn}('english', ?))`;
+  };
+  const sql = text.map((group) => `(${group.map(term).join(' && ')})`).join(' || ');
+  return { sql: `(${sql})`, bindings };
+}
+
+/**
+ * The same search with each word that starts no known word replaced by the most similar known
+ * word (trigram similarity over `search_terms`); null when nothing changed.
+ */
+export async function correctTypos(db: Db, text: SearchText): Promise<SearchText | null> {
+  const words = [...new Set(text.flat().filter((t) => t.kind === 'word' && !t.negated && t.text.length >= 3).map((t) => t.text))];
+  if (words.length === 0) return null;
+  const { rows } = await db.raw(
+    `SELECT w.word,
+            (SELECT t.term FROM search_terms t WHERE t.term % w.word
+             ORDER BY similarity(t.term, w.word) DESC, t.term LIMIT 1) AS nearest
+     FROM unnest(?::text[]) AS w(word)
+     WHERE NOT EXISTS (SELECT 1 FROM search_terms t
+                       WHERE t.term >= w.word COLLATE "C" AND t.term < (w.word || chr(1114111)) COLLATE "C")`,
+    [words],
+  );
+  const fixes = new Map((rows as Array<{ word: string; nearest: string | null }>).filter((r) => r.nearest).map((r) => [r.word, r.nearest!]));
+  if (fixes.size === 0) return null;
+  return text.map((group) => group.map((t) => (t.kind === 'word' && !t.negated && fixes.has(t.text) ? { ...t, text: fixes.get(t.text)! } : t)));
+}
