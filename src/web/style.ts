@@ -52,5 +52,13 @@ img.founder-photo { border-radius: 50%; object-fit: cover; flex: none; }
 .missing h2 { font-size: 1.1rem; }
 ol.feed { list-style: none; padding: 0; } ol.feed > li { border-bottom: 1px solid var(--line); }
 .pager { display: flex; gap: 1rem; justify-content: space-between; margin: 1rem 0; }
+form.search { display: flex; gap: .5rem; flex-wrap: wrap; align-items: center; margin-bottom: 1rem; }
+form.search label { flex-basis: 100%; margin: 0; }
+form.search input { flex: 1 1 12rem; padding: .5rem; font: inherit; color: inherit; background: var(--bg);
+  border: 1px solid var(--line); border-radius: 6px; }
+.table-scroll { overflow-x: auto; }
+pre.example { background: var(--panel); padding: .75rem; border-radius: 6px; overflow-x: auto; font-size: .85rem; }
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; } dl.facts dd { margin: 0; }
+section.operation { border-top: 1px solid var(--line); margin-top: 2rem; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 `;

@@ -78,6 +78,8 @@ test('the example site drafts into a complete listing', async (t) => {
 });
 
 test('the example site answers 404 for anything it does not have, paths outside it included', async (t) => {
+  const site = await serveExampleSite(); // its own, so the request log of the draft test stays exact
+  t.teardown(() => site.close());
   for (const path of ['/nope', '/../server.ts', '/%2e%2e/server.ts', '/public/index.html', '/about.htm']) {
     const res = await fetch(`${site.url.slice(0, -1)}${path}`);
     t.is(res.status, 404, path);

@@ -2,6 +2,7 @@ import { accountPages } from './account.ts';
 import { apiKeyPages } from './api-keys.ts';
 import { connectedAppPages } from './connected-apps.ts';
 import { devMailboxPages } from './dev-mailbox.ts';
+import { docsPages } from './docs.ts';
 import { emailLinkPages } from './email-links.ts';
 import { founderPages } from './founder.ts';
 import { followPages } from './follow.ts';
@@ -36,4 +37,5 @@ export const pageModules: PageRoutes[] = [
   // Following from the listing page and the notifications it brings.
   followPages,
   notificationPages,
+  docsPages,
 ];
