@@ -8,6 +8,7 @@ import { migrate } from './db/knex.ts';
 import { seed } from './db/seed.ts';
 import { endpointsFor, startEmbeddedStack } from './embedded/stack.ts';
 import { startEmbeddedPostgres } from './embedded/postgres.ts';
+import { StartupError } from './embedded/startup-error.ts';
 import { operations } from './operations/index.ts';
 import { createLogger, createServices, type Endpoints, type Services } from './services.ts';
 import { startWorkers, type RunningWorkers } from './temporal/worker.ts';
@@ -102,7 +103,13 @@ async function startRoles(services: Services, endpoints: Endpoints, roles: { api
   if (roles.api) {
     const app = createApp(services, operations);
     const server = http.createServer(app.callback());
-    await new Promise<void>((resolve) => server.listen(services.config.port, services.config.host, resolve));
+    const { port, host } = services.config;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, resolve);
+    }).catch((err: Error) => {
+      throw new StartupError(`The web server cannot listen on ${host}:${port}: ${err.message}. To fix it, set PORT (or HOST) to a free one.`);
+    });
     services.log.info({ port: services.config.port, host: services.config.host }, 'api listening');
     // Closed first on shutdown so that no request arrives while the rest goes down.
     stops.unshift(() => new Promise<void>((resolve) => server.close(() => resolve())));
@@ -157,6 +164,8 @@ function onShutdown(log: Services['log'], stops: Stop[]): void {
 }
 
 main(process.argv[2], process.argv.slice(3)).catch((err) => {
-  console.error(err instanceof Error ? err.message : err);
+  // Start-up errors say what failed and which setting fixes it; anything else keeps its message.
+  const message = err instanceof Error ? err.message : String(err ?? 'unknown error');
+  console.error(err instanceof StartupError ? message : `Listing Directory stopped: ${message}`);
   process.exit(1);
 });

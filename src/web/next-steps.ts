@@ -1,5 +1,7 @@
 import type { DraftStatus } from '../domain/drafts/drafts.ts';
 import { founderUrls } from '../domain/founders/urls.ts';
+import { postForm } from './components.ts';
+import { html, type SafeHtml } from './html.ts';
 
 /**
  * What moves a draft or a listing on, by status: the one link (or button) the owner's listings
@@ -29,8 +31,8 @@ interface ListingLike {
 /** The owner's page of one draft (progress, review and submit). */
 export const draftPage = (id: number) => `/account/drafts/${id}`;
 
-/** Where new drafts are created from a form (also the retry of a failed draft). */
-export const CREATE_DRAFT_PATH = '/account/listings/drafts';
+/** Where the form creating a draft posts (also the retry of a failed draft): the page itself, so errors show there. */
+export const CREATE_DRAFT_PATH = '/account/listings';
 
 const DRAFT_STEPS: Record<DraftStatus, (d: DraftLike) => NextStep> = {
   crawling: (d) => ({ state: 'Reading the website…', action: { label: 'Follow the progress', href: draftPage(d.id) } }),
@@ -65,4 +67,13 @@ export function listingNextStep(listing: ListingLike): NextStep {
     state: listing.status.replace(/_/g, ' '),
     action: { label: 'Write the founder story', href: founderUrls.storyEditor('', listing.id) },
   };
+}
+
+/** The step's link, or a small form when the step changes something (a retry creates a draft). */
+export function stepAction(step: NextStep, token: string): SafeHtml {
+  const action = step.action;
+  if (!action) return html`<span class="muted">—</span>`;
+  if (!action.post) return html`<a href="${action.href}">${action.label}</a>`;
+  const hidden = Object.entries(action.post).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`);
+  return postForm(action.href, token, html`${hidden}<button class="link" type="submit">${action.label}</button>`, 'inline');
 }

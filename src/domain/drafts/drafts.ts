@@ -62,9 +62,13 @@ export async function getOwnedDraft(db: Db, ownerId: number, id: number): Promis
   return row;
 }
 
-/** The caller's drafts, newest first, one page and the total (summaries: no fields or evidence). */
-export async function listOwnedDrafts(db: Db, ownerId: number, page: number, perPage: number) {
+/**
+ * The caller's drafts, newest first, one page and the total (summaries: no fields or evidence);
+ * `open` leaves out the submitted ones (they live on as listings).
+ */
+export async function listOwnedDrafts(db: Db, ownerId: number, page: number, perPage: number, options: { open?: boolean } = {}) {
   const base = db('drafts').where({ owner_id: ownerId });
+  if (options.open) base.whereNot({ status: 'submitted' });
   const [rows, [{ count }]] = await Promise.all([
     base
       .clone()

@@ -29,6 +29,7 @@ export const accountPages: PageRoutes = (router, services) => {
 <nav aria-labelledby="account-pages">
 <h2 id="account-pages">Your pages</h2>
 <ul>
+<li><a href="/account/listings">Your listings</a> — drafts and listings, their status and next step</li>
 <li><a href="/account/notifications">Notifications</a> — updates of the listings you follow</li>
 <li><a href="${founderUrls.profileEditor('')}">Founder profile</a> — your name, photo, bio and interview</li>
 <li><a href="/account/keys">API keys</a></li>

@@ -1,4 +1,5 @@
 import { accountPages } from './account.ts';
+import { accountListingPages } from './account-listings.ts';
 import { apiKeyPages } from './api-keys.ts';
 import { connectedAppPages } from './connected-apps.ts';
 import { devMailboxPages } from './dev-mailbox.ts';
@@ -38,4 +39,5 @@ export const pageModules: PageRoutes[] = [
   followPages,
   notificationPages,
   docsPages,
+  accountListingPages,
 ];
