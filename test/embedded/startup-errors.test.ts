@@ -20,6 +20,7 @@ async function takePort(t: { teardown(fn: () => Promise<void>): void }): Promise
 
 async function tempDir(t: { teardown(fn: () => Promise<void>): void }): Promise<string> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ld-startup-'));
+  await fs.chmod(dir, 0o755); // as root, PostgreSQL runs as "postgres" and must enter it
   t.teardown(() => fs.rm(dir, { recursive: true, force: true }));
   return dir;
 }
