@@ -69,6 +69,7 @@ async function startAll(config: Config): Promise<void> {
       'Listing Directory is up:',
       `  Web          ${config.baseUrl}/ (sign up at ${config.baseUrl}/signup)`,
       ...(config.devMailbox ? [`  Mailbox      ${config.baseUrl}/dev/mailbox (development: mail is kept, not sent)`] : []),
+      `  API docs     ${config.baseUrl}/docs`,
       `  REST         ${config.baseUrl}/api/v1`,
       `  OpenAPI      ${config.baseUrl}/api/v1/openapi.json`,
       `  MCP          ${config.baseUrl}/mcp (Streamable HTTP; OAuth sign-in or an API key)`,

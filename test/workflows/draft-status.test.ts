@@ -2,7 +2,7 @@ import test from 'ava';
 import { WorkflowFailedError } from '@temporalio/client';
 import { DRAFT_ID, DRAFT_STATUS } from '../../src/workflows/search-attributes.ts';
 import { api, startTestEnv, type TestEnv } from '../helpers/env.ts';
-import { html, serve, text, type TestSite } from '../helpers/site.ts';
+import { html, serve, serveExampleSite, text, type TestSite } from '../helpers/site.ts';
 import { temporalClient } from '../helpers/workflows.ts';
 
 let env: TestEnv;
@@ -13,7 +13,7 @@ let owner: { key: string };
 test.before(async () => {
   env = await startTestEnv(import.meta.url);
   await env.startWorkers();
-  site = await serve({ '/': html('<title>Status Rockets</title><h1>Rockets with a status</h1>') });
+  site = await serveExampleSite();
   closed = await serve({ '/': html('<h1>Hidden</h1>'), '/robots.txt': text('User-agent: *\nDisallow: /\n') });
   owner = await env.user();
 });

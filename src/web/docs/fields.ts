@@ -67,11 +67,12 @@ function describe(schema: JsonSchema): string {
 function rules(schema: JsonSchema): string[] {
   const out: string[] = [];
   for (const s of [schema, ...union(schema)]) {
-    if (typeof s.minLength === 'number' && s.minLength > 0) out.push(`at least ${s.minLength} characters`);
+    if (typeof s.minLength === 'number' && s.minLength > 0) out.push(s.minLength === 1 ? 'not empty' : `at least ${s.minLength} characters`);
     if (typeof s.maxLength === 'number') out.push(`at most ${s.maxLength} characters`);
     if (typeof s.minimum === 'number' && s.minimum > Number.MIN_SAFE_INTEGER) out.push(`minimum ${s.minimum}`);
-    if (typeof s.maximum === 'number' && s.maximum < Number.MAX_SAFE_INTEGER) out.push(`maximum ${s.maximum}`);
-    if (typeof s.minItems === 'number' && s.minItems > 0) out.push(`at least ${s.minItems} items`);
+    // 2147483647 is only the id column's range, not a rule worth reading.
+    if (typeof s.maximum === 'number' && s.maximum < 2_147_483_647) out.push(`maximum ${s.maximum}`);
+    if (typeof s.minItems === 'number' && s.minItems > 0) out.push(s.minItems === 1 ? 'at least one item' : `at least ${s.minItems} items`);
     if (typeof s.maxItems === 'number') out.push(`at most ${s.maxItems} items`);
   }
   if (schema.default !== undefined) out.push(`default ${JSON.stringify(schema.default)}`);

@@ -85,12 +85,13 @@ ${fieldTable(fieldRows(output), null)}
 </section>`;
 }
 
+/** Input tables say where each field goes and which are required; output tables list what comes back. */
 function fieldTable(rows: FieldRow[], where: ((row: FieldRow) => string) | null): SafeHtml {
   if (rows.length === 0) return html`<p class="muted">No fields.</p>`;
   return html`<div class="table-scroll"><table>
 <thead><tr><th scope="col">Field</th>${where && html`<th scope="col">In</th>`}<th scope="col">Type</th><th scope="col">Description</th></tr></thead>
 <tbody>${rows.map(
-    (row) => html`<tr><td><code>${row.path}</code>${row.required ? html` <span class="muted">required</span>` : ''}</td>${where && html`<td>${where(row)}</td>`}<td>${row.type}</td><td>${row.description}${row.rules.length ? html` <span class="muted">(${row.rules.join('; ')})</span>` : ''}</td></tr>`,
+    (row) => html`<tr><td><code>${row.path}</code>${where && row.required ? html` <span class="muted">required</span>` : ''}</td>${where && html`<td>${where(row)}</td>`}<td>${row.type}</td><td>${row.description}${row.rules.length ? html` <span class="muted">(${row.rules.join('; ')})</span>` : ''}</td></tr>`,
   )}</tbody>
 </table></div>`;
 }
