@@ -1,8 +1,12 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import test from 'ava';
+import { load } from 'cheerio';
+import { z } from 'zod';
 import { operations } from '../../src/operations/index.ts';
 import { operationSchemas, pathParams } from '../../src/operations/json-schema.ts';
+import { defineOperation } from '../../src/operations/operation.ts';
+import { apiReference } from '../../src/web/pages/docs.ts';
 import { startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { WebClient, type WebResponse } from '../helpers/web.ts';
 
@@ -101,4 +105,46 @@ test('the MCP example is a JSON-RPC tools/call of the tool', (t) => {
     t.like(body, { jsonrpc: '2.0', method: 'tools/call', params: { name: op.name } }, op.name);
     t.true(command.includes('Authorization') === Boolean(op.scope), op.name);
   }
+});
+
+test('an operation the registry does not have yet is documented from its schemas alone', (t) => {
+  const op = defineOperation({
+    name: 'paint_widget',
+    summary: 'Paint a widget',
+    method: 'PUT',
+    path: '/widgets/{widget_id}',
+    scope: 'orders:write',
+    idempotent: true,
+    readOnly: false,
+    destructive: true,
+    tags: ['widgets'],
+    input: z.object({
+      widget_id: z.int().min(1).describe('The widget'),
+      color: z.enum(['red', 'blue']).describe('Paint colour'),
+      parts: z.array(z.object({ sku: z.string().max(20).describe('Stock unit') })).max(3).optional(),
+    }),
+    output: z.object({ painted: z.boolean().describe('Whether it worked'), tone: z.string().nullable() }),
+    handler: async () => ({ painted: true, tone: null }),
+  });
+  const $ = load(apiReference([op], 'http://docs.example').value);
+  const s = $('section#paint_widget');
+  t.true(s.find('dl.facts').text().includes('PUT /api/v1/widgets/{widget_id}'));
+  t.true(s.find('dl.facts').text().includes('orders:write'));
+  t.regex(s.find('dl.facts').text(), /removes or overwrites data/);
+  const rows = s.find('h3:contains("Input") + div tbody tr').map((_, el) => $(el).find('td').map((_, td) => $(td).text()).get().join(' | ')).get();
+  t.deepEqual(rows, [
+    'widget_id required | path | integer | The widget (minimum 1)',
+    'color required | body | one of: "red", "blue" | Paint colour',
+    'parts | body | array of object | (at most 3 items)',
+    'parts[].sku required | body | string | Stock unit (at most 20 characters)',
+  ]);
+  t.regex(s.find('h3:contains("Output") + div').text(), /tone\s*string or null/);
+  const [curl, mcp] = s.find('pre.example code').map((_, el) => $(el).text()).get();
+  t.is(curl, [
+    'curl -s -X PUT "$BASE/api/v1/widgets/1" \\',
+    '  -H "Authorization: Bearer $KEY" \\',
+    "  -H 'Idempotency-Key: paint_widget-0001' \\",
+    `  -H 'Content-Type: application/json' -d '{"color":"red"}'`,
+  ].join('\n'));
+  t.true(mcp!.includes(`"params":{"name":"paint_widget","arguments":{"widget_id":1,"color":"red"}}`), mcp);
 });

@@ -83,7 +83,7 @@ export async function listOwnedDrafts(db: Db, ownerId: number, page: number, per
 
 /** A draft in a list: its status and what moves it on, without the drafted content. */
 export function toDraftSummary(row: DraftRow) {
-  const { fields, evidence, ...view } = toDraftView(row);
+  const { fields, evidence: _evidence, ...view } = toDraftView(row);
   return { ...view, name: fields?.name ?? null };
 }
 

@@ -58,7 +58,8 @@ export function curlExample(op: Operation): string {
   const rest = Object.fromEntries(Object.entries(input).filter(([k]) => !inPath.includes(k)));
   const lines = [`curl -s -X ${op.method} "$BASE/api/v1${path}${hasBody(op) ? '' : query(rest)}"`];
   if (op.scope) lines.push(`  -H "Authorization: Bearer $KEY"`);
-  if (op.idempotent) lines.push(`  -H "Idempotency-Key: $(uuidgen)"`);
+  // A retry with the same key (and input) replays the first answer instead of acting twice.
+  if (op.idempotent) lines.push(`  -H 'Idempotency-Key: ${op.name}-0001'`);
   if (hasBody(op)) lines.push(`  -H 'Content-Type: application/json' -d ${shellQuote(JSON.stringify(rest))}`);
   return lines.join(' \\\n');
 }

@@ -15,14 +15,15 @@ import type { PageRoutes } from './page-routes.ts';
 export const docsPages: PageRoutes = (router, services) => {
   let page: SafeHtml | null = null; // the registry is fixed for the life of the process
   router.get('/docs', async function showApiReference(ctx) {
-    page ??= reference(operations, services.config.baseUrl);
+    page ??= apiReference(operations, services.config.baseUrl);
     await renderPage(ctx, services, { title: 'API reference', main: page });
   });
 };
 
 type Responses = Record<string, { description?: string }>;
 
-function reference(ops: readonly Operation[], baseUrl: string): SafeHtml {
+/** The reference of any list of operations: contents, then one section per operation. */
+export function apiReference(ops: readonly Operation[], baseUrl: string): SafeHtml {
   const document = openApiDocument(ops, baseUrl);
   const responsesOf = (op: Operation) =>
     (document.paths[op.path]?.[op.method.toLowerCase()] as { responses?: Responses } | undefined)?.responses ?? {};
@@ -91,7 +92,7 @@ function fieldTable(rows: FieldRow[], where: ((row: FieldRow) => string) | null)
   return html`<div class="table-scroll"><table>
 <thead><tr><th scope="col">Field</th>${where && html`<th scope="col">In</th>`}<th scope="col">Type</th><th scope="col">Description</th></tr></thead>
 <tbody>${rows.map(
-    (row) => html`<tr><td><code>${row.path}</code>${where && row.required ? html` <span class="muted">required</span>` : ''}</td>${where && html`<td>${where(row)}</td>`}<td>${row.type}</td><td>${row.description}${row.rules.length ? html` <span class="muted">(${row.rules.join('; ')})</span>` : ''}</td></tr>`,
+    (row) => html`<tr><td><code>${row.path}</code>${where && row.required ? html` <span class="muted">required</span>` : ''}</td>${where && html`<td>${where(row)}</td>`}<td>${row.type}</td><td>${[row.description, row.rules.length ? html`<span class="muted">(${row.rules.join('; ')})</span>` : ''].filter((part) => part !== '').map((part, i) => html`${i ? ' ' : ''}${part}`)}</td></tr>`,
   )}</tbody>
 </table></div>`;
 }
