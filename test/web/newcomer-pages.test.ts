@@ -178,3 +178,26 @@ test('draft pages are the owner’s only, and forms need the CSRF token', async 
   const [{ count }] = await env.services.db('drafts').count({ count: '*' }).whereIn('owner_id', env.services.db('users').select('id').where({ email: 'snoop@example.com' }));
   t.is(Number(count), 0);
 });
+
+test('the create-draft form refuses hostile addresses with the API’s messages and stores nothing', async (t) => {
+  const user = await createVerifiedUser(env.services.db, 'hostile-form@example.com', PASSWORD);
+  const client = new WebClient(env.baseUrl);
+  await client.signIn('hostile-form@example.com', PASSWORD);
+  const _csrf = await client.csrfFrom('/account/listings');
+  const cases: Record<string, string | string[]>[] = [
+    { url: 'javascript:alert(1)' },
+    { url: `https://example.com/${'x'.repeat(5000)}` },
+    { url: 'http://user:secret@example.com/' },
+    { url: ['https://a.example/', 'https://b.example/'] },
+    {},
+    { url: '<script>alert(1)</script>' },
+  ];
+  for (const form of cases) {
+    const res = await client.post('/account/listings', { _csrf, ...form });
+    t.is(res.status, 400, JSON.stringify(form).slice(0, 80));
+    t.is(res.$('#f-url-error').length, 1, JSON.stringify(form).slice(0, 80));
+    t.is(res.$('.error-summary a[href="#f-url"]').length, 1);
+    t.false(res.text.includes('<script>alert(1)</script>'), 'the value is escaped');
+  }
+  t.is((await env.services.db('drafts').where({ owner_id: user.id })).length, 0);
+});
