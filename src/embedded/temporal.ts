@@ -3,12 +3,13 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Connection } from '@temporalio/client';
+import { StartupError } from './startup-error.ts';
 
 const execFileAsync = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 /** Custom search attributes operators use to find flows in the UI (DESIGN.md §6). */
-export const SEARCH_ATTRIBUTES = { ListingId: 'Int', OrderNumber: 'Keyword', ClaimId: 'Int', DraftId: 'Int' } as const;
+export const SEARCH_ATTRIBUTES = { ListingId: 'Int', OrderNumber: 'Keyword', ClaimId: 'Int', DraftId: 'Int', DraftStatus: 'Keyword' } as const;
 
 export interface TemporalDevServerOptions {
   port: number;
@@ -63,7 +64,11 @@ async function waitForFrontend(address: string, child: ChildProcess, timeoutMs =
   let exited = false;
   child.once('exit', () => (exited = true));
   while (Date.now() < deadline) {
-    if (exited) throw new Error(`temporal dev server exited before it was ready (${address})`);
+    if (exited) {
+      throw new StartupError(
+        `The Temporal dev server exited before it was ready on ${address}. To fix it, set TEMPORAL_PORT / TEMPORAL_UI_PORT to free ports or DATA_DIR to a writable directory, or TEMPORAL_ADDRESS to use a Temporal server that is already running (LOG_LEVEL=debug shows its log).`,
+      );
+    }
     try {
       const connection = await Connection.connect({ address, connectTimeout: 1000 });
       await connection.workflowService.getSystemInfo({});

@@ -5,13 +5,14 @@ import {
   deleteDraft,
   getOwnedDraft,
   insertDraftWithinQuota,
+  listOwnedDrafts,
   submitDraft,
   toDraftView,
   updateDraftFields,
 } from '../domain/drafts/drafts.ts';
 import { siteByKey } from '../domain/sites/sites.ts';
 import { callerId, defineOperation } from './operation.ts';
-import { CategorySlug, CompanyFacts, Evidence, Faqs, HttpUrl, Id, Socials } from './schemas.ts';
+import { CategorySlug, CompanyFacts, Evidence, Faqs, HttpUrl, Id, PageQuery, Socials, page } from './schemas.ts';
 
 const DraftFields = z.object({
   name: z.string().trim().min(1).max(120).nullable(),
@@ -124,4 +125,23 @@ export const submitDraftOp = defineOperation({
   handler: async (input, ctx) => ({ listing_id: await submitDraft(ctx.db, callerId(ctx), input.id) }),
 });
 
-export const draftOperations = [createDraftOp, getDraftOp, updateDraftOp, submitDraftOp];
+const DraftSummary = Draft.omit({ fields: true, evidence: true }).extend({
+  name: z.string().nullable().describe('The drafted name; null until the draft is ready'),
+});
+
+export const listMyDraftsOp = defineOperation({
+  name: 'list_my_drafts',
+  summary: 'Your drafts, newest first',
+  description: 'Each draft with its status, failure and listing id; read one with get_draft for its fields.',
+  method: 'GET',
+  path: '/drafts',
+  scope: 'account:read',
+  idempotent: false,
+  readOnly: true,
+  tags: ['drafts'],
+  input: z.object({ ...PageQuery }),
+  output: page(DraftSummary),
+  handler: (input, ctx) => listOwnedDrafts(ctx.db, callerId(ctx), input.page, input.per_page),
+});
+
+export const draftOperations = [createDraftOp, listMyDraftsOp, getDraftOp, updateDraftOp, submitDraftOp];

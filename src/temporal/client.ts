@@ -2,6 +2,7 @@ import { Client, Connection, WorkflowNotFoundError, type WorkflowStartOptions } 
 import { AppError } from '../errors.ts';
 import { draftWorkflowId } from '../domain/drafts/drafts.ts';
 import { listingUpdateWorkflowId } from '../domain/updates/updates.ts';
+import { DRAFT_ID, DRAFT_STATUS } from '../workflows/search-attributes.ts';
 import { TASK_QUEUES } from './task-queues.ts';
 
 const START_DEADLINE_MS = 5_000;
@@ -36,6 +37,10 @@ export function createWorkflowStarter(options: TemporalClientOptions): WorkflowS
         workflowId: draftWorkflowId(draftId),
         args: [draftId],
         workflowIdConflictPolicy: 'USE_EXISTING',
+        typedSearchAttributes: [
+          { key: DRAFT_ID, value: draftId },
+          { key: DRAFT_STATUS, value: 'crawling' },
+        ],
       });
     },
     async startListingUpdate(updateId, batchSize) {

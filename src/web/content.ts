@@ -56,10 +56,13 @@ function sameSiteLink(url: string, label: string): SafeHtml {
 }
 
 /** Newer/older links of a page-numbered list (newest first). */
-export function pager(path: string, page: number, perPage: number, total: number): SafeHtml {
+export function pager(path: string, page: number, perPage: number, total: number, query: Record<string, string> = {}): SafeHtml {
   const last = Math.max(1, Math.ceil(total / perPage));
   if (last === 1 && page === 1) return html``;
-  const at = (n: number) => (n === 1 ? path : `${path}?page=${n}`);
+  const at = (n: number) => {
+    const search = new URLSearchParams({ ...query, ...(n === 1 ? {} : { page: String(n) }) }).toString();
+    return search ? `${path}?${search}` : path;
+  };
   return html`<nav class="pager" aria-label="Pages">
 ${page > 1 && html`<a rel="prev" href="${at(Math.min(page - 1, last))}">← Newer</a>`}
 <span>Page ${page} of ${last}</span>

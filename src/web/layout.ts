@@ -36,16 +36,17 @@ ${o.notice && html`<p class="notice" role="status">${o.notice}</p>`}
 <h1>${o.title}</h1>
 ${o.main}
 </main>
-<footer>Listing Directory · <a href="/api/v1/openapi.json">API (OpenAPI)</a></footer>
+<footer>Listing Directory · <a href="/docs">API reference</a> · <a href="/api/v1/openapi.json">OpenAPI</a></footer>
 ${o.script && html`<script nonce="${o.nonce}">${raw(o.script)}</script>`}
 </body>
 </html>`;
 }
 
 const signedInLinks = (csrf: string) => html`<li><a href="/updates">Latest updates</a></li>
+<li><a href="/docs">API docs</a></li>
 <li><a href="/account">Account</a></li>
 <li><a href="/account/keys">API keys</a></li>
 <li><a href="/account/connected-apps">Connected apps</a></li>
 <li>${postForm('/signout', csrf, html`<button class="link" type="submit">Sign out</button>`, 'inline')}</li>`;
 
-const anonymousLinks = html`<li><a href="/updates">Latest updates</a></li><li><a href="/signin">Sign in</a></li><li><a href="/signup">Sign up</a></li>`;
+const anonymousLinks = html`<li><a href="/updates">Latest updates</a></li><li><a href="/docs">API docs</a></li><li><a href="/signin">Sign in</a></li><li><a href="/signup">Sign up</a></li>`;

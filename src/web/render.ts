@@ -24,6 +24,7 @@ const NOTICES = new Map([
   ['key-revoked', 'The key is revoked. Calls with it fail from now on.'],
   ['followed', 'You follow this listing now.'],
   ['unfollowed', 'You no longer follow this listing.'],
+  ['draft-submitted', 'Your draft is now a listing. Write its founder story next.'],
 ]);
 
 /** Renders a page in the layout as the response. */

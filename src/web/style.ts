@@ -12,10 +12,10 @@ a { color: var(--accent); }
 header.site { border-bottom: 1px solid var(--line); }
 header.site nav { max-width: 48rem; margin: 0 auto; padding: .75rem 1rem; display: flex; gap: 1rem; align-items: center; flex-wrap: wrap; }
 header.site .brand { font-weight: 700; text-decoration: none; color: var(--fg); margin-right: auto; }
-header.site ul { list-style: none; display: flex; gap: 1rem; margin: 0; padding: 0; align-items: center; }
+header.site ul { list-style: none; display: flex; flex-wrap: wrap; gap: .5rem 1rem; margin: 0; padding: 0; align-items: center; }
 main { max-width: 48rem; margin: 0 auto; padding: 1rem 1rem 3rem; }
 footer { max-width: 48rem; margin: 0 auto; padding: 1rem; color: var(--muted); font-size: .875rem; }
-h1 { font-size: 1.75rem; margin: 1rem 0; }
+h1 { font-size: 1.75rem; margin: 1rem 0; overflow-wrap: anywhere; }
 .field { margin: 0 0 1rem; }
 label, legend { display: block; font-weight: 600; margin-bottom: .25rem; }
 .hint { color: var(--muted); margin: 0 0 .25rem; font-size: .9rem; }
@@ -52,5 +52,15 @@ img.founder-photo { border-radius: 50%; object-fit: cover; flex: none; }
 .missing h2 { font-size: 1.1rem; }
 ol.feed { list-style: none; padding: 0; } ol.feed > li { border-bottom: 1px solid var(--line); }
 .pager { display: flex; gap: 1rem; justify-content: space-between; margin: 1rem 0; }
+form.search { display: flex; gap: .5rem; flex-wrap: wrap; align-items: center; margin-bottom: 1rem; }
+form.search label { flex-basis: 100%; margin: 0; }
+form.search input { flex: 1 1 12rem; padding: .5rem; font: inherit; color: inherit; background: var(--bg);
+  border: 1px solid var(--line); border-radius: 6px; }
+.table-scroll { overflow-x: auto; }
+pre.example { background: var(--panel); padding: .75rem; border-radius: 6px; overflow-x: auto; font-size: .85rem; }
+dl.facts { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: .25rem 1rem; }
+dl.facts dd { margin: 0; overflow-wrap: anywhere; }
+section.operation h2 code, nav code { overflow-wrap: anywhere; }
+section.operation { border-top: 1px solid var(--line); margin-top: 2rem; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 `;

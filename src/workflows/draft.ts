@@ -1,8 +1,11 @@
-import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, patched, proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
 import type { DraftActivities } from '../activities/drafts.ts';
+import { DRAFT_STATUS } from './search-attributes.ts';
 
 const CRAWL_TIMEOUT = '3 minutes';
 const STEP_TIMEOUT = '30 seconds';
+/** Runs recorded before DraftStatus existed replay without it (and still complete as 'failed'). */
+const DRAFT_STATUS_PATCH = 'draft-status-search-attribute';
 
 // Site-caused failures are non-retryable ApplicationFailures; retries cover our own hiccups.
 const { crawlDraftSite } = proxyActivities<DraftActivities>({
@@ -14,20 +17,31 @@ const { composeDraft, failDraft } = proxyActivities<DraftActivities>({
   retry: { maximumAttempts: 5 },
 });
 
-/** website URL → crawled pages → drafted fields; status lives in Postgres (`draft:{id}`). */
+/**
+ * website URL → crawled pages → drafted fields; status lives in Postgres (`draft:{id}`) and, for
+ * operators, in the DraftStatus search attribute (the start sets `crawling`). A failed draft
+ * fails the workflow too, so it shows as failed in the Temporal UI's list.
+ */
 export async function draftWorkflow(draftId: number): Promise<'ready' | 'failed'> {
+  const tracked = patched(DRAFT_STATUS_PATCH);
+  const status = (value: 'drafting' | 'ready' | 'failed') => {
+    if (tracked) upsertSearchAttributes([{ key: DRAFT_STATUS, value }]);
+  };
   try {
     await crawlDraftSite(draftId);
+    status('drafting');
     await composeDraft(draftId);
+    status('ready');
     return 'ready';
   } catch (err) {
     const cause = err instanceof ActivityFailure ? err.cause : err;
     const known = cause instanceof ApplicationFailure && cause.type;
-    await failDraft(
-      draftId,
-      known ? cause.type! : 'internal_error',
-      known ? cause.message : 'The draft could not be built because of an error on our side.',
-    );
-    return 'failed';
+    const code = known ? cause.type! : 'internal_error';
+    const reason = known ? cause.message : 'The draft could not be built because of an error on our side.';
+    await failDraft(draftId, code, reason);
+    if (!tracked) return 'failed';
+    status('failed');
+    // The owner sees the reason on the draft; the operator sees a failed run with the same reason.
+    throw ApplicationFailure.nonRetryable(reason, code);
   }
 }

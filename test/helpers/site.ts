@@ -66,3 +66,9 @@ export async function closedPort(): Promise<number> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
 }
+
+/**
+ * The example company website of the repository (examples/company-site, "Quillstone") on a free
+ * loopback port: a realistic site with about, pricing and FAQ pages, socials and JSON-LD.
+ */
+export { startExampleSite as serveExampleSite } from '../../examples/company-site/server.ts';

@@ -96,6 +96,31 @@ export async function getOwnedDraft(db: Db, ownerId: number, id: number): Promis
   return row;
 }
 
+/**
+ * The caller's drafts, newest first, one page and the total (summaries: no fields or evidence);
+ * `open` leaves out the submitted ones (they live on as listings).
+ */
+export async function listOwnedDrafts(db: Db, ownerId: number, page: number, perPage: number, options: { open?: boolean } = {}) {
+  const base = db('drafts').where({ owner_id: ownerId });
+  if (options.open) base.whereNot({ status: 'submitted' });
+  const [rows, [{ count }]] = await Promise.all([
+    base
+      .clone()
+      .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+      .limit(perPage)
+      .offset((page - 1) * perPage)
+      .select(VIEW_COLUMNS),
+    base.clone().count({ count: '*' }),
+  ]);
+  return { items: (rows as DraftRow[]).map(toDraftSummary), page, per_page: perPage, total: Number(count) };
+}
+
+/** A draft in a list: its status and what moves it on, without the drafted content. */
+export function toDraftSummary(row: DraftRow) {
+  const { fields, evidence: _evidence, ...view } = toDraftView(row);
+  return { ...view, name: fields?.name ?? null };
+}
+
 export async function getDraft(db: Db, id: number): Promise<DraftRow> {
   const row = await db('drafts').where({ id }).first(VIEW_COLUMNS);
   if (!row) throw new Error(`draft ${id} does not exist`);

@@ -29,6 +29,7 @@ export const accountPages: PageRoutes = (router, services) => {
 <nav aria-labelledby="account-pages">
 <h2 id="account-pages">Your pages</h2>
 <ul>
+<li><a href="/account/listings">Your listings</a> — drafts and listings, their status and next step</li>
 <li><a href="/account/notifications">Notifications</a> — updates of the listings you follow</li>
 <li><a href="${founderUrls.profileEditor('')}">Founder profile</a> — your name, photo, bio and interview</li>
 <li><a href="/account/keys">API keys</a></li>
@@ -42,6 +43,7 @@ ${listings.total > 0 && html`<section aria-labelledby="your-listings">
   (l) => html`<li>${(l.status as string) === 'live' ? html`<a href="/listings/${l.slug}">${l.name}</a>` : l.name} <span class="muted">(${l.status})</span> · <a href="${founderUrls.storyEditor('', l.id)}">Edit the founder story<span class="visually-hidden"> of ${l.name}</span></a></li>`,
 )}</ul>
 ${listings.total > LISTINGS_SHOWN && html`<p class="muted">The newest ${LISTINGS_SHOWN} of your ${listings.total} listings.</p>`}
+<p><a href="/account/listings">Drafts, statuses and next steps</a></p>
 </section>`}
 <p><a href="/forgot-password">Change your password</a> (we mail you a link; other sessions are signed out).</p>`,
     });

@@ -1,7 +1,9 @@
 import { accountPages } from './account.ts';
+import { accountListingPages } from './account-listings.ts';
 import { apiKeyPages } from './api-keys.ts';
 import { connectedAppPages } from './connected-apps.ts';
 import { devMailboxPages } from './dev-mailbox.ts';
+import { docsPages } from './docs.ts';
 import { emailLinkPages } from './email-links.ts';
 import { founderPages } from './founder.ts';
 import { followPages } from './follow.ts';
@@ -36,4 +38,6 @@ export const pageModules: PageRoutes[] = [
   // Following from the listing page and the notifications it brings.
   followPages,
   notificationPages,
+  docsPages,
+  accountListingPages,
 ];

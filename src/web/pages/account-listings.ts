@@ -1,0 +1,112 @@
+import type { Context } from 'koa';
+import type { SessionUser } from '../../auth/sessions.ts';
+import { getOwnedDraft, listOwnedDrafts, toDraftView } from '../../domain/drafts/drafts.ts';
+import { listOwnedListings } from '../../domain/listings/listings.ts';
+import { notFound } from '../../errors.ts';
+import { createDraftOp, submitDraftOp } from '../../operations/drafts.ts';
+import { errorSummary, field, postForm } from '../components.ts';
+import { csrfToken } from '../csrf.ts';
+import type { FieldMessages } from '../forms.ts';
+import { formBody, formString } from '../forms.ts';
+import { html } from '../html.ts';
+import { invokeAsSession } from '../invoke-session.ts';
+import { CREATE_DRAFT_PATH, draftNextStep, draftPage, listingNextStep, stepAction } from '../next-steps.ts';
+import { refusal } from '../owner-forms.ts';
+import { renderPage } from '../render.ts';
+import { currentUser, requireUser } from '../session.ts';
+import type { WebServices } from '../web-services.ts';
+import type { PageRoutes } from './page-routes.ts';
+import { draftProgressPage } from './draft-progress.ts';
+
+/** Owners rarely have more; the API lists the rest (list_my_drafts, list_my_listings). */
+const SHOWN = 50;
+
+/**
+ * The signed-in person's drafts and listings, each with its status and the one step that moves
+ * it on, and the form that drafts a listing from a website (through create_draft).
+ */
+export const accountListingPages: PageRoutes = (router, services) => {
+  router.get('/account/listings', requireUser(services), async function showMyListings(ctx) {
+    await listingsPage(ctx, services, (await currentUser(ctx, services))!, {});
+  });
+
+  router.post(CREATE_DRAFT_PATH, requireUser(services), async function createDraftFromForm(ctx) {
+    const user = (await currentUser(ctx, services))!;
+    const url = formString(formBody(ctx), 'url').trim();
+    try {
+      const draft = await invokeAsSession(createDraftOp, { url }, ctx, services, user);
+      ctx.status = 303;
+      ctx.redirect(draftPage(draft.id));
+    } catch (err) {
+      const { status, errors } = refusal(err, 'url');
+      await listingsPage(ctx, services, user, { status, errors, url });
+    }
+  });
+
+  router.get('/account/drafts/:id', requireUser(services), async function showDraft(ctx) {
+    const user = (await currentUser(ctx, services))!;
+    const draft = toDraftView(await getOwnedDraft(services.db, user.id, draftIdOf(ctx)));
+    await draftProgressPage(ctx, services, draft);
+  });
+
+  router.post('/account/drafts/:id/submit', requireUser(services), async function submitDraftFromForm(ctx) {
+    const user = (await currentUser(ctx, services))!;
+    const id = draftIdOf(ctx);
+    try {
+      await invokeAsSession(submitDraftOp, { id }, ctx, services, user);
+    } catch (err) {
+      const { status, errors } = refusal(err);
+      const draft = toDraftView(await getOwnedDraft(services.db, user.id, id));
+      return draftProgressPage(ctx, services, draft, { status, errors });
+    }
+    ctx.status = 303;
+    ctx.redirect('/account/listings?notice=draft-submitted');
+  });
+};
+
+/** The draft id of the path; anything but a positive 32-bit integer is a page that does not exist. */
+function draftIdOf(ctx: Context): number {
+  const raw = ctx.params.id!;
+  if (!/^[1-9]\d{0,9}$/.test(raw) || Number(raw) > 2_147_483_647) throw notFound('The draft');
+  return Number(raw);
+}
+
+interface FormState {
+  status?: number;
+  errors?: FieldMessages;
+  url?: string;
+}
+
+async function listingsPage(ctx: Context, services: WebServices, user: SessionUser, form: FormState): Promise<void> {
+  const [drafts, listings, token] = await Promise.all([
+    listOwnedDrafts(services.db, user.id, 1, SHOWN, { open: true }),
+    listOwnedListings(services.db, user.id, 1, SHOWN),
+    csrfToken(ctx, services),
+  ]);
+  const rows = [
+    ...drafts.items.map((d) => ({ name: d.name ?? d.url, kind: 'Draft', step: draftNextStep(d) })),
+    ...listings.items.map((l) => ({ name: l.name, kind: 'Listing', step: listingNextStep(l) })),
+  ];
+  await renderPage(ctx, services, {
+    title: 'Your listings',
+    status: form.status,
+    main: html`${errorSummary(form.errors)}
+<section aria-labelledby="new-draft">
+<h2 id="new-draft">Draft a listing from your website</h2>
+${postForm(
+  CREATE_DRAFT_PATH,
+  token,
+  html`${field({ name: 'url', label: 'Website address', type: 'text', value: form.url, error: form.errors?.url, required: true, maxlength: 2048, hint: 'We read the home page and its about, pricing and FAQ pages, then draft the listing for you to review.', autocomplete: 'url' })}
+<button type="submit">Draft my listing</button>`,
+)}
+</section>
+<section aria-labelledby="yours">
+<h2 id="yours">Your drafts and listings</h2>
+${rows.length === 0 ? html`<p>Nothing yet. Enter your website above and we draft your first listing from it.</p>` : html`<div class="table-scroll"><table>
+<thead><tr><th scope="col">Name</th><th scope="col">Status</th><th scope="col">Next step</th></tr></thead>
+<tbody>${rows.map((r) => html`<tr><td>${r.name} <span class="muted">(${r.kind.toLowerCase()})</span></td><td>${r.step.state}</td><td>${stepAction(r.step, token)}</td></tr>`)}</tbody>
+</table></div>`}
+${(drafts.total > SHOWN || listings.total > SHOWN) && html`<p class="muted">The newest ${SHOWN} of each; the API lists all (<a href="/docs#list_my_drafts">list_my_drafts</a>, <a href="/docs#list_my_listings">list_my_listings</a>).</p>`}
+</section>`,
+  });
+}
