@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { BADGE_THEMES, badgeSnippets, badgeTargetUrl } from '../domain/launches/badges.ts';
-import { badgeChecks, claimOwnerCheck, runBadgeCheck, setBadgeUrl } from '../domain/launches/badge-check.ts';
-import { advanceFreeListing, chooseFreePlan } from '../domain/launches/free-route.ts';
+import { badgeChecks } from '../domain/launches/badge-check.ts';
+import { chooseFree, recheckBadge } from '../domain/launches/owner-actions.ts';
 import { listLaunchWeeks } from '../domain/launches/launch-weeks.ts';
 import { ownerListingView } from '../domain/listings/listing-views.ts';
 import { getOwnedListing, type ListingRow } from '../domain/listings/listings.ts';
@@ -14,8 +14,6 @@ import { BadgeCheck, HttpUrl, Id } from './schemas.ts';
 async function siteOf(ctx: OperationContext, listing: ListingRow) {
   return (await listSites(ctx.db)).find((s) => s.id === listing.site_id)!;
 }
-
-const badgeDeps = (ctx: OperationContext) => ({ db: ctx.db, baseUrl: ctx.config.baseUrl, crawl: ctx.config.crawl });
 
 export const getBadgesOp = defineOperation({
   name: 'get_badges',
@@ -70,15 +68,7 @@ export const recheckBadgeOp = defineOperation({
   input: z.object({ listing_id: Id, badge_url: HttpUrl.nullable().optional() }),
   output: BadgeCheck,
   async handler(input, ctx) {
-    const listing = await getOwnedListing(ctx.db, callerId(ctx), input.listing_id);
-    if (input.badge_url !== undefined) await setBadgeUrl(ctx.db, listing, input.badge_url);
-    await claimOwnerCheck(ctx.db, listing.id);
-    const check = await runBadgeCheck(badgeDeps(ctx), listing, 'owner');
-    if (listing.plan === 'free') {
-      await advanceFreeListing(ctx.db, ctx.config.baseUrl, listing.id);
-      await ctx.workflows.recheckLaunch(listing.id, (await siteOf(ctx, listing)).key);
-    }
-    return check;
+    return recheckBadge(ctx, callerId(ctx), input.listing_id, input.badge_url);
   },
 });
 
@@ -99,13 +89,7 @@ export const chooseFreeListingOp = defineOperation({
   input: z.object({ listing_id: Id }),
   output: OwnerListingView,
   async handler(input, ctx) {
-    let listing = await chooseFreePlan(ctx.db, callerId(ctx), input.listing_id);
-    if (listing.status !== 'scheduled' && listing.status !== 'live') {
-      await runBadgeCheck(badgeDeps(ctx), listing, 'choose_free');
-      listing = await advanceFreeListing(ctx.db, ctx.config.baseUrl, listing.id);
-      await ctx.workflows.recheckLaunch(listing.id, (await siteOf(ctx, listing)).key);
-    }
-    return ownerListingView(ctx.db, listing, ctx.config.baseUrl);
+    return ownerListingView(ctx.db, await chooseFree(ctx, callerId(ctx), input.listing_id), ctx.config.baseUrl);
   },
 });
 

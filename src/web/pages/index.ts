@@ -1,4 +1,6 @@
 import { accountPages } from './account.ts';
+import { accountListingPages } from './account-listings.ts';
+import { badgePages } from './badges.ts';
 import { apiKeyPages } from './api-keys.ts';
 import { connectedAppPages } from './connected-apps.ts';
 import { devMailboxPages } from './dev-mailbox.ts';
@@ -36,4 +38,7 @@ export const pageModules: PageRoutes[] = [
   // Following from the listing page and the notifications it brings.
   followPages,
   notificationPages,
+  // Launches (issue 11): the owner's launch panel and the public badge image.
+  accountListingPages,
+  badgePages,
 ];
