@@ -1,6 +1,6 @@
 import * as cheerio from 'cheerio';
-import type { Cheerio, CheerioAPI } from 'cheerio';
-import type { Element } from 'domhandler';
+import type { CheerioAPI } from 'cheerio';
+import type { AnyNode, Element } from 'domhandler';
 
 /** Where a badge link must point: our origin and the listing's public page. */
 export interface BadgeTarget {
@@ -17,9 +17,6 @@ export interface BadgeDetection {
   detail: string;
 }
 
-/** Containers whose links nobody sees or clicks. */
-const INERT_ANCESTORS = 'template, script, noscript, style, head, [hidden]';
-
 /**
  * Whether the HTML the owner's server sent holds a working badge: an `<a href>` that resolves
  * (against the page URL and any `<base href>`) to our exact host and `/listings/{slug}`, and that
@@ -34,7 +31,7 @@ export function detectBadge(html: string, pageUrl: string, target: BadgeTarget):
   for (const el of $('a[href]').toArray()) {
     const href = resolve($(el).attr('href')!, base);
     if (!href || !pointsAtListing(href, target)) continue;
-    const why = whyInvisible($, $(el));
+    const why = whyInvisible(el);
     if (why) {
       hidden ??= why;
       continue;
@@ -50,18 +47,23 @@ export function detectBadge(html: string, pageUrl: string, target: BadgeTarget):
   return { present: false, rel: [], detail: `No link to ${listingUrl} was found on the page.` };
 }
 
-/** Why a link cannot be seen, or null when it can. */
-function whyInvisible($: CheerioAPI, link: Cheerio<Element>): string | null {
-  const inert = link.closest(INERT_ANCESTORS);
-  if (inert.length) {
-    const el = inert.get(0) as Element;
-    return el.attribs.hidden !== undefined ? 'it is inside a hidden element' : `it is inside a <${el.name}> element`;
-  }
-  for (const el of [link.get(0)!, ...link.parents().toArray()]) {
+/** Elements whose content nobody sees or clicks. */
+const INERT_TAGS = new Set(['template', 'script', 'noscript', 'style', 'head', 'title', 'textarea']);
+
+/**
+ * Why a link cannot be seen, or null when it can. Walks the raw parent chain: the parser keeps
+ * `<template>` content in a fragment whose parent is the template, which cheerio's traversal hides.
+ */
+function whyInvisible(link: Element): string | null {
+  if (link.attribs['aria-hidden'] === 'true') return 'it is marked aria-hidden';
+  for (let node: AnyNode | null = link; node; node = node.parent) {
+    if (node.type !== 'tag' && node.type !== 'script' && node.type !== 'style') continue;
+    const el = node as Element;
+    if (INERT_TAGS.has(el.name)) return `it is inside a <${el.name}> element`;
+    if (el.attribs.hidden !== undefined) return 'it is inside a hidden element';
     const style = (el.attribs.style ?? '').toLowerCase().replace(/\s+/g, '');
     if (/(?:^|;)display:none/.test(style)) return 'it is inside an element styled display:none';
     if (/(?:^|;)visibility:hidden/.test(style)) return 'it is inside an element styled visibility:hidden';
-    if (el.attribs['aria-hidden'] === 'true' && el === link.get(0)) return 'it is marked aria-hidden';
   }
   return null;
 }
