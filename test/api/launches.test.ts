@@ -1,6 +1,7 @@
 import test from 'ava';
 import { earliestFreeWeek, isoWeekLabel, isoWeekStart } from '../../src/domain/launches/weeks.ts';
 import { api, request, startTestEnv, type TestEnv } from '../helpers/env.ts';
+import { completeProfile } from '../helpers/founders.ts';
 import { badgeHtml, draftListing, insertCompleteProfile, siteSettings } from '../helpers/launches.ts';
 import { serve, type Handler, type TestSite } from '../helpers/site.ts';
 
@@ -53,6 +54,19 @@ test.serial('incomplete profile → awaiting_profile, with every unmet rule and 
   t.is(await checksOf(listing.id), 1);
   const row = await db()('badge_checks').where({ listing_id: listing.id }).first();
   t.like(row, { trigger: 'choose_free', status: 'missing', url: site.url, http_status: 200 });
+});
+
+test.serial('a founder profile completed later moves an awaiting_profile listing on at once', async (t) => {
+  await siteSettings(db(), 'main', { free_queue_weeks: 4, free_slots_per_week: 15 });
+  const user = await owner(false);
+  const listing = await draftListing(db(), user.userId, site.url);
+  badges.add(listing.slug);
+  const chosen = await api(env, 'POST', `/me/listings/${listing.id}/free`, { key: user.key });
+  t.like(chosen.body, { status: 'awaiting_profile', badge: { status: 'present' } });
+  t.true(chosen.body.missing.every((m: { code: string }) => m.code !== 'badge_missing'));
+  await completeProfile(env, user.key);
+  const view = await api(env, 'GET', `/me/listings/${listing.id}`, { key: user.key });
+  t.like(view.body, { status: 'scheduled', launch_week: earliestFreeWeek(new Date(), 4), missing: [] });
 });
 
 test.serial('badge missing → awaiting_badge; recheck_badge finds it → scheduled in the first week with room', async (t) => {

@@ -48,3 +48,17 @@ export async function chooseFree(deps: LaunchDeps, ownerId: number, listingId: n
   await deps.workflows.recheckLaunch(listing.id, await siteKeyOf(deps.db, listing));
   return moved;
 }
+
+/**
+ * After the owner's founder profile changed: their free listings waiting on it move on at once
+ * (issue 11 §2) and their flows are woken. A flow that cannot be reached now still finds the new
+ * state at its next scheduled re-check, so that is no reason to fail the profile update.
+ */
+export async function wakeProfileWaiters(deps: Omit<LaunchDeps, 'config'> & { config: Pick<Config, 'baseUrl'> }, ownerId: number): Promise<void> {
+  const waiting: ListingRow[] = await deps.db('listings').where({ owner_id: ownerId, plan: 'free', status: 'awaiting_profile' });
+  for (const listing of waiting) {
+    const moved = await advanceFreeListing(deps.db, deps.config.baseUrl, listing.id);
+    if (moved.status === listing.status) continue;
+    await deps.workflows.recheckLaunch(listing.id, await siteKeyOf(deps.db, listing)).catch(() => {});
+  }
+}
