@@ -6,17 +6,23 @@ import { PasswordSchema } from '../auth/passwords.ts';
 import { createUser, userByEmail } from '../auth/users.ts';
 import type { Db } from '../db/knex.ts';
 import { AppError } from '../errors.ts';
+import type { Config } from '../config.ts';
+import type { WorkflowStarter } from '../temporal/client.ts';
 import { EDITS_LIST_USAGE, editsList } from './edits-list.ts';
+import { LAUNCH_OPTIONS, LAUNCHES_USAGE, runLaunchCommand } from './launches.ts';
 import { QUESTION_OPTIONS, QUESTIONS_USAGE, QuestionUsageError, runQuestionCommand } from './questions.ts';
+import { SITE_OPTIONS, SITES_USAGE, runSiteCommand } from './sites.ts';
 
 const USAGE = `Usage:
   npm run admin -- users:create --email E [--password P]
   npm run admin -- keys:create --email E --scopes account:read,listings:write,orders:write [--name N]
   ${EDITS_LIST_USAGE}
-${QUESTIONS_USAGE}`;
+${QUESTIONS_USAGE}
+${SITES_USAGE}
+${LAUNCHES_USAGE}`;
 
 /** Runs one admin command; returns the process exit code. Output is for scripts: the key alone on the last line. */
-export async function runAdmin(db: Db, argv: string[]): Promise<number> {
+export async function runAdmin(db: Db, argv: string[], launch?: { config: Pick<Config, 'baseUrl' | 'crawl'>; workflows: WorkflowStarter }): Promise<number> {
   const [command, ...rest] = argv;
   const { values } = parseArgs({
     args: rest,
@@ -27,12 +33,20 @@ export async function runAdmin(db: Db, argv: string[]): Promise<number> {
       password: { type: 'string' },
       limit: { type: 'string' },
       ...QUESTION_OPTIONS,
+      ...SITE_OPTIONS,
+      ...LAUNCH_OPTIONS,
     },
     strict: true,
   });
   try {
     const questions = await runQuestionCommand(db, command, values);
     if (questions !== null) return questions;
+    const sites = await runSiteCommand(db, command, values);
+    if (sites !== null) return sites;
+    if (launch) {
+      const launches = await runLaunchCommand({ db, ...launch }, command, values);
+      if (launches !== null) return launches;
+    }
     switch (command) {
       case 'users:create': {
         const email = required(values.email, '--email');

@@ -3,6 +3,7 @@ import { interviewAnswers, saveInterviewAnswers } from '../domain/founders/inter
 import { decodeImageBase64, PHOTO_LIMITS, processPhoto, saveFounderPhoto } from '../domain/founders/photos.ts';
 import { founderProfileView, updateFounderProfile } from '../domain/founders/profiles.ts';
 import { RULES } from '../domain/founders/publish-rules.ts';
+import { wakeProfileWaiters } from '../domain/launches/owner-actions.ts';
 import { InterviewAnswer, MissingItem, OneLine, PlainText } from './founder-schemas.ts';
 import { callerId, defineOperation, type OperationContext } from './operation.ts';
 import { HttpsUrl, Id } from './schemas.ts';
@@ -68,6 +69,7 @@ export const updateFounderProfileOp = defineOperation({
   output: FounderProfile,
   async handler(input, ctx) {
     await updateFounderProfile(ctx.db, callerId(ctx), input);
+    await wakeProfileWaiters(ctx, callerId(ctx));
     return profileOf(ctx);
   },
 });
@@ -95,6 +97,7 @@ export const uploadFounderPhotoOp = defineOperation({
   async handler(input, ctx) {
     const photo = await processPhoto(decodeImageBase64(input.image_base64));
     await saveFounderPhoto(ctx.db, callerId(ctx), photo);
+    await wakeProfileWaiters(ctx, callerId(ctx));
     return profileOf(ctx);
   },
 });

@@ -1,5 +1,6 @@
 import { draftOperations } from './drafts.ts';
 import { founderOperations } from './founders.ts';
+import { launchOperations } from './launches.ts';
 import { listingEditOperations } from './listing-edits.ts';
 import { listingOperations } from './listings.ts';
 import type { Operation } from './operation.ts';
@@ -14,4 +15,5 @@ export const operations: readonly Operation[] = [
   ...listingEditOperations,
   ...updateOperations,
   ...founderOperations,
+  ...launchOperations,
 ] as unknown as readonly Operation[];

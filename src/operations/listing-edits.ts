@@ -50,7 +50,7 @@ export const updateMyListingOp = defineOperation({
       applyTo,
       meta: { editorId: callerId(ctx), operation: 'update_my_listing', requestId: ctx.requestId },
     });
-    return { ...(await ownerListingView(ctx.db, listing)), applied };
+    return { ...(await ownerListingView(ctx.db, listing, ctx.config.baseUrl)), applied };
   },
 });
 

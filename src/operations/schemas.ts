@@ -78,10 +78,24 @@ export const PublicListing = z.object({
   site: z.string().describe('Key of the site the listing is on'),
 });
 
+/** The last check of a listing's badge on the owner's site (issue 11 §1). */
+export const BadgeCheck = z.object({
+  status: z.enum(['unchecked', 'present', 'missing', 'inconclusive']).describe('inconclusive: their server did not answer usefully (403, 429, 5xx, time-out); checked again'),
+  checked_at: z.string().nullable(),
+  missing_since: z.string().nullable().describe('First check of the current run of "missing" results'),
+  detail: z.string().nullable().describe('What the check found, in words'),
+});
+
 /** The owner's view: public data plus plan, launch week and unlocked paid sections. */
 export const OwnerListing = PublicListing.extend({
   plan: z.enum(['free', 'paid']).nullable(),
   launch_week: z.string().nullable().describe('Monday (YYYY-MM-DD, UTC) of the ISO launch week'),
+  queue_position: z.int().nullable().describe('1-based place within the launch week, in order of booking'),
+  badge: BadgeCheck,
+  badge_note: z.string().nullable().describe('Set when the badge has been missing beyond the grace period after launch'),
+  missing: z
+    .array(z.object({ code: z.string(), reason: z.string(), url: z.string(), operation: z.string() }))
+    .describe('What a free listing waiting in awaiting_profile / awaiting_badge still needs; empty otherwise'),
   unlocked_sections: z.array(z.enum(['milestones', 'story', 'faqs'])),
   contact_email: z.string().nullable(),
   evidence: z.record(z.string(), Evidence),

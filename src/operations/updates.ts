@@ -81,7 +81,7 @@ export const listLatestUpdatesOp = defineOperation({
 export const listMyNotificationsOp = defineOperation({
   name: 'list_my_notifications',
   summary: 'Your notifications',
-  description: 'Newest first: one per update posted on a listing you follow.',
+  description: 'Newest first: one per update posted on a listing you follow, and news about the launch of your own listings.',
   method: 'GET',
   path: '/me/notifications',
   scope: 'account:read',
@@ -92,10 +92,11 @@ export const listMyNotificationsOp = defineOperation({
   output: page(
     z.object({
       id: Id,
-      kind: z.literal('listing_update'),
+      kind: z.enum(['listing_update', 'launch']).describe('launch: news about the launch of your own listing (in `message`)'),
       created_at: z.string(),
       listing: ListingRef.extend({ site: z.string().describe('Key of the site the listing is on') }),
-      update: z.object({ id: Id, title: z.string(), body: z.string(), published_at: z.string() }),
+      update: z.object({ id: Id, title: z.string(), body: z.string(), published_at: z.string() }).nullable().describe('The update (kind listing_update)'),
+      message: z.string().nullable().describe('What happened (kind launch)'),
     }),
   ),
   handler: (input, ctx) => listNotifications(ctx.db, callerId(ctx), input.page, input.per_page),

@@ -1,4 +1,5 @@
 import { Client, Connection, WorkflowNotFoundError, type WorkflowStartOptions } from '@temporalio/client';
+import { SearchAttributeType, defineSearchAttributeKey, type SearchAttributePair } from '@temporalio/common';
 import { AppError } from '../errors.ts';
 import { draftWorkflowId } from '../domain/drafts/drafts.ts';
 import { listingUpdateWorkflowId } from '../domain/updates/updates.ts';
@@ -7,11 +8,21 @@ import { TASK_QUEUES } from './task-queues.ts';
 
 const START_DEADLINE_MS = 5_000;
 
+const LISTING_ID = defineSearchAttributeKey('ListingId', SearchAttributeType.INT);
+const SITE_KEY = defineSearchAttributeKey('SiteKey', SearchAttributeType.KEYWORD);
+
+/** Workflow id of a listing's launch flow. */
+export const listingLaunchWorkflowId = (listingId: number) => `listing:${listingId}`;
+
 /** The workflow starts operations need; one Temporal connection per process. */
 export interface WorkflowStarter {
   startDraft(draftId: number): Promise<void>;
   /** Starts telling the followers of a listing update, `batchSize` followers per activity call. */
   startListingUpdate(updateId: number, batchSize: number): Promise<void>;
+  /** Wakes `listing:{id}` to look at its launch again (recheck signal), starting it when it is not running. */
+  recheckLaunch(listingId: number, siteKey: string): Promise<void>;
+  /** Re-aims `listing:{id}` after a paid launch was booked (paidLaunch signal), starting it when need be. */
+  paidLaunch(listingId: number, siteKey: string, week: string | null): Promise<void>;
   /** Frontend reachable (used by /readyz). */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -29,8 +40,31 @@ export function createWorkflowStarter(options: TemporalClientOptions): WorkflowS
   // Bounded so that an API request answers 503 quickly while Temporal is down.
   const startBounded = (workflowType: string, start: WorkflowStartOptions) =>
     unavailableOnError(() => connection.withDeadline(Date.now() + START_DEADLINE_MS, () => client.workflow.start(workflowType, start)));
+  const signalLaunch = (listingId: number, siteKey: string, signal: string, signalArgs: unknown[]) =>
+    unavailableOnError(() =>
+      connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+        client.workflow.signalWithStart('listingLaunchWorkflow', {
+          taskQueue: TASK_QUEUES.listings,
+          workflowId: listingLaunchWorkflowId(listingId),
+          args: [{ listingId }],
+          signal,
+          signalArgs,
+          // Operators find launches by listing and site in the Temporal UI.
+          typedSearchAttributes: [
+            { key: LISTING_ID, value: listingId },
+            { key: SITE_KEY, value: siteKey },
+          ] as SearchAttributePair[],
+        }),
+      ),
+    );
   return {
     client,
+    async recheckLaunch(listingId, siteKey) {
+      await signalLaunch(listingId, siteKey, 'recheck', []);
+    },
+    async paidLaunch(listingId, siteKey, week) {
+      await signalLaunch(listingId, siteKey, 'paidLaunch', [{ week }]);
+    },
     async startDraft(draftId) {
       await startBounded('draftWorkflow', {
         taskQueue: TASK_QUEUES.drafts,

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/knex.ts';
 import { createDraftActivities } from '../activities/drafts.ts';
+import { createLaunchActivities } from '../activities/launches.ts';
 import { createListingUpdateActivities } from '../activities/listing-updates.ts';
 import { createMailActivities } from '../activities/mail.ts';
 import { createMailer } from '../mail/smtp.ts';
@@ -56,6 +57,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
     activities: {
       ...createListingUpdateActivities({ db: deps.db, config: deps.config }),
       ...createMailActivities({ db: deps.db, mailer }),
+      ...createLaunchActivities({ db: deps.db, config: deps.config }),
     },
   });
   const sweeper = mailer && startMailSweeper({ db: deps.db, mailer, intervalMs: deps.config.mail.sweepIntervalMs, log: deps.log });

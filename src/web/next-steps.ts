@@ -45,15 +45,17 @@ const DRAFT_STEPS: Record<DraftStatus, (d: DraftLike) => NextStep> = {
   submitted: (d) => ({ state: `Submitted as listing ${d.listing_id}`, action: null }),
 };
 
+/** The owner's launch panel of one listing (status, week, badge check, snippets). */
+export const launchPanel = (id: number) => `/account/listings/${id}`;
+
 const LISTING_STEPS: Record<string, (l: ListingLike) => NextStep> = {
-  draft: (l) => ({
-    state: 'Listing draft',
-    action: { label: 'Write the founder story', href: founderUrls.storyEditor('', l.id) },
-  }),
+  draft: (l) => ({ state: 'Listing draft', action: { label: 'Choose how to launch', href: launchPanel(l.id) } }),
   awaiting_profile: () => ({
     state: 'Waiting for your founder profile',
     action: { label: 'Complete your founder profile', href: founderUrls.profileEditor('') },
   }),
+  awaiting_badge: (l) => ({ state: 'Waiting for our badge on your site', action: { label: 'Add the badge and check', href: launchPanel(l.id) } }),
+  scheduled: (l) => ({ state: 'Scheduled for its launch week', action: { label: 'See the launch week and place', href: launchPanel(l.id) } }),
   live: (l) => ({ state: 'Live', action: { label: 'See the public page', href: `/listings/${l.slug}` } }),
 };
 

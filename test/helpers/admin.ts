@@ -13,10 +13,15 @@ export interface AdminResult {
 }
 
 /** Runs `main.ts admin ...` the way `npm run admin --` does, against the env's database. */
-export async function admin(env: Pick<TestEnv, 'databaseUrl'>, ...args: string[]): Promise<AdminResult> {
+export function admin(env: Pick<TestEnv, 'databaseUrl'>, ...args: string[]): Promise<AdminResult> {
+  return adminWith(env, {}, ...args);
+}
+
+/** Like admin() with more environment, e.g. TEMPORAL_ADDRESS for commands that signal workflows. */
+export async function adminWith(env: Pick<TestEnv, 'databaseUrl'>, extra: Record<string, string>, ...args: string[]): Promise<AdminResult> {
   try {
     const { stdout, stderr } = await run(process.execPath, [MAIN, 'admin', ...args], {
-      env: { ...process.env, DATABASE_URL: env.databaseUrl, LOG_LEVEL: 'silent' },
+      env: { ...process.env, DATABASE_URL: env.databaseUrl, LOG_LEVEL: 'silent', ...extra },
     });
     return { code: 0, stdout, stderr };
   } catch (err) {

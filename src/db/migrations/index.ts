@@ -9,6 +9,7 @@ import * as oauth from './007-oauth.ts';
 import * as oauthRegistrations from './008-oauth-registrations.ts';
 import * as quotasDigests from './009-quotas-digests.ts';
 import * as search from './016-search.ts';
+import * as launches from './012-launches.ts';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '008-oauth-registrations': oauthRegistrations,
   '009-quotas-digests': quotasDigests,
   '016-search': search,
+  '012-launches': launches,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,12 +1,13 @@
 import type { Db } from '../../db/knex.ts';
 import { notFound } from '../../errors.ts';
+import { launchDetails } from '../launches/owner-launch.ts';
 import { siteKeys, toOwnerListing, toPublicListing, type ListingRow } from './listings.ts';
 import { listMilestones, milestonesArePublic } from './milestones.ts';
 
-/** The owner's view of a listing with all its milestones (shown publicly or not). */
-export async function ownerListingView(db: Db, row: ListingRow) {
-  const [keys, milestones] = await Promise.all([siteKeys(db), listMilestones(db, row.id)]);
-  return { ...toOwnerListing(row, keys.get(row.site_id)!), milestones };
+/** The owner's view of a listing with all its milestones (shown publicly or not) and its launch details. */
+export async function ownerListingView(db: Db, row: ListingRow, baseUrl = '') {
+  const [keys, milestones, launches] = await Promise.all([siteKeys(db), listMilestones(db, row.id), launchDetails(db, [row], baseUrl)]);
+  return { ...toOwnerListing(row, keys.get(row.site_id)!), ...launches.get(row.id)!, milestones };
 }
 
 /** A live listing by slug as anyone sees it; milestones only where the listing shows them. */

@@ -1,6 +1,7 @@
 import { getDomain } from 'tldts';
 import type { Db } from '../../db/knex.ts';
 import { notFound } from '../../errors.ts';
+import { launchDetails } from '../launches/owner-launch.ts';
 import { listSites } from '../sites/sites.ts';
 import { uniqueSlug } from './slug.ts';
 
@@ -85,16 +86,17 @@ export async function siteKeys(db: Db): Promise<Map<number, string>> {
   return new Map((await listSites(db)).map((s) => [s.id, s.key]));
 }
 
-/** The caller's listings of any status, newest first. */
-export async function listOwnedListings(db: Db, ownerId: number, page: number, perPage: number) {
+/** The caller's listings of any status, newest first, with their launch details (links on `baseUrl`). */
+export async function listOwnedListings(db: Db, ownerId: number, page: number, perPage: number, baseUrl = '') {
   const base = db<ListingRow>('listings').where({ owner_id: ownerId });
   const [rows, [{ count }], keys] = await Promise.all([
     base.clone().orderBy('id', 'desc').limit(perPage).offset((page - 1) * perPage),
     base.clone().count({ count: '*' }),
     siteKeys(db),
   ]);
+  const launches = await launchDetails(db, rows as ListingRow[], baseUrl);
   return {
-    items: (rows as ListingRow[]).map((r) => toOwnerListing(r, keys.get(r.site_id)!)),
+    items: (rows as ListingRow[]).map((r) => ({ ...toOwnerListing(r, keys.get(r.site_id)!), ...launches.get(r.id)! })),
     page,
     per_page: perPage,
     total: Number(count),

@@ -40,7 +40,7 @@ export const accountPages: PageRoutes = (router, services) => {
 ${listings.total > 0 && html`<section aria-labelledby="your-listings">
 <h2 id="your-listings">Your listings</h2>
 <ul class="owned">${listings.items.map(
-  (l) => html`<li>${(l.status as string) === 'live' ? html`<a href="/listings/${l.slug}">${l.name}</a>` : l.name} <span class="muted">(${l.status})</span> · <a href="${founderUrls.storyEditor('', l.id)}">Edit the founder story<span class="visually-hidden"> of ${l.name}</span></a></li>`,
+  (l) => html`<li>${(l.status as string) === 'live' ? html`<a href="/listings/${l.slug}">${l.name}</a>` : l.name} <span class="muted">(${l.status})</span> · <a href="/account/listings/${l.id}">Launch panel<span class="visually-hidden"> of ${l.name}</span></a> · <a href="${founderUrls.storyEditor('', l.id)}">Edit the founder story<span class="visually-hidden"> of ${l.name}</span></a></li>`,
 )}</ul>
 ${listings.total > LISTINGS_SHOWN && html`<p class="muted">The newest ${LISTINGS_SHOWN} of your ${listings.total} listings.</p>`}
 <p><a href="/account/listings">Drafts, statuses and next steps</a></p>

@@ -126,8 +126,8 @@ function newKeyPanel(created: NewKey) {
 </section>`;
 }
 
-/** Copy button: shown only when scripts run; falls back to selecting the text. */
-const COPY_SCRIPT = `
+/** Copy buttons (`data-copy` = id of the text; status in #copy-status): shown only when scripts run; fall back to selecting the text. */
+export const COPY_SCRIPT = `
 for (const button of document.querySelectorAll('button[data-copy]')) {
   const target = document.getElementById(button.dataset.copy);
   const status = document.getElementById('copy-status');

@@ -5,6 +5,7 @@ import { PHOTO_LIMITS, processPhoto, saveFounderPhoto } from '../../domain/found
 import { founderProfileView, updateFounderProfile, type FounderProfileView } from '../../domain/founders/profiles.ts';
 import { RULES } from '../../domain/founders/publish-rules.ts';
 import { founderUrls } from '../../domain/founders/urls.ts';
+import { wakeProfileWaiters } from '../../domain/launches/owner-actions.ts';
 import { listOwnedListings } from '../../domain/listings/listings.ts';
 import { siteForHost } from '../../domain/sites/sites.ts';
 import { AppError, type FieldError } from '../../errors.ts';
@@ -63,6 +64,7 @@ export const founderProfilePages: PageRoutes = (router, services) => {
     const form = parseWithSchema(updateFounderProfileOp.input, { ...values, links }, { links: 'Link' });
     if (!form.ok) return profilePage(ctx, services, { status: 400, form: 'profile', errors: form.errors, values });
     await updateFounderProfile(services.db, await userId(ctx, services), form.data);
+    await wakeProfileWaiters(services, await userId(ctx, services));
     seeOther(ctx, 'profile-saved');
   });
 
@@ -74,6 +76,7 @@ export const founderProfilePages: PageRoutes = (router, services) => {
     try {
       // Checked by content (type, size, pixels) exactly as upload_founder_photo does.
       await saveFounderPhoto(services.db, await userId(ctx, services), await processPhoto(upload.bytes));
+      await wakeProfileWaiters(services, await userId(ctx, services));
     } catch (err) {
       return profilePage(ctx, services, { form: 'photo', ...refusal(err, 'photo') });
     }

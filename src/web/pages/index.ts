@@ -1,5 +1,7 @@
 import { accountPages } from './account.ts';
+import { accountLaunchPages } from './account-launch.ts';
 import { accountListingPages } from './account-listings.ts';
+import { badgePages } from './badges.ts';
 import { apiKeyPages } from './api-keys.ts';
 import { connectedAppPages } from './connected-apps.ts';
 import { devMailboxPages } from './dev-mailbox.ts';
@@ -40,4 +42,7 @@ export const pageModules: PageRoutes[] = [
   notificationPages,
   docsPages,
   accountListingPages,
+  // Launches: the owner's launch panel of one listing and the public badge image.
+  accountLaunchPages,
+  badgePages,
 ];

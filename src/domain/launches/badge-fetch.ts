@@ -1,0 +1,77 @@
+import type { Dispatcher } from 'undici';
+import { getDomain } from 'tldts';
+import { createCrawlAgent, fetchPage } from '../crawl/fetch-page.ts';
+import { CrawlError, type CrawlOptions } from '../crawl/types.ts';
+import { detectBadge, type BadgeTarget } from './badge-detect.ts';
+
+/** Badge pages: 5 redirects within the registrable domain, 10 s, the first 1 MB (issue 11 §1). */
+export const BADGE_FETCH_LIMITS = { maxRedirects: 5, timeoutMs: 10_000, maxBytes: 1_000_000 } as const;
+
+export type BadgeStatus = 'present' | 'missing' | 'inconclusive';
+
+/** What one fetch of the owner's page found. */
+export interface BadgeFetchResult {
+  status: BadgeStatus;
+  detail: string;
+  finalUrl: string | null;
+  httpStatus: number | null;
+  rel: string[];
+}
+
+/** Answers that say "try again later", never "the badge is gone". */
+const RETRY_LATER = new Set([401, 403, 408, 425, 429]);
+/** Network trouble is not the owner removing the badge. */
+const INCONCLUSIVE_CODES = new Set(['timeout', 'connection_failed', 'dns_failure', 'address_refused']);
+
+let agents: { allowPrivate: boolean; agent: Dispatcher } | null = null;
+
+/** One guarded agent per process (connections checked by the crawler's address guard). */
+function badgeAgent(allowPrivate: boolean): Dispatcher {
+  if (agents?.allowPrivate !== allowPrivate) agents = { allowPrivate, agent: createCrawlAgent(allowPrivate) };
+  return agents.agent;
+}
+
+class OffDomainRedirect extends Error {}
+
+/**
+ * Fetches the owner's page through the crawler's SSRF guard and looks for the badge. Redirects
+ * may not leave the registrable domain of `pageUrl`; only the first 1 MB is read.
+ */
+export async function fetchBadge(pageUrl: string, target: BadgeTarget, crawl: CrawlOptions): Promise<BadgeFetchResult> {
+  const domain = registrableDomain(pageUrl);
+  const options = { ...crawl, ...BADGE_FETCH_LIMITS, timeoutMs: Math.min(crawl.timeoutMs, BADGE_FETCH_LIMITS.timeoutMs) };
+  try {
+    const page = await fetchPage(pageUrl, options, badgeAgent(crawl.allowPrivateNetworks), {
+      allowHttpErrors: true,
+      truncate: true,
+      beforeRequest: async (url) => {
+        if (registrableDomain(url) !== domain) throw new OffDomainRedirect(`The page redirects to ${url}, outside ${domain}; the badge must be on your own site.`);
+      },
+    });
+    return fromResponse(page, target);
+  } catch (err) {
+    if (err instanceof OffDomainRedirect) return result('missing', err.message);
+    if (err instanceof CrawlError) return result(INCONCLUSIVE_CODES.has(err.code) ? 'inconclusive' : 'missing', err.message);
+    throw err;
+  }
+}
+
+function fromResponse(page: { url: string; status: number; body: string }, target: BadgeTarget): BadgeFetchResult {
+  const seen = { finalUrl: page.url, httpStatus: page.status };
+  if (RETRY_LATER.has(page.status) || page.status >= 500) {
+    return { ...result('inconclusive', `${page.url} answered with HTTP status ${page.status}; we will check again.`), ...seen };
+  }
+  if (page.status < 200 || page.status > 299) {
+    return { ...result('missing', `${page.url} answered with HTTP status ${page.status}.`), ...seen };
+  }
+  const found = detectBadge(page.body, page.url, target);
+  return { status: found.present ? 'present' : 'missing', detail: found.detail, rel: found.rel, ...seen };
+}
+
+const result = (status: BadgeStatus, detail: string): BadgeFetchResult => ({ status, detail, finalUrl: null, httpStatus: null, rel: [] });
+
+/** acme.co.uk for https://www.acme.co.uk/x; the host itself for IPs and single-label hosts. */
+export function registrableDomain(url: string): string {
+  const host = new URL(url).hostname.toLowerCase();
+  return getDomain(host, { allowPrivateDomains: false }) ?? host;
+}

@@ -1,0 +1,75 @@
+import { createHash } from 'node:crypto';
+import type { Db } from '../../db/knex.ts';
+import { notFound } from '../../errors.ts';
+import { communityLeaderboard } from '../ranking/leaderboard.ts';
+
+export const BADGE_THEMES = ['light', 'dark'] as const;
+export type BadgeTheme = (typeof BADGE_THEMES)[number];
+
+export interface BadgeSnippet {
+  name: BadgeTheme;
+  html: string;
+  markdown: string;
+  image_url: string;
+}
+
+const escapeXml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** The public page a badge links to (what the badge check looks for). */
+export const badgeTargetUrl = (baseUrl: string, slug: string) => `${baseUrl}/listings/${encodeURIComponent(slug)}`;
+export const badgeImageUrl = (baseUrl: string, slug: string, theme: BadgeTheme) =>
+  `${baseUrl}/badges/${encodeURIComponent(slug)}.svg?theme=${theme}`;
+
+/** The snippets an owner pastes on their site: a link to the listing around the badge image. */
+export function badgeSnippets(baseUrl: string, listing: { slug: string; name: string }, siteName: string): BadgeSnippet[] {
+  const target = badgeTargetUrl(baseUrl, listing.slug);
+  const alt = `${listing.name} on ${siteName}`;
+  return BADGE_THEMES.map((theme) => {
+    const image = badgeImageUrl(baseUrl, listing.slug, theme);
+    return {
+      name: theme,
+      html: `<a href="${escapeXml(target)}"><img src="${escapeXml(image)}" alt="${escapeXml(alt)}" width="220" height="54"></a>`,
+      markdown: `[![${alt.replace(/[[\]\\]/g, '\\$&')}](${image})](${target})`,
+      image_url: image,
+    };
+  });
+}
+
+const COLORS: Record<BadgeTheme, { bg: string; fg: string; border: string; accent: string }> = {
+  light: { bg: '#ffffff', fg: '#1a1a1a', border: '#d0d0d0', accent: '#c2410c' },
+  dark: { bg: '#1a1a1a', fg: '#ffffff', border: '#3a3a3a', accent: '#fb923c' },
+};
+
+/** The badge image: the site's name, the listing's votes and, while its launch week runs, its rank. */
+export function badgeSvg(o: { siteName: string; votes: number; rank: number | null; theme: BadgeTheme }): string {
+  const c = COLORS[o.theme];
+  const site = o.siteName.length > 24 ? `${o.siteName.slice(0, 23)}…` : o.siteName;
+  const count = `▲ ${o.votes}`;
+  const rank = o.rank === null ? '' : `#${o.rank} this week`;
+  const label = `Featured on ${site}: ${o.votes} ${o.votes === 1 ? 'vote' : 'votes'}${o.rank === null ? '' : `, ranked ${o.rank} this week`}`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="220" height="54" viewBox="0 0 220 54" role="img" aria-label="${escapeXml(label)}">
+<title>${escapeXml(label)}</title>
+<rect x="0.5" y="0.5" width="219" height="53" rx="8" fill="${c.bg}" stroke="${c.border}"/>
+<text x="12" y="21" font-family="system-ui,sans-serif" font-size="10" fill="${c.fg}" opacity="0.75">FEATURED ON</text>
+<text x="12" y="40" font-family="system-ui,sans-serif" font-size="14" font-weight="700" fill="${c.fg}">${escapeXml(site)}</text>
+<text x="208" y="24" text-anchor="end" font-family="system-ui,sans-serif" font-size="15" font-weight="700" fill="${c.accent}">${escapeXml(count)}</text>
+<text x="208" y="42" text-anchor="end" font-family="system-ui,sans-serif" font-size="10" fill="${c.fg}">${escapeXml(rank)}</text>
+</svg>
+`;
+}
+
+/** The badge of a listing by slug (any status but unlisted: owners place it before launch), with its ETag. */
+export async function badgeForSlug(db: Db, slug: string, theme: BadgeTheme): Promise<{ svg: string; etag: string }> {
+  const listing = await db('listings as l')
+    .join('sites as s', 's.id', 'l.site_id')
+    .where('l.slug', slug)
+    .whereNot('l.status', 'unlisted')
+    .first('l.id', 'l.site_id', 'l.votes', 'l.status', 's.name as site_name');
+  if (!listing) throw notFound(`The badge of "${slug}"`);
+  const rank = listing.status === 'live' ? rankThisWeek(await communityLeaderboard(db, listing.site_id), listing.id) : null;
+  const svg = badgeSvg({ siteName: listing.site_name, votes: listing.votes, rank, theme });
+  return { svg, etag: `"${createHash('sha256').update(svg).digest('base64url').slice(0, 22)}"` };
+}
+
+const rankThisWeek = (board: { items: { id: number; rank: number }[] }, id: number) => board.items.find((i) => i.id === id)?.rank ?? null;

@@ -1,0 +1,64 @@
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/knex.ts';
+import type { WorkflowStarter } from '../../temporal/client.ts';
+import { getOwnedListing, type ListingRow } from '../listings/listings.ts';
+import { listSites } from '../sites/sites.ts';
+import { claimOwnerCheck, runBadgeCheck, setBadgeUrl, type BadgeCheckView } from './badge-check.ts';
+import { advanceFreeListing, chooseFreePlan } from './free-route.ts';
+
+/** What the owner's launch actions need; the same for the operations and the web panel. */
+export interface LaunchDeps {
+  db: Db;
+  config: Pick<Config, 'baseUrl' | 'crawl'>;
+  workflows: Pick<WorkflowStarter, 'recheckLaunch'>;
+}
+
+const checkDeps = (deps: LaunchDeps) => ({ db: deps.db, baseUrl: deps.config.baseUrl, crawl: deps.config.crawl });
+
+/** Key of the site a listing is on (a search attribute of its flow). */
+export async function siteKeyOf(db: Db, listing: Pick<ListingRow, 'site_id'>): Promise<string> {
+  return (await listSites(db)).find((s) => s.id === listing.site_id)!.key;
+}
+
+/**
+ * recheck_badge: checks the owner's page now (one owner check per 10 s per listing); a waiting
+ * free listing moves on at once and its flow is woken. `badgeUrl` undefined keeps the page.
+ */
+export async function recheckBadge(deps: LaunchDeps, ownerId: number, listingId: number, badgeUrl?: string | null): Promise<BadgeCheckView> {
+  const listing = await getOwnedListing(deps.db, ownerId, listingId);
+  if (badgeUrl !== undefined) await setBadgeUrl(deps.db, listing, badgeUrl);
+  await claimOwnerCheck(deps.db, listing.id);
+  const check = await runBadgeCheck(checkDeps(deps), listing, 'owner');
+  if (listing.plan === 'free') {
+    await advanceFreeListing(deps.db, deps.config.baseUrl, listing.id);
+    await deps.workflows.recheckLaunch(listing.id, await siteKeyOf(deps.db, listing));
+  }
+  return check;
+}
+
+/**
+ * choose_free_listing: the free plan, a badge check, as far along the free route as the listing
+ * can go now, and its `listing:{id}` flow started (or woken). Queued or live already: unchanged.
+ */
+export async function chooseFree(deps: LaunchDeps, ownerId: number, listingId: number): Promise<ListingRow> {
+  const listing = await chooseFreePlan(deps.db, ownerId, listingId);
+  if (listing.status === 'scheduled' || listing.status === 'live') return listing;
+  await runBadgeCheck(checkDeps(deps), listing, 'choose_free');
+  const moved = await advanceFreeListing(deps.db, deps.config.baseUrl, listing.id);
+  await deps.workflows.recheckLaunch(listing.id, await siteKeyOf(deps.db, listing));
+  return moved;
+}
+
+/**
+ * After the owner's founder profile changed: their free listings waiting on it move on at once
+ * (issue 11 §2) and their flows are woken. A flow that cannot be reached now still finds the new
+ * state at its next scheduled re-check, so that is no reason to fail the profile update.
+ */
+export async function wakeProfileWaiters(deps: Omit<LaunchDeps, 'config'> & { config: Pick<Config, 'baseUrl'> }, ownerId: number): Promise<void> {
+  const waiting: ListingRow[] = await deps.db('listings').where({ owner_id: ownerId, plan: 'free', status: 'awaiting_profile' });
+  for (const listing of waiting) {
+    const moved = await advanceFreeListing(deps.db, deps.config.baseUrl, listing.id);
+    if (moved.status === listing.status) continue;
+    await deps.workflows.recheckLaunch(listing.id, await siteKeyOf(deps.db, listing)).catch(() => {});
+  }
+}

@@ -1,0 +1,131 @@
+import type { Context } from 'koa';
+import { badgeSnippets } from '../../domain/launches/badges.ts';
+import { chooseFree, recheckBadge } from '../../domain/launches/owner-actions.ts';
+import { isoWeekLabel } from '../../domain/launches/weeks.ts';
+import { ownerListingView } from '../../domain/listings/listing-views.ts';
+import { getOwnedListing } from '../../domain/listings/listings.ts';
+import { listSites } from '../../domain/sites/sites.ts';
+import { notFound } from '../../errors.ts';
+import { errorSummary, postForm, time } from '../components.ts';
+import { missingList } from '../content.ts';
+import { csrfToken } from '../csrf.ts';
+import type { FieldMessages } from '../forms.ts';
+import { html, type SafeHtml } from '../html.ts';
+import { refusal } from '../owner-forms.ts';
+import { renderPage } from '../render.ts';
+import { currentUser, requireUser } from '../session.ts';
+import type { WebServices } from '../web-services.ts';
+import { COPY_SCRIPT } from './api-keys.ts';
+import type { PageRoutes } from './page-routes.ts';
+
+type OwnerView = Awaited<ReturnType<typeof ownerListingView>>;
+
+const NOTICES: Record<string, string> = {
+  checked: 'We checked your site for the badge just now.',
+  'free-chosen': 'You chose the free launch.',
+};
+
+const panelPath = (id: number) => `/account/listings/${id}`;
+
+/** The owner's page of one listing: its launch panel (status, week, place, badge check, snippets). */
+export const accountLaunchPages: PageRoutes = (router, services) => {
+  router.get('/account/listings/:listing_id', requireUser(services), async function showLaunchPanel(ctx) {
+    await panelPage(ctx, services, 200);
+  });
+
+  router.post('/account/listings/:listing_id/badge-check', requireUser(services), async function checkBadgeNow(ctx) {
+    const user = (await currentUser(ctx, services))!;
+    try {
+      await recheckBadge(services, user.id, listingIdOf(ctx));
+    } catch (err) {
+      const { status, errors } = refusal(err);
+      return panelPage(ctx, services, status, errors);
+    }
+    ctx.status = 303;
+    ctx.redirect(`${panelPath(listingIdOf(ctx))}?notice=checked`);
+  });
+
+  router.post('/account/listings/:listing_id/free', requireUser(services), async function chooseFreeLaunch(ctx) {
+    const user = (await currentUser(ctx, services))!;
+    try {
+      await chooseFree(services, user.id, listingIdOf(ctx));
+    } catch (err) {
+      const { status, errors } = refusal(err);
+      return panelPage(ctx, services, status, errors);
+    }
+    ctx.status = 303;
+    ctx.redirect(`${panelPath(listingIdOf(ctx))}?notice=free-chosen`);
+  });
+};
+
+/** The listing id of the path; anything but a positive 32-bit integer is a page that does not exist. */
+function listingIdOf(ctx: Context): number {
+  const raw = ctx.params.listing_id!;
+  if (!/^[1-9]\d{0,9}$/.test(raw) || Number(raw) > 2_147_483_647) throw notFound('The listing');
+  return Number(raw);
+}
+
+async function panelPage(ctx: Context, services: WebServices, status: number, errors?: FieldMessages) {
+  const user = (await currentUser(ctx, services))!;
+  // Another owner's listing is "not found", the same as through the API.
+  const row = await getOwnedListing(services.db, user.id, listingIdOf(ctx));
+  const view = await ownerListingView(services.db, row, services.config.baseUrl);
+  const site = (await listSites(services.db)).find((s) => s.id === row.site_id)!;
+  const token = await csrfToken(ctx, services);
+  const notice = status === 200 && typeof ctx.query.notice === 'string' ? NOTICES[ctx.query.notice] : undefined;
+  await renderPage(ctx, services, {
+    title: `Launch: ${view.name}`,
+    status,
+    notice,
+    script: COPY_SCRIPT,
+    main: html`${errorSummary(errors)}
+${launchStatus(view)}
+${missingList(view.missing, 'What the free launch still needs')}
+${view.plan === null && ['draft', 'awaiting_profile', 'awaiting_badge'].includes(view.status as string) &&
+  postForm(`${panelPath(view.id)}/free`, token, html`<button type="submit">Launch for free</button>
+<p class="hint">Free launches wait in the queue (see <a href="/api/v1/launch-weeks">how full each week is</a>) and need our badge on your site and a complete founder profile.</p>`)}
+${badgeSection(view, token)}
+${snippetSection(badgeSnippets(services.config.baseUrl, view, site.name))}`,
+  });
+}
+
+function launchStatus(v: OwnerView): SafeHtml {
+  return html`<section aria-labelledby="launch-title">
+<h2 id="launch-title">Launch</h2>
+<dl class="launch" data-status="${v.status}">
+<dt>Status</dt><dd data-field="status">${v.status}</dd>
+<dt>Plan</dt><dd data-field="plan">${v.plan ?? 'not chosen yet'}</dd>
+<dt>Launch week</dt><dd data-field="launch-week">${v.launch_week ? html`${isoWeekLabel(v.launch_week)} (live from Monday ${v.launch_week}, 00:00 UTC)` : html`<span class="muted">none yet</span>`}</dd>
+<dt>Place in that week</dt><dd data-field="queue-position">${v.queue_position ?? html`<span class="muted">—</span>`}</dd>
+</dl>
+${(v.status as string) === 'live' && html`<p><a href="/listings/${v.slug}">See the public page</a></p>`}
+</section>`;
+}
+
+function badgeSection(v: OwnerView, token: string): SafeHtml {
+  const b = v.badge;
+  return html`<section aria-labelledby="badge-title">
+<h2 id="badge-title">Badge check</h2>
+<p data-field="badge-status" data-badge="${b.status}">Last result: <strong>${b.status}</strong>, checked ${time(b.checked_at, 'never')}.</p>
+${b.detail && html`<p data-field="badge-detail">${b.detail}</p>`}
+${b.missing_since && html`<p>Missing since ${time(b.missing_since)}.</p>`}
+${v.badge_note && html`<p class="error" data-field="badge-note">${v.badge_note}</p>`}
+${postForm(`${panelPath(v.id)}/badge-check`, token, html`<button type="submit">Check now</button>`)}
+</section>`;
+}
+
+function snippetSection(snippets: ReturnType<typeof badgeSnippets>): SafeHtml {
+  return html`<section aria-labelledby="snippets-title">
+<h2 id="snippets-title">Badge snippets</h2>
+<p>Paste one on your homepage, visible to visitors (not in a comment, a template, a script or a hidden element).</p>
+${snippets.map(
+  (s) => html`<h3>${s.name === 'light' ? 'Light' : 'Dark'} theme</h3>
+<p><img src="${new URL(s.image_url).pathname}${new URL(s.image_url).search}" alt="" width="220" height="54"></p>
+<div class="secret"><code id="snippet-${s.name}-html">${s.html}</code>
+<button type="button" data-copy="snippet-${s.name}-html" hidden>Copy HTML<span class="visually-hidden"> (${s.name})</span></button></div>
+<div class="secret"><code id="snippet-${s.name}-markdown">${s.markdown}</code>
+<button type="button" data-copy="snippet-${s.name}-markdown" hidden>Copy Markdown<span class="visually-hidden"> (${s.name})</span></button></div>`,
+)}
+<span role="status" aria-live="polite" id="copy-status"></span>
+</section>`;
+}
