@@ -79,7 +79,9 @@ export const listLatestUpdatesOp = defineOperation({
 export const listMyNotificationsOp = defineOperation({
   name: 'list_my_notifications',
   summary: 'Your notifications',
-  description: 'Newest first: one per update posted on a listing you follow.',
+  description:
+    'Newest first: one per update posted on a listing you follow (`listing_update`), and notes about your own listings ' +
+    '(`weekly_result`: your listing finished in the top three of its launch week).',
   method: 'GET',
   path: '/me/notifications',
   scope: 'account:read',
@@ -90,10 +92,12 @@ export const listMyNotificationsOp = defineOperation({
   output: page(
     z.object({
       id: Id,
-      kind: z.literal('listing_update'),
+      kind: z.string().describe('listing_update | weekly_result (more kinds may come)'),
       created_at: z.string(),
+      title: z.string(),
+      body: z.string().describe('Plain text'),
       listing: ListingRef.extend({ site: z.string().describe('Key of the site the listing is on') }),
-      update: z.object({ id: Id, title: z.string(), body: z.string(), published_at: z.string() }),
+      update: z.object({ id: Id, title: z.string(), body: z.string(), published_at: z.string() }).nullable().describe('The update, for listing_update'),
     }),
   ),
   handler: (input, ctx) => listNotifications(ctx.db, callerId(ctx), input.page, input.per_page),
