@@ -24,6 +24,8 @@ const NOTICES = new Map([
   ['key-revoked', 'The key is revoked. Calls with it fail from now on.'],
   ['followed', 'You follow this listing now.'],
   ['unfollowed', 'You no longer follow this listing.'],
+  ['voted', 'Your vote is counted.'],
+  ['unvoted', 'Your vote is taken back.'],
 ]);
 
 /** Renders a page in the layout as the response. */

@@ -7,6 +7,7 @@ import { founderPages } from './founder.ts';
 import { followPages } from './follow.ts';
 import { founderProfilePages } from './founder-profile.ts';
 import { homePages } from './home.ts';
+import { launchesPages } from './launches.ts';
 import { listingPages } from './listing.ts';
 import { notificationPages } from './notifications.ts';
 import type { PageRoutes } from './page-routes.ts';
@@ -15,6 +16,7 @@ import { signUpPages } from './sign-up.ts';
 import { storyEditorPages } from './story-editor.ts';
 import { storyPages } from './story.ts';
 import { updatesPages } from './updates.ts';
+import { votePages } from './votes.ts';
 
 /** Every page module of the site; add one line per new module. */
 export const pageModules: PageRoutes[] = [
@@ -36,4 +38,7 @@ export const pageModules: PageRoutes[] = [
   // Following from the listing page and the notifications it brings.
   followPages,
   notificationPages,
+  // Votes and the weekly ranking (issue 11 §5–6). Upcoming weeks on /launches: launchesPageRoutes({ upcomingWeeks }).
+  votePages,
+  launchesPages,
 ];
