@@ -8,12 +8,14 @@ import type { Db } from '../db/knex.ts';
 import { AppError } from '../errors.ts';
 import { EDITS_LIST_USAGE, editsList } from './edits-list.ts';
 import { QUESTION_OPTIONS, QUESTIONS_USAGE, QuestionUsageError, runQuestionCommand } from './questions.ts';
+import { VOTE_OPTIONS, VOTES_USAGE, runVoteCommand } from './votes.ts';
 
 const USAGE = `Usage:
   npm run admin -- users:create --email E [--password P]
   npm run admin -- keys:create --email E --scopes account:read,listings:write,orders:write [--name N]
   ${EDITS_LIST_USAGE}
-${QUESTIONS_USAGE}`;
+${QUESTIONS_USAGE}
+${VOTES_USAGE}`;
 
 /** Runs one admin command; returns the process exit code. Output is for scripts: the key alone on the last line. */
 export async function runAdmin(db: Db, argv: string[]): Promise<number> {
@@ -27,12 +29,15 @@ export async function runAdmin(db: Db, argv: string[]): Promise<number> {
       password: { type: 'string' },
       limit: { type: 'string' },
       ...QUESTION_OPTIONS,
+      ...VOTE_OPTIONS,
     },
     strict: true,
   });
   try {
     const questions = await runQuestionCommand(db, command, values);
     if (questions !== null) return questions;
+    const votes = await runVoteCommand(db, command, values);
+    if (votes !== null) return votes;
     switch (command) {
       case 'users:create': {
         const email = required(values.email, '--email');
