@@ -8,7 +8,7 @@ const execFileAsync = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 /** Custom search attributes operators use to find flows in the UI (DESIGN.md §6). */
-export const SEARCH_ATTRIBUTES = { ListingId: 'Int', OrderNumber: 'Keyword', ClaimId: 'Int', DraftId: 'Int' } as const;
+export const SEARCH_ATTRIBUTES = { ListingId: 'Int', OrderNumber: 'Keyword', ClaimId: 'Int', DraftId: 'Int', SiteKey: 'Keyword' } as const;
 
 export interface TemporalDevServerOptions {
   port: number;
