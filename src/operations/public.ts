@@ -37,7 +37,7 @@ export const getCommunityLeaderboardOp = defineOperation({
   summary: 'Community leaderboard of a week',
   description:
     'The ranking of the live listings launched in an ISO week (default: the current week) by the votes people cast on the ' +
-    'web during that week; `state` is `final` once the week is closed (Monday 00:00 UTC), else `live`. ' +
+    'web during that week, a page at a time (best first); `state` is `final` once the week is closed (Monday 00:00 UTC), else `live`. ' +
     'There is no tool to vote: votes are cast by signed-in people on the site.',
   method: 'GET',
   path: '/leaderboards/community-weekly',
@@ -46,6 +46,7 @@ export const getCommunityLeaderboardOp = defineOperation({
   tags: ['public'],
   input: z.object({
     week: IsoWeek.optional().describe('ISO week, e.g. 2026-W48; default the current week (UTC)'),
+    ...PageQuery,
   }),
   output: z.object({
     week: z.string().describe('ISO week, e.g. 2026-W48'),
@@ -65,12 +66,15 @@ export const getCommunityLeaderboardOp = defineOperation({
         votes_removed: z.int().describe('Votes of the launch week removed by the site team (fraud)'),
       }),
     ),
+    page: z.int(),
+    per_page: z.int(),
+    total: z.int().describe('Ranked listings of the week'),
   }),
   handler: (input, ctx) =>
     cachedCommunityLeaderboard(
       ctx.db,
       ctx.site.id,
-      input.week ? isoWeekMonday(input.week)! : isoWeekStart(new Date()),
+      { weekStart: input.week ? isoWeekMonday(input.week)! : isoWeekStart(new Date()), page: input.page, perPage: input.per_page },
       ctx.config.cache.leaderboardTtlMs,
     ),
 });

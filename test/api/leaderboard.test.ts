@@ -51,6 +51,12 @@ test.serial('the current week is live, ranked by launch-week votes, with removed
   t.deepEqual(res.body.items.map((i: { rank: number }) => i.rank), res.body.items.map((_: unknown, n: number) => n + 1));
   // Naming the current week gives the same answer.
   t.deepEqual((await board(res.body.week)).body, res.body);
+  // Pages of the ranking: ranks continue across pages.
+  t.is(res.body.total, res.body.items.length);
+  const second = await api(env, 'GET', '/leaderboards/community-weekly?per_page=1&page=2');
+  t.deepEqual([second.body.items.length, second.body.items[0].rank, second.body.items[0].id], [1, 2, res.body.items[1].id]);
+  t.deepEqual([second.body.page, second.body.per_page, second.body.total], [2, 1, res.body.total]);
+  t.is((await api(env, 'GET', '/leaderboards/community-weekly?per_page=101')).status, 400);
 });
 
 test.serial('a closed week is final and keeps its frozen ranking', async (t) => {
@@ -70,6 +76,9 @@ test.serial('a closed week is final and keeps its frozen ranking', async (t) => 
   const after = await board(week);
   t.is(after.status, 200);
   t.is(after.body.state, 'final');
+  t.is(after.body.total, 2);
+  const pastTheEnd = await api(env, 'GET', `/leaderboards/community-weekly?week=${week}&page=2`);
+  t.deepEqual([pastTheEnd.body.state, pastTheEnd.body.items, pastTheEnd.body.total], ['final', [], 2]);
   t.is(after.body.week, week);
   t.deepEqual(
     after.body.items.map((i: { id: number; rank: number; score: number; votes_removed: number }) => [i.rank, i.id, i.score, i.votes_removed]),

@@ -1,9 +1,6 @@
 import { cacheOf } from '../../cache/ttl-cache.ts';
 import type { Db } from '../../db/knex.ts';
-import { isoWeekLabel, isoWeekStart } from './weeks.ts';
-
-/** Listings shown on a leaderboard. */
-const TOP = 100;
+import { isoWeekLabel } from './weeks.ts';
 
 export const RANKING_FORMULA =
   'score = votes cast by signed-in accounts with a confirmed email during the listing’s launch week ' +
@@ -30,47 +27,82 @@ export interface Leaderboard {
   state: 'live' | 'final';
   formula: string;
   items: LeaderboardItem[];
+  page: number;
+  per_page: number;
+  /** Ranked listings of the week. */
+  total: number;
+}
+
+export interface LeaderboardQuery {
+  /** Monday of the week (YYYY-MM-DD). */
+  weekStart: string;
+  page: number;
+  perPage: number;
 }
 
 /**
- * The community leaderboard of one site's week (the Monday `week_start`, default the current
- * week): the frozen results once the week is closed, else the live ranking of the live listings
- * launched that week by their launch-week votes.
+ * The community leaderboard of one site's week, one page of it: the frozen results once the
+ * week is closed, else the live ranking of the live listings launched that week by their
+ * launch-week votes.
  */
-export async function communityLeaderboard(db: Db, siteId: number, weekStart = isoWeekStart(new Date())): Promise<Leaderboard> {
-  const final = await frozenResults(db, siteId, weekStart);
-  const items = final.length > 0 ? final : await liveRanking(db, siteId, weekStart, TOP);
-  return { week: isoWeekLabel(weekStart), week_start: weekStart, state: final.length > 0 ? 'final' : 'live', formula: RANKING_FORMULA, items };
+export async function communityLeaderboard(db: Db, siteId: number, query: LeaderboardQuery): Promise<Leaderboard> {
+  const { weekStart, page, perPage } = query;
+  const window = { limit: perPage, offset: (page - 1) * perPage };
+  const frozen = await frozenCount(db, siteId, weekStart);
+  const [items, total] =
+    frozen > 0
+      ? [await frozenResults(db, siteId, weekStart, window), frozen]
+      : await Promise.all([liveRanking(db, siteId, weekStart, window), liveCount(db, siteId, weekStart)]);
+  return {
+    week: isoWeekLabel(weekStart),
+    week_start: weekStart,
+    state: frozen > 0 ? 'final' : 'live',
+    formula: RANKING_FORMULA,
+    items,
+    page,
+    per_page: perPage,
+    total,
+  };
 }
 
 /** communityLeaderboard reused for `ttlMs` per process (the public operation under load); 0 = off. */
-export function cachedCommunityLeaderboard(db: Db, siteId: number, weekStart: string, ttlMs: number): Promise<Leaderboard> {
-  const cache = cacheOf<Leaderboard>(db, 'leaderboard', { ttlMs, maxEntries: 500 });
-  return cache.get(`${siteId}:${weekStart}`, () => communityLeaderboard(db, siteId, weekStart));
+export function cachedCommunityLeaderboard(db: Db, siteId: number, query: LeaderboardQuery, ttlMs: number): Promise<Leaderboard> {
+  const cache = cacheOf<Leaderboard>(db, 'leaderboard', { ttlMs, maxEntries: 1_000 });
+  return cache.get(`${siteId}:${query.weekStart}:${query.page}:${query.perPage}`, () => communityLeaderboard(db, siteId, query));
 }
 
-/**
- * The ranking of a week computed from the listings' launch-week counters (`limit` null: every
- * listing, as the weekly close freezes it). Reads the `listings_week_ranking` index.
- */
-export async function liveRanking(db: Db, siteId: number, weekStart: string, limit: number | null): Promise<LeaderboardItem[]> {
-  const query = db('listings as l')
-    .where({ 'l.site_id': siteId, 'l.status': 'live', 'l.launch_week': weekStart })
+/** A page of a week's live ranking, from the listings' launch-week counters (index `listings_week_ranking`). */
+export async function liveRanking(db: Db, siteId: number, weekStart: string, window: { limit: number; offset: number }): Promise<LeaderboardItem[]> {
+  const rows = await liveListings(db, siteId, weekStart)
     .orderBy([{ column: 'l.week_votes', order: 'desc' }, 'l.id'])
+    .limit(window.limit)
+    .offset(window.offset)
     .select(
       'l.id', 'l.slug', 'l.name', 'l.url', 'l.headline', 'l.logo_url', 'l.week_votes as score',
       db.raw('(SELECT count(*)::int FROM voided_votes x WHERE x.listing_id = l.id AND x.in_launch_week) AS votes_removed'),
     );
-  if (limit !== null) query.limit(limit);
-  const rows = await query;
-  return rows.map((r, i) => ({ rank: i + 1, ...r }));
+  return rows.map((r, i) => ({ rank: window.offset + i + 1, ...r }));
 }
 
-async function frozenResults(db: Db, siteId: number, weekStart: string): Promise<LeaderboardItem[]> {
+const liveListings = (db: Db, siteId: number, weekStart: string) =>
+  db('listings as l').where({ 'l.site_id': siteId, 'l.status': 'live', 'l.launch_week': weekStart });
+
+async function liveCount(db: Db, siteId: number, weekStart: string): Promise<number> {
+  const [{ count }] = await liveListings(db, siteId, weekStart).count({ count: '*' });
+  return Number(count);
+}
+
+async function frozenCount(db: Db, siteId: number, weekStart: string): Promise<number> {
+  const [{ count }] = await db('weekly_results').where({ site_id: siteId, week: weekStart }).count({ count: '*' });
+  return Number(count);
+}
+
+async function frozenResults(db: Db, siteId: number, weekStart: string, window: { limit: number; offset: number }): Promise<LeaderboardItem[]> {
   return db('weekly_results as r')
     .join('listings as l', 'l.id', 'r.listing_id')
     .where({ 'r.site_id': siteId, 'r.week': weekStart })
     .orderBy('r.rank')
-    .limit(TOP)
+    .limit(window.limit)
+    .offset(window.offset)
     .select('r.rank', 'l.id', 'l.slug', 'l.name', 'l.url', 'l.headline', 'l.logo_url', 'r.score', 'r.votes_removed');
 }

@@ -12,6 +12,9 @@ import type { WebServices } from '../web-services.ts';
 import type { PageRoutes } from './page-routes.ts';
 import { voteControl, type VoteTarget } from './votes.ts';
 
+/** Launches the page ranks (the leaderboard operation pages through the rest). */
+const SHOWN = 100;
+
 /** One upcoming launch week with its slots (what list_launch_weeks returns per item). */
 export interface UpcomingWeek {
   week: string;
@@ -41,7 +44,7 @@ export function launchesPageRoutes(options: LaunchesPageOptions = {}): PageRoute
     router.get('/launches', async function showLaunches(ctx) {
       const site = await siteForHost(services.db, ctx.host);
       const weekStart = weekOf(ctx.query.week);
-      const board = await communityLeaderboard(services.db, site.id, weekStart);
+      const board = await communityLeaderboard(services.db, site.id, { weekStart, page: 1, perPage: SHOWN });
       const upcoming = options.upcomingWeeks ? await options.upcomingWeeks(services.db, site.id, new Date()) : null;
       await renderPage(ctx, services, {
         title: `Launches of ${board.week}`,
@@ -78,7 +81,7 @@ function weekNavigation(board: Leaderboard): SafeHtml {
 }
 
 async function rankingTable(ctx: Context, services: WebServices, board: Leaderboard): Promise<SafeHtml> {
-  if (board.items.length === 0) return html`<p>No launches this week yet.</p>`;
+  if (board.items.length === 0) return html`<p>No launches in this week.</p>`;
   const ids = board.items.map((i) => i.id);
   const rows: VoteTarget[] = await services.db('listings').whereIn('id', ids).select('id', 'slug', 'name', 'votes', 'owner_id', 'launch_week');
   const targets = new Map(rows.map((r) => [r.id, r]));
@@ -89,8 +92,9 @@ async function rankingTable(ctx: Context, services: WebServices, board: Leaderbo
   const controls = await Promise.all(
     board.items.map((i) => (votable ? voteControl(ctx, services, targets.get(i.id)!, voted.has(i.id), here) : html``)),
   );
+  const more = board.total > board.items.length ? html` (the top ${board.items.length} of ${board.total})` : '';
   return html`<table class="ranking">
-<caption>Ranking of ${board.week}</caption>
+<caption>Ranking of ${board.week}${more}</caption>
 <thead><tr><th scope="col">Rank</th><th scope="col">Launch</th><th scope="col">Score</th><th scope="col">Votes removed</th>${votable ? html`<th scope="col">Your vote</th>` : ''}</tr></thead>
 <tbody>${board.items.map(
     (i, n) => html`<tr data-listing="${i.slug}"><td data-rank>${i.rank}</td>
