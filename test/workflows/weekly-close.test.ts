@@ -10,7 +10,7 @@ import { insertLiveListing } from '../helpers/listings.ts';
 import { startTestSmtp, type TestSmtp } from '../helpers/smtp.ts';
 import { shiftIntoPast, voters } from '../helpers/votes.ts';
 import { mailsTo } from '../helpers/web.ts';
-import { temporalClient } from '../helpers/workflows.ts';
+import { recordHistory, temporalClient } from '../helpers/workflows.ts';
 
 /** The weekly close against the Temporal dev server: the Schedule, the per-site workflows, idempotency, the owners told. */
 
@@ -109,6 +109,8 @@ test.serial('closing a week twice gives the same results; only the top three own
     const child = await client.workflow.getHandle(`weekly-close:main:${week}`).describe();
     t.deepEqual(child.searchAttributes.SiteKey, ['main']);
     t.is(child.taskQueue, TASK_QUEUES.ranking);
+    await recordHistory(env, 'test-close-once', 'weekly-close-workflow.json');
+    await recordHistory(env, `weekly-close:main:${week}`, 'site-weekly-close-workflow.json');
   } finally {
     await close();
   }
