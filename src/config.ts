@@ -39,6 +39,8 @@ const EnvSchema = z.object({
   SEARCH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(10_000),
   /** How long one api process reuses the product list and prices; 0 turns the cache off. */
   CATALOG_CACHE_TTL_MS: z.coerce.number().int().min(0).default(1_000),
+  /** How long one api process reuses a public leaderboard (get_community_leaderboard); 0 turns the cache off. */
+  LEADERBOARD_CACHE_TTL_MS: z.coerce.number().int().min(0).default(1_000),
   /** Lets the crawler reach private and loopback addresses: development and tests only. */
   CRAWL_ALLOW_PRIVATE_NETWORKS: bool.default(false),
   CRAWL_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
@@ -122,7 +124,7 @@ export interface Config {
   embeddedPgPort: number;
   dataDir: string;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
-  cache: { searchTtlMs: number; catalogTtlMs: number };
+  cache: { searchTtlMs: number; catalogTtlMs: number; leaderboardTtlMs: number };
   crawl: CrawlOptions;
   /** Keys from the environment; loadOAuthKeys() falls back to DATA_DIR. */
   oauth: {
@@ -167,7 +169,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     embeddedPgPort: e.EMBEDDED_PG_PORT,
     dataDir: path.resolve(e.DATA_DIR),
     logLevel: e.LOG_LEVEL,
-    cache: { searchTtlMs: e.SEARCH_CACHE_TTL_MS, catalogTtlMs: e.CATALOG_CACHE_TTL_MS },
+    cache: { searchTtlMs: e.SEARCH_CACHE_TTL_MS, catalogTtlMs: e.CATALOG_CACHE_TTL_MS, leaderboardTtlMs: e.LEADERBOARD_CACHE_TTL_MS },
     crawl: {
       allowPrivateNetworks: e.CRAWL_ALLOW_PRIVATE_NETWORKS,
       timeoutMs: e.CRAWL_TIMEOUT_MS,

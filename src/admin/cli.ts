@@ -12,6 +12,7 @@ import { EDITS_LIST_USAGE, editsList } from './edits-list.ts';
 import { LAUNCH_OPTIONS, LAUNCHES_USAGE, runLaunchCommand } from './launches.ts';
 import { QUESTION_OPTIONS, QUESTIONS_USAGE, QuestionUsageError, runQuestionCommand } from './questions.ts';
 import { SITE_OPTIONS, SITES_USAGE, runSiteCommand } from './sites.ts';
+import { VOTE_OPTIONS, VOTES_USAGE, runVoteCommand } from './votes.ts';
 
 const USAGE = `Usage:
   npm run admin -- users:create --email E [--password P]
@@ -19,7 +20,8 @@ const USAGE = `Usage:
   ${EDITS_LIST_USAGE}
 ${QUESTIONS_USAGE}
 ${SITES_USAGE}
-${LAUNCHES_USAGE}`;
+${LAUNCHES_USAGE}
+${VOTES_USAGE}`;
 
 /** Runs one admin command; returns the process exit code. Output is for scripts: the key alone on the last line. */
 export async function runAdmin(db: Db, argv: string[], launch?: { config: Pick<Config, 'baseUrl' | 'crawl'>; workflows: WorkflowStarter }): Promise<number> {
@@ -35,6 +37,7 @@ export async function runAdmin(db: Db, argv: string[], launch?: { config: Pick<C
       ...QUESTION_OPTIONS,
       ...SITE_OPTIONS,
       ...LAUNCH_OPTIONS,
+      ...VOTE_OPTIONS,
     },
     strict: true,
   });
@@ -47,6 +50,8 @@ export async function runAdmin(db: Db, argv: string[], launch?: { config: Pick<C
       const launches = await runLaunchCommand({ db, ...launch }, command, values);
       if (launches !== null) return launches;
     }
+    const votes = await runVoteCommand(db, command, values);
+    if (votes !== null) return votes;
     switch (command) {
       case 'users:create': {
         const email = required(values.email, '--email');

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { listInterviewQuestions } from '../domain/catalog/interview-questions.ts';
 import { listProducts } from '../domain/catalog/products.ts';
-import { communityLeaderboard } from '../domain/ranking/leaderboard.ts';
+import { cachedCommunityLeaderboard } from '../domain/ranking/leaderboard.ts';
+import { ISO_WEEK_PATTERN, isoWeekMonday, isoWeekStart } from '../domain/ranking/weeks.ts';
 import { searchListings } from '../domain/listings/search.ts';
 import { listSites } from '../domain/sites/sites.ts';
 import { defineOperation } from './operation.ts';
@@ -36,19 +37,33 @@ export const searchListingsOp = defineOperation({
     searchListings(ctx.db, { siteId: ctx.site.id, q: input.q, page: input.page, perPage: input.per_page }, ctx.config.cache.searchTtlMs),
 });
 
+/** An ISO week label (`2026-W48`) that names a real week. */
+export const IsoWeek = z
+  .string()
+  .regex(ISO_WEEK_PATTERN, { message: 'Must be an ISO week such as 2026-W48', abort: true })
+  .refine((v) => isoWeekMonday(v) !== null, 'No such ISO week (W53 exists only in long years; years from 2000)');
+
 export const getCommunityLeaderboardOp = defineOperation({
   name: 'get_community_leaderboard',
-  summary: "This week's community leaderboard",
+  summary: 'Community leaderboard of a week',
+  description:
+    'The ranking of the live listings launched in an ISO week (default: the current week) by the votes people cast on the ' +
+    'web during that week, a page at a time (best first); `state` is `final` once the week is closed (Monday 00:00 UTC), else `live`. ' +
+    'There is no tool to vote: votes are cast by signed-in people on the site.',
   method: 'GET',
   path: '/leaderboards/community-weekly',
   idempotent: false,
   readOnly: true,
   tags: ['public'],
-  input: z.object({}),
+  input: z.object({
+    week: IsoWeek.optional().describe('ISO week, e.g. 2026-W48; default the current week (UTC)'),
+    ...PageQuery,
+  }),
   output: z.object({
     week: z.string().describe('ISO week, e.g. 2026-W48'),
     week_start: z.string().describe('Monday 00:00 UTC of the week (YYYY-MM-DD)'),
-    formula: z.string(),
+    state: z.enum(['live', 'final']).describe('final: frozen by the weekly close; live: votes still count'),
+    formula: z.string().describe('How the score and the ranking are computed'),
     items: z.array(
       z.object({
         rank: z.int(),
@@ -59,10 +74,20 @@ export const getCommunityLeaderboardOp = defineOperation({
         headline: z.string().nullable(),
         logo_url: z.string().nullable(),
         score: z.int(),
+        votes_removed: z.int().describe('Votes of the launch week removed by the site team (fraud)'),
       }),
     ),
+    page: z.int(),
+    per_page: z.int(),
+    total: z.int().describe('Ranked listings of the week'),
   }),
-  handler: (_input, ctx) => communityLeaderboard(ctx.db, ctx.site.id),
+  handler: (input, ctx) =>
+    cachedCommunityLeaderboard(
+      ctx.db,
+      ctx.site.id,
+      { weekStart: input.week ? isoWeekMonday(input.week)! : isoWeekStart(new Date()), page: input.page, perPage: input.per_page },
+      ctx.config.cache.leaderboardTtlMs,
+    ),
 });
 
 export const listInterviewQuestionsOp = defineOperation({

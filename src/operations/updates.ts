@@ -81,7 +81,9 @@ export const listLatestUpdatesOp = defineOperation({
 export const listMyNotificationsOp = defineOperation({
   name: 'list_my_notifications',
   summary: 'Your notifications',
-  description: 'Newest first: one per update posted on a listing you follow, and news about the launch of your own listings.',
+  description:
+    'Newest first: one per update posted on a listing you follow (`listing_update`), and notes about your own listings ' +
+    '(`launch`: news about its launch; `weekly_result`: it finished in the top three of its launch week).',
   method: 'GET',
   path: '/me/notifications',
   scope: 'account:read',
@@ -92,11 +94,12 @@ export const listMyNotificationsOp = defineOperation({
   output: page(
     z.object({
       id: Id,
-      kind: z.enum(['listing_update', 'launch']).describe('launch: news about the launch of your own listing (in `message`)'),
+      kind: z.string().describe('listing_update | weekly_result (more kinds may come)'),
       created_at: z.string(),
+      title: z.string(),
+      body: z.string().describe('Plain text'),
       listing: ListingRef.extend({ site: z.string().describe('Key of the site the listing is on') }),
-      update: z.object({ id: Id, title: z.string(), body: z.string(), published_at: z.string() }).nullable().describe('The update (kind listing_update)'),
-      message: z.string().nullable().describe('What happened (kind launch)'),
+      update: z.object({ id: Id, title: z.string(), body: z.string(), published_at: z.string() }).nullable().describe('The update, for listing_update'),
     }),
   ),
   handler: (input, ctx) => listNotifications(ctx.db, callerId(ctx), input.page, input.per_page),

@@ -7,8 +7,10 @@ import { createDraftActivities } from '../activities/drafts.ts';
 import { createLaunchActivities } from '../activities/launches.ts';
 import { createListingUpdateActivities } from '../activities/listing-updates.ts';
 import { createMailActivities } from '../activities/mail.ts';
+import { createRankingActivities } from '../activities/ranking.ts';
 import { createMailer } from '../mail/smtp.ts';
 import { startMailSweeper } from '../mail/sweeper.ts';
+import { ensureWeeklyCloseSchedule } from './schedules.ts';
 import { TASK_QUEUES } from './task-queues.ts';
 
 export const WORKFLOWS_PATH = path.resolve(import.meta.dirname, '../workflows/index.ts');
@@ -60,10 +62,18 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
       ...createLaunchActivities({ db: deps.db, config: deps.config }),
     },
   });
+  const ranking = await Worker.create({
+    connection,
+    namespace: deps.namespace,
+    taskQueue: TASK_QUEUES.ranking,
+    workflowBundle: bundle,
+    activities: { ...createRankingActivities({ db: deps.db, config: deps.config }), ...createMailActivities({ db: deps.db, mailer }) },
+  });
+  deps.log.info({ schedule: await ensureWeeklyCloseSchedule(connection, deps.namespace) }, 'weekly-close schedule in place');
   const sweeper = mailer && startMailSweeper({ db: deps.db, mailer, intervalMs: deps.config.mail.sweepIntervalMs, log: deps.log });
-  const workers = [drafts, listings];
+  const workers = [drafts, listings, ranking];
   const done = Promise.all(workers.map((w) => w.run())).then(() => connection.close());
-  deps.log.info({ taskQueues: [TASK_QUEUES.drafts, TASK_QUEUES.listings], smtp: Boolean(mailer) }, 'temporal worker running');
+  deps.log.info({ taskQueues: workers.map((w) => w.options.taskQueue), smtp: Boolean(mailer) }, 'temporal worker running');
   return {
     done,
     async shutdown() {

@@ -42,11 +42,10 @@ ${o.script && html`<script nonce="${o.nonce}">${raw(o.script)}</script>`}
 </html>`;
 }
 
-const signedInLinks = (csrf: string) => html`<li><a href="/updates">Latest updates</a></li>
-<li><a href="/docs">API docs</a></li>
+const signedInLinks = (csrf: string) => html`<li><a href="/launches">Launches</a></li><li><a href="/updates">Latest updates</a></li><li><a href="/docs">API docs</a></li>
 <li><a href="/account">Account</a></li>
 <li><a href="/account/keys">API keys</a></li>
 <li><a href="/account/connected-apps">Connected apps</a></li>
 <li>${postForm('/signout', csrf, html`<button class="link" type="submit">Sign out</button>`, 'inline')}</li>`;
 
-const anonymousLinks = html`<li><a href="/updates">Latest updates</a></li><li><a href="/docs">API docs</a></li><li><a href="/signin">Sign in</a></li><li><a href="/signup">Sign up</a></li>`;
+const anonymousLinks = html`<li><a href="/launches">Launches</a></li><li><a href="/updates">Latest updates</a></li><li><a href="/docs">API docs</a></li><li><a href="/signin">Sign in</a></li><li><a href="/signup">Sign up</a></li>`;

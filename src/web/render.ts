@@ -25,6 +25,8 @@ const NOTICES = new Map([
   ['followed', 'You follow this listing now.'],
   ['unfollowed', 'You no longer follow this listing.'],
   ['draft-submitted', 'Your draft is now a listing. Write its founder story next.'],
+  ['voted', 'Your vote is counted.'],
+  ['unvoted', 'Your vote is taken back.'],
 ]);
 
 /** Renders a page in the layout as the response. */

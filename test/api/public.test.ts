@@ -1,4 +1,5 @@
 import test from 'ava';
+import { castVote } from '../../src/domain/ranking/votes.ts';
 import { api, startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
 
@@ -162,12 +163,10 @@ test('get_community_leaderboard ranks this week’s live listings by votes cast 
   t.is(empty.status, 200);
   t.deepEqual(empty.body.items.map((i: { name: string }) => i.name), ['Makers Only Tool']);
   const [bolt] = await db('listings').where({ name: 'Cobalt Monitoring' }).pluck('id');
-  const [u1] = await db('users').insert({ email: 'voter1@example.com' }).returning('id');
-  const [u2] = await db('users').insert({ email: 'voter2@example.com' }).returning('id');
-  await db('votes').insert([
-    { listing_id: bolt, user_id: u1.id },
-    { listing_id: bolt, user_id: u2.id },
-  ]);
+  const voters = await db('users')
+    .insert([1, 2].map((n) => ({ email: `voter${n}@example.com`, email_verified_at: db.fn.now() })))
+    .returning('id');
+  for (const voter of voters) await castVote(db, voter.id, bolt);
   const res = await api(env, 'GET', '/leaderboards/community-weekly');
   t.is(res.body.items[0].name, 'Cobalt Monitoring');
   t.is(res.body.items[0].score, 2);

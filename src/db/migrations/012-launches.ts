@@ -53,9 +53,11 @@ export async function up(db: Knex): Promise<void> {
   // Notifications about one's own listing's launch, next to the update notifications.
   await db.schema.alterTable('notifications', (t) => {
     t.integer('listing_id').references('listings.id').onDelete('CASCADE');
-    t.text('message');
-    t.text('dedupe_key').unique();
+    t.text('title');
+    t.text('body');
+    t.text('dedupe_key');
   });
+  await db.raw('CREATE UNIQUE INDEX notifications_dedupe_key ON notifications (dedupe_key)');
   await db.raw('ALTER TABLE notifications ALTER COLUMN listing_update_id DROP NOT NULL');
 }
 
@@ -64,7 +66,8 @@ export async function down(db: Knex): Promise<void> {
   await db.raw('ALTER TABLE notifications ALTER COLUMN listing_update_id SET NOT NULL');
   await db.schema.alterTable('notifications', (t) => {
     t.dropColumn('listing_id');
-    t.dropColumn('message');
+    t.dropColumn('title');
+    t.dropColumn('body');
     t.dropColumn('dedupe_key');
   });
   for (const table of ['badge_checks', 'listing_badges', 'launch_slots', 'launch_weeks']) await db.schema.dropTableIfExists(table);

@@ -10,6 +10,7 @@ import * as oauthRegistrations from './008-oauth-registrations.ts';
 import * as quotasDigests from './009-quotas-digests.ts';
 import * as search from './016-search.ts';
 import * as launches from './012-launches.ts';
+import * as votes from './013-votes.ts';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '009-quotas-digests': quotasDigests,
   '016-search': search,
   '012-launches': launches,
+  '013-votes': votes,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Db } from '../../db/knex.ts';
 import { notFound } from '../../errors.ts';
 import { communityLeaderboard } from '../ranking/leaderboard.ts';
+import { isoWeekStart } from '../ranking/weeks.ts';
 
 export const BADGE_THEMES = ['light', 'dark'] as const;
 export type BadgeTheme = (typeof BADGE_THEMES)[number];
@@ -67,7 +68,7 @@ export async function badgeForSlug(db: Db, slug: string, theme: BadgeTheme): Pro
     .whereNot('l.status', 'unlisted')
     .first('l.id', 'l.site_id', 'l.votes', 'l.status', 's.name as site_name');
   if (!listing) throw notFound(`The badge of "${slug}"`);
-  const rank = listing.status === 'live' ? rankThisWeek(await communityLeaderboard(db, listing.site_id), listing.id) : null;
+  const rank = listing.status === 'live' ? rankThisWeek(await communityLeaderboard(db, listing.site_id, { weekStart: isoWeekStart(new Date()), page: 1, perPage: 100 }), listing.id) : null;
   const svg = badgeSvg({ siteName: listing.site_name, votes: listing.votes, rank, theme });
   return { svg, etag: `"${createHash('sha256').update(svg).digest('base64url').slice(0, 22)}"` };
 }

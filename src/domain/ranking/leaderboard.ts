@@ -1,27 +1,108 @@
+import { cacheOf } from '../../cache/ttl-cache.ts';
 import type { Db } from '../../db/knex.ts';
-import { isoWeekLabel, isoWeekStart } from './weeks.ts';
+import { isoWeekLabel } from './weeks.ts';
+
+export const RANKING_FORMULA =
+  'score = votes cast by signed-in accounts with a confirmed email during the listing’s launch week ' +
+  '(Monday 00:00 to Sunday 24:00 UTC; one per account, never on one’s own listing); votes removed for fraud ' +
+  'do not count and are shown as votes_removed; ties go to the earlier listing. Results are final once the ' +
+  'week is closed (Monday 00:00 UTC)';
+
+export interface LeaderboardItem {
+  rank: number;
+  id: number;
+  slug: string;
+  name: string;
+  url: string;
+  headline: string | null;
+  logo_url: string | null;
+  score: number;
+  votes_removed: number;
+}
+
+export interface Leaderboard {
+  week: string;
+  week_start: string;
+  /** `final` once the weekly close froze the week; `live` while votes can still change it. */
+  state: 'live' | 'final';
+  formula: string;
+  items: LeaderboardItem[];
+  page: number;
+  per_page: number;
+  /** Ranked listings of the week. */
+  total: number;
+}
+
+export interface LeaderboardQuery {
+  /** Monday of the week (YYYY-MM-DD). */
+  weekStart: string;
+  page: number;
+  perPage: number;
+}
 
 /**
- * This week's community leaderboard of a site: live listings launched this ISO week, ranked by
- * the votes cast during the week (ties: earlier listing first). Empty is a valid answer.
+ * The community leaderboard of one site's week, one page of it: the frozen results once the
+ * week is closed, else the live ranking of the live listings launched that week by their
+ * launch-week votes.
  */
-export async function communityLeaderboard(db: Db, siteId: number, now = new Date()) {
-  const weekStart = isoWeekStart(now);
-  const rows = await db('listings as l')
-    .leftJoin('votes as v', function joinWeekVotes() {
-      this.on('v.listing_id', 'l.id')
-        .andOn('v.created_at', '>=', db.raw('?::date', [weekStart]))
-        .andOn('v.created_at', '<', db.raw("?::date + interval '7 days'", [weekStart]));
-    })
-    .where({ 'l.site_id': siteId, 'l.status': 'live', 'l.launch_week': weekStart })
-    .groupBy('l.id')
-    .orderByRaw('count(v.user_id) DESC, l.id')
-    .limit(100)
-    .select('l.id', 'l.slug', 'l.name', 'l.url', 'l.headline', 'l.logo_url', db.raw('count(v.user_id)::int AS score'));
+export async function communityLeaderboard(db: Db, siteId: number, query: LeaderboardQuery): Promise<Leaderboard> {
+  const { weekStart, page, perPage } = query;
+  const window = { limit: perPage, offset: (page - 1) * perPage };
+  const frozen = await frozenCount(db, siteId, weekStart);
+  const [items, total] =
+    frozen > 0
+      ? [await frozenResults(db, siteId, weekStart, window), frozen]
+      : await Promise.all([liveRanking(db, siteId, weekStart, window), liveCount(db, siteId, weekStart)]);
   return {
     week: isoWeekLabel(weekStart),
     week_start: weekStart,
-    formula: 'score = votes cast by signed-in accounts during the listing’s launch week (one per account); ties go to the earlier listing',
-    items: rows.map((r, i) => ({ rank: i + 1, ...r })),
+    state: frozen > 0 ? 'final' : 'live',
+    formula: RANKING_FORMULA,
+    items,
+    page,
+    per_page: perPage,
+    total,
   };
+}
+
+/** communityLeaderboard reused for `ttlMs` per process (the public operation under load); 0 = off. */
+export function cachedCommunityLeaderboard(db: Db, siteId: number, query: LeaderboardQuery, ttlMs: number): Promise<Leaderboard> {
+  const cache = cacheOf<Leaderboard>(db, 'leaderboard', { ttlMs, maxEntries: 1_000 });
+  return cache.get(`${siteId}:${query.weekStart}:${query.page}:${query.perPage}`, () => communityLeaderboard(db, siteId, query));
+}
+
+/** A page of a week's live ranking, from the listings' launch-week counters (index `listings_week_ranking`). */
+export async function liveRanking(db: Db, siteId: number, weekStart: string, window: { limit: number; offset: number }): Promise<LeaderboardItem[]> {
+  const rows = await liveListings(db, siteId, weekStart)
+    .orderBy([{ column: 'l.week_votes', order: 'desc' }, 'l.id'])
+    .limit(window.limit)
+    .offset(window.offset)
+    .select(
+      'l.id', 'l.slug', 'l.name', 'l.url', 'l.headline', 'l.logo_url', 'l.week_votes as score',
+      db.raw('(SELECT count(*)::int FROM voided_votes x WHERE x.listing_id = l.id AND x.in_launch_week) AS votes_removed'),
+    );
+  return rows.map((r, i) => ({ rank: window.offset + i + 1, ...r }));
+}
+
+const liveListings = (db: Db, siteId: number, weekStart: string) =>
+  db('listings as l').where({ 'l.site_id': siteId, 'l.status': 'live', 'l.launch_week': weekStart });
+
+async function liveCount(db: Db, siteId: number, weekStart: string): Promise<number> {
+  const [{ count }] = await liveListings(db, siteId, weekStart).count({ count: '*' });
+  return Number(count);
+}
+
+async function frozenCount(db: Db, siteId: number, weekStart: string): Promise<number> {
+  const [{ count }] = await db('weekly_results').where({ site_id: siteId, week: weekStart }).count({ count: '*' });
+  return Number(count);
+}
+
+async function frozenResults(db: Db, siteId: number, weekStart: string, window: { limit: number; offset: number }): Promise<LeaderboardItem[]> {
+  return db('weekly_results as r')
+    .join('listings as l', 'l.id', 'r.listing_id')
+    .where({ 'r.site_id': siteId, 'r.week': weekStart })
+    .orderBy('r.rank')
+    .limit(window.limit)
+    .offset(window.offset)
+    .select('r.rank', 'l.id', 'l.slug', 'l.name', 'l.url', 'l.headline', 'l.logo_url', 'r.score', 'r.votes_removed');
 }

@@ -6,28 +6,31 @@ interface NotificationRow {
   kind: string;
   created_at: Date;
   update_id: number | null;
-  title: string | null;
-  body: string | null;
+  title: string;
+  body: string;
   published_at: Date | null;
-  message: string | null;
   listing_id: number;
   listing_name: string;
   listing_slug: string;
   site_id: number;
 }
 
-/** The user's in-app notifications, newest first: updates of followed listings, and news about one's own launches. */
+/**
+ * The user's in-app notifications, newest first: updates of followed listings, and notes about
+ * the user's own listings (e.g. a weekly result) that carry their own title and text.
+ */
 export async function listNotifications(db: Db, userId: number, page: number, perPage: number) {
   const base = () => db('notifications as n').where('n.user_id', userId);
   const [rows, [{ count }], keys] = await Promise.all([
     base()
       .leftJoin('listing_updates as u', 'u.id', 'n.listing_update_id')
-      .join('listings as l', 'l.id', db.raw('coalesce(u.listing_id, n.listing_id)'))
+      .join('listings as l', 'l.id', db.raw('coalesce(n.listing_id, u.listing_id)'))
       .orderBy('n.id', 'desc')
       .limit(perPage)
       .offset((page - 1) * perPage)
       .select(
-        'n.id', 'n.kind', 'n.created_at', 'n.message', 'u.id as update_id', 'u.title', 'u.body', 'u.published_at',
+        'n.id', 'n.kind', 'n.created_at', 'u.id as update_id', db.raw('coalesce(u.title, n.title) AS title'),
+        db.raw('coalesce(u.body, n.body) AS body'), 'u.published_at',
         'l.id as listing_id', 'l.name as listing_name', 'l.slug as listing_slug', 'l.site_id',
       ),
     base().count({ count: '*' }),
@@ -36,11 +39,12 @@ export async function listNotifications(db: Db, userId: number, page: number, pe
   return {
     items: (rows as NotificationRow[]).map((r) => ({
       id: r.id,
-      kind: r.kind as 'listing_update' | 'launch',
+      kind: r.kind,
       created_at: r.created_at.toISOString(),
+      title: r.title,
+      body: r.body,
       listing: { id: r.listing_id, name: r.listing_name, slug: r.listing_slug, site: keys.get(r.site_id)! },
-      update: r.update_id === null ? null : { id: r.update_id, title: r.title!, body: r.body!, published_at: r.published_at!.toISOString() },
-      message: r.message,
+      update: r.update_id === null ? null : { id: r.update_id, title: r.title, body: r.body, published_at: r.published_at!.toISOString() },
     })),
     page,
     per_page: perPage,

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/knex.ts';
 import { searchListings, type SearchPage } from '../../domain/listings/search.ts';
 import { communityLeaderboard } from '../../domain/ranking/leaderboard.ts';
+import { isoWeekStart } from '../../domain/ranking/weeks.ts';
 import { siteForHost, type Site } from '../../domain/sites/sites.ts';
 import { AppError } from '../../errors.ts';
 import { pager } from '../content.ts';
@@ -60,7 +61,7 @@ ${pager('/', page, PER_PAGE, found.total, { q })}`;
 }
 
 async function thisWeek(db: Db, site: Site, signedIn: boolean): Promise<SafeHtml> {
-  const board = await communityLeaderboard(db, site.id);
+  const board = await communityLeaderboard(db, site.id, { weekStart: isoWeekStart(new Date()), page: 1, perPage: 20 });
   const heading = html`<h2>This week’s listings <span class="muted">(${board.week})</span></h2>`;
   if (board.items.length === 0) {
     return html`${heading}<p>No listing has launched this week yet.</p>

@@ -11,6 +11,7 @@ import { founderPages } from './founder.ts';
 import { followPages } from './follow.ts';
 import { founderProfilePages } from './founder-profile.ts';
 import { homePages } from './home.ts';
+import { launchesPages } from './launches.ts';
 import { listingPages } from './listing.ts';
 import { notificationPages } from './notifications.ts';
 import type { PageRoutes } from './page-routes.ts';
@@ -19,6 +20,7 @@ import { signUpPages } from './sign-up.ts';
 import { storyEditorPages } from './story-editor.ts';
 import { storyPages } from './story.ts';
 import { updatesPages } from './updates.ts';
+import { votePages } from './votes.ts';
 
 /** Every page module of the site; add one line per new module. */
 export const pageModules: PageRoutes[] = [
@@ -45,4 +47,7 @@ export const pageModules: PageRoutes[] = [
   // Launches: the owner's launch panel of one listing and the public badge image.
   accountLaunchPages,
   badgePages,
+  // Votes, the weekly ranking and the upcoming launch weeks.
+  votePages,
+  launchesPages,
 ];

@@ -21,13 +21,9 @@ export const notificationPages: PageRoutes = (router, services) => {
       main: html`${list.items.length > 0
         ? html`<ol class="feed">${list.items.map(
             (n) => html`<li><article aria-labelledby="notification-${n.id}" data-notification="${n.id}">
-${n.update
-  ? html`<h2 id="notification-${n.id}">${n.update.title}</h2>
-<p class="muted"><a href="/listings/${n.listing.slug}">${n.listing.name}</a> · ${time(n.update.published_at)}</p>
-${textBlocks(n.update.body)}`
-  : html`<h2 id="notification-${n.id}">Launch of ${n.listing.name}</h2>
-<p class="muted"><a href="/account/listings/${n.listing.id}">Launch panel</a> · ${time(n.created_at)}</p>
-${textBlocks(n.message)}`}
+<h2 id="notification-${n.id}">${n.title}</h2>
+<p class="muted"><a href="/listings/${n.listing.slug}">${n.listing.name}</a> · ${time(n.update?.published_at ?? n.created_at)}</p>
+${textBlocks(n.body)}
 </article></li>`,
           )}</ol>`
         : html`<p>No notifications${page > 1 ? ' on this page' : html` yet. Follow a listing from its page (see the <a href="/updates">latest updates</a>) and each update it posts shows here`}.</p>`}

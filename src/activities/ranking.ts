@@ -1,0 +1,42 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/knex.ts';
+import { freezeWeek, tellTopOwners, type FreezeOutcome } from '../domain/ranking/weekly-close.ts';
+import { listSites, siteByKey } from '../domain/sites/sites.ts';
+import { AppError } from '../errors.ts';
+
+export interface RankingActivityDeps {
+  db: Db;
+  config: Config;
+}
+
+/** Activities of the weekly close; thin wrappers over domain code. */
+export function createRankingActivities({ db, config }: RankingActivityDeps) {
+  return {
+    /** Keys of every site, in id order. */
+    async siteKeys(): Promise<string[]> {
+      return (await listSites(db)).map((s) => s.key);
+    },
+    /** Freezes a finished week of a site; idempotent. A week not over yet is refused for good. */
+    async freezeWeek(siteKey: string, weekStart: string): Promise<FreezeOutcome> {
+      try {
+        return await freezeWeek(db, await siteId(db, siteKey), weekStart);
+      } catch (err) {
+        if (err instanceof AppError && err.status < 500) throw ApplicationFailure.nonRetryable(err.message, err.code);
+        throw err;
+      }
+    },
+    /** Notifies the top three owners of a frozen week and queues their mail; idempotent. */
+    async tellTopOwners(siteKey: string, weekStart: string): Promise<{ told: number; mailIds: number[] }> {
+      return tellTopOwners(db, await siteId(db, siteKey), weekStart, config.baseUrl);
+    },
+  };
+}
+
+async function siteId(db: Db, key: string): Promise<number> {
+  const site = await siteByKey(db, key);
+  if (!site) throw ApplicationFailure.nonRetryable(`There is no site with the key "${key}".`, 'unknown_site');
+  return site.id;
+}
+
+export type RankingActivities = ReturnType<typeof createRankingActivities>;

@@ -1,0 +1,99 @@
+import type { Db } from '../../db/knex.ts';
+import { AppError, conflict, notFound, unprocessable } from '../../errors.ts';
+
+/** A listing's counts after a vote or an unvote. */
+export interface VoteOutcome {
+  listing_id: number;
+  /** All counted votes of the listing (`listings.votes`). */
+  votes: number;
+  /** Whether the account's vote is on the listing now. */
+  voted: boolean;
+  /** False when nothing changed (voting twice, unvoting without a vote). */
+  changed: boolean;
+}
+
+// SQL for "this vote was cast during the listing's launch week" (ISO week, Monday 00:00 UTC).
+const IN_LAUNCH_WEEK = `(c.created_at >= (l.launch_week::timestamp AT TIME ZONE 'UTC')
+  AND c.created_at < ((l.launch_week + 7)::timestamp AT TIME ZONE 'UTC'))`;
+
+/**
+ * Casts the account's vote on a live listing. One statement inserts the vote and moves both
+ * counters under the listing's row lock, so parallel votes never lose an increment. Voting twice
+ * changes nothing. Refused: not live (404), unconfirmed email, own listing, a vote voided before.
+ */
+export async function castVote(db: Db, userId: number, listingId: number): Promise<VoteOutcome> {
+  const { rows } = await db.raw(
+    `WITH target AS (
+       SELECT l.id FROM listings l
+       WHERE l.id = :listingId AND l.status = 'live' AND l.owner_id IS DISTINCT FROM :userId
+         AND EXISTS (SELECT 1 FROM users u WHERE u.id = :userId AND u.email_verified_at IS NOT NULL)
+         AND NOT EXISTS (SELECT 1 FROM voided_votes x WHERE x.listing_id = l.id AND x.user_id = :userId)
+     ), c AS (
+       INSERT INTO votes (listing_id, user_id) SELECT id, :userId FROM target
+       ON CONFLICT DO NOTHING RETURNING listing_id, created_at
+     )
+     UPDATE listings l SET votes = l.votes + 1,
+       week_votes = l.week_votes + CASE WHEN ${IN_LAUNCH_WEEK} THEN 1 ELSE 0 END
+     FROM c WHERE l.id = c.listing_id
+     RETURNING l.votes`,
+    { listingId, userId },
+  );
+  if (rows.length === 1) return { listing_id: listingId, votes: rows[0].votes, voted: true, changed: true };
+  await explainRefusedVote(db, userId, listingId);
+  return { listing_id: listingId, votes: await countOf(db, listingId), voted: true, changed: false };
+}
+
+/**
+ * Takes the account's vote back, only while the listing's launch week runs (afterwards the week's
+ * result stands). Without a vote it changes nothing.
+ */
+export async function withdrawVote(db: Db, userId: number, listingId: number): Promise<VoteOutcome> {
+  const { rows } = await db.raw(
+    `WITH c AS (
+       DELETE FROM votes v USING listings l
+       WHERE v.listing_id = :listingId AND v.user_id = :userId AND l.id = v.listing_id
+         AND now() < ((l.launch_week + 7)::timestamp AT TIME ZONE 'UTC')
+       RETURNING v.listing_id, v.created_at
+     )
+     UPDATE listings l SET votes = l.votes - 1,
+       week_votes = l.week_votes - CASE WHEN ${IN_LAUNCH_WEEK} THEN 1 ELSE 0 END
+     FROM c WHERE l.id = c.listing_id
+     RETURNING l.votes`,
+    { listingId, userId },
+  );
+  if (rows.length === 1) return { listing_id: listingId, votes: rows[0].votes, voted: false, changed: true };
+  const listing = await db('listings').where({ id: listingId }).first('id', 'status');
+  if (!listing || listing.status !== 'live') throw notFound('The listing');
+  const vote = await db('votes').where({ listing_id: listingId, user_id: userId }).first('user_id');
+  if (vote) throw conflict('voting_closed', 'The launch week of this listing is over: its votes stand and can no longer be taken back.');
+  return { listing_id: listingId, votes: await countOf(db, listingId), voted: false, changed: false };
+}
+
+/** Of the given listings, those the account has a vote on. */
+export async function votedListingIds(db: Db, userId: number, listingIds: number[]): Promise<Set<number>> {
+  if (listingIds.length === 0) return new Set();
+  const ids: number[] = await db('votes').where({ user_id: userId }).whereIn('listing_id', listingIds).pluck('listing_id');
+  return new Set(ids);
+}
+
+/** Why a vote was not inserted; returns normally when the account had voted already. */
+async function explainRefusedVote(db: Db, userId: number, listingId: number): Promise<void> {
+  const [listing, user, voided, existing] = await Promise.all([
+    db('listings').where({ id: listingId }).first('status', 'owner_id'),
+    db('users').where({ id: userId }).first('email_verified_at'),
+    db('voided_votes').where({ listing_id: listingId, user_id: userId }).first('reason'),
+    db('votes').where({ listing_id: listingId, user_id: userId }).first('user_id'),
+  ]);
+  if (!listing || listing.status !== 'live') throw notFound('The listing');
+  if (!user?.email_verified_at) {
+    throw new AppError(403, 'email_unconfirmed', 'Email not confirmed', 'Confirm your email address first (see the link we mailed you): only confirmed accounts can vote.');
+  }
+  if (listing.owner_id === userId) throw unprocessable('own_listing', 'You cannot vote for your own listing.');
+  if (voided) throw unprocessable('vote_voided', 'Your vote on this listing was removed by the site team and cannot be cast again.');
+  if (!existing) throw conflict('vote_failed', 'The vote could not be recorded; please try again.');
+}
+
+async function countOf(db: Db, listingId: number): Promise<number> {
+  const row = await db('listings').where({ id: listingId }).first('votes');
+  return row?.votes ?? 0;
+}

@@ -1,0 +1,85 @@
+import type { Context } from 'koa';
+import { castVote, withdrawVote } from '../../domain/ranking/votes.ts';
+import { addWeeks } from '../../domain/ranking/weeks.ts';
+import { notFound } from '../../errors.ts';
+import { postForm } from '../components.ts';
+import { csrfToken } from '../csrf.ts';
+import { html, type SafeHtml } from '../html.ts';
+import { safeReturnTo } from '../return-to.ts';
+import { currentUser, requireUser } from '../session.ts';
+import type { WebServices } from '../web-services.ts';
+import type { PageRoutes } from './page-routes.ts';
+
+const listingPath = (slug: string) => `/listings/${encodeURIComponent(slug)}`;
+
+/**
+ * Votes are cast here only: CSRF-checked form posts of signed-in people (the router refuses a
+ * post without the token). There is deliberately no REST operation or MCP tool for voting.
+ * Each post goes back to the page it came from (`return_to`), at the listing's row.
+ */
+export const votePages: PageRoutes = (router, services) => {
+  router.post('/listings/:slug/vote', requireUser(services), async function voteFromPage(ctx) {
+    const user = (await currentUser(ctx, services))!;
+    const listing = await listingBySlug(ctx, services);
+    await castVote(services.db, user.id, listing.id);
+    back(ctx, listing.slug, 'voted');
+  });
+
+  router.post('/listings/:slug/unvote', requireUser(services), async function unvoteFromPage(ctx) {
+    const user = (await currentUser(ctx, services))!;
+    const listing = await listingBySlug(ctx, services);
+    await withdrawVote(services.db, user.id, listing.id);
+    back(ctx, listing.slug, 'unvoted');
+  });
+};
+
+async function listingBySlug(ctx: Context, services: WebServices): Promise<{ id: number; slug: string }> {
+  const row = await services.db('listings').where({ slug: String(ctx.params.slug) }).first('id', 'slug');
+  if (!row) throw notFound('The listing');
+  return row;
+}
+
+function back(ctx: Context, slug: string, notice: 'voted' | 'unvoted') {
+  const body = (ctx.request as { body?: Record<string, unknown> }).body;
+  const target = new URL(safeReturnTo(body?.return_to, listingPath(slug)), 'http://return.invalid');
+  target.searchParams.set('notice', notice);
+  target.hash = `vote-${slug}`;
+  ctx.status = 303;
+  ctx.redirect(target.pathname + target.search + target.hash);
+}
+
+/** What the vote control of one listing needs to know. */
+export interface VoteTarget {
+  id: number;
+  slug: string;
+  name: string;
+  votes: number;
+  owner_id: number | null;
+  launch_week: string | null;
+}
+
+/**
+ * The Vote / Unvote control of a listing for the viewer: a sign-in link for visitors, a hint for
+ * unconfirmed accounts and owners, Unvote only while the launch week runs. `returnTo` is the page
+ * the post comes back to.
+ */
+export async function voteControl(ctx: Context, services: WebServices, l: VoteTarget, voted: boolean, returnTo: string): Promise<SafeHtml> {
+  const count = html`<span class="vote-count" data-votes>${l.votes}</span> ${l.votes === 1 ? 'vote' : 'votes'}`;
+  const wrap = (state: string, inner: SafeHtml) => html`<div class="vote" id="vote-${l.slug}" data-vote-state="${state}">${count} ${inner}</div>`;
+  const user = await currentUser(ctx, services);
+  if (!user) return wrap('anonymous', html`<a href="/signin?return_to=${encodeURIComponent(returnTo)}">Sign in to vote</a>`);
+  if (l.owner_id === user.id) return wrap('own', html`<span class="muted">Your listing</span>`);
+  if (!user.emailVerifiedAt) return wrap('unconfirmed', html`<span class="muted">Confirm your email address to vote</span>`);
+  const token = await csrfToken(ctx, services);
+  const name = html`<span class="visually-hidden"> for ${l.name}</span>`;
+  const returnField = html`<input type="hidden" name="return_to" value="${returnTo}">`;
+  if (!voted) {
+    return wrap('none', postForm(`${listingPath(l.slug)}/vote`, token, html`${returnField}<button type="submit">Vote${name}</button>`, 'inline'));
+  }
+  const weekEnds = l.launch_week ? Date.parse(`${addWeeks(l.launch_week, 1)}T00:00:00Z`) : 0;
+  if (Date.now() >= weekEnds) return wrap('voted', html`<span class="muted">You voted</span>`);
+  return wrap(
+    'voted',
+    postForm(`${listingPath(l.slug)}/unvote`, token, html`${returnField}<button type="submit" class="secondary">Unvote${name}</button>`, 'inline'),
+  );
+}

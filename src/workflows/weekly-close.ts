@@ -1,0 +1,77 @@
+import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
+import { executeChild, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import type { MailActivities } from '../activities/mail.ts';
+import type { RankingActivities } from '../activities/ranking.ts';
+import { addWeeks, isoWeekLabel, isoWeekMonday, isoWeekStart } from '../domain/ranking/weeks.ts';
+
+const STEP_TIMEOUT = '1 minute';
+const DELIVERY_TIMEOUT = '10 minutes';
+const RANKING_QUEUE = 'ranking';
+
+const { siteKeys, freezeWeek, tellTopOwners } = proxyActivities<RankingActivities>({
+  startToCloseTimeout: STEP_TIMEOUT,
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
+});
+const { deliverMail } = proxyActivities<MailActivities>({
+  startToCloseTimeout: DELIVERY_TIMEOUT,
+  heartbeatTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
+});
+
+const SCHEDULED_START = defineSearchAttributeKey('TemporalScheduledStartTime', SearchAttributeType.DATETIME);
+const SITE_KEY = defineSearchAttributeKey('SiteKey', SearchAttributeType.KEYWORD);
+
+/** Workflow id of one site's close of one week. */
+export const weeklyCloseWorkflowId = (siteKey: string, week: string) => `weekly-close:${siteKey}:${week}`;
+
+export interface WeeklyCloseInput {
+  /** ISO week to close (e.g. 2026-W47); default the week before the scheduled time. */
+  week?: string;
+}
+
+export interface SiteCloseResult {
+  siteKey: string;
+  week: string;
+  results: number;
+  inserted: number;
+  told: number;
+}
+
+/**
+ * Run by the Schedule `weekly-close` every Monday 00:00 UTC: closes the week that just ended on
+ * every site, one child workflow `weekly-close:{siteKey}:{week}` per site (search attribute
+ * `SiteKey`). The week comes from the scheduled time, so a run caught up late still closes the
+ * right week.
+ */
+export async function weeklyCloseWorkflow(input: WeeklyCloseInput = {}): Promise<SiteCloseResult[]> {
+  const week = input.week ?? isoWeekLabel(addWeeks(isoWeekStart(scheduledTime()), -1));
+  const results: SiteCloseResult[] = [];
+  for (const siteKey of await siteKeys()) {
+    results.push(
+      await executeChild(siteWeeklyCloseWorkflow, {
+        workflowId: weeklyCloseWorkflowId(siteKey, week),
+        taskQueue: RANKING_QUEUE,
+        args: [{ siteKey, week }],
+        typedSearchAttributes: [{ key: SITE_KEY, value: siteKey }],
+      }),
+    );
+  }
+  return results;
+}
+
+/**
+ * Closes one site's week: freezes its ranking into weekly_results, then tells the owners of the
+ * top three and sends their mail. Every step is idempotent, so running it again changes nothing.
+ */
+export async function siteWeeklyCloseWorkflow(input: { siteKey: string; week: string }): Promise<SiteCloseResult> {
+  const monday = isoWeekMonday(input.week);
+  if (!monday) throw new Error(`not an ISO week: ${input.week}`);
+  const frozen = await freezeWeek(input.siteKey, monday);
+  const { told, mailIds } = await tellTopOwners(input.siteKey, monday);
+  if (mailIds.length > 0) await deliverMail(mailIds);
+  return { siteKey: input.siteKey, week: input.week, results: frozen.results, inserted: frozen.inserted, told };
+}
+
+function scheduledTime(): Date {
+  return workflowInfo().typedSearchAttributes.get(SCHEDULED_START) ?? new Date(workflowInfo().startTime);
+}
