@@ -1,3 +1,4 @@
+import { claimOperations } from './claims.ts';
 import { draftOperations } from './drafts.ts';
 import { founderOperations } from './founders.ts';
 import { listingEditOperations } from './listing-edits.ts';
@@ -14,4 +15,5 @@ export const operations: readonly Operation[] = [
   ...listingEditOperations,
   ...updateOperations,
   ...founderOperations,
+  ...claimOperations,
 ] as unknown as readonly Operation[];

@@ -3,6 +3,7 @@ import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundle } fro
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/knex.ts';
+import { createClaimActivities } from '../activities/claims.ts';
 import { createDraftActivities } from '../activities/drafts.ts';
 import { createListingUpdateActivities } from '../activities/listing-updates.ts';
 import { createMailActivities } from '../activities/mail.ts';
@@ -58,10 +59,17 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
       ...createMailActivities({ db: deps.db, mailer }),
     },
   });
+  const claims = await Worker.create({
+    connection,
+    namespace: deps.namespace,
+    taskQueue: TASK_QUEUES.claims,
+    workflowBundle: bundle,
+    activities: { ...createClaimActivities({ db: deps.db, config: deps.config }), ...createMailActivities({ db: deps.db, mailer }) },
+  });
   const sweeper = mailer && startMailSweeper({ db: deps.db, mailer, intervalMs: deps.config.mail.sweepIntervalMs, log: deps.log });
-  const workers = [drafts, listings];
+  const workers = [drafts, listings, claims];
   const done = Promise.all(workers.map((w) => w.run())).then(() => connection.close());
-  deps.log.info({ taskQueues: [TASK_QUEUES.drafts, TASK_QUEUES.listings], smtp: Boolean(mailer) }, 'temporal worker running');
+  deps.log.info({ taskQueues: [TASK_QUEUES.drafts, TASK_QUEUES.listings, TASK_QUEUES.claims], smtp: Boolean(mailer) }, 'temporal worker running');
   return {
     done,
     async shutdown() {
