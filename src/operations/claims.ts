@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { createClaim, deleteClaim, listOwnClaims, toClaimView } from '../domain/claims/claims.ts';
+import { listOwnClaims, toClaimView } from '../domain/claims/claims.ts';
 import { CLAIM_METHODS } from '../domain/claims/instructions.ts';
-import { claimWorkflowInput, requestClaimCheck } from '../domain/claims/request-check.ts';
+import { requestClaimCheck } from '../domain/claims/request-check.ts';
+import { startClaim } from '../domain/claims/start-claim.ts';
 import { validationFailed } from '../errors.ts';
 import { callerId, defineOperation } from './operation.ts';
 import { Id, PageQuery, page } from './schemas.ts';
@@ -60,17 +61,7 @@ export const claimListingOp = defineOperation({
   async handler(input, ctx) {
     if (input.method === 'email' && input.email === undefined) throw validationFailed([{ path: 'email', message: 'Required for method email' }]);
     if (input.method !== 'email' && input.email !== undefined) throw validationFailed([{ path: 'email', message: 'Only for method email' }]);
-    const { config } = ctx;
-    const made = await createClaim(ctx.db, { userId: callerId(ctx), ...input, lifetimeMs: config.claims.lifetimeMs, baseUrl: config.baseUrl });
-    if (made.created) {
-      try {
-        await ctx.workflows.startClaim(claimWorkflowInput(made.claim, config.claims, made.mailIds));
-      } catch (err) {
-        await deleteClaim(ctx.db, made.claim.id, made.mailIds);
-        throw err;
-      }
-    }
-    return toClaimView(made.claim);
+    return toClaimView(await startClaim(ctx, { userId: callerId(ctx), ...input }));
   },
 });
 

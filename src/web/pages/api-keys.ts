@@ -127,7 +127,7 @@ function newKeyPanel(created: NewKey) {
 }
 
 /** Copy button: shown only when scripts run; falls back to selecting the text. */
-const COPY_SCRIPT = `
+export const COPY_SCRIPT = `
 for (const button of document.querySelectorAll('button[data-copy]')) {
   const target = document.getElementById(button.dataset.copy);
   const status = document.getElementById('copy-status');

@@ -1,5 +1,7 @@
 import { accountPages } from './account.ts';
 import { apiKeyPages } from './api-keys.ts';
+import { claimLinkPages } from './claim-link.ts';
+import { claimPages } from './claims.ts';
 import { connectedAppPages } from './connected-apps.ts';
 import { devMailboxPages } from './dev-mailbox.ts';
 import { emailLinkPages } from './email-links.ts';
@@ -36,4 +38,7 @@ export const pageModules: PageRoutes[] = [
   // Following from the listing page and the notifications it brings.
   followPages,
   notificationPages,
+  // Claims (issue 13): the claimant's pages and the emailed link.
+  claimPages,
+  claimLinkPages,
 ];

@@ -4,6 +4,7 @@ import { publicListingBySlug } from '../../domain/listings/listing-views.ts';
 import { day, externalLink, textBlocks } from '../content.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { renderPage } from '../render.ts';
+import { claimPrompt } from './claim-link.ts';
 import { followControl } from './follow.ts';
 import type { PageRoutes } from './page-routes.ts';
 
@@ -21,7 +22,7 @@ export const listingPages: PageRoutes = (router, services) => {
       main: listingBody(
         listing,
         story?.shown_on_listing ? { title: story.title, path: founderUrls.storyPage('', listing.slug) } : null,
-        await followControl(ctx, services, listing),
+        html`${await followControl(ctx, services, listing)}${await claimPrompt(ctx, services, listing)}`,
       ),
     });
   });
