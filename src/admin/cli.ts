@@ -6,17 +6,22 @@ import { PasswordSchema } from '../auth/passwords.ts';
 import { createUser, userByEmail } from '../auth/users.ts';
 import type { Db } from '../db/knex.ts';
 import { AppError } from '../errors.ts';
+import type { Services } from '../services.ts';
+import { CLAIMS_USAGE, claimsList, claimsRecheck } from './claims.ts';
 import { EDITS_LIST_USAGE, editsList } from './edits-list.ts';
+import { LISTINGS_IMPORT_USAGE, listingsImport } from './listings-import.ts';
 import { QUESTION_OPTIONS, QUESTIONS_USAGE, QuestionUsageError, runQuestionCommand } from './questions.ts';
 
 const USAGE = `Usage:
   npm run admin -- users:create --email E [--password P]
   npm run admin -- keys:create --email E --scopes account:read,listings:write,orders:write [--name N]
   ${EDITS_LIST_USAGE}
-${QUESTIONS_USAGE}`;
+${QUESTIONS_USAGE}
+  ${LISTINGS_IMPORT_USAGE}
+${CLAIMS_USAGE}`;
 
 /** Runs one admin command; returns the process exit code. Output is for scripts: the key alone on the last line. */
-export async function runAdmin(db: Db, argv: string[]): Promise<number> {
+export async function runAdmin(db: Db, argv: string[], services?: Pick<Services, 'config' | 'workflows'>): Promise<number> {
   const [command, ...rest] = argv;
   const { values } = parseArgs({
     args: rest,
@@ -26,6 +31,9 @@ export async function runAdmin(db: Db, argv: string[]): Promise<number> {
       name: { type: 'string' },
       password: { type: 'string' },
       limit: { type: 'string' },
+      url: { type: 'string' },
+      status: { type: 'string' },
+      stuck: { type: 'boolean' },
       ...QUESTION_OPTIONS,
     },
     strict: true,
@@ -52,6 +60,15 @@ export async function runAdmin(db: Db, argv: string[]): Promise<number> {
       case 'edits:list':
         console.log(await editsList(db, values));
         return 0;
+      case 'listings:import':
+        console.log(await listingsImport(db, withServices(services).config, values));
+        return 0;
+      case 'claims:list':
+        console.log(await claimsList(db, values));
+        return 0;
+      case 'claims:recheck':
+        console.log(await claimsRecheck(db, withServices(services), values));
+        return 0;
       default:
         console.error(USAGE);
         return 2;
@@ -66,6 +83,11 @@ export async function runAdmin(db: Db, argv: string[]): Promise<number> {
 }
 
 class UsageError extends Error {}
+
+function withServices<T>(services: T | undefined): T {
+  if (!services) throw new Error('this admin command needs the configuration and Temporal (run it through main.ts)');
+  return services;
+}
 
 function required(value: string | undefined, flag: string): string {
   if (!value) throw new UsageError(`${flag} is required.\n${USAGE}`);
