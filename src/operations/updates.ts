@@ -21,6 +21,7 @@ const UpdateBody = z
   .refine((v) => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(v), 'Must be plain text without control characters');
 
 const ListingRef = z.object({ id: Id, name: z.string(), slug: z.string() });
+const NotifiedListing = ListingRef.extend({ site: z.string().describe('Key of the site the listing is on') });
 
 export const postListingUpdateOp = defineOperation({
   name: 'post_listing_update',
@@ -79,7 +80,7 @@ export const listLatestUpdatesOp = defineOperation({
 export const listMyNotificationsOp = defineOperation({
   name: 'list_my_notifications',
   summary: 'Your notifications',
-  description: 'Newest first: one per update posted on a listing you follow.',
+  description: 'Newest first: one per update posted on a listing you follow, and one when another account claimed a listing of yours.',
   method: 'GET',
   path: '/me/notifications',
   scope: 'account:read',
@@ -88,13 +89,16 @@ export const listMyNotificationsOp = defineOperation({
   tags: ['notifications'],
   input: z.object({ ...PageQuery }),
   output: page(
-    z.object({
-      id: Id,
-      kind: z.literal('listing_update'),
-      created_at: z.string(),
-      listing: ListingRef.extend({ site: z.string().describe('Key of the site the listing is on') }),
-      update: z.object({ id: Id, title: z.string(), body: z.string(), published_at: z.string() }),
-    }),
+    z.discriminatedUnion('kind', [
+      z.object({
+        id: Id,
+        kind: z.literal('listing_update'),
+        created_at: z.string(),
+        listing: NotifiedListing,
+        update: z.object({ id: Id, title: z.string(), body: z.string(), published_at: z.string() }),
+      }),
+      z.object({ id: Id, kind: z.literal('listing_claimed').describe('Another account verified a claim of your listing and owns it now'), created_at: z.string(), listing: NotifiedListing }),
+    ]),
   ),
   handler: (input, ctx) => listNotifications(ctx.db, callerId(ctx), input.page, input.per_page),
 });

@@ -13,7 +13,7 @@ let env: TestEnv;
 let dns: TestDns;
 test.before(async () => {
   dns = await startTestDns();
-  env = await startTestEnv(import.meta.url, { CLAIM_DNS_SERVERS: dns.server, CLAIM_CHECK_SCHEDULE: '1m/1h', CLAIM_VERIFY_MIN_INTERVAL: '3s' });
+  env = await startTestEnv(import.meta.url, { CLAIM_DNS_SERVERS: dns.server, CLAIM_CHECK_SCHEDULE: '1m/1h', CLAIM_VERIFY_MIN_INTERVAL: '5s' });
   await env.startWorkers();
 });
 test.after.always(async () => {
@@ -79,7 +79,7 @@ test('claim by form, see the instructions, Check now (rate-limited), verified', 
   t.is((await client.post(`/account/claims/${claim.id}/check`, { _csrf })).location, `/account/claims?notice=wait#claim-${claim.id}`);
 
   dns.zone.set(`_listing-directory-challenge.${listing.host}`, { txt: [[`listing-directory-verification=${claim.token}`]] });
-  await new Promise((r) => setTimeout(r, 3000));
+  await new Promise((r) => setTimeout(r, 5000));
   t.is((await client.post(`/account/claims/${claim.id}/check`, { _csrf })).location, `/account/claims?notice=verified#claim-${claim.id}`);
   t.is((await db()('listings').where({ id: listing.id }).first('owner_id')).owner_id, user.id);
   // Another person's claim: 404, and no form without the CSRF token.
@@ -104,7 +104,8 @@ test('the claim form says what is wrong and saves nothing', async (t) => {
 });
 
 test('the emailed link: sign in first, another account changes nothing, the claimant verifies once', async (t) => {
-  const listing = await company((await env.user()).userId);
+  const previous = await signedIn();
+  const listing = await company(previous.user.id);
   const { user, client } = await signedIn();
   const claim = await claimByForm(client, listing.slug, 'email', `founder@${listing.host}`);
   const [mail] = await mailsTo(db(), `founder@${listing.host}`);
@@ -126,6 +127,10 @@ test('the emailed link: sign in first, another account changes nothing, the clai
   t.is(opened.$('[data-outcome]').attr('data-outcome'), 'verified');
   t.is((await db()('listings').where({ id: listing.id }).first('owner_id')).owner_id, user.id);
   t.is(await workflowResult(env, `claim:${claim.id}`), 'verified');
+  // The previous owner sees it on the notifications page (and got a mail).
+  const told = await previous.client.get('/account/notifications');
+  t.is(told.$('[data-notification] h2').first().text(), `${opened.$('[data-outcome] a').first().text()} has a new owner`);
+  t.is((await mailsTo(db(), previous.user.email)).filter((m) => m.subject.endsWith('has a new owner')).length, 1);
   const again = await client.get(path);
   t.is(again.status, 410);
   t.is(again.$('[data-outcome]').attr('data-outcome'), 'used');

@@ -52,9 +52,26 @@ export async function up(db: Knex): Promise<void> {
     t.timestamp('used_at', { useTz: true });
     t.index(['claim_id']);
   });
+
+  // The previous owner of a claimed listing is told in the app too: notifications of kind listing_claimed.
+  await db.schema.alterTable('notifications', (t) => {
+    t.integer('listing_update_id').nullable().alter();
+    t.integer('claim_id').references('claims.id').onDelete('CASCADE');
+    t.unique(['user_id', 'claim_id']);
+  });
+  await db.raw(`ALTER TABLE notifications ADD CONSTRAINT notifications_subject CHECK (
+    (kind = 'listing_update' AND listing_update_id IS NOT NULL AND claim_id IS NULL) OR
+    (kind = 'listing_claimed' AND claim_id IS NOT NULL AND listing_update_id IS NULL))`);
 }
 
 export async function down(db: Knex): Promise<void> {
+  await db.raw('ALTER TABLE notifications DROP CONSTRAINT IF EXISTS notifications_subject');
+  await db('notifications').where({ kind: 'listing_claimed' }).delete();
+  await db.schema.alterTable('notifications', (t) => {
+    t.dropUnique(['user_id', 'claim_id']);
+    t.dropColumn('claim_id');
+    t.integer('listing_update_id').notNullable().alter();
+  });
   await db.schema.dropTableIfExists('claim_email_links');
   await db.schema.dropTableIfExists('claim_checks');
   await db.schema.dropTableIfExists('claims');

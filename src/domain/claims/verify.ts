@@ -51,7 +51,9 @@ export function recordCheck(db: Db, claimId: number, trigger: CheckTrigger, chec
   });
 }
 
+/** Mail and an in-app notification (kind listing_claimed) for the owner who lost the listing. */
 async function tellPreviousOwner(trx: Db, ownerId: number, listing: { name: string; slug: string }, claimId: number, baseUrl: string): Promise<number[]> {
+  await trx('notifications').insert({ user_id: ownerId, kind: 'listing_claimed', claim_id: claimId }).onConflict(['user_id', 'claim_id']).ignore();
   const owner = await trx('users').where({ id: ownerId }).first('email');
   const mail = ownershipMovedMail(owner.email, listing, baseUrl, claimId);
   await queueMail(trx, mail);

@@ -3,9 +3,9 @@ import { siteKeys } from '../listings/listings.ts';
 
 interface NotificationRow {
   id: number;
-  kind: string;
+  kind: 'listing_update' | 'listing_claimed';
   created_at: Date;
-  update_id: number;
+  update_id: number | null;
   title: string;
   body: string;
   published_at: Date;
@@ -20,8 +20,10 @@ export async function listNotifications(db: Db, userId: number, page: number, pe
   const base = () => db('notifications as n').where('n.user_id', userId);
   const [rows, [{ count }], keys] = await Promise.all([
     base()
-      .join('listing_updates as u', 'u.id', 'n.listing_update_id')
-      .join('listings as l', 'l.id', 'u.listing_id')
+      .leftJoin('listing_updates as u', 'u.id', 'n.listing_update_id')
+      // listing_claimed (issue 13): the listing of the claim that took it from this user.
+      .leftJoin('claims as c', 'c.id', 'n.claim_id')
+      .joinRaw('JOIN listings AS l ON l.id = coalesce(u.listing_id, c.listing_id)')
       .orderBy('n.id', 'desc')
       .limit(perPage)
       .offset((page - 1) * perPage)
@@ -33,13 +35,15 @@ export async function listNotifications(db: Db, userId: number, page: number, pe
     siteKeys(db),
   ]);
   return {
-    items: (rows as NotificationRow[]).map((r) => ({
-      id: r.id,
-      kind: r.kind as 'listing_update',
-      created_at: r.created_at.toISOString(),
-      listing: { id: r.listing_id, name: r.listing_name, slug: r.listing_slug, site: keys.get(r.site_id)! },
-      update: { id: r.update_id, title: r.title, body: r.body, published_at: r.published_at.toISOString() },
-    })),
+    items: (rows as NotificationRow[]).map((r) => {
+      const common = {
+        id: r.id,
+        created_at: r.created_at.toISOString(),
+        listing: { id: r.listing_id, name: r.listing_name, slug: r.listing_slug, site: keys.get(r.site_id)! },
+      };
+      if (r.kind === 'listing_claimed') return { ...common, kind: r.kind };
+      return { ...common, kind: r.kind, update: { id: r.update_id!, title: r.title, body: r.body, published_at: r.published_at.toISOString() } };
+    }),
     page,
     per_page: perPage,
     total: Number(count),

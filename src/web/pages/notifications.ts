@@ -21,9 +21,13 @@ export const notificationPages: PageRoutes = (router, services) => {
       main: html`${list.items.length > 0
         ? html`<ol class="feed">${list.items.map(
             (n) => html`<li><article aria-labelledby="notification-${n.id}" data-notification="${n.id}">
-<h2 id="notification-${n.id}">${n.update.title}</h2>
+${'update' in n
+  ? html`<h2 id="notification-${n.id}">${n.update.title}</h2>
 <p class="muted"><a href="/listings/${n.listing.slug}">${n.listing.name}</a> · ${time(n.update.published_at)}</p>
-${textBlocks(n.update.body)}
+${textBlocks(n.update.body)}`
+  : html`<h2 id="notification-${n.id}">${n.listing.name} has a new owner</h2>
+<p class="muted"><a href="/listings/${n.listing.slug}">${n.listing.name}</a> · ${time(n.created_at)}</p>
+<p>Another account proved that it controls the listing’s website and owns the listing now.</p>`}
 </article></li>`,
           )}</ol>`
         : html`<p>No notifications${page > 1 ? ' on this page' : html` yet. Follow a listing from its page (see the <a href="/updates">latest updates</a>) and each update it posts shows here`}.</p>`}
