@@ -9,6 +9,7 @@ import { createListingUpdateActivities } from '../activities/listing-updates.ts'
 import { createMailActivities } from '../activities/mail.ts';
 import { createMailer } from '../mail/smtp.ts';
 import { startMailSweeper } from '../mail/sweeper.ts';
+import { ensureSearchAttributes } from './search-attributes.ts';
 import { TASK_QUEUES } from './task-queues.ts';
 
 export const WORKFLOWS_PATH = path.resolve(import.meta.dirname, '../workflows/index.ts');
@@ -40,6 +41,8 @@ export function workflowBundle(): Promise<WorkflowBundle> {
 /** Starts one worker per task queue that has work today. */
 export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
   const connection = await NativeConnection.connect({ address: deps.address });
+  // Not fatal: on Temporal Cloud, say, attributes are managed outside and this may be refused.
+  await ensureSearchAttributes(connection, deps.namespace).catch((err) => deps.log.warn({ err }, 'could not register search attributes'));
   const bundle = deps.bundle ?? (await workflowBundle());
   const drafts = await Worker.create({
     connection,
