@@ -63,7 +63,7 @@ export function claimInstructions(claim: { method: ClaimMethod; token: string; e
       };
     case 'email':
       return {
-        text: `We mailed a link to ${claim.email}. Open it while signed in to this account to verify; it works once, within 7 days.`,
+        text: `We mailed a link to ${claim.email}. Open it while signed in to this account to verify; it works once, until the claim expires (7 days at most).`,
         token,
         email: { sent_to: claim.email! },
       };
