@@ -1,4 +1,5 @@
 import {
+  ActivityFailure,
   allHandlersFinished,
   condition,
   defineSignal,
@@ -56,6 +57,15 @@ export const emailLinkOpenedSignal = defineSignal('emailLinkOpened');
 /** Another claim on the listing was verified and canceled this one. */
 export const claimClosedSignal = defineSignal('claimClosed');
 
+/** A check of the schedule; one that failed on our side (after its retries) waits for the next. */
+async function scheduledCheck(claimId: number, settle: (report: ClaimCheckReport) => Promise<void>): Promise<void> {
+  try {
+    await settle(await checkClaim(claimId, 'schedule'));
+  } catch (err) {
+    if (!(err instanceof ActivityFailure)) throw err;
+  }
+}
+
 /** The delay before the next scheduled check at `now`: the `every` of the phase we are in. */
 export function nextCheckDelay(input: Pick<ClaimWorkflowInput, 'startedAt' | 'schedule'>, now: number): number {
   const elapsed = now - input.startedAt;
@@ -101,7 +111,7 @@ export async function claimWorkflow(input: ClaimWorkflowInput): Promise<ClaimSta
       state.poked = false;
       await settle(await reviewClaim(input.claimId));
     } else if (input.method !== 'email' && Date.now() < input.expiresAt) {
-      await settle(await checkClaim(input.claimId, 'schedule'));
+      await scheduledCheck(input.claimId, settle);
     }
   }
   await condition(allHandlersFinished);
