@@ -92,7 +92,37 @@ const EnvSchema = z.object({
   SIGNIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
   /** Longest slow-down of a sign-in attempt on an address with many failures from everywhere (it is never blocked). @default 10 */
   SIGNIN_MAX_DELAY_SECONDS: z.coerce.number().min(0).max(60).default(10),
+  /** DNS servers (host:port, comma-separated) that claim checks ask for TXT records; empty: the system's. */
+  CLAIM_DNS_SERVERS: z.string().default(''),
+  /** When a claim's workflow checks on its own: `every/until` pairs, each until counted from the claim's start. */
+  CLAIM_CHECK_SCHEDULE: z.string().default('1m/5m,5m/1h,30m/24h,4h/7d'),
+  /** How long a claim stays pending before it expires (also the life of its emailed links). */
+  CLAIM_LIFETIME: z.string().default('7d'),
+  /** Least time between two requested checks (verify_claim, Check now) of one claim. */
+  CLAIM_VERIFY_MIN_INTERVAL: z.string().default('10s'),
 });
+
+const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `500ms`, `10s`, `5m`, `4h`, `7d` → milliseconds. */
+function duration(name: string, value: string): number {
+  const match = /^(\d+)(ms|s|m|h|d)$/.exec(value.trim());
+  if (!match || Number(match[1]) === 0) throw new Error(`Invalid environment:\n  ${name}: "${value}" is not a duration like 30s, 5m, 4h or 7d`);
+  return Number(match[1]) * DURATION_UNITS[match[2]!]!;
+}
+
+/** `1m/5m,5m/1h` → [{everyMs, untilMs}], in order, each phase ending after the one before. */
+function checkSchedule(value: string): ClaimCheckPhase[] {
+  const phases = list(value).map((pair) => {
+    const [every, until, extra] = pair.split('/');
+    if (!every || !until || extra !== undefined) throw new Error(`Invalid environment:\n  CLAIM_CHECK_SCHEDULE: "${pair}" is not every/until`);
+    return { everyMs: duration('CLAIM_CHECK_SCHEDULE', every), untilMs: duration('CLAIM_CHECK_SCHEDULE', until) };
+  });
+  if (phases.length === 0 || phases.some((p, i) => i > 0 && p.untilMs <= phases[i - 1]!.untilMs)) {
+    throw new Error('Invalid environment:\n  CLAIM_CHECK_SCHEDULE: give every/until pairs with growing until values');
+  }
+  return phases;
+}
 
 const list = (value: string) => value.split(',').map((v) => v.trim()).filter(Boolean);
 
@@ -143,6 +173,21 @@ export interface Config {
   /** The /dev/mailbox pages: DEV_MAILBOX, else only on a loopback BASE_URL without SMTP, outside production. */
   devMailbox: boolean;
   signin: SigninLimits;
+  claims: ClaimSettings;
+}
+
+/** One phase of a claim's own checks: every `everyMs` until `untilMs` after the claim started. */
+export interface ClaimCheckPhase {
+  everyMs: number;
+  untilMs: number;
+}
+
+export interface ClaimSettings {
+  /** host:port of the DNS servers for TXT lookups; empty: the system's. */
+  dnsServers: string[];
+  schedule: ClaimCheckPhase[];
+  lifetimeMs: number;
+  verifyIntervalMs: number;
 }
 
 /** Reads the environment once; fails fast with every invalid variable named. */
@@ -199,6 +244,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perIp: e.SIGNIN_MAX_FAILURES_PER_IP,
       windowSeconds: e.SIGNIN_WINDOW_SECONDS,
       maxDelaySeconds: e.SIGNIN_MAX_DELAY_SECONDS,
+    },
+    claims: {
+      dnsServers: list(e.CLAIM_DNS_SERVERS),
+      schedule: checkSchedule(e.CLAIM_CHECK_SCHEDULE),
+      lifetimeMs: duration('CLAIM_LIFETIME', e.CLAIM_LIFETIME),
+      verifyIntervalMs: duration('CLAIM_VERIFY_MIN_INTERVAL', e.CLAIM_VERIFY_MIN_INTERVAL),
     },
   };
 }

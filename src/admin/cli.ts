@@ -6,10 +6,11 @@ import { PasswordSchema } from '../auth/passwords.ts';
 import { createUser, userByEmail } from '../auth/users.ts';
 import type { Db } from '../db/knex.ts';
 import { AppError } from '../errors.ts';
-import type { Config } from '../config.ts';
-import type { WorkflowStarter } from '../temporal/client.ts';
+import type { Services } from '../services.ts';
+import { CLAIMS_USAGE, claimsList, claimsRecheck } from './claims.ts';
 import { EDITS_LIST_USAGE, editsList } from './edits-list.ts';
 import { LAUNCH_OPTIONS, LAUNCHES_USAGE, runLaunchCommand } from './launches.ts';
+import { LISTINGS_IMPORT_USAGE, listingsImport } from './listings-import.ts';
 import { QUESTION_OPTIONS, QUESTIONS_USAGE, QuestionUsageError, runQuestionCommand } from './questions.ts';
 import { SITE_OPTIONS, SITES_USAGE, runSiteCommand } from './sites.ts';
 import { VOTE_OPTIONS, VOTES_USAGE, runVoteCommand } from './votes.ts';
@@ -19,12 +20,14 @@ const USAGE = `Usage:
   npm run admin -- keys:create --email E --scopes account:read,listings:write,orders:write [--name N]
   ${EDITS_LIST_USAGE}
 ${QUESTIONS_USAGE}
+  ${LISTINGS_IMPORT_USAGE}
 ${SITES_USAGE}
 ${LAUNCHES_USAGE}
-${VOTES_USAGE}`;
+${VOTES_USAGE}
+${CLAIMS_USAGE}`;
 
 /** Runs one admin command; returns the process exit code. Output is for scripts: the key alone on the last line. */
-export async function runAdmin(db: Db, argv: string[], launch?: { config: Pick<Config, 'baseUrl' | 'crawl'>; workflows: WorkflowStarter }): Promise<number> {
+export async function runAdmin(db: Db, argv: string[], services?: Pick<Services, 'config' | 'workflows'>): Promise<number> {
   const [command, ...rest] = argv;
   const { values } = parseArgs({
     args: rest,
@@ -34,6 +37,9 @@ export async function runAdmin(db: Db, argv: string[], launch?: { config: Pick<C
       name: { type: 'string' },
       password: { type: 'string' },
       limit: { type: 'string' },
+      url: { type: 'string' },
+      status: { type: 'string' },
+      stuck: { type: 'boolean' },
       ...QUESTION_OPTIONS,
       ...SITE_OPTIONS,
       ...LAUNCH_OPTIONS,
@@ -46,8 +52,8 @@ export async function runAdmin(db: Db, argv: string[], launch?: { config: Pick<C
     if (questions !== null) return questions;
     const sites = await runSiteCommand(db, command, values);
     if (sites !== null) return sites;
-    if (launch) {
-      const launches = await runLaunchCommand({ db, ...launch }, command, values);
+    if (services) {
+      const launches = await runLaunchCommand({ db, config: services.config, workflows: services.workflows }, command, values);
       if (launches !== null) return launches;
     }
     const votes = await runVoteCommand(db, command, values);
@@ -71,6 +77,15 @@ export async function runAdmin(db: Db, argv: string[], launch?: { config: Pick<C
       case 'edits:list':
         console.log(await editsList(db, values));
         return 0;
+      case 'listings:import':
+        console.log(await listingsImport(db, withServices(services).config, values));
+        return 0;
+      case 'claims:list':
+        console.log(await claimsList(db, values));
+        return 0;
+      case 'claims:recheck':
+        console.log(await claimsRecheck(db, withServices(services), values));
+        return 0;
       default:
         console.error(USAGE);
         return 2;
@@ -85,6 +100,11 @@ export async function runAdmin(db: Db, argv: string[], launch?: { config: Pick<C
 }
 
 class UsageError extends Error {}
+
+function withServices<T>(services: T | undefined): T {
+  if (!services) throw new Error('this admin command needs the configuration and Temporal (run it through main.ts)');
+  return services;
+}
 
 function required(value: string | undefined, flag: string): string {
   if (!value) throw new UsageError(`${flag} is required.\n${USAGE}`);

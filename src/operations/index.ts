@@ -1,3 +1,4 @@
+import { claimOperations } from './claims.ts';
 import { draftOperations } from './drafts.ts';
 import { founderOperations } from './founders.ts';
 import { launchOperations } from './launches.ts';
@@ -16,4 +17,5 @@ export const operations: readonly Operation[] = [
   ...updateOperations,
   ...founderOperations,
   ...launchOperations,
+  ...claimOperations,
 ] as unknown as readonly Operation[];

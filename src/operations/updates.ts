@@ -21,6 +21,7 @@ const UpdateBody = z
   .refine((v) => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(v), 'Must be plain text without control characters');
 
 const ListingRef = z.object({ id: Id, name: z.string(), slug: z.string() });
+const NotifiedListing = ListingRef.extend({ site: z.string().describe('Key of the site the listing is on') });
 
 export const postListingUpdateOp = defineOperation({
   name: 'post_listing_update',
@@ -83,7 +84,8 @@ export const listMyNotificationsOp = defineOperation({
   summary: 'Your notifications',
   description:
     'Newest first: one per update posted on a listing you follow (`listing_update`), and notes about your own listings ' +
-    '(`launch`: news about its launch; `weekly_result`: it finished in the top three of its launch week).',
+    '(`launch`: news about its launch; `weekly_result`: it finished in the top three of its launch week; ' +
+    '`listing_claimed`: another account proved it controls the website and owns the listing now).',
   method: 'GET',
   path: '/me/notifications',
   scope: 'account:read',

@@ -1,15 +1,16 @@
 import { Client, Connection, WorkflowNotFoundError, type WorkflowStartOptions } from '@temporalio/client';
-import { SearchAttributeType, defineSearchAttributeKey, type SearchAttributePair } from '@temporalio/common';
+import type { SearchAttributePair } from '@temporalio/common';
 import { AppError } from '../errors.ts';
+import { claimWorkflowId } from '../domain/claims/claims.ts';
+import type { ClaimWorkflowInput, VerifyNowResult } from '../workflows/claim.ts';
 import { draftWorkflowId } from '../domain/drafts/drafts.ts';
 import { listingUpdateWorkflowId } from '../domain/updates/updates.ts';
-import { DRAFT_ID, DRAFT_STATUS } from '../workflows/search-attributes.ts';
+import { CLAIM_ID, DRAFT_ID, DRAFT_STATUS, LISTING_ID, SITE_KEY } from '../workflows/search-attributes.ts';
 import { TASK_QUEUES } from './task-queues.ts';
 
 const START_DEADLINE_MS = 5_000;
-
-const LISTING_ID = defineSearchAttributeKey('ListingId', SearchAttributeType.INT);
-const SITE_KEY = defineSearchAttributeKey('SiteKey', SearchAttributeType.KEYWORD);
+/** A requested check fetches a page or asks DNS (10 s at most), plus the round trips. */
+const CHECK_DEADLINE_MS = 30_000;
 
 /** Workflow id of a listing's launch flow. */
 export const listingLaunchWorkflowId = (listingId: number) => `listing:${listingId}`;
@@ -23,6 +24,12 @@ export interface WorkflowStarter {
   recheckLaunch(listingId: number, siteKey: string): Promise<void>;
   /** Re-aims `listing:{id}` after a paid launch was booked (paidLaunch signal), starting it when need be. */
   paidLaunch(listingId: number, siteKey: string, week: string | null): Promise<void>;
+  /** Starts (or finds) a claim's workflow `claim:{id}`, searchable by ClaimId and ListingId. */
+  startClaim(input: ClaimWorkflowInput & { listingId: number }): Promise<void>;
+  /** Update `verifyNow` on a claim's running workflow; WorkflowNotFoundError when it is closed. */
+  verifyClaimNow(claimId: number): Promise<VerifyNowResult>;
+  /** Signal `emailLinkOpened`: the claim was verified by its emailed link. */
+  signalClaimLinkOpened(claimId: number): Promise<void>;
   /** Frontend reachable (used by /readyz). */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -84,6 +91,32 @@ export function createWorkflowStarter(options: TemporalClientOptions): WorkflowS
         args: [{ updateId, batchSize }],
         workflowIdConflictPolicy: 'USE_EXISTING',
       });
+    },
+    async startClaim({ listingId, ...input }) {
+      await startBounded('claimWorkflow', {
+        taskQueue: TASK_QUEUES.claims,
+        workflowId: claimWorkflowId(input.claimId),
+        args: [input],
+        workflowIdConflictPolicy: 'USE_EXISTING',
+        // A finished workflow of a claim still pending (support restarts it) may run again.
+        workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+        typedSearchAttributes: [
+          { key: CLAIM_ID, value: input.claimId },
+          { key: LISTING_ID, value: listingId },
+        ],
+      });
+    },
+    async verifyClaimNow(claimId) {
+      return unavailableOnError(() =>
+        connection.withDeadline(Date.now() + CHECK_DEADLINE_MS, () =>
+          client.workflow.getHandle(claimWorkflowId(claimId)).executeUpdate<VerifyNowResult, []>('verifyNow'),
+        ),
+      );
+    },
+    async signalClaimLinkOpened(claimId) {
+      await unavailableOnError(() =>
+        connection.withDeadline(Date.now() + START_DEADLINE_MS, () => client.workflow.getHandle(claimWorkflowId(claimId)).signal('emailLinkOpened')),
+      );
     },
     async ping() {
       await connection.workflowService.getSystemInfo({});

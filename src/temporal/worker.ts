@@ -3,6 +3,7 @@ import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundle } fro
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/knex.ts';
+import { createClaimActivities } from '../activities/claims.ts';
 import { createDraftActivities } from '../activities/drafts.ts';
 import { createLaunchActivities } from '../activities/launches.ts';
 import { createListingUpdateActivities } from '../activities/listing-updates.ts';
@@ -42,6 +43,7 @@ export function workflowBundle(): Promise<WorkflowBundle> {
 /** Starts one worker per task queue that has work today. */
 export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
   const connection = await NativeConnection.connect({ address: deps.address });
+  // Not fatal: on Temporal Cloud, say, attributes are managed outside and this may be refused.
   const bundle = deps.bundle ?? (await workflowBundle());
   const drafts = await Worker.create({
     connection,
@@ -62,6 +64,13 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
       ...createLaunchActivities({ db: deps.db, config: deps.config }),
     },
   });
+  const claims = await Worker.create({
+    connection,
+    namespace: deps.namespace,
+    taskQueue: TASK_QUEUES.claims,
+    workflowBundle: bundle,
+    activities: { ...createClaimActivities({ db: deps.db, config: deps.config }), ...createMailActivities({ db: deps.db, mailer }) },
+  });
   const ranking = await Worker.create({
     connection,
     namespace: deps.namespace,
@@ -71,7 +80,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
   });
   deps.log.info({ schedule: await ensureWeeklyCloseSchedule(connection, deps.namespace) }, 'weekly-close schedule in place');
   const sweeper = mailer && startMailSweeper({ db: deps.db, mailer, intervalMs: deps.config.mail.sweepIntervalMs, log: deps.log });
-  const workers = [drafts, listings, ranking];
+  const workers = [drafts, listings, ranking, claims];
   const done = Promise.all(workers.map((w) => w.run())).then(() => connection.close());
   deps.log.info({ taskQueues: workers.map((w) => w.options.taskQueue), smtp: Boolean(mailer) }, 'temporal worker running');
   return {

@@ -36,6 +36,7 @@ form.inline { display: inline; }
 .secret { display: flex; gap: .5rem; align-items: center; flex-wrap: wrap; background: var(--panel); padding: .75rem;
   border-radius: 6px; }
 .secret code { font-size: 1rem; word-break: break-all; }
+.secret + .secret, .secret + form { margin-top: .5rem; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
 pre.mail { white-space: pre-wrap; background: var(--panel); padding: 1rem; border-radius: 6px; }

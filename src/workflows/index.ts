@@ -3,3 +3,4 @@ export { draftWorkflow } from './draft.ts';
 export { listingUpdateWorkflow } from './listing-update.ts';
 export { listingLaunchWorkflow } from './listing-launch.ts';
 export { siteWeeklyCloseWorkflow, weeklyCloseWorkflow } from './weekly-close.ts';
+export { claimWorkflow } from './claim.ts';

@@ -1,4 +1,5 @@
 import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
+import { SITE_KEY } from './search-attributes.ts';
 import { executeChild, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { MailActivities } from '../activities/mail.ts';
 import type { RankingActivities } from '../activities/ranking.ts';
@@ -19,7 +20,6 @@ const { deliverMail } = proxyActivities<MailActivities>({
 });
 
 const SCHEDULED_START = defineSearchAttributeKey('TemporalScheduledStartTime', SearchAttributeType.DATETIME);
-const SITE_KEY = defineSearchAttributeKey('SiteKey', SearchAttributeType.KEYWORD);
 
 /** Workflow id of one site's close of one week. */
 export const weeklyCloseWorkflowId = (siteKey: string, week: string) => `weekly-close:${siteKey}:${week}`;

@@ -29,3 +29,22 @@ export async function adminWith(env: Pick<TestEnv, 'databaseUrl'>, extra: Record
     return { code: e.code, stdout: e.stdout, stderr: e.stderr };
   }
 }
+
+/**
+ * The same command in this process against the env's services (spawning node costs seconds under
+ * load): exit code and what it printed. Captures console output, so use it in serial tests only.
+ */
+export async function adminInProcess(env: Pick<TestEnv, 'services'>, ...args: string[]): Promise<AdminResult> {
+  const { runAdmin } = await import('../../src/admin/cli.ts');
+  const out: string[] = [];
+  const err: string[] = [];
+  const { log, error } = console;
+  console.log = (...parts: unknown[]) => out.push(parts.join(' '));
+  console.error = (...parts: unknown[]) => err.push(parts.join(' '));
+  try {
+    const code = await runAdmin(env.services.db, args, env.services);
+    return { code, stdout: out.join('\n'), stderr: err.join('\n') };
+  } finally {
+    Object.assign(console, { log, error });
+  }
+}

@@ -8,9 +8,10 @@ import * as webAccounts from './006-web-accounts.ts';
 import * as oauth from './007-oauth.ts';
 import * as oauthRegistrations from './008-oauth-registrations.ts';
 import * as quotasDigests from './009-quotas-digests.ts';
-import * as search from './016-search.ts';
 import * as launches from './012-launches.ts';
 import * as votes from './013-votes.ts';
+import * as claims from './014-claims.ts';
+import * as search from './016-search.ts';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -29,9 +30,10 @@ const migrations: Record<string, Migration> = {
   '007-oauth': oauth,
   '008-oauth-registrations': oauthRegistrations,
   '009-quotas-digests': quotasDigests,
-  '016-search': search,
   '012-launches': launches,
   '013-votes': votes,
+  '014-claims': claims,
+  '016-search': search,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

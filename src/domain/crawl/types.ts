@@ -32,6 +32,7 @@ export type CrawlFailureCode =
   | 'not_html'
   | 'too_large'
   | 'too_many_redirects'
+  | 'redirect_refused'
   | 'robots_disallowed';
 
 /** A crawl that cannot produce a draft. `message` is safe to show to the owner. */

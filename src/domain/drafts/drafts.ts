@@ -1,7 +1,7 @@
 import type { Db } from '../../db/knex.ts';
 import { AppError, conflict, notFound } from '../../errors.ts';
 import type { DraftEvidence, DraftFields, CrawledPage } from '../crawl/types.ts';
-import { insertListing } from '../listings/listings.ts';
+import { insertListing, type NewListing } from '../listings/listings.ts';
 import { HOUR_SECONDS, lockQuota, quotaExceeded, windowUse, type QuotaSettings } from '../quotas/quotas.ts';
 
 export type DraftStatus = 'crawling' | 'drafting' | 'ready' | 'submitted' | 'failed';
@@ -157,27 +157,32 @@ export async function submitDraft(db: Db, ownerId: number, id: number): Promise<
     if (!f.name) {
       throw new AppError(422, 'draft_incomplete', 'Draft incomplete', 'The draft has no name yet; set one with update_draft.');
     }
-    const listingId = await insertListing(trx, {
-      site_id: row.site_id,
-      owner_id: ownerId,
-      name: f.name,
-      url: row.url,
-      headline: f.headline,
-      summary: f.summary,
-      seo_title: null,
-      seo_description: null,
-      logo_url: f.logo_url,
-      image_url: f.image_url,
-      contact_email: f.contact_email,
-      facts: { ...f.facts },
-      socials: f.socials,
-      faqs: f.faqs,
-      categories: f.categories,
-      evidence: row.evidence,
-    });
+    const listingId = await insertListing(trx, listingFromDraft(f, row.evidence, { siteId: row.site_id, ownerId, url: row.url }));
     await trx('drafts').where({ id }).update({ status: 'submitted', listing_id: listingId, updated_at: trx.fn.now() });
     return listingId;
   });
+}
+
+/** The listing a drafted site becomes (submit_draft, and listings:import with no owner). */
+export function listingFromDraft(f: DraftFields, evidence: DraftEvidence, o: { siteId: number; ownerId: number | null; url: string }): NewListing {
+  return {
+    site_id: o.siteId,
+    owner_id: o.ownerId,
+    name: f.name!,
+    url: o.url,
+    headline: f.headline,
+    summary: f.summary,
+    seo_title: null,
+    seo_description: null,
+    logo_url: f.logo_url,
+    image_url: f.image_url,
+    contact_email: f.contact_email,
+    facts: { ...f.facts },
+    socials: f.socials,
+    faqs: f.faqs,
+    categories: f.categories,
+    evidence,
+  };
 }
 
 function requireStatus(row: DraftRow, wanted: DraftStatus, action: string): void {

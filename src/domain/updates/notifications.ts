@@ -3,7 +3,7 @@ import { siteKeys } from '../listings/listings.ts';
 
 interface NotificationRow {
   id: number;
-  kind: string;
+  kind: 'listing_update' | 'listing_claimed';
   created_at: Date;
   update_id: number | null;
   title: string;

@@ -3,6 +3,8 @@ import { accountLaunchPages } from './account-launch.ts';
 import { accountListingPages } from './account-listings.ts';
 import { badgePages } from './badges.ts';
 import { apiKeyPages } from './api-keys.ts';
+import { claimLinkPages } from './claim-link.ts';
+import { claimPages } from './claims.ts';
 import { connectedAppPages } from './connected-apps.ts';
 import { devMailboxPages } from './dev-mailbox.ts';
 import { docsPages } from './docs.ts';
@@ -50,4 +52,7 @@ export const pageModules: PageRoutes[] = [
   // Votes, the weekly ranking and the upcoming launch weeks.
   votePages,
   launchesPages,
+  // Claims (issue 13): the claimant's pages and the emailed link.
+  claimPages,
+  claimLinkPages,
 ];

@@ -9,6 +9,7 @@ import { html, type SafeHtml } from '../html.ts';
 import { renderPage } from '../render.ts';
 import { currentUser } from '../session.ts';
 import type { WebServices } from '../web-services.ts';
+import { claimPrompt } from './claim-link.ts';
 import { followControl } from './follow.ts';
 import type { PageRoutes } from './page-routes.ts';
 import { voteControl } from './votes.ts';
@@ -27,7 +28,7 @@ export const listingPages: PageRoutes = (router, services) => {
       main: listingBody(
         listing,
         story?.shown_on_listing ? { title: story.title, path: founderUrls.storyPage('', listing.slug) } : null,
-        await followControl(ctx, services, listing),
+        html`${await followControl(ctx, services, listing)}${await claimPrompt(ctx, services, listing)}`,
         await listingVotes(ctx, services, listing),
       ),
     });

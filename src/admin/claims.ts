@@ -1,0 +1,72 @@
+import type { Config } from '../config.ts';
+import type { Db } from '../db/knex.ts';
+import { recheckClaim } from '../domain/claims/request-check.ts';
+import { badRequest } from '../errors.ts';
+import type { WorkflowStarter } from '../temporal/client.ts';
+
+export const CLAIMS_USAGE = `  npm run admin -- claims:list [--status pending|verified|expired|canceled] [--stuck] [--limit N]
+  npm run admin -- claims:recheck --id N   (check a pending claim now; restarts its workflow if it had closed)`;
+
+const STATUSES = ['pending', 'verified', 'expired', 'canceled'];
+
+/** A pending claim is stuck when it is past its expiry, or nothing checked it for this long. */
+const STUCK_AFTER_MS = 6 * 3600_000;
+
+interface ClaimLine {
+  id: number;
+  status: string;
+  method: string;
+  created_at: Date;
+  expires_at: Date;
+  listing_id: number;
+  slug: string;
+  email: string;
+  last_check_at: Date | null;
+  last_result: string | null;
+}
+
+/** `claims:list`: newest first, one line each, with the latest check; `--stuck` lists pending claims that need support. */
+export async function claimsList(db: Db, flags: { status?: string; stuck?: boolean; limit?: string }): Promise<string> {
+  if (flags.status !== undefined && !STATUSES.includes(flags.status)) {
+    throw badRequest('invalid_status', `--status must be one of ${STATUSES.join(', ')}, not "${flags.status}".`);
+  }
+  const limit = flags.limit === undefined ? 50 : Number(flags.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw badRequest('invalid_limit', '--limit must be a whole number from 1 to 1000.');
+  const query = db('claims as c')
+    .join('listings as l', 'l.id', 'c.listing_id')
+    .join('users as u', 'u.id', 'c.user_id')
+    .joinRaw('LEFT JOIN LATERAL (SELECT checked_at, result FROM claim_checks WHERE claim_id = c.id ORDER BY id DESC LIMIT 1) lc ON true')
+    .select('c.id', 'c.status', 'c.method', 'c.created_at', 'c.expires_at', 'c.listing_id', 'l.slug', 'u.email', 'lc.checked_at as last_check_at', 'lc.result as last_result')
+    .orderBy('c.id', 'desc')
+    .limit(limit);
+  if (flags.status) query.where('c.status', flags.status);
+  if (flags.stuck) {
+    // Pending although expired (the workflow did not end it), or not checked lately (its workflow is not running).
+    query.where('c.status', 'pending').where((q) =>
+      q.where('c.expires_at', '<', db.fn.now()).orWhere((q2) =>
+        q2.whereNot('c.method', 'email').where('c.created_at', '<', new Date(Date.now() - STUCK_AFTER_MS)).where((q3) =>
+          q3.whereNull('lc.checked_at').orWhere('lc.checked_at', '<', new Date(Date.now() - STUCK_AFTER_MS)),
+        ),
+      ),
+    );
+  }
+  const rows: ClaimLine[] = await query;
+  if (rows.length === 0) return 'No claims.';
+  return ['id\tstatus\tmethod\tlisting\tclaimant\tcreated\texpires\tlast check', ...rows.map(line)].join('\n');
+}
+
+const stamp = (d: Date | null) => (d ? d.toISOString().slice(0, 16).replace('T', ' ') : '-');
+
+function line(c: ClaimLine): string {
+  const check = c.last_check_at ? `${c.last_result} at ${stamp(c.last_check_at)}` : 'never';
+  return `${c.id}\t${c.status}\t${c.method}\t${c.listing_id} ${c.slug}\t${c.email}\t${stamp(c.created_at)}\t${stamp(c.expires_at)}\t${check}`;
+}
+
+/** `claims:recheck --id N`: the Update `verifyNow` on the claim's workflow (started again when it had closed). */
+export async function claimsRecheck(db: Db, deps: { config: Pick<Config, 'claims'>; workflows: WorkflowStarter }, flags: { id?: string }): Promise<string> {
+  const id = Number(flags.id);
+  if (!flags.id || !/^\d+$/.test(flags.id) || !Number.isSafeInteger(id)) throw badRequest('invalid_id', '--id must be a claim id.');
+  const claim = await recheckClaim(db, deps.workflows, deps.config.claims, id);
+  const check = claim.check_at ? `${claim.check_result}: ${claim.check_detail}` : 'no check yet';
+  return `claim ${claim.id} is ${claim.status} (${claim.method}); last check ${check}`;
+}

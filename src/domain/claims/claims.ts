@@ -1,0 +1,157 @@
+import type { Db } from '../../db/knex.ts';
+import { AppError, conflict, notFound, validationFailed } from '../../errors.ts';
+import { claimInstructions, newClaimToken, type ClaimMethod } from './instructions.ts';
+import { emailClaimDomain, emailClaimRefusal, isAddressAt } from './email-domain.ts';
+import { issueClaimLink } from './email-links.ts';
+import type { CheckOutcome } from './check-result.ts';
+
+export type ClaimStatus = 'pending' | 'verified' | 'expired' | 'canceled';
+
+/** Deterministic id of a claim's workflow, so a repeated start is a no-op. */
+export const claimWorkflowId = (claimId: number) => `claim:${claimId}`;
+
+/** A claim with what its views need of the listing and its latest check. */
+export interface ClaimRow {
+  id: number;
+  listing_id: number;
+  user_id: number;
+  method: ClaimMethod;
+  email: string | null;
+  token: string;
+  status: ClaimStatus;
+  created_at: Date;
+  expires_at: Date;
+  closed_at: Date | null;
+  slug: string;
+  listing_name: string;
+  listing_url: string;
+  check_at: Date | null;
+  check_result: CheckOutcome | null;
+  check_detail: string | null;
+}
+
+/** Claims joined with their listing and latest check; narrow it with where(). */
+export function claimQuery(db: Db) {
+  return db('claims as c')
+    .join('listings as l', 'l.id', 'c.listing_id')
+    .joinRaw(
+      'LEFT JOIN LATERAL (SELECT checked_at, result, detail FROM claim_checks WHERE claim_id = c.id ORDER BY id DESC LIMIT 1) lc ON true',
+    )
+    .select(
+      'c.id', 'c.listing_id', 'c.user_id', 'c.method', 'c.email', 'c.token', 'c.status', 'c.created_at', 'c.expires_at',
+      'c.closed_at', 'l.slug', 'l.name as listing_name', 'l.url as listing_url',
+      'lc.checked_at as check_at', 'lc.result as check_result', 'lc.detail as check_detail',
+    );
+}
+
+/** The claimant's view of a claim (claim_listing, verify_claim, list_my_claims). */
+export function toClaimView(row: ClaimRow) {
+  return {
+    id: row.id,
+    slug: row.slug,
+    listing_id: row.listing_id,
+    listing_name: row.listing_name,
+    method: row.method,
+    status: row.status,
+    ...(row.email ? { email: row.email } : {}),
+    instructions: claimInstructions(row, row.listing_url),
+    created_at: row.created_at.toISOString(),
+    expires_at: row.expires_at.toISOString(),
+    closed_at: row.closed_at?.toISOString() ?? null,
+    last_check: row.check_at
+      ? { checked_at: row.check_at.toISOString(), result: row.check_result!, detail: row.check_detail! }
+      : null,
+    workflow_id: claimWorkflowId(row.id),
+  };
+}
+
+export type ClaimView = ReturnType<typeof toClaimView>;
+
+/** One of the caller's claims; another account's claim is "not found". */
+export async function getOwnClaim(db: Db, userId: number, claimId: number): Promise<ClaimRow> {
+  const row = await claimQuery(db).where({ 'c.id': claimId, 'c.user_id': userId }).first();
+  if (!row) throw notFound(`Claim ${claimId}`);
+  return row;
+}
+
+/** Any claim by id (workflows, support). */
+export async function getClaim(db: Db, claimId: number): Promise<ClaimRow | undefined> {
+  return claimQuery(db).where('c.id', claimId).first();
+}
+
+/** The caller's claims, newest first. */
+export async function listOwnClaims(db: Db, userId: number, page: number, perPage: number) {
+  const [rows, [{ count }]] = await Promise.all([
+    claimQuery(db).where('c.user_id', userId).orderBy('c.id', 'desc').limit(perPage).offset((page - 1) * perPage),
+    db('claims').where({ user_id: userId }).count({ count: '*' }),
+  ]);
+  return { items: (rows as ClaimRow[]).map(toClaimView), page, per_page: perPage, total: Number(count) };
+}
+
+export interface NewClaim {
+  userId: number;
+  slug: string;
+  method: ClaimMethod;
+  email?: string;
+  lifetimeMs: number;
+  baseUrl: string;
+}
+
+export interface CreatedClaim {
+  claim: ClaimRow;
+  /** False when the caller's pending claim on the listing was returned instead. */
+  created: boolean;
+  /** Outbox rows queued (the emailed link), for immediate delivery. */
+  mailIds: number[];
+}
+
+/**
+ * Starts a claim on a live listing (one pending claim per account and listing: a repeated call
+ * returns it). An email claim needs an address at the listing's registrable domain, and gets
+ * its single-use link queued in the same transaction.
+ */
+export async function createClaim(db: Db, input: NewClaim): Promise<CreatedClaim> {
+  const listing = await db('listings').where({ slug: input.slug, status: 'live' }).first('id', 'owner_id', 'url');
+  if (!listing) throw notFound(`Listing "${input.slug}"`);
+  if (listing.owner_id === input.userId) throw conflict('claim_own_listing', `You already own the listing "${input.slug}".`);
+  const existing = await pendingClaim(db, listing.id, input.userId);
+  if (existing) return { claim: existing, created: false, mailIds: [] };
+  if (input.method === 'email') checkEmailClaim(listing.url, input.email!);
+  const result = await db.transaction(async (trx) => {
+    const email = input.method === 'email' ? input.email!.toLowerCase() : null;
+    const expiresAt = new Date(Date.now() + input.lifetimeMs);
+    // ON CONFLICT on the partial unique index: of two concurrent first claims one inserts.
+    const { rows } = await trx.raw(
+      `INSERT INTO claims (listing_id, user_id, method, email, token, expires_at) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (listing_id, user_id) WHERE status = 'pending' DO NOTHING RETURNING id, email, expires_at`,
+      [listing.id, input.userId, input.method, email, newClaimToken(), expiresAt],
+    );
+    const row = rows[0];
+    if (!row) return null; // a concurrent call created it first
+    const mailIds = row.email ? [await issueClaimLink(trx, { claimId: row.id, to: row.email, expiresAt: row.expires_at, baseUrl: input.baseUrl })] : [];
+    return { id: row.id as number, mailIds };
+  });
+  if (!result) return { claim: (await pendingClaim(db, listing.id, input.userId))!, created: false, mailIds: [] };
+  return { claim: (await getClaim(db, result.id))!, created: true, mailIds: result.mailIds };
+}
+
+async function pendingClaim(db: Db, listingId: number, userId: number): Promise<ClaimRow | undefined> {
+  return claimQuery(db).where({ 'c.listing_id': listingId, 'c.user_id': userId, 'c.status': 'pending' }).first();
+}
+
+function checkEmailClaim(listingUrl: string, email: string): void {
+  const refusal = emailClaimRefusal(listingUrl);
+  if (refusal) throw new AppError(422, 'email_claim_unavailable', 'Email claim not possible', refusal);
+  const domain = emailClaimDomain(listingUrl);
+  if (!isAddressAt(email, domain)) {
+    throw validationFailed([{ path: 'email', message: `Must be an address at ${domain} (or a subdomain of it), the listing's domain` }]);
+  }
+}
+
+/** Removes a claim whose workflow could not be started, with its unsent link mail: nothing half-made stays. */
+export async function deleteClaim(db: Db, claimId: number, mailIds: number[]): Promise<void> {
+  await db.transaction(async (trx) => {
+    if (mailIds.length) await trx('mail_outbox').whereIn('id', mailIds).whereNull('sent_at').delete();
+    await trx('claims').where({ id: claimId }).delete();
+  });
+}

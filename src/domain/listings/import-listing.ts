@@ -1,0 +1,35 @@
+import type { Db } from '../../db/knex.ts';
+import { AppError, conflict } from '../../errors.ts';
+import { crawlSite, CrawlError, extractDraft, type CrawlOptions } from '../crawl/index.ts';
+import { listingFromDraft } from '../drafts/drafts.ts';
+import { isoWeekStart } from '../ranking/weeks.ts';
+import { companyDomain, insertListing } from './listings.ts';
+
+/**
+ * listings:import (how a site team seeds its directory): the website is crawled and drafted the
+ * way a draft is (crawlSite, extractDraft), then published at once as a live listing with no
+ * owner, which its company can claim. One listing per company and site.
+ */
+export async function importListing(db: Db, crawl: CrawlOptions, input: { siteId: number; url: string }): Promise<{ id: number; slug: string }> {
+  const domain = companyDomain(input.url);
+  const existing = await db('listings').where({ site_id: input.siteId, company_domain: domain }).first('id', 'slug');
+  if (existing) throw conflict('already_listed', `${domain} is listed on this site already: listing ${existing.id} (${existing.slug}).`);
+  let drafted;
+  try {
+    const crawled = await crawlSite(input.url, crawl);
+    drafted = extractDraft({ url: crawled.pages[0]?.url ?? input.url, pages: crawled.pages });
+  } catch (err) {
+    if (err instanceof CrawlError) throw new AppError(422, err.code, 'Crawl failed', err.message);
+    throw err;
+  }
+  // A site without a usable name is listed under its domain; the owner renames it after claiming.
+  const fields = { ...drafted.fields, name: drafted.fields.name ?? domain };
+  return db.transaction(async (trx) => {
+    const id = await insertListing(trx, listingFromDraft(fields, drafted.evidence, { siteId: input.siteId, ownerId: null, url: input.url }));
+    const [row] = await trx('listings')
+      .where({ id })
+      .update({ status: 'live', launch_week: isoWeekStart(new Date()), live_at: trx.fn.now() })
+      .returning(['id', 'slug']);
+    return row;
+  });
+}
