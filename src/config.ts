@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { SigninLimits } from './auth/signin-limiter.ts';
 import type { CrawlOptions } from './domain/crawl/types.ts';
+import { ORDER_ENV, orderConfig, type OrderConfig } from './config-orders.ts';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -70,6 +71,7 @@ const EnvSchema = z.object({
   SIGNIN_MAX_FAILURES_PER_EMAIL: z.coerce.number().int().min(1).default(5),
   SIGNIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).default(20),
   SIGNIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
+  ...ORDER_ENV,
 });
 
 const list = (value: string) => value.split(',').map((v) => v.trim()).filter(Boolean);
@@ -107,6 +109,8 @@ export interface Config {
   /** The /dev/mailbox pages: only without SMTP and outside production. */
   devMailbox: boolean;
   signin: SigninLimits;
+  /** Checkout, promo limits and the payment provider (see config-orders.ts). */
+  orders: OrderConfig;
 }
 
 /** Reads the environment once; fails fast with every invalid variable named. */
@@ -157,5 +161,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perIp: e.SIGNIN_MAX_FAILURES_PER_IP,
       windowSeconds: e.SIGNIN_WINDOW_SECONDS,
     },
+    orders: orderConfig(e, baseUrl),
   };
 }

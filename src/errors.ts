@@ -15,12 +15,14 @@ export class AppError extends Error {
   readonly errors: FieldError[] | undefined;
   /** Extra response headers (WWW-Authenticate, Retry-After). */
   readonly headers: Record<string, string>;
+  /** Extra members of the problem object (RFC 9457 §3.2), e.g. a refusal `reason`. */
+  readonly extensions: Record<string, unknown>;
   constructor(
     status: number,
     code: string,
     title: string,
     detail: string,
-    extra: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+    extra: { errors?: FieldError[]; headers?: Record<string, string>; extensions?: Record<string, unknown> } = {},
   ) {
     super(detail);
     this.name = 'AppError';
@@ -29,6 +31,7 @@ export class AppError extends Error {
     this.title = title;
     this.errors = extra.errors;
     this.headers = extra.headers ?? {};
+    this.extensions = extra.extensions ?? {};
   }
 }
 
@@ -68,6 +71,7 @@ export interface Problem {
   code: string;
   errors?: FieldError[];
   request_id?: string;
+  [extension: string]: unknown;
 }
 
 /** Maps any thrown value to a problem; 5xx details are hidden. */
@@ -77,6 +81,7 @@ export function toProblem(err: unknown, baseUrl: string, requestId?: string): Pr
       ? err
       : new AppError(500, 'internal_error', 'Internal error', 'Something went wrong on our side. Please retry later.');
   const problem: Problem = {
+    ...e.extensions,
     type: `${baseUrl}/problems/${e.code}`,
     title: e.title,
     status: e.status,

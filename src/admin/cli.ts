@@ -7,13 +7,15 @@ import { createUser, userByEmail } from '../auth/users.ts';
 import type { Db } from '../db/knex.ts';
 import { AppError } from '../errors.ts';
 import { EDITS_LIST_USAGE, editsList } from './edits-list.ts';
+import { ORDER_OPTIONS, ORDERS_USAGE, OrderUsageError, runOrderCommand } from './orders.ts';
 import { QUESTION_OPTIONS, QUESTIONS_USAGE, QuestionUsageError, runQuestionCommand } from './questions.ts';
 
 const USAGE = `Usage:
   npm run admin -- users:create --email E [--password P]
   npm run admin -- keys:create --email E --scopes account:read,listings:write,orders:write [--name N]
   ${EDITS_LIST_USAGE}
-${QUESTIONS_USAGE}`;
+${QUESTIONS_USAGE}
+${ORDERS_USAGE}`;
 
 /** Runs one admin command; returns the process exit code. Output is for scripts: the key alone on the last line. */
 export async function runAdmin(db: Db, argv: string[]): Promise<number> {
@@ -27,12 +29,15 @@ export async function runAdmin(db: Db, argv: string[]): Promise<number> {
       password: { type: 'string' },
       limit: { type: 'string' },
       ...QUESTION_OPTIONS,
+      ...ORDER_OPTIONS,
     },
     strict: true,
   });
   try {
     const questions = await runQuestionCommand(db, command, values);
     if (questions !== null) return questions;
+    const orders = await runOrderCommand(db, command, values);
+    if (orders !== null) return orders;
     switch (command) {
       case 'users:create': {
         const email = required(values.email, '--email');
@@ -57,7 +62,7 @@ export async function runAdmin(db: Db, argv: string[]): Promise<number> {
         return 2;
     }
   } catch (err) {
-    if (err instanceof AppError || err instanceof UsageError || err instanceof QuestionUsageError) {
+    if (err instanceof AppError || err instanceof UsageError || err instanceof QuestionUsageError || err instanceof OrderUsageError) {
       console.error(err.message);
       return 1;
     }

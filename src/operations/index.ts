@@ -3,6 +3,7 @@ import { founderOperations } from './founders.ts';
 import { listingEditOperations } from './listing-edits.ts';
 import { listingOperations } from './listings.ts';
 import type { Operation } from './operation.ts';
+import { orderOperations } from './orders.ts';
 import { publicOperations } from './public.ts';
 import { updateOperations } from './updates.ts';
 
@@ -14,4 +15,5 @@ export const operations: readonly Operation[] = [
   ...listingEditOperations,
   ...updateOperations,
   ...founderOperations,
+  ...orderOperations,
 ] as unknown as readonly Operation[];

@@ -2,6 +2,8 @@ import { Client, Connection, WorkflowNotFoundError, type WorkflowStartOptions } 
 import { AppError } from '../errors.ts';
 import { draftWorkflowId } from '../domain/drafts/drafts.ts';
 import { listingUpdateWorkflowId } from '../domain/updates/updates.ts';
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import { PAYMENT_CONFIRMED_SIGNAL, orderWorkflowId, type OrderWorkflowInput, type PaymentConfirmed } from '../domain/orders/order-flow.ts';
 import { TASK_QUEUES } from './task-queues.ts';
 
 const START_DEADLINE_MS = 5_000;
@@ -11,6 +13,12 @@ export interface WorkflowStarter {
   startDraft(draftId: number): Promise<void>;
   /** Starts telling the followers of a listing update, `batchSize` followers per activity call. */
   startListingUpdate(updateId: number, batchSize: number): Promise<void>;
+  /** Starts `order:{number}`: waits for the payment until the link expires, then fulfils. */
+  startOrder(input: OrderWorkflowInput, listingIds: number[]): Promise<void>;
+  /** Delivers a stored payment event to `order:{number}`, starting the workflow when it is closed or missing. */
+  signalPayment(input: OrderWorkflowInput, listingIds: number[], signal: PaymentConfirmed): Promise<void>;
+  /** The Temporal client (support commands use it for updates and queries). */
+  readonly client: Client;
   /** Frontend reachable (used by /readyz). */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -22,7 +30,7 @@ export interface TemporalClientOptions {
 }
 
 /** Connects lazily so that the API starts even while Temporal is still coming up. */
-export function createWorkflowStarter(options: TemporalClientOptions): WorkflowStarter & { client: Client } {
+export function createWorkflowStarter(options: TemporalClientOptions): WorkflowStarter {
   const connection = Connection.lazy({ address: options.address, connectTimeout: '3 seconds' });
   const client = new Client({ connection, namespace: options.namespace });
   // Bounded so that an API request answers 503 quickly while Temporal is down.
@@ -46,10 +54,37 @@ export function createWorkflowStarter(options: TemporalClientOptions): WorkflowS
         workflowIdConflictPolicy: 'USE_EXISTING',
       });
     },
+    async startOrder(input, listingIds) {
+      await startBounded('orderWorkflow', orderStart(input, listingIds));
+    },
+    async signalPayment(input, listingIds, signal) {
+      await unavailableOnError(() =>
+        connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+          client.workflow.signalWithStart('orderWorkflow', {
+            ...orderStart(input, listingIds),
+            signal: PAYMENT_CONFIRMED_SIGNAL,
+            signalArgs: [signal],
+          }),
+        ),
+      );
+    },
     async ping() {
       await connection.workflowService.getSystemInfo({});
     },
     close: () => connection.close(),
+  };
+}
+
+function orderStart(input: OrderWorkflowInput, listingIds: number[]): WorkflowStartOptions {
+  return {
+    taskQueue: TASK_QUEUES.orders,
+    workflowId: orderWorkflowId(input.number),
+    args: [input],
+    workflowIdConflictPolicy: 'USE_EXISTING',
+    typedSearchAttributes: [
+      { key: defineSearchAttributeKey('OrderNumber', SearchAttributeType.KEYWORD), value: input.number },
+      ...listingIds.slice(0, 1).map((id) => ({ key: defineSearchAttributeKey('ListingId', SearchAttributeType.INT), value: id })),
+    ] as WorkflowStartOptions['typedSearchAttributes'],
   };
 }
 

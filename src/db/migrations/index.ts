@@ -6,6 +6,7 @@ import * as updatesFollowers from './004-updates-followers.ts';
 import * as founders from './005-founders.ts';
 import * as webAccounts from './006-web-accounts.ts';
 import * as oauth from './007-oauth.ts';
+import * as orders from './015-orders.ts';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '005-founders': founders,
   '006-web-accounts': webAccounts,
   '007-oauth': oauth,
+  '015-orders': orders,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
