@@ -5,7 +5,7 @@ import type { WorkflowStarter } from '../../temporal/client.ts';
 import type { OrderWorkflowInput } from './order-flow.ts';
 import { linesOf, toOrderView, type OrderRow, type OrderView } from './order-views.ts';
 import { priceOrder, type PricedOrder, type PricingContext, type QuoteInput } from './pricing.ts';
-import { promoInvalid, promoRefusal } from './promos.ts';
+import { promoInvalid, promoRefusal, type PromoCode } from './promos.ts';
 
 export interface CheckoutDeps {
   db: Db;
@@ -50,6 +50,8 @@ async function insertOrder(db: Db, ctx: PricingContext, input: QuoteInput, price
   for (let attempt = 0; ; attempt++) {
     try {
       return await db.transaction(async (trx) => {
+        // The code's row first: the order's foreign key to it would otherwise share-lock it and deadlock the racers.
+        const promo = priced.promo ? await trx('promo_codes').where({ id: priced.promo.id }).forUpdate().first() : null;
         const [order] = await trx('orders')
           .insert({
             site_id: ctx.site.id,
@@ -65,7 +67,7 @@ async function insertOrder(db: Db, ctx: PricingContext, input: QuoteInput, price
           })
           .returning('*');
         await trx('order_lines').insert(priced.quote.lines.map((l, position) => ({ ...l, options: JSON.stringify(l.options), order_id: order.id, position })));
-        if (priced.promo) await reservePromo(trx, ctx, priced, order.id);
+        if (promo) await reservePromo(trx, ctx, priced, promo, order.id);
         return order as OrderRow;
       });
     } catch (err) {
@@ -76,9 +78,8 @@ async function insertOrder(db: Db, ctx: PricingContext, input: QuoteInput, price
   }
 }
 
-/** Locks the code's row so that concurrent checkouts count each other's reservations. */
-async function reservePromo(trx: Db, ctx: PricingContext, priced: PricedOrder, orderId: number): Promise<void> {
-  const promo = await trx('promo_codes').where({ id: priced.promo!.id }).forUpdate().first();
+/** Under the code's row lock, so that concurrent checkouts count each other's reservations. */
+async function reservePromo(trx: Db, ctx: PricingContext, priced: PricedOrder, promo: PromoCode, orderId: number): Promise<void> {
   const reason = await promoRefusal(trx, promo, { userId: ctx.userId, lines: priced.items, now: ctx.now, orderId });
   if (reason) throw promoInvalid(reason);
   await trx('promo_redemptions').insert({ promo_code_id: promo.id, order_id: orderId, user_id: ctx.userId, state: 'reserved' });
