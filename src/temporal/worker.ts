@@ -6,6 +6,8 @@ import type { Db } from '../db/knex.ts';
 import { createDraftActivities } from '../activities/drafts.ts';
 import { createListingUpdateActivities } from '../activities/listing-updates.ts';
 import { createMailActivities } from '../activities/mail.ts';
+import { createOrderActivities } from '../activities/orders.ts';
+import { createWorkflowStarter } from './client.ts';
 import { createMailer } from '../mail/smtp.ts';
 import { startMailSweeper } from '../mail/sweeper.ts';
 import { TASK_QUEUES } from './task-queues.ts';
@@ -58,16 +60,29 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
       ...createMailActivities({ db: deps.db, mailer }),
     },
   });
+  // Fulfilling orders starts or signals other workflows (a paid launch).
+  const starter = createWorkflowStarter({ address: deps.address, namespace: deps.namespace });
+  const orders = await Worker.create({
+    connection,
+    namespace: deps.namespace,
+    taskQueue: TASK_QUEUES.orders,
+    workflowBundle: bundle,
+    activities: {
+      ...createOrderActivities({ db: deps.db, config: deps.config, workflows: starter }),
+      ...createMailActivities({ db: deps.db, mailer }),
+    },
+  });
   const sweeper = mailer && startMailSweeper({ db: deps.db, mailer, intervalMs: deps.config.mail.sweepIntervalMs, log: deps.log });
-  const workers = [drafts, listings];
+  const workers = [drafts, listings, orders];
   const done = Promise.all(workers.map((w) => w.run())).then(() => connection.close());
-  deps.log.info({ taskQueues: [TASK_QUEUES.drafts, TASK_QUEUES.listings], smtp: Boolean(mailer) }, 'temporal worker running');
+  deps.log.info({ taskQueues: [TASK_QUEUES.drafts, TASK_QUEUES.listings, TASK_QUEUES.orders], smtp: Boolean(mailer) }, 'temporal worker running');
   return {
     done,
     async shutdown() {
       await sweeper?.stop();
       for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
       await done;
+      await starter.close().catch(() => {});
       mailer?.close();
     },
   };

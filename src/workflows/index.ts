@@ -1,3 +1,4 @@
 // Every workflow the worker runs; this file is the worker's workflow bundle entry.
 export { draftWorkflow } from './draft.ts';
 export { listingUpdateWorkflow } from './listing-update.ts';
+export { orderWorkflow } from './order.ts';

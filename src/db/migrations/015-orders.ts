@@ -46,6 +46,7 @@ export async function up(db: Knex): Promise<void> {
     t.integer('promo_code_id').references('promo_codes.id');
     t.timestamp('expires_at', { useTz: true }).notNullable();
     t.text('payment_method');
+    t.text('payment_id').comment("The provider's id of the payment that paid the order");
     t.integer('paid_cents');
     t.text('paid_currency');
     t.timestamp('paid_at', { useTz: true });

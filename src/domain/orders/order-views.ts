@@ -21,6 +21,7 @@ export interface OrderRow {
   promo_code_id: number | null;
   expires_at: Date;
   payment_method: string | null;
+  payment_id: string | null;
   paid_cents: number | null;
   paid_currency: string | null;
   paid_at: Date | null;
