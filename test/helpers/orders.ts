@@ -1,7 +1,8 @@
 import type { Db } from '../../src/db/knex.ts';
 import { createPromo, type NewPromo } from '../../src/domain/orders/promos-admin.ts';
 import { isoWeekStart } from '../../src/domain/ranking/weeks.ts';
-import { api, type TestEnv } from './env.ts';
+import { signWebhook } from '../../src/payments/signature.ts';
+import { api, request, type TestEnv } from './env.ts';
 
 /** POST /orders/quote. */
 export const quote = (env: TestEnv, key: string, body: unknown, headers: Record<string, string> = {}) =>
@@ -28,4 +29,45 @@ export const mondayIn = (weeks: number) => isoWeekStart(new Date(Date.now() + we
 export async function priceOf(db: Db, product: string): Promise<number> {
   const row = await db('products as p').join('sites as s', 's.id', 'p.site_id').where({ 's.key': 'main', 'p.key': product }).first('p.price_cents');
   return row.price_cents;
+}
+
+/** A Stripe-format `payment_intent.succeeded` event for an order (what the test provider sends). */
+export function succeededEvent(number: string, amountCents: number, options: { eventId?: string; paymentId?: string; currency?: string } = {}) {
+  const paymentId = options.paymentId ?? `pi_t_${Math.random().toString(36).slice(2)}`;
+  return {
+    id: options.eventId ?? `evt_${paymentId}`,
+    object: 'event',
+    type: 'payment_intent.succeeded',
+    data: {
+      object: {
+        id: paymentId,
+        object: 'payment_intent',
+        amount: amountCents,
+        amount_received: amountCents,
+        currency: options.currency ?? 'usd',
+        metadata: { order_number: number, method: 'card' },
+        payment_method_types: ['card'],
+      },
+    },
+  };
+}
+
+/** POSTs an event to our webhook, signed like Stripe with `secret` (the test provider's by default). */
+export function postWebhook(env: TestEnv, event: unknown, secret = env.services.config.orders.test.webhookSecret) {
+  const payload = JSON.stringify(event);
+  return request(env, 'POST', '/webhooks/payments/test', {
+    body: payload,
+    headers: { 'stripe-signature': signWebhook(payload, secret) },
+  });
+}
+
+/** Polls get_order until its status is one of `statuses` (or fails after `timeoutMs`). */
+export async function waitForOrder(env: TestEnv, key: string, number: string, statuses: string[], timeoutMs = 30_000): Promise<any> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await api(env, 'GET', `/orders/${number}`, { key });
+    if (statuses.includes(res.body?.status)) return res.body;
+    if (Date.now() > deadline) throw new Error(`order ${number} is ${res.body?.status}, not ${statuses.join('/')}`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
 }
