@@ -40,7 +40,7 @@ export async function applyPayment(db: Db, config: Pick<Config, 'baseUrl' | 'mai
     if (!event.paymentId) return { kind: 'ignored', reason: 'not a payment' };
     if (order.payment_id === event.paymentId) return { kind: 'duplicate' };
     const refund = (reason: string): PaymentOutcome => ({ kind: 'refund', paymentId: event.paymentId!, amountCents: event.amountCents ?? 0, reason });
-    if (order.status === 'expired' || order.status === 'canceled') return refund(`payment for a ${order.status} order`);
+    if (order.status === 'expired' || order.status === 'canceled') return refund(`payment for an order that is ${order.status}`);
     if (order.status !== 'pending') return refund('the order was already paid');
     const base = { payment_id: event.paymentId, payment_method: event.method, paid_cents: event.amountCents, paid_currency: event.currency, updated_at: trx.fn.now() };
     if (event.amountCents !== order.total_cents || event.currency !== order.currency) {
