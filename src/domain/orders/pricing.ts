@@ -51,8 +51,10 @@ export interface PricingContext {
   clientIp: string;
   now: Date;
   promoLimits: PromoAttemptLimits;
-  /** Re-pricing an existing order: its own promo reservation does not count against it. */
+  /** Re-pricing an existing order: its own promo reservation does not count against it, and a refusal is no wrong try. */
   orderId?: number;
+  /** Unit prices snapshotted into the order's lines at checkout; re-pricing keeps them. */
+  unitCents?: number[];
 }
 
 export interface PricedOrder {
@@ -70,18 +72,20 @@ export interface PricedOrder {
 export async function priceOrder(db: Db, ctx: PricingContext, input: QuoteInput): Promise<PricedOrder> {
   const country = input.billing_country;
   const vatCheck = input.vat_number ? checkVatNumber(input.vat_number, country, ctx.now) : null;
-  const items = await resolveItems(db, ctx.site, ctx.userId, input.items, ctx.now);
+  const resolved = await resolveItems(db, ctx.site, ctx.userId, input.items, ctx.now);
+  const items = ctx.unitCents ? resolved.map((item, i) => ({ ...item, unit_cents: ctx.unitCents![i]! })) : resolved;
   const promo = input.promo_code === undefined ? null : await usablePromo(db, ctx, input.promo_code, items);
   const vat = decideVat(ctx.site.settings.seller_country, country, vatCheck, ctx.now);
   return { quote: computeQuote(items, promo, vat), items, vatCheck, promo };
 }
 
 async function usablePromo(db: Db, ctx: PricingContext, typed: string, items: ResolvedItem[]): Promise<PromoCode> {
-  await guardPromoAttempts(db, ctx.promoLimits, ctx.userId, ctx.clientIp);
+  const recheck = ctx.orderId !== undefined;
+  if (!recheck) await guardPromoAttempts(db, ctx.promoLimits, ctx.userId, ctx.clientIp);
   const promo = await findPromo(db, ctx.site.id, typed);
   const reason = await promoRefusal(db, promo, { userId: ctx.userId, lines: items, now: ctx.now, orderId: ctx.orderId });
   if (reason) {
-    await recordWrongTry(db, ctx.userId, ctx.clientIp);
+    if (!recheck) await recordWrongTry(db, ctx.userId, ctx.clientIp);
     throw promoInvalid(reason);
   }
   return promo!;

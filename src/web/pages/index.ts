@@ -1,5 +1,6 @@
 import { accountPages } from './account.ts';
 import { apiKeyPages } from './api-keys.ts';
+import { checkoutPages } from './checkout.ts';
 import { connectedAppPages } from './connected-apps.ts';
 import { devMailboxPages } from './dev-mailbox.ts';
 import { emailLinkPages } from './email-links.ts';
@@ -36,4 +37,6 @@ export const pageModules: PageRoutes[] = [
   // Following from the listing page and the notifications it brings.
   followPages,
   notificationPages,
+  // Orders (issue 12): the pay page.
+  checkoutPages,
 ];
