@@ -32,7 +32,7 @@ async function main(role: string | undefined, args: string[]): Promise<void> {
     case 'admin': {
       let code = 1;
       await withDatabase(config, async (services) => {
-        code = await runAdmin(services.db, args);
+        code = await runAdmin(services.db, args, services);
       });
       return exitWith(code);
     }

@@ -7,6 +7,7 @@ import { createUser, userByEmail } from '../auth/users.ts';
 import type { Db } from '../db/knex.ts';
 import { AppError } from '../errors.ts';
 import { EDITS_LIST_USAGE, editsList } from './edits-list.ts';
+import { ORDER_SUPPORT_USAGE, runOrderSupportCommand, type SupportDeps } from './order-support.ts';
 import { ORDER_OPTIONS, ORDERS_USAGE, OrderUsageError, runOrderCommand } from './orders.ts';
 import { QUESTION_OPTIONS, QUESTIONS_USAGE, QuestionUsageError, runQuestionCommand } from './questions.ts';
 
@@ -15,10 +16,11 @@ const USAGE = `Usage:
   npm run admin -- keys:create --email E --scopes account:read,listings:write,orders:write [--name N]
   ${EDITS_LIST_USAGE}
 ${QUESTIONS_USAGE}
-${ORDERS_USAGE}`;
+${ORDERS_USAGE}
+${ORDER_SUPPORT_USAGE}`;
 
 /** Runs one admin command; returns the process exit code. Output is for scripts: the key alone on the last line. */
-export async function runAdmin(db: Db, argv: string[]): Promise<number> {
+export async function runAdmin(db: Db, argv: string[], support?: SupportDeps): Promise<number> {
   const [command, ...rest] = argv;
   const { values } = parseArgs({
     args: rest,
@@ -38,6 +40,8 @@ export async function runAdmin(db: Db, argv: string[]): Promise<number> {
     if (questions !== null) return questions;
     const orders = await runOrderCommand(db, command, values);
     if (orders !== null) return orders;
+    const supportCode = await runOrderSupportCommand(db, support, command, values);
+    if (supportCode !== null) return supportCode;
     switch (command) {
       case 'users:create': {
         const email = required(values.email, '--email');

@@ -1,6 +1,9 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { runAdmin } from '../../src/admin/cli.ts';
+import type { SupportDeps } from '../../src/admin/order-support.ts';
+import type { Db } from '../../src/db/knex.ts';
 import type { TestEnv } from './env.ts';
 
 const run = promisify(execFile);
@@ -22,5 +25,20 @@ export async function admin(env: Pick<TestEnv, 'databaseUrl'>, ...args: string[]
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
     return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+/** The same command in this process (spawning node costs seconds): exit code and what it printed. */
+export async function adminInProcess(db: Db, args: string[], support?: SupportDeps): Promise<AdminResult> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const { log, error } = console;
+  console.log = (...parts: unknown[]) => out.push(parts.join(' '));
+  console.error = (...parts: unknown[]) => err.push(parts.join(' '));
+  try {
+    const code = await runAdmin(db, args, support);
+    return { code, stdout: out.join('\n'), stderr: err.join('\n') };
+  } finally {
+    Object.assign(console, { log, error });
   }
 }
