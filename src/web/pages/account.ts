@@ -30,6 +30,7 @@ export const accountPages: PageRoutes = (router, services) => {
 <h2 id="account-pages">Your pages</h2>
 <ul>
 <li><a href="/account/notifications">Notifications</a> — updates of the listings you follow</li>
+<li><a href="/account/orders">Orders</a> — what you bought, with invoices</li>
 <li><a href="${founderUrls.profileEditor('')}">Founder profile</a> — your name, photo, bio and interview</li>
 <li><a href="/account/keys">API keys</a></li>
 <li><a href="/account/connected-apps">Connected apps</a> — AI agents and apps signed in with your account</li>

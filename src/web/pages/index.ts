@@ -1,6 +1,7 @@
 import { accountPages } from './account.ts';
 import { apiKeyPages } from './api-keys.ts';
 import { checkoutPages } from './checkout.ts';
+import { orderPages } from './orders.ts';
 import { connectedAppPages } from './connected-apps.ts';
 import { devMailboxPages } from './dev-mailbox.ts';
 import { emailLinkPages } from './email-links.ts';
@@ -37,6 +38,7 @@ export const pageModules: PageRoutes[] = [
   // Following from the listing page and the notifications it brings.
   followPages,
   notificationPages,
-  // Orders (issue 12): the pay page.
+  // Orders (issue 12): the pay page, the account's orders and invoices.
   checkoutPages,
+  orderPages,
 ];
