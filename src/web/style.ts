@@ -52,6 +52,7 @@ img.founder-photo { border-radius: 50%; object-fit: cover; flex: none; }
 .missing h2 { font-size: 1.1rem; }
 ol.feed { list-style: none; padding: 0; } ol.feed > li { border-bottom: 1px solid var(--line); }
 .pager { display: flex; gap: 1rem; justify-content: space-between; margin: 1rem 0; }
+.billboard { background: var(--panel); border-bottom: 1px solid var(--line); text-align: center; padding: .5rem 1rem; }
 .invoice .parties { display: flex; gap: 2rem; flex-wrap: wrap; }
 @media print { header.site, footer, .no-print { display: none; } main { max-width: none; } }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }

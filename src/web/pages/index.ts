@@ -1,5 +1,6 @@
 import { accountPages } from './account.ts';
 import { apiKeyPages } from './api-keys.ts';
+import { categoryPages } from './categories.ts';
 import { checkoutPages } from './checkout.ts';
 import { orderPages } from './orders.ts';
 import { connectedAppPages } from './connected-apps.ts';
@@ -41,4 +42,5 @@ export const pageModules: PageRoutes[] = [
   // Orders (issue 12): the pay page, the account's orders and invoices.
   checkoutPages,
   orderPages,
+  categoryPages,
 ];
