@@ -99,7 +99,17 @@ ${field({ name: 'cvc', label: 'CVC', autocomplete: 'cc-csc', maxlength: 4, error
 }
 
 /** The whole pending pay page body. */
-export function payPage(o: { order: OrderRow; lines: OrderLineRow[]; base: string; csrf: string; errors?: FieldMessages; notice?: string; method?: string }): SafeHtml {
+export function payPage(o: {
+  order: OrderRow;
+  lines: OrderLineRow[];
+  base: string;
+  csrf: string;
+  errors?: FieldMessages;
+  notice?: string;
+  method?: string;
+  /** The provider's own pay section (Stripe's Payment Element) instead of the test provider's form. */
+  payment?: SafeHtml;
+}): SafeHtml {
   return html`${o.notice ? html`<p class="notice" role="status" data-notice>${o.notice}</p>` : ''}
 ${errorSummary(o.errors)}
 <p>Order <strong>${o.order.number}</strong> · this link is valid until ${time(o.order.expires_at)}.</p>
@@ -108,5 +118,5 @@ ${orderTable(o.order, o.lines)}
 <h2>Billing details</h2>
 ${billingForm(`${o.base}/billing`, o.csrf, o.order, o.errors)}
 <h2>Pay</h2>
-${payForm(`${o.base}/pay`, o.csrf, o.order, o.errors, o.method)}`;
+${o.payment ?? payForm(`${o.base}/pay`, o.csrf, o.order, o.errors, o.method)}`;
 }

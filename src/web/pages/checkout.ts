@@ -6,6 +6,7 @@ import { formatCents } from '../../domain/orders/receipt.ts';
 import { repriceOrder } from '../../domain/orders/reprice.ts';
 import { AppError } from '../../errors.ts';
 import { paymentProvider } from '../../payments/index.ts';
+import type { StripePayments } from '../../payments/stripe/index.ts';
 import { TEST_METHODS, type TestMethod, type TestPaymentResult } from '../../payments/test-provider/index.ts';
 import { payPage } from '../checkout-view.ts';
 import { postForm } from '../components.ts';
@@ -188,9 +189,55 @@ async function renderPay(
 ): Promise<void> {
   const lines = (await linesOf(services.db, [order.id])).get(order.id)!;
   const csrf = await csrfToken(ctx, services);
+  const provider = paymentProvider(services.db, services.config);
+  const base = `/checkout/${order.checkout_token}`;
+  const stripe = provider.name === 'stripe' ? await stripePayment(ctx, provider, order) : null;
   await renderPage(ctx, services, {
     title: 'Checkout',
     status: o.status,
-    main: payPage({ order, lines, base: `/checkout/${order.checkout_token}`, csrf, errors: o.errors, notice: o.notice, method: o.method }),
+    main: payPage({ order, lines, base, csrf, errors: o.errors, notice: o.notice, method: o.method, payment: stripe?.element }),
+    script: stripe?.script,
   });
 }
+
+/**
+ * With the stripe provider the pay section is Stripe's Payment Element (cards, wallets through
+ * Express Checkout, PayPal/Link accounts, crypto) for a PaymentIntent of the order's total; the
+ * page's CSP then also allows Stripe.js and its frames.
+ */
+async function stripePayment(ctx: Context, provider: StripePayments, order: OrderRow) {
+  const intent = await provider.paymentIntent({ number: order.number, amountCents: order.total_cents, currency: order.currency });
+  const csp = ctx.response.get('Content-Security-Policy')
+    .replace("script-src 'nonce-", "script-src https://js.stripe.com 'nonce-")
+    .replace("default-src 'self'", "default-src 'self'; frame-src https://js.stripe.com https://hooks.stripe.com; connect-src 'self' https://api.stripe.com");
+  ctx.set('Content-Security-Policy', csp);
+  const done = `${ctx.origin}/checkout/${order.checkout_token}/done`;
+  return {
+    element: html`<form id="stripe-payment" data-client-secret="${intent.clientSecret}" data-publishable-key="${provider.publishableKey}" data-return-url="${done}">
+<div id="payment-element"></div>
+<button type="submit">Pay ${money(order)}</button>
+<p class="error" id="payment-error" role="alert"></p>
+</form>`,
+    script: STRIPE_SCRIPT,
+  };
+}
+
+// Loads Stripe.js, mounts the Payment Element and confirms; Stripe redirects to the done page.
+const STRIPE_SCRIPT = `(function () {
+  var form = document.getElementById('stripe-payment');
+  var s = document.createElement('script');
+  s.src = 'https://js.stripe.com/v3/';
+  s.nonce = document.currentScript.nonce;
+  s.onload = function () {
+    var stripe = Stripe(form.dataset.publishableKey);
+    var elements = stripe.elements({ clientSecret: form.dataset.clientSecret });
+    elements.create('payment').mount('#payment-element');
+    form.addEventListener('submit', function (e) {
+      e.preventDefault();
+      stripe.confirmPayment({ elements: elements, confirmParams: { return_url: form.dataset.returnUrl } }).then(function (r) {
+        if (r.error) document.getElementById('payment-error').textContent = r.error.message;
+      });
+    });
+  };
+  document.head.appendChild(s);
+})();`;
