@@ -2,6 +2,7 @@ import test from 'ava';
 import { createTestProvider } from '../../src/payments/test-provider/index.ts';
 import { api, request, startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
+import { recordHistory, workflowResult } from '../helpers/workflows.ts';
 import { checkout, inDays, postWebhook, promo, succeededEvent, waitForOrder } from '../helpers/orders.ts';
 
 type User = { userId: number; key: string; email: string };
@@ -60,6 +61,9 @@ test('a paid order is fulfilled line by line exactly once, however often the web
   t.is(mail.length, 1);
   t.true(mail[0].body_text.includes(`VAT 19.00 % (DE`), mail[0].body_text);
   t.true(mail[0].body_text.includes(`Total paid: USD ${(order.total_cents / 100).toFixed(2)}`));
+
+  t.deepEqual(await workflowResult(env, `order:${order.number}`), { status: 'fulfilled' });
+  await recordHistory(env, `order:${order.number}`, 'order-workflow-fulfilled.json');
 
   // Later deliveries of the same event change nothing either.
   t.is((await postWebhook(env, event)).body.duplicate, true);
