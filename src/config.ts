@@ -5,6 +5,7 @@ import type { RegistrationLimit } from './auth/oauth/registration-limit.ts';
 import type { SigninLimits } from './auth/signin-limiter.ts';
 import type { QuotaSettings } from './domain/quotas/quotas.ts';
 import type { CrawlOptions } from './domain/crawl/types.ts';
+import { ORDER_ENV, orderConfig, type OrderConfig } from './config-orders.ts';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -100,6 +101,7 @@ const EnvSchema = z.object({
   CLAIM_LIFETIME: z.string().default('7d'),
   /** Least time between two requested checks (verify_claim, Check now) of one claim. */
   CLAIM_VERIFY_MIN_INTERVAL: z.string().default('10s'),
+  ...ORDER_ENV,
 });
 
 const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
@@ -174,6 +176,8 @@ export interface Config {
   devMailbox: boolean;
   signin: SigninLimits;
   claims: ClaimSettings;
+  /** Checkout, promo limits and the payment provider (see config-orders.ts). */
+  orders: OrderConfig;
 }
 
 /** One phase of a claim's own checks: every `everyMs` until `untilMs` after the claim started. */
@@ -251,5 +255,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       lifetimeMs: duration('CLAIM_LIFETIME', e.CLAIM_LIFETIME),
       verifyIntervalMs: duration('CLAIM_VERIFY_MIN_INTERVAL', e.CLAIM_VERIFY_MIN_INTERVAL),
     },
+    orders: orderConfig(e, baseUrl),
   };
 }

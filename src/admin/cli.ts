@@ -6,11 +6,12 @@ import { PasswordSchema } from '../auth/passwords.ts';
 import { createUser, userByEmail } from '../auth/users.ts';
 import type { Db } from '../db/knex.ts';
 import { AppError } from '../errors.ts';
-import type { Services } from '../services.ts';
 import { CLAIMS_USAGE, claimsList, claimsRecheck } from './claims.ts';
 import { EDITS_LIST_USAGE, editsList } from './edits-list.ts';
 import { LAUNCH_OPTIONS, LAUNCHES_USAGE, runLaunchCommand } from './launches.ts';
 import { LISTINGS_IMPORT_USAGE, listingsImport } from './listings-import.ts';
+import { ORDER_SUPPORT_USAGE, runOrderSupportCommand, type SupportDeps } from './order-support.ts';
+import { ORDER_OPTIONS, ORDERS_USAGE, OrderUsageError, runOrderCommand } from './orders.ts';
 import { QUESTION_OPTIONS, QUESTIONS_USAGE, QuestionUsageError, runQuestionCommand } from './questions.ts';
 import { SITE_OPTIONS, SITES_USAGE, runSiteCommand } from './sites.ts';
 import { VOTE_OPTIONS, VOTES_USAGE, runVoteCommand } from './votes.ts';
@@ -24,10 +25,12 @@ ${QUESTIONS_USAGE}
 ${SITES_USAGE}
 ${LAUNCHES_USAGE}
 ${VOTES_USAGE}
-${CLAIMS_USAGE}`;
+${CLAIMS_USAGE}
+${ORDERS_USAGE}
+${ORDER_SUPPORT_USAGE}`;
 
 /** Runs one admin command; returns the process exit code. Output is for scripts: the key alone on the last line. */
-export async function runAdmin(db: Db, argv: string[], services?: Pick<Services, 'config' | 'workflows'>): Promise<number> {
+export async function runAdmin(db: Db, argv: string[], services?: SupportDeps): Promise<number> {
   const [command, ...rest] = argv;
   const { values } = parseArgs({
     args: rest,
@@ -44,6 +47,7 @@ export async function runAdmin(db: Db, argv: string[], services?: Pick<Services,
       ...SITE_OPTIONS,
       ...LAUNCH_OPTIONS,
       ...VOTE_OPTIONS,
+      ...ORDER_OPTIONS,
     },
     strict: true,
   });
@@ -58,6 +62,10 @@ export async function runAdmin(db: Db, argv: string[], services?: Pick<Services,
     }
     const votes = await runVoteCommand(db, command, values);
     if (votes !== null) return votes;
+    const orders = await runOrderCommand(db, command, values);
+    if (orders !== null) return orders;
+    const supportCode = await runOrderSupportCommand(db, services, command, values);
+    if (supportCode !== null) return supportCode;
     switch (command) {
       case 'users:create': {
         const email = required(values.email, '--email');
@@ -91,7 +99,7 @@ export async function runAdmin(db: Db, argv: string[], services?: Pick<Services,
         return 2;
     }
   } catch (err) {
-    if (err instanceof AppError || err instanceof UsageError || err instanceof QuestionUsageError) {
+    if (err instanceof AppError || err instanceof UsageError || err instanceof QuestionUsageError || err instanceof OrderUsageError) {
       console.error(err.message);
       return 1;
     }

@@ -17,6 +17,7 @@ import { bearerAuth } from './middleware/auth.ts';
 import { problemErrors } from './middleware/errors.ts';
 import { requestContext } from './middleware/request-context.ts';
 import { openApiDocument } from './openapi.ts';
+import { paymentWebhooks } from './payment-webhooks.ts';
 import { withPhotoBodyLimit } from './photo-body.ts';
 import { restRouter } from './rest-router.ts';
 import { mediaRouter } from '../web/media.ts';
@@ -87,6 +88,7 @@ export function createApp(services: Services, operations: readonly Operation[]):
       throw new AppError(404, 'not_found', 'Not found', `There is no API route ${ctx.method} ${ctx.path}.`);
     }
   });
+  app.use(paymentWebhooks(services));
   // Server-rendered pages (also sign-in and consent of OAuth): every path not taken above.
   app.use(webPages(services, [consentPages(oauthProvider)]));
   return app;

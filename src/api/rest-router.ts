@@ -21,6 +21,7 @@ export function restRouter(operations: readonly Operation[], services: Services)
         requestId: ctx.state.requestId,
         host: ctx.host,
         principal: ctx.state.principal,
+        clientIp: ctx.ip,
       });
       const idempotencyKey = op.idempotent ? ctx.get('Idempotency-Key') || undefined : undefined;
       const result = await invoke(op, input, opCtx, { idempotencyKey, challenge: REST_CHALLENGE });

@@ -60,6 +60,7 @@ export function mcpEndpoint(services: Services, operations: readonly Operation[]
           requestId: ctx.state.requestId,
           host: ctx.host,
           principal,
+          clientIp: ctx.ip,
         }),
       };
       const direct = config.mcp.directToolCalls && ctx.method === 'POST' ? directToolCall(ctx.req.headers, message, isTool) : undefined;

@@ -11,6 +11,8 @@ export interface CallInfo {
   /** The Host the request came to; picks the site. */
   host: string;
   principal: Principal | null;
+  /** The client's address (after trusted proxies); rate limits count it. */
+  clientIp?: string;
 }
 
 /** The context an operation handler runs with, the same for REST and MCP. */
@@ -23,5 +25,6 @@ export async function operationContext(services: Services, call: CallInfo): Prom
     requestId: call.requestId,
     site: await siteForHost(services.db, call.host),
     principal: call.principal,
+    clientIp: call.clientIp ?? 'unknown',
   };
 }

@@ -5,6 +5,7 @@ import { launchOperations } from './launches.ts';
 import { listingEditOperations } from './listing-edits.ts';
 import { listingOperations } from './listings.ts';
 import type { Operation } from './operation.ts';
+import { orderOperations } from './orders.ts';
 import { publicOperations } from './public.ts';
 import { updateOperations } from './updates.ts';
 
@@ -18,4 +19,5 @@ export const operations: readonly Operation[] = [
   ...founderOperations,
   ...launchOperations,
   ...claimOperations,
+  ...orderOperations,
 ] as unknown as readonly Operation[];

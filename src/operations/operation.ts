@@ -19,6 +19,8 @@ export interface OperationContext {
   site: Site;
   /** Null on public operations called without credentials. */
   principal: Principal | null;
+  /** The client's address (after trusted proxies), for per-address limits. */
+  clientIp: string;
 }
 
 /** The signed-in caller's user id; invoke() guarantees a principal on scoped operations. */

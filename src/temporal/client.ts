@@ -5,7 +5,8 @@ import { claimWorkflowId } from '../domain/claims/claims.ts';
 import type { ClaimWorkflowInput, VerifyNowResult } from '../workflows/claim.ts';
 import { draftWorkflowId } from '../domain/drafts/drafts.ts';
 import { listingUpdateWorkflowId } from '../domain/updates/updates.ts';
-import { CLAIM_ID, DRAFT_ID, DRAFT_STATUS, LISTING_ID, SITE_KEY } from '../workflows/search-attributes.ts';
+import { CLAIM_ID, DRAFT_ID, DRAFT_STATUS, LISTING_ID, ORDER_NUMBER, SITE_KEY } from '../workflows/search-attributes.ts';
+import { PAYMENT_CONFIRMED_SIGNAL, orderWorkflowId, type OrderWorkflowInput, type PaymentConfirmed } from '../domain/orders/order-flow.ts';
 import { TASK_QUEUES } from './task-queues.ts';
 
 const START_DEADLINE_MS = 5_000;
@@ -30,6 +31,12 @@ export interface WorkflowStarter {
   verifyClaimNow(claimId: number): Promise<VerifyNowResult>;
   /** Signal `emailLinkOpened`: the claim was verified by its emailed link. */
   signalClaimLinkOpened(claimId: number): Promise<void>;
+  /** Starts `order:{number}`: waits for the payment until the link expires, then fulfils. */
+  startOrder(input: OrderWorkflowInput, listingIds: number[]): Promise<void>;
+  /** Delivers a stored payment event to `order:{number}`, starting the workflow when it is closed or missing. */
+  signalPayment(input: OrderWorkflowInput, listingIds: number[], signal: PaymentConfirmed): Promise<void>;
+  /** The Temporal client (support commands use it for updates and queries). */
+  readonly client: Client;
   /** Frontend reachable (used by /readyz). */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -41,7 +48,7 @@ export interface TemporalClientOptions {
 }
 
 /** Connects lazily so that the API starts even while Temporal is still coming up. */
-export function createWorkflowStarter(options: TemporalClientOptions): WorkflowStarter & { client: Client } {
+export function createWorkflowStarter(options: TemporalClientOptions): WorkflowStarter {
   const connection = Connection.lazy({ address: options.address, connectTimeout: '3 seconds' });
   const client = new Client({ connection, namespace: options.namespace });
   // Bounded so that an API request answers 503 quickly while Temporal is down.
@@ -118,10 +125,37 @@ export function createWorkflowStarter(options: TemporalClientOptions): WorkflowS
         connection.withDeadline(Date.now() + START_DEADLINE_MS, () => client.workflow.getHandle(claimWorkflowId(claimId)).signal('emailLinkOpened')),
       );
     },
+    async startOrder(input, listingIds) {
+      await startBounded('orderWorkflow', orderStart(input, listingIds));
+    },
+    async signalPayment(input, listingIds, signal) {
+      await unavailableOnError(() =>
+        connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+          client.workflow.signalWithStart('orderWorkflow', {
+            ...orderStart(input, listingIds),
+            signal: PAYMENT_CONFIRMED_SIGNAL,
+            signalArgs: [signal],
+          }),
+        ),
+      );
+    },
     async ping() {
       await connection.workflowService.getSystemInfo({});
     },
     close: () => connection.close(),
+  };
+}
+
+function orderStart(input: OrderWorkflowInput, listingIds: number[]): WorkflowStartOptions {
+  return {
+    taskQueue: TASK_QUEUES.orders,
+    workflowId: orderWorkflowId(input.number),
+    args: [input],
+    workflowIdConflictPolicy: 'USE_EXISTING',
+    typedSearchAttributes: [
+      { key: ORDER_NUMBER, value: input.number },
+      ...listingIds.slice(0, 1).map((id) => ({ key: LISTING_ID, value: id })),
+    ] as WorkflowStartOptions['typedSearchAttributes'],
   };
 }
 

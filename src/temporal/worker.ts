@@ -9,6 +9,8 @@ import { createLaunchActivities } from '../activities/launches.ts';
 import { createListingUpdateActivities } from '../activities/listing-updates.ts';
 import { createMailActivities } from '../activities/mail.ts';
 import { createRankingActivities } from '../activities/ranking.ts';
+import { createOrderActivities } from '../activities/orders.ts';
+import { createWorkflowStarter } from './client.ts';
 import { createMailer } from '../mail/smtp.ts';
 import { startMailSweeper } from '../mail/sweeper.ts';
 import { ensureWeeklyCloseSchedule } from './schedules.ts';
@@ -79,8 +81,20 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
     activities: { ...createRankingActivities({ db: deps.db, config: deps.config }), ...createMailActivities({ db: deps.db, mailer }) },
   });
   deps.log.info({ schedule: await ensureWeeklyCloseSchedule(connection, deps.namespace) }, 'weekly-close schedule in place');
+  // Fulfilling orders starts or signals other workflows (a paid launch).
+  const starter = createWorkflowStarter({ address: deps.address, namespace: deps.namespace });
+  const orders = await Worker.create({
+    connection,
+    namespace: deps.namespace,
+    taskQueue: TASK_QUEUES.orders,
+    workflowBundle: bundle,
+    activities: {
+      ...createOrderActivities({ db: deps.db, config: deps.config, workflows: starter }),
+      ...createMailActivities({ db: deps.db, mailer }),
+    },
+  });
   const sweeper = mailer && startMailSweeper({ db: deps.db, mailer, intervalMs: deps.config.mail.sweepIntervalMs, log: deps.log });
-  const workers = [drafts, listings, ranking, claims];
+  const workers = [drafts, listings, ranking, claims, orders];
   const done = Promise.all(workers.map((w) => w.run())).then(() => connection.close());
   deps.log.info({ taskQueues: workers.map((w) => w.options.taskQueue), smtp: Boolean(mailer) }, 'temporal worker running');
   return {
@@ -89,6 +103,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
       await sweeper?.stop();
       for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
       await done;
+      await starter.close().catch(() => {});
       mailer?.close();
     },
   };

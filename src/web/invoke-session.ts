@@ -25,6 +25,7 @@ export async function invokeAsSession<I extends z.ZodObject, O extends z.ZodType
     workflows: services.workflows,
     log: ctx.state.log,
     requestId: ctx.state.requestId,
+    clientIp: ctx.ip,
     site: await siteForHost(services.db, ctx.host),
     principal: { userId: user.id, credentialId: `session:${user.id}`, scopes: SCOPES },
   };

@@ -13,6 +13,8 @@ export interface LayoutOptions {
   notice?: string;
   /** Trusted inline script of the page, sent with the CSP nonce. */
   script?: string;
+  /** The site's billboard of the day (a paid booking), above every page's content. */
+  banner?: SafeHtml;
 }
 
 /** The one layout of every page. */
@@ -31,6 +33,7 @@ export function layout(o: LayoutOptions): SafeHtml {
 <a class="brand" href="/">Listing Directory</a>
 <ul>${o.user && o.csrf ? signedInLinks(o.csrf) : anonymousLinks}</ul>
 </nav></header>
+${o.banner ?? ''}
 <main id="main">
 ${o.notice && html`<p class="notice" role="status">${o.notice}</p>`}
 <h1>${o.title}</h1>

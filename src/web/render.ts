@@ -3,6 +3,7 @@ import { csrfToken } from './csrf.ts';
 import { errorSummary, postForm } from './components.ts';
 import type { FieldMessages } from './forms.ts';
 import { html, type SafeHtml } from './html.ts';
+import { billboardBanner } from './billboard.ts';
 import { layout } from './layout.ts';
 import { currentUser } from './session.ts';
 import type { WebServices } from './web-services.ts';
@@ -43,6 +44,7 @@ export async function renderPage(ctx: Context, services: WebServices, o: PageOpt
     csrf: user ? await csrfToken(ctx, services) : null,
     notice,
     script: o.script,
+    banner: await billboardBanner(ctx, services),
   }).value;
 }
 

@@ -63,5 +63,8 @@ dl.facts { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap
 dl.facts dd { margin: 0; overflow-wrap: anywhere; }
 section.operation h2 code, nav code { overflow-wrap: anywhere; }
 section.operation { border-top: 1px solid var(--line); margin-top: 2rem; }
+.billboard { background: var(--panel); border-bottom: 1px solid var(--line); text-align: center; padding: .5rem 1rem; }
+.invoice .parties { display: flex; gap: 2rem; flex-wrap: wrap; }
+@media print { header.site, footer, .no-print { display: none; } main { max-width: none; } }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 `;

@@ -4,3 +4,4 @@ export { listingUpdateWorkflow } from './listing-update.ts';
 export { listingLaunchWorkflow } from './listing-launch.ts';
 export { siteWeeklyCloseWorkflow, weeklyCloseWorkflow } from './weekly-close.ts';
 export { claimWorkflow } from './claim.ts';
+export { orderWorkflow } from './order.ts';

@@ -17,3 +17,6 @@ export const CLAIM_ID = defineSearchAttributeKey('ClaimId', SearchAttributeType.
 
 /** The site (key) a launch or weekly-close workflow belongs to. */
 export const SITE_KEY = defineSearchAttributeKey('SiteKey', SearchAttributeType.KEYWORD);
+
+/** The order an `order:{number}` workflow takes from checkout to fulfilment. */
+export const ORDER_NUMBER = defineSearchAttributeKey('OrderNumber', SearchAttributeType.KEYWORD);

@@ -12,6 +12,7 @@ import * as launches from './012-launches.ts';
 import * as votes from './013-votes.ts';
 import * as claims from './014-claims.ts';
 import * as search from './016-search.ts';
+import * as orders from './015-orders.ts';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '013-votes': votes,
   '014-claims': claims,
   '016-search': search,
+  '015-orders': orders,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,5 +1,7 @@
 import { cacheOf } from '../../cache/ttl-cache.ts';
 import type { Db } from '../../db/knex.ts';
+import { isProductKey, optionsJsonSchema } from '../orders/product-options.ts';
+import type { SiteSettings } from '../sites/sites.ts';
 
 export interface Product {
   key: string;
@@ -24,5 +26,8 @@ async function readProducts(db: Db, siteId: number): Promise<Product[]> {
     .where({ site_id: siteId, active: true })
     .orderBy('id')
     .select('key', 'name', 'description', 'price_cents', 'needs_listing', 'options');
-  return rows.map((r) => ({ ...r, currency: 'USD' as const }));
+  const site = await db('sites').where({ id: siteId }).first('settings');
+  const minDays = (site?.settings as SiteSettings | undefined)?.billboard_min_days ?? 7;
+  // The published options are the JSON Schema of the very schema order items are validated with.
+  return rows.map((r) => ({ ...r, options: isProductKey(r.key) ? optionsJsonSchema(r.key, minDays) : r.options, currency: 'USD' as const }));
 }

@@ -31,6 +31,7 @@ export const accountPages: PageRoutes = (router, services) => {
 <ul>
 <li><a href="/account/listings">Your listings</a> — drafts and listings, their status and next step</li>
 <li><a href="/account/notifications">Notifications</a> — updates of the listings you follow</li>
+<li><a href="/account/orders">Orders</a> — what you bought, with invoices</li>
 <li><a href="${founderUrls.profileEditor('')}">Founder profile</a> — your name, photo, bio and interview</li>
 <li><a href="/account/keys">API keys</a></li>
 <li><a href="/account/claims">Claims</a> — listings of your company you asked to own</li>

@@ -5,6 +5,9 @@ import { badgePages } from './badges.ts';
 import { apiKeyPages } from './api-keys.ts';
 import { claimLinkPages } from './claim-link.ts';
 import { claimPages } from './claims.ts';
+import { categoryPages } from './categories.ts';
+import { checkoutPages } from './checkout.ts';
+import { orderPages } from './orders.ts';
 import { connectedAppPages } from './connected-apps.ts';
 import { devMailboxPages } from './dev-mailbox.ts';
 import { docsPages } from './docs.ts';
@@ -55,4 +58,8 @@ export const pageModules: PageRoutes[] = [
   // Claims (issue 13): the claimant's pages and the emailed link.
   claimPages,
   claimLinkPages,
+  // Orders (issue 12): the pay page, the account's orders and invoices.
+  checkoutPages,
+  orderPages,
+  categoryPages,
 ];

@@ -1,0 +1,48 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/knex.ts';
+import { FulfilmentRefused, fulfilLine, openLines } from '../domain/orders/fulfilment.ts';
+import { applyPayment, completeOrder, expireOrder, markAttention, recordRefund, type PaymentOutcome } from '../domain/orders/payment.ts';
+import { paymentProvider } from '../payments/index.ts';
+import type { WorkflowStarter } from '../temporal/client.ts';
+
+export interface OrderActivityDeps {
+  db: Db;
+  config: Config;
+  /** Fulfilling a launch starts or signals the listing's workflow. */
+  workflows: WorkflowStarter;
+}
+
+/** Activities of `order:{number}`; thin wrappers over the orders domain. */
+export function createOrderActivities({ db, config, workflows }: OrderActivityDeps) {
+  return {
+    async orderStatus(number: string): Promise<string | null> {
+      return (await db('orders').where({ number }).first('status'))?.status ?? null;
+    },
+    applyPayment: (number: string, eventId: number): Promise<PaymentOutcome> => applyPayment(db, config, number, eventId),
+    /** Refunds a payment that must not be kept (expired, canceled or already paid order); once per payment. */
+    async refundPayment(number: string, paymentId: string, amountCents: number, reason: string): Promise<void> {
+      const dedupeKey = `refund:${paymentId}`;
+      const { refundId } = await paymentProvider(db, config).refund(paymentId, amountCents, dedupeKey);
+      await recordRefund(db, { number, amountCents, reason, providerRefundId: refundId, dedupeKey });
+    },
+    expireOrder: (number: string): Promise<boolean> => expireOrder(db, number),
+    openLines: (number: string) => openLines(db, number),
+    async fulfilLine(lineId: number): Promise<{ fulfilledAt: string }> {
+      try {
+        return await fulfilLine({ db, workflows }, lineId);
+      } catch (err) {
+        if (err instanceof FulfilmentRefused) throw ApplicationFailure.nonRetryable(err.message, 'FulfilmentRefused');
+        throw err;
+      }
+    },
+    markAttention: (number: string, reason: string): Promise<void> => markAttention(db, number, reason),
+    /** Support asked for a retry: the order is `paid` again while its lines are retried. */
+    async resumeOrder(number: string): Promise<void> {
+      await db('orders').where({ number, status: 'attention' }).whereNotNull('paid_at').update({ status: 'paid', attention_reason: null });
+    },
+    completeOrder: (number: string): Promise<void> => completeOrder(db, number),
+  };
+}
+
+export type OrderActivities = ReturnType<typeof createOrderActivities>;

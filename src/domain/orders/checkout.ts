@@ -1,0 +1,86 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/knex.ts';
+import type { WorkflowStarter } from '../../temporal/client.ts';
+import type { OrderWorkflowInput } from './order-flow.ts';
+import { linesOf, toOrderView, type OrderRow, type OrderView } from './order-views.ts';
+import { priceOrder, type PricedOrder, type PricingContext, type QuoteInput } from './pricing.ts';
+import { promoInvalid, promoRefusal, type PromoCode } from './promos.ts';
+
+export interface CheckoutDeps {
+  db: Db;
+  config: Config;
+  workflows: WorkflowStarter;
+}
+
+// No 0/O, 1/I/L: numbers are read aloud to support.
+const NUMBER_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
+
+/** A human-friendly order number such as `LD-7K3M-9QX2` (~39 bits; uniqueness is the table's). */
+export function newOrderNumber(): string {
+  const pick = () => Array.from({ length: 4 }, () => NUMBER_ALPHABET[randomInt(NUMBER_ALPHABET.length)]).join('');
+  return `LD-${pick()}-${pick()}`;
+}
+
+/** The checkout link's secret: 256 random bits, never the order number. */
+export const newCheckoutToken = () => randomBytes(32).toString('base64url');
+
+/**
+ * create_checkout: prices the order with the one pricing function, saves it `pending` with its
+ * lines, reserves the promo redemption (under a lock of the code, so the cap holds however many
+ * checkouts race), then starts `order:{number}`.
+ */
+export async function createCheckout(deps: CheckoutDeps, ctx: PricingContext, input: QuoteInput): Promise<OrderView> {
+  const priced = await priceOrder(deps.db, ctx, input);
+  const expiresAt = new Date(ctx.now.getTime() + deps.config.orders.checkoutTtlSeconds * 1000);
+  const order = await insertOrder(deps.db, ctx, input, priced, expiresAt);
+  const flow: OrderWorkflowInput = { number: order.number, expiresAt: expiresAt.toISOString(), fulfilMaxAttempts: deps.config.orders.fulfilMaxAttempts };
+  try {
+    await deps.workflows.startOrder(flow, listingIdsOf(priced));
+  } catch (err) {
+    await deps.db('orders').where({ id: order.id }).delete();
+    throw err;
+  }
+  return toOrderView(deps.config, order, (await linesOf(deps.db, [order.id])).get(order.id)!);
+}
+
+const listingIdsOf = (priced: PricedOrder) => [...new Set(priced.items.map((i) => i.listing_id).filter((id): id is number => id !== null))];
+
+async function insertOrder(db: Db, ctx: PricingContext, input: QuoteInput, priced: PricedOrder, expiresAt: Date): Promise<OrderRow> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await db.transaction(async (trx) => {
+        // The code's row first: the order's foreign key to it would otherwise share-lock it and deadlock the racers.
+        const promo = priced.promo ? await trx('promo_codes').where({ id: priced.promo.id }).forUpdate().first() : null;
+        const [order] = await trx('orders')
+          .insert({
+            site_id: ctx.site.id,
+            user_id: ctx.userId,
+            number: newOrderNumber(),
+            checkout_token: newCheckoutToken(),
+            quote: JSON.stringify(priced.quote),
+            billing: JSON.stringify({ name: null, country: input.billing_country, vat_number: priced.vatCheck?.number ?? null }),
+            vat_check: priced.vatCheck ? JSON.stringify(priced.vatCheck) : null,
+            total_cents: priced.quote.total_cents,
+            promo_code_id: priced.promo?.id ?? null,
+            expires_at: expiresAt,
+          })
+          .returning('*');
+        await trx('order_lines').insert(priced.quote.lines.map((l, position) => ({ ...l, options: JSON.stringify(l.options), order_id: order.id, position })));
+        if (promo) await reservePromo(trx, ctx, priced, promo, order.id);
+        return order as OrderRow;
+      });
+    } catch (err) {
+      // A number already taken (1 in ~10^11 per pair): draw another.
+      if ((err as { constraint?: string }).constraint === 'orders_number_unique' && attempt < 3) continue;
+      throw err;
+    }
+  }
+}
+
+/** Under the code's row lock, so that concurrent checkouts count each other's reservations. */
+async function reservePromo(trx: Db, ctx: PricingContext, priced: PricedOrder, promo: PromoCode, orderId: number): Promise<void> {
+  const reason = await promoRefusal(trx, promo, { userId: ctx.userId, lines: priced.items, now: ctx.now, orderId });
+  if (reason) throw promoInvalid(reason);
+  await trx('promo_redemptions').insert({ promo_code_id: promo.id, order_id: orderId, user_id: ctx.userId, state: 'reserved' });
+}

@@ -1,0 +1,126 @@
+import type { Db } from '../../db/knex.ts';
+import { AppError, notFound, validationFailed, type FieldError } from '../../errors.ts';
+import type { Site } from '../sites/sites.ts';
+import { isoWeekStart } from '../ranking/weeks.ts';
+import { MAX_WEEKS_AHEAD, addDays, isProductKey, optionsSchema, type ProductKey } from './product-options.ts';
+
+/** One element of `items` as the caller sent it. */
+export interface OrderItemInput {
+  product: string;
+  listing_id?: number | undefined;
+  options?: Record<string, unknown> | undefined;
+}
+
+/** An item checked against the catalog: the price snapshot and the normalised options. */
+export interface ResolvedItem {
+  product: ProductKey;
+  product_name: string;
+  listing_id: number | null;
+  options: Record<string, unknown>;
+  unit_cents: number;
+}
+
+interface ProductRow {
+  key: string;
+  name: string;
+  price_cents: number;
+  needs_listing: boolean;
+}
+
+/**
+ * Validates every item with its product's options schema and the rules that need the database
+ * (weeks ahead, billboard days free, section not yet unlocked, the caller's own listing).
+ * Malformed options → 400, refused ones → 422; both name `items.{index}.{field}`.
+ */
+export async function resolveItems(db: Db, site: Site, userId: number, items: OrderItemInput[], now: Date): Promise<ResolvedItem[]> {
+  const products = new Map<string, ProductRow>(
+    (await db('products').where({ site_id: site.id, active: true }).select('key', 'name', 'price_cents', 'needs_listing')).map((p: ProductRow) => [p.key, p]),
+  );
+  const malformed: FieldError[] = [];
+  const parsed = items.map((item, i) => {
+    const product = products.get(item.product);
+    if (!product || !isProductKey(item.product)) {
+      malformed.push({ path: `items.${i}.product`, message: `Unknown product "${item.product}"; see list_products` });
+      return null;
+    }
+    if (product.needs_listing && item.listing_id === undefined) {
+      malformed.push({ path: `items.${i}.listing_id`, message: `The product "${item.product}" is bought for one of your listings` });
+    }
+    const options = optionsSchema(item.product, site.settings.billboard_min_days).safeParse(item.options ?? {});
+    if (!options.success) {
+      for (const issue of options.error.issues) {
+        const base = ['items', i, 'options', ...issue.path].map(String).join('.');
+        if (issue.code === 'unrecognized_keys') for (const key of issue.keys) malformed.push({ path: `${base}.${key}`, message: `Unknown option "${key}"` });
+        else malformed.push({ path: base, message: issue.message });
+      }
+      return null;
+    }
+    return { product: item.product, product_name: product.name, listing_id: item.listing_id ?? null, options: options.data, unit_cents: product.price_cents };
+  });
+  if (malformed.length) throw validationFailed(malformed, 'Some order items are invalid.');
+  const resolved = parsed as ResolvedItem[];
+  await checkListings(db, userId, resolved);
+  const refused = await refusals(db, site, resolved, now);
+  if (refused.length) {
+    throw new AppError(422, 'order_item_refused', 'Order item refused', refused.map((r) => `${r.path}: ${r.message}`).join(' '), { errors: refused });
+  }
+  return resolved;
+}
+
+/** Every listing named must be the caller's; another owner's listing is "not found". */
+async function checkListings(db: Db, userId: number, items: ResolvedItem[]): Promise<void> {
+  const ids = [...new Set(items.map((i) => i.listing_id).filter((id): id is number => id !== null))];
+  if (!ids.length) return;
+  const owned = new Set((await db('listings').whereIn('id', ids).where({ owner_id: userId }).select('id')).map((r: { id: number }) => r.id));
+  const missing = ids.find((id) => !owned.has(id));
+  if (missing !== undefined) throw notFound(`Listing ${missing}`);
+}
+
+async function refusals(db: Db, site: Site, items: ResolvedItem[], now: Date): Promise<FieldError[]> {
+  const out: FieldError[] = [];
+  const today = now.toISOString().slice(0, 10);
+  for (const [i, item] of items.entries()) {
+    const at = (field: string, message: string) => out.push({ path: `items.${i}.options.${field}`, message });
+    const o = item.options;
+    if (item.product === 'launch' && typeof o.week === 'string') {
+      const thisWeek = isoWeekStart(now);
+      if (o.week < thisWeek) at('week', `The week ${o.week} is in the past`);
+      else if (o.week > addDays(thisWeek, MAX_WEEKS_AHEAD * 7)) at('week', `Choose a week within the next ${MAX_WEEKS_AHEAD} weeks`);
+    }
+    if (item.product === 'billboard') {
+      const start = o.start_date as string;
+      const days = o.days as number;
+      if (start <= today) at('start_date', 'The billboard must start after today');
+      else if (start > addDays(today, 365)) at('start_date', 'The billboard must start within a year');
+      else {
+        const free = await firstFreeStart(db, site.id, start, days);
+        if (free !== start) at('start_date', `These days overlap a booked billboard; the first free start date is ${free}`);
+      }
+    }
+    if (item.product === 'unlock_section' && item.listing_id !== null) {
+      const row = await db('listings').where({ id: item.listing_id }).first('unlocked_sections');
+      if ((row?.unlocked_sections as string[] | undefined)?.includes(o.section as string)) {
+        at('section', `The section "${o.section as string}" is already unlocked on this listing`);
+      }
+    }
+  }
+  return out;
+}
+
+/** The first date on or after `start` from which `days` consecutive days are unbooked. */
+export async function firstFreeStart(db: Db, siteId: number, start: string, days: number): Promise<string> {
+  const booked = new Set(
+    (await db('billboard_days').where({ site_id: siteId }).where('day', '>=', start).select(db.raw(`to_char(day, 'YYYY-MM-DD') AS day`))).map(
+      (r: { day: string }) => r.day,
+    ),
+  );
+  let candidate = start;
+  for (let offset = 0; offset < days; offset++) {
+    const day = addDays(candidate, offset);
+    if (booked.has(day)) {
+      candidate = addDays(day, 1);
+      offset = -1;
+    }
+  }
+  return candidate;
+}

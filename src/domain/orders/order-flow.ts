@@ -1,0 +1,19 @@
+/** Names and messages of the order workflow `order:{number}` (types only: the workflow imports this). */
+
+export const orderWorkflowId = (number: string) => `order:${number}`;
+
+export interface OrderWorkflowInput {
+  number: string;
+  /** When the checkout link stops being payable (ISO instant); the workflow's expiry timer. */
+  expiresAt: string;
+  /** Tries of one fulfilment step before the order needs support. */
+  fulfilMaxAttempts: number;
+}
+
+/** Signal `paymentConfirmed`: a stored payment event (deduplicated by `eventId`). */
+export interface PaymentConfirmed {
+  eventId: number;
+}
+
+export const PAYMENT_CONFIRMED_SIGNAL = 'paymentConfirmed';
+export const RETRY_UPDATE = 'retry';

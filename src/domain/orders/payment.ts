@@ -1,0 +1,137 @@
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/knex.ts';
+import { queueMail } from '../../mail/outbox.ts';
+import type { PaymentEvent, ProviderName } from '../../payments/port.ts';
+import { linesOf, invoiceUrl, type OrderRow } from './order-views.ts';
+import { receiptText } from './receipt.ts';
+
+/** Stores a verified event once (unique provider event id); returns its row id either way. */
+export async function storePaymentEvent(db: Db, provider: ProviderName, event: PaymentEvent, payload: unknown): Promise<{ id: number; isNew: boolean }> {
+  const inserted = await db('payment_events')
+    .insert({ provider, provider_event_id: event.id, type: event.type, order_number: event.orderNumber, payload: JSON.stringify(payload) })
+    .onConflict(['provider', 'provider_event_id'])
+    .ignore()
+    .returning('id');
+  if (inserted.length) return { id: Number(inserted[0].id), isNew: true };
+  const row = await db('payment_events').where({ provider, provider_event_id: event.id }).first('id');
+  return { id: Number(row.id), isNew: false };
+}
+
+/** What one payment event did to its order. */
+export type PaymentOutcome =
+  | { kind: 'paid'; mailIds: number[] }
+  | { kind: 'duplicate' }
+  | { kind: 'refund'; paymentId: string; amountCents: number; reason: string }
+  | { kind: 'attention'; reason: string }
+  | { kind: 'ignored'; reason: string };
+
+/**
+ * Applies a stored payment event to its order in one transaction: a pending order whose total
+ * and currency match becomes `paid` (paid_at, invoice number from the site's gap-free sequence,
+ * promo counted, receipt queued); a mismatch needs support; a payment for an expired, canceled
+ * or already paid order is to be refunded. Safe to repeat: the order row is locked and checked.
+ */
+export async function applyPayment(db: Db, config: Pick<Config, 'baseUrl' | 'mail'>, number: string, eventId: number): Promise<PaymentOutcome> {
+  return db.transaction(async (trx) => {
+    const order = (await trx('orders').where({ number }).forUpdate().first()) as OrderRow | undefined;
+    const stored = await trx('payment_events').where({ id: eventId }).first('provider', 'payload');
+    if (!order || !stored) return { kind: 'ignored', reason: 'unknown order or event' };
+    const event = eventOf(stored.payload);
+    if (!event.paymentId) return { kind: 'ignored', reason: 'not a payment' };
+    if (order.payment_id === event.paymentId) return { kind: 'duplicate' };
+    const refund = (reason: string): PaymentOutcome => ({ kind: 'refund', paymentId: event.paymentId!, amountCents: event.amountCents ?? 0, reason });
+    if (order.status === 'expired' || order.status === 'canceled') return refund(`payment for an order that is ${order.status}`);
+    if (order.status !== 'pending') return refund('the order was already paid');
+    const base = { payment_id: event.paymentId, payment_method: event.method, paid_cents: event.amountCents, paid_currency: event.currency, updated_at: trx.fn.now() };
+    if (event.amountCents !== order.total_cents || event.currency !== order.currency) {
+      const reason = `paid ${event.amountCents} ${event.currency}, the order's total is ${order.total_cents} ${order.currency}`;
+      await trx('orders').where({ id: order.id }).update({ ...base, status: 'attention', attention_reason: reason });
+      return { kind: 'attention', reason };
+    }
+    const invoice = await nextInvoiceNumber(trx, order.site_id);
+    const [paid] = await trx('orders')
+      .where({ id: order.id })
+      .update({ ...base, status: 'paid', paid_at: trx.fn.now(), invoice_number: invoice })
+      .returning('*');
+    await trx('promo_redemptions').where({ order_id: order.id }).update({ state: 'counted' });
+    const mailIds = await queueReceipt(trx, config, paid as OrderRow);
+    return { kind: 'paid', mailIds };
+  });
+}
+
+const eventOf = (payload: { data?: { object?: Record<string, unknown> } }) => {
+  const object = payload.data?.object ?? {};
+  const metadata = (object.metadata ?? {}) as Record<string, string>;
+  return {
+    paymentId: typeof object.id === 'string' ? object.id : null,
+    amountCents: typeof object.amount_received === 'number' ? object.amount_received : typeof object.amount === 'number' ? object.amount : null,
+    currency: typeof object.currency === 'string' ? object.currency.toUpperCase() : null,
+    method: metadata.method ?? ((object.payment_method_types as string[] | undefined)?.[0] ?? null),
+  };
+};
+
+/** Next invoice number of a site; the row lock holds until the paying transaction ends, so numbers have no gaps. */
+async function nextInvoiceNumber(trx: Db, siteId: number): Promise<number> {
+  const [row] = await trx.raw(
+    `INSERT INTO invoice_sequences (site_id, last_number) VALUES (?, 1)
+     ON CONFLICT (site_id) DO UPDATE SET last_number = invoice_sequences.last_number + 1 RETURNING last_number`,
+    [siteId],
+  ).then((r: { rows: { last_number: number }[] }) => r.rows);
+  return row!.last_number;
+}
+
+async function queueReceipt(trx: Db, config: Pick<Config, 'baseUrl'>, order: OrderRow): Promise<number[]> {
+  const user = await trx('users').where({ id: order.user_id }).first('email');
+  const lines = (await linesOf(trx, [order.id])).get(order.id)!;
+  await queueMail(trx, {
+    to: user.email,
+    subject: `Receipt for order ${order.number} (invoice ${order.invoice_number})`,
+    text: receiptText(order, lines, invoiceUrl(config, order.number)),
+    dedupeKey: `order-receipt:${order.number}`,
+  });
+  const rows = await trx('mail_outbox').where({ dedupe_key: `order-receipt:${order.number}` }).select('id');
+  return rows.map((r: { id: number }) => r.id);
+}
+
+/** The pending order's link has expired: `expired`, promo reservation released. No-op otherwise. */
+export async function expireOrder(db: Db, number: string): Promise<boolean> {
+  return db.transaction(async (trx) => {
+    const order = await trx('orders').where({ number }).forUpdate().first('id', 'status');
+    if (order?.status !== 'pending') return false;
+    await trx('orders').where({ id: order.id }).update({ status: 'expired', updated_at: trx.fn.now() });
+    await trx('promo_redemptions').where({ order_id: order.id, state: 'reserved' }).update({ state: 'released' });
+    return true;
+  });
+}
+
+/** Records a refund once per dedupe key (the provider call used the same key). */
+export async function recordRefund(
+  db: Db,
+  refund: { number: string; lineId?: number | null; amountCents: number; reason: string; providerRefundId: string; dedupeKey: string },
+): Promise<void> {
+  const order = await db('orders').where({ number: refund.number }).first('id');
+  await db('refunds')
+    .insert({
+      order_id: order.id,
+      order_line_id: refund.lineId ?? null,
+      amount_cents: refund.amountCents,
+      reason: refund.reason,
+      provider_refund_id: refund.providerRefundId,
+      dedupe_key: refund.dedupeKey,
+    })
+    .onConflict('dedupe_key')
+    .ignore();
+}
+
+/** Support needs to act on the order (the workflow waits for `orders:retry`). */
+export async function markAttention(db: Db, number: string, reason: string): Promise<void> {
+  await db('orders').where({ number }).update({ status: 'attention', attention_reason: reason.slice(0, 1000), updated_at: db.fn.now() });
+}
+
+/** Every line fulfilled: `fulfilled`. */
+export async function completeOrder(db: Db, number: string): Promise<void> {
+  await db('orders')
+    .where({ number })
+    .whereIn('status', ['paid', 'attention'])
+    .update({ status: 'fulfilled', fulfilled_at: db.fn.now(), attention_reason: null, updated_at: db.fn.now() });
+}

@@ -1,0 +1,132 @@
+import type { Db } from '../../db/knex.ts';
+import type { Site } from '../sites/sites.ts';
+import { resolveItems, type OrderItemInput, type ResolvedItem } from './items.ts';
+import { applyBp, splitByLargestRemainder } from './money.ts';
+import {
+  findPromo,
+  guardPromoAttempts,
+  isEligible,
+  eligibleCents,
+  promoInvalid,
+  promoRefusal,
+  recordWrongTry,
+  type PromoAttemptLimits,
+  type PromoCode,
+} from './promos.ts';
+import { checkVatNumber, decideVat, type VatCheck, type VatDecision } from './vat.ts';
+
+/** The body of quote_order and create_checkout. */
+export interface QuoteInput {
+  items: OrderItemInput[];
+  billing_country: string;
+  vat_number?: string | undefined;
+  promo_code?: string | undefined;
+}
+
+export interface QuoteLine {
+  product: string;
+  listing_id: number | null;
+  options: Record<string, unknown>;
+  unit_cents: number;
+  discount_cents: number;
+  net_cents: number;
+  vat_cents: number;
+}
+
+/** The price of an order (integer cents and basis points only); also stored inside the order. */
+export interface Quote {
+  currency: 'USD';
+  lines: QuoteLine[];
+  subtotal_cents: number;
+  discount_cents: number;
+  net_cents: number;
+  vat: VatDecision & { amount_cents: number };
+  total_cents: number;
+  promo: { code: string; takes_off_cents: number } | null;
+}
+
+export interface PricingContext {
+  site: Site;
+  userId: number;
+  clientIp: string;
+  now: Date;
+  promoLimits: PromoAttemptLimits;
+  /** Re-pricing an existing order: its own promo reservation does not count against it, and a refusal is no wrong try. */
+  orderId?: number;
+  /** Unit prices snapshotted into the order's lines at checkout; re-pricing keeps them. */
+  unitCents?: number[];
+}
+
+export interface PricedOrder {
+  quote: Quote;
+  items: ResolvedItem[];
+  vatCheck: VatCheck | null;
+  promo: PromoCode | null;
+}
+
+/**
+ * THE pricing function: quote_order, create_checkout and the pay page all price through it.
+ * Items are validated, the promo code checked (wrong tries counted and limited), the VAT
+ * treatment decided, then the amounts computed by computeQuote.
+ */
+export async function priceOrder(db: Db, ctx: PricingContext, input: QuoteInput): Promise<PricedOrder> {
+  const country = input.billing_country;
+  const vatCheck = input.vat_number ? checkVatNumber(input.vat_number, country, ctx.now) : null;
+  const resolved = await resolveItems(db, ctx.site, ctx.userId, input.items, ctx.now);
+  const items = ctx.unitCents ? resolved.map((item, i) => ({ ...item, unit_cents: ctx.unitCents![i]! })) : resolved;
+  const promo = input.promo_code === undefined ? null : await usablePromo(db, ctx, input.promo_code, items);
+  const vat = decideVat(ctx.site.settings.seller_country, country, vatCheck, ctx.now);
+  return { quote: computeQuote(items, promo, vat), items, vatCheck, promo };
+}
+
+async function usablePromo(db: Db, ctx: PricingContext, typed: string, items: ResolvedItem[]): Promise<PromoCode> {
+  const recheck = ctx.orderId !== undefined;
+  if (!recheck) await guardPromoAttempts(db, ctx.promoLimits, ctx.userId, ctx.clientIp);
+  const promo = await findPromo(db, ctx.site.id, typed);
+  const reason = await promoRefusal(db, promo, { userId: ctx.userId, lines: items, now: ctx.now, orderId: ctx.orderId });
+  if (reason) {
+    if (!recheck) await recordWrongTry(db, ctx.userId, ctx.clientIp);
+    throw promoInvalid(reason);
+  }
+  return promo!;
+}
+
+/**
+ * The amounts: the promo's discount is split over its eligible lines by largest remainder, VAT
+ * is computed once on the discounted net (half-up) and split over the lines the same way.
+ */
+export function computeQuote(
+  items: Pick<ResolvedItem, 'product' | 'listing_id' | 'options' | 'unit_cents'>[],
+  promo: Pick<PromoCode, 'code' | 'percent_bp' | 'amount_cents' | 'products'> | null,
+  vat: VatDecision,
+): Quote {
+  const subtotal = items.reduce((sum, i) => sum + i.unit_cents, 0);
+  const eligible = promo ? eligibleCents(promo, items) : 0;
+  const discount = !promo ? 0 : promo.percent_bp !== null ? applyBp(eligible, promo.percent_bp) : Math.min(promo.amount_cents ?? 0, eligible);
+  const discounts = splitByLargestRemainder(
+    discount,
+    items.map((i) => (promo && isEligible(promo, i.product) ? i.unit_cents : 0)),
+  );
+  const nets = items.map((i, k) => i.unit_cents - discounts[k]!);
+  const net = subtotal - discount;
+  const vatAmount = applyBp(net, vat.rate_bp);
+  const vats = splitByLargestRemainder(vatAmount, nets);
+  return {
+    currency: 'USD',
+    lines: items.map((i, k) => ({
+      product: i.product,
+      listing_id: i.listing_id,
+      options: i.options,
+      unit_cents: i.unit_cents,
+      discount_cents: discounts[k]!,
+      net_cents: nets[k]!,
+      vat_cents: vats[k]!,
+    })),
+    subtotal_cents: subtotal,
+    discount_cents: discount,
+    net_cents: net,
+    vat: { ...vat, amount_cents: vatAmount },
+    total_cents: net + vatAmount,
+    promo: promo ? { code: promo.code, takes_off_cents: discount } : null,
+  };
+}

@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { CATEGORY_SLUGS } from '../crawl/categories.ts';
+import { isoWeekStart } from '../ranking/weeks.ts';
+
+/** Products the catalog knows (DESIGN.md §7); a product row with another key cannot be ordered. */
+export const PRODUCT_KEYS = ['launch', 'featured', 'categories', 'billboard', 'unlock_section'] as const;
+export type ProductKey = (typeof PRODUCT_KEYS)[number];
+
+export const MAX_WEEKS_AHEAD = 12;
+export const MAX_BILLBOARD_DAYS = 90;
+const DAY_MS = 86_400_000;
+
+const IsoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Must be a date YYYY-MM-DD').refine((v) => {
+  const d = new Date(`${v}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
+}, 'Must be a real calendar date');
+
+/** `2026-W49` or the Monday `2026-11-30`; normalised to the Monday. */
+const LaunchWeek = z
+  .string()
+  .transform((v, ctx) => {
+    const monday = /^\d{4}-W\d{2}$/.test(v) ? mondayOfIsoWeek(v) : IsoDate.safeParse(v).success ? v : null;
+    if (!monday || new Date(`${monday}T00:00:00Z`).getUTCDay() !== 1) {
+      ctx.addIssue({ code: 'custom', message: 'Must be an ISO week (YYYY-Www) or its Monday (YYYY-MM-DD)' });
+      return z.NEVER;
+    }
+    return monday;
+  })
+  .describe(`ISO week (YYYY-Www) or its Monday (YYYY-MM-DD), this week or one of the next ${MAX_WEEKS_AHEAD}; absent: go live at once`);
+
+/**
+ * The options schema of each product: the one list_products publishes (as JSON Schema) and the
+ * one every order item is validated with. `billboardMinDays` is the site's setting.
+ */
+export function optionsSchema(product: ProductKey, billboardMinDays: number) {
+  switch (product) {
+    case 'launch':
+      return z.object({ week: LaunchWeek.optional() }).strict();
+    case 'featured':
+      return z.object({ weeks: z.int().min(1).max(MAX_WEEKS_AHEAD).describe('Weeks featured, starting with the week of payment') }).strict();
+    case 'categories':
+      return z
+        .object({
+          categories: z
+            .array(z.enum(CATEGORY_SLUGS))
+            .min(1)
+            .max(5)
+            .refine((v) => new Set(v).size === v.length, 'Must not repeat a category')
+            .describe('1 to 5 category slugs'),
+        })
+        .strict();
+    case 'billboard':
+      return z
+        .object({
+          start_date: IsoDate.describe('First day (UTC), after today'),
+          days: z.int().min(billboardMinDays).max(MAX_BILLBOARD_DAYS).default(billboardMinDays).describe(`At least ${billboardMinDays} days`),
+        })
+        .strict();
+    case 'unlock_section':
+      return z.object({ section: z.enum(['milestones', 'story', 'faqs']) }).strict();
+  }
+}
+
+/** JSON Schema of a product's options, as published by list_products. */
+export function optionsJsonSchema(product: ProductKey, billboardMinDays: number): Record<string, unknown> {
+  const { $schema: _ignored, ...schema } = z.toJSONSchema(optionsSchema(product, billboardMinDays), { io: 'input' }) as Record<string, unknown>;
+  return schema;
+}
+
+export const isProductKey = (key: string): key is ProductKey => (PRODUCT_KEYS as readonly string[]).includes(key);
+
+/** Monday (YYYY-MM-DD) of an ISO week label such as 2026-W49, or null when the week does not exist. */
+export function mondayOfIsoWeek(label: string): string | null {
+  const [year, week] = label.split('-W').map(Number) as [number, number];
+  if (week < 1 || week > 53) return null;
+  // ISO week 1 holds January 4th.
+  const week1 = isoWeekStart(new Date(Date.UTC(year, 0, 4)));
+  const monday = new Date(Date.parse(`${week1}T00:00:00Z`) + (week - 1) * 7 * DAY_MS);
+  return isoWeekStart(new Date(Date.UTC(year, 11, 28))) >= monday.toISOString().slice(0, 10) ? monday.toISOString().slice(0, 10) : null;
+}
+
+/** YYYY-MM-DD `days` after `date`. */
+export function addDays(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+}

@@ -1,0 +1,74 @@
+import type { Db } from '../../db/knex.ts';
+import { AppError, notFound } from '../../errors.ts';
+import { siteByKey } from '../sites/sites.ts';
+import { isProductKey } from './product-options.ts';
+import type { PromoCode } from './promos.ts';
+
+export interface NewPromo {
+  site: string;
+  code: string;
+  percent?: number | undefined;
+  amountCents?: number | undefined;
+  startsAt?: Date | undefined;
+  expiresAt?: Date | undefined;
+  maxRedemptions?: number | undefined;
+  perAccount?: number | undefined;
+  firstOrderOnly: boolean;
+  minNetCents?: number | undefined;
+  products?: string[] | undefined;
+}
+
+const refuse = (detail: string) => new AppError(400, 'validation_failed', 'Invalid promo code', detail);
+
+/** Creates a promo code (admin); the code is stored trimmed and matched without case. */
+export async function createPromo(db: Db, p: NewPromo): Promise<PromoCode> {
+  const site = await siteByKey(db, p.site);
+  if (!site) throw notFound(`Site "${p.site}"`);
+  const code = p.code.trim();
+  if (!/^[A-Za-z0-9_-]{3,40}$/.test(code)) throw refuse('The code must be 3–40 letters, digits, - or _.');
+  if ((p.percent === undefined) === (p.amountCents === undefined)) throw refuse('Give exactly one of --percent and --amount-cents.');
+  if (p.percent !== undefined && !(p.percent > 0 && p.percent <= 100)) throw refuse('--percent must be between 0 and 100.');
+  const unknown = (p.products ?? []).filter((k) => !isProductKey(k));
+  if (unknown.length) throw refuse(`Unknown products: ${unknown.join(', ')}.`);
+  if (p.startsAt && p.expiresAt && p.expiresAt <= p.startsAt) throw refuse('--expires must be after --starts.');
+  const exists = await db('promo_codes').where({ site_id: site.id }).whereRaw('lower(code) = lower(?)', [code]).first('id');
+  if (exists) throw new AppError(409, 'promo_code_exists', 'Conflict', `The code "${code}" exists on ${p.site}.`);
+  const [row] = await db('promo_codes')
+    .insert({
+      site_id: site.id,
+      code,
+      percent_bp: p.percent === undefined ? null : Math.round(p.percent * 100),
+      amount_cents: p.amountCents ?? null,
+      starts_at: p.startsAt ?? null,
+      expires_at: p.expiresAt ?? null,
+      max_redemptions: p.maxRedemptions ?? null,
+      per_account: p.perAccount ?? null,
+      first_order_only: p.firstOrderOnly,
+      min_net_cents: p.minNetCents ?? null,
+      products: p.products?.length ? p.products : null,
+    })
+    .returning('*');
+  return row as PromoCode;
+}
+
+/** Every code of a site (or all sites) with its reserved and counted redemptions. */
+export async function listPromos(db: Db, siteKey?: string) {
+  return db('promo_codes as p')
+    .join('sites as s', 's.id', 'p.site_id')
+    .modify((q) => (siteKey ? q.where('s.key', siteKey) : q))
+    .orderBy('p.id')
+    .select(
+      'p.*',
+      's.key as site',
+      db.raw(`(SELECT count(*) FROM promo_redemptions r WHERE r.promo_code_id = p.id AND r.state = 'reserved')::int AS reserved`),
+      db.raw(`(SELECT count(*) FROM promo_redemptions r WHERE r.promo_code_id = p.id AND r.state = 'counted')::int AS counted`),
+    ) as Promise<(PromoCode & { site: string; reserved: number; counted: number })[]>;
+}
+
+/** Disables a code; it then reads as `unknown` to buyers. */
+export async function disablePromo(db: Db, siteKey: string, code: string): Promise<void> {
+  const site = await siteByKey(db, siteKey);
+  if (!site) throw notFound(`Site "${siteKey}"`);
+  const n = await db('promo_codes').where({ site_id: site.id }).whereRaw('lower(code) = lower(?)', [code.trim()]).update({ disabled_at: db.fn.now() });
+  if (!n) throw notFound(`Promo code "${code}"`);
+}

@@ -1,0 +1,134 @@
+import type { Db } from '../../db/knex.ts';
+import { AppError } from '../../errors.ts';
+
+/** A promo code row (percent in basis points, or a fixed amount in cents). */
+export interface PromoCode {
+  id: number;
+  site_id: number;
+  code: string;
+  percent_bp: number | null;
+  amount_cents: number | null;
+  starts_at: Date | null;
+  expires_at: Date | null;
+  max_redemptions: number | null;
+  per_account: number | null;
+  first_order_only: boolean;
+  min_net_cents: number | null;
+  products: string[] | null;
+  disabled_at: Date | null;
+}
+
+export const PROMO_REASONS = [
+  'unknown',
+  'not_yet_valid',
+  'expired',
+  'exhausted',
+  'already_used',
+  'first_order_only',
+  'minimum_not_met',
+  'not_applicable',
+] as const;
+export type PromoReason = (typeof PROMO_REASONS)[number];
+
+/** Wrong promo-code tries allowed before 429 (settings). */
+export interface PromoAttemptLimits {
+  perAccount15Min: number;
+  perAccountDay: number;
+  perIpDay: number;
+}
+
+const DETAIL: Record<PromoReason, string> = {
+  unknown: 'There is no such promo code.',
+  not_yet_valid: 'This promo code is not valid yet.',
+  expired: 'This promo code has expired.',
+  exhausted: 'This promo code has been used up.',
+  already_used: 'You have already used this promo code.',
+  first_order_only: 'This promo code is for a first order only.',
+  minimum_not_met: 'The order is below this promo code’s minimum.',
+  not_applicable: 'This promo code does not apply to the products in this order.',
+};
+
+/** 422 `promo_code_invalid` with the machine `reason`. */
+export const promoInvalid = (reason: PromoReason) =>
+  new AppError(422, 'promo_code_invalid', 'Promo code cannot be used', DETAIL[reason], {
+    extensions: { reason },
+    errors: [{ path: 'promo_code', message: DETAIL[reason] }],
+  });
+
+/** The site's code matching what the user typed (case and surrounding spaces ignored). */
+export async function findPromo(db: Db, siteId: number, typed: string): Promise<PromoCode | undefined> {
+  return db('promo_codes').where({ site_id: siteId }).whereRaw('lower(code) = lower(?)', [typed.trim()]).first();
+}
+
+export interface PromoUse {
+  userId: number;
+  /** Products of the order and their prices before any discount. */
+  lines: { product: string; unit_cents: number }[];
+  now: Date;
+  /** The order this use belongs to (its own reservation does not count against it). */
+  orderId?: number;
+}
+
+/** Why the code cannot be used for this order, or null when it can. */
+export async function promoRefusal(db: Db, promo: PromoCode | undefined, use: PromoUse): Promise<PromoReason | null> {
+  if (!promo || promo.disabled_at) return 'unknown';
+  if (promo.starts_at && promo.starts_at > use.now) return 'not_yet_valid';
+  if (promo.expires_at && promo.expires_at <= use.now) return 'expired';
+  const held = () =>
+    db('promo_redemptions')
+      .where({ promo_code_id: promo.id })
+      .whereIn('state', ['reserved', 'counted'])
+      .modify((q) => (use.orderId ? q.whereNot({ order_id: use.orderId }) : q));
+  if (promo.max_redemptions !== null && (await count(held())) >= promo.max_redemptions) return 'exhausted';
+  if (promo.per_account !== null && (await count(held().where({ user_id: use.userId }))) >= promo.per_account) return 'already_used';
+  if (promo.first_order_only && (await count(db('orders').where({ user_id: use.userId }).whereNotNull('paid_at'))) > 0) return 'first_order_only';
+  const eligible = eligibleCents(promo, use.lines);
+  if (eligible === 0) return 'not_applicable';
+  if (promo.min_net_cents !== null && eligible < promo.min_net_cents) return 'minimum_not_met';
+  return null;
+}
+
+/** What the code applies to: the lines of its products (all lines without a product list). */
+export function eligibleCents(promo: Pick<PromoCode, 'products'>, lines: { product: string; unit_cents: number }[]): number {
+  return lines.filter((l) => isEligible(promo, l.product)).reduce((sum, l) => sum + l.unit_cents, 0);
+}
+
+export const isEligible = (promo: Pick<PromoCode, 'products'>, product: string) => !promo.products || promo.products.includes(product);
+
+async function count(query: ReturnType<Db>): Promise<number> {
+  const rows = (await query.count({ n: '*' })) as unknown as { n: string }[];
+  return Number(rows[0]!.n);
+}
+
+/**
+ * Refuses with 429 while the account or the client address has had too many wrong tries;
+ * `Retry-After` says when the oldest counted try leaves its window.
+ */
+export async function guardPromoAttempts(db: Db, limits: PromoAttemptLimits, userId: number, ip: string): Promise<void> {
+  const windows: { where: Record<string, unknown>; seconds: number; max: number }[] = [
+    { where: { user_id: userId }, seconds: 900, max: limits.perAccount15Min },
+    { where: { user_id: userId }, seconds: 86_400, max: limits.perAccountDay },
+    { where: { ip }, seconds: 86_400, max: limits.perIpDay },
+  ];
+  let retryAfter = 0;
+  for (const w of windows) {
+    const rows = db('promo_attempts').where(w.where).where('created_at', '>', db.raw(`now() - make_interval(secs => ?)`, [w.seconds]));
+    const n = await count(rows.clone());
+    if (n < w.max) continue;
+    const oldest = await rows
+      .orderBy('created_at', 'desc')
+      .offset(w.max - 1)
+      .first(db.raw(`ceil(extract(epoch FROM created_at + make_interval(secs => ?) - now()))::int AS wait`, [w.seconds]));
+    retryAfter = Math.max(retryAfter, Math.max(1, (oldest as { wait: number } | undefined)?.wait ?? w.seconds));
+  }
+  if (retryAfter > 0) {
+    throw new AppError(429, 'too_many_promo_attempts', 'Too many promo code attempts', `Too many wrong promo codes; try again in ${retryAfter} seconds.`, {
+      headers: { 'Retry-After': String(retryAfter) },
+    });
+  }
+}
+
+/** Counts one wrong try (right codes never count). */
+export async function recordWrongTry(db: Db, userId: number, ip: string): Promise<void> {
+  await db('promo_attempts').insert({ user_id: userId, ip });
+}

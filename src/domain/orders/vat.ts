@@ -1,0 +1,89 @@
+import { createRequire } from 'node:module';
+import { checkVAT, countries } from 'jsvat';
+import { AppError } from '../../errors.ts';
+
+/**
+ * VAT rates come from the `sales-tax` package's dated rate data (pinned in package.json), not
+ * from a table typed in here: each country has its current rate and, under `before`, the rates
+ * that applied before a given instant.
+ */
+interface RateEntry {
+  type: string;
+  rate: number;
+  before?: Record<string, { type: string; rate: number }>;
+}
+const require = createRequire(import.meta.url);
+const RATES = require('sales-tax/res/sales_tax_rates.json') as Record<string, RateEntry>;
+const EU: readonly string[] = (require('sales-tax/res/region_countries.json') as { EU: string[] }).EU;
+
+export type VatTreatment = 'domestic' | 'eu_consumer' | 'reverse_charge' | 'outside_eu';
+
+/** The VAT part of a quote (amount_cents is filled in by the pricing). */
+export interface VatDecision {
+  country: string;
+  rate_bp: number;
+  treatment: VatTreatment;
+  note: string | null;
+}
+
+/** What was checked about the buyer's VAT number; recorded on the order. */
+export interface VatCheck {
+  number: string;
+  country: string;
+  format_valid: boolean;
+  checksum_valid: boolean;
+  checked_at: string;
+  method: 'jsvat';
+}
+
+export const REVERSE_CHARGE_NOTE = 'Reverse charge: VAT to be accounted for by the recipient (Article 196, Council Directive 2006/112/EC).';
+
+export const isEuCountry = (country: string) => EU.includes(country);
+
+/** The standard VAT rate of an EU country at `at`, in basis points (23 % → 2300). */
+export function vatRateBp(country: string, at: Date): number {
+  const entry = RATES[country];
+  if (!entry || entry.type !== 'vat') throw new Error(`no VAT rate for ${country}`);
+  // `before` maps an instant to the rate that applied before it: the earliest instant after `at` wins.
+  const earlier = Object.entries(entry.before ?? {})
+    .filter(([instant]) => Date.parse(instant) > at.getTime())
+    .sort(([a], [b]) => Date.parse(a) - Date.parse(b));
+  const rate = earlier.length ? earlier[0]![1].rate : entry.rate;
+  return Math.round(rate * 10_000);
+}
+
+/**
+ * Checks a VAT number's format and checksum and that it belongs to `billingCountry`; an invalid
+ * number is refused with the reason (a business that typed a wrong number must not silently pay
+ * consumer VAT).
+ */
+export function checkVatNumber(raw: string, billingCountry: string, now: Date): VatCheck {
+  const number = raw.replace(/[\s.-]/g, '').toUpperCase();
+  const result = checkVAT(number, countries);
+  const country = result.country?.isoCode.short;
+  const refuse = (detail: string) =>
+    new AppError(422, 'vat_number_invalid', 'Invalid VAT number', detail, { errors: [{ path: 'vat_number', message: detail }] });
+  if (!result.isSupportedCountry || !country) throw refuse(`"${raw}" does not start with the prefix of an EU member state.`);
+  if (country !== billingCountry) {
+    throw refuse(`The VAT number is from ${country} but the billing country is ${billingCountry}.`);
+  }
+  if (!result.isValidFormat) throw refuse(`"${raw}" is not in the format of a ${country} VAT number.`);
+  if (!result.isValid) throw refuse(`"${raw}" fails the ${country} VAT number checksum.`);
+  return { number, country, format_valid: true, checksum_valid: true, checked_at: now.toISOString(), method: 'jsvat' };
+}
+
+/**
+ * Which VAT applies (EU VAT rules for electronically supplied services): same country as the
+ * seller → domestic rate; another member state with a valid VAT number → reverse charge;
+ * another member state without → the buyer's rate; outside the EU → none.
+ */
+export function decideVat(sellerCountry: string, billingCountry: string, vatCheck: VatCheck | null, at: Date): VatDecision {
+  if (billingCountry === sellerCountry) {
+    return { country: billingCountry, rate_bp: vatRateBp(billingCountry, at), treatment: 'domestic', note: null };
+  }
+  if (!isEuCountry(billingCountry)) {
+    return { country: billingCountry, rate_bp: 0, treatment: 'outside_eu', note: 'Outside the EU: no EU VAT charged.' };
+  }
+  if (vatCheck) return { country: billingCountry, rate_bp: 0, treatment: 'reverse_charge', note: REVERSE_CHARGE_NOTE };
+  return { country: billingCountry, rate_bp: vatRateBp(billingCountry, at), treatment: 'eu_consumer', note: null };
+}

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { Id } from './schemas.ts';
+
+/** Schemas of the orders operations (issue 12 §2, §5). */
+
+export const OrderItem = z
+  .object({
+    product: z.string().min(1).max(40).describe('Product key from list_products'),
+    listing_id: Id.optional().describe('One of your listings; required for products with needs_listing'),
+    options: z.record(z.string(), z.unknown()).optional().describe("Options validated by the product's `options` schema (list_products)"),
+  })
+  .strict();
+
+const Country = z
+  .string()
+  .trim()
+  .transform((v) => v.toUpperCase())
+  .pipe(z.string().regex(/^[A-Z]{2}$/, 'Must be an ISO 3166-1 alpha-2 country code'));
+
+export const QuoteBody = {
+  items: z.array(OrderItem).min(1).max(20).describe('What to buy; at most 20 items'),
+  billing_country: Country.describe('ISO 3166-1 alpha-2 code of the buyer, e.g. IE'),
+  vat_number: z.string().trim().min(4).max(20).optional().describe('EU businesses: a valid VAT number of billing_country → reverse charge'),
+  promo_code: z.string().max(64).optional().describe('Exactly as the user typed it'),
+};
+
+const QuoteLine = z.object({
+  product: z.string(),
+  listing_id: Id.nullable(),
+  options: z.record(z.string(), z.unknown()),
+  unit_cents: z.int(),
+  discount_cents: z.int(),
+  net_cents: z.int(),
+  vat_cents: z.int(),
+});
+
+const QuoteFields = {
+  currency: z.literal('USD'),
+  subtotal_cents: z.int(),
+  discount_cents: z.int().describe('What the promo code takes off, before VAT'),
+  net_cents: z.int(),
+  vat: z.object({
+    country: z.string(),
+    rate_bp: z.int().describe('VAT rate in basis points (2300 = 23 %)'),
+    treatment: z.enum(['domestic', 'eu_consumer', 'reverse_charge', 'outside_eu']),
+    note: z.string().nullable(),
+    amount_cents: z.int(),
+  }),
+  total_cents: z.int(),
+  promo: z.object({ code: z.string(), takes_off_cents: z.int() }).nullable(),
+};
+
+export const Quote = z.object({ lines: z.array(QuoteLine), ...QuoteFields });
+
+export const OrderStatus = z.enum(['pending', 'paid', 'fulfilled', 'expired', 'canceled', 'refunded', 'attention']);
+
+export const Order = z.object({
+  number: z.string(),
+  status: OrderStatus,
+  ...QuoteFields,
+  lines: z.array(QuoteLine.extend({ fulfilled: z.boolean(), fulfilled_at: z.string().nullable() })),
+  billing: z.object({ name: z.string().nullable(), country: z.string(), vat_number: z.string().nullable() }),
+  checkout_url: z.string().nullable().describe('Where the person pays; only while pending'),
+  expires_at: z.string(),
+  payment_method: z.string().nullable(),
+  paid_at: z.string().nullable(),
+  invoice_url: z.string().nullable(),
+  created_at: z.string(),
+});

@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { createCheckout } from '../domain/orders/checkout.ts';
+import { getOrderView, listOrderViews } from '../domain/orders/order-views.ts';
+import { priceOrder, type PricingContext } from '../domain/orders/pricing.ts';
+import { callerId, defineOperation, type OperationContext } from './operation.ts';
+import { Order, QuoteBody, Quote } from './order-schemas.ts';
+import { PageQuery, page } from './schemas.ts';
+
+const pricing = (ctx: OperationContext): PricingContext => ({
+  site: ctx.site,
+  userId: callerId(ctx),
+  clientIp: ctx.clientIp,
+  now: new Date(),
+  promoLimits: ctx.config.orders.promoLimits,
+});
+
+export const quoteOrderOp = defineOperation({
+  name: 'quote_order',
+  summary: 'Price an order with a VAT preview',
+  description:
+    "Uses the site's current prices and validates every option. With a promo code, shows what it takes off before VAT; " +
+    'an unusable code is refused with its `reason`. Nothing is saved or charged.',
+  method: 'POST',
+  path: '/orders/quote',
+  scope: 'orders:write',
+  idempotent: false,
+  readOnly: true,
+  tags: ['orders'],
+  input: z.object(QuoteBody),
+  output: Quote,
+  handler: async (input, ctx) => (await priceOrder(ctx.db, pricing(ctx), input)).quote,
+});
+
+export const createCheckoutOp = defineOperation({
+  name: 'create_checkout',
+  summary: 'Build an order and get its checkout link',
+  description:
+    'Prices the order like quote_order, saves it as `pending` and returns `checkout_url`: give it to the person, who reviews ' +
+    'the order, enters billing details and pays there. Never ask for card details. The link expires at `expires_at`.',
+  method: 'POST',
+  path: '/orders/checkout',
+  scope: 'orders:write',
+  idempotent: true,
+  readOnly: false,
+  successStatus: 201,
+  tags: ['orders'],
+  input: z.object(QuoteBody),
+  output: Order,
+  handler: (input, ctx) => createCheckout({ db: ctx.db, config: ctx.config, workflows: ctx.workflows }, pricing(ctx), input),
+});
+
+export const listMyOrdersOp = defineOperation({
+  name: 'list_my_orders',
+  summary: 'Your orders, newest first',
+  method: 'GET',
+  path: '/orders',
+  scope: 'account:read',
+  idempotent: false,
+  readOnly: true,
+  tags: ['orders'],
+  input: z.object({ ...PageQuery }),
+  output: page(Order),
+  handler: (input, ctx) => listOrderViews(ctx.db, ctx.config, callerId(ctx), input.page, input.per_page),
+});
+
+export const getOrderOp = defineOperation({
+  name: 'get_order',
+  summary: 'One of your orders',
+  description: 'Status, totals with VAT, and each line with whether it was fulfilled.',
+  method: 'GET',
+  path: '/orders/{number}',
+  scope: 'account:read',
+  idempotent: false,
+  readOnly: true,
+  tags: ['orders'],
+  input: z.object({ number: z.string().min(1).max(40).describe('The order number, e.g. LD-7K3M-9QX2') }),
+  output: Order,
+  handler: (input, ctx) => getOrderView(ctx.db, ctx.config, callerId(ctx), input.number),
+});
+
+/** Orders (issue 12). */
+export const orderOperations = [quoteOrderOp, createCheckoutOp, listMyOrdersOp, getOrderOp];

@@ -1,0 +1,27 @@
+import { CATEGORY_SLUGS } from '../../domain/crawl/categories.ts';
+import { categoryListings } from '../../domain/orders/placements.ts';
+import { siteForHost } from '../../domain/sites/sites.ts';
+import { AppError } from '../../errors.ts';
+import { html } from '../html.ts';
+import { renderPage } from '../render.ts';
+import type { PageRoutes } from './page-routes.ts';
+
+const title = (slug: string) => slug.replace(/-/g, ' ').replace(/^./, (c) => c.toUpperCase());
+
+/** `/categories/{slug}`: the category's live listings, paid category placements first. */
+export const categoryPages: PageRoutes = (router, services) => {
+  router.get('/categories/:slug', async function showCategory(ctx) {
+    const slug = ctx.params.slug!;
+    if (!(CATEGORY_SLUGS as readonly string[]).includes(slug)) throw new AppError(404, 'not_found', 'Page not found', 'There is no such category.');
+    const site = await siteForHost(services.db, ctx.host);
+    const listings = await categoryListings(services.db, site.id, slug);
+    await renderPage(ctx, services, {
+      title: title(slug),
+      main: listings.length
+        ? html`<ol class="feed">${listings.map(
+            (l) => html`<li data-listing="${l.id}"${l.placed ? html` data-placed="true"` : ''}><h2><a href="/listings/${l.slug}">${l.name}</a>${l.placed ? html` <span class="muted">Featured in ${title(slug)}</span>` : ''}</h2>${l.headline ? html`<p>${l.headline}</p>` : ''}</li>`,
+          )}</ol>`
+        : html`<p>No live listings in this category yet.</p>`,
+    });
+  });
+};

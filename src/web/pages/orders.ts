@@ -1,0 +1,74 @@
+import { getOwnedOrder, linesOf, listOrderViews } from '../../domain/orders/order-views.ts';
+import { formatCents } from '../../domain/orders/receipt.ts';
+import { listSites } from '../../domain/sites/sites.ts';
+import type { Db } from '../../db/knex.ts';
+import { AppError } from '../../errors.ts';
+import { orderTable } from '../checkout-view.ts';
+import { time } from '../components.ts';
+import { pager } from '../content.ts';
+import { html } from '../html.ts';
+import { renderPage } from '../render.ts';
+import { currentUser, requireUser } from '../session.ts';
+import type { PageRoutes } from './page-routes.ts';
+import { pageNumber } from './updates.ts';
+
+const PATH = '/account/orders';
+const PER_PAGE = 20;
+const NUMBER = /^LD-[0-9A-Z]{4}-[0-9A-Z]{4}$/;
+
+/** The signed-in person's orders, one order's page, and its printable invoice. */
+export const orderPages: PageRoutes = (router, services) => {
+  router.get(PATH, requireUser(services), async function showOrders(ctx) {
+    const user = (await currentUser(ctx, services))!;
+    const page = pageNumber(ctx.query.page);
+    const list = await listOrderViews(services.db, services.config, user.id, page, PER_PAGE);
+    await renderPage(ctx, services, {
+      title: 'Your orders',
+      main: list.items.length
+        ? html`<table><thead><tr><th scope="col">Order</th><th scope="col">Date</th><th scope="col">Status</th><th scope="col">Total</th></tr></thead>
+<tbody>${list.items.map((o) => html`<tr data-order="${o.number}"><td><a href="${PATH}/${o.number}">${o.number}</a></td><td>${time(o.created_at)}</td><td>${o.status}</td><td>${formatCents(o.total_cents)}</td></tr>`)}</tbody></table>
+${pager(PATH, page, PER_PAGE, list.total)}`
+        : html`<p>No orders yet. Orders are built through the API (create_checkout) and paid on their checkout page.</p>`,
+    });
+  });
+
+  router.get(`${PATH}/:number`, requireUser(services), async function showOrder(ctx) {
+    const { order, lines } = await ownOrder(services.db, ctx.params.number!, (await currentUser(ctx, services))!.id);
+    await renderPage(ctx, services, {
+      title: `Order ${order.number}`,
+      main: html`<p data-order-status="${order.status}">Status: <strong>${order.status}</strong>${order.paid_at ? html` · paid ${time(order.paid_at)}${order.payment_method ? ` by ${order.payment_method}` : ''}` : ''}</p>
+${order.status === 'pending' ? html`<p><a href="/checkout/${order.checkout_token}">Pay this order</a> (the link is valid until ${time(order.expires_at)})</p>` : ''}
+${orderTable(order, lines)}
+<h2>Fulfilment</h2>
+<ul>${lines.map((l) => html`<li data-line-fulfilled="${l.fulfilled_at ? 'true' : 'false'}">${l.product}: ${l.fulfilled_at ? html`fulfilled ${time(l.fulfilled_at)}` : 'not yet fulfilled'}${l.refunded_at ? ' (refunded)' : ''}</li>`)}</ul>
+${order.invoice_number !== null ? html`<p><a href="${PATH}/${order.number}/invoice">Invoice ${order.invoice_number}</a> (printable)</p>` : ''}`,
+    });
+  });
+
+  router.get(`${PATH}/:number/invoice`, requireUser(services), async function showInvoice(ctx) {
+    const { order, lines } = await ownOrder(services.db, ctx.params.number!, (await currentUser(ctx, services))!.id);
+    if (order.invoice_number === null) throw new AppError(404, 'not_found', 'No invoice yet', 'The invoice is issued when the order is paid.');
+    const site = (await listSites(services.db)).find((s) => s.id === order.site_id)!;
+    const buyer = await services.db('users').where({ id: order.user_id }).first('email');
+    await renderPage(ctx, services, {
+      title: `Invoice ${order.invoice_number}`,
+      main: html`<section class="invoice" aria-label="Invoice">
+<p>Invoice number <strong data-invoice-number>${order.invoice_number}</strong> · date ${time(order.paid_at)} · order ${order.number}</p>
+<div class="parties">
+<div><h2>Seller</h2><p>${site.name}<br>Country: ${site.settings.seller_country}</p></div>
+<div><h2>Buyer</h2><p data-buyer>${order.billing.name ?? buyer.email}<br>Country: ${order.billing.country}${order.billing.vat_number ? html`<br>VAT number: ${order.billing.vat_number}` : ''}</p></div>
+</div>
+${orderTable(order, lines)}
+<p>Paid ${formatCents(order.paid_cents ?? order.total_cents, order.paid_currency ?? order.currency)}${order.payment_method ? ` by ${order.payment_method}` : ''}.</p>
+</section>
+<p class="muted no-print">Use your browser's print command to print or save this invoice as PDF.</p>`,
+    });
+  });
+};
+
+/** One of the person's orders; another account's order is a 404 page. */
+async function ownOrder(db: Db, number: string, userId: number) {
+  if (!NUMBER.test(number)) throw new AppError(404, 'not_found', 'Page not found', 'There is no such order.');
+  const order = await getOwnedOrder(db, userId, number);
+  return { order, lines: (await linesOf(db, [order.id])).get(order.id)! };
+}

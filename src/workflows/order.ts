@@ -1,0 +1,100 @@
+import { ActivityFailure, ApplicationFailure, condition, defineSignal, defineUpdate, proxyActivities, setHandler } from '@temporalio/workflow';
+import type { MailActivities } from '../activities/mail.ts';
+import type { OrderActivities } from '../activities/orders.ts';
+import type { OrderWorkflowInput, PaymentConfirmed } from '../domain/orders/order-flow.ts';
+
+const STEP_TIMEOUT = '30 seconds';
+const FULFIL_TIMEOUT = '2 minutes';
+
+const orders = proxyActivities<OrderActivities>({
+  startToCloseTimeout: STEP_TIMEOUT,
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
+});
+const { deliverMail } = proxyActivities<MailActivities>({
+  startToCloseTimeout: '10 minutes',
+  heartbeatTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
+});
+
+export const paymentConfirmedSignal = defineSignal<[PaymentConfirmed]>('paymentConfirmed');
+/** Support's `orders:retry`: try the unfulfilled lines again. */
+export const retryUpdate = defineUpdate<string>('retry');
+
+/**
+ * `order:{number}`: waits for a payment until the checkout link expires, applies each payment
+ * event once (deduplicated by event id; the order row decides paid / refund / attention), then
+ * fulfils every line with retries. After the last try the order needs support (`attention`)
+ * and the workflow waits for the `retry` update.
+ */
+export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status: string | null }> {
+  const seen = new Set<number>();
+  const queue: number[] = [];
+  let retryRequested = false;
+  setHandler(paymentConfirmedSignal, ({ eventId }) => {
+    if (seen.has(eventId)) return;
+    seen.add(eventId);
+    queue.push(eventId);
+  });
+  setHandler(retryUpdate, () => {
+    retryRequested = true;
+    return 'retrying';
+  });
+
+  const initial = await orders.orderStatus(input.number);
+  if (initial === 'pending') {
+    const remaining = Date.parse(input.expiresAt) - Date.now();
+    const arrived = remaining > 0 && (await condition(() => queue.length > 0, remaining));
+    if (!arrived) await orders.expireOrder(input.number);
+  }
+  // A run restarted by support for a paid order fulfils what is left.
+  let paid = initial === 'paid' || initial === 'attention';
+  paid = (await applyQueued(input, queue)) || paid;
+  if (paid) {
+    await fulfilAll(input, () => retryRequested, () => (retryRequested = false));
+    await applyQueued(input, queue); // payments that came in meanwhile (duplicates, second payments)
+  }
+  return { status: await orders.orderStatus(input.number) };
+}
+
+/** Applies the queued payment events; true when one of them paid the order. */
+async function applyQueued(input: OrderWorkflowInput, queue: number[]): Promise<boolean> {
+  let paid = false;
+  while (queue.length > 0) {
+    const outcome = await orders.applyPayment(input.number, queue.shift()!);
+    if (outcome.kind === 'paid') {
+      paid = true;
+      if (outcome.mailIds.length) await deliverMail(outcome.mailIds);
+    } else if (outcome.kind === 'refund') {
+      await orders.refundPayment(input.number, outcome.paymentId, outcome.amountCents, outcome.reason);
+    }
+  }
+  return paid;
+}
+
+async function fulfilAll(input: OrderWorkflowInput, retryRequested: () => boolean, resetRetry: () => void): Promise<void> {
+  const { fulfilLine } = proxyActivities<OrderActivities>({
+    startToCloseTimeout: FULFIL_TIMEOUT,
+    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: input.fulfilMaxAttempts },
+  });
+  for (;;) {
+    let failure: string | null = null;
+    for (const line of await orders.openLines(input.number)) {
+      try {
+        await fulfilLine(line.id);
+      } catch (err) {
+        failure = `line ${line.id} (${line.product}): ${causeOf(err)}`;
+        break;
+      }
+    }
+    if (failure === null) return orders.completeOrder(input.number);
+    await orders.markAttention(input.number, failure);
+    resetRetry();
+    await condition(retryRequested);
+    await orders.resumeOrder(input.number);
+  }
+}
+
+function causeOf(err: unknown): string {
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  return cause instanceof ApplicationFailure || cause instanceof Error ? cause.message : String(cause);
+}

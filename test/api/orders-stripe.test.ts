@@ -1,0 +1,113 @@
+import test from 'ava';
+import { signWebhook } from '../../src/payments/signature.ts';
+import { request, startTestEnv, type TestEnv } from '../helpers/env.ts';
+import { insertLiveListing } from '../helpers/listings.ts';
+import { checkout, waitForOrder } from '../helpers/orders.ts';
+import { startFakeStripe } from '../helpers/stripe-fake.ts';
+import { WebClient } from '../helpers/web.ts';
+
+/** The stripe adapter through the official SDK, against a loopback fake of the Stripe API. */
+
+const SECRET_KEY = 'sk_test_fake_listing_directory';
+const WEBHOOK_SECRET = 'whsec_fake_stripe_endpoint_secret';
+let env: TestEnv;
+let stripe: Awaited<ReturnType<typeof startFakeStripe>>;
+
+test.before(async () => {
+  stripe = await startFakeStripe(SECRET_KEY);
+  env = await startTestEnv(import.meta.url, {
+    PAYMENT_PROVIDER: 'stripe',
+    STRIPE_SECRET_KEY: SECRET_KEY,
+    STRIPE_PUBLISHABLE_KEY: 'pk_test_fake',
+    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    STRIPE_API_HOST: '127.0.0.1',
+    STRIPE_API_PORT: String(stripe.port),
+    STRIPE_API_PROTOCOL: 'http',
+  });
+  await env.startWorkers();
+});
+test.after.always(async () => {
+  await env?.close();
+  await stripe?.close();
+});
+
+const db = () => env.services.db;
+
+async function newOrder() {
+  const owner = await env.user();
+  const listingId = await insertLiveListing(db(), { name: `Stripe ${Math.random().toString(36).slice(2, 8)}`, ownerId: owner.userId });
+  const res = await checkout(env, owner.key, { items: [{ product: 'featured', listing_id: listingId, options: { weeks: 1 } }], billing_country: 'IE' });
+  if (res.status !== 201) throw new Error(JSON.stringify(res.body));
+  return { owner, order: res.body as { number: string; total_cents: number; checkout_url: string } };
+}
+
+function stripeEvent(type: string, intent: object) {
+  return { id: `evt_fake_${Math.random().toString(36).slice(2)}`, object: 'event', type, api_version: '2025-01-01', data: { object: intent } };
+}
+
+test('the pay page mounts the Payment Element for a PaymentIntent keyed order:{number}; the SDK-verified webhook fulfils', async (t) => {
+  const { owner, order } = await newOrder();
+  const page = await new WebClient(env.baseUrl).get(new URL(order.checkout_url).pathname);
+  t.is(page.status, 200);
+  const form = page.$('#stripe-payment');
+  t.regex(form.attr('data-client-secret')!, /^pi_fake_\d+_secret_fake$/);
+  t.is(form.attr('data-publishable-key'), 'pk_test_fake');
+  t.regex(page.headers.get('content-security-policy')!, /script-src https:\/\/js\.stripe\.com 'nonce-/);
+  t.is(page.$('input[name=card_number]').length, 0, 'no card fields of ours with Stripe');
+
+  const created = stripe.requests.filter((r) => r.path === '/v1/payment_intents' && r.form.get('metadata[order_number]') === order.number);
+  t.is(created.at(-1)!.idempotencyKey, `order:${order.number}`);
+  t.is(created.at(-1)!.form.get('amount'), String(order.total_cents));
+  t.is(created.at(-1)!.form.get('currency'), 'usd');
+  t.is(created.at(-1)!.form.get('metadata[order_number]'), order.number);
+  t.is(created.at(-1)!.form.get('automatic_payment_methods[enabled]'), 'true');
+  // Reloading the page reuses the same PaymentIntent (the provider's idempotency).
+  await new WebClient(env.baseUrl).get(new URL(order.checkout_url).pathname);
+  const intentIds = new Set([...stripe.intents.values()].filter((i) => i.metadata.order_number === order.number).map((i) => i.id));
+  t.is(intentIds.size, 1);
+
+  const intent = stripe.succeed([...intentIds][0]!);
+  const event = stripeEvent('payment_intent.succeeded', intent);
+  const payload = JSON.stringify(event);
+  const forged = await request(env, 'POST', '/webhooks/payments/stripe', { body: payload, headers: { 'stripe-signature': signWebhook(payload, 'whsec_wrong') } });
+  t.is(forged.status, 400);
+  const stale = await request(env, 'POST', '/webhooks/payments/stripe', {
+    body: payload,
+    headers: { 'stripe-signature': signWebhook(payload, WEBHOOK_SECRET, Math.floor(Date.now() / 1000) - 3600) },
+  });
+  t.is(stale.status, 400, 'outside the tolerance');
+  t.is((await request(env, 'POST', '/webhooks/payments/test', { body: payload, headers: { 'stripe-signature': signWebhook(payload, WEBHOOK_SECRET) } })).status, 404);
+  const ok = await request(env, 'POST', '/webhooks/payments/stripe', { body: payload, headers: { 'stripe-signature': signWebhook(payload, WEBHOOK_SECRET) } });
+  t.is(ok.status, 200, JSON.stringify(ok.body));
+  t.like(await waitForOrder(env, owner.key, order.number, ['fulfilled']), { payment_method: 'card', status: 'fulfilled' });
+});
+
+test('a lost webhook does not strand the payer: the success page asks Stripe', async (t) => {
+  const { owner, order } = await newOrder();
+  const client = new WebClient(env.baseUrl);
+  await client.get(new URL(order.checkout_url).pathname);
+  const intent = [...stripe.intents.values()].find((i) => i.metadata.order_number === order.number)!;
+  stripe.succeed(intent.id);
+  const done = await client.get(`${new URL(order.checkout_url).pathname}/done`);
+  t.is(done.status, 200);
+  t.true(stripe.requests.some((r) => r.path === '/v1/payment_intents/search' && r.form.get('query')!.includes(order.number)));
+  t.is((await waitForOrder(env, owner.key, order.number, ['fulfilled'])).status, 'fulfilled');
+});
+
+test('a payment for an expired order is refunded through Stripe with an idempotency key', async (t) => {
+  const { order } = await newOrder();
+  await new WebClient(env.baseUrl).get(new URL(order.checkout_url).pathname);
+  await db()('orders').where({ number: order.number }).update({ status: 'expired' });
+  const intent = stripe.succeed([...stripe.intents.values()].find((i) => i.metadata.order_number === order.number)!.id);
+  const payload = JSON.stringify(stripeEvent('payment_intent.succeeded', intent));
+  t.is((await request(env, 'POST', '/webhooks/payments/stripe', { body: payload, headers: { 'stripe-signature': signWebhook(payload, WEBHOOK_SECRET) } })).status, 200);
+  const deadline = Date.now() + 20_000;
+  let refund;
+  while (!(refund = await db()('refunds').join('orders', 'orders.id', 'refunds.order_id').where('orders.number', order.number).first('refunds.*')) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  t.regex(refund?.provider_refund_id ?? '', /^re_fake_/);
+  const call = stripe.requests.find((r) => r.path === '/v1/refunds' && r.form.get('payment_intent') === intent.id)!;
+  t.is(call.idempotencyKey, `refund:${intent.id}`);
+  t.is(call.form.get('amount'), String(order.total_cents));
+});

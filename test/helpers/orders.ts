@@ -1,0 +1,73 @@
+import type { Db } from '../../src/db/knex.ts';
+import { createPromo, type NewPromo } from '../../src/domain/orders/promos-admin.ts';
+import { isoWeekStart } from '../../src/domain/ranking/weeks.ts';
+import { signWebhook } from '../../src/payments/signature.ts';
+import { api, request, type TestEnv } from './env.ts';
+
+/** POST /orders/quote. */
+export const quote = (env: TestEnv, key: string, body: unknown, headers: Record<string, string> = {}) =>
+  api(env, 'POST', '/orders/quote', { key, body, headers });
+
+/** POST /orders/checkout with an Idempotency-Key when given. */
+export const checkout = (env: TestEnv, key: string, body: unknown, idempotencyKey?: string) =>
+  api(env, 'POST', '/orders/checkout', { key, body, headers: idempotencyKey ? { 'idempotency-key': idempotencyKey } : {} });
+
+/** A promo code on the main site (unique code per call unless given). */
+export async function promo(db: Db, fields: Partial<NewPromo> = {}): Promise<string> {
+  const code = fields.code ?? `P${Math.random().toString(36).slice(2, 10).toUpperCase()}`;
+  await createPromo(db, { site: 'main', code, firstOrderOnly: false, ...(fields.amountCents === undefined ? { percent: 10 } : {}), ...fields });
+  return code;
+}
+
+/** YYYY-MM-DD `days` from today (UTC). */
+export const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+/** Monday of the ISO week `weeks` from now. */
+export const mondayIn = (weeks: number) => isoWeekStart(new Date(Date.now() + weeks * 7 * 86_400_000));
+
+/** The seeded price of a product on the main site. */
+export async function priceOf(db: Db, product: string): Promise<number> {
+  const row = await db('products as p').join('sites as s', 's.id', 'p.site_id').where({ 's.key': 'main', 'p.key': product }).first('p.price_cents');
+  return row.price_cents;
+}
+
+/** A Stripe-format `payment_intent.succeeded` event for an order (what the test provider sends). */
+export function succeededEvent(number: string, amountCents: number, options: { eventId?: string; paymentId?: string; currency?: string } = {}) {
+  const paymentId = options.paymentId ?? `pi_t_${Math.random().toString(36).slice(2)}`;
+  return {
+    id: options.eventId ?? `evt_${paymentId}`,
+    object: 'event',
+    type: 'payment_intent.succeeded',
+    data: {
+      object: {
+        id: paymentId,
+        object: 'payment_intent',
+        amount: amountCents,
+        amount_received: amountCents,
+        currency: options.currency ?? 'usd',
+        metadata: { order_number: number, method: 'card' },
+        payment_method_types: ['card'],
+      },
+    },
+  };
+}
+
+/** POSTs an event to our webhook, signed like Stripe with `secret` (the test provider's by default). */
+export function postWebhook(env: TestEnv, event: unknown, secret = env.services.config.orders.test.webhookSecret) {
+  const payload = JSON.stringify(event);
+  return request(env, 'POST', '/webhooks/payments/test', {
+    body: payload,
+    headers: { 'stripe-signature': signWebhook(payload, secret) },
+  });
+}
+
+/** Polls get_order until its status is one of `statuses` (or fails after `timeoutMs`). */
+export async function waitForOrder(env: TestEnv, key: string, number: string, statuses: string[], timeoutMs = 30_000): Promise<any> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await api(env, 'GET', `/orders/${number}`, { key });
+    if (statuses.includes(res.body?.status)) return res.body;
+    if (Date.now() > deadline) throw new Error(`order ${number} is ${res.body?.status}, not ${statuses.join('/')}`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}

@@ -1,0 +1,61 @@
+import { randomBytes } from 'node:crypto';
+import test from 'ava';
+import { createVerifiedUser } from '../../src/auth/accounts.ts';
+import { createApiKey } from '../../src/auth/api-keys.ts';
+import { startTestEnv, type TestEnv } from '../helpers/env.ts';
+import { insertLiveListing } from '../helpers/listings.ts';
+import { checkout, postWebhook, succeededEvent, waitForOrder } from '../helpers/orders.ts';
+import { WebClient } from '../helpers/web.ts';
+
+let env: TestEnv;
+test.before(async () => {
+  env = await startTestEnv(import.meta.url);
+  await env.startWorkers();
+});
+test.after.always(() => env?.close());
+
+const db = () => env.services.db;
+const PASSWORD = 'orders page password';
+
+async function buyer() {
+  const email = `buyer-${randomBytes(4).toString('hex')}@example.com`;
+  const user = await createVerifiedUser(db(), email, PASSWORD);
+  const { key } = await createApiKey(db(), user.id, 'test', ['account:read', 'orders:write']);
+  const client = new WebClient(env.baseUrl);
+  if ((await client.signIn(email, PASSWORD)).status !== 303) throw new Error('sign-in failed');
+  return { user, key, client, email };
+}
+
+test('the account lists orders; a paid order has a printable invoice with the reverse-charge note', async (t) => {
+  const { user, key, client } = await buyer();
+  const listingId = await insertLiveListing(db(), { name: 'Invoice Co', ownerId: user.id });
+  const pending = (await checkout(env, key, { items: [{ product: 'featured', listing_id: listingId, options: { weeks: 1 } }], billing_country: 'US' })).body;
+  const order = (
+    await checkout(env, key, { items: [{ product: 'launch', listing_id: listingId }], billing_country: 'FR', vat_number: 'FR40303265045' })
+  ).body;
+  await postWebhook(env, succeededEvent(order.number, order.total_cents));
+  await waitForOrder(env, key, order.number, ['fulfilled']);
+
+  const list = await client.get('/account/orders');
+  t.is(list.status, 200);
+  t.deepEqual(list.$('[data-order]').map((_i, el) => list.$(el).attr('data-order')).get(), [order.number, pending.number]);
+  const pendingPage = await client.get(`/account/orders/${pending.number}`);
+  t.is(pendingPage.$(`a[href="${new URL(pending.checkout_url).pathname}"]`).text(), 'Pay this order');
+
+  const page = await client.get(`/account/orders/${order.number}`);
+  t.is(page.$('[data-order-status]').attr('data-order-status'), 'fulfilled');
+  t.is(page.$('[data-line-fulfilled="true"]').length, 1);
+  const invoice = await client.get(`/account/orders/${order.number}/invoice`);
+  t.is(invoice.status, 200);
+  t.is(invoice.$('[data-invoice-number]').text(), String((await db()('orders').where({ number: order.number }).first()).invoice_number));
+  t.regex(invoice.$('[data-buyer]').text(), /VAT number: FR40303265045/);
+  t.regex(invoice.$('[data-vat-note]').text(), /Reverse charge/);
+  t.regex(invoice.text, /Seller/);
+
+  t.is((await client.get(`/account/orders/${pending.number}/invoice`)).status, 404);
+  const stranger = await buyer();
+  t.is((await stranger.client.get(`/account/orders/${order.number}`)).status, 404);
+  t.is((await stranger.client.get(`/account/orders/${order.number}/invoice`)).status, 404);
+  const anonymous = await new WebClient(env.baseUrl).get('/account/orders');
+  t.is(anonymous.status, 303);
+});
