@@ -1,10 +1,9 @@
-import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import Koa from 'koa';
 import compose from 'koa-compose';
 import { createOAuthProvider } from '../auth/oauth/provider.ts';
 import { oauthRoutes } from '../auth/oauth/routes.ts';
-import { AppError } from '../errors.ts';
+import { appError } from '../errors.ts';
 import { mcpEndpoint } from '../mcp/endpoint.ts';
 import { MCP_PATH, RESOURCE_METADATA_PATH, serveResourceMetadata } from '../mcp/resource-metadata.ts';
 import type { Operation } from '../operations/operation.ts';
@@ -14,8 +13,7 @@ import { webPages } from '../web/router.ts';
 import { bearerAuth } from './middleware/auth.ts';
 import { problemErrors } from './middleware/errors.ts';
 import { requestContext } from './middleware/request-context.ts';
-import { openApiDocument } from './openapi.ts';
-import { withPhotoBodyLimit } from './photo-body.ts';
+import { apiIndex, openApiDocument } from './openapi.ts';
 import { restRouter } from './rest-router.ts';
 import { mediaRouter } from '../web/media.ts';
 
@@ -61,27 +59,21 @@ export function createApp(services: Services, operations: readonly Operation[]):
   api.get('/openapi.json', (ctx) => {
     ctx.body = document;
   });
-  const parseJson = bodyParser({
-    enableTypes: ['json'],
-    jsonLimit: '1mb',
-    onError: (err) => {
-      if ((err as { status?: number }).status === 413) {
-        throw new AppError(413, 'payload_too_large', 'Payload too large', 'The request body is larger than 1 MB.');
-      }
-      throw new AppError(400, 'invalid_json', 'Invalid JSON', 'The request body is not valid JSON.');
-    },
+  const index = apiIndex(operations, services.config.baseUrl);
+  api.get('/', (ctx) => {
+    ctx.body = index;
   });
   const apiStack = compose<Koa.Context>([
-    withPhotoBodyLimit(parseJson),
     bearerAuth(services.authenticate),
     api.allowedMethods({ throw: true }) as Koa.Middleware,
     api.routes() as Koa.Middleware,
   ]);
   app.use(async function apiOnly(ctx, next) {
+    if (ctx.path === '/api' || ctx.path === '/api/') ctx.path = '/api/v1'; // the index of the one version
     if (!ctx.path.startsWith('/api/')) return next();
     await apiStack(ctx, async () => {});
     if (ctx.status === 404 && ctx.body === undefined) {
-      throw new AppError(404, 'not_found', 'Not found', `There is no API route ${ctx.method} ${ctx.path}.`);
+      throw appError('not_found', `There is no API route ${ctx.method} ${ctx.path}; GET /api/v1 lists them.`);
     }
   });
   // Server-rendered pages (also sign-in and consent of OAuth): every path not taken above.

@@ -106,3 +106,13 @@ function bodySchema(input: JsonSchema, inPath: string[]): JsonSchema {
   const required = (input.required ?? []).filter((k) => !inPath.includes(k));
   return { ...input, properties, ...(required.length ? { required } : { required: undefined }) };
 }
+
+/** What `GET /api/v1` answers: where the contract is, and every route with its MCP tool name. */
+export function apiIndex(operations: readonly Operation[], baseUrl: string) {
+  return {
+    name: 'Listing Directory API',
+    openapi: `${baseUrl}/api/v1/openapi.json`,
+    mcp: `${baseUrl}/mcp`,
+    operations: operations.map((op) => ({ name: op.name, method: op.method, path: `/api/v1${op.path}`, scope: op.scope ?? null, summary: op.summary })),
+  };
+}

@@ -4,9 +4,10 @@ import { createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server';
 import type { Context, DefaultState, Middleware } from 'koa';
 import compose from 'koa-compose';
 import type { Principal, Scope } from '../auth/scopes.ts';
-import { AppError, insufficientScope, unauthorized } from '../errors.ts';
+import { insufficientScope, payloadTooLarge, unauthorized } from '../errors.ts';
+import { readBody } from '../http/read-body.ts';
 import { operationContext } from '../operations/context.ts';
-import type { Operation } from '../operations/operation.ts';
+import { bodyLimitOf, type Operation } from '../operations/operation.ts';
 import type { Services } from '../services.ts';
 import { principalFromHeader } from '../api/middleware/auth.ts';
 import { mcpOriginGuard } from './origin-guard.ts';
@@ -14,8 +15,8 @@ import { mcpChallenge } from './resource-metadata.ts';
 import { directCallResponse, directToolCall } from './direct-call.ts';
 import { callTool, mcpServerFactory, mcpTools, type McpCall } from './tools.ts';
 
-// A founder photo travels as base64 (≤ 5 MB decoded), so MCP bodies get more room than JSON APIs usually do.
-const MAX_BODY_BYTES = 8 * 1024 * 1024;
+// A tool call carries one operation's input: the largest body limit of the registry, plus room for the JSON-RPC envelope.
+const ENVELOPE_BYTES = 64 * 1024;
 const SERVER_INFO = { name: 'listing-directory', version: '0.1.0' };
 
 /**
@@ -34,11 +35,13 @@ export function mcpEndpoint(services: Services, operations: readonly Operation[]
   });
   const scopeOfTool = new Map(operations.flatMap((op) => (op.scope ? [[op.name, op.scope] as const] : [])));
   const challenge = mcpChallenge(config);
+  const maxBytes = Math.max(...operations.map((op) => bodyLimitOf(op).bytes)) + ENVELOPE_BYTES;
+  const tooLarge = () => payloadTooLarge(maxBytes, 'payload_too_large', 'The MCP message');
 
   return compose<Context>([
     mcpOriginGuard(config),
     async function serveMcp(ctx: Context) {
-      const raw = ctx.method === 'POST' ? await readBody(ctx.req) : undefined;
+      const raw = ctx.method === 'POST' ? await readBody(ctx.req, maxBytes, tooLarge) : undefined;
       const message = parseJson(raw);
       const principal = await principalFromHeader(services.authenticate, ctx.get('Authorization'), challenge);
       for (const scope of toolScopes(message, scopeOfTool)) {
@@ -69,17 +72,6 @@ export function mcpEndpoint(services: Services, operations: readonly Operation[]
       await sendResponse(ctx, response);
     },
   ]);
-}
-
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw new AppError(413, 'payload_too_large', 'Payload too large', 'MCP messages are limited to 8 MiB.');
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
 }
 
 /** The parsed body, or undefined when absent or not JSON (the SDK then answers a JSON-RPC parse error). */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { interviewAnswers, saveInterviewAnswers } from '../domain/founders/interview.ts';
-import { decodeImageBase64, PHOTO_LIMITS, processPhoto, saveFounderPhoto } from '../domain/founders/photos.ts';
+import { decodeImageBase64, PHOTO_LIMITS, photoTooLarge, processPhoto, saveFounderPhoto } from '../domain/founders/photos.ts';
 import { founderProfileView, updateFounderProfile } from '../domain/founders/profiles.ts';
 import { RULES } from '../domain/founders/publish-rules.ts';
 import { InterviewAnswer, MissingItem, OneLine, PlainText } from './founder-schemas.ts';
@@ -81,6 +81,7 @@ export const uploadFounderPhotoOp = defineOperation({
     `Stored as a ${PHOTO_LIMITS.outputSide}×${PHOTO_LIMITS.outputSide} WebP crop without metadata, replacing the previous photo.`,
   method: 'PUT',
   path: '/me/founder-profile/photo',
+  bodyLimit: { bytes: PHOTO_LIMITS.maxJsonBytes, tooLarge: photoTooLarge },
   scope: 'listings:write',
   idempotent: true,
   readOnly: false,

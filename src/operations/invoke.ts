@@ -19,12 +19,21 @@ export interface InvokeResult {
 /** Zod issues → field errors with dotted paths (`items.0.weeks`). */
 export function fieldErrors(error: z.ZodError): FieldError[] {
   const dotted = (path: PropertyKey[]) => path.map(String).join('.') || '(body)';
-  return error.issues.flatMap((issue) =>
+  const bounded = new Set(error.issues.filter((i) => !isSafeIntegerBound(i) && i.code.startsWith('too_')).map((i) => dotted(i.path)));
+  return error.issues.flatMap((issue) => {
     // An unknown key is reported at its own path, so the caller sees which key to drop.
-    issue.code === 'unrecognized_keys'
-      ? issue.keys.map((key) => ({ path: dotted([...issue.path, key]), message: `Unknown field "${key}"` }))
-      : [{ path: dotted(issue.path), message: issue.message }],
-  );
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({ path: dotted([...issue.path, key]), message: `Unknown field "${key}"` }));
+    }
+    // zod's own safe-integer bound (2^53 - 1) means nothing to a caller; the field's own limit says it.
+    if (isSafeIntegerBound(issue)) return bounded.has(dotted(issue.path)) ? [] : [{ path: dotted(issue.path), message: 'Out of range' }];
+    return [{ path: dotted(issue.path), message: issue.message }];
+  });
+}
+
+function isSafeIntegerBound(issue: z.core.$ZodIssue): boolean {
+  const bound = issue.code === 'too_big' ? issue.maximum : issue.code === 'too_small' ? issue.minimum : undefined;
+  return bound !== undefined && Math.abs(Number(bound)) === Number.MAX_SAFE_INTEGER;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { Client, Connection, WorkflowNotFoundError, type WorkflowStartOptions } from '@temporalio/client';
-import { AppError } from '../errors.ts';
+import { serviceUnavailable } from '../errors.ts';
 import { draftWorkflowId } from '../domain/drafts/drafts.ts';
 import { listingUpdateWorkflowId } from '../domain/updates/updates.ts';
 import { TASK_QUEUES } from './task-queues.ts';
@@ -58,8 +58,6 @@ async function unavailableOnError<T>(start: () => Promise<T>): Promise<T> {
     return await start();
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) throw err;
-    throw new AppError(503, 'workflow_unavailable', 'Service unavailable', 'The workflow service is not reachable; please retry shortly.', {
-      headers: { 'Retry-After': '5' },
-    });
+    throw serviceUnavailable('The workflow service is not reachable; please retry shortly.', 5);
   }
 }

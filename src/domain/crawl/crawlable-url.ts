@@ -1,9 +1,9 @@
 import dns from 'node:dns/promises';
-import { AppError } from '../../errors.ts';
+import { appError } from '../../errors.ts';
 import { addressRange, addressRefusedError, isAddressAllowed, isIpLiteral, stripBrackets } from './address-guard.ts';
 
-const invalidUrl = (detail: string) => new AppError(400, 'invalid_url', 'Invalid URL', detail);
-const refused = (detail: string) => new AppError(400, 'address_refused', 'Address refused', detail);
+const invalidUrl = (detail: string) => appError('invalid_url', detail);
+const refused = (detail: string) => appError('address_refused', detail);
 
 /**
  * Checks a submitted website URL before a crawl is queued: only http(s), no credentials, and

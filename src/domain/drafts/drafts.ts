@@ -1,5 +1,5 @@
 import type { Db } from '../../db/knex.ts';
-import { AppError, conflict, notFound } from '../../errors.ts';
+import { conflict, notFound, unprocessable } from '../../errors.ts';
 import type { DraftEvidence, DraftFields, CrawledPage } from '../crawl/types.ts';
 import { insertListing } from '../listings/listings.ts';
 
@@ -96,7 +96,7 @@ export async function submitDraft(db: Db, ownerId: number, id: number): Promise<
     requireStatus(row, 'ready', 'submitted');
     const f = row.fields!;
     if (!f.name) {
-      throw new AppError(422, 'draft_incomplete', 'Draft incomplete', 'The draft has no name yet; set one with update_draft.');
+      throw unprocessable('draft_incomplete', 'The draft has no name yet; set one with update_draft.');
     }
     const listingId = await insertListing(trx, {
       site_id: row.site_id,

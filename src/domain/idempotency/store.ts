@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../../db/knex.ts';
-import { AppError, conflict, unprocessable } from '../../errors.ts';
+import { appError, conflict, unprocessable } from '../../errors.ts';
 
 const TTL_HOURS = 24;
 
@@ -38,7 +38,7 @@ export async function withIdempotency(
   work: () => Promise<StoredResponse>,
 ): Promise<StoredResponse & { replayed: boolean }> {
   if (scope.key.length === 0 || scope.key.length > 255) {
-    throw new AppError(400, 'invalid_idempotency_key', 'Bad request', 'Idempotency-Key must be 1 to 255 characters.');
+    throw appError('invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 characters.');
   }
   const claimed = await claim(db, scope, hash);
   if (!claimed) {
