@@ -1,4 +1,5 @@
 import type { Operation } from '../operations/operation.ts';
+import { IDEMPOTENCY_KEY_SCHEMA } from '../operations/idempotency-key.ts';
 import { hasBody, operationSchemas, pathParams, type JsonSchema } from '../operations/json-schema.ts';
 
 const PROBLEM_SCHEMA = {
@@ -75,8 +76,8 @@ function pathItemOperation(op: Operation) {
       name: 'Idempotency-Key',
       in: 'header',
       required: false,
-      description: 'Makes retries safe: the same key and body replay the first response for 24 h.',
-      schema: { type: 'string', maxLength: 255 },
+      description: IDEMPOTENCY_KEY_SCHEMA.description,
+      schema: IDEMPOTENCY_KEY_SCHEMA,
     });
   }
   const responses: Record<string, unknown> = {

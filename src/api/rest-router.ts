@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { invalidField } from '../errors.ts';
 import { readJsonObject } from './json-body.ts';
+import { idempotencyKey } from '../operations/idempotency-key.ts';
 import { invoke } from '../operations/invoke.ts';
 import { operationContext } from '../operations/context.ts';
 import { bodyLimitOf, type Operation } from '../operations/operation.ts';
@@ -23,8 +24,8 @@ export function restRouter(operations: readonly Operation[], services: Services)
         host: ctx.host,
         principal: ctx.state.principal,
       });
-      const idempotencyKey = op.idempotent ? ctx.get('Idempotency-Key') || undefined : undefined;
-      const result = await invoke(op, input, opCtx, { idempotencyKey, challenge: REST_CHALLENGE });
+      const key = op.idempotent ? idempotencyKey(ctx.get('Idempotency-Key') || undefined, 'Idempotency-Key') : undefined;
+      const result = await invoke(op, input, opCtx, { idempotencyKey: key, challenge: REST_CHALLENGE });
       if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
       ctx.status = result.status;
       ctx.body = result.body;
