@@ -51,6 +51,7 @@ export const createDraftOp = defineOperation({
     'Starts crawling the website and drafting listing content. Poll get_draft until the status is neither crawling nor drafting.',
   method: 'POST',
   path: '/drafts',
+  startsWorkflow: true,
   scope: 'listings:write',
   idempotent: true,
   readOnly: false,

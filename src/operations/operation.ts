@@ -62,6 +62,8 @@ export interface Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodT
   destructive?: boolean;
   /** The largest request body (REST JSON, or MCP message) and the 413 beyond it; default DEFAULT_BODY_LIMIT. */
   bodyLimit?: BodyLimit;
+  /** Starts a Temporal workflow, so it answers 503 workflow_unavailable while Temporal is unreachable. */
+  startsWorkflow?: boolean;
   /** HTTP status of a success; default 200. */
   successStatus?: number;
   tags: string[];

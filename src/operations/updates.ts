@@ -30,6 +30,7 @@ export const postListingUpdateOp = defineOperation({
     'the update shows in the site’s latest updates while the listing is live.',
   method: 'POST',
   path: '/me/listings/{listing_id}/updates',
+  startsWorkflow: true,
   scope: 'listings:write',
   idempotent: true,
   readOnly: false,
