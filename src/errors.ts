@@ -60,6 +60,7 @@ export const ERROR_CODES = {
   image_too_large: [413, 'Image too large'],
   unsupported_media_type: [415, 'Unsupported media type'],
   idempotency_conflict: [422, 'Unprocessable request'],
+  invalid_answers: [422, 'Answers refused'],
   rate_limited: [429, 'Too many requests'],
   internal_error: [500, 'Internal error'],
   workflow_unavailable: [503, 'Service unavailable'],

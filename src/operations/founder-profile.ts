@@ -105,7 +105,8 @@ export const answerInterviewOp = defineOperation({
   summary: 'Answer founder interview questions',
   description:
     "Saves answers to this site's active questions (see list_interview_questions) on your founder profile; " +
-    'an answer replaces your earlier answer to the same question. All answers are saved or none.',
+    'an answer replaces your earlier answer to the same question. All answers are saved or none: an answer to an unknown, ' +
+    "inactive or other site's question, or a second answer to the same question, is 422 invalid_answers naming each.",
   method: 'PUT',
   path: '/me/interview',
   scope: 'listings:write',

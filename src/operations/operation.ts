@@ -77,5 +77,7 @@ export interface Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodT
  * an unknown field is a 400 naming it on every transport, never silently dropped.
  */
 export function defineOperation<I extends z.ZodObject, O extends z.ZodType>(op: Operation<I, O>): Operation<I, O> {
-  return { ...op, input: op.input.strict() as unknown as I };
+  const strict = op.input.strict();
+  const meta = op.input.meta(); // JSON Schema facts (anyOf...) stay with the strict copy
+  return { ...op, input: (meta ? strict.meta(meta) : strict) as unknown as I };
 }

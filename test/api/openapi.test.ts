@@ -59,3 +59,19 @@ test('each operation documents exactly the error statuses it can answer', async 
   const key = doc.paths['/drafts'].post.parameters.find((p: { name: string }) => p.name === 'Idempotency-Key');
   t.like(key.schema, { type: 'string', minLength: 1, maxLength: 255 });
 });
+
+test('the document states the real URL and text rules and the "at least one of" rule', async (t) => {
+  const doc = (await api(env, 'GET', '/openapi.json')).body;
+  const body = (path: string, method: string) => doc.paths[path][method].requestBody.content['application/json'].schema;
+  const url = body('/drafts', 'post').properties.url;
+  t.like(url, { type: 'string', minLength: 1, maxLength: 2048, format: 'uri' });
+  t.true(new RegExp(url.pattern).test('http://example.com/'));
+  t.false(new RegExp(url.pattern).test('https://user:pw@example.com/'), 'credentials are refused by the pattern too');
+  const link = body('/me/founder-profile', 'patch').properties.links.items;
+  t.false(new RegExp(link.pattern).test('http://example.com/'), 'https only, stated');
+  t.true(new RegExp(link.pattern).test('https://example.com/'));
+  const title = body('/me/listings/{listing_id}/updates', 'post').properties.title;
+  t.false(new RegExp(title.pattern).test('a\u0085b'));
+  t.deepEqual(body('/me/listings/{listing_id}', 'patch').anyOf, [{ required: ['fields'] }, { required: ['socials'] }, { required: ['faqs'] }]);
+  t.false(JSON.stringify(doc).includes('\\\\p{'), 'no Unicode property classes');
+});

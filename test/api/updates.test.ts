@@ -93,6 +93,8 @@ test('bad update input is a 400 naming the field, and nothing is written', async
     [{ ...good, title: '   ' }, 'title'],
     [{ ...good, title: 'x'.repeat(121) }, 'title'],
     [{ ...good, title: 'two\nlines' }, 'title'],
+    [{ ...good, title: 'next\u0085line' }, 'title'],
+    [{ ...good, body: 'escape \u001b[31m' }, 'body'],
     [{ ...good, title: 42 }, 'title'],
     [{ body: 'no title' }, 'title'],
     [{ ...good, body: '' }, 'body'],

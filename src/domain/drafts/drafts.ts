@@ -3,7 +3,8 @@ import { conflict, notFound, unprocessable } from '../../errors.ts';
 import type { DraftEvidence, DraftFields, CrawledPage } from '../crawl/types.ts';
 import { insertListing } from '../listings/listings.ts';
 
-export type DraftStatus = 'crawling' | 'drafting' | 'ready' | 'submitted' | 'failed';
+export type { DraftStatus } from '../fields.ts';
+import type { DraftStatus } from '../fields.ts';
 
 export interface DraftRow {
   id: number;
