@@ -70,6 +70,8 @@ const EnvSchema = z.object({
   SIGNIN_MAX_FAILURES_PER_EMAIL: z.coerce.number().int().min(1).default(5),
   SIGNIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).default(20),
   SIGNIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
+  /** Check every operation result against its output schema and fail the call if it does not match (the tests turn it on). */
+  CHECK_OUTPUTS: bool.default(false),
 });
 
 const list = (value: string) => value.split(',').map((v) => v.trim()).filter(Boolean);
@@ -107,6 +109,8 @@ export interface Config {
   /** The /dev/mailbox pages: only without SMTP and outside production. */
   devMailbox: boolean;
   signin: SigninLimits;
+  /** See CHECK_OUTPUTS. */
+  checkOutputs: boolean;
 }
 
 /** Reads the environment once; fails fast with every invalid variable named. */
@@ -157,5 +161,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perIp: e.SIGNIN_MAX_FAILURES_PER_IP,
       windowSeconds: e.SIGNIN_WINDOW_SECONDS,
     },
+    checkOutputs: e.CHECK_OUTPUTS,
   };
 }

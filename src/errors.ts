@@ -63,6 +63,7 @@ export const ERROR_CODES = {
   invalid_answers: [422, 'Answers refused'],
   rate_limited: [429, 'Too many requests'],
   internal_error: [500, 'Internal error'],
+  output_invalid: [500, 'Output breaks its schema'],
   workflow_unavailable: [503, 'Service unavailable'],
 } as const satisfies Record<string, readonly [number, string]>;
 

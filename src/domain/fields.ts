@@ -56,7 +56,7 @@ export const HttpUrl = z
   .string()
   .min(1)
   .max(LIMITS.url)
-  .regex(HTTP_URL_PATTERN, 'Must be an http(s) URL without credentials')
+  .regex(HTTP_URL_PATTERN, { message: 'Must be an http(s) URL without credentials', abort: true })
   .refine((v) => parseHttpUrl(v) !== null, 'Must be an http(s) URL without credentials')
   .meta({ format: 'uri' });
 
@@ -65,7 +65,7 @@ export const HttpsUrl = z
   .string()
   .min(1)
   .max(LIMITS.url)
-  .regex(HTTPS_URL_PATTERN, 'Must be an https URL without credentials')
+  .regex(HTTPS_URL_PATTERN, { message: 'Must be an https URL without credentials', abort: true })
   .refine((v) => parseHttpUrl(v)?.protocol === 'https:', 'Must be an https URL without credentials')
   .meta({ format: 'uri' });
 

@@ -84,6 +84,7 @@ export async function startTestEnv(
     LOG_LEVEL: 'silent',
     CRAWL_ALLOW_PRIVATE_NETWORKS: 'true',
     CRAWL_TIMEOUT_MS: '3000',
+    CHECK_OUTPUTS: 'true',
     ...env,
   });
   const services = createServices(config, { databaseUrl, temporalAddress });
