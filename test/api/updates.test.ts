@@ -226,6 +226,18 @@ test('notifications are paginated, newest first', async (t) => {
   t.is((await notifications(follower.key, '?page=0')).status, 400);
 });
 
+test('notifications are ordered by the time of the update, not by when they were delivered', async (t) => {
+  const listingId = await live('Late Fan-out Rockets');
+  const follower = await env.user();
+  const { site_id } = await db()('listings').where({ id: listingId }).first('site_id');
+  const at = (iso: string) => ({ listing_id: listingId, site_id, title: iso, body: 'x', published_at: iso });
+  const [older, newer] = await db()('listing_updates').insert([at('2026-01-01T10:00:00Z'), at('2026-01-02T10:00:00Z')]).returning('id');
+  // The newer update's fan-out ran first; the older one's was retried and delivered later.
+  for (const update of [newer, older]) await db()('notifications').insert({ user_id: follower.userId, listing_update_id: update.id, kind: 'listing_update' });
+  const res = await notifications(follower.key);
+  t.deepEqual(res.body.items.map((n: { update: { id: number } }) => n.update.id), [newer.id, older.id]);
+});
+
 test("the latest-updates feed shows this site's live listings, newest first, paginated", async (t) => {
   const [first, second, hidden] = await Promise.all([
     live('Feed One', owner.userId, 'news'),

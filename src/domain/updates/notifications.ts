@@ -15,14 +15,14 @@ interface NotificationRow {
   site_id: number;
 }
 
-/** The user's in-app notifications, newest first. */
+/** The user's in-app notifications, newest update first (not in the order the fan-out delivered them). */
 export async function listNotifications(db: Db, userId: number, page: number, perPage: number) {
   const base = () => db('notifications as n').where('n.user_id', userId);
   const [rows, [{ count }], keys] = await Promise.all([
     base()
       .join('listing_updates as u', 'u.id', 'n.listing_update_id')
       .join('listings as l', 'l.id', 'u.listing_id')
-      .orderBy('n.id', 'desc')
+      .orderBy([{ column: 'u.published_at', order: 'desc' }, { column: 'u.id', order: 'desc' }, { column: 'n.id', order: 'desc' }])
       .limit(perPage)
       .offset((page - 1) * perPage)
       .select(
