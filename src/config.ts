@@ -74,6 +74,9 @@ const EnvSchema = z.object({
   CHECK_OUTPUTS: bool.default(false),
 });
 
+/** Where the MCP server answers; `${baseUrl}${MCP_PATH}` is its resource identifier (the audience of its tokens). */
+export const MCP_PATH = '/mcp';
+
 const list = (value: string) => value.split(',').map((v) => v.trim()).filter(Boolean);
 
 function parseJwks(value: string): JsonWebKey[] {
@@ -102,8 +105,8 @@ export interface Config {
   crawl: CrawlOptions;
   /** Keys from the environment; loadOAuthKeys() falls back to DATA_DIR. */
   oauth: { jwks: JsonWebKey[] | undefined; cookieKeys: string[]; metadataHosts: string[]; metadataCaFile: string | undefined };
-  /** DNS-rebinding guard of /mcp. */
-  mcp: { allowedHosts: string[]; allowedOrigins: string[]; directToolCalls: boolean };
+  /** DNS-rebinding guard of /mcp; `resource` is the MCP resource identifier (OAuth audience). */
+  mcp: { resource: string; allowedHosts: string[]; allowedOrigins: string[]; directToolCalls: boolean };
   mail: { smtpUrl: string | undefined; from: string; sweepIntervalMs: number };
   updates: { fanOutBatchSize: number };
   /** The /dev/mailbox pages: only without SMTP and outside production. */
@@ -152,7 +155,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       metadataHosts: list(e.OAUTH_CLIENT_METADATA_HOSTS),
       metadataCaFile: e.OAUTH_CLIENT_METADATA_CA_FILE,
     },
-    mcp: { allowedHosts: list(e.MCP_ALLOWED_HOSTS), allowedOrigins: list(e.MCP_ALLOWED_ORIGINS), directToolCalls: e.MCP_DIRECT_TOOL_CALLS },
+    mcp: { resource: `${baseUrl}${MCP_PATH}`, allowedHosts: list(e.MCP_ALLOWED_HOSTS), allowedOrigins: list(e.MCP_ALLOWED_ORIGINS), directToolCalls: e.MCP_DIRECT_TOOL_CALLS },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, sweepIntervalMs: e.MAIL_SWEEP_INTERVAL_MS },
     updates: { fanOutBatchSize: e.UPDATE_FANOUT_BATCH_SIZE },
     devMailbox: !e.SMTP_URL && e.NODE_ENV !== 'production',

@@ -9,7 +9,7 @@ import { readBody } from '../http/read-body.ts';
 import { operationContext } from '../operations/context.ts';
 import { bodyLimitOf, type Operation } from '../operations/operation.ts';
 import type { Services } from '../services.ts';
-import { principalFromHeader } from '../api/middleware/auth.ts';
+import { bearerToken, principalFromHeader } from '../auth/bearer.ts';
 import { mcpOriginGuard } from './origin-guard.ts';
 import { mcpChallenge } from './resource-metadata.ts';
 import { directCallResponse, directToolCall } from './direct-call.ts';
@@ -96,7 +96,7 @@ function toolScopes(message: unknown, scopeOfTool: Map<string, Scope>): Scope[] 
 }
 
 function authInfo(ctx: Context, principal: Principal | null, call: McpCall): AuthInfo {
-  const token = /^Bearer\s+(\S+)/i.exec(ctx.get('Authorization'))?.[1] ?? '';
+  const token = bearerToken(ctx.get('Authorization')) ?? '';
   return {
     token,
     clientId: principal?.credentialId ?? 'anonymous',

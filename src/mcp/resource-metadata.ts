@@ -1,12 +1,9 @@
 import type { Context } from 'koa';
 import { SCOPES } from '../auth/scopes.ts';
-import type { Config } from '../config.ts';
+import { MCP_PATH, type Config } from '../config.ts';
 
-export const MCP_PATH = '/mcp';
-export const RESOURCE_METADATA_PATH = '/.well-known/oauth-protected-resource/mcp';
-
-/** The MCP resource identifier: the audience of its access tokens. */
-export const mcpResource = (config: Config) => `${config.baseUrl}${MCP_PATH}`;
+export { MCP_PATH };
+export const RESOURCE_METADATA_PATH = `/.well-known/oauth-protected-resource${MCP_PATH}`;
 
 /** Challenge of every 401 on /mcp; it tells the client where to start sign-in (RFC 9728). */
 export const mcpChallenge = (config: Config) => `Bearer resource_metadata="${config.baseUrl}${RESOURCE_METADATA_PATH}"`;
@@ -14,7 +11,7 @@ export const mcpChallenge = (config: Config) => `Bearer resource_metadata="${con
 /** RFC 9728 protected resource metadata, served at the /mcp path-suffixed URL and at the root. */
 export function serveResourceMetadata(config: Config) {
   const document = {
-    resource: mcpResource(config),
+    resource: config.mcp.resource,
     authorization_servers: [config.baseUrl],
     scopes_supported: [...SCOPES],
     bearer_methods_supported: ['header'],

@@ -1,7 +1,6 @@
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/knex.ts';
-import { mcpResource } from '../../mcp/resource-metadata.ts';
 import { SCOPES, type Principal, type Scope } from '../scopes.ts';
 import { revokedGrants } from './grants.ts';
 import { publicJwk, type OAuthKeys } from './keys.ts';
@@ -12,7 +11,7 @@ import { publicJwk, type OAuthKeys } from './keys.ts';
  */
 export function accessTokenVerifier(db: Db, config: Config, keys: OAuthKeys) {
   const jwks = createLocalJWKSet({ keys: keys.signing.map(publicJwk) as never });
-  const audience = mcpResource(config);
+  const audience = config.mcp.resource;
   return async function verifyAccessToken(token: string): Promise<Principal | null> {
     let payload;
     try {

@@ -2,7 +2,6 @@ import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'o
 import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/knex.ts';
-import { mcpResource } from '../../mcp/resource-metadata.ts';
 import { SCOPES } from '../scopes.ts';
 import type { OAuthKeys } from './keys.ts';
 import { clientMetadataFetch } from './metadata-fetch.ts';
@@ -22,7 +21,7 @@ export const CONSENT_PATH = '/consent';
  */
 export function createOAuthProvider(deps: { config: Config; db: Db; oauthKeys: OAuthKeys; log: Logger }): Provider {
   const { config, db, oauthKeys: keys, log } = deps;
-  const resource = mcpResource(config);
+  const resource = config.mcp.resource;
   const fetchMetadata = clientMetadataFetch(config);
   const configuration: Configuration = {
     ...(fetchMetadata ? { fetch: fetchMetadata } : {}),
