@@ -5,7 +5,7 @@ import path from 'node:path';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
-import { createApp } from '../../src/api/app.ts';
+import { createApp } from '../../src/app.ts';
 import { createApiKey } from '../../src/auth/api-keys.ts';
 import type { Scope } from '../../src/auth/scopes.ts';
 import { createUser } from '../../src/auth/users.ts';

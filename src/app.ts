@@ -1,23 +1,23 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import compose from 'koa-compose';
-import { createOAuthProvider } from '../auth/oauth/provider.ts';
-import { oauthRoutes } from '../auth/oauth/routes.ts';
-import { appError } from '../errors.ts';
-import { mcpEndpoint } from '../mcp/endpoint.ts';
-import { MCP_PATH, RESOURCE_METADATA_PATH, serveResourceMetadata } from '../mcp/resource-metadata.ts';
-import type { Operation } from '../operations/operation.ts';
-import type { Services } from '../services.ts';
-import { consentPages } from '../web/pages/consent.ts';
-import { webPages } from '../web/router.ts';
-import { bearerAuth } from './middleware/auth.ts';
-import { problemErrors } from './middleware/errors.ts';
-import { requestContext } from './middleware/request-context.ts';
-import { apiIndex, openApiDocument } from './openapi.ts';
-import { restRouter } from './rest-router.ts';
-import { mediaRouter } from '../web/media.ts';
+import { createOAuthProvider } from './auth/oauth/provider.ts';
+import { oauthRoutes } from './auth/oauth/routes.ts';
+import { appError } from './errors.ts';
+import { mcpEndpoint } from './mcp/endpoint.ts';
+import { MCP_PATH, RESOURCE_METADATA_PATH, serveResourceMetadata } from './mcp/resource-metadata.ts';
+import type { Operation } from './operations/operation.ts';
+import type { Services } from './services.ts';
+import { consentPages } from './web/pages/consent.ts';
+import { webPages } from './web/router.ts';
+import { bearerAuth } from './api/middleware/auth.ts';
+import { problemErrors } from './api/middleware/errors.ts';
+import { requestContext } from './api/middleware/request-context.ts';
+import { apiIndex, openApiDocument } from './api/openapi.ts';
+import { restRouter } from './api/rest-router.ts';
+import { mediaRouter } from './web/media.ts';
 
-/** The one Koa app: REST under /api/v1, health, and (as they land) MCP, OAuth and web pages. */
+/** The composition root: the one Koa app serving health, media, OAuth, MCP, REST under /api/v1 and the web pages. */
 export function createApp(services: Services, operations: readonly Operation[]): Koa {
   // Behind trusted proxies the client is the address the outermost of them saw: only the last
   // `proxyHops` entries of X-Forwarded-For are read, so a client cannot name itself another address.
