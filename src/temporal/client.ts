@@ -2,7 +2,11 @@ import { Client, Connection, WorkflowNotFoundError, type WorkflowStartOptions } 
 import { serviceUnavailable } from '../errors.ts';
 import { draftWorkflowId } from '../domain/drafts/drafts.ts';
 import { listingUpdateWorkflowId } from '../domain/updates/updates.ts';
+import type * as workflows from '../workflows/index.ts';
 import { TASK_QUEUES } from './task-queues.ts';
+
+type Workflows = typeof workflows;
+type WorkflowName = keyof Workflows;
 
 const START_DEADLINE_MS = 5_000;
 
@@ -25,9 +29,12 @@ export interface TemporalClientOptions {
 export function createWorkflowStarter(options: TemporalClientOptions): WorkflowStarter & { client: Client } {
   const connection = Connection.lazy({ address: options.address, connectTimeout: '3 seconds' });
   const client = new Client({ connection, namespace: options.namespace });
-  // Bounded so that an API request answers 503 quickly while Temporal is down.
-  const startBounded = (workflowType: string, start: WorkflowStartOptions) =>
-    unavailableOnError(() => connection.withDeadline(Date.now() + START_DEADLINE_MS, () => client.workflow.start(workflowType, start)));
+  // Bounded so that an API request answers 503 quickly while Temporal is down. The type name is
+  // checked against the worker's workflow bundle, and the arguments against that workflow.
+  const startBounded = <W extends WorkflowName>(workflowType: W, start: WorkflowStartOptions<Workflows[W]>) =>
+    unavailableOnError(() =>
+      connection.withDeadline(Date.now() + START_DEADLINE_MS, () => client.workflow.start<Workflows[W]>(workflowType, start)),
+    );
   return {
     client,
     async startDraft(draftId) {
