@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server';
 import type { Context, DefaultState, Middleware } from 'koa';

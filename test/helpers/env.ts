@@ -174,7 +174,7 @@ export async function request(
       req.end(payload);
     },
   );
-  let body: any = null;
+  let body: any;
   try {
     body = text ? JSON.parse(text) : null;
   } catch {
