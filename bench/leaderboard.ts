@@ -6,7 +6,7 @@
  * handler's throughput.
  */
 import Koa from 'koa';
-import { createApp } from '../src/api/app.ts';
+import { createApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import type { Db } from '../src/db/knex.ts';
 import { freezeWeek } from '../src/domain/ranking/weekly-close.ts';

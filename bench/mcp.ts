@@ -9,7 +9,7 @@ import http from 'node:http';
 import type autocannon from 'autocannon';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { importJWK, SignJWT } from 'jose';
-import { createApp } from '../src/api/app.ts';
+import { createApp } from '../src/app.ts';
 import { createUser } from '../src/auth/users.ts';
 import { loadConfig } from '../src/config.ts';
 import { operations } from '../src/operations/index.ts';

@@ -6,7 +6,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import Koa from 'koa';
-import { createApp } from '../src/api/app.ts';
+import { createApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { operations } from '../src/operations/index.ts';
 import { createServices } from '../src/services.ts';

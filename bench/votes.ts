@@ -8,7 +8,7 @@
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { createApp } from '../src/api/app.ts';
+import { createApp } from '../src/app.ts';
 import { createSession } from '../src/auth/sessions.ts';
 import { loadConfig } from '../src/config.ts';
 import type { Db } from '../src/db/knex.ts';

@@ -6,6 +6,10 @@ ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"
 # The browser tests drive Debian's chromium; a fresh machine (CI) gets it here.
 bash scripts/chromium.sh
+# LINT=0 skips the lint step (a quick run of a few files while the tree is being formatted).
+if [ "${LINT:-1}" != "0" ]; then
+  bash scripts/lint.sh
+fi
 echo "[test] typecheck"
 bash scripts/node24.sh node_modules/typescript/bin/tsc --noEmit -p .
 echo "[test] suite"

@@ -102,6 +102,8 @@ const EnvSchema = z.object({
   /** Least time between two requested checks (verify_claim, Check now) of one claim. */
   CLAIM_VERIFY_MIN_INTERVAL: z.string().default('10s'),
   ...ORDER_ENV,
+  /** Check every operation result against its output schema and fail the call if it does not match (the tests turn it on). */
+  CHECK_OUTPUTS: bool.default(false),
 });
 
 const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
@@ -176,6 +178,8 @@ export interface Config {
   devMailbox: boolean;
   signin: SigninLimits;
   claims: ClaimSettings;
+  /** See CHECK_OUTPUTS. */
+  checkOutputs: boolean;
   /** Checkout, promo limits and the payment provider (see config-orders.ts). */
   orders: OrderConfig;
 }
@@ -256,5 +260,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       verifyIntervalMs: duration('CLAIM_VERIFY_MIN_INTERVAL', e.CLAIM_VERIFY_MIN_INTERVAL),
     },
     orders: orderConfig(e, baseUrl),
+    checkOutputs: e.CHECK_OUTPUTS,
   };
 }

@@ -7,6 +7,7 @@ export interface FieldError {
 /**
  * The one error family of the service. Transports map it once: REST and web to
  * problem+json (RFC 9457), MCP to an `isError` result carrying the same problem object.
+ * Build one with a factory below (or appError), so a code always has the same status and title.
  */
 export class AppError extends Error {
   readonly status: number;
@@ -35,32 +36,115 @@ export class AppError extends Error {
   }
 }
 
-export const validationFailed = (errors: FieldError[], detail = 'The request has invalid fields.') =>
-  new AppError(400, 'validation_failed', 'Invalid request', detail, { errors });
+/**
+ * THE CATALOGUE of stable error codes: each with its one status and title. A code not listed here
+ * (e.g. `draft_submitted` of a state conflict) gets the generic title of its status.
+ */
+export const ERROR_CODES = {
+  validation_failed: [400, 'Invalid request'],
+  invalid_json: [400, 'Invalid JSON'],
+  invalid_idempotency_key: [400, 'Invalid Idempotency-Key'],
+  invalid_url: [400, 'Invalid URL'],
+  address_refused: [400, 'Address refused'],
+  invalid_form: [400, 'The form could not be read'],
+  unsupported_image: [400, 'Unsupported image'],
+  interaction_mismatch: [400, 'This request has changed'],
+  interaction_expired: [400, 'This sign-in request has expired'],
+  unknown_client: [400, 'Unknown application'],
+  unauthorized: [401, 'Authentication required'],
+  insufficient_scope: [403, 'Insufficient scope'],
+  csrf_failed: [403, 'This form has expired'],
+  host_not_allowed: [403, 'Forbidden'],
+  origin_not_allowed: [403, 'Forbidden'],
+  not_found: [404, 'Not found'],
+  method_not_allowed: [405, 'Method not allowed'],
+  idempotency_in_flight: [409, 'Conflict'],
+  payload_too_large: [413, 'Payload too large'],
+  image_too_large: [413, 'Image too large'],
+  unsupported_media_type: [415, 'Unsupported media type'],
+  idempotency_conflict: [422, 'Unprocessable request'],
+  invalid_answers: [422, 'Answers refused'],
+  rate_limited: [429, 'Too many requests'],
+  internal_error: [500, 'Internal error'],
+  output_invalid: [500, 'Output breaks its schema'],
+  workflow_unavailable: [503, 'Service unavailable'],
+} as const satisfies Record<string, readonly [number, string]>;
 
-export const badRequest = (code: string, detail: string) => new AppError(400, code, 'Bad request', detail);
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+const STATUS_TITLES: Record<number, string> = {
+  400: 'Bad request',
+  401: 'Authentication required',
+  403: 'Forbidden',
+  404: 'Not found',
+  405: 'Method not allowed',
+  409: 'Conflict',
+  413: 'Payload too large',
+  415: 'Unsupported media type',
+  422: 'Unprocessable request',
+  429: 'Too many requests',
+  503: 'Service unavailable',
+};
+
+type Extra = { errors?: FieldError[]; headers?: Record<string, string> };
+
+/** The error of a catalogue code: its status and title, this call's detail. */
+export function appError(code: ErrorCode, detail: string, extra: Extra = {}): AppError {
+  const [status, title] = ERROR_CODES[code];
+  return new AppError(status, code, title, detail, extra);
+}
+
+/** An error of a domain-specific code with the given status; a catalogue code keeps its title. */
+function coded(status: number, code: string, detail: string, extra: Extra = {}): AppError {
+  const title = (ERROR_CODES as Record<string, readonly [number, string]>)[code]?.[1] ?? STATUS_TITLES[status] ?? 'Error';
+  return new AppError(status, code, title, detail, extra);
+}
+
+export const validationFailed = (errors: FieldError[], detail = 'The request has invalid fields.') =>
+  appError('validation_failed', detail, { errors });
+
+/** One bad field, with the same path and message in `errors` as a schema failure would give. */
+export const invalidField = (path: string, message: string, detail = `${path}: ${message}`) =>
+  validationFailed([{ path, message }], detail);
+
+export const badRequest = (code: string, detail: string) => coded(400, code, detail);
+
+export const invalidJson = (detail = 'The request body is not valid JSON.') => appError('invalid_json', detail);
 
 export const unauthorized = (detail: string, wwwAuthenticate: string) =>
-  new AppError(401, 'unauthorized', 'Authentication required', detail, {
-    headers: { 'WWW-Authenticate': wwwAuthenticate },
-  });
+  appError('unauthorized', detail, { headers: { 'WWW-Authenticate': wwwAuthenticate } });
 
 /** `challenge` is the transport's Bearer challenge (realm or resource_metadata) the error extends. */
 export const insufficientScope = (scope: string, challenge = 'Bearer') =>
-  new AppError(403, 'insufficient_scope', 'Insufficient scope', `This operation needs the scope "${scope}".`, {
+  appError('insufficient_scope', `This operation needs the scope "${scope}".`, {
     headers: { 'WWW-Authenticate': `${challenge}, error="insufficient_scope", scope="${scope}"` },
   });
 
-export const notFound = (what: string) => new AppError(404, 'not_found', 'Not found', `${what} was not found.`);
+export const forbidden = (code: 'csrf_failed' | 'host_not_allowed' | 'origin_not_allowed', detail: string) => appError(code, detail);
 
-export const conflict = (code: string, detail: string) => new AppError(409, code, 'Conflict', detail);
+export const notFound = (what: string) => appError('not_found', `${what} was not found.`);
 
-export const unprocessable = (code: string, detail: string) => new AppError(422, code, 'Unprocessable request', detail);
+export const conflict = (code: string, detail: string) => coded(409, code, detail);
+
+/** A body over the operation's limit; `what` names it in the caller's terms. */
+export const payloadTooLarge = (limitBytes: number, code: 'payload_too_large' | 'image_too_large' = 'payload_too_large', what = 'The request body') =>
+  appError(code, `${what} is larger than ${formatBytes(limitBytes)}.`);
+
+export const unsupportedMediaType = (detail: string) => appError('unsupported_media_type', detail);
+
+export const unprocessable = (code: string, detail: string) => coded(422, code, detail);
 
 export const tooManyRequests = (detail: string, retryAfterSeconds: number) =>
-  new AppError(429, 'rate_limited', 'Too many requests', detail, {
-    headers: { 'Retry-After': String(retryAfterSeconds) },
-  });
+  appError('rate_limited', detail, { headers: { 'Retry-After': String(retryAfterSeconds) } });
+
+export const serviceUnavailable = (detail: string, retryAfterSeconds: number) =>
+  appError('workflow_unavailable', detail, { headers: { 'Retry-After': String(retryAfterSeconds) } });
+
+/** 1048576 → "1 MB", 8388608 → "8 MB" (binary megabytes, as the limits are set). */
+export function formatBytes(bytes: number): string {
+  const mb = bytes / 1024 / 1024;
+  return mb >= 1 ? `${Number(mb.toFixed(1))} MB` : `${Math.round(bytes / 1024)} KB`;
+}
 
 /** 405 with the `Allow` header RFC 9110 requires: the methods the resource does answer. */
 export const methodNotAllowed = (method: string, allowed: readonly string[]) =>
@@ -86,7 +170,7 @@ export function toProblem(err: unknown, baseUrl: string, requestId?: string): Pr
   const e =
     err instanceof AppError
       ? err
-      : new AppError(500, 'internal_error', 'Internal error', 'Something went wrong on our side. Please retry later.');
+      : appError('internal_error', 'Something went wrong on our side. Please retry later.');
   const problem: Problem = {
     ...e.extensions,
     type: `${baseUrl}/problems/${e.code}`,

@@ -2,7 +2,7 @@ import http from 'node:http';
 import path from 'node:path';
 import pg from 'pg';
 import { runAdmin } from './admin/cli.ts';
-import { createApp } from './api/app.ts';
+import { createApp } from './app.ts';
 import { loadConfig, type Config } from './config.ts';
 import { migrate } from './db/knex.ts';
 import { seed } from './db/seed.ts';

@@ -1,4 +1,6 @@
-import type { Operation } from '../operations/operation.ts';
+import { bodyLimitOf, type Operation } from '../operations/operation.ts';
+import { formatBytes } from '../errors.ts';
+import { IDEMPOTENCY_KEY_SCHEMA } from '../operations/idempotency-key.ts';
 import { hasBody, operationSchemas, pathParams, type JsonSchema } from '../operations/json-schema.ts';
 
 const PROBLEM_SCHEMA = {
@@ -23,19 +25,29 @@ const PROBLEM_SCHEMA = {
   },
 };
 
-const ERROR_RESPONSES: Record<string, string> = {
-  '400': 'Invalid input; `errors` names each failing field',
-  '404': 'Not found (also another owner’s resource)',
-  '429': 'Too many requests; see Retry-After',
-};
-const SIGNED_IN_RESPONSES: Record<string, string> = {
-  '401': 'Missing or invalid credentials',
-  '403': 'The credential lacks the required scope',
-};
-const WRITE_RESPONSES: Record<string, string> = {
-  '409': 'State conflict, or a request with the same Idempotency-Key is in flight',
-  '422': 'Refused, e.g. the Idempotency-Key was used with another body',
-};
+/** Every error status an operation can answer, with what it means there. */
+function errorResponses(op: Operation): Record<string, string> {
+  const responses: Record<string, string> = {
+    '400': 'Invalid input (`validation_failed`, `errors` names each failing field)' + (op.idempotent ? ', or `invalid_idempotency_key`' : ''),
+    '404': 'Not found (also another owner’s resource)',
+    '429': 'Too many requests; see Retry-After',
+  };
+  if (op.scope) {
+    responses['401'] = 'Missing or invalid credentials (`unauthorized`)';
+    responses['403'] = `The credential lacks the scope ${op.scope} (\`insufficient_scope\`)`;
+  }
+  if (!op.readOnly) {
+    responses['409'] = 'State conflict, or a request with the same Idempotency-Key is in flight';
+    responses['422'] = 'Refused, e.g. the Idempotency-Key was used with another body (`idempotency_conflict`)';
+  }
+  if (hasBody(op)) {
+    const limit = bodyLimitOf(op);
+    responses['413'] = `The body is larger than ${formatBytes(limit.bytes)} (\`${limit.tooLarge().code}\`)`;
+    responses['415'] = 'The body is not JSON: send `application/json` or another `+json` type (`unsupported_media_type`)';
+  }
+  if (op.startsWorkflow) responses['503'] = 'The workflow service is unreachable; retry after Retry-After (`workflow_unavailable`)';
+  return responses;
+}
 
 /** The OpenAPI 3.1 document of the REST API, generated from the operation registry. */
 export function openApiDocument(operations: readonly Operation[], baseUrl: string) {
@@ -84,15 +96,14 @@ function pathItemOperation(op: Operation) {
       name: 'Idempotency-Key',
       in: 'header',
       required: false,
-      description: 'Makes retries safe: the same key and body replay the first response for 24 h.',
-      schema: { type: 'string', maxLength: 255 },
+      description: IDEMPOTENCY_KEY_SCHEMA.description,
+      schema: IDEMPOTENCY_KEY_SCHEMA,
     });
   }
   const responses: Record<string, unknown> = {
     [String(op.successStatus ?? 200)]: { description: 'Success', content: { 'application/json': { schema: output } } },
   };
-  const errors = { ...ERROR_RESPONSES, ...(op.scope ? SIGNED_IN_RESPONSES : {}), ...(op.readOnly ? {} : WRITE_RESPONSES) };
-  for (const [status, description] of Object.entries(errors)) {
+  for (const [status, description] of Object.entries(errorResponses(op))) {
     responses[status] = { description, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
   }
   const result: Record<string, unknown> = {
@@ -114,4 +125,14 @@ function bodySchema(input: JsonSchema, inPath: string[]): JsonSchema {
   const properties = Object.fromEntries(Object.entries(input.properties ?? {}).filter(([k]) => !inPath.includes(k)));
   const required = (input.required ?? []).filter((k) => !inPath.includes(k));
   return { ...input, properties, ...(required.length ? { required } : { required: undefined }) };
+}
+
+/** What `GET /api/v1` answers: where the contract is, and every route with its MCP tool name. */
+export function apiIndex(operations: readonly Operation[], baseUrl: string) {
+  return {
+    name: 'Listing Directory API',
+    openapi: `${baseUrl}/api/v1/openapi.json`,
+    mcp: `${baseUrl}/mcp`,
+    operations: operations.map((op) => ({ name: op.name, method: op.method, path: `/api/v1${op.path}`, scope: op.scope ?? null, summary: op.summary })),
+  };
 }

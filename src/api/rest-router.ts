@@ -1,9 +1,11 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { AppError, badRequest } from '../errors.ts';
+import { invalidField } from '../errors.ts';
+import { readJsonObject } from './json-body.ts';
+import { idempotencyKey } from '../operations/idempotency-key.ts';
 import { invoke } from '../operations/invoke.ts';
 import { operationContext } from '../operations/context.ts';
-import type { Operation } from '../operations/operation.ts';
+import { bodyLimitOf, type Operation } from '../operations/operation.ts';
 import type { Services } from '../services.ts';
 import { REST_CHALLENGE } from './middleware/auth.ts';
 import { hasBody, operationSchemas, pathParams, type JsonSchema } from '../operations/json-schema.ts';
@@ -15,7 +17,7 @@ export function restRouter(operations: readonly Operation[], services: Services)
     const koaPath = op.path.replace(/\{(\w+)\}/g, ':$1');
     const shape = { names: pathParams(op.path), properties: operationSchemas(op).input.properties ?? {} };
     router.register(koaPath, [op.method], async function runOperation(ctx: Context) {
-      const input = restInput(op, shape, ctx);
+      const input = await restInput(op, shape, ctx);
       const opCtx = await operationContext(services, {
         log: ctx.state.log,
         requestId: ctx.state.requestId,
@@ -23,8 +25,8 @@ export function restRouter(operations: readonly Operation[], services: Services)
         principal: ctx.state.principal,
         clientIp: ctx.ip,
       });
-      const idempotencyKey = op.idempotent ? ctx.get('Idempotency-Key') || undefined : undefined;
-      const result = await invoke(op, input, opCtx, { idempotencyKey, challenge: REST_CHALLENGE });
+      const key = op.idempotent ? idempotencyKey(ctx.get('Idempotency-Key') || undefined, 'Idempotency-Key') : undefined;
+      const result = await invoke(op, input, opCtx, { idempotencyKey: key, challenge: REST_CHALLENGE });
       if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
       ctx.status = result.status;
       ctx.body = result.body;
@@ -34,32 +36,23 @@ export function restRouter(operations: readonly Operation[], services: Services)
 }
 
 /** Path parameters, then the query (GET/DELETE) or the JSON body; path values win. */
-function restInput(
+async function restInput(
   op: Operation,
   { names, properties }: { names: string[]; properties: Record<string, JsonSchema> },
   ctx: Context,
-): Record<string, unknown> {
+): Promise<Record<string, unknown>> {
   const params: Record<string, unknown> = {};
   for (const name of names) params[name] = fromString(ctx.params[name], properties[name]);
   if (!hasBody(op)) {
     const query: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(ctx.query)) {
       if (name in params || !(name in properties)) continue;
-      if (Array.isArray(value)) throw badRequest('validation_failed', `Query parameter "${name}" was given more than once.`);
+      if (Array.isArray(value)) throw invalidField(name, 'Given more than once', `Query parameter "${name}" was given more than once.`);
       query[name] = fromString(value, properties[name]);
     }
     return { ...query, ...params };
   }
-  if (ctx.request.length && !ctx.is('application/json', 'application/*+json')) {
-    throw new AppError(415, 'unsupported_media_type', 'Unsupported media type', 'Send the body as JSON with Content-Type: application/json.');
-  }
-  const body = (ctx.request as { body?: unknown }).body ?? {};
-  if (typeof body !== 'object' || Array.isArray(body)) {
-    throw new AppError(400, 'validation_failed', 'Invalid request', 'The request body must be a JSON object.', {
-      errors: [{ path: '(body)', message: 'Expected a JSON object' }],
-    });
-  }
-  return { ...(body as Record<string, unknown>), ...params };
+  return { ...(await readJsonObject(ctx, bodyLimitOf(op))), ...params };
 }
 
 /** Query and path values arrive as strings; numbers and booleans are converted only when well-formed. */

@@ -1,21 +1,21 @@
-import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server';
 import type { Context, DefaultState, Middleware } from 'koa';
 import compose from 'koa-compose';
 import type { Principal, Scope } from '../auth/scopes.ts';
-import { AppError, insufficientScope, methodNotAllowed, unauthorized } from '../errors.ts';
+import { insufficientScope, methodNotAllowed, payloadTooLarge, unauthorized } from '../errors.ts';
+import { readBody } from '../http/read-body.ts';
 import { operationContext } from '../operations/context.ts';
-import type { Operation } from '../operations/operation.ts';
+import { bodyLimitOf, type Operation } from '../operations/operation.ts';
 import type { Services } from '../services.ts';
-import { principalFromHeader } from '../api/middleware/auth.ts';
+import { bearerToken, principalFromHeader } from '../auth/bearer.ts';
 import { mcpOriginGuard } from './origin-guard.ts';
 import { mcpChallenge, mcpResource } from './resource-metadata.ts';
 import { directCallResponse, directToolCall } from './direct-call.ts';
 import { callTool, mcpServerFactory, mcpTools, type McpCall } from './tools.ts';
 
-// A founder photo travels as base64 (≤ 5 MB decoded), so MCP bodies get more room than JSON APIs usually do.
-const MAX_BODY_BYTES = 8 * 1024 * 1024;
+// A tool call carries one operation's input: the largest body limit of the registry, plus room for the JSON-RPC envelope.
+const ENVELOPE_BYTES = 64 * 1024;
 const SERVER_INFO = { name: 'listing-directory', version: '0.1.0' };
 /** Methods of Streamable HTTP (OPTIONS for CORS preflights); the same list the CORS headers name. */
 const MCP_METHODS = ['GET', 'POST', 'DELETE', 'OPTIONS'];
@@ -37,6 +37,8 @@ export function mcpEndpoint(services: Services, operations: readonly Operation[]
   const scopeOfTool = new Map(operations.flatMap((op) => (op.scope ? [[op.name, op.scope] as const] : [])));
   const challenge = mcpChallenge(config);
   const audience = mcpResource(config);
+  const maxBytes = Math.max(...operations.map((op) => bodyLimitOf(op).bytes)) + ENVELOPE_BYTES;
+  const tooLarge = () => payloadTooLarge(maxBytes, 'payload_too_large', 'The MCP message');
 
   return compose<Context>([
     mcpOriginGuard(config),
@@ -46,7 +48,7 @@ export function mcpEndpoint(services: Services, operations: readonly Operation[]
       await next();
     },
     async function serveMcp(ctx: Context) {
-      const raw = ctx.method === 'POST' ? await readBody(ctx.req) : undefined;
+      const raw = ctx.method === 'POST' ? await readBody(ctx.req, maxBytes, tooLarge) : undefined;
       const message = parseJson(raw);
       const principal = await principalFromHeader(services.authenticate, ctx.get('Authorization'), audience, challenge);
       for (const scope of toolScopes(message, scopeOfTool)) {
@@ -80,17 +82,6 @@ export function mcpEndpoint(services: Services, operations: readonly Operation[]
   ]);
 }
 
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw new AppError(413, 'payload_too_large', 'Payload too large', 'MCP messages are limited to 8 MiB.');
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
-}
-
 /** The parsed body, or undefined when absent or not JSON (the SDK then answers a JSON-RPC parse error). */
 function parseJson(raw: Buffer | undefined): unknown {
   if (!raw?.length) return undefined;
@@ -113,7 +104,7 @@ function toolScopes(message: unknown, scopeOfTool: Map<string, Scope>): Scope[] 
 }
 
 function authInfo(ctx: Context, principal: Principal | null, call: McpCall): AuthInfo {
-  const token = /^Bearer\s+(\S+)/i.exec(ctx.get('Authorization'))?.[1] ?? '';
+  const token = bearerToken(ctx.get('Authorization')) ?? '';
   return {
     token,
     clientId: principal?.credentialId ?? 'anonymous',

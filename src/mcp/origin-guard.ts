@@ -1,6 +1,6 @@
 import type { Context, Next } from 'koa';
 import type { Config } from '../config.ts';
-import { AppError } from '../errors.ts';
+import { forbidden } from '../errors.ts';
 
 const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
 
@@ -40,12 +40,12 @@ export function mcpOriginGuard(config: Config) {
   const origins = allowedOrigins(config);
   return async function checkHostAndOrigin(ctx: Context, next: Next) {
     if (!hosts.has(ctx.get('Host').toLowerCase())) {
-      throw new AppError(403, 'host_not_allowed', 'Forbidden', `This server does not answer to the host "${ctx.get('Host')}".`);
+      throw forbidden('host_not_allowed', `This server does not answer to the host "${ctx.get('Host')}".`);
     }
     const origin = ctx.get('Origin');
     if (origin) {
       if (!origins.any && !origins.origins.has(origin)) {
-        throw new AppError(403, 'origin_not_allowed', 'Forbidden', `Requests from the origin "${origin}" are not allowed.`);
+        throw forbidden('origin_not_allowed', `Requests from the origin "${origin}" are not allowed.`);
       }
       ctx.set({ 'Access-Control-Allow-Origin': origin, Vary: 'Origin', ...CORS_HEADERS });
     }

@@ -1,5 +1,6 @@
 import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type McpRequestContext, type Tool } from '@modelcontextprotocol/server';
-import { toProblem, validationFailed } from '../errors.ts';
+import { toProblem } from '../errors.ts';
+import { IDEMPOTENCY_KEY_SCHEMA, idempotencyKey } from '../operations/idempotency-key.ts';
 import type { OperationContext, Operation } from '../operations/operation.ts';
 import { invoke } from '../operations/invoke.ts';
 import { operationSchemas, type JsonSchema } from '../operations/json-schema.ts';
@@ -11,18 +12,12 @@ export interface McpCall {
   challenge: string;
 }
 
-const IDEMPOTENCY_KEY = {
-  type: 'string',
-  minLength: 1,
-  maxLength: 255,
-  description: 'Optional. Retrying with the same key and the same arguments returns the first result instead of acting twice.',
-};
 
 /** A tool as `tools/list` shows it. */
 function toolListing(op: Operation): Tool {
   const { input, output } = operationSchemas(op);
   const inputSchema: JsonSchema = op.idempotent
-    ? { ...input, properties: { ...input.properties, idempotency_key: IDEMPOTENCY_KEY } }
+    ? { ...input, properties: { ...input.properties, idempotency_key: IDEMPOTENCY_KEY_SCHEMA } }
     : input;
   const scopeNote = op.scope ? `Requires the scope ${op.scope}.` : 'Public: no sign-in needed.';
   return {
@@ -85,10 +80,8 @@ export async function callTool(op: Operation, args: unknown, call: McpCall): Pro
   const { idempotency_key: key, ...input } = (args ?? {}) as Record<string, unknown>;
   const ctx = call.operationContext;
   try {
-    if (key !== undefined && (typeof key !== 'string' || key.length < 1 || key.length > 255)) {
-      throw validationFailed([{ path: 'idempotency_key', message: 'Must be a string of 1 to 255 characters' }]);
-    }
-    const result = await invoke(op, input, ctx, { idempotencyKey: key as string | undefined, challenge: call.challenge });
+    const idempotency = idempotencyKey(key, 'idempotency_key');
+    const result = await invoke(op, input, ctx, { idempotencyKey: idempotency, challenge: call.challenge });
     const body = result.body;
     const text = JSON.stringify(body);
     return body !== null && typeof body === 'object' && !Array.isArray(body)

@@ -12,25 +12,26 @@ import {
 } from '../domain/drafts/drafts.ts';
 import { siteByKey } from '../domain/sites/sites.ts';
 import { callerId, defineOperation } from './operation.ts';
-import { CategorySlug, CompanyFacts, Evidence, Faqs, HttpUrl, Id, PageQuery, Socials, page } from './schemas.ts';
+import { CategorySlug, CompanyFacts, DraftStatus, Evidence, Faqs, HttpUrl, Id, LIMITS, oneLine, PageQuery, page, plainText, Socials } from './schemas.ts';
+import { Email } from '../domain/fields.ts';
 
 const DraftFields = z.object({
-  name: z.string().trim().min(1).max(120).nullable(),
-  headline: z.string().trim().max(70).nullable(),
-  summary: z.string().trim().max(300).nullable(),
+  name: oneLine(LIMITS.name).min(1).nullable(),
+  headline: oneLine(LIMITS.headline).nullable(),
+  summary: plainText(LIMITS.summary).nullable(),
   logo_url: HttpUrl.nullable(),
   image_url: HttpUrl.nullable(),
   facts: CompanyFacts,
   socials: Socials,
   faqs: Faqs,
   categories: z.array(CategorySlug).max(5),
-  contact_email: z.email().max(254).nullable(),
+  contact_email: Email.nullable(),
 });
 
 const Draft = z.object({
   id: Id,
   url: z.string(),
-  status: z.enum(['crawling', 'drafting', 'ready', 'submitted', 'failed']),
+  status: DraftStatus,
   failure: z
     .object({ code: z.string(), reason: z.string() })
     .nullable()
@@ -53,6 +54,7 @@ export const createDraftOp = defineOperation({
     'Quotas per account: a few drafts crawling at a time and a number per hour (429 quota_exceeded with Retry-After, `limit` and `window_seconds`).',
   method: 'POST',
   path: '/drafts',
+  startsWorkflow: true,
   scope: 'listings:write',
   idempotent: true,
   readOnly: false,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { interviewAnswers, saveInterviewAnswers } from '../domain/founders/interview.ts';
-import { decodeImageBase64, PHOTO_LIMITS, processPhoto, saveFounderPhoto } from '../domain/founders/photos.ts';
+import { decodeImageBase64, PHOTO_LIMITS, photoTooLarge, processPhoto, saveFounderPhoto } from '../domain/founders/photos.ts';
 import { founderProfileView, updateFounderProfile } from '../domain/founders/profiles.ts';
 import { RULES } from '../domain/founders/publish-rules.ts';
 import { wakeProfileWaiters } from '../domain/launches/owner-actions.ts';
@@ -83,6 +83,7 @@ export const uploadFounderPhotoOp = defineOperation({
     `Stored as a ${PHOTO_LIMITS.outputSide}×${PHOTO_LIMITS.outputSide} WebP crop without metadata, replacing the previous photo.`,
   method: 'PUT',
   path: '/me/founder-profile/photo',
+  bodyLimit: { bytes: PHOTO_LIMITS.maxJsonBytes, tooLarge: photoTooLarge },
   scope: 'listings:write',
   idempotent: true,
   readOnly: false,
@@ -107,7 +108,8 @@ export const answerInterviewOp = defineOperation({
   summary: 'Answer founder interview questions',
   description:
     "Saves answers to this site's active questions (see list_interview_questions) on your founder profile; " +
-    'an answer replaces your earlier answer to the same question. All answers are saved or none.',
+    'an answer replaces your earlier answer to the same question. All answers are saved or none: an answer to an unknown, ' +
+    "inactive or other site's question, or a second answer to the same question, is 422 invalid_answers naming each.",
   method: 'PUT',
   path: '/me/interview',
   scope: 'listings:write',

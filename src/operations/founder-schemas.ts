@@ -1,22 +1,8 @@
 import { z } from 'zod';
 import { Id } from './schemas.ts';
 
-/**
- * Plain text as people type it: line breaks and tabs allowed, other control characters refused
- * (PostgreSQL cannot store NUL, and the rest only ever hide text from a reader).
- */
-export const PlainText = (max: number) =>
-  z
-    .string()
-    .max(max)
-    .refine((v) => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(v), 'Must not contain control characters');
-
-/** One line of plain text (titles, names). */
-export const OneLine = (max: number) =>
-  z
-    .string()
-    .max(max)
-    .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), 'Must be one line without control characters');
+/** Founder texts follow the shared field rules (domain/fields.ts). */
+export { oneLine as OneLine, plainText as PlainText } from '../domain/fields.ts';
 
 export const MissingItem = z.object({
   code: z.string().describe('Stable code of the unmet rule, e.g. photo_missing, story_too_few_words'),

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { insufficientScope, unauthorized, validationFailed, type FieldError } from '../errors.ts';
+import { appError, insufficientScope, unauthorized, validationFailed, type FieldError } from '../errors.ts';
 import { requestHash, withIdempotency } from '../domain/idempotency/store.ts';
 import { nulFieldErrors } from './nul-guard.ts';
 import type { Operation, OperationContext } from './operation.ts';
@@ -19,12 +19,21 @@ export interface InvokeResult {
 /** Zod issues → field errors with dotted paths (`items.0.weeks`). */
 export function fieldErrors(error: z.ZodError): FieldError[] {
   const dotted = (path: PropertyKey[]) => path.map(String).join('.') || '(body)';
-  return error.issues.flatMap((issue) =>
+  const bounded = new Set(error.issues.filter((i) => !isSafeIntegerBound(i) && i.code.startsWith('too_')).map((i) => dotted(i.path)));
+  return error.issues.flatMap((issue) => {
     // An unknown key is reported at its own path, so the caller sees which key to drop.
-    issue.code === 'unrecognized_keys'
-      ? issue.keys.map((key) => ({ path: dotted([...issue.path, key]), message: `Unknown field "${key}"` }))
-      : [{ path: dotted(issue.path), message: issue.message }],
-  );
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({ path: dotted([...issue.path, key]), message: `Unknown field "${key}"` }));
+    }
+    // zod's own safe-integer bound (2^53 - 1) means nothing to a caller; the field's own limit says it.
+    if (isSafeIntegerBound(issue)) return bounded.has(dotted(issue.path)) ? [] : [{ path: dotted(issue.path), message: 'Out of range' }];
+    return [{ path: dotted(issue.path), message: issue.message }];
+  });
+}
+
+function isSafeIntegerBound(issue: z.core.$ZodIssue): boolean {
+  const bound = issue.code === 'too_big' ? issue.maximum : issue.code === 'too_small' ? issue.minimum : undefined;
+  return bound !== undefined && Math.abs(Number(bound)) === Number.MAX_SAFE_INTEGER;
 }
 
 /**
@@ -45,10 +54,23 @@ export async function invoke(
   if (!parsed.success) throw validationFailed(fieldErrors(parsed.error));
   const nul = nulFieldErrors(parsed.data);
   if (nul.length) throw validationFailed(nul);
-  const run = async () => ({ status: op.successStatus ?? 200, body: await op.handler(parsed.data, ctx) });
+  const run = async () => ({ status: op.successStatus ?? 200, body: checkedOutput(op, await op.handler(parsed.data, ctx), ctx) });
   if (options.idempotencyKey !== undefined && op.idempotent && ctx.principal) {
     const scope = { credential: ctx.principal.credentialId, operation: op.name, key: options.idempotencyKey };
     return withIdempotency(ctx.db, scope, requestHash(parsed.data), run);
   }
   return { ...(await run()), replayed: false };
+}
+
+/**
+ * With CHECK_OUTPUTS (all tests), a result that breaks the operation's output schema fails the call
+ * loudly: the OpenAPI document and MCP outputSchema promise that shape to every client.
+ */
+function checkedOutput(op: Operation, body: unknown, ctx: OperationContext): unknown {
+  if (!ctx.config.checkOutputs) return body;
+  const checked = op.output.safeParse(body);
+  if (checked.success) return body;
+  const problems = fieldErrors(checked.error).map((e) => `${e.path}: ${e.message}`);
+  ctx.log.error({ operation: op.name, problems }, 'output breaks its schema');
+  throw appError('output_invalid', `${op.name} returned output that breaks its schema: ${problems.join('; ')}`);
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PLATFORM_HOSTS, SOCIAL_PLATFORMS, socialProfileUrl, type SocialPlatform } from '../domain/listings/social-links.ts';
 import { CompanyFacts, Faq, HttpsUrl, Id, OwnerListing, PublicListing } from './schemas.ts';
+import { Email, LIMITS, oneLine, plainText } from '../domain/fields.ts';
 
 /** Schemas of listing edits, version history and milestones. */
 
@@ -11,21 +12,18 @@ const FactFields = Object.fromEntries(
   Object.entries(CompanyFacts.shape).map(([key, schema]) => [key, schema.nullable()]),
 ) as { [K in keyof FactShape]: z.ZodNullable<FactShape[K]> };
 
-// One line of text: control characters (line breaks, tabs, NUL) have no place in a title.
-const ONE_LINE = /^[^\p{Cc}]*$/u;
-const oneLine = (max: number) => z.string().trim().max(max).regex(ONE_LINE, 'Must be one line without control characters');
 const text = (max: number, what: string, schema = oneLine(max)) =>
   schema.nullable().describe(`${what}; at most ${max} characters; null or "" clears it`);
 
 /** Keys accepted inside `fields` of update_my_listing; anything else is refused by name. */
 export const EditableFields = z
   .object({
-    name: oneLine(120).min(1).describe('Company or product name, 1 to 120 characters'),
-    headline: text(70, "This site's headline"),
-    summary: text(300, "This site's summary (plain text, line breaks allowed)", z.string().trim().max(300)),
-    seo_title: text(70, "This site's SEO title (the page <title>)"),
-    seo_description: text(160, "This site's SEO description (meta description)"),
-    contact_email: z.email().max(254).nullable().describe('Public contact address; null clears it'),
+    name: oneLine(LIMITS.name).min(1).describe(`Company or product name, 1 to ${LIMITS.name} characters`),
+    headline: text(LIMITS.headline, "This site's headline"),
+    summary: text(LIMITS.summary, "This site's summary (plain text, line breaks allowed)", plainText(LIMITS.summary)),
+    seo_title: text(LIMITS.seoTitle, "This site's SEO title (the page <title>)"),
+    seo_description: text(LIMITS.seoDescription, "This site's SEO description (meta description)"),
+    contact_email: Email.nullable().describe('Public contact address; null clears it'),
     ...FactFields,
   })
   .partial()
@@ -82,8 +80,8 @@ export const Milestone = z.object({
 
 export const NewMilestone = {
   date: z.iso.date('Must be a real calendar date written YYYY-MM-DD').describe('YYYY-MM-DD, a real calendar date'),
-  title: z.string().trim().min(1, 'A title is required').max(120).describe('1 to 120 characters'),
-  description: z.string().trim().max(1000).nullable().optional().describe('At most 1000 characters'),
+  title: oneLine(120).min(1, 'A title is required').describe('1 to 120 characters'),
+  description: plainText(1000).nullable().optional().describe('At most 1000 characters'),
   url: HttpsUrl.nullable().optional().describe('An https link, at most 2048 characters'),
 };
 

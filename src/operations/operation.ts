@@ -5,6 +5,19 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/knex.ts';
 import type { Site } from '../domain/sites/sites.ts';
 import type { WorkflowStarter } from '../temporal/client.ts';
+import { payloadTooLarge, type AppError } from '../errors.ts';
+
+/** A request body limit: bytes, and the error a larger body gets. */
+export interface BodyLimit {
+  bytes: number;
+  tooLarge: () => AppError;
+}
+
+/** 1 MB of JSON: far more than any text field allows, little enough to refuse floods early. */
+export const DEFAULT_BODY_LIMIT: BodyLimit = { bytes: 1024 * 1024, tooLarge: () => payloadTooLarge(1024 * 1024) };
+
+/** The body limit of an operation. */
+export const bodyLimitOf = (op: Pick<Operation, 'bodyLimit'>) => op.bodyLimit ?? DEFAULT_BODY_LIMIT;
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -49,6 +62,10 @@ export interface Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodT
   readOnly: boolean;
   /** Removes or overwrites data (MCP destructiveHint). */
   destructive?: boolean;
+  /** The largest request body (REST JSON, or MCP message) and the 413 beyond it; default DEFAULT_BODY_LIMIT. */
+  bodyLimit?: BodyLimit;
+  /** Starts a Temporal workflow, so it answers 503 workflow_unavailable while Temporal is unreachable. */
+  startsWorkflow?: boolean;
   /** HTTP status of a success; default 200. */
   successStatus?: number;
   tags: string[];
@@ -62,5 +79,7 @@ export interface Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodT
  * an unknown field is a 400 naming it on every transport, never silently dropped.
  */
 export function defineOperation<I extends z.ZodObject, O extends z.ZodType>(op: Operation<I, O>): Operation<I, O> {
-  return { ...op, input: op.input.strict() as unknown as I };
+  const strict = op.input.strict();
+  const meta = op.input.meta(); // JSON Schema facts (anyOf...) stay with the strict copy
+  return { ...op, input: (meta ? strict.meta(meta) : strict) as unknown as I };
 }

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { SOCIAL_PLATFORMS } from '../domain/crawl/extract-socials.ts';
+import { CompanyFacts, Evidence, Faq, HttpUrl, ListingStatus } from '../domain/fields.ts';
 
-/** Shared schemas of the contract; operation modules compose them. */
+/** Shared schemas of the contract; operation modules compose them. Field rules live in domain/fields.ts. */
+export { CompanyFacts, DraftStatus, Evidence, Faq, Faqs, HttpsUrl, HttpUrl, LIMITS, ListingStatus, oneLine, plainText } from '../domain/fields.ts';
 
 export const Id = z.int().positive().max(2_147_483_647);
 
@@ -13,48 +15,11 @@ export const PageQuery = {
 export const page = <T extends z.ZodType>(item: T) =>
   z.object({ items: z.array(item), page: z.int(), per_page: z.int(), total: z.int() });
 
-export const HttpUrl = z
-  .string()
-  .max(2048)
-  .refine((v) => {
-    try {
-      const u = new URL(v);
-      return (u.protocol === 'http:' || u.protocol === 'https:') && !u.username && !u.password && u.hostname !== '';
-    } catch {
-      return false;
-    }
-  }, 'Must be an http(s) URL without credentials');
-
-export const HttpsUrl = HttpUrl.refine((v) => v.startsWith('https://'), 'Must be an https URL');
-
-export const Evidence = z.object({ source_url: z.string(), snippet: z.string() });
-
-export const Faq = z.object({
-  question: z.string().trim().min(1).max(300),
-  answer: z.string().trim().min(1).max(2000),
-});
-export const Faqs = z.array(Faq).max(30);
-
 // One platform list for the crawler, the draft fields and listing edits.
 export { SOCIAL_PLATFORMS };
 export const Socials = z.partialRecord(z.enum(SOCIAL_PLATFORMS), HttpUrl);
 
-export const CompanyFacts = z
-  .object({
-    legal_name: z.string().trim().max(200),
-    founded_year: z.int().min(1800).max(2100),
-    founders: z.array(z.string().trim().min(1).max(120)).max(10),
-    location: z.string().trim().max(200),
-    employees: z.string().trim().max(50),
-    email: z.email().max(254),
-    phone: z.string().trim().max(50),
-  })
-  .partial()
-  .strict();
-
 export const CategorySlug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'Must be a category slug').max(60);
-
-export const ListingStatus = z.enum(['draft', 'awaiting_badge', 'awaiting_profile', 'scheduled', 'live', 'unlisted']);
 
 /** What anyone can read about a listing. */
 export const PublicListing = z.object({

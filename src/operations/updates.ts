@@ -3,22 +3,11 @@ import { deleteListingUpdate, insertListingUpdate, latestUpdates, toUpdateView }
 import { listNotifications } from '../domain/updates/notifications.ts';
 import { followOperations } from './follows.ts';
 import { callerId, defineOperation } from './operation.ts';
-import { Id, PageQuery, page } from './schemas.ts';
+import { Id, LIMITS, oneLine, PageQuery, page, plainText } from './schemas.ts';
 
-// One line of text: a title must not smuggle line breaks into mail subjects.
-const UpdateTitle = z
-  .string()
-  .trim()
-  .min(1)
-  .max(120)
-  .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), 'Must be one line without control characters');
-// Plain text: line breaks and tabs are fine, other control characters are not.
-const UpdateBody = z
-  .string()
-  .trim()
-  .min(1)
-  .max(5000)
-  .refine((v) => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(v), 'Must be plain text without control characters');
+// A title goes into mail subjects: one line. The body is plain text.
+const UpdateTitle = oneLine(LIMITS.updateTitle).min(1);
+const UpdateBody = plainText(LIMITS.updateBody).min(1);
 
 const ListingRef = z.object({ id: Id, name: z.string(), slug: z.string() });
 const NotifiedListing = ListingRef.extend({ site: z.string().describe('Key of the site the listing is on') });
@@ -33,6 +22,7 @@ export const postListingUpdateOp = defineOperation({
     'At most a few updates per listing per hour (429 quota_exceeded with Retry-After, `limit` and `window_seconds`).',
   method: 'POST',
   path: '/me/listings/{listing_id}/updates',
+  startsWorkflow: true,
   scope: 'listings:write',
   idempotent: true,
   readOnly: false,

@@ -1,13 +1,17 @@
 import { Client, Connection, WorkflowNotFoundError, type WorkflowStartOptions } from '@temporalio/client';
 import type { SearchAttributePair } from '@temporalio/common';
-import { AppError } from '../errors.ts';
+import { serviceUnavailable } from '../errors.ts';
 import { claimWorkflowId } from '../domain/claims/claims.ts';
 import type { ClaimWorkflowInput, VerifyNowResult } from '../workflows/claim.ts';
 import { draftWorkflowId } from '../domain/drafts/drafts.ts';
 import { listingUpdateWorkflowId } from '../domain/updates/updates.ts';
 import { CLAIM_ID, DRAFT_ID, DRAFT_STATUS, LISTING_ID, ORDER_NUMBER, SITE_KEY } from '../workflows/search-attributes.ts';
 import { PAYMENT_CONFIRMED_SIGNAL, orderWorkflowId, type OrderWorkflowInput, type PaymentConfirmed } from '../domain/orders/order-flow.ts';
+import type * as workflows from '../workflows/index.ts';
 import { TASK_QUEUES } from './task-queues.ts';
+
+type Workflows = typeof workflows;
+type WorkflowName = keyof Workflows;
 
 const START_DEADLINE_MS = 5_000;
 /** A requested check fetches a page or asks DNS (10 s at most), plus the round trips. */
@@ -51,9 +55,12 @@ export interface TemporalClientOptions {
 export function createWorkflowStarter(options: TemporalClientOptions): WorkflowStarter {
   const connection = Connection.lazy({ address: options.address, connectTimeout: '3 seconds' });
   const client = new Client({ connection, namespace: options.namespace });
-  // Bounded so that an API request answers 503 quickly while Temporal is down.
-  const startBounded = (workflowType: string, start: WorkflowStartOptions) =>
-    unavailableOnError(() => connection.withDeadline(Date.now() + START_DEADLINE_MS, () => client.workflow.start(workflowType, start)));
+  // Bounded so that an API request answers 503 quickly while Temporal is down. The type name is
+  // checked against the worker's workflow bundle, and the arguments against that workflow.
+  const startBounded = <W extends WorkflowName>(workflowType: W, start: WorkflowStartOptions<Workflows[W]>) =>
+    unavailableOnError(() =>
+      connection.withDeadline(Date.now() + START_DEADLINE_MS, () => client.workflow.start<Workflows[W]>(workflowType, start)),
+    );
   const signalLaunch = (listingId: number, siteKey: string, signal: string, signalArgs: unknown[]) =>
     unavailableOnError(() =>
       connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
@@ -146,7 +153,7 @@ export function createWorkflowStarter(options: TemporalClientOptions): WorkflowS
   };
 }
 
-function orderStart(input: OrderWorkflowInput, listingIds: number[]): WorkflowStartOptions {
+function orderStart(input: OrderWorkflowInput, listingIds: number[]): WorkflowStartOptions<Workflows['orderWorkflow']> {
   return {
     taskQueue: TASK_QUEUES.orders,
     workflowId: orderWorkflowId(input.number),
@@ -164,8 +171,6 @@ async function unavailableOnError<T>(start: () => Promise<T>): Promise<T> {
     return await start();
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) throw err;
-    throw new AppError(503, 'workflow_unavailable', 'Service unavailable', 'The workflow service is not reachable; please retry shortly.', {
-      headers: { 'Retry-After': '5' },
-    });
+    throw serviceUnavailable('The workflow service is not reachable; please retry shortly.', 5);
   }
 }

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 import { appSecret } from '../auth/secrets.ts';
-import { AppError } from '../errors.ts';
+import { forbidden } from '../errors.ts';
 import { readToken, setCookie } from './cookies.ts';
 import { html, type SafeHtml } from './html.ts';
 import { currentSession } from './session.ts';
@@ -55,12 +55,7 @@ export function verifyCsrf(services: WebServices): Middleware {
     const nonce = readToken(ctx, ANON_COOKIE);
     const subject = session ? `session:${session.idHash}` : nonce && `anon:${nonce}`;
     if (typeof sent !== 'string' || !subject || !equal(sent, await sign(services, subject))) {
-      throw new AppError(
-        403,
-        'csrf_failed',
-        'This form has expired',
-        'The form was not sent from this site, or it is too old. Go back, reload the page and try again.',
-      );
+      throw forbidden('csrf_failed', 'The form was not sent from this site, or it is too old. Go back, reload the page and try again.');
     }
     return next();
   };

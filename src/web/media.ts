@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Db } from '../db/knex.ts';
 import { loadFounderPhoto } from '../domain/founders/photos.ts';
-import { AppError } from '../errors.ts';
+import { notFound } from '../errors.ts';
 
 /** A day: photo URLs carry `?v=<etag>`, so a changed photo has a new URL anyway. */
 const MAX_AGE_SECONDS = 86_400;
@@ -16,7 +16,7 @@ export function mediaRouter(db: Db): Router {
   router.get('/media/founders/:user_id/photo.webp', async function founderPhoto(ctx: Context) {
     const userId = /^[1-9]\d{0,9}$/.test(ctx.params.user_id) ? Number(ctx.params.user_id) : NaN;
     const photo = userId <= 2_147_483_647 ? await loadFounderPhoto(db, userId) : null;
-    if (!photo) throw new AppError(404, 'not_found', 'Not found', 'There is no such photo.');
+    if (!photo) throw notFound('The photo');
     ctx.set('Cache-Control', `public, max-age=${MAX_AGE_SECONDS}`);
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Content-Security-Policy', "default-src 'none'");

@@ -1,5 +1,6 @@
 import type { Context, Middleware } from 'koa';
-import { AppError } from '../errors.ts';
+import { appError, type AppError } from '../errors.ts';
+import { readBody } from '../http/read-body.ts';
 
 /** One uploaded file of a multipart form. */
 export interface Upload {
@@ -48,30 +49,10 @@ export function multipartForms(routes: Record<string, UploadRoute>): Middleware 
 }
 
 async function readForm(ctx: Context, route: UploadRoute): Promise<FormData> {
-  const body = Number(ctx.get('content-length')) > route.maxBytes ? null : await readLimited(ctx.req, route.maxBytes);
-  if (!body) {
-    ctx.req.resume(); // the rest of the upload is dropped, so the browser still reads our answer
-    throw route.tooLarge;
-  }
+  const body = await readBody(ctx.req, route.maxBytes, () => route.tooLarge);
   try {
     return await new Response(new Uint8Array(body), { headers: { 'content-type': ctx.get('content-type') } }).formData();
   } catch {
-    throw new AppError(400, 'invalid_form', 'The form could not be read', 'Go back, reload the page and try again.');
+    throw appError('invalid_form', 'Go back, reload the page and try again.');
   }
-}
-
-/** The request body, or null as soon as it passes `max` bytes (the stream is left flowing, not destroyed). */
-function readLimited(req: Context['req'], max: number): Promise<Buffer | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= max) return void chunks.push(chunk);
-      chunks.length = 0;
-      resolve(null);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
 }

@@ -2,7 +2,7 @@ import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import type { Context, Middleware, Next } from 'koa';
 import compose from 'koa-compose';
-import { AppError } from '../errors.ts';
+import { appError, AppError } from '../errors.ts';
 import { verifyCsrf } from './csrf.ts';
 import { html } from './html.ts';
 import { multipartForms } from './multipart.ts';
@@ -32,13 +32,13 @@ export function webPages(services: WebServices, extraModules: PageRoutes[] = [])
       enableTypes: ['form'],
       formLimit: '64kb',
       onError: () => {
-        throw new AppError(400, 'invalid_form', 'The form could not be read', 'Go back, reload the page and try again.');
+        throw appError('invalid_form', 'Go back, reload the page and try again.');
       },
     }) as Middleware,
     verifyCsrf(services),
     router.routes() as Middleware,
     async function notFoundPage() {
-      throw new AppError(404, 'not_found', 'Page not found', 'There is no page at this address.');
+      throw appError('not_found', 'There is no page at this address.');
     },
   ]);
   return async function servePages(ctx: Context, next: Next) {

@@ -264,6 +264,11 @@ test('Idempotency-Key replays the first answer and refuses another body', async 
   const conflict = await api(env, 'POST', '/drafts', { key: owner.key, body: { url: `${site.url}other` }, headers });
   t.is(conflict.status, 422);
   t.is(conflict.body.code, 'idempotency_conflict');
+  // The one key rule of REST and MCP: 1 to 255 characters, else 400 invalid_idempotency_key naming the header.
+  const tooLong = await api(env, 'POST', '/drafts', { key: owner.key, body: { url: site.url }, headers: { 'idempotency-key': 'k'.repeat(256) } });
+  t.is(tooLong.status, 400);
+  t.is(tooLong.body.code, 'invalid_idempotency_key');
+  t.deepEqual(tooLong.body.errors.map((e: { path: string }) => e.path), ['Idempotency-Key']);
   // Keys belong to their caller: another owner with the same key gets a draft of its own.
   const foreign = await api(env, 'POST', '/drafts', { key: other.key, body: { url: site.url }, headers });
   t.is(foreign.status, 201);

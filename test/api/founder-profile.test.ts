@@ -70,6 +70,7 @@ test('bad profile input is a 400 naming the field, and nothing changes', async (
   const cases: [unknown, string][] = [
     [{ display_name: 'x'.repeat(81) }, 'display_name'],
     [{ display_name: 'two\nlines' }, 'display_name'],
+    [{ display_name: 'next\u0085line' }, 'display_name'],
     [{ display_name: 7 }, 'display_name'],
     [{ bio: 'b'.repeat(2001) }, 'bio'],
     [{ bio: 'bell \u0007' }, 'bio'],

@@ -48,11 +48,20 @@ test('bad answers are a 400 naming the element, and nothing is saved', async (t)
   const inactive = (await db('interview_questions').insert({ site_id: (await db('sites').where({ key: 'main' }).first('id')).id, position: 99, text: 'Retired?', active: false }).returning('id'))[0].id;
   const makersQuestion = (await db('interview_questions').join('sites', 'sites.id', 'interview_questions.site_id').where('sites.key', 'makers').first('interview_questions.id')).id;
   const good = { question_id: q1.id, answer: 'Fine.' };
-  const cases: [unknown, string][] = [
+  // Well-formed answers to questions that cannot be answered here: 422, documented as such.
+  const refused: [unknown, string][] = [
     [{ answers: [good, { question_id: 2_000_000_000, answer: 'Unknown.' }] }, 'answers.1.question_id'],
     [{ answers: [good, { question_id: inactive, answer: 'Inactive.' }] }, 'answers.1.question_id'],
     [{ answers: [good, { question_id: makersQuestion, answer: 'Another site.' }] }, 'answers.1.question_id'],
     [{ answers: [good, { question_id: q2.id, answer: 'Ok.' }, { question_id: q1.id, answer: 'Twice.' }] }, 'answers.2.question_id'],
+  ];
+  for (const [body, path] of refused) {
+    const res = await api(env, 'PUT', '/me/interview', { key: owner.key, body });
+    t.is(res.status, 422, JSON.stringify(body).slice(0, 100));
+    t.is(res.body.code, 'invalid_answers');
+    t.deepEqual(res.body.errors.map((e: { path: string }) => e.path), [path]);
+  }
+  const cases: [unknown, string][] = [
     [{ answers: [good, { question_id: q2.id, answer: '   ' }] }, 'answers.1.answer'],
     [{ answers: [good, { question_id: q2.id, answer: '' }] }, 'answers.1.answer'],
     [{ answers: [good, { question_id: q2.id, answer: 'x'.repeat(2001) }] }, 'answers.1.answer'],

@@ -45,3 +45,33 @@ test('every registry operation is a documented route, and nothing else is', asyn
   t.truthy(createDraft.parameters.find((p: { name: string }) => p.name === 'Idempotency-Key'));
   t.truthy(createDraft.responses['400']);
 });
+
+test('each operation documents exactly the error statuses it can answer', async (t) => {
+  const doc = (await api(env, 'GET', '/openapi.json')).body;
+  const statuses = (path: string, method: string) => Object.keys(doc.paths[path][method].responses).sort();
+  t.deepEqual(statuses('/drafts', 'post'), ['201', '400', '401', '403', '404', '409', '413', '415', '422', '429', '503']);
+  t.deepEqual(statuses('/sites', 'get'), ['200', '400', '404', '429']);
+  t.deepEqual(statuses('/me/founder-profile', 'get'), ['200', '400', '401', '403', '404', '429']);
+  const photo = doc.paths['/me/founder-profile/photo'].put.responses;
+  t.is(photo['413'].description, 'The body is larger than 8 MB (`image_too_large`)');
+  t.is(doc.paths['/me/founder-profile'].patch.responses['413'].description, 'The body is larger than 1 MB (`payload_too_large`)');
+  t.is(photo['503'], undefined);
+  const key = doc.paths['/drafts'].post.parameters.find((p: { name: string }) => p.name === 'Idempotency-Key');
+  t.like(key.schema, { type: 'string', minLength: 1, maxLength: 255 });
+});
+
+test('the document states the real URL and text rules and the "at least one of" rule', async (t) => {
+  const doc = (await api(env, 'GET', '/openapi.json')).body;
+  const body = (path: string, method: string) => doc.paths[path][method].requestBody.content['application/json'].schema;
+  const url = body('/drafts', 'post').properties.url;
+  t.like(url, { type: 'string', minLength: 1, maxLength: 2048, format: 'uri' });
+  t.true(new RegExp(url.pattern).test('http://example.com/'));
+  t.false(new RegExp(url.pattern).test('https://user:pw@example.com/'), 'credentials are refused by the pattern too');
+  const link = body('/me/founder-profile', 'patch').properties.links.items;
+  t.false(new RegExp(link.pattern).test('http://example.com/'), 'https only, stated');
+  t.true(new RegExp(link.pattern).test('https://example.com/'));
+  const title = body('/me/listings/{listing_id}/updates', 'post').properties.title;
+  t.false(new RegExp(title.pattern).test('a\u0085b'));
+  t.deepEqual(body('/me/listings/{listing_id}', 'patch').anyOf, [{ required: ['fields'] }, { required: ['socials'] }, { required: ['faqs'] }]);
+  t.false(JSON.stringify(doc).includes('\\\\p{'), 'no Unicode property classes');
+});

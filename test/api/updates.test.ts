@@ -93,6 +93,8 @@ test('bad update input is a 400 naming the field, and nothing is written', async
     [{ ...good, title: '   ' }, 'title'],
     [{ ...good, title: 'x'.repeat(121) }, 'title'],
     [{ ...good, title: 'two\nlines' }, 'title'],
+    [{ ...good, title: 'next\u0085line' }, 'title'],
+    [{ ...good, body: 'escape \u001b[31m' }, 'body'],
     [{ ...good, title: 42 }, 'title'],
     [{ body: 'no title' }, 'title'],
     [{ ...good, body: '' }, 'body'],
@@ -222,6 +224,18 @@ test('notifications are paginated, newest first', async (t) => {
   t.deepEqual(second.body.items.map((n: { update: { id: number } }) => n.update.id), [ids[0]]);
   t.is((await notifications(follower.key, '?per_page=101')).status, 400);
   t.is((await notifications(follower.key, '?page=0')).status, 400);
+});
+
+test('notifications are ordered by the time of the update, not by when they were delivered', async (t) => {
+  const listingId = await live('Late Fan-out Rockets');
+  const follower = await env.user();
+  const { site_id } = await db()('listings').where({ id: listingId }).first('site_id');
+  const at = (iso: string) => ({ listing_id: listingId, site_id, title: iso, body: 'x', published_at: iso });
+  const [older, newer] = await db()('listing_updates').insert([at('2026-01-01T10:00:00Z'), at('2026-01-02T10:00:00Z')]).returning('id');
+  // The newer update's fan-out ran first; the older one's was retried and delivered later.
+  for (const update of [newer, older]) await db()('notifications').insert({ user_id: follower.userId, listing_update_id: update.id, kind: 'listing_update' });
+  const res = await notifications(follower.key);
+  t.deepEqual(res.body.items.map((n: { update: { id: number } }) => n.update.id), [newer.id, older.id]);
 });
 
 test("the latest-updates feed shows this site's live listings, newest first, paginated", async (t) => {

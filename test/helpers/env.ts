@@ -5,7 +5,7 @@ import path from 'node:path';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
-import { createApp } from '../../src/api/app.ts';
+import { createApp } from '../../src/app.ts';
 import { createApiKey } from '../../src/auth/api-keys.ts';
 import type { Scope } from '../../src/auth/scopes.ts';
 import { createUser } from '../../src/auth/users.ts';
@@ -90,6 +90,7 @@ export async function startTestEnv(
     DRAFTS_MAX_IN_FLIGHT: '1000',
     DRAFTS_MAX_PER_HOUR: '1000',
     UPDATES_MAX_PER_LISTING_PER_HOUR: '1000',
+    CHECK_OUTPUTS: 'true',
     ...env,
   });
   const services = createServices(config, { databaseUrl, temporalAddress });
@@ -179,7 +180,7 @@ export async function request(
       req.end(payload);
     },
   );
-  let body: any = null;
+  let body: any;
   try {
     body = text ? JSON.parse(text) : null;
   } catch {

@@ -211,7 +211,8 @@ test('read-only tools give exactly what their REST routes give', async (t) => {
 test('bad input is the problem object of REST, with field paths', async (t) => {
   const { user, listingId } = await twin();
   const notAnImage = Buffer.from('GIF89a is what I claim, but I am text').toString('base64');
-  const cases: [string, Args, string[]][] = [
+  // name, arguments, failing paths, and the code when it is not validation_failed (400)
+  const cases: [string, Args, string[], ('invalid_answers' | 'unsupported_image')?][] = [
     ['update_my_listing', { listing_id: listingId, fields: { colour: 'red' } }, ['fields.colour']],
     ['update_my_listing', { listing_id: listingId, fields: { headline: 'ok' }, apply_to: ['makers', 'nowhere'] }, ['apply_to.1']],
     ['update_my_listing', { listing_id: listingId, socials: { twitter: 'https://github.com/x' } }, ['socials.twitter']],
@@ -229,20 +230,20 @@ test('bad input is the problem object of REST, with field paths', async (t) => {
     ['set_founder_story', { listing_id: listingId, story: 'older', how_started: 'current' }, ['story', 'how_started']],
     ['set_founder_story', { listing_id: listingId, problem: 'x'.repeat(10_001) }, ['problem']],
     ['get_founder_story', { listing_id: 0 }, ['listing_id']],
-    ['answer_interview', { answers: [{ question_id: 2_000_000_000, answer: 'x' }] }, ['answers.0.question_id']],
+    ['answer_interview', { answers: [{ question_id: 2_000_000_000, answer: 'x' }] }, ['answers.0.question_id'], 'invalid_answers'],
     ['answer_interview', { answers: [{ question_id: questionIds[0], answer: '   ' }] }, ['answers.0.answer']],
     ['get_founder_profile', { colour: 'red' }, ['colour']],
     ['update_founder_profile', { links: ['http://insecure.example.com'], display_name: 'Two\nlines' }, ['display_name', 'links.0']],
     ['upload_founder_photo', { image_base64: '%%% not base64 %%%' }, ['image_base64']],
-    ['upload_founder_photo', { image_base64: notAnImage }, []],
+    ['upload_founder_photo', { image_base64: notAnImage }, [], 'unsupported_image'],
   ];
-  for (const [name, args, paths] of cases) {
+  for (const [name, args, paths, code = 'validation_failed'] of cases) {
     const label = `${name} ${JSON.stringify(args).slice(0, 60)}`;
     const mcp = await viaMcp(user.key, name, args);
     const rest = await viaRest(user.key, name, args);
     t.true(mcp.error, label);
-    t.is(mcp.body.status, 400, label);
-    t.is(mcp.body.code, paths.length ? 'validation_failed' : 'unsupported_image', label);
+    t.is(mcp.body.status, code === 'invalid_answers' ? 422 : 400, label);
+    t.is(mcp.body.code, code, label);
     t.deepEqual([...new Set((mcp.body.errors ?? []).map((e: { path: string }) => e.path))].sort(), [...paths].sort(), label);
     if (Object.keys(args).includes('colour')) {
       // REST skips unknown query parameters (links carry tracking ones); tool arguments are strict.

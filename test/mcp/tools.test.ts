@@ -183,6 +183,10 @@ test('an idempotent tool replays with the same key and refuses another body unde
   t.is(conflict.code, 'idempotency_conflict');
   const badKey = problemOf((await client.callTool({ name: 'create_draft', arguments: { url: 'https://x.example.com', idempotency_key: 7 } })) as CallToolResult);
   t.deepEqual(badKey.errors.map((e: { path: string }) => e.path), ['idempotency_key']);
+  t.is(badKey.code, 'invalid_idempotency_key', 'the same code as the REST header');
+  const longKey = problemOf((await client.callTool({ name: 'create_draft', arguments: { url: 'https://x.example.com', idempotency_key: 'k'.repeat(256) } })) as CallToolResult);
+  t.is(longKey.code, 'invalid_idempotency_key');
+  t.is(await countDrafts({ owner_id: owner.userId }), 1);
   await client.close();
 });
 

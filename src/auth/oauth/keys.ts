@@ -33,7 +33,7 @@ function readKeys(file: string): OAuthKeys | null {
     return JSON.parse(fs.readFileSync(file, 'utf8')) as OAuthKeys;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new Error(`${file} is unreadable: ${(err as Error).message}`);
+    throw new Error(`${file} is unreadable: ${(err as Error).message}`, { cause: err });
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/knex.ts';
 import { badRequest, notFound } from '../../errors.ts';
+import { isOneLine } from '../fields.ts';
 import { siteByKey } from '../sites/sites.ts';
 
 /** A question as the site team manages it (inactive ones included). */
@@ -15,7 +16,7 @@ const QUESTION_MAX = 500;
 
 function checkedText(text: string): string {
   const trimmed = text.trim();
-  if (!trimmed || trimmed.length > QUESTION_MAX || /[\u0000-\u001f\u007f]/.test(trimmed)) {
+  if (!trimmed || trimmed.length > QUESTION_MAX || !isOneLine(trimmed)) {
     throw badRequest('invalid_question', `The question text must be one line of 1 to ${QUESTION_MAX} characters.`);
   }
   return trimmed;

@@ -3,7 +3,8 @@ import { getDomain } from 'tldts';
 import { createCrawlAgent, fetchPage } from './fetch-page.ts';
 import { assertRobotsAllow, fetchRobots } from './robots.ts';
 import type { RobotsRules } from './robots.ts';
-import { CrawlError } from './types.ts';
+import { parseHttpUrl } from '../fields.ts';
+import { CrawlError, invalidCrawlUrl } from './types.ts';
 import type { CrawlOptions, CrawlResult, CrawledPage } from './types.ts';
 
 /** Kinds of secondary pages worth fetching, most useful first. */
@@ -22,18 +23,8 @@ const PAGE_KINDS: { kind: string; pattern: RegExp }[] = [
  * cannot be fetched; failing secondary pages are skipped.
  */
 export async function crawlSite(url: string, options: CrawlOptions): Promise<CrawlResult> {
-  let start: URL;
-  try {
-    start = new URL(url);
-  } catch {
-    throw new CrawlError('invalid_url', `"${url}" is not a valid web address.`);
-  }
-  if (start.protocol !== 'http:' && start.protocol !== 'https:') {
-    throw new CrawlError('invalid_url', `${url} is not an http or https address.`);
-  }
-  if (start.username || start.password) {
-    throw new CrawlError('invalid_url', `${url} contains a user name or password; submit the address without them.`);
-  }
+  const start = parseHttpUrl(url);
+  if (!start) throw invalidCrawlUrl(url);
   const agent = createCrawlAgent(options.allowPrivateNetworks);
   // robots.txt per origin, fetched once; every request and redirect hop is checked against it.
   const robotsByOrigin = new Map<string, Promise<RobotsRules>>();
@@ -94,14 +85,8 @@ export function pickSecondaryPages(homeUrl: string, html: string, robots: Robots
   let order = 0;
   $('a[href]').each((_, el) => {
     const href = ($(el).attr('href') ?? '').trim();
-    let target: URL;
-    try {
-      target = new URL(href, home);
-    } catch {
-      return;
-    }
-    if (target.protocol !== 'http:' && target.protocol !== 'https:') return;
-    if (target.username || target.password) return;
+    const target = parseHttpUrl(URL.parse(href, home)?.href ?? '');
+    if (!target) return;
     target.hash = '';
     if (seen.has(target.href) || !isSameSite(target.href, home.href)) return;
     if (/\.(pdf|png|jpe?g|gif|svg|webp|zip|mp4|mp3|xml|json|css|js)$/i.test(target.pathname)) return;

@@ -1,9 +1,10 @@
 import dns from 'node:dns/promises';
-import { AppError } from '../../errors.ts';
+import { appError } from '../../errors.ts';
+import { parseHttpUrl } from '../fields.ts';
 import { addressRange, addressRefusedError, isAddressAllowed, isIpLiteral, stripBrackets } from './address-guard.ts';
 
-const invalidUrl = (detail: string) => new AppError(400, 'invalid_url', 'Invalid URL', detail);
-const refused = (detail: string) => new AppError(400, 'address_refused', 'Address refused', detail);
+const invalidUrl = (detail: string) => appError('invalid_url', detail);
+const refused = (detail: string) => appError('address_refused', detail);
 
 /**
  * Checks a submitted website URL before a crawl is queued: only http(s), no credentials, and
@@ -11,19 +12,8 @@ const refused = (detail: string) => new AppError(400, 'address_refused', 'Addres
  * an error here: the crawl then fails with `dns_failure`, reported on the draft.
  */
 export async function assertCrawlableUrl(url: string, allowPrivateNetworks: boolean): Promise<void> {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw invalidUrl(`"${url}" is not a valid web address.`);
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw invalidUrl(`Only http and https addresses can be crawled; "${url}" uses ${parsed.protocol.replace(/:$/, '')}.`);
-  }
-  if (parsed.username || parsed.password) {
-    throw invalidUrl('The address contains a user name or password; submit it without them.');
-  }
-  if (!parsed.hostname) throw invalidUrl(`"${url}" has no host name.`);
+  const parsed = parseHttpUrl(url);
+  if (!parsed) throw invalidUrl(`"${url}" is not an http or https address without a user name or password.`);
   const host = parsed.hostname;
   if (isIpLiteral(host)) {
     const address = stripBrackets(host);

@@ -8,10 +8,11 @@ import type { JsonLdNode } from './json-ld.ts';
 import { metaContent, parsePage } from './page.ts';
 import type { ParsedPage } from './page.ts';
 import { absoluteUrl, clean, EMAIL_RE, isEmail, snippet, snippetAround, truncate } from './text.ts';
+import { LIMITS } from '../fields.ts';
 import type { CrawlResult, DraftContent, DraftFields, Evidence } from './types.ts';
 
-export const MAX_HEADLINE = 70;
-export const MAX_SUMMARY = 300;
+const MAX_HEADLINE = LIMITS.headline;
+const MAX_SUMMARY = LIMITS.summary;
 
 interface Found<T> {
   value: T;

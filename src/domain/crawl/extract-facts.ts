@@ -34,12 +34,9 @@ export function extractFacts(pages: ParsedPage[]): FactsResult {
 type Setter = <K extends FactKey>(key: K, value: CompanyFacts[K] | null | undefined, ev: Evidence) => void;
 
 function aboutRank(url: string): number {
-  let path = '';
-  try {
-    path = new URL(url).pathname.toLowerCase();
-  } catch {
-    return 3;
-  }
+  const parsed = URL.parse(url);
+  if (!parsed) return 3;
+  const path = parsed.pathname.toLowerCase();
   if (/about|company|story|who-we-are|team/.test(path)) return 0;
   if (path === '/' || path === '') return 1;
   return 2;

@@ -1,7 +1,8 @@
 import { Agent, request } from 'undici';
 import type { Dispatcher } from 'undici';
 import { checkIpLiteral, createGuardedLookup, isAddressRefusedError } from './address-guard.ts';
-import { CrawlError } from './types.ts';
+import { parseHttpUrl } from '../fields.ts';
+import { CrawlError, invalidCrawlUrl } from './types.ts';
 import type { CrawlOptions } from './types.ts';
 
 /** An undici Agent whose connections go through the address guard (checked at connect time). */
@@ -49,7 +50,7 @@ export async function fetchPage(
   const maxRedirects = extra.maxRedirects ?? options.maxRedirects;
   const acceptType = extra.acceptContentType ?? isHtmlMediaType;
   const signal = AbortSignal.timeout(options.timeoutMs);
-  let current = parseHttpUrl(url);
+  let current = crawlableUrl(url);
   let redirects = 0;
   for (;;) {
     let res: Dispatcher.ResponseData;
@@ -146,16 +147,9 @@ function discard(body: Dispatcher.ResponseData['body']): void {
   body.destroy();
 }
 
-function parseHttpUrl(url: string): URL {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new CrawlError('invalid_url', `"${url}" is not a valid web address.`);
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new CrawlError('invalid_url', `${url} is not an http or https address.`);
-  }
+function crawlableUrl(url: string): URL {
+  const parsed = parseHttpUrl(url);
+  if (!parsed) throw invalidCrawlUrl(url);
   parsed.hash = '';
   return parsed;
 }

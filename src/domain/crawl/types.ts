@@ -1,9 +1,7 @@
-/** Where a drafted value was found on the owner's website. */
-export interface Evidence {
-  source_url: string;
-  /** Up to ~200 characters of the text or markup the value came from. */
-  snippet: string;
-}
+import type { CompanyFacts, Evidence, Faq } from '../fields.ts';
+
+// The crawler drafts values of the contract's own field schemas; their types come from them.
+export type { CompanyFacts, Evidence, Faq };
 
 /** Limits and switches for one crawl; defaults come from src/config.ts. */
 export interface CrawlOptions {
@@ -45,6 +43,10 @@ export class CrawlError extends Error {
   }
 }
 
+/** The crawl failure of an address that is not http(s), or carries a user name or password. */
+export const invalidCrawlUrl = (url: string) =>
+  new CrawlError('invalid_url', `"${url}" is not an http or https address without a user name or password.`);
+
 /** One HTML page that was fetched. */
 export interface CrawledPage {
   /** Final URL after redirects. */
@@ -59,28 +61,12 @@ export interface CrawlResult {
   pages: CrawledPage[];
 }
 
-export interface Faq {
-  question: string;
-  answer: string;
-}
-
-/** Company facts found on the site; every key optional. */
-export interface CompanyFacts {
-  legal_name?: string;
-  founded_year?: number;
-  founders?: string[];
-  location?: string;
-  employees?: string;
-  email?: string;
-  phone?: string;
-}
-
 /** Fields the crawler drafts for a listing. */
 export interface DraftFields {
   name: string | null;
-  /** At most 70 characters. */
+  /** At most LIMITS.headline characters. */
   headline: string | null;
-  /** At most 300 characters. */
+  /** At most LIMITS.summary characters. */
   summary: string | null;
   logo_url: string | null;
   image_url: string | null;

@@ -1,10 +1,11 @@
 import type { Db } from '../../db/knex.ts';
-import { AppError, conflict, notFound } from '../../errors.ts';
+import { conflict, notFound, unprocessable } from '../../errors.ts';
 import type { DraftEvidence, DraftFields, CrawledPage } from '../crawl/types.ts';
 import { insertListing, type NewListing } from '../listings/listings.ts';
 import { HOUR_SECONDS, lockQuota, quotaExceeded, windowUse, type QuotaSettings } from '../quotas/quotas.ts';
 
-export type DraftStatus = 'crawling' | 'drafting' | 'ready' | 'submitted' | 'failed';
+export type { DraftStatus } from '../fields.ts';
+import type { DraftStatus } from '../fields.ts';
 
 export interface DraftRow {
   id: number;
@@ -155,7 +156,7 @@ export async function submitDraft(db: Db, ownerId: number, id: number): Promise<
     requireStatus(row, 'ready', 'submitted');
     const f = row.fields!;
     if (!f.name) {
-      throw new AppError(422, 'draft_incomplete', 'Draft incomplete', 'The draft has no name yet; set one with update_draft.');
+      throw unprocessable('draft_incomplete', 'The draft has no name yet; set one with update_draft.');
     }
     const listingId = await insertListing(trx, listingFromDraft(f, row.evidence, { siteId: row.site_id, ownerId, url: row.url }));
     await trx('drafts').where({ id }).update({ status: 'submitted', listing_id: listingId, updated_at: trx.fn.now() });

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/knex.ts';
-import { validationFailed, type FieldError } from '../../errors.ts';
+import { appError, type FieldError } from '../../errors.ts';
 
 export interface InterviewAnswerInput {
   question_id: number;
@@ -37,7 +37,7 @@ export async function saveInterviewAnswers(db: Db, userId: number, siteId: numbe
       seen.set(a.question_id, i);
     }
   });
-  if (errors.length) throw validationFailed(errors);
+  if (errors.length) throw appError('invalid_answers', 'Some answers are to questions that cannot be answered here.', { errors });
   // One statement: every answer is saved or none is.
   await db('interview_answers')
     .insert(answers.map((a) => ({ user_id: userId, question_id: a.question_id, answer: a.answer })))

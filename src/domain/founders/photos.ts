@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import sharp, { type Metadata } from 'sharp';
 import type { Db } from '../../db/knex.ts';
-import { AppError, badRequest } from '../../errors.ts';
+import { badRequest, invalidField, payloadTooLarge } from '../../errors.ts';
 import { ensureFounderProfile } from './profiles.ts';
 
 /** Limits of an uploaded founder photo. */
@@ -14,6 +14,8 @@ export const PHOTO_LIMITS = {
   minSide: 64,
   /** Stored as a square WebP of this side. */
   outputSide: 512,
+  /** A JSON body carrying the photo: 5 MB is about 6.7 MB of base64, plus room for a data: prefix and line breaks. */
+  maxJsonBytes: 8 * 1024 * 1024,
 } as const;
 
 export type PhotoFormat = 'jpeg' | 'png' | 'webp' | 'gif' | 'avif';
@@ -34,19 +36,16 @@ const ACCEPTED_TEXT = 'Send a JPEG, PNG, WebP, GIF or AVIF photo.';
 export function decodeImageBase64(value: string): Buffer {
   const base64 = value.replace(/^data:[^,]{0,100},/, '').replace(/\s+/g, '');
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(base64) || base64.length % 4 === 1) {
-    throw new AppError(400, 'validation_failed', 'Invalid request', 'image_base64 is not valid base64.', {
-      errors: [{ path: 'image_base64', message: 'Must be base64 (optionally a data: URL)' }],
-    });
+    throw invalidField('image_base64', 'Must be base64 (optionally a data: URL)', 'image_base64 is not valid base64.');
   }
   // Checked on the encoded length first, so an oversized upload is never decoded.
   if (Math.floor((base64.length * 3) / 4) - (base64.match(/=+$/)?.[0].length ?? 0) > PHOTO_LIMITS.maxBytes) {
-    throw tooLarge();
+    throw photoTooLarge();
   }
   return Buffer.from(base64, 'base64');
 }
 
-const tooLarge = () =>
-  new AppError(413, 'image_too_large', 'Image too large', `The photo is larger than ${PHOTO_LIMITS.maxBytes / 1024 / 1024} MB.`);
+export const photoTooLarge = () => payloadTooLarge(PHOTO_LIMITS.maxBytes, 'image_too_large', 'The photo');
 
 /** The image type from its first bytes (magic numbers), whatever name or type the upload claimed. */
 export function sniffImageFormat(bytes: Buffer): PhotoFormat | null {
@@ -70,7 +69,7 @@ export function sniffImageFormat(bytes: Buffer): PhotoFormat | null {
  * around the most interesting part, 512×512 WebP without metadata (no GPS or camera data kept).
  */
 export async function processPhoto(bytes: Buffer): Promise<ProcessedPhoto> {
-  if (bytes.length > PHOTO_LIMITS.maxBytes) throw tooLarge();
+  if (bytes.length > PHOTO_LIMITS.maxBytes) throw photoTooLarge();
   const format = sniffImageFormat(bytes);
   if (!format) throw unsupported(`The upload is not an image we accept. ${ACCEPTED_TEXT}`);
   const options = { limitInputPixels: PHOTO_LIMITS.maxPixels, failOn: 'error', pages: 1 } as const;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../../db/knex.ts';
-import { AppError, conflict, unprocessable } from '../../errors.ts';
+import { conflict, unprocessable } from '../../errors.ts';
 
 const TTL_HOURS = 24;
 
@@ -37,9 +37,6 @@ export async function withIdempotency(
   hash: string,
   work: () => Promise<StoredResponse>,
 ): Promise<StoredResponse & { replayed: boolean }> {
-  if (scope.key.length === 0 || scope.key.length > 255) {
-    throw new AppError(400, 'invalid_idempotency_key', 'Bad request', 'Idempotency-Key must be 1 to 255 characters.');
-  }
   const claimed = await claim(db, scope, hash);
   if (!claimed) {
     const row = await db('idempotency_keys').where(scope).first();

@@ -16,8 +16,9 @@ interface NotificationRow {
 }
 
 /**
- * The user's in-app notifications, newest first: updates of followed listings, and notes about
- * the user's own listings (e.g. a weekly result) that carry their own title and text.
+ * The user's in-app notifications, newest first (by the update's published time, not the order the
+ * fan-out delivered them): updates of followed listings, and notes about the user's own listings
+ * (launch news, a weekly result, a claim) that carry their own title and text.
  */
 export async function listNotifications(db: Db, userId: number, page: number, perPage: number) {
   const base = () => db('notifications as n').where('n.user_id', userId);
@@ -25,7 +26,7 @@ export async function listNotifications(db: Db, userId: number, page: number, pe
     base()
       .leftJoin('listing_updates as u', 'u.id', 'n.listing_update_id')
       .join('listings as l', 'l.id', db.raw('coalesce(n.listing_id, u.listing_id)'))
-      .orderBy('n.id', 'desc')
+      .orderByRaw('coalesce(u.published_at, n.created_at) DESC, n.id DESC')
       .limit(perPage)
       .offset((page - 1) * perPage)
       .select(

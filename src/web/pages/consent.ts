@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import type Provider from 'oidc-provider';
 import { errors as oidcErrors, type InteractionResults } from 'oidc-provider';
 import { SCOPES } from '../../auth/scopes.ts';
-import { AppError } from '../../errors.ts';
+import { appError } from '../../errors.ts';
 import { postForm } from '../components.ts';
 import { csrfToken } from '../csrf.ts';
 import { formBody } from '../forms.ts';
@@ -40,7 +40,7 @@ export function consentPages(provider: Provider): PageRoutes {
       const interaction = await loadInteraction(ctx, provider);
       const user = (await currentUser(ctx, services))!;
       if (interaction.prompt.name !== 'consent' || interaction.session?.accountId !== String(user.id)) {
-        throw new AppError(400, 'interaction_mismatch', 'This request has changed', 'Go back to the application and start again.');
+        throw appError('interaction_mismatch', 'Go back to the application and start again.');
       }
       if (formBody(ctx).decision !== 'allow') {
         return finish(ctx, provider, { error: 'access_denied', error_description: 'The user did not allow access.' });
@@ -58,7 +58,7 @@ async function loadInteraction(ctx: Context, provider: Provider): Promise<Intera
     return interaction;
   } catch (err) {
     if (err instanceof oidcErrors.OIDCProviderError) {
-      throw new AppError(400, 'interaction_expired', 'This sign-in request has expired', 'Go back to the application and start the sign-in again.');
+      throw appError('interaction_expired', 'Go back to the application and start the sign-in again.');
     }
     throw err;
   }
@@ -88,7 +88,7 @@ async function saveGrant(provider: Provider, interaction: Interaction, userId: n
 
 async function consentPage(ctx: Context, services: WebServices, provider: Provider, interaction: Interaction): Promise<void> {
   const client = await provider.Client.find(String(interaction.params.client_id));
-  if (!client) throw new AppError(400, 'unknown_client', 'Unknown application', 'Go back to the application and start again.');
+  if (!client) throw appError('unknown_client', 'Go back to the application and start again.');
   const redirect = new URL(String(interaction.params.redirect_uri));
   const requested = String(interaction.params.scope ?? '').split(' ');
   const scopes = SCOPES.filter((scope) => requested.includes(scope));

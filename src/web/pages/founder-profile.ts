@@ -8,7 +8,7 @@ import { founderUrls } from '../../domain/founders/urls.ts';
 import { wakeProfileWaiters } from '../../domain/launches/owner-actions.ts';
 import { listOwnedListings } from '../../domain/listings/listings.ts';
 import { siteForHost } from '../../domain/sites/sites.ts';
-import { AppError, type FieldError } from '../../errors.ts';
+import { AppError, type FieldError, payloadTooLarge } from '../../errors.ts';
 import { answerInterviewOp, updateFounderProfileOp } from '../../operations/founder-profile.ts';
 import { fieldErrors } from '../../operations/invoke.ts';
 import { errorSummary, field, postForm } from '../components.ts';
@@ -31,7 +31,7 @@ const INTERVIEW_FORM = `${PAGE}/interview`;
 export const founderPhotoUpload: Record<string, UploadRoute> = {
   [PHOTO_FORM]: {
     maxBytes: PHOTO_LIMITS.maxBytes + 64 * 1024,
-    tooLarge: new AppError(413, 'image_too_large', 'Image too large', `The photo is larger than ${PHOTO_LIMITS.maxBytes / 1024 / 1024} MB. Go back and choose a smaller one.`),
+    tooLarge: payloadTooLarge(PHOTO_LIMITS.maxBytes, 'image_too_large', 'The photo'),
   },
 };
 

@@ -1,6 +1,6 @@
 import { siteForHost } from '../../domain/sites/sites.ts';
 import { latestUpdates } from '../../domain/updates/updates.ts';
-import { AppError } from '../../errors.ts';
+import { invalidField } from '../../errors.ts';
 import { time } from '../components.ts';
 import { pager, textBlocks } from '../content.ts';
 import { html } from '../html.ts';
@@ -35,5 +35,5 @@ ${pager('/updates', page, PER_PAGE, feed.total)}`,
 export function pageNumber(value: unknown): number {
   if (value === undefined) return 1;
   if (typeof value === 'string' && /^[1-9]\d{0,5}$/.test(value) && Number(value) <= MAX_PAGE) return Number(value);
-  throw new AppError(400, 'validation_failed', 'No such page', `Pages are numbered from 1 to ${MAX_PAGE}.`);
+  throw invalidField('page', `Pages are numbered from 1 to ${MAX_PAGE}`, `Pages are numbered from 1 to ${MAX_PAGE}.`);
 }

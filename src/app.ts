@@ -1,28 +1,26 @@
-import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import Koa from 'koa';
 import compose from 'koa-compose';
-import { createOAuthProvider } from '../auth/oauth/provider.ts';
-import { resourceIdentifier, resourceMetadataPath, serveResourceMetadata } from '../auth/oauth/resources.ts';
-import { oauthRoutes } from '../auth/oauth/routes.ts';
-import { AppError } from '../errors.ts';
-import { mcpEndpoint } from '../mcp/endpoint.ts';
-import { MCP_PATH } from '../mcp/resource-metadata.ts';
-import type { Operation } from '../operations/operation.ts';
-import type { Services } from '../services.ts';
-import { consentPages } from '../web/pages/consent.ts';
-import { webPages } from '../web/router.ts';
-import { allowedMethods } from './middleware/allowed-methods.ts';
-import { bearerAuth } from './middleware/auth.ts';
-import { problemErrors } from './middleware/errors.ts';
-import { requestContext } from './middleware/request-context.ts';
-import { openApiDocument } from './openapi.ts';
-import { paymentWebhooks } from './payment-webhooks.ts';
-import { withPhotoBodyLimit } from './photo-body.ts';
-import { restRouter } from './rest-router.ts';
-import { mediaRouter } from '../web/media.ts';
+import { createOAuthProvider } from './auth/oauth/provider.ts';
+import { resourceIdentifier, resourceMetadataPath, serveResourceMetadata } from './auth/oauth/resources.ts';
+import { oauthRoutes } from './auth/oauth/routes.ts';
+import { appError } from './errors.ts';
+import { mcpEndpoint } from './mcp/endpoint.ts';
+import { MCP_PATH } from './mcp/resource-metadata.ts';
+import type { Operation } from './operations/operation.ts';
+import type { Services } from './services.ts';
+import { consentPages } from './web/pages/consent.ts';
+import { webPages } from './web/router.ts';
+import { allowedMethods } from './api/middleware/allowed-methods.ts';
+import { bearerAuth } from './api/middleware/auth.ts';
+import { problemErrors } from './api/middleware/errors.ts';
+import { requestContext } from './api/middleware/request-context.ts';
+import { apiIndex, openApiDocument } from './api/openapi.ts';
+import { paymentWebhooks } from './api/payment-webhooks.ts';
+import { restRouter } from './api/rest-router.ts';
+import { mediaRouter } from './web/media.ts';
 
-/** The one Koa app: REST under /api/v1, health, and (as they land) MCP, OAuth and web pages. */
+/** The composition root: the one Koa app serving health, media, OAuth, MCP, REST under /api/v1 and the web pages. */
 export function createApp(services: Services, operations: readonly Operation[]): Koa {
   // Behind trusted proxies the client is the address the outermost of them saw: only the last
   // `proxyHops` entries of X-Forwarded-For are read, so a client cannot name itself another address.
@@ -65,27 +63,21 @@ export function createApp(services: Services, operations: readonly Operation[]):
   api.get('/openapi.json', (ctx) => {
     ctx.body = document;
   });
-  const parseJson = bodyParser({
-    enableTypes: ['json'],
-    jsonLimit: '1mb',
-    onError: (err) => {
-      if ((err as { status?: number }).status === 413) {
-        throw new AppError(413, 'payload_too_large', 'Payload too large', 'The request body is larger than 1 MB.');
-      }
-      throw new AppError(400, 'invalid_json', 'Invalid JSON', 'The request body is not valid JSON.');
-    },
+  const index = apiIndex(operations, services.config.baseUrl);
+  api.get('/', (ctx) => {
+    ctx.body = index;
   });
   const apiStack = compose<Koa.Context>([
-    withPhotoBodyLimit(parseJson),
     bearerAuth(services.authenticate, resourceIdentifier(services.config, 'api')),
     allowedMethods(),
     api.routes() as Koa.Middleware,
   ]);
   app.use(async function apiOnly(ctx, next) {
+    if (ctx.path === '/api' || ctx.path === '/api/') ctx.path = '/api/v1'; // the index of the one version
     if (!ctx.path.startsWith('/api/')) return next();
     await apiStack(ctx, async () => {});
     if (ctx.status === 404 && ctx.body === undefined) {
-      throw new AppError(404, 'not_found', 'Not found', `There is no API route ${ctx.method} ${ctx.path}.`);
+      throw appError('not_found', `There is no API route ${ctx.method} ${ctx.path}; GET /api/v1 lists them.`);
     }
   });
   app.use(paymentWebhooks(services));

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# `npm run lint`: ESLint (typescript-eslint, the import layering rules) and Prettier's check.
+# `npm run format` (this script with --write) formats the tree instead of checking it.
+# The toolchain is its own package in tools/lint (typescript-eslint needs the classic TypeScript
+# API, which the project's TypeScript 7 no longer ships); it is installed here on first use.
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$ROOT"
+if [ ! -x tools/lint/node_modules/.bin/eslint ]; then
+  echo "[lint] installing the lint toolchain (tools/lint)"
+  npm ci --prefix tools/lint --no-audit --no-fund --loglevel=error
+fi
+PRETTIER=(bash scripts/node24.sh tools/lint/node_modules/prettier/bin/prettier.cjs)
+if [ "${1:-}" = "--write" ]; then
+  exec "${PRETTIER[@]}" --write --log-level warn src test bench
+fi
+echo "[lint] eslint"
+bash scripts/node24.sh tools/lint/node_modules/eslint/bin/eslint.js --max-warnings 0 .
+echo "[lint] prettier --check"
+"${PRETTIER[@]}" --check --log-level warn src test bench

@@ -1,0 +1,8 @@
+// The project's formatting (the style the code is written in): `npm run format` applies it.
+export default {
+  printWidth: 140,
+  singleQuote: true,
+  trailingComma: 'all',
+  semi: true,
+  arrowParens: 'always',
+};
