@@ -38,7 +38,7 @@ export async function windowUse(db: Db, rows: Knex.QueryBuilder, column: string,
   const [{ count }] = await inWindow.clone().count({ count: '*' });
   const used = Number(count);
   if (used < limit) return { count: used, retryAfterSeconds: 0 };
-  const wait = db.raw(`ceil(extract(epoch FROM ${column} + make_interval(secs => ?) - now()))::int AS wait`, [windowSeconds]);
+  const wait = db.raw('ceil(extract(epoch FROM ?? + make_interval(secs => ?) - now()))::int AS wait', [column, windowSeconds]);
   const row = (await inWindow.clone().orderBy(column).offset(used - limit).first(wait)) as { wait: number } | undefined;
   return { count: used, retryAfterSeconds: Math.max(1, row?.wait ?? windowSeconds) };
 }
