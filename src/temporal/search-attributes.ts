@@ -15,20 +15,27 @@ const INDEXED_TYPE = {
  * cloud namespace), the warning names the attributes to register by hand. Returns the ones added.
  */
 export async function ensureSearchAttributes(address: string, namespace: string, log: Logger): Promise<string[]> {
+  const wanted = Object.entries(SEARCH_ATTRIBUTES);
+  try {
+    const added = await addMissing(address, namespace, wanted);
+    if (added.length) log.info({ namespace, added }, 'search attributes registered');
+    return added;
+  } catch (err) {
+    // Not fatal here: the worker can still run; starts that set an unknown attribute would fail.
+    const names = wanted.map(([name, type]) => `${name} (${type})`).join(', ');
+    log.warn({ err, namespace }, `could not check or register the search attributes ${names}; register them on the namespace`);
+    return [];
+  }
+}
+
+async function addMissing(address: string, namespace: string, wanted: [string, keyof typeof INDEXED_TYPE][]): Promise<string[]> {
   const connection = await Connection.connect({ address });
   try {
     const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace });
-    const missing = Object.entries(SEARCH_ATTRIBUTES).filter(([name]) => !(name in (customAttributes ?? {})));
+    const missing = wanted.filter(([name]) => !(name in (customAttributes ?? {})));
     if (missing.length === 0) return [];
     const searchAttributes = Object.fromEntries(missing.map(([name, type]) => [name, INDEXED_TYPE[type]]));
-    try {
-      await connection.operatorService.addSearchAttributes({ namespace, searchAttributes });
-    } catch (err) {
-      const wanted = missing.map(([name, type]) => `${name} (${type})`).join(', ');
-      log.warn({ err, namespace }, `could not register the search attributes ${wanted}; register them on the namespace, or workflow starts fail`);
-      return [];
-    }
-    log.info({ namespace, added: missing.map(([name]) => name) }, 'search attributes registered');
+    await connection.operatorService.addSearchAttributes({ namespace, searchAttributes });
     return missing.map(([name]) => name);
   } finally {
     await connection.close();

@@ -57,3 +57,11 @@ test('the worker registers missing search attributes, so draft workflows can sta
   t.true(started);
   await starter.client.workflow.getHandle('draft:1').terminate('test over');
 });
+
+test('a cluster that cannot be asked is a warning, not a failed worker start', async (t) => {
+  const warnings: string[] = [];
+  const logger = pino({ level: 'warn' }, { write: (line: string) => void warnings.push(line) });
+  t.deepEqual(await ensureSearchAttributes('127.0.0.1:1', 'default', logger), []);
+  t.is(warnings.length, 1);
+  t.regex(JSON.parse(warnings[0]!).msg, /DraftStatus \(Keyword\).*register them on the namespace/);
+});
