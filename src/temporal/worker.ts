@@ -9,6 +9,7 @@ import { createListingUpdateActivities } from '../activities/listing-updates.ts'
 import { createMailActivities } from '../activities/mail.ts';
 import { createMailer } from '../mail/smtp.ts';
 import { startMailSweeper } from '../mail/sweeper.ts';
+import { ensureSearchAttributes } from './search-attributes.ts';
 import { TASK_QUEUES } from './task-queues.ts';
 
 export const WORKFLOWS_PATH = path.resolve(import.meta.dirname, '../workflows/index.ts');
@@ -39,6 +40,7 @@ export function workflowBundle(): Promise<WorkflowBundle> {
 
 /** Starts one worker per task queue that has work today. */
 export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
+  await ensureSearchAttributes(deps.address, deps.namespace, deps.log);
   const connection = await NativeConnection.connect({ address: deps.address });
   const bundle = deps.bundle ?? (await workflowBundle());
   const drafts = await Worker.create({
