@@ -3,7 +3,7 @@ import type { Db } from '../../db/knex.ts';
 import type { WorkflowStarter } from '../../temporal/client.ts';
 import { getOwnedListing, type ListingRow } from '../listings/listings.ts';
 import { listSites } from '../sites/sites.ts';
-import { claimOwnerCheck, runBadgeCheck, setBadgeUrl, type BadgeCheckView } from './badge-check.ts';
+import { assertBadgeUrl, claimOwnerCheck, runBadgeCheck, setBadgeUrl, type BadgeCheckView } from './badge-check.ts';
 import { advanceFreeListing, chooseFreePlan } from './free-route.ts';
 
 /** What the owner's launch actions need; the same for the operations and the web panel. */
@@ -26,8 +26,10 @@ export async function siteKeyOf(db: Db, listing: Pick<ListingRow, 'site_id'>): P
  */
 export async function recheckBadge(deps: LaunchDeps, ownerId: number, listingId: number, badgeUrl?: string | null): Promise<BadgeCheckView> {
   const listing = await getOwnedListing(deps.db, ownerId, listingId);
-  if (badgeUrl !== undefined) await setBadgeUrl(deps.db, listing, badgeUrl);
+  // Refusals first (bad page, too soon), so a refused call changes nothing.
+  if (badgeUrl !== undefined) assertBadgeUrl(listing, badgeUrl);
   await claimOwnerCheck(deps.db, listing.id);
+  if (badgeUrl !== undefined) await setBadgeUrl(deps.db, listing, badgeUrl);
   const check = await runBadgeCheck(checkDeps(deps), listing, 'owner');
   if (listing.plan === 'free') {
     await advanceFreeListing(deps.db, deps.config.baseUrl, listing.id);
