@@ -46,7 +46,7 @@ export async function chooseFree(deps: LaunchDeps, ownerId: number, listingId: n
   const listing = await chooseFreePlan(deps.db, ownerId, listingId);
   if (listing.status === 'scheduled' || listing.status === 'live') return listing;
   await runBadgeCheck(checkDeps(deps), listing, 'choose_free');
-  const moved = await advanceFreeListing(deps.db, deps.config.baseUrl, listing.id);
+  const moved = (await advanceFreeListing(deps.db, deps.config.baseUrl, listing.id)) ?? listing;
   await deps.workflows.recheckLaunch(listing.id, await siteKeyOf(deps.db, listing));
   return moved;
 }
@@ -59,7 +59,7 @@ export async function chooseFree(deps: LaunchDeps, ownerId: number, listingId: n
 export async function wakeProfileWaiters(deps: Omit<LaunchDeps, 'config'> & { config: Pick<Config, 'baseUrl'> }, ownerId: number): Promise<void> {
   const waiting: ListingRow[] = await deps.db('listings').where({ owner_id: ownerId, plan: 'free', status: 'awaiting_profile' });
   for (const listing of waiting) {
-    const moved = await advanceFreeListing(deps.db, deps.config.baseUrl, listing.id);
+    const moved = (await advanceFreeListing(deps.db, deps.config.baseUrl, listing.id)) ?? listing;
     if (moved.status === listing.status) continue;
     await deps.workflows.recheckLaunch(listing.id, await siteKeyOf(deps.db, listing)).catch(() => {});
   }
