@@ -5,6 +5,7 @@ import { getOwnedListing, type ListingRow } from '../listings/listings.ts';
 import { listSites } from '../sites/sites.ts';
 import { assertBadgeUrl, claimOwnerCheck, runBadgeCheck, setBadgeUrl, type BadgeCheckView } from './badge-check.ts';
 import { advanceFreeListing, chooseFreePlan } from './free-route.ts';
+import { WAITING_STATUSES } from './owner-launch.ts';
 
 /** What the owner's launch actions need; the same for the operations and the web panel. */
 export interface LaunchDeps {
@@ -31,7 +32,8 @@ export async function recheckBadge(deps: LaunchDeps, ownerId: number, listingId:
   await claimOwnerCheck(deps.db, listing.id);
   if (badgeUrl !== undefined) await setBadgeUrl(deps.db, listing, badgeUrl);
   const check = await runBadgeCheck(checkDeps(deps), listing, 'owner');
-  if (listing.plan === 'free') {
+  // Only a free listing still on its way needs its flow woken; a live one's flow keeps its own weekly checks.
+  if (listing.plan === 'free' && WAITING_STATUSES.has(listing.status)) {
     await advanceFreeListing(deps.db, deps.config.baseUrl, listing.id);
     await deps.workflows.recheckLaunch(listing.id, await siteKeyOf(deps.db, listing));
   }
