@@ -32,7 +32,8 @@ export interface BadgeCheckDeps {
   crawl: CrawlOptions;
 }
 
-const UNCHECKED: BadgeCheckView = { status: 'unchecked', checked_at: null, missing_since: null, detail: null };
+/** A listing whose badge was never checked. */
+export const UNCHECKED: BadgeCheckView = { status: 'unchecked', checked_at: null, missing_since: null, detail: null };
 
 export function toCheckView(row: BadgeRow | undefined): BadgeCheckView {
   if (!row) return UNCHECKED;
