@@ -12,7 +12,6 @@ import { StartupError } from './embedded/startup-error.ts';
 import { operations } from './operations/index.ts';
 import { devMailboxNotice } from './web/pages/dev-mailbox.ts';
 import { createLogger, createServices, type Endpoints, type Services } from './services.ts';
-import { ensureSearchAttributes } from './temporal/search-attributes.ts';
 import { startWorkers, type RunningWorkers } from './temporal/worker.ts';
 
 type Stop = () => Promise<void>;
@@ -94,7 +93,6 @@ async function runRoles(config: Config, endpoints: Endpoints, roles: { api: bool
 async function startRoles(services: Services, endpoints: Endpoints, roles: { api: boolean; worker: boolean }): Promise<Stop[]> {
   const stops: Stop[] = [];
   if (roles.worker) {
-    await ensureSearchAttributes(endpoints.temporalAddress, services.config.temporal.namespace, services.log);
     const workers: RunningWorkers = await startWorkers({
       config: services.config,
       db: services.db,

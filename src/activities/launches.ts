@@ -15,7 +15,7 @@ export interface LaunchActivityDeps {
 /** Activities of `listing:{id}`; thin wrappers over src/domain/launches. */
 export function createLaunchActivities({ db, config }: LaunchActivityDeps) {
   const deps: BadgeCheckDeps = { db, baseUrl: config.baseUrl, crawl: config.crawl };
-  const current = async (listingId: number) => launchStateOf(await db<ListingRow>('listings').where({ id: listingId }).first() as ListingRow);
+  const current = async (listingId: number) => launchStateOf((await db<ListingRow>('listings').where({ id: listingId }).first()) as ListingRow | undefined);
   /** Moves a waiting free listing on; a refusal (no free week left) leaves it waiting. */
   const advance = async (listingId: number): Promise<LaunchState> => {
     try {
@@ -29,8 +29,8 @@ export function createLaunchActivities({ db, config }: LaunchActivityDeps) {
     advanceLaunch: advance,
     /** A scheduled re-check: the badge (when that is what it waits for), then move on if it can. */
     async recheckAndAdvance(listingId: number): Promise<LaunchState> {
-      const row: ListingRow = await db('listings').where({ id: listingId }).first();
-      if (row.plan === 'free' && row.status === 'awaiting_badge') await runBadgeCheck(deps, row, 'schedule');
+      const row: ListingRow | undefined = await db('listings').where({ id: listingId }).first();
+      if (row?.plan === 'free' && row.status === 'awaiting_badge') await runBadgeCheck(deps, row, 'schedule');
       return advance(listingId);
     },
     launchWhenDue: (listingId: number) => launchWhenDue(deps, listingId),

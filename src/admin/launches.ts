@@ -76,7 +76,7 @@ async function launchesRecheck(deps: LaunchDeps, listing: string | undefined): P
     const check = await runBadgeCheck({ db: deps.db, baseUrl: deps.config.baseUrl, crawl: deps.config.crawl }, row, 'admin');
     badge = ` badge ${check.status}: ${check.detail}`;
   }
-  const moved = await advanceFreeListing(deps.db, deps.config.baseUrl, row.id);
+  const moved = (await advanceFreeListing(deps.db, deps.config.baseUrl, row.id)) ?? row;
   await deps.workflows.recheckLaunch(row.id, await siteKeyOf(deps.db, row));
   return `listing ${row.id}: ${moved.status}${moved.launch_week ? ` in ${isoWeekLabel(moved.launch_week)}` : ''};${badge} signalled listing:${row.id}`;
 }

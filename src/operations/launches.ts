@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BADGE_THEMES, badgeSnippets, badgeTargetUrl } from '../domain/launches/badges.ts';
-import { badgeChecks } from '../domain/launches/badge-check.ts';
+import { badgeChecks, UNCHECKED } from '../domain/launches/badge-check.ts';
 import { chooseFree, recheckBadge } from '../domain/launches/owner-actions.ts';
 import { listLaunchWeeks } from '../domain/launches/launch-weeks.ts';
 import { ownerListingView } from '../domain/listings/listing-views.ts';
@@ -47,7 +47,7 @@ export const getBadgesOp = defineOperation({
       target_url: badgeTargetUrl(ctx.config.baseUrl, listing.slug),
       badge_url: row?.badge_url ?? null,
       badges: badgeSnippets(ctx.config.baseUrl, listing, site.name),
-      check: checks.get(listing.id) ?? { status: 'unchecked' as const, checked_at: null, missing_since: null, detail: null },
+      check: checks.get(listing.id) ?? UNCHECKED,
     };
   },
 });

@@ -14,6 +14,7 @@ import { createWorkflowStarter } from './client.ts';
 import { createMailer } from '../mail/smtp.ts';
 import { startMailSweeper } from '../mail/sweeper.ts';
 import { ensureWeeklyCloseSchedule } from './schedules.ts';
+import { ensureSearchAttributes } from './search-attributes.ts';
 import { TASK_QUEUES } from './task-queues.ts';
 
 export const WORKFLOWS_PATH = path.resolve(import.meta.dirname, '../workflows/index.ts');
@@ -44,8 +45,9 @@ export function workflowBundle(): Promise<WorkflowBundle> {
 
 /** Starts one worker per task queue that has work today. */
 export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
-  const connection = await NativeConnection.connect({ address: deps.address });
   // Not fatal: on Temporal Cloud, say, attributes are managed outside and this may be refused.
+  await ensureSearchAttributes(deps.address, deps.namespace, deps.log);
+  const connection = await NativeConnection.connect({ address: deps.address });
   const bundle = deps.bundle ?? (await workflowBundle());
   const drafts = await Worker.create({
     connection,

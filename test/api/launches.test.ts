@@ -112,6 +112,10 @@ test.serial('recheck_badge: once per 10 s per listing (429 with Retry-After), ev
     t.true(wait >= 1 && wait <= 10, String(wait));
   }
   t.is(await checksOf(listing.id), 1);
+  // A refused call changes nothing, not even the page to check.
+  const limited = await api(env, 'POST', `/me/listings/${listing.id}/badge-check`, { key: user.key, body: { badge_url: `${site.url}press` } });
+  t.is(limited.status, 429);
+  t.is((await api(env, 'GET', `/me/listings/${listing.id}/badges`, { key: user.key })).body.badge_url, null);
   // The limit is per listing: another listing of the same owner is checked at once.
   const other = await draftListing(db(), user.userId, site.url);
   t.is((await api(env, 'POST', `/me/listings/${other.id}/badge-check`, { key: user.key })).status, 200);

@@ -195,3 +195,25 @@ test.serial('a paid launch booked for a later week is re-aimed to now by a secon
   t.is(await handle.result(), 'live');
   t.like(await db()('launch_slots').where({ listing_id: listing.id }).first(), { kind: 'paid', week_start: isoWeekStart(new Date()) });
 });
+
+test.serial('a flow that closed while its listing still waits is started again by "Check now"', async (t) => {
+  await siteSettings(db(), 'main', { free_queue_weeks: 0 });
+  const { user, listing } = await freeListing();
+  await db()('listings').where({ id: listing.id }).update({ plan: 'free' });
+  const { handle, close } = await startShortFlow(listing.id);
+  t.teardown(close);
+  await waitFor('a scheduled re-check', async () => (await db()('badge_checks').where({ listing_id: listing.id, trigger: 'schedule' })).length >= 1);
+  await handle.terminate('an operator stopped it');
+  const first = (await handle.describe()).runId;
+
+  badges.add(listing.slug);
+  t.like((await api(env, 'POST', `/me/listings/${listing.id}/badge-check`, { key: user.key })).body, { status: 'present' });
+  await waitFor('live', async () => (await statusOf(listing.id)) === 'live');
+  const { client, close: closeClient } = await temporalClient(env);
+  t.teardown(closeClient);
+  const latest = client.workflow.getHandle(`listing:${listing.id}`);
+  const described = await latest.describe();
+  t.not(described.runId, first);
+  t.is(described.status.name, 'RUNNING'); // watching the badge for the weeks after launch
+  await latest.terminate('test done');
+});

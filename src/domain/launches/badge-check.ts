@@ -32,7 +32,8 @@ export interface BadgeCheckDeps {
   crawl: CrawlOptions;
 }
 
-const UNCHECKED: BadgeCheckView = { status: 'unchecked', checked_at: null, missing_since: null, detail: null };
+/** A listing whose badge was never checked. */
+export const UNCHECKED: BadgeCheckView = { status: 'unchecked', checked_at: null, missing_since: null, detail: null };
 
 export function toCheckView(row: BadgeRow | undefined): BadgeCheckView {
   if (!row) return UNCHECKED;
@@ -57,11 +58,16 @@ export async function badgePageOf(db: Db, listing: { id: number; url: string }):
   return row?.badge_url ?? listing.url;
 }
 
-/** Sets (or with null clears) the page to check; it must be on the listing's registrable domain. */
-export async function setBadgeUrl(db: Db, listing: { id: number; url: string }, badgeUrl: string | null): Promise<void> {
+/** Refuses a badge page off the listing's registrable domain (422), before anything is written. */
+export function assertBadgeUrl(listing: { url: string }, badgeUrl: string | null): void {
   if (badgeUrl !== null && registrableDomain(badgeUrl) !== registrableDomain(listing.url)) {
     throw unprocessable('badge_url_off_domain', `badge_url must be a page of ${registrableDomain(listing.url)}, the listing's own site.`);
   }
+}
+
+/** Sets (or with null clears) the page to check; it must be on the listing's registrable domain. */
+export async function setBadgeUrl(db: Db, listing: { id: number; url: string }, badgeUrl: string | null): Promise<void> {
+  assertBadgeUrl(listing, badgeUrl);
   await db('listing_badges')
     .insert({ listing_id: listing.id, badge_url: badgeUrl })
     .onConflict('listing_id')

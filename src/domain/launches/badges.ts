@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { cacheOf } from '../../cache/ttl-cache.ts';
 import type { Db } from '../../db/knex.ts';
 import { notFound } from '../../errors.ts';
 import { communityLeaderboard } from '../ranking/leaderboard.ts';
@@ -68,9 +69,18 @@ export async function badgeForSlug(db: Db, slug: string, theme: BadgeTheme): Pro
     .whereNot('l.status', 'unlisted')
     .first('l.id', 'l.site_id', 'l.votes', 'l.status', 's.name as site_name');
   if (!listing) throw notFound(`The badge of "${slug}"`);
-  const rank = listing.status === 'live' ? rankThisWeek(await communityLeaderboard(db, listing.site_id, { weekStart: isoWeekStart(new Date()), page: 1, perPage: 100 }), listing.id) : null;
+  const rank = listing.status === 'live' ? ((await weekRanks(db, listing.site_id)).get(listing.id) ?? null) : null;
   const svg = badgeSvg({ siteName: listing.site_name, votes: listing.votes, rank, theme });
   return { svg, etag: `"${createHash('sha256').update(svg).digest('base64url').slice(0, 22)}"` };
 }
 
-const rankThisWeek = (board: { items: { id: number; rank: number }[] }, id: number) => board.items.find((i) => i.id === id)?.rank ?? null;
+/** Badges are fetched on every view of every owner's page: the week's ranks are shared for a few seconds. */
+const RANKS_TTL_MS = 5_000;
+
+/** This week's leaderboard ranks of a site, listing id → rank. */
+function weekRanks(db: Db, siteId: number): Promise<Map<number, number>> {
+  return cacheOf<Map<number, number>>(db, 'badge-week-ranks', { ttlMs: RANKS_TTL_MS, maxEntries: 100 }).get(String(siteId), async () => {
+    const board = await communityLeaderboard(db, siteId, { weekStart: isoWeekStart(new Date()), page: 1, perPage: 100 });
+    return new Map(board.items.map((i: { id: number; rank: number }) => [i.id, i.rank]));
+  });
+}

@@ -30,10 +30,10 @@ export async function chooseFreePlan(db: Db, ownerId: number, listingId: number)
  * both met → a slot in the earliest week at least `free_queue_weeks` out that has one left,
  * status scheduled. Runs under the listing's row lock; anything else is returned unchanged.
  */
-export async function advanceFreeListing(db: Db, baseUrl: string, listingId: number, now = new Date()): Promise<ListingRow> {
+export async function advanceFreeListing(db: Db, baseUrl: string, listingId: number, now = new Date()): Promise<ListingRow | undefined> {
   return db.transaction(async (trx) => {
     const row: ListingRow | undefined = await trx('listings').where({ id: listingId }).forUpdate().first();
-    if (!row || row.plan !== 'free' || !WAITING_STATUSES.has(row.status)) return row!;
+    if (!row || row.plan !== 'free' || !WAITING_STATUSES.has(row.status)) return row;
     const [facts, badge] = await Promise.all([
       row.owner_id === null ? null : profileFacts(trx, row.owner_id),
       trx('listing_badges').where({ listing_id: listingId }).first('status'),

@@ -12,11 +12,9 @@ export interface LaunchState {
   launch_week: string | null;
 }
 
-export const launchStateOf = (row: Pick<ListingRow, 'status' | 'plan' | 'launch_week'>): LaunchState => ({
-  status: row.status,
-  plan: row.plan,
-  launch_week: row.launch_week,
-});
+/** The state of a listing; a deleted one is `gone`, which ends its flow. */
+export const launchStateOf = (row: Pick<ListingRow, 'status' | 'plan' | 'launch_week'> | undefined): LaunchState =>
+  row ? { status: row.status, plan: row.plan, launch_week: row.launch_week } : { status: 'gone', plan: null, launch_week: null };
 
 /**
  * Launches a scheduled listing once its week has started (issue 11 §2): a paid one at once; a free
@@ -24,13 +22,13 @@ export const launchStateOf = (row: Pick<ListingRow, 'status' | 'plan' | 'launch_
  * owner told; present or inconclusive (their server's trouble is no reason to miss the week) → live.
  */
 export async function launchWhenDue(deps: BadgeCheckDeps, listingId: number, now = new Date()): Promise<LaunchState> {
-  const row: ListingRow = await deps.db('listings').where({ id: listingId }).first();
-  if (row.status !== 'scheduled' || !row.launch_week || !weekHasStarted(row.launch_week, now.getTime())) return launchStateOf(row);
+  const row: ListingRow | undefined = await deps.db('listings').where({ id: listingId }).first();
+  if (!row || row.status !== 'scheduled' || !row.launch_week || !weekHasStarted(row.launch_week, now.getTime())) return launchStateOf(row);
   const check = row.plan === 'free' ? await runBadgeCheck(deps, row, 'launch') : null;
   return deps.db.transaction(async (trx) => {
-    const current: ListingRow = await trx('listings').where({ id: listingId }).forUpdate().first();
+    const current: ListingRow | undefined = await trx('listings').where({ id: listingId }).forUpdate().first();
     // Re-aimed (upgraded, rescheduled) while the badge was being checked: the next wake-up decides.
-    if (current.status !== 'scheduled' || current.launch_week !== row.launch_week || current.plan !== row.plan) return launchStateOf(current);
+    if (!current || current.status !== 'scheduled' || current.launch_week !== row.launch_week || current.plan !== row.plan) return launchStateOf(current);
     if (check?.status === 'missing') {
       await releaseSlot(trx, listingId);
       await tellOwner(trx, deps.baseUrl, listingId, {
@@ -58,8 +56,8 @@ export interface AfterLaunchCheck {
  * applies (default: a note only). Paid or no longer live listings are left alone.
  */
 export async function afterLaunchCheck(deps: BadgeCheckDeps, listingId: number, graceMs: number): Promise<AfterLaunchCheck> {
-  const row: ListingRow = await deps.db('listings').where({ id: listingId }).first();
-  if (row.plan !== 'free' || row.status !== 'live') return { status: row.status, badge: 'unchecked', graceEndsAtMs: null };
+  const row: ListingRow | undefined = await deps.db('listings').where({ id: listingId }).first();
+  if (row?.plan !== 'free' || row.status !== 'live') return { status: row?.status ?? 'gone', badge: 'unchecked', graceEndsAtMs: null };
   const check = await runBadgeCheck(deps, row, 'after_launch');
   if (check.status !== 'missing') return { status: row.status, badge: check.status, graceEndsAtMs: null };
   const since = check.missing_since!;

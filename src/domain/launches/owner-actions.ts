@@ -3,8 +3,9 @@ import type { Db } from '../../db/knex.ts';
 import type { WorkflowStarter } from '../../temporal/client.ts';
 import { getOwnedListing, type ListingRow } from '../listings/listings.ts';
 import { listSites } from '../sites/sites.ts';
-import { claimOwnerCheck, runBadgeCheck, setBadgeUrl, type BadgeCheckView } from './badge-check.ts';
+import { assertBadgeUrl, claimOwnerCheck, runBadgeCheck, setBadgeUrl, type BadgeCheckView } from './badge-check.ts';
 import { advanceFreeListing, chooseFreePlan } from './free-route.ts';
+import { WAITING_STATUSES } from './owner-launch.ts';
 
 /** What the owner's launch actions need; the same for the operations and the web panel. */
 export interface LaunchDeps {
@@ -26,10 +27,13 @@ export async function siteKeyOf(db: Db, listing: Pick<ListingRow, 'site_id'>): P
  */
 export async function recheckBadge(deps: LaunchDeps, ownerId: number, listingId: number, badgeUrl?: string | null): Promise<BadgeCheckView> {
   const listing = await getOwnedListing(deps.db, ownerId, listingId);
-  if (badgeUrl !== undefined) await setBadgeUrl(deps.db, listing, badgeUrl);
+  // Refusals first (bad page, too soon), so a refused call changes nothing.
+  if (badgeUrl !== undefined) assertBadgeUrl(listing, badgeUrl);
   await claimOwnerCheck(deps.db, listing.id);
+  if (badgeUrl !== undefined) await setBadgeUrl(deps.db, listing, badgeUrl);
   const check = await runBadgeCheck(checkDeps(deps), listing, 'owner');
-  if (listing.plan === 'free') {
+  // Only a free listing still on its way needs its flow woken; a live one's flow keeps its own weekly checks.
+  if (listing.plan === 'free' && WAITING_STATUSES.has(listing.status)) {
     await advanceFreeListing(deps.db, deps.config.baseUrl, listing.id);
     await deps.workflows.recheckLaunch(listing.id, await siteKeyOf(deps.db, listing));
   }
@@ -44,7 +48,7 @@ export async function chooseFree(deps: LaunchDeps, ownerId: number, listingId: n
   const listing = await chooseFreePlan(deps.db, ownerId, listingId);
   if (listing.status === 'scheduled' || listing.status === 'live') return listing;
   await runBadgeCheck(checkDeps(deps), listing, 'choose_free');
-  const moved = await advanceFreeListing(deps.db, deps.config.baseUrl, listing.id);
+  const moved = (await advanceFreeListing(deps.db, deps.config.baseUrl, listing.id)) ?? listing;
   await deps.workflows.recheckLaunch(listing.id, await siteKeyOf(deps.db, listing));
   return moved;
 }
@@ -57,7 +61,7 @@ export async function chooseFree(deps: LaunchDeps, ownerId: number, listingId: n
 export async function wakeProfileWaiters(deps: Omit<LaunchDeps, 'config'> & { config: Pick<Config, 'baseUrl'> }, ownerId: number): Promise<void> {
   const waiting: ListingRow[] = await deps.db('listings').where({ owner_id: ownerId, plan: 'free', status: 'awaiting_profile' });
   for (const listing of waiting) {
-    const moved = await advanceFreeListing(deps.db, deps.config.baseUrl, listing.id);
+    const moved = (await advanceFreeListing(deps.db, deps.config.baseUrl, listing.id)) ?? listing;
     if (moved.status === listing.status) continue;
     await deps.workflows.recheckLaunch(listing.id, await siteKeyOf(deps.db, listing)).catch(() => {});
   }

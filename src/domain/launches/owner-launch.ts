@@ -2,7 +2,7 @@ import type { Db } from '../../db/knex.ts';
 import { profileFacts } from '../founders/profiles.ts';
 import { profileMissing, type MissingItem } from '../founders/publish-rules.ts';
 import type { ListingRow } from '../listings/listings.ts';
-import { badgeChecks, type BadgeCheckView } from './badge-check.ts';
+import { badgeChecks, UNCHECKED, type BadgeCheckView } from './badge-check.ts';
 import { launchPanelUrl } from './owner-notices.ts';
 import { queuePositions } from './slots.ts';
 
@@ -20,8 +20,6 @@ export interface LaunchDetails {
   /** What a waiting free listing still needs (empty otherwise). */
   missing: MissingItem[];
 }
-
-const UNCHECKED: BadgeCheckView = { status: 'unchecked', checked_at: null, missing_since: null, detail: null };
 
 /** The badge item of `missing`: where to get the snippet and how to ask for a check. */
 export function badgeMissingItem(baseUrl: string, listingId: number, check: BadgeCheckView): MissingItem {
