@@ -1,7 +1,7 @@
 import test from 'ava';
 import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
 import { launchPaid } from '../../src/domain/launches/launch-paid.ts';
-import { addWeeks, isoWeekStart } from '../../src/domain/launches/weeks.ts';
+import { addWeeks, isoWeekStart, weekStartMs } from '../../src/domain/launches/weeks.ts';
 import { TASK_QUEUES } from '../../src/temporal/task-queues.ts';
 import type { LaunchTiming } from '../../src/workflows/listing-launch.ts';
 import { api, startTestEnv, type TestEnv } from '../helpers/env.ts';
@@ -165,6 +165,11 @@ test.serial('an upgrade re-aims a flow that sleeps until its free week; operator
     const history = await handle.fetchHistory();
     return history.events!.some((e) => e.timerStartedEventAttributes);
   });
+  // The durable timer runs exactly to Monday 00:00 UTC of the launch week (workflow time).
+  const started = (await handle.fetchHistory()).events!.find((e) => e.timerStartedEventAttributes)!;
+  const firesAfterMs = Number(started.timerStartedEventAttributes!.startToFireTimeout!.seconds) * 1000;
+  const startedAtMs = Number(started.eventTime!.seconds) * 1000;
+  t.true(Math.abs(startedAtMs + firesAfterMs - weekStartMs(chosen.body.launch_week)) < 2_000, `${startedAtMs} + ${firesAfterMs}`);
   const described = await handle.describe();
   t.is(described.typedSearchAttributes.get(defineSearchAttributeKey('ListingId', SearchAttributeType.INT)), listing.id);
   t.is(described.typedSearchAttributes.get(defineSearchAttributeKey('SiteKey', SearchAttributeType.KEYWORD)), 'main');
