@@ -160,6 +160,19 @@ test('meta and file claims on a website: the first of two accounts to verify win
   t.is((await api(env, 'GET', `/me/listings/${id}`, { key: bob.key })).status, 200);
 });
 
+test('two claims found at the same moment: exactly one wins, the other ends canceled', async (t) => {
+  const listing = await company();
+  const [one, two] = [await claim(alice.key, { slug: listing.slug, method: 'dns' }), await claim(bob.key, { slug: listing.slug, method: 'dns' })];
+  dns.zone.set(`_listing-directory-challenge.${listing.host}`, { txt: [[one.body.instructions.record.value], [two.body.instructions.record.value]] });
+  const results = await Promise.all([verify(alice.key, one.body.id), verify(bob.key, two.body.id)]);
+  t.deepEqual(results.map((r) => r.status), [200, 200]);
+  t.deepEqual(results.map((r) => r.body.status).sort(), ['canceled', 'verified']);
+  const winner = results[0]!.body.status === 'verified' ? alice : bob;
+  t.is((await db()('listings').where({ id: listing.id }).first('owner_id')).owner_id, winner.userId);
+  t.is((await db()('listing_versions').where({ listing_id: listing.id })).length, 1);
+  t.deepEqual((await Promise.all([workflowResult(env, one.body.workflow_id), workflowResult(env, two.body.workflow_id)])).sort(), ['canceled', 'verified']);
+});
+
 test('claim_listing refuses bad input with a problem naming the field, and saves nothing', async (t) => {
   const listing = await company(owner.userId);
   const cases: [unknown, number, string, string?][] = [
