@@ -3,8 +3,9 @@ import type { MailActivities } from '../activities/mail.ts';
 import type { OrderActivities } from '../activities/orders.ts';
 import type { OrderWorkflowInput, PaymentConfirmed } from '../domain/orders/order-flow.ts';
 
-const STEP_TIMEOUT = '30 seconds';
-const FULFIL_TIMEOUT = '2 minutes';
+// Short: a worker that dies mid-activity is noticed at the timeout, then the step is retried.
+const STEP_TIMEOUT = '10 seconds';
+const FULFIL_TIMEOUT = '30 seconds';
 
 const orders = proxyActivities<OrderActivities>({
   startToCloseTimeout: STEP_TIMEOUT,

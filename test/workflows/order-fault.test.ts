@@ -1,0 +1,107 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import test from 'ava';
+import { workflowBundle } from '../../src/temporal/worker.ts';
+import { startTestEnv, type TestEnv } from '../helpers/env.ts';
+import { insertLiveListing } from '../helpers/listings.ts';
+import { checkout, postWebhook, succeededEvent } from '../helpers/orders.ts';
+
+/** Fault test (issue 12 §6): paid orders while the worker process is killed (SIGKILL) and restarted. */
+
+const ORDERS = 100;
+const KILLS = 20;
+const WORKER = path.resolve(import.meta.dirname, '../helpers/worker-process.ts');
+
+let env: TestEnv;
+let dir: string;
+test.before(async () => {
+  env = await startTestEnv(import.meta.url);
+  dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ld-fault-'));
+  await fs.writeFile(path.join(dir, 'bundle.js'), (await workflowBundle()).code);
+});
+test.after.always(async () => {
+  await env?.close();
+  if (dir) await fs.rm(dir, { recursive: true, force: true });
+});
+
+const db = () => env.services.db;
+
+/** Starts the worker process and resolves once it polls. */
+function startWorker(): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [WORKER], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: {
+      ...process.env,
+      WORKER_DATABASE_URL: env.databaseUrl,
+      WORKER_TEMPORAL_ADDRESS: env.temporalAddress,
+      WORKER_BUNDLE_FILE: path.join(dir, 'bundle.js'),
+      TEMPORAL_NAMESPACE: env.namespace,
+      BASE_URL: env.baseUrl,
+      DATA_DIR: dir,
+      LOG_LEVEL: 'silent',
+      // Kills count as failed attempts; the point here is exactly-once, not giving up.
+      ORDER_FULFIL_MAX_ATTEMPTS: '50',
+    },
+  });
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (c: Buffer) => c.toString().includes('worker ready') && resolve(child));
+    child.once('exit', (code) => reject(new Error(`worker exited with ${code} before it was ready`)));
+  });
+}
+
+const kill = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
+
+const count = async (query: ReturnType<ReturnType<typeof db>>) => Number(((await query.count({ n: '*' })) as unknown as { n: string }[])[0]!.n);
+
+test(`${ORDERS} paid orders while the worker is killed and restarted ${KILLS} times: every line fulfilled exactly once`, async (t) => {
+  t.timeout(600_000);
+  const owner = await env.user();
+  const orders: { number: string; total_cents: number }[] = [];
+  for (let i = 0; i < ORDERS; i++) {
+    const listingId = await insertLiveListing(db(), { name: `Fault ${i}`, ownerId: owner.userId });
+    const res = await checkout(env, owner.key, {
+      items: [
+        { product: 'featured', listing_id: listingId, options: { weeks: 2 } },
+        { product: 'categories', listing_id: listingId, options: { categories: ['ai', 'data'] } },
+      ],
+      billing_country: 'IE',
+    });
+    if (res.status !== 201) throw new Error(JSON.stringify(res.body));
+    orders.push(res.body);
+  }
+
+  let worker = await startWorker();
+  const perRound = Math.ceil(ORDERS / KILLS);
+  for (let round = 0; round < KILLS; round++) {
+    const batch = orders.slice(round * perRound, (round + 1) * perRound);
+    // Each payment is announced twice, like a provider retrying a webhook.
+    await Promise.all(batch.flatMap((o) => [o, o]).map((o) => postWebhook(env, succeededEvent(o.number, o.total_cents, { paymentId: `pi_fault_${o.number}` }))));
+    await new Promise((r) => setTimeout(r, 200 + Math.random() * 800));
+    await kill(worker);
+    worker = await startWorker();
+  }
+
+  try {
+    const deadline = Date.now() + 300_000;
+    while ((await count(db()('orders').whereNot({ status: 'fulfilled' }))) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 1000));
+  } finally {
+    await kill(worker);
+  }
+  const statuses = await db()('orders').groupBy('status').select('status', db().raw('count(*)::int AS n'));
+  t.deepEqual(statuses, [{ status: 'fulfilled', n: ORDERS }]);
+  t.is(await count(db()('order_lines').whereNull('fulfilled_at')), 0);
+  // Exactly once: 2 featured weeks and 2 categories per order, and one invoice number each, gap-free.
+  t.is(await count(db()('featured_placements')), ORDERS * 2);
+  t.is(await count(db()('category_placements')), ORDERS * 2);
+  const invoices = (await db()('orders').orderBy('invoice_number').pluck('invoice_number')) as number[];
+  t.deepEqual(invoices, Array.from({ length: ORDERS }, (_, i) => i + 1));
+  t.is(await count(db()('mail_outbox').where('dedupe_key', 'like', 'order-receipt:%')), ORDERS);
+  t.is(await count(db()('refunds')), 0);
+});
