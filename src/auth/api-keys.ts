@@ -64,3 +64,13 @@ export async function listApiKeys(db: Db, userId: number): Promise<ApiKeyView[]>
     .select('id', 'name', 'prefix', 'scopes', 'created_at', 'last_used_at');
   return rows.map((r) => ({ ...r, created_at: r.created_at.toISOString(), last_used_at: r.last_used_at?.toISOString() ?? null }));
 }
+
+/** One of the user's live keys, found by the plain key (the one-time reveal after creating it); null otherwise. */
+export async function liveApiKeyOf(db: Db, userId: number, key: string): Promise<ApiKeyView | null> {
+  if (!looksLikeApiKey(key) || key.length > 200) return null;
+  const row = await db('api_keys')
+    .where({ key_hash: hashApiKey(key), user_id: userId })
+    .whereNull('revoked_at')
+    .first('id', 'name', 'prefix', 'scopes', 'created_at', 'last_used_at');
+  return row ? { ...row, created_at: row.created_at.toISOString(), last_used_at: row.last_used_at?.toISOString() ?? null } : null;
+}

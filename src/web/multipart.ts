@@ -19,6 +19,8 @@ declare module 'koa' {
 export interface UploadRoute {
   maxBytes: number;
   tooLarge: AppError;
+  /** Answers a too-large upload (e.g. a redirect back to the form) instead of an error page. */
+  onTooLarge?: (ctx: Context, error: AppError) => void;
 }
 
 /**
@@ -31,7 +33,13 @@ export function multipartForms(routes: Record<string, UploadRoute>): Middleware 
   return async function parseMultipart(ctx, next) {
     const route = routes[ctx.path];
     if (ctx.method !== 'POST' || !route || !ctx.is('multipart/form-data')) return next();
-    const form = await readForm(ctx, route);
+    let form: FormData;
+    try {
+      form = await readForm(ctx, route);
+    } catch (err) {
+      if (err !== route.tooLarge || !route.onTooLarge) throw err;
+      return route.onTooLarge(ctx, route.tooLarge);
+    }
     const fields: Record<string, string | string[]> = {};
     const uploads = new Map<string, Upload>();
     for (const [name, value] of form) {

@@ -26,7 +26,8 @@ export function textArea(o: TextAreaOptions): SafeHtml {
 
 /**
  * Field errors of an operation (dotted paths such as `links.1`) as messages per form field:
- * the first segment names the field, a list index is said in words ("Link 2: …").
+ * the first segment names the field, a list index is said in words ("Link 2: …"); every message of
+ * a field is kept (two bad links are both named), each once.
  */
 export function formMessages(errors: FieldError[], itemLabels: Record<string, string> = {}): FieldMessages {
   const messages: FieldMessages = {};
@@ -34,7 +35,9 @@ export function formMessages(errors: FieldError[], itemLabels: Record<string, st
     const [name = 'form', index] = path.split('.');
     const field = name === '(body)' ? 'form' : name;
     const prefix = index !== undefined && /^\d+$/.test(index) ? `${itemLabels[field] ?? 'Item'} ${Number(index) + 1}: ` : '';
-    messages[field] ??= prefix + message;
+    const text = prefix + message;
+    if (!messages[field]) messages[field] = text;
+    else if (!messages[field].split('; ').includes(text)) messages[field] += `; ${text}`;
   }
   return messages;
 }

@@ -27,7 +27,7 @@ export function webPages(services: WebServices, extraModules: PageRoutes[] = [])
   const stack = compose<Context>([
     securityHeaders({ https: services.config.baseUrl.startsWith('https:') }),
     htmlErrors(services),
-    multipartForms(founderPhotoUpload),
+    multipartForms(founderPhotoUpload(services)),
     bodyParser({
       enableTypes: ['form'],
       formLimit: '64kb',

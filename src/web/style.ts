@@ -38,7 +38,13 @@ form.inline { display: inline; }
 .secret code { font-size: 1rem; word-break: break-all; }
 .secret + .secret, .secret + form { margin-top: .5rem; }
 table { border-collapse: collapse; width: 100%; }
-th, td { text-align: left; padding: .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
+th, td { text-align: left; padding: .5rem; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: anywhere; }
+@media (max-width: 40rem) {
+  table.stack thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
+  table.stack tr { display: block; border-bottom: 1px solid var(--line); padding: .5rem 0; }
+  table.stack td { display: block; border: 0; padding: .125rem 0; }
+  table.stack td[data-label]::before { content: attr(data-label) ": "; font-weight: 600; }
+}
 pre.mail { white-space: pre-wrap; background: var(--panel); padding: 1rem; border-radius: 6px; }
 .muted { color: var(--muted); }
 textarea { width: 100%; padding: .5rem; font: inherit; color: inherit; background: var(--bg); border: 1px solid var(--line);

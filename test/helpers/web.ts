@@ -32,6 +32,11 @@ export class WebClient {
     return this.request('POST', path, body, headers);
   }
 
+  /** Posts multipart/form-data (a file upload form). */
+  postMultipart(path: string, form: FormData): Promise<WebResponse> {
+    return this.request('POST', path, form, {});
+  }
+
   /** GETs a page and returns the CSRF token of its first form. */
   async csrfFrom(path: string): Promise<string> {
     const page = await this.get(path);
@@ -46,7 +51,7 @@ export class WebClient {
     return this.post('/signin', { _csrf, email, password, ...(returnTo ? { return_to: returnTo } : {}) });
   }
 
-  private async request(method: string, path: string, body: URLSearchParams | undefined, headers: Record<string, string>) {
+  private async request(method: string, path: string, body: URLSearchParams | FormData | undefined, headers: Record<string, string>) {
     const cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     const res = await fetch(new URL(path, this.baseUrl), {
       method,

@@ -75,7 +75,10 @@ test('sign up, verify by mail, sign in, create a key, use it, revoke it, sign ou
   t.false((await page.content()).includes(key));
   t.notRegex((await row.locator('td').nth(3).textContent())!, /never/);
 
-  await row.getByRole('button', { name: 'Revoke CI deploy' }).click();
+  await row.getByRole('link', { name: 'Revoke CI deploy' }).click();
+  await page.getByRole('heading', { name: 'Revoke the key “CI deploy”?' }).waitFor();
+  t.is((await api(env, 'GET', '/me/listings', { key })).status, 200, 'asking changes nothing');
+  await page.getByRole('button', { name: 'Revoke key' }).click();
   await page.getByText('The key is revoked').waitFor();
   t.is(await page.locator('tr', { hasText: 'CI deploy' }).count(), 0);
   const revoked = await api(env, 'GET', '/me/listings', { key });

@@ -73,8 +73,8 @@ test('signed-in forms: tokens of the anonymous page, of another session or none 
   t.is(await keyCount(user.id), 0);
 
   const made = await client.post('/account/keys', { ...create, name: 'real', _csrf: token });
-  t.is(made.status, 201);
-  const key = made.$('#new-key').text();
+  t.is(made.status, 303);
+  const key = (await client.get(made.location!)).$('#new-key').text();
   const [row] = await env.services.db('api_keys').where({ user_id: user.id });
   isForbiddenPage(t, await client.post(`/account/keys/${row.id}/revoke`, {}));
   isForbiddenPage(t, await stranger.client.post(`/account/keys/${row.id}/revoke`, { _csrf: token }));
@@ -89,7 +89,7 @@ test('signed-in forms: tokens of the anonymous page, of another session or none 
 test("another person's key: revoking it is a 404 page and the key keeps working", async (t) => {
   const owner = await signedIn('key-owner@example.com');
   const made = await owner.client.post('/account/keys', { _csrf: owner.token, name: 'mine', scopes: 'account:read' });
-  const key = made.$('#new-key').text();
+  const key = (await owner.client.get(made.location!)).$('#new-key').text();
   const [row] = await env.services.db('api_keys').where({ user_id: owner.user.id });
   const other = await signedIn('key-thief@example.com');
   const res = await other.client.post(`/account/keys/${row.id}/revoke`, { _csrf: other.token });

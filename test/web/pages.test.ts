@@ -77,9 +77,11 @@ test('hostile text is escaped wherever it is shown', async (t) => {
 
   const owner = await signedIn('escape@example.com');
   const made = await owner.client.post('/account/keys', { _csrf: owner._csrf, name: '<img src=x onerror=alert(1)>', scopes: 'account:read' });
-  t.is(made.status, 201);
+  t.is(made.status, 303);
   const list = await owner.client.get('/account/keys');
   t.false(list.text.includes('<img src=x'));
+  t.is(list.$('#new-key-title').length, 1, 'the one-time reveal');
+  t.is(list.$('.notice').text(), 'Key “<img src=x onerror=alert(1)>” created.');
   t.is(list.$('tbody td').first().contents().first().text(), '<img src=x onerror=alert(1)>');
   t.is((await owner.client.get('/?notice=constructor')).$('.notice').length, 0);
   t.is((await owner.client.get('/?notice=%3Cb%3Ehi')).$('.notice').length, 0);
@@ -172,7 +174,7 @@ test('key form: bad name or scopes → 400 naming the field, nothing created; at
   t.is((await env.services.db('api_keys').where({ user_id: user.id })).length, 0);
 
   const made = await client.post('/account/keys', { _csrf, name: '  Agent  ', scopes: ['orders:write', 'orders:write', 'listings:write'] });
-  t.is(made.status, 201);
+  t.is(made.status, 303);
   const [row] = await env.services.db('api_keys').where({ user_id: user.id });
   t.is(row.name, 'Agent');
   t.deepEqual([...row.scopes].sort(), ['listings:write', 'orders:write']);

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { z } from 'zod';
-import { createApiKey, listApiKeys, revokeApiKey } from '../../auth/api-keys.ts';
+import { createApiKey, listApiKeys, liveApiKeyOf, revokeApiKey } from '../../auth/api-keys.ts';
 import { SCOPES, type Scope } from '../../auth/scopes.ts';
 import { notFound } from '../../errors.ts';
 import { errorSummary, field, postForm, time } from '../components.ts';
@@ -9,7 +9,8 @@ import { formBody, formString, parseForm, type FieldMessages } from '../forms.ts
 import { html } from '../html.ts';
 import { renderPage } from '../render.ts';
 import { currentUser, requireUser } from '../session.ts';
-import type { WebServices } from '../web-services.ts';
+import { clearCookie, setCookie } from '../cookies.ts';
+import { secureCookies, type WebServices } from '../web-services.ts';
 import type { PageRoutes } from './page-routes.ts';
 
 const MAX_ACTIVE_KEYS = 50;
@@ -38,7 +39,7 @@ interface NewKey {
 /** The API keys area: create (shown once), list, revoke. */
 export const apiKeyPages: PageRoutes = (router, services) => {
   router.get('/account/keys', requireUser(services), async function showKeys(ctx) {
-    await keysPage(ctx, services, { status: 200 });
+    await keysPage(ctx, services, { status: 200, created: await takeNewKey(ctx, services) });
   });
 
   router.post('/account/keys', requireUser(services), async function createKey(ctx) {
@@ -51,9 +52,25 @@ export const apiKeyPages: PageRoutes = (router, services) => {
       const errors = { form: `You have ${MAX_ACTIVE_KEYS} active keys, the most we allow. Revoke one first.` };
       return keysPage(ctx, services, { status: 409, errors, values });
     }
-    const scopes = [...new Set(form.data.scopes)];
-    const { key } = await createApiKey(services.db, user.id, form.data.name, scopes);
-    await keysPage(ctx, services, { status: 201, created: { key, name: form.data.name, scopes } });
+    const { key } = await createApiKey(services.db, user.id, form.data.name, [...new Set(form.data.scopes)]);
+    // Redirect-after-POST: a reload shows the list, never a second key. The key rides in a
+    // short-lived cookie that the next page view shows once and clears.
+    setCookie(ctx, REVEAL_COOKIE, key, { maxAgeSeconds: 300, secure: secureCookies(services) });
+    ctx.status = 303;
+    ctx.redirect(KEYS_PAGE);
+  });
+
+  router.get('/account/keys/:id/revoke', requireUser(services), async function confirmRevoke(ctx) {
+    const user = (await currentUser(ctx, services))!;
+    const key = (await listApiKeys(services.db, user.id)).find((k) => String(k.id) === ctx.params.id);
+    if (!key) throw notFound('The key');
+    const token = await csrfToken(ctx, services);
+    await renderPage(ctx, services, {
+      title: `Revoke the key “${key.name}”?`,
+      main: html`<p>Scripts and agents that use <code>${key.prefix}…</code> (${key.scopes.join(', ')}) stop working at once.
+This cannot be undone; you can create a new key afterwards.</p>
+${postForm(`/account/keys/${key.id}/revoke`, token, html`<button type="submit">Revoke key</button> <a href="${KEYS_PAGE}">Cancel</a>`)}`,
+    });
   });
 
   router.post('/account/keys/:id/revoke', requireUser(services), async function revokeKey(ctx) {
@@ -62,9 +79,22 @@ export const apiKeyPages: PageRoutes = (router, services) => {
     // Another person's key, an unknown id and an already revoked key all look the same.
     if (!id || !(await revokeApiKey(services.db, user.id, id))) throw notFound('The key');
     ctx.status = 303;
-    ctx.redirect('/account/keys?notice=key-revoked');
+    ctx.redirect(`${KEYS_PAGE}?notice=key-revoked`);
   });
 };
+
+const KEYS_PAGE = '/account/keys';
+const REVEAL_COOKIE = 'ld_new_key';
+
+/** The key created just before this view, once: the cookie is cleared as it is read. */
+async function takeNewKey(ctx: Context, services: WebServices): Promise<NewKey | undefined> {
+  const key = ctx.cookies.get(REVEAL_COOKIE);
+  if (key === undefined) return undefined;
+  clearCookie(ctx, REVEAL_COOKIE, { secure: secureCookies(services) });
+  const user = (await currentUser(ctx, services))!;
+  const view = await liveApiKeyOf(services.db, user.id, key);
+  return view ? { key, name: view.name, scopes: view.scopes } : undefined;
+}
 
 interface KeysView {
   status: number;
@@ -86,15 +116,15 @@ async function keysPage(ctx: Context, services: WebServices, view: KeysView) {
 <p>Scripts and AI agents call the <a href="/api/v1/openapi.json">REST API</a> with <code>Authorization: Bearer &lt;key&gt;</code>.
 Give each key only the scopes it needs.</p>
 <h2>Your keys</h2>
-${keys.length === 0 ? html`<p>No keys yet.</p>` : html`<table>
+${keys.length === 0 ? html`<p>No keys yet.</p>` : html`<table class="stack">
 <thead><tr><th scope="col">Name</th><th scope="col">Scopes</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col"><span class="muted">Action</span></th></tr></thead>
 <tbody>${keys.map(
   (k) => html`<tr data-key-id="${k.id}">
 <td>${k.name}<br><code class="muted">${k.prefix}…</code></td>
-<td>${k.scopes.join(', ')}</td>
-<td>${time(k.created_at)}</td>
-<td>${time(k.last_used_at)}</td>
-<td>${postForm(`/account/keys/${k.id}/revoke`, token, html`<button class="secondary" type="submit" aria-label="Revoke ${k.name}">Revoke</button>`)}</td>
+<td data-label="Scopes">${k.scopes.join(', ')}</td>
+<td data-label="Created">${time(k.created_at)}</td>
+<td data-label="Last used">${time(k.last_used_at)}</td>
+<td><a href="${KEYS_PAGE}/${k.id}/revoke" aria-label="Revoke ${k.name}">Revoke</a></td>
 </tr>`,
 )}</tbody></table>`}
 <h2>Create a key</h2>

@@ -18,6 +18,7 @@ import { formBody, formString, type FieldMessages } from '../forms.ts';
 import { html } from '../html.ts';
 import type { UploadRoute } from '../multipart.ts';
 import { formMessages, parseWithSchema, refusal, textArea } from '../owner-forms.ts';
+import { redirectWithFlash, takeFlash } from '../flash.ts';
 import { renderPage } from '../render.ts';
 import { currentUser, requireUser } from '../session.ts';
 import type { WebServices } from '../web-services.ts';
@@ -27,13 +28,21 @@ const PAGE = founderUrls.profileEditor('');
 const PHOTO_FORM = `${PAGE}/photo`;
 const INTERVIEW_FORM = `${PAGE}/interview`;
 
-/** The photo form is multipart; the router parses it with this limit (the photo plus the form around it). */
-export const founderPhotoUpload: Record<string, UploadRoute> = {
+/**
+ * The photo form is multipart; the router parses it with this limit (the photo plus the form
+ * around it). Too large a photo goes back to the form with the message, like any refused photo.
+ */
+export const founderPhotoUpload = (services: WebServices): Record<string, UploadRoute> => ({
   [PHOTO_FORM]: {
     maxBytes: PHOTO_LIMITS.maxBytes + 64 * 1024,
     tooLarge: payloadTooLarge(PHOTO_LIMITS.maxBytes, 'image_too_large', 'The photo'),
+    onTooLarge: (ctx, error) => photoRefused(ctx, services, { photo: error.message }),
   },
-};
+});
+
+/** A refused photo: back to the form (never left on the POST URL) with the message beside the field. */
+const photoRefused = (ctx: Context, services: WebServices, errors: FieldMessages) =>
+  redirectWithFlash(ctx, services, `${PAGE}#photo`, { form: 'photo', errors });
 
 const NOTICES: Record<string, string> = {
   'profile-saved': 'Your founder profile is saved.',
@@ -54,7 +63,8 @@ interface ProfileView {
 /** The owner's founder profile: name, bio, links, photo upload, interview answers, what is missing. */
 export const founderProfilePages: PageRoutes = (router, services) => {
   router.get(PAGE, requireUser(services), async function showFounderProfile(ctx) {
-    await profilePage(ctx, services, { status: 200 });
+    const flash = takeFlash(ctx, services);
+    await profilePage(ctx, services, { status: 200, form: flash?.form as FormName | undefined, errors: flash?.errors });
   });
 
   router.post(PAGE, requireUser(services), async function saveFounderProfile(ctx) {
@@ -70,15 +80,13 @@ export const founderProfilePages: PageRoutes = (router, services) => {
 
   router.post(PHOTO_FORM, requireUser(services), async function uploadPhoto(ctx) {
     const upload = ctx.state.uploads?.get('photo');
-    if (!upload?.bytes.length) {
-      return profilePage(ctx, services, { status: 400, form: 'photo', errors: { photo: 'Choose a photo to upload.' } });
-    }
+    if (!upload?.bytes.length) return photoRefused(ctx, services, { photo: 'Choose a photo to upload.' });
     try {
       // Checked by content (type, size, pixels) exactly as upload_founder_photo does.
       await saveFounderPhoto(services.db, await userId(ctx, services), await processPhoto(upload.bytes));
       await wakeProfileWaiters(services, await userId(ctx, services));
     } catch (err) {
-      return profilePage(ctx, services, { form: 'photo', ...refusal(err, 'photo') });
+      return photoRefused(ctx, services, refusal(err, 'photo').errors);
     }
     seeOther(ctx, 'photo-saved', '#photo');
   });

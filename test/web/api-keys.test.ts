@@ -1,0 +1,96 @@
+import test from 'ava';
+import type { Browser } from 'playwright-core';
+import { createVerifiedUser } from '../../src/auth/accounts.ts';
+import { createApiKey } from '../../src/auth/api-keys.ts';
+import { startBrowserTestEnv } from '../helpers/browser.ts';
+import { api, type TestEnv } from '../helpers/env.ts';
+import { WebClient } from '../helpers/web.ts';
+
+let env: TestEnv;
+let browser: Browser;
+let close: (() => Promise<void>) | undefined;
+test.before(async () => ({ env, browser, close } = await startBrowserTestEnv(import.meta.url)));
+test.after.always(() => close?.());
+
+const PASSWORD = 'a good long password';
+
+async function signedIn(email: string) {
+  const user = await createVerifiedUser(env.services.db, email, PASSWORD);
+  const client = new WebClient(env.baseUrl);
+  if ((await client.signIn(email, PASSWORD)).status !== 303) throw new Error('sign-in failed');
+  return { user, client, _csrf: await client.csrfFrom('/account/keys') };
+}
+const keysOf = (userId: number) => env.services.db('api_keys').where({ user_id: userId });
+
+test('creating a key redirects after the POST and shows the key once; a reload creates and shows nothing', async (t) => {
+  const { user, client, _csrf } = await signedIn('reveal@example.com');
+  const made = await client.post('/account/keys', { _csrf, name: 'CI', scopes: 'account:read' });
+  t.is(made.status, 303);
+  t.is(made.location, '/account/keys');
+  t.false(made.text.includes('ld_'), 'the POST answer carries no key');
+  const shown = await client.get('/account/keys');
+  const key = shown.$('#new-key').text();
+  t.regex(key, /^ld_[A-Za-z0-9_-]{40,}$/);
+  t.is((await api(env, 'GET', '/me/listings', { key })).status, 200);
+  const reloaded = await client.get('/account/keys');
+  t.is(reloaded.$('#new-key').length, 0);
+  t.false(reloaded.text.includes(key));
+  t.is((await keysOf(user.id)).length, 1);
+});
+
+test('the reveal shows only a live key of the signed-in person', async (t) => {
+  const owner = await signedIn('reveal-owner@example.com');
+  const { key } = await createApiKey(env.services.db, owner.user.id, 'theirs', ['account:read']);
+  const other = await signedIn('reveal-other@example.com');
+  for (const value of [key, 'ld_not-a-key-at-all-but-long-enough', 'garbage']) {
+    other.client.cookies.set('ld_new_key', value);
+    const page = await other.client.get('/account/keys');
+    t.is(page.status, 200);
+    t.is(page.$('#new-key').length, 0, value);
+    t.false(page.text.includes(key));
+    t.false(other.client.cookies.has('ld_new_key'), 'cleared after one view');
+  }
+});
+
+test('revoking asks first: the confirmation changes nothing, the POST revokes; another person’s key is a 404', async (t) => {
+  const { user, client, _csrf } = await signedIn('revoke@example.com');
+  const { key, view } = await createApiKey(env.services.db, user.id, 'Nightly', ['account:read']);
+  const ask = await client.get(`/account/keys/${view.id}/revoke`);
+  t.is(ask.status, 200);
+  t.is(ask.$('h1').text(), 'Revoke the key “Nightly”?');
+  t.is(ask.$(`form[action="/account/keys/${view.id}/revoke"] button`).text(), 'Revoke key');
+  t.is(ask.$('main form a[href="/account/keys"]').text(), 'Cancel');
+  t.is((await api(env, 'GET', '/me/listings', { key })).status, 200);
+  const stranger = await signedIn('revoke-stranger@example.com');
+  for (const id of [String(view.id), '0', 'abc', '99999999']) t.is((await stranger.client.get(`/account/keys/${id}/revoke`)).status, 404, id);
+  const done = await client.post(`/account/keys/${view.id}/revoke`, { _csrf });
+  t.is(done.status, 303);
+  t.is((await api(env, 'GET', '/me/listings', { key })).status, 401);
+  t.is((await client.get(`/account/keys/${view.id}/revoke`)).status, 404, 'a revoked key has nothing to confirm');
+});
+
+test('the keys table fits a 375 px wide screen', async (t) => {
+  const { user } = await signedIn('narrow@example.com');
+  for (const name of ['A rather long key name for the nightly deploy pipeline', 'x'.repeat(100)]) {
+    await createApiKey(env.services.db, user.id, name, ['account:read', 'listings:write', 'orders:write']);
+  }
+  const context = await browser.newContext({ baseURL: env.baseUrl, viewport: { width: 375, height: 800 } });
+  t.teardown(() => context.close());
+  const page = await context.newPage();
+  await page.goto('/signin');
+  await page.getByLabel('Email address').fill('narrow@example.com');
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/account$/);
+  await page.goto('/account/keys');
+  const widths = await page.evaluate(() => ({
+    page: document.documentElement.scrollWidth,
+    viewport: document.documentElement.clientWidth,
+    cells: [...document.querySelectorAll('table td')].map((td) => td.getBoundingClientRect().right),
+    label: getComputedStyle(document.querySelector('td[data-label="Last used"]')!, '::before').content,
+  }));
+  t.true(widths.page <= widths.viewport, `page ${widths.page} px wide in a ${widths.viewport} px viewport`);
+  t.true(widths.cells.length >= 10);
+  for (const right of widths.cells) t.true(right <= widths.viewport, String(right));
+  t.is(widths.label, '"Last used: "', 'the stacked rows keep their labels');
+});
