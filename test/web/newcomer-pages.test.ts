@@ -1,4 +1,5 @@
 import test from 'ava';
+import { castVote } from '../../src/domain/ranking/votes.ts';
 import type { Browser, Page } from 'playwright-core';
 import { createVerifiedUser } from '../../src/auth/accounts.ts';
 import { createUser } from '../../src/auth/users.ts';
@@ -46,7 +47,8 @@ async function newPage(t: { teardown(fn: () => Promise<void>): void }): Promise<
 async function vote(listingId: number, count: number): Promise<void> {
   for (let i = 0; i < count; i++) {
     const voter = await createUser(env.services.db, `voter-${listingId}-${i}@example.com`);
-    await env.services.db('votes').insert({ listing_id: listingId, user_id: voter.id });
+    await env.services.db('users').where({ id: voter.id }).update({ email_verified_at: new Date() });
+    await castVote(env.services.db, voter.id, listingId);
   }
 }
 
