@@ -25,8 +25,7 @@ export const ORDER_ENV = {
   STRIPE_API_PROTOCOL: z.enum(['http', 'https']).optional(),
 };
 
-const OrderEnvSchema = z.object(ORDER_ENV);
-type OrderEnv = z.output<typeof OrderEnvSchema> & { NODE_ENV?: string | undefined };
+type OrderEnv = z.output<z.ZodObject<typeof ORDER_ENV>> & { NODE_ENV?: string | undefined };
 
 export interface OrderConfig {
   checkoutTtlSeconds: number;

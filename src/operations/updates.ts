@@ -10,7 +10,6 @@ const UpdateTitle = oneLine(LIMITS.updateTitle).min(1);
 const UpdateBody = plainText(LIMITS.updateBody).min(1);
 
 const ListingRef = z.object({ id: Id, name: z.string(), slug: z.string() });
-const NotifiedListing = ListingRef.extend({ site: z.string().describe('Key of the site the listing is on') });
 
 export const postListingUpdateOp = defineOperation({
   name: 'post_listing_update',

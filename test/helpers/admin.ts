@@ -1,9 +1,6 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { runAdmin } from '../../src/admin/cli.ts';
-import type { SupportDeps } from '../../src/admin/order-support.ts';
-import type { Db } from '../../src/db/knex.ts';
 import type { TestEnv } from './env.ts';
 
 const run = promisify(execFile);

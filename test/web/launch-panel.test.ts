@@ -4,7 +4,7 @@ import { createVerifiedUser } from '../../src/auth/accounts.ts';
 import { isoWeekLabel } from '../../src/domain/launches/weeks.ts';
 import { startBrowserTestEnv } from '../helpers/browser.ts';
 import type { TestEnv } from '../helpers/env.ts';
-import { badgeHtml, draftListing, insertCompleteProfile, siteSettings } from '../helpers/launches.ts';
+import { draftListing, insertCompleteProfile, siteSettings } from '../helpers/launches.ts';
 import { serve, type TestSite } from '../helpers/site.ts';
 import { WebClient } from '../helpers/web.ts';
 
