@@ -104,6 +104,10 @@ export const LISTING_STATUSES = ['draft', 'awaiting_badge', 'awaiting_profile', 
 export const ListingStatus = z.enum(LISTING_STATUSES);
 export type ListingStatus = z.infer<typeof ListingStatus>;
 
+/** Paid sections a free listing can unlock one by one. */
+export const UnlockedSection = z.enum(['milestones', 'story', 'faqs']);
+export type UnlockedSection = z.infer<typeof UnlockedSection>;
+
 export const DRAFT_STATUSES = ['crawling', 'drafting', 'ready', 'submitted', 'failed'] as const;
 export const DraftStatus = z.enum(DRAFT_STATUSES);
 export type DraftStatus = z.infer<typeof DraftStatus>;

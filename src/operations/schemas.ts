@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SOCIAL_PLATFORMS } from '../domain/crawl/extract-socials.ts';
-import { CompanyFacts, Evidence, Faq, HttpUrl, ListingStatus } from '../domain/fields.ts';
+import { CompanyFacts, Evidence, Faq, HttpUrl, ListingStatus, UnlockedSection } from '../domain/fields.ts';
 
 /** Shared schemas of the contract; operation modules compose them. Field rules live in domain/fields.ts. */
 export { CompanyFacts, DraftStatus, Evidence, Faq, Faqs, HttpsUrl, HttpUrl, LIMITS, ListingStatus, oneLine, plainText } from '../domain/fields.ts';
@@ -47,7 +47,7 @@ export const PublicListing = z.object({
 export const OwnerListing = PublicListing.extend({
   plan: z.enum(['free', 'paid']).nullable(),
   launch_week: z.string().nullable().describe('Monday (YYYY-MM-DD, UTC) of the ISO launch week'),
-  unlocked_sections: z.array(z.enum(['milestones', 'story', 'faqs'])),
+  unlocked_sections: z.array(UnlockedSection),
   contact_email: z.string().nullable(),
   evidence: z.record(z.string(), Evidence),
   created_at: z.string(),

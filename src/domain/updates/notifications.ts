@@ -3,7 +3,7 @@ import { siteKeys } from '../listings/listings.ts';
 
 interface NotificationRow {
   id: number;
-  kind: string;
+  kind: 'listing_update';
   created_at: Date;
   update_id: number;
   title: string;
@@ -35,7 +35,7 @@ export async function listNotifications(db: Db, userId: number, page: number, pe
   return {
     items: (rows as NotificationRow[]).map((r) => ({
       id: r.id,
-      kind: r.kind as 'listing_update',
+      kind: r.kind,
       created_at: r.created_at.toISOString(),
       listing: { id: r.listing_id, name: r.listing_name, slug: r.listing_slug, site: keys.get(r.site_id)! },
       update: { id: r.update_id, title: r.title, body: r.body, published_at: r.published_at.toISOString() },
