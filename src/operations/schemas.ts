@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import { SOCIAL_PLATFORMS } from '../domain/crawl/extract-socials.ts';
-import { CompanyFacts, Evidence, Faq, HttpUrl, ListingStatus, UnlockedSection } from '../domain/fields.ts';
+import { CompanyFacts, Evidence, Faq, HttpUrl, Id, ListingStatus, UnlockedSection } from '../domain/fields.ts';
 
 /** Shared schemas of the contract; operation modules compose them. Field rules live in domain/fields.ts. */
-export { CompanyFacts, DraftStatus, Evidence, Faq, Faqs, HttpsUrl, HttpUrl, LIMITS, ListingStatus, oneLine, plainText } from '../domain/fields.ts';
+export { CompanyFacts, DraftStatus, Id, Evidence, Faq, Faqs, HttpsUrl, HttpUrl, LIMITS, ListingStatus, oneLine, plainText } from '../domain/fields.ts';
 
-export const Id = z.int().positive().max(2_147_483_647);
 
 export const PageQuery = {
   page: z.int().min(1).max(100_000).default(1).describe('1-based page number'),

@@ -10,12 +10,7 @@ export function safeReturnTo(value: unknown, fallback = '/account'): string {
   if (typeof value !== 'string' || value.length === 0 || value.length > 2000) return fallback;
   if (!value.startsWith('/') || value.startsWith('//')) return fallback;
   if (/[\\\u0000-\u001f\u007f]/.test(value)) return fallback;
-  let url: URL;
-  try {
-    url = new URL(value, PLACEHOLDER_ORIGIN);
-  } catch {
-    return fallback;
-  }
-  if (url.origin !== PLACEHOLDER_ORIGIN) return fallback;
+  const url = URL.parse(value, PLACEHOLDER_ORIGIN);
+  if (!url || url.origin !== PLACEHOLDER_ORIGIN) return fallback;
   return url.pathname + url.search + url.hash;
 }
