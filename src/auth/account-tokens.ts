@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { sha256Hex } from '../hash.ts';
 import type { Db } from '../db/knex.ts';
 
 export type TokenPurpose = 'verify_email' | 'reset_password';
@@ -12,7 +13,7 @@ export const TOKEN_LIFETIME_MS: Record<TokenPurpose, number> = {
 const MAX_PER_WINDOW = 3;
 const WINDOW_MS = 15 * 60 * 1000;
 
-const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+const hashToken = (token: string) => sha256Hex(token);
 
 /**
  * Issues a single-use link token (stored hashed). Returns null when the user already received

@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { sha256Hex } from '../hash.ts';
 import type { Db } from '../db/knex.ts';
 import type { Principal, Scope } from './scopes.ts';
 
@@ -14,7 +15,7 @@ export interface ApiKeyView {
 }
 
 /** SHA-256 suffices: keys carry 256 random bits, so there is nothing to brute-force. */
-export const hashApiKey = (key: string) => createHash('sha256').update(key).digest('hex');
+export const hashApiKey = (key: string) => sha256Hex(key);
 
 /** Creates a key; the plain key is returned here once and never stored. */
 export async function createApiKey(

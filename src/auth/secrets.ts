@@ -1,22 +1,14 @@
 import { randomBytes } from 'node:crypto';
+import { cacheOf } from '../cache/ttl-cache.ts';
 import type { Db } from '../db/knex.ts';
-
-const cache = new WeakMap<Db, Map<string, Promise<Buffer>>>();
 
 /**
  * A named 256-bit server secret, created on first use and shared through PostgreSQL, so every
  * api process signs and checks with the same key without any configuration.
  */
 export function appSecret(db: Db, name: string): Promise<Buffer> {
-  let byName = cache.get(db);
-  if (!byName) cache.set(db, (byName = new Map()));
-  let secret = byName.get(name);
-  if (!secret) {
-    secret = loadOrCreate(db, name);
-    byName.set(name, secret);
-    secret.catch(() => byName.delete(name));
-  }
-  return secret;
+  // Kept for the life of the process; a failed load is retried by the next call.
+  return cacheOf<Buffer>(db, 'app-secrets', { ttlMs: Infinity, maxEntries: 100 }).get(name, () => loadOrCreate(db, name));
 }
 
 async function loadOrCreate(db: Db, name: string): Promise<Buffer> {

@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { sha256Hex } from '../hash.ts';
 import type { Db } from '../db/knex.ts';
 
 /** Idle lifetime: a session unused for this long ends. */
@@ -25,7 +26,7 @@ export interface ActiveSession {
   expiresAt: Date;
 }
 
-export const hashSessionId = (id: string) => createHash('sha256').update(id).digest('hex');
+export const hashSessionId = (id: string) => sha256Hex(id);
 
 /** Starts a session; returns the cookie value (never stored) and its hash. */
 export async function createSession(db: Db, userId: number): Promise<{ id: string; idHash: string }> {

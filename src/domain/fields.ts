@@ -20,6 +20,17 @@ export const LIMITS = {
   updateBody: 5000,
 } as const;
 
+/** Ids are PostgreSQL `integer` serials: 1 to 2^31 - 1. */
+export const MAX_ID = 2_147_483_647;
+export const Id = z.int().positive().max(MAX_ID);
+
+/** The id a path segment names (`/keys/12`), or null for anything but a decimal id in range. */
+export function parseId(value: string | undefined): number | null {
+  if (value === undefined || !/^[1-9]\d{0,9}$/.test(value)) return null;
+  const id = Number(value);
+  return id <= MAX_ID ? id : null;
+}
+
 /** C0 and C1 control characters and DEL (`\u0085` NEL included): never in one line of text. */
 export const ONE_LINE_PATTERN = /^[^\u0000-\u001f\u007f-\u009f]*$/;
 /** The same, but tab, line feed and carriage return are allowed: text people type in a box. */
@@ -103,6 +114,10 @@ export type CompanyFacts = z.infer<typeof CompanyFacts>;
 export const LISTING_STATUSES = ['draft', 'awaiting_badge', 'awaiting_profile', 'scheduled', 'live', 'unlisted'] as const;
 export const ListingStatus = z.enum(LISTING_STATUSES);
 export type ListingStatus = z.infer<typeof ListingStatus>;
+
+/** Paid sections a free listing can unlock one by one. */
+export const UnlockedSection = z.enum(['milestones', 'story', 'faqs']);
+export type UnlockedSection = z.infer<typeof UnlockedSection>;
 
 export const DRAFT_STATUSES = ['crawling', 'drafting', 'ready', 'submitted', 'failed'] as const;
 export const DraftStatus = z.enum(DRAFT_STATUSES);

@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import { SOCIAL_PLATFORMS } from '../domain/crawl/extract-socials.ts';
-import { CompanyFacts, Evidence, Faq, HttpUrl, ListingStatus } from '../domain/fields.ts';
+import { CompanyFacts, Evidence, Faq, HttpUrl, Id, ListingStatus, UnlockedSection } from '../domain/fields.ts';
 
 /** Shared schemas of the contract; operation modules compose them. Field rules live in domain/fields.ts. */
-export { CompanyFacts, DraftStatus, Evidence, Faq, Faqs, HttpsUrl, HttpUrl, LIMITS, ListingStatus, oneLine, plainText } from '../domain/fields.ts';
+export { CompanyFacts, DraftStatus, Id, Evidence, Faq, Faqs, HttpsUrl, HttpUrl, LIMITS, ListingStatus, oneLine, plainText } from '../domain/fields.ts';
 
-export const Id = z.int().positive().max(2_147_483_647);
 
 export const PageQuery = {
   page: z.int().min(1).max(100_000).default(1).describe('1-based page number'),
@@ -61,7 +60,7 @@ export const OwnerListing = PublicListing.extend({
   missing: z
     .array(z.object({ code: z.string(), reason: z.string(), url: z.string(), operation: z.string() }))
     .describe('What a free listing waiting in awaiting_profile / awaiting_badge still needs; empty otherwise'),
-  unlocked_sections: z.array(z.enum(['milestones', 'story', 'faqs'])),
+  unlocked_sections: z.array(UnlockedSection),
   contact_email: z.string().nullable(),
   evidence: z.record(z.string(), Evidence),
   created_at: z.string(),

@@ -96,5 +96,5 @@ export const listMyNotificationsOp = defineOperation({
   handler: (input, ctx) => listNotifications(ctx.db, callerId(ctx), input.page, input.per_page),
 });
 
-/** Updates, following and notifications (issue 4 §2). */
+/** Updates, following and notifications. */
 export const updateOperations = [postListingUpdateOp, listLatestUpdatesOp, listMyNotificationsOp, ...followOperations];

@@ -18,13 +18,8 @@ export const lines = (text: string): SafeHtml => html`${text.split('\n').map((li
  * and it carries no referrer and no ranking credit. Anything else shows as text.
  */
 export function externalLink(url: string, label: string = displayUrl(url), rel = 'nofollow ugc noopener'): SafeHtml {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return html`${label}`;
-  }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return html`${label}`;
+  const parsed = URL.parse(url);
+  if (parsed?.protocol !== 'https:' && parsed?.protocol !== 'http:') return html`${label}`;
   return html`<a href="${parsed.href}" rel="${rel}">${label}</a>`;
 }
 

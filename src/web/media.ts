@@ -3,6 +3,7 @@ import type { Context } from 'koa';
 import type { Db } from '../db/knex.ts';
 import { loadFounderPhoto } from '../domain/founders/photos.ts';
 import { notFound } from '../errors.ts';
+import { parseId } from '../domain/fields.ts';
 
 /** A day: photo URLs carry `?v=<etag>`, so a changed photo has a new URL anyway. */
 const MAX_AGE_SECONDS = 86_400;
@@ -14,8 +15,8 @@ const MAX_AGE_SECONDS = 86_400;
 export function mediaRouter(db: Db): Router {
   const router = new Router();
   router.get('/media/founders/:user_id/photo.webp', async function founderPhoto(ctx: Context) {
-    const userId = /^[1-9]\d{0,9}$/.test(ctx.params.user_id) ? Number(ctx.params.user_id) : NaN;
-    const photo = userId <= 2_147_483_647 ? await loadFounderPhoto(db, userId) : null;
+    const userId = parseId(ctx.params.user_id);
+    const photo = userId ? await loadFounderPhoto(db, userId) : null;
     if (!photo) throw notFound('The photo');
     ctx.set('Cache-Control', `public, max-age=${MAX_AGE_SECONDS}`);
     ctx.set('X-Content-Type-Options', 'nosniff');

@@ -56,8 +56,8 @@ export function parseWithSchema<S extends z.ZodType>(
  * A refusal of the domain (bad image, story below the minimum) as form messages with its
  * HTTP status. Anything else (not found, server errors) is thrown on to the error page.
  */
-export function refusal(err: unknown, field = 'form'): { status: number; errors: FieldMessages } {
+export function refusal(err: unknown, field = 'form', itemLabels?: Record<string, string>): { status: number; errors: FieldMessages } {
   if (!(err instanceof AppError) || err.status >= 500 || err.status === 404) throw err;
-  const errors = err.errors?.length ? formMessages(err.errors) : { [field]: err.message };
+  const errors = err.errors?.length ? formMessages(err.errors, itemLabels) : { [field]: err.message };
   return { status: err.status, errors };
 }

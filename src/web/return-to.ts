@@ -11,13 +11,8 @@ const PLACEHOLDER_ORIGIN = 'http://return-to.invalid';
 export function safeReturnTo(value: unknown, fallback = '/account'): string {
   if (typeof value !== 'string' || value.length === 0 || value.length > 2000) return fallback;
   if (!isLocalPath(value)) return fallback;
-  let url: URL;
-  try {
-    url = new URL(value, PLACEHOLDER_ORIGIN);
-  } catch {
-    return fallback;
-  }
-  if (url.origin !== PLACEHOLDER_ORIGIN) return fallback;
+  const url = URL.parse(value, PLACEHOLDER_ORIGIN);
+  if (!url || url.origin !== PLACEHOLDER_ORIGIN) return fallback;
   const normalized = url.pathname + url.search + url.hash;
   return isLocalPath(normalized) ? normalized : fallback;
 }

@@ -8,7 +8,7 @@ import { completeProfile, imageBytes, PUBLISHABLE, words } from '../helpers/foun
 import { insertLiveListing } from '../helpers/listings.ts';
 import { workflowResult } from '../helpers/workflows.ts';
 
-/** Issue 4 through MCP: the same results, problems, ownership and idempotency as REST. */
+/** Owner content through MCP: the same results, problems, ownership and idempotency as REST. */
 
 type Args = Record<string, unknown>;
 type User = { userId: number; key: string; email: string };

@@ -49,6 +49,7 @@ test('profile form: bad input is a 400 naming the field and keeps what was typed
     [{ links: 'https://same.example.com\nhttps://same.example.com' }, 'links', /^Link 2: Same link as links.0/],
     [{ display_name: 'x'.repeat(81) }, 'display_name', /80/],
     [{ display_name: 'Two\nlines' }, 'display_name', /one line/],
+    [{ display_name: 'Next\u0085line' }, 'display_name', /one line/],
     [{ bio: 'Bell \u0007 inside' }, 'bio', /control characters/],
   ];
   for (const [override, name, message] of cases) {
@@ -61,6 +62,11 @@ test('profile form: bad input is a 400 naming the field and keeps what was typed
     t.is(typed, { ...good, ...override }[name]!.replace(/\r\n/g, '\n'));
   }
   t.is(await profileRow(user.id), undefined);
+
+  // The form's limits are the operation's: the same schema gives maxlength.
+  const form = await client.get(PROFILE);
+  t.is(form.$('#f-display_name').attr('maxlength'), '80');
+  t.is(form.$('#f-bio').attr('maxlength'), '2000');
 
   // Every bad link is named, as the API names each (not only the first).
   const two = await client.post(PROFILE, { _csrf, ...good, links: 'http://one.example.com\nhttps://fine.example.com\nftp://three.example.com' });

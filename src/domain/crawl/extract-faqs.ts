@@ -96,11 +96,7 @@ function looksLikeQuestion(q: string): boolean {
 }
 
 function faqRank(url: string): number {
-  try {
-    return /faq|question|help|support/i.test(new URL(url).pathname) ? 0 : 1;
-  } catch {
-    return 1;
-  }
+  return /faq|question|help|support/i.test(URL.parse(url)?.pathname ?? '') ? 0 : 1;
 }
 
 function htmlToText(s: string): string {

@@ -28,13 +28,8 @@ const NOT_PROFILE: Record<string, Set<string>> = {
  * Returns the platform and the canonical URL, or null.
  */
 export function classifySocialUrl(href: string): { platform: SocialPlatform; url: string } | null {
-  let u: URL;
-  try {
-    u = new URL(href);
-  } catch {
-    return null;
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
+  const u = URL.parse(href);
+  if (u?.protocol !== 'http:' && u?.protocol !== 'https:') return null;
   const host = u.hostname.toLowerCase().replace(/^(www|m|mobile)\./, '');
   const segs = u.pathname.split('/').filter(Boolean);
   const first = (segs[0] ?? '').toLowerCase();
@@ -118,16 +113,13 @@ export function extractSocials(pages: ParsedPage[]): SocialsResult {
       const rel = ($(el).attr('rel') ?? '').toLowerCase();
       if (rel.split(/\s+/).includes('me')) {
         // rel="me" marks an identity link: accept any Mastodon-style profile.
-        try {
-          const u = new URL(href);
-          if (/^\/@[\w.]+\/?$/.test(u.pathname) && !classifySocialUrl(href)) {
-            if (!socials.mastodon) {
-              socials.mastodon = u.href;
-              evidence.mastodon = { source_url: page.url, snippet: snippet($.html(el) ?? href) };
-            }
-            return;
+        const u = URL.parse(href);
+        if (!u) return;
+        if (/^\/@[\w.]+\/?$/.test(u.pathname) && !classifySocialUrl(href)) {
+          if (!socials.mastodon) {
+            socials.mastodon = u.href;
+            evidence.mastodon = { source_url: page.url, snippet: snippet($.html(el) ?? href) };
           }
-        } catch {
           return;
         }
       }

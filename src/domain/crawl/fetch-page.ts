@@ -80,12 +80,8 @@ export async function fetchPage(
         );
       }
       redirects++;
-      let next: URL;
-      try {
-        next = new URL(location, current);
-      } catch {
-        throw new CrawlError('invalid_url', `${current.href} redirected to "${location}", which is not a valid address.`);
-      }
+      const next = URL.parse(location, current);
+      if (!next) throw new CrawlError('invalid_url', `${current.href} redirected to "${location}", which is not a valid address.`);
       if (next.protocol !== 'http:' && next.protocol !== 'https:') {
         throw new CrawlError('invalid_url', `${current.href} redirected to ${next.href}; only http and https addresses can be crawled.`);
       }
@@ -211,13 +207,7 @@ export function toCrawlError(err: unknown, url: string, signal: AbortSignal | nu
   return new CrawlError('connection_failed', `The connection to ${host} failed: ${message}`);
 }
 
-function safeHost(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return url;
-  }
-}
+const safeHost = (url: string): string => URL.parse(url)?.host ?? url;
 
 /** Decodes a body with the charset from Content-Type or a <meta charset>, utf-8 by default. */
 export function decodeBody(bytes: Uint8Array, contentType: string): string {

@@ -36,13 +36,8 @@ export function snippetAround(text: string, index: number, length: number, max =
 export function absoluteUrl(href: string | null | undefined, base: string): string | null {
   const h = clean(href);
   if (!h) return null;
-  try {
-    const u = new URL(h, base);
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
-    return u.href;
-  } catch {
-    return null;
-  }
+  const u = URL.parse(h, base);
+  return u?.protocol === 'http:' || u?.protocol === 'https:' ? u.href : null;
 }
 
 export const EMAIL_RE = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;

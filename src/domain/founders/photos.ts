@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../../hash.ts';
 import sharp, { type Metadata } from 'sharp';
 import type { Db } from '../../db/knex.ts';
 import { badRequest, invalidField, payloadTooLarge } from '../../errors.ts';
@@ -97,7 +97,7 @@ export async function processPhoto(bytes: Buffer): Promise<ProcessedPhoto> {
   } catch {
     throw unsupported(`The image is damaged or incomplete. ${ACCEPTED_TEXT}`);
   }
-  const etag = createHash('sha256').update(image).digest('hex').slice(0, 16);
+  const etag = sha256Hex(image).slice(0, 16);
   return { image, etag, width: PHOTO_LIMITS.outputSide, height: PHOTO_LIMITS.outputSide, sourceFormat: format, sourceBytes: bytes.length };
 }
 

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../../hash.ts';
 import type { Db } from '../../db/knex.ts';
 import { conflict, unprocessable } from '../../errors.ts';
 
@@ -17,7 +17,7 @@ export function requestHash(value: unknown): string {
       : v && typeof v === 'object'
         ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])]))
         : v;
-  return createHash('sha256').update(JSON.stringify(canonical(value) ?? null)).digest('hex');
+  return sha256Hex(JSON.stringify(canonical(value) ?? null));
 }
 
 export interface IdempotencyScope {
@@ -73,9 +73,4 @@ async function claim(db: Db, scope: IdempotencyScope, hash: string): Promise<boo
     [scope.credential, scope.operation, scope.key, hash, expiresAt],
   );
   return inserted.rowCount === 1;
-}
-
-/** Deletes expired keys; run periodically by the worker. */
-export async function purgeExpiredIdempotencyKeys(db: Db): Promise<number> {
-  return db('idempotency_keys').where('expires_at', '<', db.fn.now()).delete();
 }

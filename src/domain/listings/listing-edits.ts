@@ -1,5 +1,6 @@
 import type { Db } from '../../db/knex.ts';
 import { notFound } from '../../errors.ts';
+import type { CompanyFacts } from '../fields.ts';
 import type { Site } from '../sites/sites.ts';
 import { diffFields, recordVersion, type Changes, type VersionMeta } from './listing-versions.ts';
 import type { ListingRow } from './listings.ts';
@@ -102,7 +103,7 @@ async function writeEdit(trx: Db, row: ListingRow, edit: ListingEdit, meta: Vers
   const before: Record<string, unknown> = {};
   const after: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(edit.fields)) {
-    before[field] = COLUMN_FIELDS.has(field) ? row[field as keyof ListingRow] : row.facts[field];
+    before[field] = COLUMN_FIELDS.has(field) ? row[field as keyof ListingRow] : row.facts[field as keyof CompanyFacts];
     after[field] = blankToNull(value);
   }
   if (edit.socials !== undefined) [before.socials, after.socials] = [row.socials, edit.socials];
@@ -114,7 +115,8 @@ async function writeEdit(trx: Db, row: ListingRow, edit: ListingEdit, meta: Vers
 async function saveChanges(trx: Db, row: ListingRow, changes: Changes, meta: VersionMeta): Promise<ListingRow> {
   if (Object.keys(changes).length === 0) return row;
   const update: Record<string, unknown> = {};
-  const facts = { ...row.facts };
+  // Facts are edited key by key from validated input; the stored object is a plain JSON map.
+  const facts: Record<string, unknown> = { ...row.facts };
   for (const [field, { after }] of Object.entries(changes)) {
     if (field === 'socials' || field === 'faqs') update[field] = JSON.stringify(after);
     else if (COLUMN_FIELDS.has(field)) update[field] = after;

@@ -2,6 +2,7 @@ import { getDomain } from 'tldts';
 import type { Db } from '../../db/knex.ts';
 import { notFound } from '../../errors.ts';
 import { launchDetails } from '../launches/owner-launch.ts';
+import type { CompanyFacts, Evidence, Faq, ListingStatus, UnlockedSection } from '../fields.ts';
 import { listSites } from '../sites/sites.ts';
 import { uniqueSlug } from './slug.ts';
 
@@ -14,10 +15,10 @@ export interface ListingRow {
   company_domain: string;
   name: string;
   url: string;
-  status: string;
+  status: ListingStatus;
   plan: 'free' | 'paid' | null;
   launch_week: string | null;
-  unlocked_sections: string[];
+  unlocked_sections: UnlockedSection[];
   headline: string | null;
   summary: string | null;
   seo_title: string | null;
@@ -25,11 +26,11 @@ export interface ListingRow {
   logo_url: string | null;
   image_url: string | null;
   contact_email: string | null;
-  facts: Record<string, unknown>;
+  facts: CompanyFacts;
   socials: Record<string, string>;
-  faqs: { question: string; answer: string }[];
+  faqs: Faq[];
   categories: string[];
-  evidence: Record<string, { source_url: string; snippet: string }>;
+  evidence: Record<string, Evidence>;
   votes: number;
   follower_count: number;
   created_at: Date;
@@ -49,7 +50,7 @@ export function toPublicListing(row: Pick<ListingRow, (typeof PUBLIC_COLUMNS)[nu
     slug: row.slug,
     name: row.name,
     url: row.url,
-    status: row.status as 'live',
+    status: row.status,
     votes: row.votes,
     headline: row.headline,
     summary: row.summary,
@@ -70,10 +71,9 @@ export function toPublicListing(row: Pick<ListingRow, (typeof PUBLIC_COLUMNS)[nu
 export function toOwnerListing(row: ListingRow, siteKey: string) {
   return {
     ...toPublicListing(row, siteKey),
-    status: row.status as ListingRow['status'] as 'draft',
     plan: row.plan,
     launch_week: row.launch_week,
-    unlocked_sections: row.unlocked_sections as ('milestones' | 'story' | 'faqs')[],
+    unlocked_sections: row.unlocked_sections,
     contact_email: row.contact_email,
     evidence: row.evidence,
     created_at: row.created_at.toISOString(),

@@ -1,3 +1,4 @@
+import { cacheOf } from '../../cache/ttl-cache.ts';
 import type { Db } from '../../db/knex.ts';
 
 export interface SiteSettings {
@@ -15,15 +16,11 @@ export interface Site {
   settings: SiteSettings;
 }
 
-const CACHE_MS = 30_000;
-let cache: { db: Db; at: number; sites: Site[] } | null = null;
-
 /** All sites, cached for 30 s per process (sites change only by admin action). */
-export async function listSites(db: Db): Promise<Site[]> {
-  if (cache && cache.db === db && Date.now() - cache.at < CACHE_MS) return cache.sites;
-  const sites: Site[] = await db('sites').select('id', 'key', 'name', 'host', 'is_default', 'settings').orderBy('id');
-  cache = { db, at: Date.now(), sites };
-  return sites;
+export function listSites(db: Db): Promise<Site[]> {
+  return cacheOf<Site[]>(db, 'sites', { ttlMs: 30_000, maxEntries: 1 }).get('all', () =>
+    db('sites').select('id', 'key', 'name', 'host', 'is_default', 'settings').orderBy('id'),
+  );
 }
 
 /** The site whose host the request came to, else the default site. */

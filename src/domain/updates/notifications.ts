@@ -3,7 +3,7 @@ import { siteKeys } from '../listings/listings.ts';
 
 interface NotificationRow {
   id: number;
-  kind: 'listing_update' | 'listing_claimed';
+  kind: 'listing_update' | 'listing_claimed' | 'launch' | 'weekly_result';
   created_at: Date;
   update_id: number | null;
   title: string;

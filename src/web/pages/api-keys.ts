@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import { createApiKey, listApiKeys, liveApiKeyOf, revokeApiKey } from '../../auth/api-keys.ts';
 import { SCOPES, type Scope } from '../../auth/scopes.ts';
+import { parseId } from '../../domain/fields.ts';
 import { notFound } from '../../errors.ts';
 import { errorSummary, field, postForm, time } from '../components.ts';
 import { csrfToken } from '../csrf.ts';
@@ -62,7 +63,8 @@ export const apiKeyPages: PageRoutes = (router, services) => {
 
   router.get('/account/keys/:id/revoke', requireUser(services), async function confirmRevoke(ctx) {
     const user = (await currentUser(ctx, services))!;
-    const key = (await listApiKeys(services.db, user.id)).find((k) => String(k.id) === ctx.params.id);
+    const id = parseId(ctx.params.id);
+    const key = (await listApiKeys(services.db, user.id)).find((k) => k.id === id);
     if (!key) throw notFound('The key');
     const token = await csrfToken(ctx, services);
     await renderPage(ctx, services, {
@@ -75,7 +77,7 @@ ${postForm(`/account/keys/${key.id}/revoke`, token, html`<button type="submit">R
 
   router.post('/account/keys/:id/revoke', requireUser(services), async function revokeKey(ctx) {
     const user = (await currentUser(ctx, services))!;
-    const id = /^\d{1,9}$/.test(ctx.params.id!) ? Number(ctx.params.id) : 0;
+    const id = parseId(ctx.params.id);
     // Another person's key, an unknown id and an already revoked key all look the same.
     if (!id || !(await revokeApiKey(services.db, user.id, id))) throw notFound('The key');
     ctx.status = 303;

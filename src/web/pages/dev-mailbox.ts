@@ -1,4 +1,5 @@
 import type { Config } from '../../config.ts';
+import { parseId } from '../../domain/fields.ts';
 import { notFound } from '../../errors.ts';
 import { time } from '../components.ts';
 import { escapeHtml, html, raw, type SafeHtml } from '../html.ts';
@@ -28,7 +29,7 @@ ${rows.length === 0 ? html`<p>No mail yet.</p>` : html`<table>
   });
 
   router.get('/dev/mailbox/:id', async function showMail(ctx) {
-    const id = /^\d{1,9}$/.test(ctx.params.id!) ? Number(ctx.params.id) : 0;
+    const id = parseId(ctx.params.id);
     const mail = id ? await services.db('mail_outbox').where({ id }).first() : undefined;
     if (!mail) throw notFound('The mail');
     await renderPage(ctx, services, {

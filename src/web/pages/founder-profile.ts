@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import { listInterviewQuestions, type InterviewQuestion } from '../../domain/catalog/interview-questions.ts';
 import { saveInterviewAnswers } from '../../domain/founders/interview.ts';
 import { PHOTO_LIMITS, processPhoto, saveFounderPhoto } from '../../domain/founders/photos.ts';
-import { founderProfileView, updateFounderProfile, type FounderProfileView } from '../../domain/founders/profiles.ts';
+import { founderProfileView, type FounderProfileView } from '../../domain/founders/profiles.ts';
 import { RULES } from '../../domain/founders/publish-rules.ts';
 import { founderUrls } from '../../domain/founders/urls.ts';
 import { wakeProfileWaiters } from '../../domain/launches/owner-actions.ts';
@@ -17,8 +17,9 @@ import { founderPhoto, missingList } from '../content.ts';
 import { formBody, formString, type FieldMessages } from '../forms.ts';
 import { html } from '../html.ts';
 import type { UploadRoute } from '../multipart.ts';
-import { formMessages, parseWithSchema, refusal, textArea } from '../owner-forms.ts';
+import { formMessages, refusal, textArea } from '../owner-forms.ts';
 import { redirectWithFlash, takeFlash } from '../flash.ts';
+import { invokeForPage, maxLengthOf } from '../invoke.ts';
 import { renderPage } from '../render.ts';
 import { currentUser, requireUser } from '../session.ts';
 import type { WebServices } from '../web-services.ts';
@@ -71,10 +72,11 @@ export const founderProfilePages: PageRoutes = (router, services) => {
     const body = formBody(ctx);
     const values = { display_name: formString(body, 'display_name'), bio: formString(body, 'bio'), links: formString(body, 'links') };
     const links = values.links.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
-    const form = parseWithSchema(updateFounderProfileOp.input, { ...values, links }, { links: 'Link' });
-    if (!form.ok) return profilePage(ctx, services, { status: 400, form: 'profile', errors: form.errors, values });
-    await updateFounderProfile(services.db, await userId(ctx, services), form.data);
-    await wakeProfileWaiters(services, await userId(ctx, services));
+    try {
+      await invokeForPage(ctx, services, updateFounderProfileOp, { ...values, links });
+    } catch (err) {
+      return profilePage(ctx, services, { form: 'profile', values, ...refusal(err, 'form', { links: 'Link' }) });
+    }
     seeOther(ctx, 'profile-saved');
   });
 
@@ -179,8 +181,8 @@ function profileForm(p: FounderProfileView, token: string, errors?: FieldMessage
   return postForm(
     PAGE,
     token,
-    html`${field({ name: 'display_name', label: 'Display name', value: values?.display_name ?? p.display_name ?? '', error: errors?.display_name, autocomplete: 'name', maxlength: 80 })}
-${textArea({ name: 'bio', label: 'Bio', value: values?.bio ?? p.bio, error: errors?.bio, hint: `About you, in plain text: at least ${RULES.bioMinWords} words. A blank line starts a new paragraph.`, maxlength: 2000 })}
+    html`${field({ name: 'display_name', label: 'Display name', value: values?.display_name ?? p.display_name ?? '', error: errors?.display_name, autocomplete: 'name', maxlength: maxLengthOf(updateFounderProfileOp, 'display_name') })}
+${textArea({ name: 'bio', label: 'Bio', value: values?.bio ?? p.bio, error: errors?.bio, hint: `About you, in plain text: at least ${RULES.bioMinWords} words. A blank line starts a new paragraph.`, maxlength: maxLengthOf(updateFounderProfileOp, 'bio') })}
 ${textArea({ name: 'links', label: 'Links', value: values?.links ?? p.links.join('\n'), error: errors?.links, hint: 'Up to 5 https links (your site, social profiles), one per line.', rows: 3 })}
 <button type="submit">Save profile</button>`,
   );

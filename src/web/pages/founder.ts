@@ -1,5 +1,6 @@
 import { publicFounder, type PublicFounder } from '../../domain/founders/profiles.ts';
 import { siteForHost } from '../../domain/sites/sites.ts';
+import { parseId } from '../../domain/fields.ts';
 import { notFound } from '../../errors.ts';
 import { externalLink, founderPhoto, textBlocks } from '../content.ts';
 import { html } from '../html.ts';
@@ -9,10 +10,10 @@ import type { PageRoutes } from './page-routes.ts';
 /** The public founder page: profile, this site's interview answers, stories and live listings. */
 export const founderPages: PageRoutes = (router, services) => {
   router.get('/founders/:user_id', async function showFounder(ctx) {
-    const userId = /^[1-9]\d{0,9}$/.test(ctx.params.user_id!) ? Number(ctx.params.user_id) : NaN;
+    const userId = parseId(ctx.params.user_id);
     const site = await siteForHost(services.db, ctx.host);
     // Only complete profiles have a public page (publicFounder returns null otherwise).
-    const founder = userId <= 2_147_483_647 ? await publicFounder(services.db, userId, site.id) : null;
+    const founder = userId ? await publicFounder(services.db, userId, site.id) : null;
     if (!founder) throw notFound('The founder');
     await renderPage(ctx, services, { title: founder.display_name, main: founderProfile(founder) });
   });

@@ -37,7 +37,7 @@ export const pageModules: PageRoutes[] = [
   apiKeyPages,
   connectedAppPages,
   devMailboxPages,
-  // Owner content (issue 4): public pages and the owner's editors.
+  // Owner content: public pages and the owner's editors.
   storyPages,
   founderPages,
   updatesPages,

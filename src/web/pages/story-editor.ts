@@ -4,6 +4,7 @@ import { getFounderStory, setFounderStory, type StoryView } from '../../domain/f
 import { countWords, SECTION_HEADINGS, STORY_SECTIONS } from '../../domain/founders/story-sections.ts';
 import { founderUrls } from '../../domain/founders/urls.ts';
 import { getOwnedListing } from '../../domain/listings/listings.ts';
+import { parseId } from '../../domain/fields.ts';
 import { notFound } from '../../errors.ts';
 import { setFounderStoryOp } from '../../operations/founder-story.ts';
 import { errorSummary, field, postForm, time } from '../components.ts';
@@ -58,9 +59,9 @@ export const storyEditorPages: PageRoutes = (router, services) => {
 
 /** The listing id of the path; anything but a positive 32-bit integer is a page that does not exist. */
 function listingIdOf(ctx: Context): number {
-  const raw = ctx.params.listing_id!;
-  if (!/^[1-9]\d{0,9}$/.test(raw) || Number(raw) > 2_147_483_647) throw notFound('The listing');
-  return Number(raw);
+  const id = parseId(ctx.params.listing_id);
+  if (!id) throw notFound('The listing');
+  return id;
 }
 
 async function editorPage(ctx: Context, services: WebServices, view: EditorView) {
