@@ -56,6 +56,8 @@ test.serial('the current week is live, ranked by launch-week votes, with removed
   const second = await api(env, 'GET', '/leaderboards/community-weekly?per_page=1&page=2');
   t.deepEqual([second.body.items.length, second.body.items[0].rank, second.body.items[0].id], [1, 2, res.body.items[1].id]);
   t.deepEqual([second.body.page, second.body.per_page, second.body.total], [2, 1, res.body.total]);
+  const beyond = await api(env, 'GET', '/leaderboards/community-weekly?page=99');
+  t.deepEqual([beyond.body.items, beyond.body.total], [[], res.body.total]);
   t.is((await api(env, 'GET', '/leaderboards/community-weekly?per_page=101')).status, 400);
 });
 

@@ -49,10 +49,10 @@ export async function communityLeaderboard(db: Db, siteId: number, query: Leader
   const { weekStart, page, perPage } = query;
   const window = { limit: perPage, offset: (page - 1) * perPage };
   const frozen = await frozenCount(db, siteId, weekStart);
-  const [items, total] =
-    frozen > 0
-      ? [await frozenResults(db, siteId, weekStart, window), frozen]
-      : await Promise.all([liveRanking(db, siteId, weekStart, window), liveCount(db, siteId, weekStart)]);
+  const items = frozen > 0 ? await frozenResults(db, siteId, weekStart, window) : await liveRanking(db, siteId, weekStart, window);
+  // A page that is not full ends the ranking: no need to count (a real week has a few dozen launches).
+  const partial = items.length < window.limit && (items.length > 0 || window.offset === 0);
+  const total = frozen > 0 ? frozen : partial ? window.offset + items.length : await liveCount(db, siteId, weekStart);
   return {
     week: isoWeekLabel(weekStart),
     week_start: weekStart,
