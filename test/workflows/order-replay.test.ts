@@ -14,17 +14,18 @@ const recorded = async () => historyFromJSON(JSON.parse(await fs.readFile(FIXTUR
 
 test('orderWorkflow replays the recorded history', async (t) => {
   const history = await recorded();
+  // The short database steps are local activities (markers); fulfilment and mail are activities.
   const activities = history.events!.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
-  t.is(activities[0], 'orderStatus');
-  t.is(activities.filter((a) => a === 'applyPayment').length, 1, 'the same event five times is applied once');
-  t.is(activities.filter((a) => a === 'fulfilLine').length, 5);
-  t.is(activities.at(-1), 'orderStatus');
+  t.deepEqual(activities, ['deliverMail', 'fulfilLine', 'fulfilLine', 'fulfilLine', 'fulfilLine', 'fulfilLine']);
+  const signals = history.events!.filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'paymentConfirmed');
+  t.true(signals.length >= 1);
+  t.true(history.events!.some((e) => e.markerRecordedEventAttributes));
   await t.notThrowsAsync(Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history, 'order'));
 });
 
-test('a history where fulfilment came before the payment fails the replay', async (t) => {
+test('a history where fulfilment came before the receipt fails the replay', async (t) => {
   const history = await recorded();
-  const apply = history.events!.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'applyPayment')!;
-  apply.activityTaskScheduledEventAttributes!.activityType = { name: 'fulfilLine' };
+  const mail = history.events!.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'deliverMail')!;
+  mail.activityTaskScheduledEventAttributes!.activityType = { name: 'fulfilLine' };
   await t.throwsAsync(Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history, 'tampered'));
 });

@@ -1,7 +1,7 @@
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/knex.ts';
 import { queueMail } from '../../mail/outbox.ts';
-import type { PaymentEvent, ProviderName } from '../../payments/port.ts';
+import { toPaymentEvent, type PaymentEvent, type ProviderName } from '../../payments/port.ts';
 import { linesOf, invoiceUrl, type OrderRow } from './order-views.ts';
 import { receiptText } from './receipt.ts';
 
@@ -36,7 +36,7 @@ export async function applyPayment(db: Db, config: Pick<Config, 'baseUrl' | 'mai
     const order = (await trx('orders').where({ number }).forUpdate().first()) as OrderRow | undefined;
     const stored = await trx('payment_events').where({ id: eventId }).first('provider', 'payload');
     if (!order || !stored) return { kind: 'ignored', reason: 'unknown order or event' };
-    const event = eventOf(stored.payload);
+    const event = toPaymentEvent(stored.payload);
     if (!event.paymentId) return { kind: 'ignored', reason: 'not a payment' };
     if (order.payment_id === event.paymentId) return { kind: 'duplicate' };
     const refund = (reason: string): PaymentOutcome => ({ kind: 'refund', paymentId: event.paymentId!, amountCents: event.amountCents ?? 0, reason });
@@ -58,17 +58,6 @@ export async function applyPayment(db: Db, config: Pick<Config, 'baseUrl' | 'mai
     return { kind: 'paid', mailIds };
   });
 }
-
-const eventOf = (payload: { data?: { object?: Record<string, unknown> } }) => {
-  const object = payload.data?.object ?? {};
-  const metadata = (object.metadata ?? {}) as Record<string, string>;
-  return {
-    paymentId: typeof object.id === 'string' ? object.id : null,
-    amountCents: typeof object.amount_received === 'number' ? object.amount_received : typeof object.amount === 'number' ? object.amount : null,
-    currency: typeof object.currency === 'string' ? object.currency.toUpperCase() : null,
-    method: metadata.method ?? ((object.payment_method_types as string[] | undefined)?.[0] ?? null),
-  };
-};
 
 /** Next invoice number of a site; the row lock holds until the paying transaction ends, so numbers have no gaps. */
 async function nextInvoiceNumber(trx: Db, siteId: number): Promise<number> {

@@ -28,11 +28,21 @@ const LaunchWeek = z
   })
   .describe(`ISO week (YYYY-Www) or its Monday (YYYY-MM-DD), this week or one of the next ${MAX_WEEKS_AHEAD}; absent: go live at once`);
 
+const built = new Map<string, ReturnType<typeof buildOptionsSchema>>();
+
 /**
  * The options schema of each product: the one list_products publishes (as JSON Schema) and the
- * one every order item is validated with. `billboardMinDays` is the site's setting.
+ * one every order item is validated with. `billboardMinDays` is the site's setting. Built once
+ * per product and minimum (building a zod schema costs far more than using it).
  */
 export function optionsSchema(product: ProductKey, billboardMinDays: number) {
+  const key = `${product}:${billboardMinDays}`;
+  let schema = built.get(key);
+  if (!schema) built.set(key, (schema = buildOptionsSchema(product, billboardMinDays)));
+  return schema;
+}
+
+function buildOptionsSchema(product: ProductKey, billboardMinDays: number) {
   switch (product) {
     case 'launch':
       return z.object({ week: LaunchWeek.optional() }).strict();
