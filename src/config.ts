@@ -128,6 +128,14 @@ function checkSchedule(value: string): ClaimCheckPhase[] {
   return phases;
 }
 
+/** `1.1.1.1`, `127.0.0.1:5353`, `[::1]:53`: addresses (node:dns takes no host names), optional port. */
+function dnsServers(value: string): string[] {
+  const servers = list(value);
+  const bad = servers.filter((s) => !/^(?:\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?|\[[0-9a-f:.]+\](?::\d{1,5})?|[0-9a-f:]+:[0-9a-f:.]*)$/i.test(s));
+  if (bad.length) throw new Error(`Invalid environment:\n  CLAIM_DNS_SERVERS: ${bad.join(', ')} is not an IP address with an optional :port`);
+  return servers;
+}
+
 const list = (value: string) => value.split(',').map((v) => v.trim()).filter(Boolean);
 
 function parseJwks(value: string): JsonWebKey[] {
@@ -254,7 +262,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxDelaySeconds: e.SIGNIN_MAX_DELAY_SECONDS,
     },
     claims: {
-      dnsServers: list(e.CLAIM_DNS_SERVERS),
+      dnsServers: dnsServers(e.CLAIM_DNS_SERVERS),
       schedule: checkSchedule(e.CLAIM_CHECK_SCHEDULE),
       lifetimeMs: duration('CLAIM_LIFETIME', e.CLAIM_LIFETIME),
       verifyIntervalMs: duration('CLAIM_VERIFY_MIN_INTERVAL', e.CLAIM_VERIFY_MIN_INTERVAL),

@@ -27,7 +27,7 @@ export function createClaimActivities({ db, config }: ClaimActivityDeps) {
     },
     async reviewClaim(claimId: number): Promise<ClaimReview> {
       const claim = await getClaim(db, claimId);
-      if (!claim) throw new Error(`claim ${claimId} does not exist`);
+      if (!claim) return { status: 'canceled', canceledClaimIds: [], mailIds: [] }; // deleted with its listing
       if (claim.status !== 'verified') return { status: claim.status, canceledClaimIds: [], mailIds: [] };
       const mailIds: number[] = await db('mail_outbox').where({ dedupe_key: `claim-transfer:${claimId}` }).whereNull('sent_at').pluck('id');
       return { status: 'verified', canceledClaimIds: await claimsCanceledBy(db, claimId), mailIds };

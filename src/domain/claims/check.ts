@@ -25,7 +25,8 @@ export interface ClaimCheckReport {
 /** Checks a pending dns/meta/file claim once and records the check (which may verify it). */
 export async function checkClaimNow(deps: ClaimCheckDeps, claimId: number, trigger: CheckTrigger): Promise<ClaimCheckReport> {
   const claim = await getClaim(deps.db, claimId);
-  if (!claim) throw new Error(`claim ${claimId} does not exist`);
+  // Gone with its listing: nothing to check, and the workflow may end.
+  if (!claim) return { status: 'canceled', check: null, mailIds: [], canceledClaimIds: [] };
   if (claim.status !== 'pending' || claim.method === 'email') return { status: claim.status, check: null, mailIds: [], canceledClaimIds: [] };
   const where = claimTargets(claim.listing_url);
   let check: CheckResult;

@@ -26,7 +26,9 @@ export interface RecordedCheck {
  */
 export function recordCheck(db: Db, claimId: number, trigger: CheckTrigger, check: CheckResult, baseUrl: string): Promise<RecordedCheck> {
   return db.transaction(async (trx) => {
-    const { listing_id: listingId } = await trx('claims').where({ id: claimId }).first('listing_id');
+    const found = await trx('claims').where({ id: claimId }).first('listing_id');
+    if (!found) return { status: 'canceled' as const, mailIds: [], canceledClaimIds: [] }; // deleted with its listing
+    const listingId: number = found.listing_id;
     const listing = await trx('listings').where({ id: listingId }).forUpdate().first('id', 'owner_id', 'name', 'slug');
     const claim = await trx('claims').where({ id: claimId }).forUpdate().first('id', 'user_id', 'status', 'expires_at');
     await trx('claim_checks').insert({ claim_id: claimId, trigger, result: check.result, detail: check.detail });
@@ -85,6 +87,7 @@ export function expireClaim(db: Db, claimId: number, baseUrl: string): Promise<{
       .where('c.id', claimId)
       .forUpdate('c')
       .first('c.status', 'u.email', 'l.name', 'l.slug');
+    if (!claim) return { status: 'canceled', mailIds: [] }; // deleted with its listing
     if (claim.status !== 'pending') return { status: claim.status, mailIds: [] };
     await trx('claims').where({ id: claimId }).update({ status: 'expired', closed_at: trx.fn.now() });
     const mail = claimExpiredMail(claim.email, claim, baseUrl, claimId);
