@@ -78,7 +78,3 @@ async function claim(db: Db, scope: IdempotencyScope, hash: string): Promise<boo
   return inserted.rowCount === 1;
 }
 
-/** Deletes expired keys; run periodically by the worker. */
-export async function purgeExpiredIdempotencyKeys(db: Db): Promise<number> {
-  return db('idempotency_keys').where('expires_at', '<', db.fn.now()).delete();
-}
