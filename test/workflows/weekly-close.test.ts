@@ -108,6 +108,7 @@ test.serial('closing a week twice gives the same results; only the top three own
     // The per-site workflows carry their site as a search attribute.
     const child = await client.workflow.getHandle(`weekly-close:main:${week}`).describe();
     t.deepEqual(child.searchAttributes.SiteKey, ['main']);
+    t.is(await child.staticSummary(), `Weekly close of main, ${week}`);
     t.is(child.taskQueue, TASK_QUEUES.ranking);
     await recordHistory(env, 'test-close-once', 'weekly-close-workflow.json');
     await recordHistory(env, `weekly-close:main:${week}`, 'site-weekly-close-workflow.json');
