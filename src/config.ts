@@ -31,6 +31,8 @@ const EnvSchema = z.object({
   /** Port of the embedded Temporal dev server and of its UI. */
   TEMPORAL_PORT: z.coerce.number().int().default(7233),
   TEMPORAL_UI_PORT: z.coerce.number().int().default(8233),
+  /** The Temporal UI operators open (links printed by flows:stuck); default the embedded dev server's UI. */
+  TEMPORAL_UI_URL: z.url().optional(),
   /** Port of the embedded PostgreSQL. */
   EMBEDDED_PG_PORT: z.coerce.number().int().default(54329),
   /** Where embedded PostgreSQL, Temporal state and generated keys live. @default ./.data */
@@ -152,7 +154,7 @@ export interface Config {
   proxyHops: number;
   baseUrl: string;
   databaseUrl: string | undefined;
-  temporal: { address: string | undefined; namespace: string; port: number; uiPort: number };
+  temporal: { address: string | undefined; namespace: string; port: number; uiPort: number; uiUrl: string };
   embeddedPgPort: number;
   dataDir: string;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
@@ -214,6 +216,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       namespace: e.TEMPORAL_NAMESPACE,
       port: e.TEMPORAL_PORT,
       uiPort: e.TEMPORAL_UI_PORT,
+      uiUrl: (e.TEMPORAL_UI_URL ?? `http://localhost:${e.TEMPORAL_UI_PORT}`).replace(/\/+$/, ''),
     },
     embeddedPgPort: e.EMBEDDED_PG_PORT,
     dataDir: path.resolve(e.DATA_DIR),
