@@ -96,7 +96,7 @@ async function runRoles(config: Config, endpoints: Endpoints, roles: { api: bool
 async function startRoles(services: Services, endpoints: Endpoints, roles: { api: boolean; worker: boolean }): Promise<Stop[]> {
   const stops: Stop[] = [];
   if (roles.worker) {
-    installTemporalRuntime(services.config);
+    installTemporalRuntime(services.config, services.log);
     await ensureSearchAttributes(endpoints.temporalAddress, services.config.temporal.namespace, services.log);
     const workers: RunningWorkers = await startWorkers({
       config: services.config,

@@ -17,7 +17,7 @@ test.before(async () => {
   metricsUrl = `http://127.0.0.1:${port}/metrics`;
   // The SDK's runtime must be set up before this process's first worker connection.
   const temporalPort = await freePort();
-  installTemporalRuntime({ host: '127.0.0.1', metrics: { port: null, temporalPort } });
+  installTemporalRuntime({ host: '127.0.0.1', metrics: { port: null, temporalPort } }, env.services.log);
   temporalMetricsUrl = `http://127.0.0.1:${temporalPort}/metrics`;
   await env.startWorkers();
   const close = env.close;
