@@ -5,7 +5,7 @@
  * measured from each webhook's arrival (payment_events.received_at) to the order's fulfilled_at.
  */
 import Koa from 'koa';
-import { createApp } from '../src/api/app.ts';
+import { createApp } from '../src/app.ts';
 import { createApiKey } from '../src/auth/api-keys.ts';
 import { createUser } from '../src/auth/users.ts';
 import { loadConfig } from '../src/config.ts';

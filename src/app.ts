@@ -27,7 +27,7 @@ export function createApp(services: Services, operations: readonly Operation[]):
   const hops = services.config.proxyHops;
   const app = new Koa({ proxy: hops > 0, maxIpsCount: hops });
   app.silent = true; // errors are logged once, by the problem middleware
-  app.use(requestContext(services.log));
+  app.use(requestContext(services.log, services.metrics));
   app.use(problemErrors(services.config.baseUrl));
 
   const health = new Router(); // health and discovery documents

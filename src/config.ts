@@ -31,6 +31,12 @@ const EnvSchema = z.object({
   /** Port of the embedded Temporal dev server and of its UI. */
   TEMPORAL_PORT: z.coerce.number().int().default(7233),
   TEMPORAL_UI_PORT: z.coerce.number().int().default(8233),
+  /** Port of GET /metrics (Prometheus) of an api process, on HOST; unset: no metrics endpoint. Never PORT. */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  /** Port where a worker process's Temporal SDK exports its own metrics (Prometheus); unset: off. */
+  TEMPORAL_METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  /** The Temporal UI operators open (links printed by flows:stuck); default the embedded dev server's UI. */
+  TEMPORAL_UI_URL: z.url().optional(),
   /** Port of the embedded PostgreSQL. */
   EMBEDDED_PG_PORT: z.coerce.number().int().default(54329),
   /** Where embedded PostgreSQL, Temporal state and generated keys live. @default ./.data */
@@ -162,8 +168,10 @@ export interface Config {
   proxyHops: number;
   baseUrl: string;
   databaseUrl: string | undefined;
-  temporal: { address: string | undefined; namespace: string; port: number; uiPort: number };
+  temporal: { address: string | undefined; namespace: string; port: number; uiPort: number; uiUrl: string };
   embeddedPgPort: number;
+  /** Prometheus endpoints, each on its own port or null (off). */
+  metrics: { port: number | null; temporalPort: number | null };
   dataDir: string;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   cache: { searchTtlMs: number; catalogTtlMs: number; leaderboardTtlMs: number };
@@ -214,6 +222,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid environment:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if (e.METRICS_PORT !== undefined && [e.PORT, e.TEMPORAL_METRICS_PORT].includes(e.METRICS_PORT)) {
+    throw new Error('Invalid environment:\n  METRICS_PORT: must differ from PORT and TEMPORAL_METRICS_PORT (metrics never share the public port)');
+  }
   const baseUrl = (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return {
     port: e.PORT,
@@ -226,8 +237,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       namespace: e.TEMPORAL_NAMESPACE,
       port: e.TEMPORAL_PORT,
       uiPort: e.TEMPORAL_UI_PORT,
+      uiUrl: (e.TEMPORAL_UI_URL ?? `http://localhost:${e.TEMPORAL_UI_PORT}`).replace(/\/+$/, ''),
     },
     embeddedPgPort: e.EMBEDDED_PG_PORT,
+    metrics: { port: e.METRICS_PORT ?? null, temporalPort: e.TEMPORAL_METRICS_PORT ?? null },
     dataDir: path.resolve(e.DATA_DIR),
     logLevel: e.LOG_LEVEL,
     cache: { searchTtlMs: e.SEARCH_CACHE_TTL_MS, catalogTtlMs: e.CATALOG_CACHE_TTL_MS, leaderboardTtlMs: e.LEADERBOARD_CACHE_TTL_MS },

@@ -12,6 +12,8 @@ import { StartupError } from './embedded/startup-error.ts';
 import { operations } from './operations/index.ts';
 import { devMailboxNotice } from './web/pages/dev-mailbox.ts';
 import { createLogger, createServices, type Endpoints, type Services } from './services.ts';
+import { startMetricsServer } from './metrics/server.ts';
+import { installTemporalRuntime } from './temporal/runtime.ts';
 import { startWorkers, type RunningWorkers } from './temporal/worker.ts';
 
 type Stop = () => Promise<void>;
@@ -93,6 +95,7 @@ async function runRoles(config: Config, endpoints: Endpoints, roles: { api: bool
 async function startRoles(services: Services, endpoints: Endpoints, roles: { api: boolean; worker: boolean }): Promise<Stop[]> {
   const stops: Stop[] = [];
   if (roles.worker) {
+    installTemporalRuntime(services.config, services.log);
     const workers: RunningWorkers = await startWorkers({
       config: services.config,
       db: services.db,
@@ -113,6 +116,14 @@ async function startRoles(services: Services, endpoints: Endpoints, roles: { api
       throw new StartupError(`The web server cannot listen on ${host}:${port}: ${err.message}. To fix it, set PORT (or HOST) to a free one.`);
     });
     services.log.info({ port: services.config.port, host: services.config.host }, 'api listening');
+    const metricsPort = services.config.metrics.port;
+    if (metricsPort !== null) {
+      const metrics = await startMetricsServer(services.metrics.registry, metricsPort, host).catch((err: Error) => {
+        throw new StartupError(`The metrics endpoint cannot listen on ${host}:${metricsPort}: ${err.message}. To fix it, set METRICS_PORT to a free port.`);
+      });
+      services.log.info({ port: metricsPort, host }, 'metrics listening on /metrics');
+      stops.push(() => new Promise<void>((resolve) => metrics.close(() => resolve())));
+    }
     services.log.info({ devMailbox: services.config.devMailbox }, `mailbox: ${devMailboxNotice(services.config)}`);
     // Closed first on shutdown so that no request arrives while the rest goes down.
     stops.unshift(() => new Promise<void>((resolve) => server.close(() => resolve())));

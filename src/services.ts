@@ -3,6 +3,7 @@ import { createAuthenticator, type Authenticate } from './auth/credentials.ts';
 import { loadOAuthKeys, type OAuthKeys } from './auth/oauth/keys.ts';
 import type { Config } from './config.ts';
 import { createDb, type Db } from './db/knex.ts';
+import { createMetrics, type Metrics } from './metrics/registry.ts';
 import { createWorkflowStarter, type WorkflowStarter } from './temporal/client.ts';
 
 /** Long-lived handles of one process, created once and passed down. */
@@ -15,6 +16,8 @@ export interface Services {
   oauthKeys: OAuthKeys;
   /** Bearer token → principal, for REST and MCP. */
   authenticate: Authenticate;
+  /** Prometheus series of this process (served on METRICS_PORT). */
+  metrics: Metrics;
   close(): Promise<void>;
 }
 
@@ -38,6 +41,7 @@ export function createServices(config: Config, endpoints: Endpoints, log = creat
     log,
     oauthKeys,
     authenticate: createAuthenticator(db, config, oauthKeys),
+    metrics: createMetrics(db),
     async close() {
       await workflows.close().catch(() => {});
       await db.destroy();

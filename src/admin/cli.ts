@@ -8,6 +8,7 @@ import type { Db } from '../db/knex.ts';
 import { AppError } from '../errors.ts';
 import { CLAIMS_USAGE, claimsList, claimsRecheck } from './claims.ts';
 import { EDITS_LIST_USAGE, editsList } from './edits-list.ts';
+import { FLOWS_USAGE, runFlowsCommand } from './flows.ts';
 import { LAUNCH_OPTIONS, LAUNCHES_USAGE, runLaunchCommand } from './launches.ts';
 import { LISTINGS_IMPORT_USAGE, listingsImport } from './listings-import.ts';
 import { ORDER_SUPPORT_USAGE, runOrderSupportCommand, type SupportDeps } from './order-support.ts';
@@ -27,7 +28,8 @@ ${LAUNCHES_USAGE}
 ${VOTES_USAGE}
 ${CLAIMS_USAGE}
 ${ORDERS_USAGE}
-${ORDER_SUPPORT_USAGE}`;
+${ORDER_SUPPORT_USAGE}
+${FLOWS_USAGE}`;
 
 /** Runs one admin command; returns the process exit code. Output is for scripts: the key alone on the last line. */
 export async function runAdmin(db: Db, argv: string[], services?: SupportDeps): Promise<number> {
@@ -59,6 +61,8 @@ export async function runAdmin(db: Db, argv: string[], services?: SupportDeps): 
     if (services) {
       const launches = await runLaunchCommand({ db, config: services.config, workflows: services.workflows }, command, values);
       if (launches !== null) return launches;
+      const flows = await runFlowsCommand(db, services, command);
+      if (flows !== null) return flows;
     }
     const votes = await runVoteCommand(db, command, values);
     if (votes !== null) return votes;

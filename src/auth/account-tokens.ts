@@ -11,7 +11,7 @@ export const TOKEN_LIFETIME_MS: Record<TokenPurpose, number> = {
 
 /** At most this many links of one purpose per user per window: the forms cannot be used to flood a mailbox. */
 const MAX_PER_WINDOW = 3;
-const WINDOW_MS = 15 * 60 * 1000;
+export const ACCOUNT_TOKEN_WINDOW_MS = 15 * 60 * 1000;
 
 const hashToken = (token: string) => sha256Hex(token);
 
@@ -22,7 +22,7 @@ const hashToken = (token: string) => sha256Hex(token);
 export async function issueToken(db: Db, userId: number, purpose: TokenPurpose): Promise<string | null> {
   const [{ count }] = await db('account_tokens')
     .where({ user_id: userId, purpose })
-    .where('created_at', '>', new Date(Date.now() - WINDOW_MS))
+    .where('created_at', '>', new Date(Date.now() - ACCOUNT_TOKEN_WINDOW_MS))
     .count({ count: '*' });
   if (Number(count) >= MAX_PER_WINDOW) return null;
   const token = randomBytes(32).toString('base64url');

@@ -9,6 +9,7 @@ import { operationContext } from '../operations/context.ts';
 import { bodyLimitOf, type Operation } from '../operations/operation.ts';
 import type { Services } from '../services.ts';
 import { bearerToken, principalFromHeader } from '../auth/bearer.ts';
+import { calledTools, mcpOperation } from './call-labels.ts';
 import { mcpOriginGuard } from './origin-guard.ts';
 import { mcpChallenge, mcpResource } from './resource-metadata.ts';
 import { directCallResponse, directToolCall } from './direct-call.ts';
@@ -50,6 +51,9 @@ export function mcpEndpoint(services: Services, operations: readonly Operation[]
     async function serveMcp(ctx: Context) {
       const raw = ctx.method === 'POST' ? await readBody(ctx.req, maxBytes, tooLarge) : undefined;
       const message = parseJson(raw);
+      for (const tool of calledTools(message, isTool)) services.metrics.mcpToolCalls.inc({ tool });
+      ctx.state.operation = mcpOperation(message, isTool);
+      ctx.state.log = ctx.state.log.child({ operation: ctx.state.operation });
       const principal = await principalFromHeader(services.authenticate, ctx.get('Authorization'), audience, challenge);
       for (const scope of toolScopes(message, scopeOfTool)) {
         if (!principal) throw unauthorized(`This tool needs the scope "${scope}": sign in first.`, `${challenge}, scope="${scope}"`);

@@ -71,7 +71,7 @@ export const createDraftOp = defineOperation({
     await assertCrawlableUrl(input.url, ctx.config.crawl.allowPrivateNetworks);
     const draft = await insertDraftWithinQuota(ctx.db, { ownerId: callerId(ctx), siteId: site.id, url: input.url }, ctx.config.quotas);
     try {
-      await ctx.workflows.startDraft(draft.id);
+      await ctx.workflows.startDraft(draft.id, { url: input.url, siteKey: site.key });
     } catch (err) {
       await deleteDraft(ctx.db, draft.id);
       throw err;

@@ -43,7 +43,7 @@ export const postListingUpdateOp = defineOperation({
   async handler(input, ctx) {
     const update = await insertListingUpdate(ctx.db, callerId(ctx), input.listing_id, input, ctx.config.quotas.updatesPerListingPerHour);
     try {
-      await ctx.workflows.startListingUpdate(update.id, ctx.config.updates.fanOutBatchSize);
+      await ctx.workflows.startListingUpdate(update.id, ctx.config.updates.fanOutBatchSize, input.listing_id);
     } catch (err) {
       await deleteListingUpdate(ctx.db, update.id);
       throw err;

@@ -8,6 +8,7 @@ import { listingUpdateWorkflowId } from '../domain/updates/updates.ts';
 import { CLAIM_ID, DRAFT_ID, DRAFT_STATUS, LISTING_ID, ORDER_NUMBER, SITE_KEY } from '../workflows/search-attributes.ts';
 import { PAYMENT_CONFIRMED_SIGNAL, orderWorkflowId, type OrderWorkflowInput, type PaymentConfirmed } from '../domain/orders/order-flow.ts';
 import type * as workflows from '../workflows/index.ts';
+import { claimSummary, draftSummary, launchSummary, listingUpdateSummary, orderSummary } from '../workflows/summaries.ts';
 import { TASK_QUEUES } from './task-queues.ts';
 
 type Workflows = typeof workflows;
@@ -22,15 +23,16 @@ export const listingLaunchWorkflowId = (listingId: number) => `listing:${listing
 
 /** The workflow starts operations need; one Temporal connection per process. */
 export interface WorkflowStarter {
-  startDraft(draftId: number): Promise<void>;
+  /** Starts `draft:{id}`, searchable by DraftId, DraftStatus and SiteKey. */
+  startDraft(draftId: number, about: { url: string; siteKey: string }): Promise<void>;
   /** Starts telling the followers of a listing update, `batchSize` followers per activity call. */
-  startListingUpdate(updateId: number, batchSize: number): Promise<void>;
+  startListingUpdate(updateId: number, batchSize: number, listingId: number): Promise<void>;
   /** Wakes `listing:{id}` to look at its launch again (recheck signal), starting it when it is not running. */
   recheckLaunch(listingId: number, siteKey: string): Promise<void>;
   /** Re-aims `listing:{id}` after a paid launch was booked (paidLaunch signal), starting it when need be. */
   paidLaunch(listingId: number, siteKey: string, week: string | null): Promise<void>;
   /** Starts (or finds) a claim's workflow `claim:{id}`, searchable by ClaimId and ListingId. */
-  startClaim(input: ClaimWorkflowInput & { listingId: number }): Promise<void>;
+  startClaim(input: ClaimWorkflowInput & { listingId: number; slug: string }): Promise<void>;
   /** Update `verifyNow` on a claim's running workflow; WorkflowNotFoundError when it is closed. */
   verifyClaimNow(claimId: number): Promise<VerifyNowResult>;
   /** Signal `emailLinkOpened`: the claim was verified by its emailed link. */
@@ -70,6 +72,7 @@ export function createWorkflowStarter(options: TemporalClientOptions): WorkflowS
           args: [{ listingId }],
           signal,
           signalArgs,
+          staticSummary: launchSummary(listingId, siteKey),
           // Operators find launches by listing and site in the Temporal UI.
           typedSearchAttributes: [
             { key: LISTING_ID, value: listingId },
@@ -86,27 +89,31 @@ export function createWorkflowStarter(options: TemporalClientOptions): WorkflowS
     async paidLaunch(listingId, siteKey, week) {
       await signalLaunch(listingId, siteKey, 'paidLaunch', [{ week }]);
     },
-    async startDraft(draftId) {
+    async startDraft(draftId, { url, siteKey }) {
       await startBounded('draftWorkflow', {
         taskQueue: TASK_QUEUES.drafts,
         workflowId: draftWorkflowId(draftId),
         args: [draftId],
         workflowIdConflictPolicy: 'USE_EXISTING',
+        staticSummary: draftSummary(draftId, url, siteKey),
         typedSearchAttributes: [
           { key: DRAFT_ID, value: draftId },
           { key: DRAFT_STATUS, value: 'crawling' },
+          { key: SITE_KEY, value: siteKey },
         ],
       });
     },
-    async startListingUpdate(updateId, batchSize) {
+    async startListingUpdate(updateId, batchSize, listingId) {
       await startBounded('listingUpdateWorkflow', {
         taskQueue: TASK_QUEUES.listings,
         workflowId: listingUpdateWorkflowId(updateId),
         args: [{ updateId, batchSize }],
         workflowIdConflictPolicy: 'USE_EXISTING',
+        staticSummary: listingUpdateSummary(updateId, listingId),
+        typedSearchAttributes: [{ key: LISTING_ID, value: listingId }],
       });
     },
-    async startClaim({ listingId, ...input }) {
+    async startClaim({ listingId, slug, ...input }) {
       await startBounded('claimWorkflow', {
         taskQueue: TASK_QUEUES.claims,
         workflowId: claimWorkflowId(input.claimId),
@@ -114,6 +121,7 @@ export function createWorkflowStarter(options: TemporalClientOptions): WorkflowS
         workflowIdConflictPolicy: 'USE_EXISTING',
         // A finished workflow of a claim still pending (support restarts it) may run again.
         workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+        staticSummary: claimSummary(input.claimId, slug, input.method),
         typedSearchAttributes: [
           { key: CLAIM_ID, value: input.claimId },
           { key: LISTING_ID, value: listingId },
@@ -159,6 +167,7 @@ function orderStart(input: OrderWorkflowInput, listingIds: number[]): WorkflowSt
     workflowId: orderWorkflowId(input.number),
     args: [input],
     workflowIdConflictPolicy: 'USE_EXISTING',
+    staticSummary: orderSummary(input.number, listingIds),
     typedSearchAttributes: [
       { key: ORDER_NUMBER, value: input.number },
       ...listingIds.slice(0, 1).map((id) => ({ key: LISTING_ID, value: id })),

@@ -3,6 +3,8 @@ import { TASK_QUEUES } from './task-queues.ts';
 
 /** Id of the Schedule that closes each week (DESIGN.md §6). */
 export const WEEKLY_CLOSE_SCHEDULE_ID = 'weekly-close';
+/** Id of the Schedule that purges expired rows every day. */
+export const MAINTENANCE_SCHEDULE_ID = 'maintenance';
 
 /** What the weekly close Schedule is: Monday 00:00 UTC, never two at once, catch up a missed week. */
 export function weeklyCloseSchedule(): ScheduleOptions {
@@ -16,19 +18,42 @@ export function weeklyCloseSchedule(): ScheduleOptions {
       // The Schedule appends the scheduled time to this id.
       workflowId: WEEKLY_CLOSE_SCHEDULE_ID,
       args: [{}],
+      staticSummary: 'Weekly close: freeze last week’s ranks on every site',
     },
     policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '7 days' },
   };
 }
 
 /**
- * Creates the weekly close Schedule, or brings an existing one in line with weeklyCloseSchedule()
- * (another worker created it, or an earlier version of this code did). Safe to call at every
- * worker start, from several workers at once.
+ * What the maintenance Schedule is: every day at 03:00 UTC (quiet hours), on the ranking queue
+ * (the queue of scheduled jobs); a missed day is simply done the next day.
  */
-export async function ensureWeeklyCloseSchedule(connection: ConnectionLike, namespace: string): Promise<'created' | 'updated'> {
+export function maintenanceSchedule(): ScheduleOptions {
+  return {
+    scheduleId: MAINTENANCE_SCHEDULE_ID,
+    spec: { cronExpressions: ['0 3 * * *'], timezone: 'UTC' },
+    action: {
+      type: 'startWorkflow',
+      workflowType: 'maintenanceWorkflow',
+      taskQueue: TASK_QUEUES.ranking,
+      workflowId: MAINTENANCE_SCHEDULE_ID,
+      args: [{}],
+      staticSummary: 'Maintenance: purge expired keys, OAuth rows, sessions and email links',
+    },
+    policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 day' },
+  };
+}
+
+/** Every Schedule the worker keeps in place. */
+export const SCHEDULES = [weeklyCloseSchedule, maintenanceSchedule];
+
+/**
+ * Creates a Schedule, or brings an existing one in line with `options` (another worker created
+ * it, or an earlier version of this code did). Safe to call at every worker start, from several
+ * workers at once.
+ */
+export async function ensureSchedule(connection: ConnectionLike, namespace: string, options: ScheduleOptions): Promise<'created' | 'updated'> {
   const client = new Client({ connection, namespace });
-  const options = weeklyCloseSchedule();
   try {
     await client.schedule.create(options);
     return 'created';
@@ -42,4 +67,14 @@ export async function ensureWeeklyCloseSchedule(connection: ConnectionLike, name
     policies: { ...previous.policies, ...options.policies },
   }));
   return 'updated';
+}
+
+/** Ensures every Schedule of SCHEDULES; returns what happened to each, by id. */
+export async function ensureSchedules(connection: ConnectionLike, namespace: string): Promise<Record<string, 'created' | 'updated'>> {
+  const outcome: Record<string, 'created' | 'updated'> = {};
+  for (const schedule of SCHEDULES) {
+    const options = schedule();
+    outcome[options.scheduleId] = await ensureSchedule(connection, namespace, options);
+  }
+  return outcome;
 }

@@ -9,11 +9,12 @@ import { createLaunchActivities } from '../activities/launches.ts';
 import { createListingUpdateActivities } from '../activities/listing-updates.ts';
 import { createMailActivities } from '../activities/mail.ts';
 import { createRankingActivities } from '../activities/ranking.ts';
+import { createMaintenanceActivities } from '../activities/maintenance.ts';
 import { createOrderActivities } from '../activities/orders.ts';
 import { createWorkflowStarter } from './client.ts';
 import { createMailer } from '../mail/smtp.ts';
 import { startMailSweeper } from '../mail/sweeper.ts';
-import { ensureWeeklyCloseSchedule } from './schedules.ts';
+import { ensureSchedules } from './schedules.ts';
 import { ensureSearchAttributes } from './search-attributes.ts';
 import { TASK_QUEUES } from './task-queues.ts';
 
@@ -80,9 +81,13 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
     namespace: deps.namespace,
     taskQueue: TASK_QUEUES.ranking,
     workflowBundle: bundle,
-    activities: { ...createRankingActivities({ db: deps.db, config: deps.config }), ...createMailActivities({ db: deps.db, mailer }) },
+    activities: {
+      ...createRankingActivities({ db: deps.db, config: deps.config }),
+      ...createMailActivities({ db: deps.db, mailer }),
+      ...createMaintenanceActivities({ db: deps.db }),
+    },
   });
-  deps.log.info({ schedule: await ensureWeeklyCloseSchedule(connection, deps.namespace) }, 'weekly-close schedule in place');
+  deps.log.info({ schedules: await ensureSchedules(connection, deps.namespace) }, 'schedules in place');
   // Fulfilling orders starts or signals other workflows (a paid launch).
   const starter = createWorkflowStarter({ address: deps.address, namespace: deps.namespace });
   const orders = await Worker.create({

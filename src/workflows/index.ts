@@ -5,3 +5,4 @@ export { listingLaunchWorkflow } from './listing-launch.ts';
 export { siteWeeklyCloseWorkflow, weeklyCloseWorkflow } from './weekly-close.ts';
 export { claimWorkflow } from './claim.ts';
 export { orderWorkflow } from './order.ts';
+export { maintenanceWorkflow } from './maintenance.ts';

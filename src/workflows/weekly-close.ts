@@ -1,5 +1,6 @@
 import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
 import { SITE_KEY } from './search-attributes.ts';
+import { siteWeeklyCloseSummary } from './summaries.ts';
 import { executeChild, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { MailActivities } from '../activities/mail.ts';
 import type { RankingActivities } from '../activities/ranking.ts';
@@ -53,6 +54,7 @@ export async function weeklyCloseWorkflow(input: WeeklyCloseInput = {}): Promise
         taskQueue: RANKING_QUEUE,
         args: [{ siteKey, week }],
         typedSearchAttributes: [{ key: SITE_KEY, value: siteKey }],
+        staticSummary: siteWeeklyCloseSummary(siteKey, week),
       }),
     );
   }

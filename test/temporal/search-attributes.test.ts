@@ -35,7 +35,7 @@ test('the worker registers missing search attributes, so draft workflows can sta
   const namespace = await freshNamespace();
   const starter = createWorkflowStarter({ address, namespace });
   t.teardown(() => starter.close());
-  const refused = await t.throwsAsync(starter.startDraft(1));
+  const refused = await t.throwsAsync(starter.startDraft(1, { url: 'https://acme.example/', siteKey: 'main' }));
   t.like(refused, { code: 'workflow_unavailable' });
 
   t.deepEqual((await ensureSearchAttributes(address, namespace, log)).sort(), Object.keys(SEARCH_ATTRIBUTES).sort());
@@ -49,7 +49,7 @@ test('the worker registers missing search attributes, so draft workflows can sta
   // Registration may take a moment to reach the frontend's cache.
   let started = false;
   for (let i = 0; i < 50 && !started; i++) {
-    started = await starter.startDraft(1).then(
+    started = await starter.startDraft(1, { url: 'https://acme.example/', siteKey: 'main' }).then(
       () => true,
       () => new Promise<boolean>((r) => setTimeout(() => r(false), 200)),
     );

@@ -83,7 +83,7 @@ test.serial('every follower gets one notification and one email, batch by batch'
   t.deepEqual(unsent, []);
 
   // Starting the fan-out again (a retried start, after it finished) runs it again and tells nobody twice.
-  await env.services.workflows.startListingUpdate(update.id, BATCH_SIZE);
+  await env.services.workflows.startListingUpdate(update.id, BATCH_SIZE, listingId);
   await workflowResult(env, update.workflow_id);
   for (const f of followers.slice(0, 5)) t.is(smtp.countFor(f.email), 1);
 });
@@ -168,7 +168,7 @@ test.serial('an update deleted before its fan-out ran tells nobody', async (t) =
     .insert({ listing_id: listingId, site_id: await siteOf(listingId), author_id: owner.userId, title: 'Gone', body: 'Deleted' })
     .returning('id');
   await db()('listing_updates').where({ id: updateId }).delete();
-  await env.services.workflows.startListingUpdate(updateId, BATCH_SIZE);
+  await env.services.workflows.startListingUpdate(updateId, BATCH_SIZE, listingId);
   t.deepEqual(await workflowResult(env, `listing-update:${updateId}`), { told: 0 });
   t.is(smtp.countFor(follower!.email), 0);
 });

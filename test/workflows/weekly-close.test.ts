@@ -2,7 +2,7 @@ import { Connection, ScheduleOverlapPolicy } from '@temporalio/client';
 import test from 'ava';
 import { addWeeks, isoWeekLabel, isoWeekStart } from '../../src/domain/ranking/weeks.ts';
 import { castVote } from '../../src/domain/ranking/votes.ts';
-import { ensureWeeklyCloseSchedule, WEEKLY_CLOSE_SCHEDULE_ID } from '../../src/temporal/schedules.ts';
+import { ensureSchedule, MAINTENANCE_SCHEDULE_ID, weeklyCloseSchedule, WEEKLY_CLOSE_SCHEDULE_ID } from '../../src/temporal/schedules.ts';
 import { TASK_QUEUES } from '../../src/temporal/task-queues.ts';
 import type { SiteCloseResult } from '../../src/workflows/weekly-close.ts';
 import { startTestEnv, type TestEnv } from '../helpers/env.ts';
@@ -44,8 +44,8 @@ const results = (week: string) =>
 test.serial('creating the Schedule again (every worker start) succeeds and keeps one Monday 00:00 UTC schedule', async (t) => {
   const connection = await Connection.connect({ address: env.temporalAddress });
   try {
-    t.is(await ensureWeeklyCloseSchedule(connection, env.namespace), 'updated');
-    t.is(await ensureWeeklyCloseSchedule(connection, env.namespace), 'updated');
+    t.is(await ensureSchedule(connection, env.namespace, weeklyCloseSchedule()), 'updated');
+    t.is(await ensureSchedule(connection, env.namespace, weeklyCloseSchedule()), 'updated');
     const { client, close } = await temporalClient(env);
     try {
       const schedule = await client.schedule.getHandle(WEEKLY_CLOSE_SCHEDULE_ID).describe();
@@ -61,7 +61,7 @@ test.serial('creating the Schedule again (every worker start) succeeds and keeps
       for (const at of next) t.is(new Date(at).getUTCDay(), 1);
       const listed = [];
       for await (const s of client.schedule.list()) listed.push(s.scheduleId);
-      t.deepEqual(listed, [WEEKLY_CLOSE_SCHEDULE_ID]);
+      t.deepEqual(listed.sort(), [MAINTENANCE_SCHEDULE_ID, WEEKLY_CLOSE_SCHEDULE_ID]);
     } finally {
       await close();
     }
@@ -108,6 +108,7 @@ test.serial('closing a week twice gives the same results; only the top three own
     // The per-site workflows carry their site as a search attribute.
     const child = await client.workflow.getHandle(`weekly-close:main:${week}`).describe();
     t.deepEqual(child.searchAttributes.SiteKey, ['main']);
+    t.is(await child.staticSummary(), `Weekly close of main, ${week}`);
     t.is(child.taskQueue, TASK_QUEUES.ranking);
     await recordHistory(env, 'test-close-once', 'weekly-close-workflow.json');
     await recordHistory(env, `weekly-close:main:${week}`, 'site-weekly-close-workflow.json');

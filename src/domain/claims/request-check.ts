@@ -9,16 +9,17 @@ import { getClaim, getOwnClaim, type ClaimRow } from './claims.ts';
 type ClaimWorkflows = Pick<WorkflowStarter, 'startClaim' | 'verifyClaimNow'>;
 
 /** The workflow input of a claim: its own times from the row, the schedule from the settings. */
-export function claimWorkflowInput(claim: Pick<ClaimRow, 'id' | 'listing_id' | 'method' | 'created_at' | 'expires_at'>, settings: ClaimSettings, mailIds: number[] = []) {
+export function claimWorkflowInput(claim: Pick<ClaimRow, 'id' | 'listing_id' | 'slug' | 'method' | 'created_at' | 'expires_at'>, settings: ClaimSettings, mailIds: number[] = []) {
   return {
     claimId: claim.id,
     listingId: claim.listing_id,
+    slug: claim.slug,
     method: claim.method,
     startedAt: claim.created_at.getTime(),
     expiresAt: claim.expires_at.getTime(),
     schedule: settings.schedule,
     mailIds,
-  } satisfies ClaimWorkflowInput & { listingId: number };
+  } satisfies ClaimWorkflowInput & { listingId: number; slug: string };
 }
 
 /**

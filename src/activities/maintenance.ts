@@ -1,0 +1,19 @@
+import type { Db } from '../db/knex.ts';
+import type { PurgeKind } from '../domain/maintenance/kinds.ts';
+import { purgeBatch } from '../domain/maintenance/purge.ts';
+
+export interface MaintenanceActivityDeps {
+  db: Db;
+}
+
+/** Activities of the daily `maintenance` workflow; thin wrappers over domain code. */
+export function createMaintenanceActivities({ db }: MaintenanceActivityDeps) {
+  return {
+    /** Deletes at most `limit` dead rows of one kind (expired keys, sessions, links...); returns how many. */
+    async purgeBatch(kind: PurgeKind, limit: number): Promise<number> {
+      return purgeBatch(db, kind, limit);
+    },
+  };
+}
+
+export type MaintenanceActivities = ReturnType<typeof createMaintenanceActivities>;

@@ -1,0 +1,46 @@
+import type { Knex } from 'knex';
+import type { Db } from '../../db/knex.ts';
+import { ACCOUNT_TOKEN_WINDOW_MS } from '../../auth/account-tokens.ts';
+import { SESSION_ABSOLUTE_MS } from '../../auth/sessions.ts';
+import type { PurgeKind } from './kinds.ts';
+
+/** A used claim link of a closed claim stays this long, so that opening it again says "already used". */
+const USED_CLAIM_LINK_KEPT_MS = 86_400_000;
+
+type Where = (q: Knex.QueryBuilder, db: Db) => void;
+
+// What makes a row dead, per kind. Each rule keeps every row some check still reads: the
+// per-window counts of account tokens and the resend count of a pending claim's links.
+const DEAD: Record<PurgeKind, { table: string; where: Where }> = {
+  idempotency_keys: { table: 'idempotency_keys', where: (q, db) => q.where('expires_at', '<', db.fn.now()) },
+  oauth_rows: { table: 'oauth_payloads', where: (q, db) => q.where('expires_at', '<', db.fn.now()) },
+  web_sessions: {
+    table: 'web_sessions',
+    where: (q, db) => q.where('expires_at', '<', db.fn.now()).orWhere('created_at', '<', new Date(Date.now() - SESSION_ABSOLUTE_MS)),
+  },
+  account_tokens: {
+    table: 'account_tokens',
+    where: (q, db) =>
+      q
+        .where((w) => w.where('expires_at', '<', db.fn.now()).orWhereNotNull('used_at'))
+        .andWhere('created_at', '<', new Date(Date.now() - ACCOUNT_TOKEN_WINDOW_MS)),
+  },
+  claim_email_links: {
+    table: 'claim_email_links',
+    where: (q, db) =>
+      q
+        .where((w) => w.where('expires_at', '<', db.fn.now()).orWhere('used_at', '<', new Date(Date.now() - USED_CLAIM_LINK_KEPT_MS)))
+        .whereNotExists(db('claims as c').whereRaw('c.id = claim_email_links.claim_id').where('c.status', 'pending')),
+  },
+};
+
+/**
+ * Deletes at most `limit` dead rows of one kind and returns how many went. Bounded so that one
+ * call never holds locks on a large table for long; call again while it returns `limit`.
+ * Idempotent: a second call finds nothing more to delete.
+ */
+export async function purgeBatch(db: Db, kind: PurgeKind, limit: number): Promise<number> {
+  const { table, where } = DEAD[kind];
+  const victims = db(table).select('ctid').where((q) => where(q, db)).limit(limit);
+  return db(table).whereIn('ctid', victims).delete();
+}
