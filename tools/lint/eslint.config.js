@@ -46,8 +46,9 @@ export default tseslint.config(
       '@typescript-eslint/no-restricted-imports': refuse('Workflows are deterministic: reach I/O through activities (import type).', {
         paths: NODE_BUILTINS,
         patterns: ['**/db/**', '**/activities/**', '**/services.ts', '**/config.ts', 'knex', 'pg', 'undici'],
-        // The domain, except its calendar arithmetic (weeks.ts): pure, and shared with the workflows.
-        regex: '/domain/(?![a-z-]+/weeks\\.ts$)',
+        // The domain, except its pure modules shared with the workflows: calendar arithmetic
+        // (weeks.ts) and lists of names (kinds.ts).
+        regex: '/domain/(?![a-z-]+/(weeks|kinds)\\.ts$)',
       }),
     },
   },
