@@ -83,7 +83,7 @@ ${launchStatus(view)}
 ${missingList(view.missing, 'What the free launch still needs')}
 ${view.plan === null && ['draft', 'awaiting_profile', 'awaiting_badge'].includes(view.status as string) &&
   postForm(`${panelPath(view.id)}/free`, token, html`<button type="submit">Launch for free</button>
-<p class="hint">Free launches wait in the queue (see <a href="/api/v1/launch-weeks">how full each week is</a>) and need our badge on your site and a complete founder profile.</p>`)}
+<p class="hint">Free launches wait in the queue (see <a href="/launches">how full each week is</a>) and need our badge on your site and a complete founder profile.</p>`)}
 ${badgeSection(view, token)}
 ${snippetSection(badgeSnippets(services.config.baseUrl, view, site.name))}`,
   });
