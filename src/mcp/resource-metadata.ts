@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import { SCOPES } from '../auth/scopes.ts';
 import { MCP_PATH, type Config } from '../config.ts';
+import { absoluteUrl, paths } from '../paths.ts';
 
 export { MCP_PATH };
 export const RESOURCE_METADATA_PATH = `/.well-known/oauth-protected-resource${MCP_PATH}`;
@@ -16,7 +17,7 @@ export function serveResourceMetadata(config: Config) {
     scopes_supported: [...SCOPES],
     bearer_methods_supported: ['header'],
     resource_name: 'Listing Directory MCP server',
-    resource_documentation: `${config.baseUrl}/api/v1/openapi.json`,
+    resource_documentation: absoluteUrl(config.baseUrl, paths.openApi),
   };
   return function resourceMetadata(ctx: Context) {
     ctx.set('Access-Control-Allow-Origin', '*');
