@@ -1,5 +1,6 @@
 import { bodyLimitOf, type Operation } from '../operations/operation.ts';
 import { formatBytes } from '../errors.ts';
+import { absoluteUrl, paths } from '../paths.ts';
 import { IDEMPOTENCY_KEY_SCHEMA } from '../operations/idempotency-key.ts';
 import { hasBody, operationSchemas, pathParams, type JsonSchema } from '../operations/json-schema.ts';
 
@@ -51,9 +52,9 @@ function errorResponses(op: Operation): Record<string, string> {
 
 /** The OpenAPI 3.1 document of the REST API, generated from the operation registry. */
 export function openApiDocument(operations: readonly Operation[], baseUrl: string) {
-  const paths: Record<string, Record<string, unknown>> = {};
+  const pathItems: Record<string, Record<string, unknown>> = {};
   for (const op of operations) {
-    (paths[op.path] ??= {})[op.method.toLowerCase()] = pathItemOperation(op);
+    (pathItems[op.path] ??= {})[op.method.toLowerCase()] = pathItemOperation(op);
   }
   return {
     openapi: '3.1.0',
@@ -63,9 +64,9 @@ export function openApiDocument(operations: readonly Operation[], baseUrl: strin
       description: 'A ranked weekly directory of company/product listings. Every operation is also an MCP tool of the same name at /mcp.',
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
-    servers: [{ url: `${baseUrl}/api/v1` }],
+    servers: [{ url: absoluteUrl(baseUrl, paths.api) }],
     tags: [...new Set(operations.flatMap((o) => o.tags))].map((name) => ({ name })),
-    paths,
+    paths: pathItems,
     components: {
       schemas: { Problem: PROBLEM_SCHEMA },
       securitySchemes: {
@@ -131,8 +132,8 @@ function bodySchema(input: JsonSchema, inPath: string[]): JsonSchema {
 export function apiIndex(operations: readonly Operation[], baseUrl: string) {
   return {
     name: 'Listing Directory API',
-    openapi: `${baseUrl}/api/v1/openapi.json`,
-    mcp: `${baseUrl}/mcp`,
-    operations: operations.map((op) => ({ name: op.name, method: op.method, path: `/api/v1${op.path}`, scope: op.scope ?? null, summary: op.summary })),
+    openapi: absoluteUrl(baseUrl, paths.openApi),
+    mcp: absoluteUrl(baseUrl, paths.mcp),
+    operations: operations.map((op) => ({ name: op.name, method: op.method, path: paths.apiRoute(op.path), scope: op.scope ?? null, summary: op.summary })),
   };
 }

@@ -1,4 +1,5 @@
 import type { OutgoingMail } from '../mail/outbox.ts';
+import { absoluteUrl, paths } from '../paths.ts';
 
 /** The mails of the account pages; plain text with one link each. */
 
@@ -9,7 +10,7 @@ export const verifyEmailMail = (baseUrl: string, to: string, token: string): Out
     'Welcome to Listing Directory.',
     '',
     'Open this link to confirm your email address (it works once, for 24 hours):',
-    `${baseUrl}/verify-email?token=${token}`,
+    absoluteUrl(baseUrl, paths.verifyEmail(token)),
     '',
     'If you did not sign up, ignore this mail: nothing happens without the link.',
   ].join('\n'),
@@ -22,7 +23,7 @@ export const resetPasswordMail = (baseUrl: string, to: string, token: string): O
     'Someone (hopefully you) asked to reset the password of your Listing Directory account.',
     '',
     'Open this link to choose a new password (it works once, for 1 hour):',
-    `${baseUrl}/reset-password?token=${token}`,
+    absoluteUrl(baseUrl, paths.resetPassword(token)),
     '',
     'Choosing a new password signs you out everywhere else and disconnects the apps you connected',
     'with OAuth (they ask you to allow them again). Your API keys keep working; see or revoke them at',
@@ -39,8 +40,8 @@ export const alreadyRegisteredMail = (baseUrl: string, to: string, dedupeKey: st
   text: [
     'Someone tried to sign up to Listing Directory with this address, which already has an account.',
     '',
-    `Sign in: ${baseUrl}/signin`,
-    `Forgot your password? ${baseUrl}/forgot-password`,
+    `Sign in: ${absoluteUrl(baseUrl, paths.signIn)}`,
+    `Forgot your password? ${absoluteUrl(baseUrl, paths.forgotPassword)}`,
     '',
     'If it was not you, ignore this mail.',
   ].join('\n'),

@@ -1,7 +1,8 @@
 import { resourceIdentifier, resourceMetadataPath } from '../auth/oauth/resources.ts';
 import type { Config } from '../config.ts';
+import { paths } from '../paths.ts';
 
-export const MCP_PATH = '/mcp';
+export const MCP_PATH = paths.mcp;
 export const RESOURCE_METADATA_PATH = resourceMetadataPath('mcp');
 
 /** The MCP resource identifier: the audience of its access tokens. */

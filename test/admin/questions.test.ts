@@ -55,7 +55,8 @@ test.serial('questions:add, questions:edit and questions:list change what list_i
   t.is((await adminHere('questions:edit', '--id', String(id), '--active', 'false')).code, 0);
   t.false((await publicQuestions('makers.localhost')).some((q) => q.id === id));
   const refused = await answer();
-  t.is(refused.status, 400);
+  t.is(refused.status, 422);
+  t.is(refused.body.code, 'invalid_answers');
   t.is(refused.body.errors[0].path, 'answers.0.question_id');
   t.regex((await adminHere('questions:list')).stdout, new RegExp(`${id}\\tmakers\\t\\d+\\tinactive\\tWhat did you ship\\?`));
   t.is((await adminHere('questions:edit', '--id', String(id), '--active', 'true')).code, 0);

@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import type { Config } from '../../config.ts';
+import { absoluteUrl, paths } from '../../paths.ts';
 import { SCOPES } from '../scopes.ts';
 
 /**
@@ -7,8 +8,8 @@ import { SCOPES } from '../scopes.ts';
  * its identifier); a client asks for one or both with resource indicators (RFC 8707).
  */
 export const RESOURCES = {
-  mcp: { path: '/mcp', name: 'Listing Directory MCP server' },
-  api: { path: '/api/v1', name: 'Listing Directory REST API' },
+  mcp: { path: paths.mcp, name: 'Listing Directory MCP server' },
+  api: { path: paths.api, name: 'Listing Directory REST API' },
 } as const;
 
 export type ResourceName = keyof typeof RESOURCES;
@@ -32,7 +33,7 @@ export function serveResourceMetadata(config: Config, name: ResourceName) {
     scopes_supported: [...SCOPES],
     bearer_methods_supported: ['header'],
     resource_name: RESOURCES[name].name,
-    resource_documentation: `${config.baseUrl}/api/v1/openapi.json`,
+    resource_documentation: absoluteUrl(config.baseUrl, paths.openApi),
   };
   return function resourceMetadata(ctx: Context) {
     ctx.set('Access-Control-Allow-Origin', '*');

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/knex.ts';
+import { absoluteUrl, paths } from '../../paths.ts';
 import { queueMail } from '../../mail/outbox.ts';
 
 export interface FanOutBatchInput {
@@ -138,10 +139,10 @@ function updateMail(update: UpdateToTell, baseUrl: string): { subject: string; t
       '',
       update.body,
       '',
-      `See the listing: ${baseUrl}/listings/${update.listing_slug}`,
+      `See the listing: ${absoluteUrl(baseUrl, paths.listing(update.listing_slug))}`,
       '',
       `You get this mail because you follow ${update.listing_name}. To stop, unfollow it`,
-      `(unfollow_listing, DELETE ${baseUrl}/api/v1/listings/${update.listing_id}/follow).`,
+      `(unfollow_listing, DELETE ${absoluteUrl(baseUrl, paths.apiRoute(`/listings/${update.listing_id}/follow`))}).`,
     ].join('\n'),
   };
 }

@@ -4,6 +4,7 @@ import { createApiKey, listApiKeys, liveApiKeyOf, revokeApiKey } from '../../aut
 import { SCOPES, type Scope } from '../../auth/scopes.ts';
 import { parseId } from '../../domain/fields.ts';
 import { notFound } from '../../errors.ts';
+import { paths } from '../../paths.ts';
 import { errorSummary, field, postForm, time } from '../components.ts';
 import { csrfToken } from '../csrf.ts';
 import { formBody, formString, parseForm, type FieldMessages } from '../forms.ts';
@@ -71,7 +72,7 @@ export const apiKeyPages: PageRoutes = (router, services) => {
       title: `Revoke the key “${key.name}”?`,
       main: html`<p>Scripts and agents that use <code>${key.prefix}…</code> (${key.scopes.join(', ')}) stop working at once.
 This cannot be undone; you can create a new key afterwards.</p>
-${postForm(`/account/keys/${key.id}/revoke`, token, html`<button type="submit">Revoke key</button> <a href="${KEYS_PAGE}">Cancel</a>`)}`,
+${postForm(paths.revokeApiKey(key.id), token, html`<button type="submit">Revoke key</button> <a href="${KEYS_PAGE}">Cancel</a>`)}`,
     });
   });
 
@@ -85,7 +86,7 @@ ${postForm(`/account/keys/${key.id}/revoke`, token, html`<button type="submit">R
   });
 };
 
-const KEYS_PAGE = '/account/keys';
+const KEYS_PAGE = paths.apiKeys;
 const REVEAL_COOKIE = 'ld_new_key';
 
 /** The key created just before this view, once: the cookie is cleared as it is read. */
@@ -126,7 +127,7 @@ ${keys.length === 0 ? html`<p>No keys yet.</p>` : html`<table class="stack">
 <td data-label="Scopes">${k.scopes.join(', ')}</td>
 <td data-label="Created">${time(k.created_at)}</td>
 <td data-label="Last used">${time(k.last_used_at)}</td>
-<td><a href="${KEYS_PAGE}/${k.id}/revoke" aria-label="Revoke ${k.name}">Revoke</a></td>
+<td><a href="${paths.revokeApiKey(k.id)}" aria-label="Revoke ${k.name}">Revoke</a></td>
 </tr>`,
 )}</tbody></table>`}
 <h2>Create a key</h2>

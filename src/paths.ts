@@ -1,0 +1,29 @@
+/**
+ * THE paths of the service, for everything that builds a URL: routers, pages, mails, documents
+ * and the start-up banner. Site-relative; `absoluteUrl(config.baseUrl, path)` makes a link for a mail.
+ */
+export const paths = {
+  home: '/',
+  signIn: '/signin',
+  signUp: '/signup',
+  forgotPassword: '/forgot-password',
+  verifyEmail: (token: string) => `/verify-email?token=${encodeURIComponent(token)}`,
+  resetPassword: (token: string) => `/reset-password?token=${encodeURIComponent(token)}`,
+  listing: (slug: string) => `/listings/${encodeURIComponent(slug)}`,
+  apiKeys: '/account/keys',
+  revokeApiKey: (keyId: number) => `/account/keys/${keyId}/revoke`,
+  founderProfile: '/account/founder-profile',
+  storyEditor: (listingId: number) => `/account/listings/${listingId}/story`,
+  story: (listingSlug: string) => `/stories/${encodeURIComponent(listingSlug)}`,
+  founder: (userId: number) => `/founders/${userId}`,
+  founderPhoto: (userId: number, etag: string) => `/media/founders/${userId}/photo.webp?v=${etag}`,
+  devMailbox: '/dev/mailbox',
+  api: '/api/v1',
+  /** A REST route of the registry, e.g. `apiRoute('/listings/12/follow')`. */
+  apiRoute: (operationPath: string) => `/api/v1${operationPath}`,
+  openApi: '/api/v1/openapi.json',
+  mcp: '/mcp',
+} as const;
+
+/** `path` on the public origin (a link in a mail, a document, a log line). */
+export const absoluteUrl = (baseUrl: string, path: string) => `${baseUrl}${path}`;
