@@ -28,7 +28,7 @@ export const quoteOrderOp = defineOperation({
   tags: ['orders'],
   input: z.object(QuoteBody),
   output: Quote,
-  handler: async (input, ctx) => (await priceOrder(ctx.db, pricing(ctx), input)).quote,
+  handler: async (input, ctx) => (await priceOrder(ctx.db, { ...pricing(ctx), catalogTtlMs: ctx.config.cache.catalogTtlMs }, input)).quote,
 });
 
 export const createCheckoutOp = defineOperation({

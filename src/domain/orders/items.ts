@@ -20,7 +20,8 @@ export interface ResolvedItem {
   unit_cents: number;
 }
 
-interface ProductRow {
+/** What pricing needs of a product: the site's current price. */
+export interface ProductRow {
   key: string;
   name: string;
   price_cents: number;
@@ -32,10 +33,15 @@ interface ProductRow {
  * (weeks ahead, billboard days free, section not yet unlocked, the caller's own listing).
  * Malformed options → 400, refused ones → 422; both name `items.{index}.{field}`.
  */
-export async function resolveItems(db: Db, site: Site, userId: number, items: OrderItemInput[], now: Date): Promise<ResolvedItem[]> {
-  const products = new Map<string, ProductRow>(
-    (await db('products').where({ site_id: site.id, active: true }).select('key', 'name', 'price_cents', 'needs_listing')).map((p: ProductRow) => [p.key, p]),
-  );
+export async function resolveItems(
+  db: Db,
+  site: Site,
+  userId: number,
+  items: OrderItemInput[],
+  now: Date,
+  catalog: () => Promise<ProductRow[]> = () => db('products').where({ site_id: site.id, active: true }).select('key', 'name', 'price_cents', 'needs_listing'),
+): Promise<ResolvedItem[]> {
+  const products = new Map<string, ProductRow>((await catalog()).map((p) => [p.key, p]));
   const malformed: FieldError[] = [];
   const parsed = items.map((item, i) => {
     const product = products.get(item.product);

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/knex.ts';
+import { listProducts } from '../catalog/products.ts';
 import type { Site } from '../sites/sites.ts';
 import { resolveItems, type OrderItemInput, type ResolvedItem } from './items.ts';
 import { applyBp, splitByLargestRemainder } from './money.ts';
@@ -55,6 +56,11 @@ export interface PricingContext {
   orderId?: number;
   /** Unit prices snapshotted into the order's lines at checkout; re-pricing keeps them. */
   unitCents?: number[];
+  /**
+   * Quotes may read the product list as list_products does (cached for this long); checkouts
+   * leave it out and read the table, so the snapshot is the admin's current price.
+   */
+  catalogTtlMs?: number;
 }
 
 export interface PricedOrder {
@@ -72,7 +78,8 @@ export interface PricedOrder {
 export async function priceOrder(db: Db, ctx: PricingContext, input: QuoteInput): Promise<PricedOrder> {
   const country = input.billing_country;
   const vatCheck = input.vat_number ? checkVatNumber(input.vat_number, country, ctx.now) : null;
-  const resolved = await resolveItems(db, ctx.site, ctx.userId, input.items, ctx.now);
+  const catalog = ctx.catalogTtlMs ? () => listProducts(db, ctx.site.id, ctx.catalogTtlMs!) : undefined;
+  const resolved = await resolveItems(db, ctx.site, ctx.userId, input.items, ctx.now, catalog);
   const items = ctx.unitCents ? resolved.map((item, i) => ({ ...item, unit_cents: ctx.unitCents![i]! })) : resolved;
   const promo = input.promo_code === undefined ? null : await usablePromo(db, ctx, input.promo_code, items);
   const vat = decideVat(ctx.site.settings.seller_country, country, vatCheck, ctx.now);

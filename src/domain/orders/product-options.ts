@@ -73,9 +73,16 @@ function buildOptionsSchema(product: ProductKey, billboardMinDays: number) {
 
 /** JSON Schema of a product's options, as published by list_products. */
 export function optionsJsonSchema(product: ProductKey, billboardMinDays: number): Record<string, unknown> {
-  const { $schema: _ignored, ...schema } = z.toJSONSchema(optionsSchema(product, billboardMinDays), { io: 'input' }) as Record<string, unknown>;
+  const key = `${product}:${billboardMinDays}`;
+  let schema = published.get(key);
+  if (!schema) {
+    const { $schema: _ignored, ...rest } = z.toJSONSchema(optionsSchema(product, billboardMinDays), { io: 'input' }) as Record<string, unknown>;
+    published.set(key, (schema = rest));
+  }
   return schema;
 }
+
+const published = new Map<string, Record<string, unknown>>();
 
 export const isProductKey = (key: string): key is ProductKey => (PRODUCT_KEYS as readonly string[]).includes(key);
 
