@@ -117,7 +117,11 @@ function pathItemOperation(op: Operation) {
     security: op.scope ? [{ bearerAuth: [op.scope] }] : [],
     'x-required-scope': op.scope ?? null,
   };
-  if (hasBody(op)) result.requestBody = { required: false, content: { 'application/json': { schema: bodySchema(input, inPath) } } };
+  if (hasBody(op)) {
+    const schema = bodySchema(input, inPath);
+    // Without a body every required field is missing (400): say so, so that clients and fuzzers send one.
+    result.requestBody = { required: Boolean(schema.required?.length), content: { 'application/json': { schema } } };
+  }
   return result;
 }
 
