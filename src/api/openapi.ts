@@ -45,6 +45,7 @@ function errorResponses(op: Operation): Record<string, string> {
     responses['413'] = `The body is larger than ${formatBytes(limit.bytes)} (\`${limit.tooLarge().code}\`)`;
     responses['415'] = 'The body is not JSON: send `application/json` or another `+json` type (`unsupported_media_type`)';
   }
+  Object.assign(responses, op.errors);
   if (op.startsWorkflow) responses['503'] = 'The workflow service is unreachable; retry after Retry-After (`workflow_unavailable`)';
   return responses;
 }
