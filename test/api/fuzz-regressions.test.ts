@@ -90,3 +90,22 @@ test('quote_order documents the 422 it answers for a VAT number of another count
   t.is(res.status, 422);
   t.like(res.body, { code: 'vat_number_invalid' });
 });
+
+test('start_claim: the document says email goes with method email only ({"method":"dns","email":…} was generated as valid)', async (t) => {
+  const { key } = await env.user();
+  const schema = doc.paths['/claims'].post.requestBody.content['application/json'].schema;
+  t.deepEqual(schema.anyOf[1].not, { required: ['email'] });
+  t.is(schema.anyOf[0].properties.method.const, 'email');
+  const res = await api(env, 'POST', '/claims', { key, body: { slug: 'x', method: 'dns', email: 'a@example.com' } });
+  t.is(res.status, 400);
+  t.deepEqual(res.body.errors, [{ path: 'email', message: 'Only for method email' }]);
+});
+
+test('set_founder_story: the document refuses an older section name with its current one (story + how_started was generated as valid)', async (t) => {
+  const { key } = await env.user();
+  const schema = doc.paths['/me/listings/{listing_id}/story'].put.requestBody.content['application/json'].schema;
+  t.true(schema.not.anyOf.some((rule: { required: string[] }) => rule.required.includes('story') && rule.required.includes('how_started')));
+  const res = await api(env, 'PUT', '/me/listings/1/story', { key, body: { story: '', how_started: '' } });
+  t.is(res.status, 400);
+  t.true(res.body.errors.some((e: { path: string }) => e.path === 'story'));
+});
