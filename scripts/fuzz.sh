@@ -14,6 +14,7 @@
 #   FUZZ_SEED          random seed, to replay a run (default: random)
 #   FUZZ_INCLUDE       regex of paths to fuzz (default: every operation)
 #   FUZZ_WORKERS       concurrent schemathesis workers (default 1)
+#   FUZZ_FIXTURES      1: path parameters name a live listing of the fuzz account; 0: random (default 1)
 #   FUZZ_REPORT_DIR    where the JSON / NDJSON reports go (default: a temporary directory)
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -89,7 +90,15 @@ bash scripts/node24.sh src/main.ts admin users:create --email "$EMAIL" >&2
 KEY="$(bash scripts/node24.sh src/main.ts admin keys:create --email "$EMAIL" --scopes account:read,listings:write,orders:write --name fuzz | tail -1)"
 case "$KEY" in ld_*) ;; *) log "keys:create printed no key"; exit 1 ;; esac
 
-ARGS=(run "$BASE_URL/api/v1/openapi.json"
+# Real ids for the path parameters (FUZZ_FIXTURES=0: random ones, which mostly get 404).
+CONFIG="$TMP/schemathesis.toml"
+: >"$CONFIG"
+if [ "${FUZZ_FIXTURES:-1}" != "0" ]; then
+  { echo "[parameters]"; bash scripts/node24.sh scripts/fuzz-fixtures.ts "$EMAIL"; } >"$CONFIG"
+  log "fixtures: $(tr '\n' ' ' <"$CONFIG")"
+fi
+
+ARGS=(--config-file "$CONFIG" run "$BASE_URL/api/v1/openapi.json"
   --header "Authorization: Bearer $KEY"
   --checks "$CHECKS"
   --max-examples "${FUZZ_MAX_EXAMPLES:-60}"

@@ -46,6 +46,7 @@ function errorResponses(op: Operation): Record<string, string> {
     responses['413'] = `The body is larger than ${formatBytes(limit.bytes)} (\`${limit.tooLarge().code}\`)`;
     responses['415'] = 'The body is not JSON: send `application/json` or another `+json` type (`unsupported_media_type`)';
   }
+  Object.assign(responses, op.errors);
   if (op.startsWorkflow) responses['503'] = 'The workflow service is unreachable; retry after Retry-After (`workflow_unavailable`)';
   return responses;
 }
@@ -118,7 +119,11 @@ function pathItemOperation(op: Operation) {
     security: op.scope ? [{ bearerAuth: [op.scope] }] : [],
     'x-required-scope': op.scope ?? null,
   };
-  if (hasBody(op)) result.requestBody = { required: false, content: { 'application/json': { schema: bodySchema(input, inPath) } } };
+  if (hasBody(op)) {
+    const schema = bodySchema(input, inPath);
+    // Without a body every required field is missing (400): say so, so that clients and fuzzers send one.
+    result.requestBody = { required: Boolean(schema.required?.length), content: { 'application/json': { schema } } };
+  }
   return result;
 }
 

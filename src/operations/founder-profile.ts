@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { interviewAnswers, saveInterviewAnswers } from '../domain/founders/interview.ts';
-import { decodeImageBase64, PHOTO_LIMITS, photoTooLarge, processPhoto, saveFounderPhoto } from '../domain/founders/photos.ts';
+import { decodeImageBase64, IMAGE_BASE64_PATTERN, PHOTO_LIMITS, photoTooLarge, processPhoto, saveFounderPhoto } from '../domain/founders/photos.ts';
 import { founderProfileView, updateFounderProfile } from '../domain/founders/profiles.ts';
 import { RULES } from '../domain/founders/publish-rules.ts';
 import { wakeProfileWaiters } from '../domain/launches/owner-actions.ts';
@@ -91,7 +91,12 @@ export const uploadFounderPhotoOp = defineOperation({
   tags: ['founder'],
   input: z
     .object({
-      image_base64: z.string().min(1).describe('The image file, base64-encoded (a data: URL is accepted; its type is ignored)'),
+      image_base64: z
+        .string()
+        .min(1)
+        // The characters decodeImageBase64 takes, so that the OpenAPI document says which strings can be an upload.
+        .regex(IMAGE_BASE64_PATTERN, 'Must be base64 (optionally a data: URL)')
+        .describe('The image file, base64-encoded (a data: URL is accepted; its type is ignored)'),
     })
     .strict(),
   output: FounderProfile,

@@ -59,7 +59,9 @@ export const setFounderStoryOp = defineOperation({
       ...currentSectionFields,
       ...legacySectionFields,
     })
-    .strict(),
+    .strict()
+    // An older name together with its current one is a 400 (toCurrentSections): the schema says so too.
+    .meta({ not: { anyOf: Object.entries(LEGACY_SECTIONS).map(([old, current]) => ({ required: [old, current] })) } }),
   output: Story,
   handler: ({ listing_id, ...fields }, ctx) => setFounderStory(ctx.db, ctx.config.baseUrl, callerId(ctx), listing_id, fields),
 });

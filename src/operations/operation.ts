@@ -66,6 +66,8 @@ export interface Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodT
   bodyLimit?: BodyLimit;
   /** Starts a Temporal workflow, so it answers 503 workflow_unavailable while Temporal is unreachable. */
   startsWorkflow?: boolean;
+  /** Error statuses beyond the ones its flags imply (see errorResponses), with what they mean there. */
+  errors?: Record<string, string>;
   /** HTTP status of a success; default 200. */
   successStatus?: number;
   tags: string[];

@@ -13,6 +13,8 @@ export const OrderItem = z
 
 const Country = z
   .string()
+  // On the input too, so that the OpenAPI document says which strings are accepted.
+  .regex(/^\s*[A-Za-z]{2}\s*$/, { message: 'Must be an ISO 3166-1 alpha-2 country code', abort: true })
   .trim()
   .transform((v) => v.toUpperCase())
   .pipe(z.string().regex(/^[A-Z]{2}$/, 'Must be an ISO 3166-1 alpha-2 country code'));

@@ -32,6 +32,18 @@ export interface ProcessedPhoto {
 const unsupported = (detail: string) => badRequest('unsupported_image', detail);
 const ACCEPTED_TEXT = 'Send a JPEG, PNG, WebP, GIF or AVIF photo.';
 
+const B64 = String.raw`\s*[A-Za-z0-9+/]`;
+const PAD = String.raw`\s*=`;
+/**
+ * The strings decodeImageBase64 takes, as one pattern for the OpenAPI document: an optional data:
+ * prefix, then base64 whose length without whitespace is not 1 modulo 4, padded with at most two `=`.
+ */
+export const IMAGE_BASE64_PATTERN = new RegExp(
+  String.raw`^(?:data:[^,]{0,100},)?(?:(?:${B64}){4})*` +
+    `(?:${B64}${B64}${B64}(?:${B64}|${PAD})|${B64}${B64}${PAD}${PAD}|${B64}${B64}(?:${B64}|${PAD})?|${B64}${PAD}(?:${PAD})?|${PAD}${PAD})?` +
+    String.raw`\s*$`,
+);
+
 /** Bytes of an `image_base64` value; a `data:` URL prefix is allowed and its claimed type ignored. */
 export function decodeImageBase64(value: string): Buffer {
   const base64 = value.replace(/^data:[^,]{0,100},/, '').replace(/\s+/g, '');

@@ -15,7 +15,7 @@ export function isoWeekLabel(monday: string): string {
 }
 
 /** Pattern of an ISO week label as the API takes it. */
-export const ISO_WEEK_PATTERN = /^(\d{4})-W(\d{2})$/;
+export const ISO_WEEK_PATTERN = /^([2-9]\d{3})-W(0[1-9]|[1-4]\d|5[0-3])$/;
 
 /** Monday (YYYY-MM-DD) of an ISO week label such as 2026-W48, or null when no such week exists. */
 export function isoWeekMonday(label: string): string | null {
