@@ -6,6 +6,8 @@ import { WebClient } from '../helpers/web.ts';
 import { devMailboxNotice } from '../../src/web/pages/dev-mailbox.ts';
 
 const envs: TestEnv[] = [];
+/** Production needs a real payment provider configured (the test provider is refused there). */
+const PRODUCTION = { NODE_ENV: 'production', STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_PUBLISHABLE_KEY: 'pk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_x' };
 test.after.always(() => Promise.all(envs.map((e) => e.close())));
 
 async function start(settings: Record<string, string>) {
@@ -17,7 +19,7 @@ async function start(settings: Record<string, string>) {
 test('the mailbox page is on only without SMTP_URL and outside production', (t) => {
   t.true(loadConfig({}).devMailbox);
   t.false(loadConfig({ SMTP_URL: 'smtp://127.0.0.1:2525' }).devMailbox);
-  t.false(loadConfig({ NODE_ENV: 'production' }).devMailbox);
+  t.false(loadConfig(PRODUCTION).devMailbox);
   t.is(loadConfig({ SMTP_URL: 'smtp://127.0.0.1:2525' }).mail.smtpUrl, 'smtp://127.0.0.1:2525');
 });
 
@@ -78,7 +80,7 @@ test('with SMTP_URL set the mailbox pages do not exist and pages do not point to
 });
 
 test('in production the mailbox is off too', async (t) => {
-  const env = await start({ NODE_ENV: 'production' });
+  const env = await start(PRODUCTION);
   t.is((await new WebClient(env.baseUrl).get('/dev/mailbox')).status, 404);
 });
 
