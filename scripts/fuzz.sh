@@ -71,7 +71,7 @@ cleanup() {
     for _ in $(seq 1 60); do kill -0 "$SERVICE_PID" 2>/dev/null || break; sleep 1; done
     kill -KILL "$SERVICE_PID" 2>/dev/null || true
   fi
-  [ -n "${FUZZ_REPORT_DIR:-}" ] || rm -rf "$TMP"
+  rm -rf "$TMP"
 }
 trap cleanup EXIT
 
