@@ -33,7 +33,9 @@ try {
     categories: [],
     evidence: {},
   });
-  await db('listings').where({ id }).update({ status: 'live', launch_week: isoWeekStart(new Date()), live_at: db.fn.now() });
+  await db('listings')
+    .where({ id })
+    .update({ status: 'live', launch_week: isoWeekStart(new Date()), live_at: db.fn.now() });
   const { slug } = await db('listings').where({ id }).first('slug');
   console.log(`"path.listing_id" = ${id}\n"path.slug" = ${JSON.stringify(slug)}`);
 } finally {

@@ -52,18 +52,19 @@ export const claimListingOp = defineOperation({
   readOnly: false,
   successStatus: 201,
   tags: ['claims'],
-  input: z.object({
-    slug: z.string().min(1).max(200).describe('Slug of the listing'),
-    method: z.enum(CLAIM_METHODS),
-    email: z.email().max(254).optional().describe('method email only: an address at the listing’s registrable domain or a subdomain of it'),
-  })
-  // `email` is required for method email and refused for the others (checked in the handler): the schema says so too.
-  .meta({
-    anyOf: [
-      { properties: { method: { const: 'email' } }, required: ['email'] },
-      { properties: { method: { enum: CLAIM_METHODS.filter((m) => m !== 'email') } }, not: { required: ['email'] } },
-    ],
-  }),
+  input: z
+    .object({
+      slug: z.string().min(1).max(200).describe('Slug of the listing'),
+      method: z.enum(CLAIM_METHODS),
+      email: z.email().max(254).optional().describe('method email only: an address at the listing’s registrable domain or a subdomain of it'),
+    })
+    // `email` is required for method email and refused for the others (checked in the handler): the schema says so too.
+    .meta({
+      anyOf: [
+        { properties: { method: { const: 'email' } }, required: ['email'] },
+        { properties: { method: { enum: CLAIM_METHODS.filter((m) => m !== 'email') } }, not: { required: ['email'] } },
+      ],
+    }),
   output: Claim,
   async handler(input, ctx) {
     if (input.method === 'email' && input.email === undefined) throw validationFailed([{ path: 'email', message: 'Required for method email' }]);

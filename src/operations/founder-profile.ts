@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { interviewAnswers, saveInterviewAnswers } from '../domain/founders/interview.ts';
-import { decodeImageBase64, IMAGE_BASE64_PATTERN, PHOTO_LIMITS, photoTooLarge, processPhoto, saveFounderPhoto } from '../domain/founders/photos.ts';
+import {
+  decodeImageBase64,
+  IMAGE_BASE64_PATTERN,
+  PHOTO_LIMITS,
+  photoTooLarge,
+  processPhoto,
+  saveFounderPhoto,
+} from '../domain/founders/photos.ts';
 import { founderProfileView, updateFounderProfile } from '../domain/founders/profiles.ts';
 import { RULES } from '../domain/founders/publish-rules.ts';
 import { wakeProfileWaiters } from '../domain/launches/owner-actions.ts';

@@ -26,7 +26,9 @@ export const quoteOrderOp = defineOperation({
   idempotent: false,
   readOnly: true,
   // Read-only, yet it refuses what cannot be priced (found by npm run fuzz: the 422 was undocumented).
-  errors: { '422': 'Refused: an item (`order_item_refused`), the promo code (`promo_code_invalid`) or the VAT number (`vat_number_invalid`)' },
+  errors: {
+    '422': 'Refused: an item (`order_item_refused`), the promo code (`promo_code_invalid`) or the VAT number (`vat_number_invalid`)',
+  },
   tags: ['orders'],
   input: z.object(QuoteBody),
   output: Quote,

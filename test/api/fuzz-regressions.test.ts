@@ -43,12 +43,18 @@ test('billing_country: the document rejects what the API rejects ("" was generat
     t.false(matches(schema, bad), bad);
     const res = await api(env, 'POST', '/orders/quote', { key, body: { items: [{ product: 'x' }], billing_country: bad } });
     t.is(res.status, 400, bad);
-    t.true(res.body.errors.some((e: { path: string }) => e.path === 'billing_country'), bad);
+    t.true(
+      res.body.errors.some((e: { path: string }) => e.path === 'billing_country'),
+      bad,
+    );
   }
   for (const good of ['IE', 'ie', ' de ']) {
     t.true(matches(schema, good), good);
     const res = await api(env, 'POST', '/orders/quote', { key, body: { items: [{ product: 'x' }], billing_country: good } });
-    t.false((res.body.errors ?? []).some((e: { path: string }) => e.path === 'billing_country'), good);
+    t.false(
+      (res.body.errors ?? []).some((e: { path: string }) => e.path === 'billing_country'),
+      good,
+    );
   }
 });
 
