@@ -182,7 +182,7 @@ test('the account overview links every page of the account area and the owner’
   const overview = await client.get('/account');
   t.false(overview.text.includes('<script>alert'));
   const links = overview.$('nav[aria-labelledby=account-pages] a').map((_, a) => overview.$(a).attr('href')).get();
-  t.deepEqual(links, ['/account/notifications', '/account/founder-profile', '/account/keys', '/account/connected-apps', '/updates']);
+  t.deepEqual(links, ['/account/notifications', '/account/orders', '/account/founder-profile', '/account/keys', '/account/connected-apps', '/updates']);
   const item = overview.$('ul.owned li');
   t.is(item.length, 1);
   t.is(item.find(`a[href="/account/listings/${live}/story"]`).text(), `Edit the founder story of Mine ${HOSTILE}`);
