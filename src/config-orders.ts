@@ -31,7 +31,8 @@ export interface OrderConfig {
   checkoutTtlSeconds: number;
   promoLimits: { perAccount15Min: number; perAccountDay: number; perIpDay: number };
   fulfilMaxAttempts: number;
-  provider: 'test' | 'stripe';
+  /** null: production without Stripe keys; orders can be priced and built, not paid (503). */
+  provider: 'test' | 'stripe' | null;
   test: { webhookSecret: string; cryptoDelayMs: number; webhookUrl: string };
   stripe: {
     secretKey: string;
@@ -46,11 +47,12 @@ export interface OrderConfig {
 /** Orders part of the typed config; fails fast on a provider that cannot run here. */
 export function orderConfig(e: OrderEnv, baseUrl: string): OrderConfig {
   const production = e.NODE_ENV === 'production';
-  const provider = e.PAYMENT_PROVIDER ?? (production ? 'stripe' : 'test');
+  const stripeMissing = ['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBHOOK_SECRET'].filter((k) => !e[k as keyof OrderEnv]);
+  // Production picks Stripe when its keys are there; the simulated provider is never used there.
+  const provider = e.PAYMENT_PROVIDER ?? (production ? (stripeMissing.length ? null : 'stripe') : 'test');
   if (provider === 'test' && production) {
     throw new Error('Invalid environment:\n  PAYMENT_PROVIDER: the test provider is refused when NODE_ENV=production');
   }
-  const stripeMissing = ['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBHOOK_SECRET'].filter((k) => !e[k as keyof OrderEnv]);
   if (provider === 'stripe' && stripeMissing.length) {
     throw new Error(`Invalid environment:\n  ${stripeMissing.join(', ')}: required with PAYMENT_PROVIDER=stripe`);
   }
