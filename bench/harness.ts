@@ -13,9 +13,36 @@ export const CONNECTIONS = 50;
 export const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
 
 export const WORDS = [
-  'analytics', 'invoices', 'monitoring', 'rockets', 'design', 'payroll', 'calendar', 'notes', 'email', 'crm',
-  'security', 'backup', 'forms', 'chat', 'video', 'podcast', 'hiring', 'travel', 'recipes', 'fitness',
-  'budget', 'tasks', 'wiki', 'docs', 'search', 'maps', 'music', 'photos', 'shop', 'survey',
+  'analytics',
+  'invoices',
+  'monitoring',
+  'rockets',
+  'design',
+  'payroll',
+  'calendar',
+  'notes',
+  'email',
+  'crm',
+  'security',
+  'backup',
+  'forms',
+  'chat',
+  'video',
+  'podcast',
+  'hiring',
+  'travel',
+  'recipes',
+  'fitness',
+  'budget',
+  'tasks',
+  'wiki',
+  'docs',
+  'search',
+  'maps',
+  'music',
+  'photos',
+  'shop',
+  'survey',
 ];
 
 /**
@@ -114,7 +141,13 @@ export async function compare(targets: { name: string; options: autocannon.Optio
     const all = runs[i]!;
     const total = all.reduce((sum, r) => sum + r.total, 0);
     const p50s = all.map((r) => r.p50).sort((a, b) => a - b);
-    return { name: t.name, rps: total / DURATION_S, p50: p50s[Math.floor(p50s.length / 2)]!, p99: Math.max(...all.map((r) => r.p99)), total };
+    return {
+      name: t.name,
+      rps: total / DURATION_S,
+      p50: p50s[Math.floor(p50s.length / 2)]!,
+      p99: Math.max(...all.map((r) => r.p99)),
+      total,
+    };
   });
 }
 

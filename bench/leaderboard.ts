@@ -22,7 +22,9 @@ const VOTES_PER_ACCOUNT = 100;
 /** 1M votes spread over the listings, the counters set from them, 1,000 of them voided. */
 async function seedVotes(db: Db): Promise<void> {
   const started = Date.now();
-  await db.raw(`INSERT INTO users (email, email_verified_at) SELECT 'bench-' || g || '@example.com', now() FROM generate_series(1, ?) g`, [ACCOUNTS]);
+  await db.raw(`INSERT INTO users (email, email_verified_at) SELECT 'bench-' || g || '@example.com', now() FROM generate_series(1, ?) g`, [
+    ACCOUNTS,
+  ]);
   // Account u votes for 100 distinct listings (k * 1009 < 100,000 for k < 100).
   await db.raw(
     `INSERT INTO votes (listing_id, user_id, created_at)
@@ -30,7 +32,9 @@ async function seedVotes(db: Db): Promise<void> {
      FROM users u, generate_series(0, ?) k WHERE u.email LIKE 'bench-%'`,
     [LISTINGS, VOTES_PER_ACCOUNT - 1],
   );
-  await db.raw(`UPDATE listings l SET votes = c.n, week_votes = c.n FROM (SELECT listing_id, count(*)::int n FROM votes GROUP BY listing_id) c WHERE l.id = c.listing_id`);
+  await db.raw(
+    `UPDATE listings l SET votes = c.n, week_votes = c.n FROM (SELECT listing_id, count(*)::int n FROM votes GROUP BY listing_id) c WHERE l.id = c.listing_id`,
+  );
   await db.raw(`UPDATE listings SET votes = 0, week_votes = 0 WHERE id NOT IN (SELECT DISTINCT listing_id FROM votes)`);
   await db.raw(
     `INSERT INTO voided_votes (listing_id, user_id, voted_at, in_launch_week, reason)
@@ -69,7 +73,9 @@ async function main() {
     const bareServer = await listen(bare.callback());
 
     const sample = await (await fetch(`${app.url}/api/v1/leaderboards/community-weekly`)).json();
-    console.log(`leaderboard ${sample.week} (${sample.state}): ${sample.items.length} items, #1 ${sample.items[0]?.name} with ${sample.items[0]?.score}`);
+    console.log(
+      `leaderboard ${sample.week} (${sample.state}): ${sample.items.length} items, #1 ${sample.items[0]?.name} with ${sample.items[0]?.score}`,
+    );
     const path = '/api/v1/leaderboards/community-weekly';
     const results = await compare([
       { name: 'bare Koa (constant JSON)', options: { url: `${bareServer.url}/` } },

@@ -58,7 +58,14 @@ async function main() {
     let handler: http.RequestListener = () => {};
     const app = await listen((req, res) => handler(req, res));
     const port = new URL(app.url).port;
-    const config = loadConfig({ LOG_LEVEL: 'silent', PORT: port, BASE_URL: `http://127.0.0.1:${port}`, TEMPORAL_ADDRESS: '127.0.0.1:1', DATA_DIR: database.dataDir, MCP_DIRECT_TOOL_CALLS: process.env.MCP_DIRECT_TOOL_CALLS });
+    const config = loadConfig({
+      LOG_LEVEL: 'silent',
+      PORT: port,
+      BASE_URL: `http://127.0.0.1:${port}`,
+      TEMPORAL_ADDRESS: '127.0.0.1:1',
+      DATA_DIR: database.dataDir,
+      MCP_DIRECT_TOOL_CALLS: process.env.MCP_DIRECT_TOOL_CALLS,
+    });
     const services = createServices(config, { databaseUrl: database.databaseUrl, temporalAddress: '127.0.0.1:1' });
     handler = createApp(services, operations).callback();
     const mcpUrl = `${app.url}/mcp`;
@@ -80,7 +87,10 @@ async function main() {
     }
     const [rest, mcp] = await compare(searchTargets);
     const [restMine, mcpMine] = await compare([
-      { name: 'REST GET /me/listings (JWT)', options: { url: `${app.url}/api/v1/me/listings`, headers: { authorization: `Bearer ${token}` } } },
+      {
+        name: 'REST GET /me/listings (JWT)',
+        options: { url: `${app.url}/api/v1/me/listings`, headers: { authorization: `Bearer ${token}` } },
+      },
       { name: 'MCP list_my_listings (JWT)', options: { url: mcpUrl, method: 'POST', headers: mine.headers, body: mine.body } },
     ]);
     printTable([rest, mcp]);

@@ -52,12 +52,23 @@ async function quoteThroughput(url: string, key: string, listingId: number) {
   });
   const bareServer = await listen(bare.callback());
   const body = JSON.stringify({
-    items: [{ product: 'featured', listing_id: listingId, options: { weeks: 2 } }, { product: 'categories', listing_id: listingId, options: { categories: ['ai'] } }],
+    items: [
+      { product: 'featured', listing_id: listingId, options: { weeks: 2 } },
+      { product: 'categories', listing_id: listingId, options: { categories: ['ai'] } },
+    ],
     billing_country: 'DE',
   });
   const [bareResult, quote] = await compare([
     { name: 'bare Koa (constant JSON)', options: { url: `${bareServer.url}/` } },
-    { name: 'quote_order (2 items, DE VAT)', options: { url: `${url}/api/v1/orders/quote`, method: 'POST', body, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } } },
+    {
+      name: 'quote_order (2 items, DE VAT)',
+      options: {
+        url: `${url}/api/v1/orders/quote`,
+        method: 'POST',
+        body,
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      },
+    },
   ]);
   printTable([bareResult!, quote!]);
   const ratio = quote!.rps / bareResult!.rps;
@@ -71,7 +82,13 @@ async function fulfilmentLatency(services: Services, url: string, key: string, l
     const res = await fetch(`${url}/api/v1/orders/checkout`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ items: [{ product: 'featured', listing_id: listingId, options: { weeks: 1 } }, { product: 'categories', listing_id: listingId, options: { categories: ['data'] } }], billing_country: 'US' }),
+      body: JSON.stringify({
+        items: [
+          { product: 'featured', listing_id: listingId, options: { weeks: 1 } },
+          { product: 'categories', listing_id: listingId, options: { categories: ['data'] } },
+        ],
+        billing_country: 'US',
+      }),
     });
     const order = (await res.json()) as { number: string; total_cents: number };
     numbers.push(order.number);
@@ -80,7 +97,16 @@ async function fulfilmentLatency(services: Services, url: string, key: string, l
       id: `evt_bench_${i}`,
       object: 'event',
       type: 'payment_intent.succeeded',
-      data: { object: { id: `pi_bench_${i}`, object: 'payment_intent', amount: order.total_cents, amount_received: order.total_cents, currency: 'usd', metadata: { order_number: order.number, method: 'card' } } },
+      data: {
+        object: {
+          id: `pi_bench_${i}`,
+          object: 'payment_intent',
+          amount: order.total_cents,
+          amount_received: order.total_cents,
+          currency: 'usd',
+          metadata: { order_number: order.number, method: 'card' },
+        },
+      },
     });
     const hook = await fetch(`${url}/webhooks/payments/test`, {
       method: 'POST',
@@ -94,13 +120,16 @@ async function fulfilmentLatency(services: Services, url: string, key: string, l
   while ((await services.db('orders').whereIn('number', numbers).whereNull('fulfilled_at').first('id')) && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 200));
   }
-  const rows = await services.db('orders as o')
+  const rows = await services
+    .db('orders as o')
     .join('payment_events as e', 'e.order_number', 'o.number')
     .whereIn('o.number', numbers)
     .select(services.db.raw('extract(epoch FROM o.fulfilled_at - e.received_at) * 1000 AS ms'));
   const ms = rows.map((r: { ms: string | null }) => (r.ms === null ? Infinity : Number(r.ms))).sort((a, b) => a - b);
   const at = (q: number) => ms[Math.min(ms.length - 1, Math.ceil(q * ms.length) - 1)]!;
-  console.log(`\npayment confirmed → every line fulfilled, ${ms.length} orders: p50 ${at(0.5).toFixed(0)} ms, p95 ${at(0.95).toFixed(0)} ms, max ${at(1).toFixed(0)} ms`);
+  console.log(
+    `\npayment confirmed → every line fulfilled, ${ms.length} orders: p50 ${at(0.5).toFixed(0)} ms, p95 ${at(0.95).toFixed(0)} ms, max ${at(1).toFixed(0)} ms`,
+  );
   console.log(`target p95 < 1000 ms: ${at(0.95) < 1000 ? 'met' : 'MISSED'}`);
 }
 

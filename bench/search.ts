@@ -59,7 +59,9 @@ async function main() {
     const productsRatio = results.find((r) => r.name === 'list_products')!.rps / bareRps;
     console.log(`\nsearch p99 (worst query) ${searchP99} ms — target < 50 ms: ${searchP99 < 50 ? 'met' : 'MISSED'}`);
     const streamTarget = LISTINGS >= 1_000_000 ? 100 : 50;
-    console.log(`distinct stream p99 ${streamP99} ms on ${LISTINGS} listings — target < ${streamTarget} ms: ${streamP99 < streamTarget ? 'met' : 'MISSED'}`);
+    console.log(
+      `distinct stream p99 ${streamP99} ms on ${LISTINGS} listings — target < ${streamTarget} ms: ${streamP99 < streamTarget ? 'met' : 'MISSED'}`,
+    );
     console.log(`list_products ${(productsRatio * 100).toFixed(0)} % of bare — target ≥ 50 %: ${productsRatio >= 0.5 ? 'met' : 'MISSED'}`);
     await app.close();
     await bareServer.close();

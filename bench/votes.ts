@@ -64,7 +64,12 @@ async function signedInVoters(db: Db, appUrl: string, slug: string): Promise<Vot
 }
 
 /** Sends each prepared vote exactly once at `connections` connections; every answer must be a 303. */
-async function voteRun(name: string, url: string, votes: { path: string; cookie: string; body: string }[], connections: number): Promise<VoteRun> {
+async function voteRun(
+  name: string,
+  url: string,
+  votes: { path: string; cookie: string; body: string }[],
+  connections: number,
+): Promise<VoteRun> {
   process.env.BENCH_VOTES = JSON.stringify(votes);
   const cpu = process.cpuUsage();
   const r = await autocannon({
@@ -81,7 +86,16 @@ async function voteRun(name: string, url: string, votes: { path: string; cookie:
   }
   const used = process.cpuUsage(cpu);
   const cpuMsPerVote = (used.user + used.system) / 1000 / votes.length;
-  return { name, votes: votes.length, connections, seconds: r.duration, p50: r.latency.p50, p99: r.latency.p99, max: r.latency.max, cpuMsPerVote };
+  return {
+    name,
+    votes: votes.length,
+    connections,
+    seconds: r.duration,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    max: r.latency.max,
+    cpuMsPerVote,
+  };
 }
 
 async function exactCounts(db: Db, ids: number[]): Promise<void> {
@@ -104,28 +118,50 @@ async function main() {
     await db('listings').update({ votes: 0, week_votes: 0 });
     const listings: { id: number; slug: string }[] = await db('listings').orderBy('id').select('id', 'slug');
     const voters = await signedInVoters(db, app.url, listings[0]!.slug);
-    const vote = (v: Voter, slug: string) => ({ path: `/listings/${slug}/vote`, cookie: v.cookie, body: `_csrf=${encodeURIComponent(v.csrf)}` });
+    const vote = (v: Voter, slug: string) => ({
+      path: `/listings/${slug}/vote`,
+      cookie: v.cookie,
+      body: `_csrf=${encodeURIComponent(v.csrf)}`,
+    });
 
-    const burst = await voteRun('burst: every account at once, one listing', app.url, voters.map((v) => vote(v, listings[0]!.slug)), ACCOUNTS);
+    const burst = await voteRun(
+      'burst: every account at once, one listing',
+      app.url,
+      voters.map((v) => vote(v, listings[0]!.slug)),
+      ACCOUNTS,
+    );
     await exactCounts(db, [listings[0]!.id]);
     const others = listings.slice(1, 1 + STEADY_LISTINGS);
     // Account-major order: at any moment the 50 connections vote for different listings and accounts.
     const steadyVotes = voters.flatMap((v) => others.map((l) => vote(v, l.slug)));
     const steady = await voteRun(`steady: ${others.length} listings`, app.url, steadyVotes, STEADY_CONNECTIONS);
-    await exactCounts(db, others.map((l) => l.id));
+    await exactCounts(
+      db,
+      others.map((l) => l.id),
+    );
     const light = listings.slice(1 + STEADY_LISTINGS);
     const lightVotes = voters.flatMap((v) => light.map((l) => vote(v, l.slug)));
     const lighter = await voteRun(`light: ${light.length} listings`, app.url, lightVotes, LIGHT_CONNECTIONS);
-    await exactCounts(db, light.map((l) => l.id));
+    await exactCounts(
+      db,
+      light.map((l) => l.id),
+    );
 
-    console.log(`\nvotes through POST /listings/{slug}/vote, node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} cores`);
+    console.log(
+      `\nvotes through POST /listings/{slug}/vote, node ${process.version}, load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')} on ${os.cpus().length} cores`,
+    );
     console.log('run                                          votes  conns  votes/s   p50 ms  p99 ms  max ms  node CPU ms/vote');
     for (const r of [burst, steady, lighter]) {
       console.log(
         `${r.name.padEnd(44)} ${String(r.votes).padStart(6)} ${String(r.connections).padStart(6)} ${(r.votes / r.seconds).toFixed(0).padStart(8)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(7)} ${String(r.max).padStart(7)} ${r.cpuMsPerVote.toFixed(2).padStart(17)}`,
       );
     }
-    console.log(`\np99 of a vote at ${STEADY_CONNECTIONS} connections ${steady.p99} ms — target < 50 ms: ${steady.p99 < 50 ? 'met' : 'MISSED'}`);
+    console.log(
+      `\np99 of a vote at ${STEADY_CONNECTIONS} connections ${steady.p99} ms — target < 50 ms: ${steady.p99 < 50 ? 'met' : 'MISSED'}`,
+    );
     console.log(`p99 of a vote at ${LIGHT_CONNECTIONS} connections ${lighter.p99} ms`);
     await app.close();
     await services.close();

@@ -65,7 +65,11 @@ export function orderConfig(e: OrderEnv, baseUrl: string): OrderConfig {
     },
     fulfilMaxAttempts: e.ORDER_FULFIL_MAX_ATTEMPTS,
     provider,
-    test: { webhookSecret: e.TEST_PAYMENTS_WEBHOOK_SECRET, cryptoDelayMs: e.TEST_PAYMENTS_CRYPTO_DELAY_MS, webhookUrl: `${baseUrl}/webhooks/payments/test` },
+    test: {
+      webhookSecret: e.TEST_PAYMENTS_WEBHOOK_SECRET,
+      cryptoDelayMs: e.TEST_PAYMENTS_CRYPTO_DELAY_MS,
+      webhookUrl: `${baseUrl}/webhooks/payments/test`,
+    },
     stripe:
       provider === 'stripe'
         ? {

@@ -7,9 +7,7 @@ import type { QuotaSettings } from './domain/quotas/quotas.ts';
 import type { CrawlOptions } from './domain/crawl/types.ts';
 import { ORDER_ENV, orderConfig, type OrderConfig } from './config-orders.ts';
 
-const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 
 const EnvSchema = z.object({
   /** Port of the Koa app (REST, MCP, OAuth, web). @default 3000 */
@@ -65,7 +63,10 @@ const EnvSchema = z.object({
   /** Answer stateless 2026-07-28 tools/call requests without the SDK's per-request server (see src/mcp/direct-call.ts). */
   MCP_DIRECT_TOOL_CALLS: bool.default(true),
   /** SMTP server for outgoing mail (smtp:// or smtps://, credentials in the URL); without it mail stays in the outbox. */
-  SMTP_URL: z.string().regex(/^smtps?:\/\/[^/]+/, 'Must be an smtp:// or smtps:// URL').optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^/]+/, 'Must be an smtp:// or smtps:// URL')
+    .optional(),
   /** Sender of every mail. @default Listing Directory <no-reply@localhost> */
   MAIL_FROM: z.string().min(3).default('Listing Directory <no-reply@localhost>'),
   /** How often a worker looks for queued mail that no workflow delivered (or that is due for a retry). */
@@ -122,7 +123,8 @@ const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3
 /** `500ms`, `10s`, `5m`, `4h`, `7d` → milliseconds. */
 function duration(name: string, value: string): number {
   const match = /^(\d+)(ms|s|m|h|d)$/.exec(value.trim());
-  if (!match || Number(match[1]) === 0) throw new Error(`Invalid environment:\n  ${name}: "${value}" is not a duration like 30s, 5m, 4h or 7d`);
+  if (!match || Number(match[1]) === 0)
+    throw new Error(`Invalid environment:\n  ${name}: "${value}" is not a duration like 30s, 5m, 4h or 7d`);
   return Number(match[1]) * DURATION_UNITS[match[2]!]!;
 }
 
@@ -130,7 +132,8 @@ function duration(name: string, value: string): number {
 function checkSchedule(value: string): ClaimCheckPhase[] {
   const phases = list(value).map((pair) => {
     const [every, until, extra] = pair.split('/');
-    if (!every || !until || extra !== undefined) throw new Error(`Invalid environment:\n  CLAIM_CHECK_SCHEDULE: "${pair}" is not every/until`);
+    if (!every || !until || extra !== undefined)
+      throw new Error(`Invalid environment:\n  CLAIM_CHECK_SCHEDULE: "${pair}" is not every/until`);
     return { everyMs: duration('CLAIM_CHECK_SCHEDULE', every), untilMs: duration('CLAIM_CHECK_SCHEDULE', until) };
   });
   if (phases.length === 0 || phases.some((p, i) => i > 0 && p.untilMs <= phases[i - 1]!.untilMs)) {
@@ -142,12 +145,19 @@ function checkSchedule(value: string): ClaimCheckPhase[] {
 /** `1.1.1.1`, `127.0.0.1:5353`, `[::1]:53`: addresses (node:dns takes no host names), optional port. */
 function dnsServers(value: string): string[] {
   const servers = list(value);
-  const bad = servers.filter((s) => !/^(?:\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?|\[[0-9a-f:.]+\](?::\d{1,5})?|[0-9a-f:]+:[0-9a-f:.]*)$/i.test(s));
-  if (bad.length) throw new Error(`Invalid environment:\n  CLAIM_DNS_SERVERS: ${bad.join(', ')} is not an IP address with an optional :port`);
+  const bad = servers.filter(
+    (s) => !/^(?:\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?|\[[0-9a-f:.]+\](?::\d{1,5})?|[0-9a-f:]+:[0-9a-f:.]*)$/i.test(s),
+  );
+  if (bad.length)
+    throw new Error(`Invalid environment:\n  CLAIM_DNS_SERVERS: ${bad.join(', ')} is not an IP address with an optional :port`);
   return servers;
 }
 
-const list = (value: string) => value.split(',').map((v) => v.trim()).filter(Boolean);
+const list = (value: string) =>
+  value
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
 
 function parseJwks(value: string): JsonWebKey[] {
   try {
@@ -230,7 +240,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   if (e.METRICS_PORT !== undefined && [e.PORT, e.TEMPORAL_METRICS_PORT].includes(e.METRICS_PORT)) {
-    throw new Error('Invalid environment:\n  METRICS_PORT: must differ from PORT and TEMPORAL_METRICS_PORT (metrics never share the public port)');
+    throw new Error(
+      'Invalid environment:\n  METRICS_PORT: must differ from PORT and TEMPORAL_METRICS_PORT (metrics never share the public port)',
+    );
   }
   const baseUrl = (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return {

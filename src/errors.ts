@@ -127,8 +127,11 @@ export const notFound = (what: string) => appError('not_found', `${what} was not
 export const conflict = (code: string, detail: string) => coded(409, code, detail);
 
 /** A body over the operation's limit; `what` names it in the caller's terms. */
-export const payloadTooLarge = (limitBytes: number, code: 'payload_too_large' | 'image_too_large' = 'payload_too_large', what = 'The request body') =>
-  appError(code, `${what} is larger than ${formatBytes(limitBytes)}.`);
+export const payloadTooLarge = (
+  limitBytes: number,
+  code: 'payload_too_large' | 'image_too_large' = 'payload_too_large',
+  what = 'The request body',
+) => appError(code, `${what} is larger than ${formatBytes(limitBytes)}.`);
 
 export const unsupportedMediaType = (detail: string) => appError('unsupported_media_type', detail);
 
@@ -167,10 +170,7 @@ export interface Problem {
 
 /** Maps any thrown value to a problem; 5xx details are hidden. */
 export function toProblem(err: unknown, baseUrl: string, requestId?: string): Problem {
-  const e =
-    err instanceof AppError
-      ? err
-      : appError('internal_error', 'Something went wrong on our side. Please retry later.');
+  const e = err instanceof AppError ? err : appError('internal_error', 'Something went wrong on our side. Please retry later.');
   const problem: Problem = {
     ...e.extensions,
     type: `${baseUrl}/problems/${e.code}`,

@@ -114,13 +114,17 @@ async function startRoles(services: Services, endpoints: Endpoints, roles: { api
       server.once('error', reject);
       server.listen(port, host, resolve);
     }).catch((err: Error) => {
-      throw new StartupError(`The web server cannot listen on ${host}:${port}: ${err.message}. To fix it, set PORT (or HOST) to a free one.`);
+      throw new StartupError(
+        `The web server cannot listen on ${host}:${port}: ${err.message}. To fix it, set PORT (or HOST) to a free one.`,
+      );
     });
     services.log.info({ port: services.config.port, host: services.config.host }, 'api listening');
     const metricsPort = services.config.metrics.port;
     if (metricsPort !== null) {
       const metrics = await startMetricsServer(services.metrics.registry, metricsPort, host).catch((err: Error) => {
-        throw new StartupError(`The metrics endpoint cannot listen on ${host}:${metricsPort}: ${err.message}. To fix it, set METRICS_PORT to a free port.`);
+        throw new StartupError(
+          `The metrics endpoint cannot listen on ${host}:${metricsPort}: ${err.message}. To fix it, set METRICS_PORT to a free port.`,
+        );
       });
       services.log.info({ port: metricsPort, host }, 'metrics listening on /metrics');
       stops.push(() => new Promise<void>((resolve) => metrics.close(() => resolve())));

@@ -33,7 +33,6 @@ async function testFiles(dir: string): Promise<string[]> {
   return entries.filter((f) => f.endsWith('.test.ts')).map((f) => path.join(dir, f));
 }
 
-
 async function run(): Promise<number> {
   const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'ld-test-'));
   await fs.chmod(tmp, 0o755);

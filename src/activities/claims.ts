@@ -29,7 +29,10 @@ export function createClaimActivities({ db, config }: ClaimActivityDeps) {
       const claim = await getClaim(db, claimId);
       if (!claim) return { status: 'canceled', canceledClaimIds: [], mailIds: [] }; // deleted with its listing
       if (claim.status !== 'verified') return { status: claim.status, canceledClaimIds: [], mailIds: [] };
-      const mailIds: number[] = await db('mail_outbox').where({ dedupe_key: `claim-transfer:${claimId}` }).whereNull('sent_at').pluck('id');
+      const mailIds: number[] = await db('mail_outbox')
+        .where({ dedupe_key: `claim-transfer:${claimId}` })
+        .whereNull('sent_at')
+        .pluck('id');
       return { status: 'verified', canceledClaimIds: await claimsCanceledBy(db, claimId), mailIds };
     },
     /** Ends a claim that ran out of time; its mail is returned for delivery. */

@@ -15,7 +15,8 @@ export interface LaunchActivityDeps {
 /** Activities of `listing:{id}`; thin wrappers over src/domain/launches. */
 export function createLaunchActivities({ db, config }: LaunchActivityDeps) {
   const deps: BadgeCheckDeps = { db, baseUrl: config.baseUrl, crawl: config.crawl };
-  const current = async (listingId: number) => launchStateOf((await db<ListingRow>('listings').where({ id: listingId }).first()) as ListingRow | undefined);
+  const current = async (listingId: number) =>
+    launchStateOf((await db<ListingRow>('listings').where({ id: listingId }).first()) as ListingRow | undefined);
   /** Moves a waiting free listing on; a refusal (no free week left) leaves it waiting. */
   const advance = async (listingId: number): Promise<LaunchState> => {
     try {

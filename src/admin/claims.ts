@@ -31,12 +31,24 @@ export async function claimsList(db: Db, flags: { status?: string; stuck?: boole
     throw badRequest('invalid_status', `--status must be one of ${STATUSES.join(', ')}, not "${flags.status}".`);
   }
   const limit = flags.limit === undefined ? 50 : Number(flags.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw badRequest('invalid_limit', '--limit must be a whole number from 1 to 1000.');
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
+    throw badRequest('invalid_limit', '--limit must be a whole number from 1 to 1000.');
   const query = db('claims as c')
     .join('listings as l', 'l.id', 'c.listing_id')
     .join('users as u', 'u.id', 'c.user_id')
     .joinRaw('LEFT JOIN LATERAL (SELECT checked_at, result FROM claim_checks WHERE claim_id = c.id ORDER BY id DESC LIMIT 1) lc ON true')
-    .select('c.id', 'c.status', 'c.method', 'c.created_at', 'c.expires_at', 'c.listing_id', 'l.slug', 'u.email', 'lc.checked_at as last_check_at', 'lc.result as last_result')
+    .select(
+      'c.id',
+      'c.status',
+      'c.method',
+      'c.created_at',
+      'c.expires_at',
+      'c.listing_id',
+      'l.slug',
+      'u.email',
+      'lc.checked_at as last_check_at',
+      'lc.result as last_result',
+    )
     .orderBy('c.id', 'desc')
     .limit(limit);
   if (flags.status) query.where('c.status', flags.status);
@@ -44,9 +56,10 @@ export async function claimsList(db: Db, flags: { status?: string; stuck?: boole
     // Pending although expired (the workflow did not end it), or not checked lately (its workflow is not running).
     query.where('c.status', 'pending').where((q) =>
       q.where('c.expires_at', '<', db.fn.now()).orWhere((q2) =>
-        q2.whereNot('c.method', 'email').where('c.created_at', '<', new Date(Date.now() - STUCK_AFTER_MS)).where((q3) =>
-          q3.whereNull('lc.checked_at').orWhere('lc.checked_at', '<', new Date(Date.now() - STUCK_AFTER_MS)),
-        ),
+        q2
+          .whereNot('c.method', 'email')
+          .where('c.created_at', '<', new Date(Date.now() - STUCK_AFTER_MS))
+          .where((q3) => q3.whereNull('lc.checked_at').orWhere('lc.checked_at', '<', new Date(Date.now() - STUCK_AFTER_MS))),
       ),
     );
   }
@@ -63,7 +76,11 @@ function line(c: ClaimLine): string {
 }
 
 /** `claims:recheck --id N`: the Update `verifyNow` on the claim's workflow (started again when it had closed). */
-export async function claimsRecheck(db: Db, deps: { config: Pick<Config, 'claims'>; workflows: WorkflowStarter }, flags: { id?: string }): Promise<string> {
+export async function claimsRecheck(
+  db: Db,
+  deps: { config: Pick<Config, 'claims'>; workflows: WorkflowStarter },
+  flags: { id?: string },
+): Promise<string> {
   const id = Number(flags.id);
   if (!flags.id || !/^\d+$/.test(flags.id) || !Number.isSafeInteger(id)) throw badRequest('invalid_id', '--id must be a claim id.');
   const claim = await recheckClaim(db, deps.workflows, deps.config.claims, id);

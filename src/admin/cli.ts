@@ -74,7 +74,8 @@ export async function runAdmin(db: Db, argv: string[], services?: SupportDeps): 
       case 'users:create': {
         const email = required(values.email, '--email');
         // With a password the account is verified and can sign in on the web at once.
-        const user = values.password === undefined ? await createUser(db, email) : await createVerifiedUser(db, email, password(values.password));
+        const user =
+          values.password === undefined ? await createUser(db, email) : await createVerifiedUser(db, email, password(values.password));
         console.log(`created user ${user.id} <${user.email}>`);
         return 0;
       }
@@ -130,7 +131,10 @@ function password(value: string): string {
 }
 
 function parseScopes(list: string): Scope[] {
-  const scopes = list.split(',').map((s) => s.trim()).filter(Boolean);
+  const scopes = list
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const bad = scopes.filter((s) => !ScopeSchema.safeParse(s).success);
   if (bad.length || scopes.length === 0) {
     throw new UsageError(`Unknown scope(s): ${bad.join(', ') || '(none given)'}. Known: ${ScopeSchema.options.join(', ')}`);

@@ -3,7 +3,8 @@ import { recentEdits, type RecentEdit } from '../domain/listings/listing-version
 import { siteByKey } from '../domain/sites/sites.ts';
 import { badRequest } from '../errors.ts';
 
-export const EDITS_LIST_USAGE = 'npm run admin -- edits:list [--site KEY] [--limit N]   (recent listing edits with their diff; N ≤ 1000, default 20)';
+export const EDITS_LIST_USAGE =
+  'npm run admin -- edits:list [--site KEY] [--limit N]   (recent listing edits with their diff; N ≤ 1000, default 20)';
 
 /** `edits:list`: the latest listing edits, newest first, each with a before/after diff for the site team. */
 export async function editsList(db: Db, options: { site?: string; limit?: string }): Promise<string> {
@@ -19,12 +20,16 @@ export async function editsList(db: Db, options: { site?: string; limit?: string
 function parseLimit(value: string | undefined): number {
   if (value === undefined) return 20;
   const n = Number(value);
-  if (!/^\d+$/.test(value) || n < 1 || n > 1000) throw badRequest('invalid_limit', `--limit must be a whole number from 1 to 1000, not "${value}".`);
+  if (!/^\d+$/.test(value) || n < 1 || n > 1000)
+    throw badRequest('invalid_limit', `--limit must be a whole number from 1 to 1000, not "${value}".`);
   return n;
 }
 
 function formatEdit(edit: RecentEdit): string {
-  const when = edit.created_at.toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+  const when = edit.created_at
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, ' UTC');
   const who = edit.editor_email ?? (edit.editor_id ? `user ${edit.editor_id}` : 'a deleted account');
   const lines = [
     `#${edit.id}  ${when}  [${edit.site_key}] listing ${edit.listing_id} "${edit.listing_name}" (${edit.listing_slug})`,

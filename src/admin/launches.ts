@@ -24,7 +24,11 @@ export interface LaunchDeps {
 }
 
 /** Runs a `launches:*` command; returns null for other commands. */
-export async function runLaunchCommand(deps: LaunchDeps, command: string | undefined, flags: { week?: string; listing?: string }): Promise<number | null> {
+export async function runLaunchCommand(
+  deps: LaunchDeps,
+  command: string | undefined,
+  flags: { week?: string; listing?: string },
+): Promise<number | null> {
   switch (command) {
     case 'launches:list':
       console.log(await launchesList(deps.db, flags.week));
@@ -53,22 +57,41 @@ async function launchesList(db: Db, week: string | undefined): Promise<string> {
     if (!monday) throw badRequest('usage', `--week must be an ISO week such as 2026-W52, not "${week}".`);
     query.where('l.launch_week', monday);
   } else {
-    query.where((q) => q.whereIn('l.status', ['awaiting_profile', 'awaiting_badge', 'scheduled']).orWhere({ 'l.status': 'live', 'l.launch_week': isoWeekStart(new Date()) }));
+    query.where((q) =>
+      q
+        .whereIn('l.status', ['awaiting_profile', 'awaiting_badge', 'scheduled'])
+        .orWhere({ 'l.status': 'live', 'l.launch_week': isoWeekStart(new Date()) }),
+    );
   }
   const rows: LaunchLine[] = await query;
   if (rows.length === 0) return 'No launches.';
-  const positions = await queuePositions(db, rows.map((r) => r.id));
+  const positions = await queuePositions(
+    db,
+    rows.map((r) => r.id),
+  );
   return [
     'listing\tsite\tweek\tplace\tstatus\tplan\tbadge\tname',
     ...rows.map((r) =>
-      [r.id, r.site_key, r.launch_week ? isoWeekLabel(r.launch_week) : '-', positions.get(r.id) ?? '-', r.status, r.plan ?? '-', r.badge ?? 'unchecked', r.name].join('\t'),
+      [
+        r.id,
+        r.site_key,
+        r.launch_week ? isoWeekLabel(r.launch_week) : '-',
+        positions.get(r.id) ?? '-',
+        r.status,
+        r.plan ?? '-',
+        r.badge ?? 'unchecked',
+        r.name,
+      ].join('\t'),
     ),
   ].join('\n');
 }
 
 async function launchesRecheck(deps: LaunchDeps, listing: string | undefined): Promise<string> {
   if (!listing || !/^[1-9]\d{0,9}$/.test(listing)) throw badRequest('usage', `--listing must be a listing id.\n${LAUNCHES_USAGE}`);
-  const row: ListingRow | undefined = await deps.db('listings').where({ id: Number(listing) }).first();
+  const row: ListingRow | undefined = await deps
+    .db('listings')
+    .where({ id: Number(listing) })
+    .first();
   if (!row) throw notFound(`Listing ${listing}`);
   if (row.plan === null) throw badRequest('no_launch', `Listing ${row.id} has no launch plan yet (status ${row.status}).`);
   let badge = '';

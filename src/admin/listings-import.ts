@@ -4,7 +4,8 @@ import { importListing } from '../domain/listings/import-listing.ts';
 import { siteByKey } from '../domain/sites/sites.ts';
 import { badRequest } from '../errors.ts';
 
-export const LISTINGS_IMPORT_USAGE = 'npm run admin -- listings:import --site KEY --url URL   (crawl a website and publish it as a live listing without owner; prints id and slug)';
+export const LISTINGS_IMPORT_USAGE =
+  'npm run admin -- listings:import --site KEY --url URL   (crawl a website and publish it as a live listing without owner; prints id and slug)';
 
 /** `listings:import`: seeds a site's directory with a company its owner can claim later. */
 export async function listingsImport(db: Db, config: Pick<Config, 'crawl'>, flags: { site?: string; url?: string }): Promise<string> {

@@ -16,7 +16,12 @@ export interface SupportDeps {
 }
 
 /** Runs an orders:* support command; returns null for other commands. */
-export async function runOrderSupportCommand(db: Db, deps: SupportDeps | undefined, command: string | undefined, f: OrderFlags): Promise<number | null> {
+export async function runOrderSupportCommand(
+  db: Db,
+  deps: SupportDeps | undefined,
+  command: string | undefined,
+  f: OrderFlags,
+): Promise<number | null> {
   if (!command?.startsWith('orders:')) return null;
   const number = f.number;
   if (!number) throw new OrderUsageError(`--number is required.\n${ORDER_SUPPORT_USAGE}`);
@@ -25,12 +30,19 @@ export async function runOrderSupportCommand(db: Db, deps: SupportDeps | undefin
       const { order, lines, events, refunds } = await orderDetails(db, number);
       const money = (c: number) => formatCents(c, order.currency);
       console.log(`order ${order.number}\t${order.status}${order.attention_reason ? `\t${order.attention_reason}` : ''}`);
-      console.log(`total ${money(order.total_cents)}\tpaid ${order.paid_cents === null ? '-' : money(order.paid_cents)} ${order.paid_at?.toISOString() ?? ''}\tinvoice ${order.invoice_number ?? '-'}`);
-      console.log(`vat ${order.quote.vat.treatment} ${order.quote.vat.rate_bp}bp ${order.quote.vat.country}\tworkflow order:${order.number}`);
+      console.log(
+        `total ${money(order.total_cents)}\tpaid ${order.paid_cents === null ? '-' : money(order.paid_cents)} ${order.paid_at?.toISOString() ?? ''}\tinvoice ${order.invoice_number ?? '-'}`,
+      );
+      console.log(
+        `vat ${order.quote.vat.treatment} ${order.quote.vat.rate_bp}bp ${order.quote.vat.country}\tworkflow order:${order.number}`,
+      );
       for (const l of lines) {
-        console.log(`line ${l.position}\t${l.product}\tlisting ${l.listing_id ?? '-'}\t${money(l.net_cents)} + ${money(l.vat_cents)}\t${l.fulfilled_at ? `fulfilled ${l.fulfilled_at.toISOString()}` : 'not fulfilled'}${l.refunded_at ? '\trefunded' : ''}`);
+        console.log(
+          `line ${l.position}\t${l.product}\tlisting ${l.listing_id ?? '-'}\t${money(l.net_cents)} + ${money(l.vat_cents)}\t${l.fulfilled_at ? `fulfilled ${l.fulfilled_at.toISOString()}` : 'not fulfilled'}${l.refunded_at ? '\trefunded' : ''}`,
+        );
       }
-      for (const e of events) console.log(`event ${e.provider}:${e.provider_event_id}\t${e.type}\t${new Date(e.received_at).toISOString()}`);
+      for (const e of events)
+        console.log(`event ${e.provider}:${e.provider_event_id}\t${e.type}\t${new Date(e.received_at).toISOString()}`);
       for (const r of refunds) console.log(`refund ${money(r.amount_cents)}\t${r.reason}\t${r.provider_refund_id}`);
       return 0;
     }
@@ -42,7 +54,8 @@ export async function runOrderSupportCommand(db: Db, deps: SupportDeps | undefin
     case 'orders:refund': {
       if (!deps) throw new OrderUsageError('orders:refund needs the payment provider configuration.');
       const line = f.line === undefined ? undefined : Number(f.line);
-      if (line !== undefined && !(Number.isInteger(line) && line >= 0)) throw new OrderUsageError('--line must be a line position (0, 1, ...).');
+      if (line !== undefined && !(Number.isInteger(line) && line >= 0))
+        throw new OrderUsageError('--line must be a line position (0, 1, ...).');
       const { amountCents } = await refundOrder(db, deps.config, number, line);
       console.log(`refunded ${formatCents(amountCents)} of ${number}`);
       return 0;

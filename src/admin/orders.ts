@@ -30,7 +30,9 @@ export const ORDER_OPTIONS = {
   line: { type: 'string' },
 } as const;
 
-export type OrderFlags = Partial<Record<Exclude<keyof typeof ORDER_OPTIONS, 'first-order-only'>, string>> & { 'first-order-only'?: boolean };
+export type OrderFlags = Partial<Record<Exclude<keyof typeof ORDER_OPTIONS, 'first-order-only'>, string>> & {
+  'first-order-only'?: boolean;
+};
 
 /** A bad flag; the CLI prints the message and exits 1. */
 export class OrderUsageError extends Error {}
@@ -40,10 +42,13 @@ export async function runOrderCommand(db: Db, command: string | undefined, f: Or
   switch (command) {
     case 'products:list':
       console.log('site\tproduct\tprice_cents\tstatus\tname');
-      for (const p of await allProducts(db, f.site)) console.log(`${p.site}\t${p.key}\t${p.price_cents}\t${p.active ? 'active' : 'inactive'}\t${p.name}`);
+      for (const p of await allProducts(db, f.site))
+        console.log(`${p.site}\t${p.key}\t${p.price_cents}\t${p.active ? 'active' : 'inactive'}\t${p.name}`);
       return 0;
     case 'products:set-price': {
-      const p = await updateProduct(db, need(f.site, '--site'), need(f.product, '--product'), { price_cents: int(need(f.cents, '--cents'), '--cents', 0) });
+      const p = await updateProduct(db, need(f.site, '--site'), need(f.product, '--product'), {
+        price_cents: int(need(f.cents, '--cents'), '--cents', 0),
+      });
       console.log(`${p.site}\t${p.key}\t${p.price_cents}`);
       return 0;
     }
@@ -66,7 +71,10 @@ export async function runOrderCommand(db: Db, command: string | undefined, f: Or
         perAccount: opt(f['per-account'], '--per-account', 1),
         firstOrderOnly: f['first-order-only'] ?? false,
         minNetCents: opt(f['min-net-cents'], '--min-net-cents', 0),
-        products: f.products?.split(',').map((p) => p.trim()).filter(Boolean),
+        products: f.products
+          ?.split(',')
+          .map((p) => p.trim())
+          .filter(Boolean),
       });
       console.log(`created promo ${promo.id} ${promo.code}`);
       return 0;
@@ -75,7 +83,9 @@ export async function runOrderCommand(db: Db, command: string | undefined, f: Or
       console.log('site\tcode\toff\treserved\tcounted\tmax\tstatus');
       for (const p of await listPromos(db, f.site)) {
         const off = p.percent_bp !== null ? `${p.percent_bp / 100}%` : `${p.amount_cents}c`;
-        console.log(`${p.site}\t${p.code}\t${off}\t${p.reserved}\t${p.counted}\t${p.max_redemptions ?? '-'}\t${p.disabled_at ? 'disabled' : 'enabled'}`);
+        console.log(
+          `${p.site}\t${p.code}\t${off}\t${p.reserved}\t${p.counted}\t${p.max_redemptions ?? '-'}\t${p.disabled_at ? 'disabled' : 'enabled'}`,
+        );
       }
       return 0;
     case 'promos:disable':

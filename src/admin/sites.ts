@@ -42,7 +42,8 @@ export async function runSiteCommand(db: Db, command: string | undefined, flags:
 
 function count(value: string | undefined, flag: string, max: number): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d{1,6}$/.test(value) || Number(value) > max) throw badRequest('usage', `${flag} must be a whole number from 0 to ${max}, not "${value}".`);
+  if (!/^\d{1,6}$/.test(value) || Number(value) > max)
+    throw badRequest('usage', `${flag} must be a whole number from 0 to ${max}, not "${value}".`);
   return Number(value);
 }
 

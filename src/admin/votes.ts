@@ -33,7 +33,8 @@ export async function runVoteCommand(db: Db, command: string | undefined, flags:
 
 function positiveInt(value: string, flag: string): number {
   const n = Number(value);
-  if (!/^\d{1,10}$/.test(value) || n < 1 || n > 2_147_483_647) throw badRequest('usage', `${flag} must be a positive whole number, not "${value}".`);
+  if (!/^\d{1,10}$/.test(value) || n < 1 || n > 2_147_483_647)
+    throw badRequest('usage', `${flag} must be a positive whole number, not "${value}".`);
   return n;
 }
 
@@ -41,7 +42,9 @@ function positiveInt(value: string, flag: string): number {
 async function userOf(db: Db, value: string): Promise<number> {
   const row = value.includes('@')
     ? await db('users').whereRaw('lower(email) = lower(?)', [value]).first('id')
-    : await db('users').where({ id: positiveInt(value, '--user') }).first('id');
+    : await db('users')
+        .where({ id: positiveInt(value, '--user') })
+        .first('id');
   if (!row) throw notFound(`User "${value}"`);
   return row.id;
 }

@@ -15,7 +15,9 @@ export async function readJsonObject(ctx: Context, limit: BodyLimit): Promise<Re
   if (!ctx.is(JSON_TYPES)) {
     ctx.req.resume();
     const sent = ctx.get('Content-Type') ? `"${ctx.get('Content-Type')}"` : 'no Content-Type';
-    throw unsupportedMediaType(`Send the body as JSON with Content-Type: application/json (or another +json type); this request has ${sent}.`);
+    throw unsupportedMediaType(
+      `Send the body as JSON with Content-Type: application/json (or another +json type); this request has ${sent}.`,
+    );
   }
   const text = (await readBody(ctx.req, limit.bytes, limit.tooLarge)).toString('utf8');
   if (!text.trim()) return {};
@@ -27,7 +29,10 @@ export async function readJsonObject(ctx: Context, limit: BodyLimit): Promise<Re
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
-    throw validationFailed([{ path: '(body)', message: `Must be a JSON object, not ${got}` }], `The request body must be a JSON object, not ${got}.`);
+    throw validationFailed(
+      [{ path: '(body)', message: `Must be a JSON object, not ${got}` }],
+      `The request body must be a JSON object, not ${got}.`,
+    );
   }
   return value as Record<string, unknown>;
 }

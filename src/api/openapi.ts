@@ -29,7 +29,8 @@ const PROBLEM_SCHEMA = {
 /** Every error status an operation can answer, with what it means there. */
 function errorResponses(op: Operation): Record<string, string> {
   const responses: Record<string, string> = {
-    '400': 'Invalid input (`validation_failed`, `errors` names each failing field)' + (op.idempotent ? ', or `invalid_idempotency_key`' : ''),
+    '400':
+      'Invalid input (`validation_failed`, `errors` names each failing field)' + (op.idempotent ? ', or `invalid_idempotency_key`' : ''),
     '404': 'Not found (also another owner’s resource)',
     '429': 'Too many requests; see Retry-After',
   };
@@ -139,6 +140,12 @@ export function apiIndex(operations: readonly Operation[], baseUrl: string) {
     name: 'Listing Directory API',
     openapi: absoluteUrl(baseUrl, paths.openApi),
     mcp: absoluteUrl(baseUrl, paths.mcp),
-    operations: operations.map((op) => ({ name: op.name, method: op.method, path: paths.apiRoute(op.path), scope: op.scope ?? null, summary: op.summary })),
+    operations: operations.map((op) => ({
+      name: op.name,
+      method: op.method,
+      path: paths.apiRoute(op.path),
+      scope: op.scope ?? null,
+      summary: op.summary,
+    })),
   };
 }

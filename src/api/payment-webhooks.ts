@@ -25,7 +25,8 @@ export function paymentWebhooks(services: Services) {
     try {
       event = provider.verifyWebhook(raw, ctx.get('Stripe-Signature') || undefined);
     } catch (err) {
-      if (err instanceof ForgedWebhookError) throw new AppError(400, 'invalid_signature', 'Invalid signature', 'The webhook signature does not verify.');
+      if (err instanceof ForgedWebhookError)
+        throw new AppError(400, 'invalid_signature', 'Invalid signature', 'The webhook signature does not verify.');
       throw new AppError(400, 'invalid_webhook', 'Invalid webhook', 'The webhook body is not an event.');
     }
     const result = await takePaymentEvent(services, provider.name, event, JSON.parse(raw));

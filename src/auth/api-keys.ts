@@ -18,12 +18,7 @@ export interface ApiKeyView {
 export const hashApiKey = (key: string) => sha256Hex(key);
 
 /** Creates a key; the plain key is returned here once and never stored. */
-export async function createApiKey(
-  db: Db,
-  userId: number,
-  name: string,
-  scopes: Scope[],
-): Promise<{ key: string; view: ApiKeyView }> {
+export async function createApiKey(db: Db, userId: number, name: string, scopes: Scope[]): Promise<{ key: string; view: ApiKeyView }> {
   const key = PREFIX + randomBytes(32).toString('base64url');
   const [row] = await db('api_keys')
     .insert({ user_id: userId, name, prefix: key.slice(0, 10), key_hash: hashApiKey(key), scopes })

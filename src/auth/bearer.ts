@@ -12,7 +12,12 @@ export function bearerToken(header: string): string | undefined {
  * resource `audience`), for REST and MCP alike: null without a header; 401 with the transport's
  * `challenge` for a malformed or dead one.
  */
-export async function principalFromHeader(authenticate: Authenticate, header: string, audience: string, challenge: string): Promise<Principal | null> {
+export async function principalFromHeader(
+  authenticate: Authenticate,
+  header: string,
+  audience: string,
+  challenge: string,
+): Promise<Principal | null> {
   if (!header) return null;
   const token = bearerToken(header);
   if (!token) throw unauthorized('The Authorization header must be "Bearer <token>".', `${challenge}, error="invalid_request"`);

@@ -12,7 +12,10 @@ export function appSecret(db: Db, name: string): Promise<Buffer> {
 }
 
 async function loadOrCreate(db: Db, name: string): Promise<Buffer> {
-  await db('app_secrets').insert({ name, value: randomBytes(32) }).onConflict('name').ignore();
+  await db('app_secrets')
+    .insert({ name, value: randomBytes(32) })
+    .onConflict('name')
+    .ignore();
   const row = await db('app_secrets').where({ name }).first('value');
   return row.value as Buffer;
 }

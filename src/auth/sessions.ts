@@ -50,7 +50,15 @@ export async function findSession(db: Db, id: string | undefined): Promise<Activ
     .where('s.id_hash', idHash)
     .where('s.expires_at', '>', db.fn.now())
     .where('s.created_at', '>', new Date(Date.now() - SESSION_ABSOLUTE_MS))
-    .first('s.last_seen_at', 's.expires_at', 's.created_at as session_created_at', 'u.id', 'u.email', 'u.email_verified_at', 'u.created_at');
+    .first(
+      's.last_seen_at',
+      's.expires_at',
+      's.created_at as session_created_at',
+      'u.id',
+      'u.email',
+      'u.email_verified_at',
+      'u.created_at',
+    );
   if (!row) return null;
   const renewed = Date.now() - row.last_seen_at.getTime() > TOUCH_EVERY_MS;
   let expiresAt: Date = row.expires_at;

@@ -51,9 +51,7 @@ export function slowDownMs(failures: number, limits: Pick<SigninLimits, 'perEmai
 
 /** Seconds until the `skip`-th oldest counted attempt leaves the window, bringing the count under the limit. */
 async function secondsUntilBelow(db: Db, rows: ReturnType<Db>, skip: number, limits: SigninLimits): Promise<number> {
-  const wait = db.raw(`ceil(extract(epoch FROM created_at + make_interval(secs => ?) - now()))::int AS wait`, [
-    limits.windowSeconds,
-  ]);
+  const wait = db.raw(`ceil(extract(epoch FROM created_at + make_interval(secs => ?) - now()))::int AS wait`, [limits.windowSeconds]);
   const row = (await rows.orderBy('created_at').offset(skip).first(wait)) as { wait: number } | undefined;
   return row?.wait ?? limits.windowSeconds;
 }

@@ -40,8 +40,7 @@ export const PLAIN_TEXT_PATTERN = /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u00
 export const isOneLine = (value: string) => ONE_LINE_PATTERN.test(value);
 
 /** One line of text (names, titles, headlines), trimmed, at most `max` characters. */
-export const oneLine = (max: number) =>
-  z.string().trim().max(max).regex(ONE_LINE_PATTERN, 'Must be one line without control characters');
+export const oneLine = (max: number) => z.string().trim().max(max).regex(ONE_LINE_PATTERN, 'Must be one line without control characters');
 
 /** Plain text (bios, summaries, bodies): line breaks and tabs allowed, other control characters not. */
 export const plainText = (max: number) =>

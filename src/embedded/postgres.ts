@@ -84,7 +84,12 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
 
 /** The most telling line: PostgreSQL's own FATAL/ERROR line, else the error, else the last log line. */
 function reasonOf(err: unknown, recent: string[]): string {
-  const clean = (l: string) => l.replace(/^\[STDERR\]\s*/, '').replace(/^.*?\b(FATAL|ERROR|LOG):\s*/, '').replace(/\s+/g, ' ').trim();
+  const clean = (l: string) =>
+    l
+      .replace(/^\[STDERR\]\s*/, '')
+      .replace(/^.*?\b(FATAL|ERROR|LOG):\s*/, '')
+      .replace(/\s+/g, ' ')
+      .trim();
   const telling = [...new Set(recent.filter((l) => /FATAL|ERROR|could not|Permission denied|initdb:/i.test(l)).map(clean))];
   const text = telling.slice(-3).join('; ') || (err instanceof Error ? err.message : '') || (recent.length ? clean(recent.at(-1)!) : '');
   return (text || 'it exited without a message').replace(/\.$/, '');

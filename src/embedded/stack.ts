@@ -71,8 +71,18 @@ export function portsNeeded(config: Config): PortNeed[] {
   }
   if (!config.temporal.address) {
     const external = 'or TEMPORAL_ADDRESS to use a Temporal server that is already running';
-    needs.push({ host: '127.0.0.1', port: config.temporal.port, what: 'The Temporal dev server', fix: `set TEMPORAL_PORT to a free port, ${external}` });
-    needs.push({ host: '127.0.0.1', port: config.temporal.uiPort, what: 'The Temporal UI', fix: `set TEMPORAL_UI_PORT to a free port, ${external}` });
+    needs.push({
+      host: '127.0.0.1',
+      port: config.temporal.port,
+      what: 'The Temporal dev server',
+      fix: `set TEMPORAL_PORT to a free port, ${external}`,
+    });
+    needs.push({
+      host: '127.0.0.1',
+      port: config.temporal.uiPort,
+      what: 'The Temporal UI',
+      fix: `set TEMPORAL_UI_PORT to a free port, ${external}`,
+    });
   }
   needs.push({ host: config.host, port: config.port, what: 'The web server (REST, MCP, pages)', fix: 'set PORT to a free port' });
   return needs;

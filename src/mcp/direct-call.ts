@@ -38,7 +38,12 @@ export function directToolCall(headers: IncomingHttpHeaders, message: unknown, i
   if (!isJsonContentType(headers['content-type'])) return undefined;
   const version = header(headers, 'mcp-protocol-version');
   const nameHeader = header(headers, 'mcp-name');
-  if (version === undefined || !DIRECT_REVISIONS.has(version) || header(headers, 'mcp-method') !== 'tools/call' || nameHeader === undefined) {
+  if (
+    version === undefined ||
+    !DIRECT_REVISIONS.has(version) ||
+    header(headers, 'mcp-method') !== 'tools/call' ||
+    nameHeader === undefined
+  ) {
     return undefined;
   }
   if (!hasOnly(message, REQUEST_KEYS)) return undefined;

@@ -1,4 +1,11 @@
-import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type McpRequestContext, type Tool } from '@modelcontextprotocol/server';
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type CallToolResult,
+  type McpRequestContext,
+  type Tool,
+} from '@modelcontextprotocol/server';
 import { toProblem } from '../errors.ts';
 import { IDEMPOTENCY_KEY_SCHEMA, idempotencyKey } from '../operations/idempotency-key.ts';
 import type { OperationContext, Operation } from '../operations/operation.ts';
@@ -11,7 +18,6 @@ export interface McpCall {
   /** WWW-Authenticate challenge of the MCP resource (used if a 401 happens inside a tool). */
   challenge: string;
 }
-
 
 /** A tool as `tools/list` shows it. */
 function toolListing(op: Operation): Tool {

@@ -27,7 +27,12 @@ export function createMetrics(db: Db): Metrics {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
-  const mcpToolCalls = new Counter({ name: 'mcp_tool_calls_total', help: 'MCP tools/call messages by tool', labelNames: ['tool'] as const, registers: [registry] });
+  const mcpToolCalls = new Counter({
+    name: 'mcp_tool_calls_total',
+    help: 'MCP tools/call messages by tool',
+    labelNames: ['tool'] as const,
+    registers: [registry],
+  });
   registerDatabaseGauges(registry, db);
   return { registry, httpDuration, mcpToolCalls };
 }
@@ -80,6 +85,9 @@ async function outbox(db: Db): Promise<{ count: number; oldestSeconds: number }>
 }
 
 async function countBy(db: Db, table: 'orders' | 'claims', statuses: readonly string[]): Promise<Map<string, number>> {
-  const rows: { status: string; count: number }[] = await db(table).whereIn('status', statuses).groupBy('status').select('status', db.raw('count(*)::int AS count'));
+  const rows: { status: string; count: number }[] = await db(table)
+    .whereIn('status', statuses)
+    .groupBy('status')
+    .select('status', db.raw('count(*)::int AS count'));
   return new Map(rows.map((r) => [r.status, r.count]));
 }

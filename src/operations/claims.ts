@@ -10,7 +10,10 @@ import { Id, PageQuery, page } from './schemas.ts';
 const Instructions = z.object({
   text: z.string().describe('What to do, in words'),
   token: z.string().describe('The claim token (at least 128 random bits)'),
-  record: z.object({ type: z.literal('TXT'), name: z.string(), value: z.string() }).optional().describe('method dns: the TXT record to add'),
+  record: z
+    .object({ type: z.literal('TXT'), name: z.string(), value: z.string() })
+    .optional()
+    .describe('method dns: the TXT record to add'),
   meta: z.object({ html: z.string() }).optional().describe('method meta: the tag to put in the homepage’s <head>'),
   file: z.object({ url: z.string(), content: z.string() }).optional().describe('method file: where to publish which content'),
   email: z.object({ sent_to: z.string() }).optional().describe('method email: where the link went'),
@@ -56,7 +59,11 @@ export const claimListingOp = defineOperation({
     .object({
       slug: z.string().min(1).max(200).describe('Slug of the listing'),
       method: z.enum(CLAIM_METHODS),
-      email: z.email().max(254).optional().describe('method email only: an address at the listing’s registrable domain or a subdomain of it'),
+      email: z
+        .email()
+        .max(254)
+        .optional()
+        .describe('method email only: an address at the listing’s registrable domain or a subdomain of it'),
     })
     // `email` is required for method email and refused for the others (checked in the handler): the schema says so too.
     .meta({
@@ -67,8 +74,10 @@ export const claimListingOp = defineOperation({
     }),
   output: Claim,
   async handler(input, ctx) {
-    if (input.method === 'email' && input.email === undefined) throw validationFailed([{ path: 'email', message: 'Required for method email' }]);
-    if (input.method !== 'email' && input.email !== undefined) throw validationFailed([{ path: 'email', message: 'Only for method email' }]);
+    if (input.method === 'email' && input.email === undefined)
+      throw validationFailed([{ path: 'email', message: 'Required for method email' }]);
+    if (input.method !== 'email' && input.email !== undefined)
+      throw validationFailed([{ path: 'email', message: 'Only for method email' }]);
     return toClaimView(await startClaim(ctx, { userId: callerId(ctx), ...input }));
   },
 });

@@ -12,7 +12,21 @@ import {
 } from '../domain/drafts/drafts.ts';
 import { siteByKey } from '../domain/sites/sites.ts';
 import { callerId, defineOperation } from './operation.ts';
-import { CategorySlug, CompanyFacts, DraftStatus, Evidence, Faqs, HttpUrl, Id, LIMITS, oneLine, PageQuery, page, plainText, Socials } from './schemas.ts';
+import {
+  CategorySlug,
+  CompanyFacts,
+  DraftStatus,
+  Evidence,
+  Faqs,
+  HttpUrl,
+  Id,
+  LIMITS,
+  oneLine,
+  PageQuery,
+  page,
+  plainText,
+  Socials,
+} from './schemas.ts';
 import { Email } from '../domain/fields.ts';
 
 const DraftFields = z.object({

@@ -66,7 +66,8 @@ export const updateFounderProfileOp = defineOperation({
         .max(5)
         .superRefine((links, issues) => {
           links.forEach((link, i) => {
-            if (links.indexOf(link) !== i) issues.addIssue({ code: 'custom', path: [i], message: `Same link as links.${links.indexOf(link)}` });
+            if (links.indexOf(link) !== i)
+              issues.addIssue({ code: 'custom', path: [i], message: `Same link as links.${links.indexOf(link)}` });
           });
         })
         .optional()

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { getFounderStory, setFounderStory } from '../domain/founders/stories.ts';
-import { LEGACY_SECTIONS, SECTION_HEADINGS, STORY_SECTIONS, type LegacySection, type StorySection } from '../domain/founders/story-sections.ts';
+import {
+  LEGACY_SECTIONS,
+  SECTION_HEADINGS,
+  STORY_SECTIONS,
+  type LegacySection,
+  type StorySection,
+} from '../domain/founders/story-sections.ts';
 import { RULES } from '../domain/founders/publish-rules.ts';
 import { MissingItem, OneLine, PlainText } from './founder-schemas.ts';
 import { callerId, defineOperation } from './operation.ts';
@@ -23,13 +29,17 @@ const legacySectionFields = Object.fromEntries(
 const Story = z.object({
   listing_id: Id,
   title: z.string().nullable(),
-  sections: z.object(Object.fromEntries(STORY_SECTIONS.map((n) => [n, z.string().nullable()])) as Record<StorySection, z.ZodNullable<z.ZodString>>),
+  sections: z.object(
+    Object.fromEntries(STORY_SECTIONS.map((n) => [n, z.string().nullable()])) as Record<StorySection, z.ZodNullable<z.ZodString>>,
+  ),
   word_count: z.int().describe('Words over all sections'),
   section_count: z.int().describe('Sections with text'),
   url: z.string().describe('The public story page once published, otherwise the story editor'),
   published_at: z.string().nullable(),
   shown_on_listing: z.boolean().describe('Published and shown on the listing page (paid plan or story section unlocked)'),
-  visible: z.boolean().describe('Whether the public story page can be read now: published and the listing is live (until then it is a 404)'),
+  visible: z
+    .boolean()
+    .describe('Whether the public story page can be read now: published and the listing is live (until then it is a 404)'),
   status: z.enum(['published', 'draft']),
   missing: z.array(MissingItem).describe('Each unmet publishing rule; empty once published'),
   updated_at: z.string().nullable(),

@@ -43,12 +43,7 @@ function isSafeIntegerBound(issue: z.core.$ZodIssue): boolean {
  * Runs one operation the same way for every transport: credentials and scope first, then
  * input validation, then the handler, inside the idempotency store when a key is given.
  */
-export async function invoke(
-  op: Operation,
-  rawInput: unknown,
-  ctx: OperationContext,
-  options: InvokeOptions,
-): Promise<InvokeResult> {
+export async function invoke(op: Operation, rawInput: unknown, ctx: OperationContext, options: InvokeOptions): Promise<InvokeResult> {
   if (op.scope) {
     if (!ctx.principal) throw unauthorized('This operation needs an API key or access token.', options.challenge);
     if (!ctx.principal.scopes.includes(op.scope)) throw insufficientScope(op.scope, options.challenge);

@@ -23,7 +23,8 @@ function strip({ $schema: _ignored, ...schema }: JsonSchema): JsonSchema {
 }
 
 /** The JSON Schema (2020-12, without `$schema`) of one zod schema, as its input. */
-export const jsonSchemaOf = (schema: z.ZodType): JsonSchema => strip(z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema);
+export const jsonSchemaOf = (schema: z.ZodType): JsonSchema =>
+  strip(z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema);
 
 /** Names of the `{params}` of an OpenAPI path template. */
 export const pathParams = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);

@@ -8,9 +8,9 @@ import { Email, LIMITS, oneLine, plainText } from '../domain/fields.ts';
 type FactShape = typeof CompanyFacts.shape;
 
 // Company facts keep the crawler's keys and limits; null (or an empty value) removes a fact.
-const FactFields = Object.fromEntries(
-  Object.entries(CompanyFacts.shape).map(([key, schema]) => [key, schema.nullable()]),
-) as { [K in keyof FactShape]: z.ZodNullable<FactShape[K]> };
+const FactFields = Object.fromEntries(Object.entries(CompanyFacts.shape).map(([key, schema]) => [key, schema.nullable()])) as {
+  [K in keyof FactShape]: z.ZodNullable<FactShape[K]>;
+};
 
 const text = (max: number, what: string, schema = oneLine(max)) =>
   schema.nullable().describe(`${what}; at most ${max} characters; null or "" clears it`);
@@ -59,14 +59,18 @@ export const ApplyTo = z
   .min(1)
   .max(50)
   .refine((keys) => !keys.includes('all') || keys.length === 1, '"all" cannot be combined with site keys')
-  .describe('`["all"]` or site keys (see list_sites): the headline, summary and SEO fields sent here are also written to your listings of the same company on those sites');
+  .describe(
+    '`["all"]` or site keys (see list_sites): the headline, summary and SEO fields sent here are also written to your listings of the same company on those sites',
+  );
 
 export const AppliedEntry = z.object({
   site: z.string(),
   listing_id: Id.nullable().describe('Null when the company has no listing there, or the listing is not yours'),
   status: z
     .enum(['updated', 'unchanged', 'no_listing', 'not_owned'])
-    .describe('no_listing: the company has no listing on that site; not_owned: its listing there belongs to another account and was left unchanged'),
+    .describe(
+      'no_listing: the company has no listing on that site; not_owned: its listing there belongs to another account and was left unchanged',
+    ),
   fields: z.array(z.string()).describe('Fields that changed on that listing'),
 });
 

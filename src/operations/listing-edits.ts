@@ -37,7 +37,10 @@ export const updateMyListingOp = defineOperation({
       apply_to: ApplyTo.optional(),
     })
     .strict()
-    .refine((b) => b.fields !== undefined || b.socials !== undefined || b.faqs !== undefined, 'Send at least one of fields, socials or faqs')
+    .refine(
+      (b) => b.fields !== undefined || b.socials !== undefined || b.faqs !== undefined,
+      'Send at least one of fields, socials or faqs',
+    )
     .meta({ anyOf: [{ required: ['fields'] }, { required: ['socials'] }, { required: ['faqs'] }] }),
   output: OwnerListingView.extend({
     applied: z.array(AppliedEntry).describe('What apply_to did per site and listing; empty without apply_to'),

@@ -3,22 +3,36 @@ import { SOCIAL_PLATFORMS } from '../domain/crawl/extract-socials.ts';
 import { CompanyFacts, Evidence, Faq, HttpUrl, Id, ListingStatus, UnlockedSection } from '../domain/fields.ts';
 
 /** Shared schemas of the contract; operation modules compose them. Field rules live in domain/fields.ts. */
-export { CompanyFacts, DraftStatus, Id, Evidence, Faq, Faqs, HttpsUrl, HttpUrl, LIMITS, ListingStatus, oneLine, plainText } from '../domain/fields.ts';
-
+export {
+  CompanyFacts,
+  DraftStatus,
+  Id,
+  Evidence,
+  Faq,
+  Faqs,
+  HttpsUrl,
+  HttpUrl,
+  LIMITS,
+  ListingStatus,
+  oneLine,
+  plainText,
+} from '../domain/fields.ts';
 
 export const PageQuery = {
   page: z.int().min(1).max(100_000).default(1).describe('1-based page number'),
   per_page: z.int().min(1).max(100).default(20).describe('Items per page, at most 100'),
 };
 
-export const page = <T extends z.ZodType>(item: T) =>
-  z.object({ items: z.array(item), page: z.int(), per_page: z.int(), total: z.int() });
+export const page = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), page: z.int(), per_page: z.int(), total: z.int() });
 
 // One platform list for the crawler, the draft fields and listing edits.
 export { SOCIAL_PLATFORMS };
 export const Socials = z.partialRecord(z.enum(SOCIAL_PLATFORMS), HttpUrl);
 
-export const CategorySlug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'Must be a category slug').max(60);
+export const CategorySlug = z
+  .string()
+  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'Must be a category slug')
+  .max(60);
 
 /** What anyone can read about a listing. */
 export const PublicListing = z.object({
@@ -44,7 +58,9 @@ export const PublicListing = z.object({
 
 /** The last check of a listing's badge on the owner's site (issue 11 §1). */
 export const BadgeCheck = z.object({
-  status: z.enum(['unchecked', 'present', 'missing', 'inconclusive']).describe('inconclusive: their server did not answer usefully (403, 429, 5xx, time-out); checked again'),
+  status: z
+    .enum(['unchecked', 'present', 'missing', 'inconclusive'])
+    .describe('inconclusive: their server did not answer usefully (403, 429, 5xx, time-out); checked again'),
   checked_at: z.string().nullable(),
   missing_since: z.string().nullable().describe('First check of the current run of "missing" results'),
   detail: z.string().nullable().describe('What the check found, in words'),

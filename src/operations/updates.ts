@@ -27,11 +27,13 @@ export const postListingUpdateOp = defineOperation({
   readOnly: false,
   successStatus: 201,
   tags: ['my listings'],
-  input: z.object({
-    listing_id: Id,
-    title: UpdateTitle.describe('Headline of the update, one line, at most 120 characters'),
-    body: UpdateBody.describe('Plain text (no HTML), at most 5000 characters'),
-  }).strict(),
+  input: z
+    .object({
+      listing_id: Id,
+      title: UpdateTitle.describe('Headline of the update, one line, at most 120 characters'),
+      body: UpdateBody.describe('Plain text (no HTML), at most 5000 characters'),
+    })
+    .strict(),
   output: z.object({
     id: Id,
     listing_id: Id,
@@ -90,7 +92,10 @@ export const listMyNotificationsOp = defineOperation({
       title: z.string(),
       body: z.string().describe('Plain text'),
       listing: ListingRef.extend({ site: z.string().describe('Key of the site the listing is on') }),
-      update: z.object({ id: Id, title: z.string(), body: z.string(), published_at: z.string() }).nullable().describe('The update, for listing_update'),
+      update: z
+        .object({ id: Id, title: z.string(), body: z.string(), published_at: z.string() })
+        .nullable()
+        .describe('The update, for listing_update'),
     }),
   ),
   handler: (input, ctx) => listNotifications(ctx.db, callerId(ctx), input.page, input.per_page),

@@ -6,8 +6,7 @@ import { createStripeProvider, type StripePayments } from './stripe/index.ts';
 import { createTestProvider, type TestPayments } from './test-provider/index.ts';
 
 export type ConfiguredProvider =
-  | (PaymentProvider & TestPayments & { name: 'test' })
-  | (PaymentProvider & StripePayments & { name: 'stripe' });
+  (PaymentProvider & TestPayments & { name: 'test' }) | (PaymentProvider & StripePayments & { name: 'stripe' });
 
 const byConfig = new WeakMap<Config, ConfiguredProvider>();
 
@@ -15,7 +14,12 @@ const byConfig = new WeakMap<Config, ConfiguredProvider>();
 export function paymentProvider(db: Db, config: Config): ConfiguredProvider {
   let provider = byConfig.get(config);
   if (!provider && config.orders.provider === null) {
-    throw new AppError(503, 'payments_unavailable', 'Payments unavailable', 'Payments are not configured on this server (PAYMENT_PROVIDER and the Stripe keys).');
+    throw new AppError(
+      503,
+      'payments_unavailable',
+      'Payments unavailable',
+      'Payments are not configured on this server (PAYMENT_PROVIDER and the Stripe keys).',
+    );
   }
   if (!provider) {
     provider = (

@@ -48,7 +48,8 @@ export function toPaymentEvent(event: { id: string; type: string; data: { object
     succeeded: event.type === 'payment_intent.succeeded' && isIntent,
     orderNumber: typeof metadata.order_number === 'string' ? metadata.order_number : null,
     paymentId: isIntent ? String(object.id) : null,
-    amountCents: typeof object.amount_received === 'number' ? object.amount_received : typeof object.amount === 'number' ? object.amount : null,
+    amountCents:
+      typeof object.amount_received === 'number' ? object.amount_received : typeof object.amount === 'number' ? object.amount : null,
     currency: typeof object.currency === 'string' ? object.currency.toUpperCase() : null,
     method: typeof metadata.method === 'string' ? metadata.method : (types[0] ?? null),
   };

@@ -41,7 +41,7 @@ export async function csrfToken(ctx: Context, services: WebServices): Promise<st
 }
 
 /** The hidden form field carrying the token. */
-export const csrfField = (token: string): SafeHtml => html`<input type="hidden" name="${CSRF_FIELD}" value="${token}">`;
+export const csrfField = (token: string): SafeHtml => html`<input type="hidden" name="${CSRF_FIELD}" value="${token}" />`;
 
 /**
  * Refuses every unsafe request (POST, PUT, PATCH, DELETE) whose form does not carry this
@@ -62,7 +62,9 @@ export function verifyCsrf(services: WebServices): Middleware {
 }
 
 async function sign(services: WebServices, subject: string): Promise<string> {
-  return createHmac('sha256', await appSecret(services.db, 'csrf')).update(subject).digest('base64url');
+  return createHmac('sha256', await appSecret(services.db, 'csrf'))
+    .update(subject)
+    .digest('base64url');
 }
 
 function equal(a: string, b: string): boolean {

@@ -31,7 +31,8 @@ export function takeFlash(ctx: Context, services: WebServices): Flash | undefine
   try {
     const flash = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as Flash;
     const messages = Object.entries(flash?.errors ?? {});
-    const ok = typeof flash.form === 'string' && messages.length > 0 && messages.every(([k, v]) => typeof k === 'string' && typeof v === 'string');
+    const ok =
+      typeof flash.form === 'string' && messages.length > 0 && messages.every(([k, v]) => typeof k === 'string' && typeof v === 'string');
     return ok ? { form: flash.form, errors: Object.fromEntries(messages) } : undefined;
   } catch {
     return undefined;

@@ -26,6 +26,7 @@ export async function invokeForPage<I extends z.ZodObject, O extends z.ZodType>(
 /** The `maxLength` an operation's input schema gives a field: the form's `maxlength`, from the same rule. */
 export function maxLengthOf(op: Operation, field: string): number | undefined {
   const schema = operationSchemasOf(op).input.properties?.[field];
-  const max = (schema?.maxLength ?? (schema?.anyOf as { maxLength?: number }[] | undefined)?.find((s) => s.maxLength)?.maxLength) as number | undefined;
+  const max = (schema?.maxLength ?? (schema?.anyOf as { maxLength?: number }[] | undefined)?.find((s) => s.maxLength)?.maxLength) as
+    number | undefined;
   return typeof max === 'number' ? max : undefined;
 }

@@ -54,8 +54,14 @@ const LISTING_STEPS: Record<string, (l: ListingLike) => NextStep> = {
     state: 'Waiting for your founder profile',
     action: { label: 'Complete your founder profile', href: founderUrls.profileEditor('') },
   }),
-  awaiting_badge: (l) => ({ state: 'Waiting for our badge on your site', action: { label: 'Add the badge and check', href: launchPanel(l.id) } }),
-  scheduled: (l) => ({ state: 'Scheduled for its launch week', action: { label: 'See the launch week and place', href: launchPanel(l.id) } }),
+  awaiting_badge: (l) => ({
+    state: 'Waiting for our badge on your site',
+    action: { label: 'Add the badge and check', href: launchPanel(l.id) },
+  }),
+  scheduled: (l) => ({
+    state: 'Scheduled for its launch week',
+    action: { label: 'See the launch week and place', href: launchPanel(l.id) },
+  }),
   live: (l) => ({ state: 'Live', action: { label: 'See the public page', href: `/listings/${l.slug}` } }),
 };
 
@@ -76,6 +82,6 @@ export function stepAction(step: NextStep, token: string): SafeHtml {
   const action = step.action;
   if (!action) return html`<span class="muted">—</span>`;
   if (!action.post) return html`<a href="${action.href}">${action.label}</a>`;
-  const hidden = Object.entries(action.post).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`);
+  const hidden = Object.entries(action.post).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}" />`);
   return postForm(action.href, token, html`${hidden}<button class="link" type="submit">${action.label}</button>`, 'inline');
 }

@@ -19,8 +19,16 @@ export interface TextAreaOptions {
 
 /** A labelled textarea with its hint and error, wired like `field` (ids `f-<name>`). */
 export function textArea(o: TextAreaOptions): SafeHtml {
-  return labelled(o, (id, described) =>
-    html`<textarea id="${id}" name="${o.name}" rows="${o.rows ?? 6}"${attr('aria-describedby', described)}${o.error ? html` aria-invalid="true"` : ''}${attr('maxlength', o.maxlength)}>${o.value ?? ''}</textarea>`,
+  return labelled(
+    o,
+    (id, described) =>
+      html`<textarea
+        id="${id}"
+        name="${o.name}"
+        rows="${o.rows ?? 6}"
+        ${attr('aria-describedby', described)}${o.error ? html` aria-invalid="true"` : ''}${attr('maxlength', o.maxlength)}
+      >
+${o.value ?? ''}</textarea>`,
   );
 }
 

@@ -21,7 +21,10 @@ export interface PageOptions {
 const NOTICES = new Map([
   ['verified', 'Your email address is confirmed. You can sign in now.'],
   ['signed-out', 'You are signed out.'],
-  ['password-changed', 'Your password is changed. Every other session of your account is signed out and connected apps are disconnected; API keys stay valid.'],
+  [
+    'password-changed',
+    'Your password is changed. Every other session of your account is signed out and connected apps are disconnected; API keys stay valid.',
+  ],
   ['key-revoked', 'The key is revoked. Calls with it fail from now on.'],
   ['followed', 'You follow this listing now.'],
   ['unfollowed', 'You no longer follow this listing.'],

@@ -87,7 +87,9 @@ export async function claimWorkflow(input: ClaimWorkflowInput): Promise<ClaimSta
     if (next.mailIds.length > 0) await deliverMail(next.mailIds);
     for (const id of next.canceledClaimIds) {
       // The other claim's workflow may have ended already; it then has nothing to stop.
-      await getExternalWorkflowHandle(`claim:${id}`).signal(claimClosedSignal).catch(() => {});
+      await getExternalWorkflowHandle(`claim:${id}`)
+        .signal(claimClosedSignal)
+        .catch(() => {});
     }
   };
   setHandler(verifyNowUpdate, async () => {

@@ -1,4 +1,13 @@
-import { ActivityFailure, ApplicationFailure, condition, defineSignal, defineUpdate, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  condition,
+  defineSignal,
+  defineUpdate,
+  proxyActivities,
+  proxyLocalActivities,
+  setHandler,
+} from '@temporalio/workflow';
 import type { MailActivities } from '../activities/mail.ts';
 import type { OrderActivities } from '../activities/orders.ts';
 import type { OrderWorkflowInput, PaymentConfirmed } from '../domain/orders/order-flow.ts';
@@ -53,7 +62,11 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
   let paid = initial === 'paid' || initial === 'attention';
   paid = (await applyQueued(input, queue)) || paid;
   if (paid) {
-    await fulfilAll(input, () => retryRequested, () => (retryRequested = false));
+    await fulfilAll(
+      input,
+      () => retryRequested,
+      () => (retryRequested = false),
+    );
     await applyQueued(input, queue); // payments that came in meanwhile (duplicates, second payments)
   }
   return { status: await orders.orderStatus(input.number) };

@@ -48,7 +48,9 @@ test.serial('listings:import crawls a site and publishes a live listing without 
   t.is(res.code, 0, res.stderr);
   const match = /^imported listing (\d+) (\S+)$/m.exec(res.stdout);
   t.truthy(match, res.stdout);
-  const listing = await db()('listings').where({ id: Number(match![1]) }).first();
+  const listing = await db()('listings')
+    .where({ id: Number(match![1]) })
+    .first();
   t.like(listing, { slug: match![2], status: 'live', owner_id: null, url: site.url });
   t.regex(listing.name, /Seeded Widgets/);
   t.is((await db()('sites').where({ id: listing.site_id }).first('key')).key, 'makers');
@@ -92,7 +94,9 @@ test.serial('claims:list filters by status and finds stuck claims; claims:rechec
   const { client, close } = await temporalClient(env);
   try {
     await client.workflow.getHandle(claim.workflow_id).terminate('test');
-    await db()('claims').where({ id: claim.id }).update({ created_at: new Date(Date.now() - 7 * 3600_000) });
+    await db()('claims')
+      .where({ id: claim.id })
+      .update({ created_at: new Date(Date.now() - 7 * 3600_000) });
     t.regex((await here('claims:list', '--stuck')).stdout, new RegExp(`^${claim.id}\\tpending`, 'm'));
 
     dns.zone.set(`_listing-directory-challenge.${tag}.com`, { txt: [[claim.instructions.record.value]] });
@@ -106,7 +110,12 @@ test.serial('claims:list filters by status and finds stuck claims; claims:rechec
   } finally {
     await close();
   }
-  for (const args of [['claims:recheck', '--id', 'x'], ['claims:recheck', '--id', String(claim.id)], ['claims:recheck', '--id', '99999'], ['claims:list', '--status', 'weird']]) {
+  for (const args of [
+    ['claims:recheck', '--id', 'x'],
+    ['claims:recheck', '--id', String(claim.id)],
+    ['claims:recheck', '--id', '99999'],
+    ['claims:list', '--status', 'weird'],
+  ]) {
     const r = await here(...args);
     t.is(r.code, 1, args.join(' '));
     t.false(r.stderr.includes('    at '));

@@ -45,6 +45,9 @@ test('bad admin input exits non-zero with a message and creates nothing', async 
   t.is(again.code, 0);
   const dup = await admin(env, 'users:create', '--email', 'TWICE@example.com');
   t.is(dup.code, 1);
-  const stored = await env.services.db('users').whereIn('email', ['not-an-email', 'a@example.com', 'twice@example.com', 'nobody@example.com']).pluck('email');
+  const stored = await env.services
+    .db('users')
+    .whereIn('email', ['not-an-email', 'a@example.com', 'twice@example.com', 'nobody@example.com'])
+    .pluck('email');
   t.deepEqual(stored, ['twice@example.com']);
 });

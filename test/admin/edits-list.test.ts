@@ -22,7 +22,11 @@ test.serial('edits:list prints recent edits newest first with a before/after dif
   const makers = await insertLiveListing(env.services.db, { name: 'Diff Makers', url, site: 'makers', ownerId: owner.userId });
   const edit = await api(env, 'PATCH', `/me/listings/${main}`, {
     key: owner.key,
-    body: { fields: { headline: 'New headline', founded_year: 2021 }, socials: { github: 'https://github.com/difftest' }, apply_to: ['makers'] },
+    body: {
+      fields: { headline: 'New headline', founded_year: 2021 },
+      socials: { github: 'https://github.com/difftest' },
+      apply_to: ['makers'],
+    },
   });
   t.is(edit.status, 200, JSON.stringify(edit.body));
   await api(env, 'POST', `/me/listings/${main}/milestones`, { key: owner.key, body: { date: '2025-01-01', title: 'First customer' } });

@@ -31,7 +31,12 @@ test.serial('sites:set changes only the launch settings given, and refuses bad v
   t.is(res.code, 0, res.stderr);
   t.regex(res.stdout, /free_slots_per_week=3 paid_slots_per_week=0 badge_after_grace=unlist/);
   const settings = await readLaunchSettings(db(), await siteId('makers'));
-  t.deepEqual(settings, { free_queue_weeks: before.settings.free_queue_weeks, free_slots_per_week: 3, paid_slots_per_week: 0, badge_after_grace: 'unlist' });
+  t.deepEqual(settings, {
+    free_queue_weeks: before.settings.free_queue_weeks,
+    free_slots_per_week: 3,
+    paid_slots_per_week: 0,
+    badge_after_grace: 'unlist',
+  });
   const after = await db()('sites').where({ key: 'makers' }).first('settings');
   t.is(after.settings.seller_country, before.settings.seller_country);
 
@@ -66,10 +71,13 @@ test.serial('launches:list shows a week’s launches with their place and badge'
   t.is(res.code, 0, res.stderr);
   const lines = res.stdout.trim().split('\n');
   t.is(lines[0], 'listing\tsite\tweek\tplace\tstatus\tplan\tbadge\tname');
-  t.deepEqual(lines.slice(1).map((l) => l.split('\t').slice(0, 7)), [
-    [String(ids[0]), 'main', isoWeekLabel(week), '1', 'scheduled', 'free', 'unchecked'],
-    [String(ids[1]), 'main', isoWeekLabel(week), '2', 'scheduled', 'free', 'unchecked'],
-  ]);
+  t.deepEqual(
+    lines.slice(1).map((l) => l.split('\t').slice(0, 7)),
+    [
+      [String(ids[0]), 'main', isoWeekLabel(week), '1', 'scheduled', 'free', 'unchecked'],
+      [String(ids[1]), 'main', isoWeekLabel(week), '2', 'scheduled', 'free', 'unchecked'],
+    ],
+  );
   const [all, badWeek, empty] = await Promise.all([
     admin(env, 'launches:list'),
     admin(env, 'launches:list', '--week', '2020-W60'),
@@ -82,8 +90,21 @@ test.serial('launches:list shows a week’s launches with their place and badge'
 
 test.serial('launches:recheck checks the badge and restarts a closed flow for a listing that still waits', async (t) => {
   const user = await env.user();
-  await db()('founder_profiles').insert({ user_id: user.userId, display_name: 'Op', bio: 'x '.repeat(30), links: JSON.stringify(['https://op.example/']) });
-  await db()('founder_photos').insert({ user_id: user.userId, image: Buffer.from('x'), etag: 'e', width: 1, height: 1, source_format: 'png', source_bytes: 1 });
+  await db()('founder_profiles').insert({
+    user_id: user.userId,
+    display_name: 'Op',
+    bio: 'x '.repeat(30),
+    links: JSON.stringify(['https://op.example/']),
+  });
+  await db()('founder_photos').insert({
+    user_id: user.userId,
+    image: Buffer.from('x'),
+    etag: 'e',
+    width: 1,
+    height: 1,
+    source_format: 'png',
+    source_bytes: 1,
+  });
   const listing = await draftListing(db(), user.userId, site.url);
   await db()('listings').where({ id: listing.id }).update({ plan: 'free', status: 'awaiting_badge' });
   page = badgeHtml(env.baseUrl, listing.slug);

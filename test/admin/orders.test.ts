@@ -13,7 +13,8 @@ test.after.always(() => env?.close());
 
 const db = () => env.services.db;
 const run = (...args: string[]) => adminInProcess(env, ...args);
-const products = async () => (await api(env, 'GET', '/products', { headers: { host: 'makers.localhost' } })).body.items as { key: string; price_cents: number }[];
+const products = async () =>
+  (await api(env, 'GET', '/products', { headers: { host: 'makers.localhost' } })).body.items as { key: string; price_cents: number }[];
 
 test.serial('products:list, set-price and set-active change what list_products shows and what checkout snapshots', async (t) => {
   const listed = await admin(env, 'products:list', '--site', 'makers');
@@ -31,17 +32,47 @@ test.serial('products:list, set-price and set-active change what list_products s
 });
 
 test.serial('promos:create, promos:list and promos:disable', async (t) => {
-  const created = await run('promos:create', '--site', 'main', '--code', 'Spring25', '--percent', '25', '--max-redemptions', '10', '--per-account', '1', '--first-order-only', '--min-net-cents', '1000', '--products', 'featured,launch', '--expires', '2099-01-01T00:00:00Z');
+  const created = await run(
+    'promos:create',
+    '--site',
+    'main',
+    '--code',
+    'Spring25',
+    '--percent',
+    '25',
+    '--max-redemptions',
+    '10',
+    '--per-account',
+    '1',
+    '--first-order-only',
+    '--min-net-cents',
+    '1000',
+    '--products',
+    'featured,launch',
+    '--expires',
+    '2099-01-01T00:00:00Z',
+  );
   t.is(created.code, 0, created.stderr);
   const row = await db()('promo_codes').where({ code: 'Spring25' }).first();
-  t.like(row, { percent_bp: 2500, max_redemptions: 10, per_account: 1, first_order_only: true, min_net_cents: 1000, products: ['featured', 'launch'] });
+  t.like(row, {
+    percent_bp: 2500,
+    max_redemptions: 10,
+    per_account: 1,
+    first_order_only: true,
+    min_net_cents: 1000,
+    products: ['featured', 'launch'],
+  });
   t.is((await run('promos:create', '--site', 'main', '--code', 'spring25', '--amount-cents', '100')).code, 1);
   t.is((await run('promos:create', '--site', 'main', '--code', 'BOTH', '--amount-cents', '100', '--percent', '5')).code, 1);
   t.is((await run('promos:create', '--site', 'main', '--code', 'BADPROD', '--percent', '5', '--products', 'moon')).code, 1);
   t.regex((await run('promos:list', '--site', 'main')).stdout, /main\tSpring25\t25%\t0\t0\t10\tenabled/);
   const user = await env.user();
   const listingId = await insertLiveListing(db(), { name: 'Promo Admin', ownerId: user.userId });
-  const body = { items: [{ product: 'featured', listing_id: listingId, options: { weeks: 1 } }], billing_country: 'US', promo_code: ' SPRING25 ' };
+  const body = {
+    items: [{ product: 'featured', listing_id: listingId, options: { weeks: 1 } }],
+    billing_country: 'US',
+    promo_code: ' SPRING25 ',
+  };
   t.is((await quote(env, user.key, body)).body.promo.code, 'Spring25');
   t.is((await run('promos:disable', '--site', 'main', '--code', 'spring25')).code, 0);
   t.like((await quote(env, user.key, body)).body, { code: 'promo_code_invalid', reason: 'unknown' });
@@ -50,7 +81,13 @@ test.serial('promos:create, promos:list and promos:disable', async (t) => {
 test.serial('orders:show, orders:retry after attention, orders:refund', async (t) => {
   const user = await env.user();
   const listingId = await insertLiveListing(db(), { name: 'Support Case', ownerId: user.userId });
-  const body = { items: [{ product: 'billboard', listing_id: listingId, options: { start_date: inDays(200), days: 7 } }, { product: 'featured', listing_id: listingId, options: { weeks: 1 } }], billing_country: 'IE' };
+  const body = {
+    items: [
+      { product: 'billboard', listing_id: listingId, options: { start_date: inDays(200), days: 7 } },
+      { product: 'featured', listing_id: listingId, options: { weeks: 1 } },
+    ],
+    billing_country: 'IE',
+  };
   const first = (await checkout(env, user.key, body)).body;
   const second = (await checkout(env, user.key, body)).body;
   await postWebhook(env, succeededEvent(first.number, first.total_cents));
@@ -65,7 +102,12 @@ test.serial('orders:show, orders:retry after attention, orders:refund', async (t
   t.regex(shown.stdout, /event test:evt_/);
 
   // Support moves the first order's billboard away, then retries the stuck one.
-  await db()('billboard_days').whereIn('order_line_id', db()('order_lines').join('orders', 'orders.id', 'order_lines.order_id').where('orders.number', first.number).select('order_lines.id')).delete();
+  await db()('billboard_days')
+    .whereIn(
+      'order_line_id',
+      db()('order_lines').join('orders', 'orders.id', 'order_lines.order_id').where('orders.number', first.number).select('order_lines.id'),
+    )
+    .delete();
   const retried = await run('orders:retry', '--number', second.number);
   t.is(retried.code, 0, retried.stderr);
   t.regex(retried.stdout, /^(updated|restarted) order:/);
@@ -80,6 +122,9 @@ test.serial('orders:show, orders:retry after attention, orders:refund', async (t
   const order = await db()('orders').where({ number: second.number }).first();
   t.is(order.status, 'refunded');
   const refunds = await db()('refunds').where({ order_id: order.id }).orderBy('id');
-  t.is(refunds.reduce((s: number, r: { amount_cents: number }) => s + r.amount_cents, 0), second.total_cents);
+  t.is(
+    refunds.reduce((s: number, r: { amount_cents: number }) => s + r.amount_cents, 0),
+    second.total_cents,
+  );
   t.is((await run('orders:show', '--number', 'LD-NOPE-NOPE')).code, 1);
 });

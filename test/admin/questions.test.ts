@@ -25,7 +25,11 @@ async function adminHere(...args: string[]) {
 }
 
 const publicQuestions = async (host?: string) =>
-  (await api(env, 'GET', '/interview-questions', host ? { headers: { host } } : {})).body.items as { id: number; position: number; text: string }[];
+  (await api(env, 'GET', '/interview-questions', host ? { headers: { host } } : {})).body.items as {
+    id: number;
+    position: number;
+    text: string;
+  }[];
 
 test.serial('questions:add, questions:edit and questions:list change what list_interview_questions shows', async (t) => {
   const list = await admin(env, 'questions:list');
@@ -38,7 +42,10 @@ test.serial('questions:add, questions:edit and questions:list change what list_i
   const id = Number(/added question (\d+)/.exec(added.stdout)![1]);
   const makers = await publicQuestions('makers.localhost');
   t.deepEqual(makers.at(-1), { id, position: makers.length, text: 'What did you ship this week?' });
-  t.false((await publicQuestions()).some((q) => q.id === id), 'only on its own site');
+  t.false(
+    (await publicQuestions()).some((q) => q.id === id),
+    'only on its own site',
+  );
 
   const first = await adminHere('questions:add', '--site', 'main', '--text', 'Why now?', '--position', '1');
   const firstId = Number(/added question (\d+)/.exec(first.stdout)![1]);
@@ -50,7 +57,11 @@ test.serial('questions:add, questions:edit and questions:list change what list_i
 
   const owner = await env.user();
   const answer = () =>
-    api(env, 'PUT', '/me/interview', { key: owner.key, headers: { host: 'makers.localhost' }, body: { answers: [{ question_id: id, answer: 'A CLI.' }] } });
+    api(env, 'PUT', '/me/interview', {
+      key: owner.key,
+      headers: { host: 'makers.localhost' },
+      body: { answers: [{ question_id: id, answer: 'A CLI.' }] },
+    });
   t.is((await answer()).status, 200);
   t.is((await adminHere('questions:edit', '--id', String(id), '--active', 'false')).code, 0);
   t.false((await publicQuestions('makers.localhost')).some((q) => q.id === id));

@@ -37,7 +37,16 @@ test('void one account’s vote, then all others; the listing page shows the cou
   t.deepEqual(await voteCounts(db(), id), { votes: 3, week_votes: 3, rows: 3 });
 
   // By email address; a second run finds nothing left to remove.
-  const byEmail = await admin(env, 'votes:void', '--listing', String(id), '--reason', 'Purchased votes', '--user', crowd[1]!.email.toUpperCase());
+  const byEmail = await admin(
+    env,
+    'votes:void',
+    '--listing',
+    String(id),
+    '--reason',
+    'Purchased votes',
+    '--user',
+    crowd[1]!.email.toUpperCase(),
+  );
   t.regex(byEmail.stdout, /removed 1 vote of user/);
   const repeat = await admin(env, 'votes:void', '--listing', String(id), '--reason', 'Purchased votes', '--user', String(crowd[1]!.id));
   t.regex(repeat.stdout, /removed 0 votes/);
@@ -50,10 +59,22 @@ test('void one account’s vote, then all others; the listing page shows the cou
   const page = await new WebClient(env.baseUrl).get(`/listings/${slug}`);
   t.is(page.$('[data-votes]').text(), '0');
   t.is(page.$('[data-votes-removed]').text(), '4');
-  t.deepEqual(page.$('.removed-votes li').map((_, li) => page.$(li).text()).get(), ['2 × Purchased votes', '2 × Vote ring <b>x</b>']);
+  t.deepEqual(
+    page
+      .$('.removed-votes li')
+      .map((_, li) => page.$(li).text())
+      .get(),
+    ['2 × Purchased votes', '2 × Vote ring <b>x</b>'],
+  );
   t.false(page.text.includes('<b>x</b>'));
   // Leaderboard and weekly close see the removed votes of the launch week.
-  t.is(await db()('voided_votes').where({ listing_id: id, in_launch_week: true }).count({ count: '*' }).then(([r]) => Number(r!.count)), 4);
+  t.is(
+    await db()('voided_votes')
+      .where({ listing_id: id, in_launch_week: true })
+      .count({ count: '*' })
+      .then(([r]) => Number(r!.count)),
+    4,
+  );
 });
 
 test('an account whose vote was voided cannot vote on that listing again', async (t) => {
@@ -86,5 +107,11 @@ test('bad votes:void input exits 1 with a message and removes nothing', async (t
   }
   t.deepEqual(await voteCounts(db(), id), { votes: 2, week_votes: 2, rows: 2 });
   t.is(crowd.length, 2);
-  t.is(await db()('voided_votes').where({ listing_id: id }).count({ count: '*' }).then(([r]) => Number(r!.count)), 0);
+  t.is(
+    await db()('voided_votes')
+      .where({ listing_id: id })
+      .count({ count: '*' })
+      .then(([r]) => Number(r!.count)),
+    0,
+  );
 });

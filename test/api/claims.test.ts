@@ -68,7 +68,14 @@ test('a dns claim: instructions, not found with what was seen, then verified; th
   const made = await claim(alice.key, { slug: listing.slug, method: 'dns' });
   t.is(made.status, 201, JSON.stringify(made.body));
   const name = `_listing-directory-challenge.${listing.host}`;
-  t.like(made.body, { slug: listing.slug, listing_id: listing.id, method: 'dns', status: 'pending', last_check: null, workflow_id: `claim:${made.body.id}` });
+  t.like(made.body, {
+    slug: listing.slug,
+    listing_id: listing.id,
+    method: 'dns',
+    status: 'pending',
+    last_check: null,
+    workflow_id: `claim:${made.body.id}`,
+  });
   const { token, record } = made.body.instructions;
   t.regex(token, /^ldv_[A-Za-z0-9_-]{27,}$/);
   t.true(Buffer.from(token.slice(4), 'base64url').length >= 16, 'at least 128 bits');
@@ -97,9 +104,19 @@ test('a dns claim: instructions, not found with what was seen, then verified; th
   // An unowned listing: nobody to tell, but the history has the change.
   const history = await db()('listing_versions').where({ listing_id: listing.id });
   t.is(history.length, 1);
-  t.like(history[0], { operation: 'claim_verified', editor_id: alice.userId, changes: { owner_id: { before: null, after: alice.userId } } });
+  t.like(history[0], {
+    operation: 'claim_verified',
+    editor_id: alice.userId,
+    changes: { owner_id: { before: null, after: alice.userId } },
+  });
   const checks = await db()('claim_checks').where({ claim_id: made.body.id }).orderBy('id');
-  t.deepEqual(checks.map((c) => [c.trigger, c.result]), [['request', 'not_found'], ['request', 'found']]);
+  t.deepEqual(
+    checks.map((c) => [c.trigger, c.result]),
+    [
+      ['request', 'not_found'],
+      ['request', 'found'],
+    ],
+  );
 
   // Now alice owns it: claiming it again is a conflict; verifying a closed claim too.
   t.like((await claim(alice.key, { slug: listing.slug, method: 'file' })).body, { status: 409, code: 'claim_own_listing' });
@@ -117,7 +134,14 @@ test('verify_claim: at most one check per interval per claim (429 with Retry-Aft
   t.like(second.body, { code: 'rate_limited' });
   const retryAfter = Number(second.headers.get('retry-after'));
   t.true(retryAfter >= 1 && retryAfter <= 15, String(retryAfter));
-  t.is(await db()('claim_checks').where({ claim_id: made.id }).count({ n: '*' }).then((r) => Number(r[0].n)), 1, 'the refused call checked nothing');
+  t.is(
+    await db()('claim_checks')
+      .where({ claim_id: made.id })
+      .count({ n: '*' })
+      .then((r) => Number(r[0].n)),
+    1,
+    'the refused call checked nothing',
+  );
   await sleep(retryAfter * 1000);
   t.is((await verify(bob.key, made.id)).status, 200);
   // The default interval is 10 s.
@@ -131,7 +155,10 @@ test('meta and file claims on a website: the first of two accounts to verify win
   const byMeta = (await claim(alice.key, { slug, method: 'meta' })).body;
   const byFile = (await claim(bob.key, { slug, method: 'file' })).body;
   t.is(byMeta.instructions.meta.html, `<meta name="listing-directory-verification" content="${byMeta.instructions.token}">`);
-  t.deepEqual(byFile.instructions.file, { url: `${site.url.replace(/\/$/, '')}/.well-known/listing-directory-verification.txt`, content: byFile.instructions.token });
+  t.deepEqual(byFile.instructions.file, {
+    url: `${site.url.replace(/\/$/, '')}/.well-known/listing-directory-verification.txt`,
+    content: byFile.instructions.token,
+  });
   t.not(byMeta.instructions.token, byFile.instructions.token);
 
   served.meta = '';
@@ -153,7 +180,9 @@ test('meta and file claims on a website: the first of two accounts to verify win
   t.is(mail[0].to_address, owner.email);
   const [version] = await db()('listing_versions').where({ listing_id: id });
   t.like(version, { operation: 'claim_verified', changes: { owner_id: { before: owner.userId, after: bob.userId } } });
-  const told = (await api(env, 'GET', '/me/notifications', { key: owner.key })).body.items.filter((n: { kind: string }) => n.kind === 'listing_claimed');
+  const told = (await api(env, 'GET', '/me/notifications', { key: owner.key })).body.items.filter(
+    (n: { kind: string }) => n.kind === 'listing_claimed',
+  );
   t.is(told.length, 1);
   t.like(told[0], { listing: { id, slug, site: 'main' } });
   t.is((await api(env, 'GET', `/me/listings/${id}`, { key: owner.key })).status, 404);
@@ -162,15 +191,26 @@ test('meta and file claims on a website: the first of two accounts to verify win
 
 test('two claims found at the same moment: exactly one wins, the other ends canceled', async (t) => {
   const listing = await company();
-  const [one, two] = [await claim(alice.key, { slug: listing.slug, method: 'dns' }), await claim(bob.key, { slug: listing.slug, method: 'dns' })];
-  dns.zone.set(`_listing-directory-challenge.${listing.host}`, { txt: [[one.body.instructions.record.value], [two.body.instructions.record.value]] });
+  const [one, two] = [
+    await claim(alice.key, { slug: listing.slug, method: 'dns' }),
+    await claim(bob.key, { slug: listing.slug, method: 'dns' }),
+  ];
+  dns.zone.set(`_listing-directory-challenge.${listing.host}`, {
+    txt: [[one.body.instructions.record.value], [two.body.instructions.record.value]],
+  });
   const results = await Promise.all([verify(alice.key, one.body.id), verify(bob.key, two.body.id)]);
-  t.deepEqual(results.map((r) => r.status), [200, 200]);
+  t.deepEqual(
+    results.map((r) => r.status),
+    [200, 200],
+  );
   t.deepEqual(results.map((r) => r.body.status).sort(), ['canceled', 'verified']);
   const winner = results[0]!.body.status === 'verified' ? alice : bob;
   t.is((await db()('listings').where({ id: listing.id }).first('owner_id')).owner_id, winner.userId);
   t.is((await db()('listing_versions').where({ listing_id: listing.id })).length, 1);
-  t.deepEqual((await Promise.all([workflowResult(env, one.body.workflow_id), workflowResult(env, two.body.workflow_id)])).sort(), ['canceled', 'verified']);
+  t.deepEqual((await Promise.all([workflowResult(env, one.body.workflow_id), workflowResult(env, two.body.workflow_id)])).sort(), [
+    'canceled',
+    'verified',
+  ]);
 });
 
 test('claim_listing refuses bad input with a problem naming the field, and saves nothing', async (t) => {
@@ -190,7 +230,11 @@ test('claim_listing refuses bad input with a problem naming the field, and saves
     const res = await claim(alice.key, body);
     t.is(res.status, status, JSON.stringify(body));
     t.is(res.body.code, code);
-    if (path) t.true(res.body.errors.some((e: { path: string }) => e.path === path), JSON.stringify(res.body));
+    if (path)
+      t.true(
+        res.body.errors.some((e: { path: string }) => e.path === path),
+        JSON.stringify(res.body),
+      );
   }
   t.like((await claim(owner.key, { slug: listing.slug, method: 'dns' })).body, { status: 409, code: 'claim_own_listing' });
   // A draft (not live) listing of someone else is not found either.
@@ -203,7 +247,11 @@ test('email claims: only at the registrable domain of a company that is not a fr
   const listing = await company();
   const made = await claim(alice.key, { slug: listing.slug, method: 'email', email: `Boss@Mail.${listing.host}` });
   t.is(made.status, 201, JSON.stringify(made.body));
-  t.like(made.body, { method: 'email', email: `boss@mail.${listing.host}`, instructions: { email: { sent_to: `boss@mail.${listing.host}` } } });
+  t.like(made.body, {
+    method: 'email',
+    email: `boss@mail.${listing.host}`,
+    instructions: { email: { sent_to: `boss@mail.${listing.host}` } },
+  });
   t.like((await verify(alice.key, made.body.id)).body, { status: 409, code: 'claim_verified_by_email' });
   const links = await db()('claim_email_links').where({ claim_id: made.body.id });
   t.is(links.length, 1);
@@ -253,10 +301,16 @@ test('list_my_claims: newest first, paginated, with instructions', async (t) => 
   }
   const page1 = await api(env, 'GET', '/claims?per_page=2', { key: user.key });
   t.like(page1.body, { page: 1, per_page: 2, total: 3 });
-  t.deepEqual(page1.body.items.map((c: { id: number }) => c.id), [ids[2], ids[1]]);
+  t.deepEqual(
+    page1.body.items.map((c: { id: number }) => c.id),
+    [ids[2], ids[1]],
+  );
   t.truthy(page1.body.items[0].instructions.file);
   const page2 = await api(env, 'GET', '/claims?per_page=2&page=2', { key: user.key });
-  t.deepEqual(page2.body.items.map((c: { id: number }) => c.id), [ids[0]]);
+  t.deepEqual(
+    page2.body.items.map((c: { id: number }) => c.id),
+    [ids[0]],
+  );
   t.is((await api(env, 'GET', '/claims?per_page=101', { key: user.key })).status, 400);
 });
 

@@ -105,7 +105,10 @@ test('website → draft → edit → submit → listing', async (t) => {
 
   const mine = await api(env, 'GET', '/me/listings', { key: owner.key });
   t.is(mine.status, 200);
-  t.deepEqual(mine.body.items.map((l: { id: number }) => l.id), [listingId]);
+  t.deepEqual(
+    mine.body.items.map((l: { id: number }) => l.id),
+    [listingId],
+  );
   const listing = await api(env, 'GET', `/me/listings/${listingId}`, { key: owner.key });
   t.is(listing.status, 200);
   t.is(listing.body.status, 'draft');
@@ -191,7 +194,10 @@ test('create_draft refuses bad URLs and unknown sites and stores nothing', async
   }
   const missing = await api(env, 'POST', '/drafts', { key: owner.key, body: {} });
   t.is(missing.status, 400);
-  t.deepEqual(missing.body.errors.map((e: { path: string }) => e.path), ['url']);
+  t.deepEqual(
+    missing.body.errors.map((e: { path: string }) => e.path),
+    ['url'],
+  );
   const unknownSite = await api(env, 'POST', '/drafts', { key: owner.key, body: { url: site.url, site: 'nope' } });
   t.is(unknownSite.status, 400);
   t.is(unknownSite.body.code, 'unknown_site');
@@ -218,21 +224,32 @@ test('update_draft validates the fields it edits', async (t) => {
   for (const [body, path] of cases) {
     const res = await api(env, 'PATCH', `/drafts/${ready.id}`, { key: owner.key, body });
     t.is(res.status, 400, JSON.stringify(body));
-    t.true(res.body.errors.some((e: { path: string }) => e.path === path), `${JSON.stringify(body)} → ${JSON.stringify(res.body.errors)}`);
+    t.true(
+      res.body.errors.some((e: { path: string }) => e.path === path),
+      `${JSON.stringify(body)} → ${JSON.stringify(res.body.errors)}`,
+    );
   }
   const after = await api(env, 'GET', `/drafts/${ready.id}`, { key: owner.key });
   t.deepEqual(after.body.fields, ready.fields);
 });
 
 test('unknown ids are 404 and malformed ids are 400', async (t) => {
-  for (const [method, path] of [['GET', '/drafts/999999'], ['PATCH', '/drafts/999999'], ['POST', '/drafts/999999/submit'], ['GET', '/me/listings/999999']] as const) {
+  for (const [method, path] of [
+    ['GET', '/drafts/999999'],
+    ['PATCH', '/drafts/999999'],
+    ['POST', '/drafts/999999/submit'],
+    ['GET', '/me/listings/999999'],
+  ] as const) {
     const res = await api(env, method, path, { key: owner.key, body: method === 'PATCH' ? { name: 'x' } : undefined });
     t.is(res.status, 404, `${method} ${path}`);
     t.is(res.body.code, 'not_found');
   }
   const bad = await api(env, 'GET', '/drafts/abc', { key: owner.key });
   t.is(bad.status, 400);
-  t.deepEqual(bad.body.errors.map((e: { path: string }) => e.path), ['id']);
+  t.deepEqual(
+    bad.body.errors.map((e: { path: string }) => e.path),
+    ['id'],
+  );
 });
 
 test('missing key is 401, a key without the scope is 403', async (t) => {
@@ -265,10 +282,17 @@ test('Idempotency-Key replays the first answer and refuses another body', async 
   t.is(conflict.status, 422);
   t.is(conflict.body.code, 'idempotency_conflict');
   // The one key rule of REST and MCP: 1 to 255 characters, else 400 invalid_idempotency_key naming the header.
-  const tooLong = await api(env, 'POST', '/drafts', { key: owner.key, body: { url: site.url }, headers: { 'idempotency-key': 'k'.repeat(256) } });
+  const tooLong = await api(env, 'POST', '/drafts', {
+    key: owner.key,
+    body: { url: site.url },
+    headers: { 'idempotency-key': 'k'.repeat(256) },
+  });
   t.is(tooLong.status, 400);
   t.is(tooLong.body.code, 'invalid_idempotency_key');
-  t.deepEqual(tooLong.body.errors.map((e: { path: string }) => e.path), ['Idempotency-Key']);
+  t.deepEqual(
+    tooLong.body.errors.map((e: { path: string }) => e.path),
+    ['Idempotency-Key'],
+  );
   // Keys belong to their caller: another owner with the same key gets a draft of its own.
   const foreign = await api(env, 'POST', '/drafts', { key: other.key, body: { url: site.url }, headers });
   t.is(foreign.status, 201);

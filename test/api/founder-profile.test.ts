@@ -13,7 +13,10 @@ test.after.always(() => env?.close());
 
 const codes = (body: { missing: { code: string }[] }) => body.missing.map((m) => m.code);
 const upload = (key: string, image: Buffer | string) =>
-  api(env, 'PUT', '/me/founder-profile/photo', { key, body: { image_base64: typeof image === 'string' ? image : image.toString('base64') } });
+  api(env, 'PUT', '/me/founder-profile/photo', {
+    key,
+    body: { image_base64: typeof image === 'string' ? image : image.toString('base64') },
+  });
 
 /** GET/HEAD of a non-API path, raw bytes kept. */
 function media(path: string, method = 'GET', headers: Record<string, string> = {}) {
@@ -32,7 +35,16 @@ test('a new founder profile is empty and says what is missing', async (t) => {
   const owner = await env.user();
   const res = await api(env, 'GET', '/me/founder-profile', { key: owner.key });
   t.is(res.status, 200);
-  t.like(res.body, { user_id: owner.userId, display_name: null, bio: null, links: [], photo_url: null, complete: false, interview: [], updated_at: null });
+  t.like(res.body, {
+    user_id: owner.userId,
+    display_name: null,
+    bio: null,
+    links: [],
+    photo_url: null,
+    complete: false,
+    interview: [],
+    updated_at: null,
+  });
   t.deepEqual(codes(res.body), ['founder_profile_missing']);
   t.is(res.body.missing[0].url, `${env.baseUrl}/account/founder-profile`);
   t.is(res.body.public_url, `${env.baseUrl}/founders/${owner.userId}`);
@@ -88,7 +100,10 @@ test('bad profile input is a 400 naming the field, and nothing changes', async (
     const res = await api(env, 'PATCH', '/me/founder-profile', { key: owner.key, body });
     t.is(res.status, 400, JSON.stringify(body).slice(0, 80));
     t.is(res.body.code, 'validation_failed');
-    t.true(res.body.errors.some((e: { path: string }) => e.path === field), `${field}: ${JSON.stringify(res.body.errors)}`);
+    t.true(
+      res.body.errors.some((e: { path: string }) => e.path === field),
+      `${field}: ${JSON.stringify(res.body.errors)}`,
+    );
   }
   t.deepEqual(await env.services.db('founder_profiles').where({ user_id: owner.userId }).first(), before);
 });
@@ -143,7 +158,12 @@ test('the photo route caches, revalidates, answers HEAD and 404s what does not e
   t.is(head.headers['content-type'], 'image/webp');
   t.is(head.body.length, 0);
   const nobody = await env.user();
-  for (const missing of [`/media/founders/${nobody.userId}/photo.webp`, '/media/founders/abc/photo.webp', '/media/founders/0/photo.webp', '/media/founders/99999999999/photo.webp']) {
+  for (const missing of [
+    `/media/founders/${nobody.userId}/photo.webp`,
+    '/media/founders/abc/photo.webp',
+    '/media/founders/0/photo.webp',
+    '/media/founders/99999999999/photo.webp',
+  ]) {
     const res = await media(missing);
     t.is(res.status, 404, missing);
     t.is(res.headers['content-type'], 'application/problem+json');
@@ -184,7 +204,9 @@ test('photos that are not accepted images are refused by content, and the old ph
 test('oversized photos are refused with 413 before they are decoded', async (t) => {
   const owner = await env.user();
   // A real PNG of noise, just over 5 MB.
-  const big = await sharp({ create: { width: 1400, height: 1400, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 60 } } })
+  const big = await sharp({
+    create: { width: 1400, height: 1400, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 60 } },
+  })
     .png({ compressionLevel: 0 })
     .toBuffer();
   t.true(big.length > 5 * 1024 * 1024 && big.length < 6 * 1024 * 1024, String(big.length));
@@ -219,8 +241,17 @@ test('publicFounder shows a complete profile with answers, published stories and
   t.is(founder!.display_name, 'Ada Founder');
   t.deepEqual(founder!.links, ['https://ada.example.com/']);
   t.regex(founder!.photo_path!, /^\/media\/founders\/\d+\/photo\.webp\?v=/);
-  t.deepEqual(founder!.interview.map((a) => [a.question, a.answer]), [[question.text, 'An OS.']]);
-  t.deepEqual(founder!.stories.map((s) => [s.title, s.path]), [['Just for fun', `/stories/${listing.slug}`]]);
-  t.deepEqual(founder!.listings.map((l) => l.slug), [listing.slug]);
+  t.deepEqual(
+    founder!.interview.map((a) => [a.question, a.answer]),
+    [[question.text, 'An OS.']],
+  );
+  t.deepEqual(
+    founder!.stories.map((s) => [s.title, s.path]),
+    [['Just for fun', `/stories/${listing.slug}`]],
+  );
+  t.deepEqual(
+    founder!.listings.map((l) => l.slug),
+    [listing.slug],
+  );
   t.is(await publicFounder(env.services.db, 2_000_000_000), null);
 });

@@ -27,7 +27,10 @@ test('the publish rules one by one until the story publishes', async (t) => {
   t.is(res.body.url, editor);
   t.false(res.body.shown_on_listing);
   t.deepEqual(codes(res.body), ['founder_profile_missing', 'story_too_few_words', 'story_too_few_sections']);
-  t.deepEqual(res.body.missing.map((m: { url: string }) => m.url), [profilePage, editor, editor]);
+  t.deepEqual(
+    res.body.missing.map((m: { url: string }) => m.url),
+    [profilePage, editor, editor],
+  );
   t.is(res.body.missing[1].operation, 'set_founder_story');
   t.regex(res.body.missing[1].reason, /50 words.*300/);
 
@@ -43,7 +46,10 @@ test('the publish rules one by one until the story publishes', async (t) => {
   t.is(res.body.missing[0].url, profilePage);
 
   // 3. The photo arrives: the short bio is next.
-  const photo = await api(env, 'PUT', '/me/founder-profile/photo', { key: owner.key, body: { image_base64: (await imageBytes()).toString('base64') } });
+  const photo = await api(env, 'PUT', '/me/founder-profile/photo', {
+    key: owner.key,
+    body: { image_base64: (await imageBytes()).toString('base64') },
+  });
   t.is(photo.status, 200);
   res = await put({});
   t.deepEqual(codes(res.body), ['bio_too_short', 'story_too_few_words', 'story_too_few_sections']);
@@ -190,7 +196,10 @@ test('bad story input is a 400 naming the field, and nothing is saved', async (t
     const res = await api(env, 'PUT', path, { key: owner.key, body });
     t.is(res.status, 400, JSON.stringify(body).slice(0, 80));
     t.is(res.body.code, 'validation_failed');
-    t.true(res.body.errors.some((e: { path: string }) => e.path === field), `${field}: ${JSON.stringify(res.body.errors)}`);
+    t.true(
+      res.body.errors.some((e: { path: string }) => e.path === field),
+      `${field}: ${JSON.stringify(res.body.errors)}`,
+    );
   }
   const broken = await api(env, 'PUT', path, { key: owner.key, body: '{"title": ' });
   t.is(broken.status, 400);
@@ -238,11 +247,15 @@ test('shown_on_listing follows the paid plan or the unlocked story section', asy
   await completeProfile(env, owner.key);
   const get = () => api(env, 'GET', `/me/listings/${listing.id}/story`, { key: owner.key });
   const db = env.services.db;
-  await db('listings').where({ id: listing.id }).update({ unlocked_sections: ['story'] });
+  await db('listings')
+    .where({ id: listing.id })
+    .update({ unlocked_sections: ['story'] });
   t.false((await get()).body.shown_on_listing, 'not while the story is a draft');
   await api(env, 'PUT', `/me/listings/${listing.id}/story`, { key: owner.key, body: PUBLISHABLE });
   t.true((await get()).body.shown_on_listing);
-  await db('listings').where({ id: listing.id }).update({ unlocked_sections: ['milestones'], plan: 'free' });
+  await db('listings')
+    .where({ id: listing.id })
+    .update({ unlocked_sections: ['milestones'], plan: 'free' });
   t.false((await get()).body.shown_on_listing);
   await db('listings').where({ id: listing.id }).update({ plan: 'paid' });
   t.true((await get()).body.shown_on_listing);
@@ -277,7 +290,10 @@ test('publicStory gives the published story in paragraphs, and nothing before or
   const story = await publicStory(env.services.db, listing.slug);
   t.truthy(story);
   t.is(story!.title, '<script>alert(1)</script>', 'plain data: escaping is the page’s job');
-  t.deepEqual(story!.sections.map((s) => s.name), ['how_started', 'problem', 'what_built']);
+  t.deepEqual(
+    story!.sections.map((s) => s.name),
+    ['how_started', 'problem', 'what_built'],
+  );
   t.deepEqual(story!.sections[0]!.paragraphs, [words(60), words(50, 'second'), 'line one\nline two']);
   t.is(story!.sections[1]!.heading, 'The problem');
   t.is(story!.listing.slug, listing.slug);

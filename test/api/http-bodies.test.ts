@@ -24,9 +24,16 @@ test('every +json media type is read as JSON: merge-patch+json changes the profi
     t.is(await displayName(owner.key), name, type);
   }
   // create_draft reads its url from a +json body too (the address check answers, not "url is missing").
-  const draft = await api(env, 'POST', '/drafts', { key: owner.key, body: { url: 'ftp://example.com/' }, headers: { 'content-type': 'application/merge-patch+json' } });
+  const draft = await api(env, 'POST', '/drafts', {
+    key: owner.key,
+    body: { url: 'ftp://example.com/' },
+    headers: { 'content-type': 'application/merge-patch+json' },
+  });
   t.is(draft.status, 400);
-  t.deepEqual(draft.body.errors.map((e: { path: string; message: string }) => [e.path, e.message.includes('Required')]), [['url', false]]);
+  t.deepEqual(
+    draft.body.errors.map((e: { path: string; message: string }) => [e.path, e.message.includes('Required')]),
+    [['url', false]],
+  );
 });
 
 test('a body of another media type is a 415 problem and changes nothing', async (t) => {
@@ -40,7 +47,11 @@ test('a body of another media type is a 415 problem and changes nothing', async 
     t.is(res.body.title, 'Unsupported media type');
     t.true(res.body.detail.includes(type), res.body.detail);
   }
-  const untyped = await api(env, 'PATCH', '/me/founder-profile', { key: owner.key, body: '{"display_name":"After"}', headers: { 'content-type': '' } });
+  const untyped = await api(env, 'PATCH', '/me/founder-profile', {
+    key: owner.key,
+    body: '{"display_name":"After"}',
+    headers: { 'content-type': '' },
+  });
   t.is(untyped.status, 415);
   t.regex(untyped.body.detail, /no Content-Type/);
   t.is(await displayName(owner.key), 'Before');
@@ -89,7 +100,11 @@ test('out-of-range numbers name the field’s own limit, not JavaScript’s', as
     const res = await api(env, 'GET', `/listings?page=${page}`);
     t.is(res.status, 400, page);
     t.is(res.body.code, 'validation_failed');
-    t.deepEqual(res.body.errors.map((e: { path: string }) => e.path), ['page'], page);
+    t.deepEqual(
+      res.body.errors.map((e: { path: string }) => e.path),
+      ['page'],
+      page,
+    );
     t.false(JSON.stringify(res.body).includes('9007199254740991'), JSON.stringify(res.body));
   }
   const res = await api(env, 'GET', '/listings?page=99999999999999999999');
@@ -102,7 +117,12 @@ test('GET /api and /api/v1 answer a JSON index of the operations, unknown API pa
     t.is(res.status, 200, path);
     t.regex(res.headers.get('content-type')!, /^application\/json/, path);
     t.is(res.body.openapi, `${env.baseUrl}/api/v1/openapi.json`);
-    t.true(res.body.operations.some((o: { name: string; method: string; path: string }) => o.name === 'create_draft' && o.method === 'POST' && o.path === '/api/v1/drafts'));
+    t.true(
+      res.body.operations.some(
+        (o: { name: string; method: string; path: string }) =>
+          o.name === 'create_draft' && o.method === 'POST' && o.path === '/api/v1/drafts',
+      ),
+    );
   }
   const missing = await request(env, 'GET', '/api/v2/nothing');
   t.is(missing.status, 404);
@@ -111,7 +131,12 @@ test('GET /api and /api/v1 answer a JSON index of the operations, unknown API pa
 });
 
 test('an MCP message over the largest operation limit is a 413 from the same body reader', async (t) => {
-  const message = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_sites', arguments: { x: 'y'.repeat(9 * 1024 * 1024) } } };
+  const message = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'list_sites', arguments: { x: 'y'.repeat(9 * 1024 * 1024) } },
+  };
   const res = await request(env, 'POST', '/mcp', { body: message, headers: { accept: 'application/json, text/event-stream' } });
   t.is(res.status, 413);
   t.is(res.body.code, 'payload_too_large');

@@ -33,7 +33,12 @@ function allowOf(url: string): string[] {
   return [...methods, ...(methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'];
 }
 
-function assertMethodProblem(t: import('ava').ExecutionContext, res: { status: number; headers: Headers; body: any }, allow: string[], what: string) {
+function assertMethodProblem(
+  t: import('ava').ExecutionContext,
+  res: { status: number; headers: Headers; body: any },
+  allow: string[],
+  what: string,
+) {
   t.is(res.status, 405, what);
   t.regex(res.headers.get('content-type') ?? '', /^application\/problem\+json/, what);
   t.is(res.body.code, 'method_not_allowed', what);

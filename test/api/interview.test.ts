@@ -15,38 +15,66 @@ const answersOf = (userId: number) =>
 test('answers are saved per question, replaced on a new answer, and shown on the profile', async (t) => {
   t.true(questions.length >= 3);
   const owner = await env.user();
-  const [q1, q2, q3] = questions as [typeof questions[0], typeof questions[0], typeof questions[0]];
+  const [q1, q2, q3] = questions as [(typeof questions)[0], (typeof questions)[0], (typeof questions)[0]];
   const res = await api(env, 'PUT', '/me/interview', {
     key: owner.key,
-    body: { answers: [{ question_id: q3.id, answer: '  Third.  ' }, { question_id: q1.id, answer: 'First.\nTwo lines.' }] },
+    body: {
+      answers: [
+        { question_id: q3.id, answer: '  Third.  ' },
+        { question_id: q1.id, answer: 'First.\nTwo lines.' },
+      ],
+    },
   });
   t.is(res.status, 200, JSON.stringify(res.body));
-  t.deepEqual(res.body.answers.map((a: { question_id: number; answer: string }) => [a.question_id, a.answer]), [
-    [q1.id, 'First.\nTwo lines.'],
-    [q3.id, 'Third.'],
-  ]);
+  t.deepEqual(
+    res.body.answers.map((a: { question_id: number; answer: string }) => [a.question_id, a.answer]),
+    [
+      [q1.id, 'First.\nTwo lines.'],
+      [q3.id, 'Third.'],
+    ],
+  );
   t.is(res.body.answers[0].question, q1.text);
 
   const again = await api(env, 'PUT', '/me/interview', {
     key: owner.key,
-    body: { answers: [{ question_id: q1.id, answer: 'First, rewritten.' }, { question_id: q2.id, answer: 'Second.' }] },
+    body: {
+      answers: [
+        { question_id: q1.id, answer: 'First, rewritten.' },
+        { question_id: q2.id, answer: 'Second.' },
+      ],
+    },
   });
   t.is(again.status, 200);
-  t.deepEqual(again.body.answers.map((a: { answer: string }) => a.answer), ['First, rewritten.', 'Second.', 'Third.']);
+  t.deepEqual(
+    again.body.answers.map((a: { answer: string }) => a.answer),
+    ['First, rewritten.', 'Second.', 'Third.'],
+  );
   t.is((await answersOf(owner.userId)).length, 3);
 
   const profile = await api(env, 'GET', '/me/founder-profile', { key: owner.key });
   t.deepEqual(profile.body.interview, again.body.answers);
   // Answers alone do not make a founder profile.
-  t.deepEqual(profile.body.missing.map((m: { code: string }) => m.code), ['founder_profile_missing']);
+  t.deepEqual(
+    profile.body.missing.map((m: { code: string }) => m.code),
+    ['founder_profile_missing'],
+  );
 });
 
 test('bad answers are a 400 naming the element, and nothing is saved', async (t) => {
   const owner = await env.user();
-  const [q1, q2] = questions as [typeof questions[0], typeof questions[0]];
+  const [q1, q2] = questions as [(typeof questions)[0], (typeof questions)[0]];
   const db = env.services.db;
-  const inactive = (await db('interview_questions').insert({ site_id: (await db('sites').where({ key: 'main' }).first('id')).id, position: 99, text: 'Retired?', active: false }).returning('id'))[0].id;
-  const makersQuestion = (await db('interview_questions').join('sites', 'sites.id', 'interview_questions.site_id').where('sites.key', 'makers').first('interview_questions.id')).id;
+  const inactive = (
+    await db('interview_questions')
+      .insert({ site_id: (await db('sites').where({ key: 'main' }).first('id')).id, position: 99, text: 'Retired?', active: false })
+      .returning('id')
+  )[0].id;
+  const makersQuestion = (
+    await db('interview_questions')
+      .join('sites', 'sites.id', 'interview_questions.site_id')
+      .where('sites.key', 'makers')
+      .first('interview_questions.id')
+  ).id;
   const good = { question_id: q1.id, answer: 'Fine.' };
   // Well-formed answers to questions that cannot be answered here: 422, documented as such.
   const refused: [unknown, string][] = [
@@ -59,7 +87,10 @@ test('bad answers are a 400 naming the element, and nothing is saved', async (t)
     const res = await api(env, 'PUT', '/me/interview', { key: owner.key, body });
     t.is(res.status, 422, JSON.stringify(body).slice(0, 100));
     t.is(res.body.code, 'invalid_answers');
-    t.deepEqual(res.body.errors.map((e: { path: string }) => e.path), [path]);
+    t.deepEqual(
+      res.body.errors.map((e: { path: string }) => e.path),
+      [path],
+    );
   }
   const cases: [unknown, string][] = [
     [{ answers: [good, { question_id: q2.id, answer: '   ' }] }, 'answers.1.answer'],
@@ -81,7 +112,10 @@ test('bad answers are a 400 naming the element, and nothing is saved', async (t)
     const res = await api(env, 'PUT', '/me/interview', { key: owner.key, body });
     t.is(res.status, 400, JSON.stringify(body).slice(0, 100));
     t.is(res.body.code, 'validation_failed');
-    t.true(res.body.errors.some((e: { path: string }) => e.path === path), `${path}: ${JSON.stringify(res.body.errors)}`);
+    t.true(
+      res.body.errors.some((e: { path: string }) => e.path === path),
+      `${path}: ${JSON.stringify(res.body.errors)}`,
+    );
   }
   t.deepEqual(await answersOf(owner.userId), []);
 });
@@ -90,7 +124,10 @@ test('questions are those of the site the request came to', async (t) => {
   const owner = await env.user();
   const makers = { host: 'makers.localhost' };
   const makersQuestions = (await api(env, 'GET', '/interview-questions', { headers: makers })).body.items;
-  t.notDeepEqual(makersQuestions.map((q: { id: number }) => q.id), questions.map((q) => q.id));
+  t.notDeepEqual(
+    makersQuestions.map((q: { id: number }) => q.id),
+    questions.map((q) => q.id),
+  );
   const res = await api(env, 'PUT', '/me/interview', {
     key: owner.key,
     headers: makers,

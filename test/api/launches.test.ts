@@ -49,7 +49,10 @@ test.serial('incomplete profile → awaiting_profile, with every unmet rule and 
   t.is(res.status, 200, JSON.stringify(res.body));
   t.like(res.body, { id: listing.id, plan: 'free', status: 'awaiting_profile', launch_week: null, queue_position: null });
   t.like(res.body.badge, { status: 'missing' });
-  t.deepEqual(res.body.missing.map((m: { code: string }) => m.code), ['founder_profile_missing', 'badge_missing']);
+  t.deepEqual(
+    res.body.missing.map((m: { code: string }) => m.code),
+    ['founder_profile_missing', 'badge_missing'],
+  );
   t.like(res.body.missing[1], { operation: 'recheck_badge', url: `${env.baseUrl}/account/listings/${listing.id}` });
   t.is(await checksOf(listing.id), 1);
   const row = await db()('badge_checks').where({ listing_id: listing.id }).first();
@@ -75,7 +78,10 @@ test.serial('badge missing → awaiting_badge; recheck_badge finds it → schedu
   const listing = await draftListing(db(), user.userId, site.url);
   const chosen = await api(env, 'POST', `/me/listings/${listing.id}/free`, { key: user.key });
   t.like(chosen.body, { status: 'awaiting_badge', plan: 'free' });
-  t.deepEqual(chosen.body.missing.map((m: { code: string }) => m.code), ['badge_missing']);
+  t.deepEqual(
+    chosen.body.missing.map((m: { code: string }) => m.code),
+    ['badge_missing'],
+  );
 
   badges.add(listing.slug);
   const check = await api(env, 'POST', `/me/listings/${listing.id}/badge-check`, { key: user.key });
@@ -113,7 +119,10 @@ test.serial('recheck_badge: once per 10 s per listing (429 with Retry-After), ev
   }
   t.is(await checksOf(listing.id), 1);
   // A refused call changes nothing, not even the page to check.
-  const limited = await api(env, 'POST', `/me/listings/${listing.id}/badge-check`, { key: user.key, body: { badge_url: `${site.url}press` } });
+  const limited = await api(env, 'POST', `/me/listings/${listing.id}/badge-check`, {
+    key: user.key,
+    body: { badge_url: `${site.url}press` },
+  });
   t.is(limited.status, 429);
   t.is((await api(env, 'GET', `/me/listings/${listing.id}/badges`, { key: user.key })).body.badge_url, null);
   // The limit is per listing: another listing of the same owner is checked at once.
@@ -124,15 +133,24 @@ test.serial('recheck_badge: once per 10 s per listing (429 with Retry-After), ev
 test.serial('badge_url: a page on the listing’s own domain is checked; another domain is refused', async (t) => {
   const user = await owner();
   const listing = await draftListing(db(), user.userId, site.url);
-  const off = await api(env, 'POST', `/me/listings/${listing.id}/badge-check`, { key: user.key, body: { badge_url: 'https://elsewhere.example/badge' } });
+  const off = await api(env, 'POST', `/me/listings/${listing.id}/badge-check`, {
+    key: user.key,
+    body: { badge_url: 'https://elsewhere.example/badge' },
+  });
   t.is(off.status, 422);
   t.is(off.body.code, 'badge_url_off_domain');
   t.is(await checksOf(listing.id), 0);
-  const bad = await api(env, 'POST', `/me/listings/${listing.id}/badge-check`, { key: user.key, body: { badge_url: 'javascript:alert(1)' } });
+  const bad = await api(env, 'POST', `/me/listings/${listing.id}/badge-check`, {
+    key: user.key,
+    body: { badge_url: 'javascript:alert(1)' },
+  });
   t.is(bad.status, 400);
   t.is(bad.body.errors[0].path, 'badge_url');
 
-  const press = await api(env, 'POST', `/me/listings/${listing.id}/badge-check`, { key: user.key, body: { badge_url: `${site.url}press` } });
+  const press = await api(env, 'POST', `/me/listings/${listing.id}/badge-check`, {
+    key: user.key,
+    body: { badge_url: `${site.url}press` },
+  });
   t.is(press.status, 200);
   t.like(press.body, { status: 'missing' }); // /press shows another listing's badge
   const row = await db()('badge_checks').where({ listing_id: listing.id }).orderBy('id', 'desc').first();
@@ -148,7 +166,10 @@ test.serial('get_badges: snippets that link to the listing page around the badge
   t.is(before.status, 200);
   const target = `${env.baseUrl}/listings/${listing.slug}`;
   t.like(before.body, { listing_id: listing.id, target_url: target, badge_url: null, check: { status: 'unchecked', checked_at: null } });
-  t.deepEqual(before.body.badges.map((b: { name: string }) => b.name), ['light', 'dark']);
+  t.deepEqual(
+    before.body.badges.map((b: { name: string }) => b.name),
+    ['light', 'dark'],
+  );
   for (const badge of before.body.badges) {
     t.is(badge.image_url, `${env.baseUrl}/badges/${listing.slug}.svg?theme=${badge.name}`);
     t.true(badge.html.startsWith(`<a href="${target}"><img src="${badge.image_url.replace('&', '&amp;')}"`), badge.html);
@@ -156,7 +177,10 @@ test.serial('get_badges: snippets that link to the listing page around the badge
   }
   // The snippet itself, pasted on the owner's page, passes the check.
   routes['/snippet'] = (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(`<p>${before.body.badges[1].html}</p>`);
-  const check = await api(env, 'POST', `/me/listings/${listing.id}/badge-check`, { key: user.key, body: { badge_url: `${site.url}snippet` } });
+  const check = await api(env, 'POST', `/me/listings/${listing.id}/badge-check`, {
+    key: user.key,
+    body: { badge_url: `${site.url}snippet` },
+  });
   t.like(check.body, { status: 'present' });
   t.like((await api(env, 'GET', `/me/listings/${listing.id}/badges`, { key: user.key })).body.check, { status: 'present' });
 });
@@ -168,7 +192,10 @@ test.serial('50 concurrent choose_free_listing calls never overbook a week', asy
   const listings = await Promise.all(owners.map((o) => draftListing(db(), o.userId, site.url, 'Rush')));
   for (const l of listings) badges.add(l.slug);
   const results = await Promise.all(listings.map((l, i) => api(env, 'POST', `/me/listings/${l.id}/free`, { key: owners[i]!.key })));
-  t.deepEqual(results.map((r) => r.status), results.map(() => 200));
+  t.deepEqual(
+    results.map((r) => r.status),
+    results.map(() => 200),
+  );
   t.true(results.every((r) => r.body.status === 'scheduled'));
 
   const ids = listings.map((l) => l.id);
@@ -177,16 +204,29 @@ test.serial('50 concurrent choose_free_listing calls never overbook a week', asy
     .groupBy('week_start')
     .orderBy('week_start')
     .select('week_start', db().raw('count(*)::int AS n'));
-  const all: { n: number }[] = await db()('launch_slots').where({ kind: 'free' }).groupBy('site_id', 'week_start').select(db().raw('count(*)::int AS n'));
-  t.true(all.every((w) => w.n <= perWeek), JSON.stringify(all));
-  t.is(perWeekCounts.reduce((sum, w) => sum + w.n, 0), 50);
+  const all: { n: number }[] = await db()('launch_slots')
+    .where({ kind: 'free' })
+    .groupBy('site_id', 'week_start')
+    .select(db().raw('count(*)::int AS n'));
+  t.true(
+    all.every((w) => w.n <= perWeek),
+    JSON.stringify(all),
+  );
+  t.is(
+    perWeekCounts.reduce((sum, w) => sum + w.n, 0),
+    50,
+  );
   t.true(perWeekCounts[0]!.week_start >= earliestFreeWeek(new Date(), 2));
   // Positions are 1..n within each week, without gaps or doubles.
   const byWeek = new Map<string, number[]>();
   for (const r of results) byWeek.set(r.body.launch_week, [...(byWeek.get(r.body.launch_week) ?? []), r.body.queue_position]);
   for (const [week, positions] of byWeek) {
     const taken = (await db()('launch_slots').where({ week_start: week, kind: 'free' }).count({ n: '*' }))[0]!.n;
-    t.deepEqual([...positions].sort((a, b) => a - b), [...new Set(positions)].sort((a, b) => a - b), week);
+    t.deepEqual(
+      [...positions].sort((a, b) => a - b),
+      [...new Set(positions)].sort((a, b) => a - b),
+      week,
+    );
     t.true(Math.max(...positions) <= Number(taken));
   }
   const weeks = (await api(env, 'GET', '/launch-weeks')).body.items;
@@ -243,7 +283,7 @@ test.serial('the free plan is refused for paid, unlisted or live listings', asyn
   const refusedUnlisted = await api(env, 'POST', `/me/listings/${unlisted.id}/free`, { key: user.key });
   t.is(refusedUnlisted.status, 409);
   t.is(refusedUnlisted.body.code, 'listing_not_draft');
-  t.is(await checksOf(paid.id) + (await checksOf(unlisted.id)), 0);
+  t.is((await checksOf(paid.id)) + (await checksOf(unlisted.id)), 0);
 });
 
 test.serial('an Idempotency-Key replays choose_free_listing', async (t) => {
@@ -261,7 +301,9 @@ test.serial('an Idempotency-Key replays choose_free_listing', async (t) => {
 test.serial('/badges/{slug}.svg: public SVG with votes and rank, ETag and 304, themes', async (t) => {
   const user = await owner();
   const listing = await draftListing(db(), user.userId, site.url);
-  await db()('listings').where({ id: listing.id }).update({ status: 'live', launch_week: isoWeekStart(new Date()), votes: 3 });
+  await db()('listings')
+    .where({ id: listing.id })
+    .update({ status: 'live', launch_week: isoWeekStart(new Date()), votes: 3 });
   const light = await request(env, 'GET', `/badges/${listing.slug}.svg?theme=light`);
   t.is(light.status, 200);
   t.regex(light.headers.get('content-type')!, /^image\/svg\+xml/);

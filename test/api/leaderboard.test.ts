@@ -28,7 +28,8 @@ async function launchWithVotes(name: string, count: number) {
   return { id, crowd };
 }
 
-const board = (week?: string) => api(env, 'GET', `/leaderboards/community-weekly${week === undefined ? '' : `?week=${encodeURIComponent(week)}`}`);
+const board = (week?: string) =>
+  api(env, 'GET', `/leaderboards/community-weekly${week === undefined ? '' : `?week=${encodeURIComponent(week)}`}`);
 
 test.serial('the current week is live, ranked by launch-week votes, with removed votes and the formula', async (t) => {
   const a = await launchWithVotes('Week Alpha', 2);
@@ -46,9 +47,15 @@ test.serial('the current week is live, ranked by launch-week votes, with removed
   // Two votes each now; ties go to the earlier listing.
   t.deepEqual(
     mine.map((i: { id: number; score: number; votes_removed: number }) => [i.id, i.score, i.votes_removed]),
-    [[a.id, 2, 0], [b.id, 2, 2]],
+    [
+      [a.id, 2, 0],
+      [b.id, 2, 2],
+    ],
   );
-  t.deepEqual(res.body.items.map((i: { rank: number }) => i.rank), res.body.items.map((_: unknown, n: number) => n + 1));
+  t.deepEqual(
+    res.body.items.map((i: { rank: number }) => i.rank),
+    res.body.items.map((_: unknown, n: number) => n + 1),
+  );
   // Naming the current week gives the same answer.
   t.deepEqual((await board(res.body.week)).body, res.body);
   // Pages of the ranking: ranks continue across pages.
@@ -70,7 +77,10 @@ test.serial('a closed week is final and keeps its frozen ranking', async (t) => 
 
   const before = await board(week);
   t.is(before.body.state, 'live');
-  t.deepEqual(before.body.items.map((i: { id: number }) => i.id), [b.id, a.id]);
+  t.deepEqual(
+    before.body.items.map((i: { id: number }) => i.id),
+    [b.id, a.id],
+  );
 
   await freezeWeek(db(), await mainSite(), isoWeekMonday(week)!);
   // Votes removed after the close do not change the final ranking.
@@ -83,8 +93,16 @@ test.serial('a closed week is final and keeps its frozen ranking', async (t) => 
   t.deepEqual([pastTheEnd.body.state, pastTheEnd.body.items, pastTheEnd.body.total], ['final', [], 2]);
   t.is(after.body.week, week);
   t.deepEqual(
-    after.body.items.map((i: { id: number; rank: number; score: number; votes_removed: number }) => [i.rank, i.id, i.score, i.votes_removed]),
-    [[1, b.id, 3, 0], [2, a.id, 1, 0]],
+    after.body.items.map((i: { id: number; rank: number; score: number; votes_removed: number }) => [
+      i.rank,
+      i.id,
+      i.score,
+      i.votes_removed,
+    ]),
+    [
+      [1, b.id, 3, 0],
+      [2, a.id, 1, 0],
+    ],
   );
 });
 
@@ -100,12 +118,28 @@ test('weeks without launches are empty; long years have a W53', async (t) => {
 });
 
 test('a bad week is a 400 naming the field', async (t) => {
-  for (const week of ['2026-W54', '2025-W53', '2026-W00', '2026W48', '2026-w48', '2026-W4', ' 2026-W48', '1999-W10', 'next', '', '2026-W48;drop']) {
+  for (const week of [
+    '2026-W54',
+    '2025-W53',
+    '2026-W00',
+    '2026W48',
+    '2026-w48',
+    '2026-W4',
+    ' 2026-W48',
+    '1999-W10',
+    'next',
+    '',
+    '2026-W48;drop',
+  ]) {
     const res = await board(week);
     t.is(res.status, 400, week);
     t.is(res.headers.get('content-type'), 'application/problem+json', week);
     t.is(res.body.code, 'validation_failed', week);
-    t.deepEqual(res.body.errors.map((e: { path: string }) => e.path), ['week'], week);
+    t.deepEqual(
+      res.body.errors.map((e: { path: string }) => e.path),
+      ['week'],
+      week,
+    );
   }
   t.is((await api(env, 'GET', '/leaderboards/community-weekly?week=2026-W10&week=2026-W11')).status, 400);
 });
@@ -121,9 +155,15 @@ test('the MCP tool takes the same week and refuses the same bad one', async (t) 
     t.true(bad.isError);
     const problem = JSON.parse((bad.content[0] as { text: string }).text);
     t.is(problem.code, 'validation_failed');
-    t.deepEqual(problem.errors.map((e: { path: string }) => e.path), ['week']);
+    t.deepEqual(
+      problem.errors.map((e: { path: string }) => e.path),
+      ['week'],
+    );
     const tools = await client.listTools();
-    t.false(tools.tools.some((tool) => /vote/.test(tool.name)), 'no tool casts votes');
+    t.false(
+      tools.tools.some((tool) => /vote/.test(tool.name)),
+      'no tool casts votes',
+    );
   } finally {
     await client.close();
   }

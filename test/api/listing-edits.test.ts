@@ -49,7 +49,12 @@ test('an edit publishes at once: fields, facts, socials and faqs', async (t) => 
   t.is(res.body.headline, 'Rockets for small teams');
   t.is(res.body.seo_title, 'Acme Rockets: rockets for small teams');
   t.is(res.body.contact_email, 'hello@acme.example');
-  t.deepEqual(res.body.facts, { founded_year: 2019, location: 'Toulouse, France', founders: ['Ada Lovelace', 'Grace Hopper'], employees: '12' });
+  t.deepEqual(res.body.facts, {
+    founded_year: 2019,
+    location: 'Toulouse, France',
+    founders: ['Ada Lovelace', 'Grace Hopper'],
+    employees: '12',
+  });
   t.deepEqual(res.body.socials, { twitter: 'https://x.com/acmerockets', github: 'https://github.com/acme-rockets' });
   t.deepEqual(res.body.faqs, [{ question: 'Is it safe?', answer: 'Mostly.' }]);
   t.deepEqual(res.body.applied, []);

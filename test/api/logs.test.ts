@@ -49,10 +49,16 @@ test.serial('a REST request logs its request id and operation', async (t) => {
   t.is(res.status, 200);
   const mine = withId('log-test-rest-1');
   t.true(mine.length >= 1);
-  t.like(mine.find((l) => l.msg === 'request'), { operation: 'search_listings', status: 200, path: '/api/v1/listings' });
+  t.like(
+    mine.find((l) => l.msg === 'request'),
+    { operation: 'search_listings', status: 200, path: '/api/v1/listings' },
+  );
   // A refused call is logged the same way.
   await fetch(`${baseUrl}/api/v1/listings?page=-1`, { headers: { 'X-Request-Id': 'log-test-rest-2' } });
-  t.like(withId('log-test-rest-2').find((l) => l.msg === 'request'), { operation: 'search_listings', status: 400 });
+  t.like(
+    withId('log-test-rest-2').find((l) => l.msg === 'request'),
+    { operation: 'search_listings', status: 400 },
+  );
 });
 
 test.serial('an MCP request logs its request id and method; a page its area', async (t) => {
@@ -67,16 +73,26 @@ test.serial('an MCP request logs its request id and method; a page its area', as
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
   });
   await res.text();
-  t.like(withId('log-test-mcp-1').find((l) => l.msg === 'request'), { operation: 'mcp:tools/list' });
+  t.like(
+    withId('log-test-mcp-1').find((l) => l.msg === 'request'),
+    { operation: 'mcp:tools/list' },
+  );
   await fetch(`${baseUrl}/`, { headers: { 'X-Request-Id': 'log-test-web-1' } });
-  t.like(withId('log-test-web-1').find((l) => l.msg === 'request'), { operation: 'web', path: '/' });
+  t.like(
+    withId('log-test-web-1').find((l) => l.msg === 'request'),
+    { operation: 'web', path: '/' },
+  );
 });
 
 test.serial('workflow and activity log lines carry the workflow id', async (t) => {
   await env.startWorkers();
   const { client, close } = await temporalClient(env);
   try {
-    await client.workflow.execute('maintenanceWorkflow', { taskQueue: TASK_QUEUES.ranking, workflowId: 'log-test-maintenance', args: [{}] });
+    await client.workflow.execute('maintenanceWorkflow', {
+      taskQueue: TASK_QUEUES.ranking,
+      workflowId: 'log-test-maintenance',
+      args: [{}],
+    });
   } finally {
     await close();
   }

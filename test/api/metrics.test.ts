@@ -83,11 +83,31 @@ test.serial('outbox backlog and age, open orders and claims by status are read f
   const { userId } = await env.user();
   const site = await db()('sites').where({ key: 'main' }).first('id');
   const order = (number: string, status: string) => ({
-    site_id: site.id, user_id: userId, number, checkout_token: number, status, quote: {}, billing: {}, total_cents: 100, expires_at: new Date(),
+    site_id: site.id,
+    user_id: userId,
+    number,
+    checkout_token: number,
+    status,
+    quote: {},
+    billing: {},
+    total_cents: 100,
+    expires_at: new Date(),
   });
-  await db()('orders').insert([order('LD-M-1', 'paid'), order('LD-M-2', 'attention'), order('LD-M-3', 'attention'), order('LD-M-4', 'fulfilled')]);
+  await db()('orders').insert([
+    order('LD-M-1', 'paid'),
+    order('LD-M-2', 'attention'),
+    order('LD-M-3', 'attention'),
+    order('LD-M-4', 'fulfilled'),
+  ]);
   const listingId = await insertLiveListing(db(), { name: 'Metrics Co' });
-  await db()('claims').insert({ listing_id: listingId, user_id: userId, method: 'dns', token: 't', status: 'pending', expires_at: new Date(Date.now() + 86_400_000) });
+  await db()('claims').insert({
+    listing_id: listingId,
+    user_id: userId,
+    method: 'dns',
+    token: 't',
+    status: 'pending',
+    expires_at: new Date(Date.now() + 86_400_000),
+  });
 
   const after = await scrape();
   t.is(value(after, 'mail_outbox_backlog'), 1);

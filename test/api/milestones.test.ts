@@ -25,7 +25,12 @@ const slugOf = async (id: number) => (await env.services.db('listings').where({ 
 
 test('add a milestone; the owner always sees it, newest date first', async (t) => {
   const id = await listing();
-  const first = await add(id, { date: '2024-02-29', title: '  Public beta  ', description: 'Opened the doors.', url: 'https://acme.example/beta' });
+  const first = await add(id, {
+    date: '2024-02-29',
+    title: '  Public beta  ',
+    description: 'Opened the doors.',
+    url: 'https://acme.example/beta',
+  });
   t.is(first.status, 201, JSON.stringify(first.body));
   t.deepEqual(first.body, {
     id: first.body.id,
@@ -56,10 +61,16 @@ test('milestones show publicly only on paid listings or when the section is unlo
   t.false('milestones' in free.body);
   t.is(free.body.plan, undefined, 'the public view has no owner fields');
 
-  await env.services.db('listings').where({ id }).update({ plan: 'free', unlocked_sections: ['story'] });
+  await env.services
+    .db('listings')
+    .where({ id })
+    .update({ plan: 'free', unlocked_sections: ['story'] });
   t.false('milestones' in (await api(env, 'GET', `/listings/${slug}`)).body);
 
-  await env.services.db('listings').where({ id }).update({ unlocked_sections: ['story', 'milestones'] });
+  await env.services
+    .db('listings')
+    .where({ id })
+    .update({ unlocked_sections: ['story', 'milestones'] });
   t.deepEqual(
     (await api(env, 'GET', `/listings/${slug}`)).body.milestones.map((m: { title: string }) => m.title),
     ['Launch'],
@@ -106,7 +117,10 @@ test('bad milestones are refused by field, and nothing is stored', async (t) => 
     const res = await add(id, body);
     t.is(res.status, 400, JSON.stringify(body).slice(0, 80));
     t.is(res.body.code, 'validation_failed');
-    t.true(res.body.errors.some((e: { path: string }) => e.path === path), `${JSON.stringify(body).slice(0, 60)}: ${JSON.stringify(res.body.errors)}`);
+    t.true(
+      res.body.errors.some((e: { path: string }) => e.path === path),
+      `${JSON.stringify(body).slice(0, 60)}: ${JSON.stringify(res.body.errors)}`,
+    );
   }
   const feb30 = await add(id, { date: '2026-02-30', title: 'x' });
   t.regex(feb30.body.errors[0].message, /calendar date/);
@@ -144,8 +158,14 @@ test('delete removes one milestone of that listing only; a second delete is not 
   t.is(res.status, 200);
   t.deepEqual(res.body, { id: drop.id, deleted: true });
   t.is((await del(a, drop.id)).status, 404);
-  t.deepEqual((await stored(a)).map((m) => m.id), [keep.id]);
-  t.deepEqual((await stored(b)).map((m) => m.id), [onB.id]);
+  t.deepEqual(
+    (await stored(a)).map((m) => m.id),
+    [keep.id],
+  );
+  t.deepEqual(
+    (await stored(b)).map((m) => m.id),
+    [onB.id],
+  );
 });
 
 test('adds and deletes are in the version history', async (t) => {
@@ -177,12 +197,11 @@ test('an Idempotency-Key adds a milestone once', async (t) => {
 
 test(`a listing holds at most ${MAX_MILESTONES} milestones`, async (t) => {
   const id = await listing();
-  await env.services.db('milestones').insert(
-    Array.from({ length: MAX_MILESTONES }, (_, i) => ({ listing_id: id, date: '2025-01-01', title: `M${i}` })),
-  );
+  await env.services
+    .db('milestones')
+    .insert(Array.from({ length: MAX_MILESTONES }, (_, i) => ({ listing_id: id, date: '2025-01-01', title: `M${i}` })));
   const res = await add(id, { date: '2025-01-02', title: 'One too many' });
   t.is(res.status, 422);
   t.is(res.body.code, 'milestone_limit');
   t.is((await stored(id)).length, MAX_MILESTONES);
 });
-

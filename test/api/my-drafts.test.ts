@@ -31,11 +31,17 @@ test('list_my_drafts pages through the caller’s drafts, newest first', async (
   const first = await api(env, 'GET', '/drafts?per_page=2', { key: owner.key });
   t.is(first.status, 200, JSON.stringify(first.body));
   t.like(first.body, { page: 1, per_page: 2, total: 5 });
-  t.deepEqual(first.body.items.map((d: { id: number }) => d.id), [ids[4], ids[3]]);
+  t.deepEqual(
+    first.body.items.map((d: { id: number }) => d.id),
+    [ids[4], ids[3]],
+  );
   t.like(first.body.items[0], { url: 'https://d4.example/', status: 'crawling', name: null, workflow_id: `draft:${ids[4]}` });
   t.false('evidence' in first.body.items[0]);
   const last = await api(env, 'GET', '/drafts?per_page=2&page=3', { key: owner.key });
-  t.deepEqual(last.body.items.map((d: { id: number }) => d.id), [ids[0]]);
+  t.deepEqual(
+    last.body.items.map((d: { id: number }) => d.id),
+    [ids[0]],
+  );
   const middle = await api(env, 'GET', '/drafts?per_page=2&page=2', { key: owner.key });
   t.like(middle.body.items[1], { id: ids[1], status: 'failed', failure: { code: 'dns_failure' } });
   const past = await api(env, 'GET', '/drafts?page=9', { key: owner.key });

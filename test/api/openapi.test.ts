@@ -26,7 +26,15 @@ test('the served OpenAPI document passes redocly lint with zero errors', async (
   await fs.writeFile(file, JSON.stringify(res.body));
   const result = await run(
     process.execPath,
-    [path.join(ROOT, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', file, '--config', path.join(ROOT, 'redocly.yaml'), '--format', 'json'],
+    [
+      path.join(ROOT, 'node_modules/@redocly/cli/bin/cli.js'),
+      'lint',
+      file,
+      '--config',
+      path.join(ROOT, 'redocly.yaml'),
+      '--format',
+      'json',
+    ],
     { cwd: dir, env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' }, maxBuffer: 20e6 },
   ).catch((err: { stdout: string; stderr: string }) => err);
   const report = JSON.parse(result.stdout);
@@ -72,6 +80,10 @@ test('the document states the real URL and text rules and the "at least one of" 
   t.true(new RegExp(link.pattern).test('https://example.com/'));
   const title = body('/me/listings/{listing_id}/updates', 'post').properties.title;
   t.false(new RegExp(title.pattern).test('a\u0085b'));
-  t.deepEqual(body('/me/listings/{listing_id}', 'patch').anyOf, [{ required: ['fields'] }, { required: ['socials'] }, { required: ['faqs'] }]);
+  t.deepEqual(body('/me/listings/{listing_id}', 'patch').anyOf, [
+    { required: ['fields'] },
+    { required: ['socials'] },
+    { required: ['faqs'] },
+  ]);
   t.false(JSON.stringify(doc).includes('\\\\p{'), 'no Unicode property classes');
 });

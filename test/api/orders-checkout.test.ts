@@ -34,7 +34,12 @@ test('create_checkout saves a pending order, starts order:{number} and returns a
   t.false(o.checkout_url.includes(o.number));
   const ttl = Date.parse(o.expires_at) - Date.now();
   t.true(ttl > 3500_000 && ttl <= 3600_000, String(ttl));
-  t.like(o, { vat: { treatment: 'domestic', rate_bp: 2300 }, billing: { country: 'IE', vat_number: null, name: null }, paid_at: null, invoice_url: null });
+  t.like(o, {
+    vat: { treatment: 'domestic', rate_bp: 2300 },
+    billing: { country: 'IE', vat_number: null, name: null },
+    paid_at: null,
+    invoice_url: null,
+  });
   t.like(o.lines[0], { product: 'featured', listing_id: listingId, options: { weeks: 2 }, fulfilled: false, fulfilled_at: null });
   t.is(o.total_cents, o.net_cents + o.vat.amount_cents);
 
@@ -61,7 +66,10 @@ test('get_order and list_my_orders show only your own orders, newest first', asy
   // Its own owner: the other tests run concurrently.
   const owner = await env.user();
   const listingId = await insertLiveListing(db(), { name: 'Lister', ownerId: owner.userId });
-  const mine = (extra: Record<string, unknown> = {}) => ({ ...body(extra), items: [{ product: 'featured', listing_id: listingId, options: { weeks: 2 } }] });
+  const mine = (extra: Record<string, unknown> = {}) => ({
+    ...body(extra),
+    items: [{ product: 'featured', listing_id: listingId, options: { weeks: 2 } }],
+  });
   const a = (await checkout(env, owner.key, mine())).body;
   const b = (await checkout(env, owner.key, mine({ billing_country: 'US' }))).body;
   const got = await api(env, 'GET', `/orders/${b.number}`, { key: owner.key });
@@ -74,7 +82,10 @@ test('get_order and list_my_orders show only your own orders, newest first', asy
   t.is((await api(env, 'GET', '/orders/LD-NOPE-NOPE', { key: owner.key })).status, 404);
   const list = await api(env, 'GET', '/orders?per_page=2', { key: owner.key });
   t.is(list.status, 200);
-  t.deepEqual(list.body.items.map((o: { number: string }) => o.number), [b.number, a.number]);
+  t.deepEqual(
+    list.body.items.map((o: { number: string }) => o.number),
+    [b.number, a.number],
+  );
   t.true(list.body.total >= 2);
   t.deepEqual((await api(env, 'GET', '/orders', { key: other.key })).body, { items: [], page: 1, per_page: 20, total: 0 });
 });
@@ -94,7 +105,11 @@ test('a promo cap holds under 20 concurrent checkouts', async (t) => {
   const listings = await Promise.all(buyers.map((u, i) => insertLiveListing(db(), { name: `Racer ${i}`, ownerId: u.userId })));
   const results = await Promise.all(
     buyers.map((u, i) =>
-      checkout(env, u.key, { items: [{ product: 'featured', listing_id: listings[i], options: { weeks: 1 } }], billing_country: 'US', promo_code: code }),
+      checkout(env, u.key, {
+        items: [{ product: 'featured', listing_id: listings[i], options: { weeks: 1 } }],
+        billing_country: 'US',
+        promo_code: code,
+      }),
     ),
   );
   const statuses = results.map((r) => r.status).sort();

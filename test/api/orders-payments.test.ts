@@ -41,7 +41,10 @@ test('a paid order is fulfilled line by line exactly once, however often the web
   );
   const event = succeededEvent(order.number, order.total_cents);
   const answers = await Promise.all(Array.from({ length: 5 }, () => postWebhook(env, event)));
-  t.true(answers.every((a) => a.status === 200), JSON.stringify(answers.map((a) => a.body)));
+  t.true(
+    answers.every((a) => a.status === 200),
+    JSON.stringify(answers.map((a) => a.body)),
+  );
   t.is(answers.filter((a) => a.body.duplicate === false).length, 1);
   const done = await waitForOrder(env, owner.key, order.number, ['fulfilled', 'attention']);
   t.is(done.status, 'fulfilled', JSON.stringify(done));
@@ -72,11 +75,16 @@ test('a paid order is fulfilled line by line exactly once, however often the web
 });
 
 test('invoice numbers are gap-free per site', async (t) => {
-  const orders = await Promise.all(Array.from({ length: 4 }, () => newOrder((id) => [{ product: 'featured', listing_id: id, options: { weeks: 1 } }])));
+  const orders = await Promise.all(
+    Array.from({ length: 4 }, () => newOrder((id) => [{ product: 'featured', listing_id: id, options: { weeks: 1 } }])),
+  );
   await Promise.all(orders.map(({ order }) => postWebhook(env, succeededEvent(order.number, order.total_cents))));
   for (const { order } of orders) await waitForOrder(env, owner.key, order.number, ['fulfilled']);
   const numbers = (await db()('orders').whereNotNull('invoice_number').orderBy('invoice_number').pluck('invoice_number')) as number[];
-  t.deepEqual(numbers, Array.from({ length: numbers.length }, (_, i) => i + 1));
+  t.deepEqual(
+    numbers,
+    Array.from({ length: numbers.length }, (_, i) => i + 1),
+  );
 });
 
 test('a forged signature is refused and changes nothing', async (t) => {

@@ -16,7 +16,11 @@ test('wrong tries from one address are limited across accounts', async (t) => {
   const bodies = await Promise.all(
     users.map(async (u, i) => {
       const listingId = await insertLiveListing(env.services.db, { name: `Shared Office ${i}`, ownerId: u.userId });
-      return (code: string) => ({ items: [{ product: 'featured', listing_id: listingId, options: { weeks: 1 } }], billing_country: 'US', promo_code: code });
+      return (code: string) => ({
+        items: [{ product: 'featured', listing_id: listingId, options: { weeks: 1 } }],
+        billing_country: 'US',
+        promo_code: code,
+      });
     }),
   );
   const good = await promo(env.services.db);

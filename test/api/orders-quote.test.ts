@@ -42,7 +42,15 @@ test('a quote has the exact shape, in integer cents and basis points', async (t)
     currency: 'USD',
     lines: [
       { product: 'launch', listing_id: listingId, options: {}, unit_cents: launch, discount_cents: 0, net_cents: launch, vat_cents: 0 },
-      { product: 'featured', listing_id: listingId, options: { weeks: 3 }, unit_cents: featured, discount_cents: 0, net_cents: featured, vat_cents: 0 },
+      {
+        product: 'featured',
+        listing_id: listingId,
+        options: { weeks: 3 },
+        unit_cents: featured,
+        discount_cents: 0,
+        net_cents: featured,
+        vat_cents: 0,
+      },
     ],
     subtotal_cents: launch + featured,
     discount_cents: 0,
@@ -74,7 +82,10 @@ test('option refusals name the item index and field', async (t) => {
   for (const [items, status, path] of cases) {
     const res = await usQuote(items);
     t.is(res.status, status, `${path}: ${JSON.stringify(res.body)}`);
-    t.true(res.body.errors.some((e: { path: string }) => e.path === path), `${path}: ${JSON.stringify(res.body.errors)}`);
+    t.true(
+      res.body.errors.some((e: { path: string }) => e.path === path),
+      `${path}: ${JSON.stringify(res.body.errors)}`,
+    );
   }
 });
 
@@ -91,7 +102,9 @@ test("another owner's listing is not found; an already unlocked section is refus
   const res = await usQuote([item('featured', { weeks: 1 }, othersListing)]);
   t.is(res.status, 404);
   t.is(res.body.code, 'not_found');
-  await db()('listings').where({ id: listingId }).update({ unlocked_sections: ['story'] });
+  await db()('listings')
+    .where({ id: listingId })
+    .update({ unlocked_sections: ['story'] });
   const unlocked = await usQuote([item('unlock_section', { section: 'story' })]);
   t.is(unlocked.status, 422);
   t.like(unlocked.body, { code: 'order_item_refused', errors: [{ path: 'items.0.options.section' }] });
@@ -101,7 +114,10 @@ test("another owner's listing is not found; an already unlocked section is refus
 test('a billboard overlapping a booked one is refused with the first free date', async (t) => {
   const order = await checkout(env, owner.key, { items: [item('billboard', { start_date: inDays(40), days: 7 })], billing_country: 'US' });
   t.is(order.status, 201, JSON.stringify(order.body));
-  const line = await db()('order_lines').join('orders', 'orders.id', 'order_lines.order_id').where('orders.number', order.body.number).first('order_lines.id');
+  const line = await db()('order_lines')
+    .join('orders', 'orders.id', 'order_lines.order_id')
+    .where('orders.number', order.body.number)
+    .first('order_lines.id');
   const site = await db()('sites').where({ key: 'main' }).first('id');
   await db()('billboard_days').insert(
     Array.from({ length: 7 }, (_, i) => ({ site_id: site.id, day: inDays(40 + i), order_line_id: line.id, listing_id: listingId })),
@@ -136,7 +152,11 @@ test('VAT table for an Irish seller', async (t) => {
   t.is(bad.status, 422);
   t.like(bad.body, { code: 'vat_number_invalid', errors: [{ path: 'vat_number' }] });
   t.regex(bad.body.detail, /checksum/);
-  const wrongCountry = await quote(env, owner.key, { items: [item('featured', { weeks: 1 })], billing_country: 'DE', vat_number: 'FR40303265045' });
+  const wrongCountry = await quote(env, owner.key, {
+    items: [item('featured', { weeks: 1 })],
+    billing_country: 'DE',
+    vat_number: 'FR40303265045',
+  });
   t.is(wrongCountry.status, 422);
   t.regex(wrongCountry.body.detail, /billing country/);
 });
@@ -188,7 +208,10 @@ test('codes used up by checkouts: per account, the cap, first orders; a refused 
   t.is((await checkout(env, user.key, { items, billing_country: 'US', promo_code: once })).status, 201);
   t.like((await quote(env, user.key, { items, billing_country: 'US', promo_code: once })).body, { reason: 'already_used' });
   const capped = await promo(db(), { maxRedemptions: 1 });
-  t.is((await checkout(env, owner.key, { items: [item('featured', { weeks: 1 })], billing_country: 'US', promo_code: capped })).status, 201);
+  t.is(
+    (await checkout(env, owner.key, { items: [item('featured', { weeks: 1 })], billing_country: 'US', promo_code: capped })).status,
+    201,
+  );
   t.like((await quote(env, user.key, { items, billing_country: 'US', promo_code: capped })).body, { reason: 'exhausted' });
   const first = await promo(db(), { firstOrderOnly: true });
   await db()('orders').where({ user_id: user.userId }).update({ paid_at: db().fn.now() });

@@ -36,13 +36,22 @@ const db = () => env.services.db;
 async function newOrder() {
   const owner = await env.user();
   const listingId = await insertLiveListing(db(), { name: `Stripe ${Math.random().toString(36).slice(2, 8)}`, ownerId: owner.userId });
-  const res = await checkout(env, owner.key, { items: [{ product: 'featured', listing_id: listingId, options: { weeks: 1 } }], billing_country: 'IE' });
+  const res = await checkout(env, owner.key, {
+    items: [{ product: 'featured', listing_id: listingId, options: { weeks: 1 } }],
+    billing_country: 'IE',
+  });
   if (res.status !== 201) throw new Error(JSON.stringify(res.body));
   return { owner, order: res.body as { number: string; total_cents: number; checkout_url: string } };
 }
 
 function stripeEvent(type: string, intent: object) {
-  return { id: `evt_fake_${Math.random().toString(36).slice(2)}`, object: 'event', type, api_version: '2025-01-01', data: { object: intent } };
+  return {
+    id: `evt_fake_${Math.random().toString(36).slice(2)}`,
+    object: 'event',
+    type,
+    api_version: '2025-01-01',
+    data: { object: intent },
+  };
 }
 
 test('the pay page mounts the Payment Element for a PaymentIntent keyed order:{number}; the SDK-verified webhook fulfils', async (t) => {
@@ -69,15 +78,29 @@ test('the pay page mounts the Payment Element for a PaymentIntent keyed order:{n
   const intent = stripe.succeed([...intentIds][0]!);
   const event = stripeEvent('payment_intent.succeeded', intent);
   const payload = JSON.stringify(event);
-  const forged = await request(env, 'POST', '/webhooks/payments/stripe', { body: payload, headers: { 'stripe-signature': signWebhook(payload, 'whsec_wrong') } });
+  const forged = await request(env, 'POST', '/webhooks/payments/stripe', {
+    body: payload,
+    headers: { 'stripe-signature': signWebhook(payload, 'whsec_wrong') },
+  });
   t.is(forged.status, 400);
   const stale = await request(env, 'POST', '/webhooks/payments/stripe', {
     body: payload,
     headers: { 'stripe-signature': signWebhook(payload, WEBHOOK_SECRET, Math.floor(Date.now() / 1000) - 3600) },
   });
   t.is(stale.status, 400, 'outside the tolerance');
-  t.is((await request(env, 'POST', '/webhooks/payments/test', { body: payload, headers: { 'stripe-signature': signWebhook(payload, WEBHOOK_SECRET) } })).status, 404);
-  const ok = await request(env, 'POST', '/webhooks/payments/stripe', { body: payload, headers: { 'stripe-signature': signWebhook(payload, WEBHOOK_SECRET) } });
+  t.is(
+    (
+      await request(env, 'POST', '/webhooks/payments/test', {
+        body: payload,
+        headers: { 'stripe-signature': signWebhook(payload, WEBHOOK_SECRET) },
+      })
+    ).status,
+    404,
+  );
+  const ok = await request(env, 'POST', '/webhooks/payments/stripe', {
+    body: payload,
+    headers: { 'stripe-signature': signWebhook(payload, WEBHOOK_SECRET) },
+  });
   t.is(ok.status, 200, JSON.stringify(ok.body));
   t.like(await waitForOrder(env, owner.key, order.number, ['fulfilled']), { payment_method: 'card', status: 'fulfilled' });
 });
@@ -100,10 +123,24 @@ test('a payment for an expired order is refunded through Stripe with an idempote
   await db()('orders').where({ number: order.number }).update({ status: 'expired' });
   const intent = stripe.succeed([...stripe.intents.values()].find((i) => i.metadata.order_number === order.number)!.id);
   const payload = JSON.stringify(stripeEvent('payment_intent.succeeded', intent));
-  t.is((await request(env, 'POST', '/webhooks/payments/stripe', { body: payload, headers: { 'stripe-signature': signWebhook(payload, WEBHOOK_SECRET) } })).status, 200);
+  t.is(
+    (
+      await request(env, 'POST', '/webhooks/payments/stripe', {
+        body: payload,
+        headers: { 'stripe-signature': signWebhook(payload, WEBHOOK_SECRET) },
+      })
+    ).status,
+    200,
+  );
   const deadline = Date.now() + 20_000;
   let refund;
-  while (!(refund = await db()('refunds').join('orders', 'orders.id', 'refunds.order_id').where('orders.number', order.number).first('refunds.*')) && Date.now() < deadline) {
+  while (
+    !(refund = await db()('refunds')
+      .join('orders', 'orders.id', 'refunds.order_id')
+      .where('orders.number', order.number)
+      .first('refunds.*')) &&
+    Date.now() < deadline
+  ) {
     await new Promise((r) => setTimeout(r, 200));
   }
   t.regex(refund?.provider_refund_id ?? '', /^re_fake_/);

@@ -8,7 +8,12 @@ test.before(async () => {
   env = await startTestEnv(import.meta.url);
   const db = env.services.db;
   await insertLiveListing(db, { name: 'Acme Analytics', headline: 'Product analytics for small teams', votes: 5 });
-  await insertLiveListing(db, { name: 'Bolt Invoices', headline: 'Send invoices and get paid faster', summary: 'Invoicing for freelancers', votes: 9 });
+  await insertLiveListing(db, {
+    name: 'Bolt Invoices',
+    headline: 'Send invoices and get paid faster',
+    summary: 'Invoicing for freelancers',
+    votes: 9,
+  });
   await insertLiveListing(db, { name: 'Cobalt Monitoring', headline: 'Uptime monitoring with analytics dashboards', votes: 1 });
   await insertLiveListing(db, { name: 'Makers Only Tool', headline: 'Analytics on the other site', site: 'makers' });
   const draftId = await insertLiveListing(db, { name: 'Hidden Draft Analytics' });
@@ -32,14 +37,18 @@ test('search_listings ranks full-text matches of live listings of this site only
 
 test('search_listings stems english words and corrects misspelt words', async (t) => {
   const stemmed = await api(env, 'GET', '/listings?q=invoice');
-  t.deepEqual(stemmed.body.items.map((l: { name: string }) => l.name), ['Bolt Invoices']);
+  t.deepEqual(
+    stemmed.body.items.map((l: { name: string }) => l.name),
+    ['Bolt Invoices'],
+  );
   const typo = await api(env, 'GET', '/listings?q=Cobalt%20Monitorng');
   t.is(typo.status, 200);
   t.is(typo.body.items[0]?.name, 'Cobalt Monitoring');
 });
 
 test('search_listings matches word prefixes, the web address and web-search syntax', async (t) => {
-  const names = async (q: string) => (await api(env, 'GET', `/listings?q=${encodeURIComponent(q)}`)).body.items.map((l: { name: string }) => l.name);
+  const names = async (q: string) =>
+    (await api(env, 'GET', `/listings?q=${encodeURIComponent(q)}`)).body.items.map((l: { name: string }) => l.name);
   t.deepEqual(await names('bo'), ['Bolt Invoices']);
   t.deepEqual(await names('BOL INV'), ['Bolt Invoices'], 'every word as a prefix, any case');
   t.deepEqual(await names('coba'), ['Cobalt Monitoring']);
@@ -57,11 +66,20 @@ test.serial('search_listings ranks name matches before headline-only matches wha
   const db = env.services.db;
   // On the other site: tests of a file run concurrently, and others count this site's listings.
   const [site, makers] = ['makers', { headers: { host: 'makers.localhost' } }] as const;
-  const many = await insertLiveListing(db, { name: 'Zebra Board', headline: 'Kanban boards for quokka teams', votes: 500, site, url: 'https://zebra.example.net/' });
+  const many = await insertLiveListing(db, {
+    name: 'Zebra Board',
+    headline: 'Kanban boards for quokka teams',
+    votes: 500,
+    site,
+    url: 'https://zebra.example.net/',
+  });
   const few = await insertLiveListing(db, { name: 'Quokka Planner', headline: 'Plans', votes: 0, site, url: 'https://qp.example.net/' });
   try {
     const res = await api(env, 'GET', '/listings?q=quokka', makers);
-    t.deepEqual(res.body.items.map((l: { id: number }) => l.id), [few, many]);
+    t.deepEqual(
+      res.body.items.map((l: { id: number }) => l.id),
+      [few, many],
+    );
     t.is(res.body.total_capped, false);
   } finally {
     await db('listings').whereIn('id', [many, few]).update({ status: 'unlisted' });
@@ -70,10 +88,16 @@ test.serial('search_listings ranks name matches before headline-only matches wha
 
 test('search_listings without q lists by votes and paginates', async (t) => {
   const first = await api(env, 'GET', '/listings?per_page=2');
-  t.deepEqual(first.body.items.map((l: { name: string }) => l.name), ['Bolt Invoices', 'Acme Analytics']);
+  t.deepEqual(
+    first.body.items.map((l: { name: string }) => l.name),
+    ['Bolt Invoices', 'Acme Analytics'],
+  );
   t.is(first.body.total, 3);
   const second = await api(env, 'GET', '/listings?per_page=2&page=2');
-  t.deepEqual(second.body.items.map((l: { name: string }) => l.name), ['Cobalt Monitoring']);
+  t.deepEqual(
+    second.body.items.map((l: { name: string }) => l.name),
+    ['Cobalt Monitoring'],
+  );
   t.is(second.body.total, 3);
   const beyond = await api(env, 'GET', '/listings?per_page=2&page=5&q=analytics');
   t.deepEqual(beyond.body.items, []);
@@ -96,7 +120,11 @@ test.serial('search_listings serves the first 1,000 results and says when the to
   t.is(first.body.total_capped, true);
   t.is(first.body.items.length, 100);
   const votes = first.body.items.map((l: { votes: number }) => l.votes);
-  t.deepEqual(votes, [...votes].sort((a, b) => b - a), 'most votes first within a tier');
+  t.deepEqual(
+    votes,
+    [...votes].sort((a, b) => b - a),
+    'most votes first within a tier',
+  );
   const last = await api(env, 'GET', '/listings?q=capybara&per_page=100&page=10', makers);
   t.is(last.body.items.length, 100);
   const past = await api(env, 'GET', '/listings?q=capybara&per_page=100&page=11', makers);
@@ -109,7 +137,10 @@ test.serial('search_listings serves the first 1,000 results and says when the to
 
 test('the request host selects the site', async (t) => {
   const res = await api(env, 'GET', '/listings?q=analytics', { headers: { host: 'makers.localhost' } });
-  t.deepEqual(res.body.items.map((l: { name: string }) => l.name), ['Makers Only Tool']);
+  t.deepEqual(
+    res.body.items.map((l: { name: string }) => l.name),
+    ['Makers Only Tool'],
+  );
 });
 
 for (const [query, path] of [
@@ -126,7 +157,10 @@ for (const [query, path] of [
     t.is(res.headers.get('content-type'), 'application/problem+json');
     t.is(res.body.code, 'validation_failed');
     t.is(res.body.status, 400);
-    t.deepEqual(res.body.errors.map((e: { path: string }) => e.path), [path]);
+    t.deepEqual(
+      res.body.errors.map((e: { path: string }) => e.path),
+      [path],
+    );
     t.truthy(res.body.request_id);
     t.is(JSON.stringify(res.body).includes('    at '), false, 'no stack trace');
   });
@@ -140,7 +174,8 @@ test('list_products reads current prices from the database within the cache TTL'
   t.true(before.body.items.every((p: { needs_listing: boolean; price_cents: number }) => p.needs_listing && p.price_cents > 0));
   await env.services.db('products').where({ key: 'launch' }).update({ price_cents: 12345 });
   const changed = Date.now();
-  const launchPrice = async () => (await api(env, 'GET', '/products')).body.items.find((p: { key: string }) => p.key === 'launch').price_cents;
+  const launchPrice = async () =>
+    (await api(env, 'GET', '/products')).body.items.find((p: { key: string }) => p.key === 'launch').price_cents;
   const deadline = changed + env.services.config.cache.catalogTtlMs + 1_000;
   let price = await launchPrice();
   while (price !== 12345 && Date.now() < deadline) {
@@ -154,14 +189,20 @@ test('list_interview_questions returns the seeded questions in order', async (t)
   const res = await api(env, 'GET', '/interview-questions');
   t.is(res.status, 200);
   t.true(res.body.items.length >= 5);
-  t.deepEqual(res.body.items.map((q: { position: number }) => q.position), res.body.items.map((_: unknown, i: number) => i + 1));
+  t.deepEqual(
+    res.body.items.map((q: { position: number }) => q.position),
+    res.body.items.map((_: unknown, i: number) => i + 1),
+  );
 });
 
 test('get_community_leaderboard ranks this week’s live listings by votes cast this week', async (t) => {
   const db = env.services.db;
   const empty = await api(env, 'GET', '/leaderboards/community-weekly', { headers: { host: 'makers.localhost' } });
   t.is(empty.status, 200);
-  t.deepEqual(empty.body.items.map((i: { name: string }) => i.name), ['Makers Only Tool']);
+  t.deepEqual(
+    empty.body.items.map((i: { name: string }) => i.name),
+    ['Makers Only Tool'],
+  );
   const [bolt] = await db('listings').where({ name: 'Cobalt Monitoring' }).pluck('id');
   const voters = await db('users')
     .insert([1, 2].map((n) => ({ email: `voter${n}@example.com`, email_verified_at: db.fn.now() })))
@@ -177,7 +218,10 @@ test('get_community_leaderboard ranks this week’s live listings by votes cast 
 
 test('list_sites names the site keys', async (t) => {
   const res = await api(env, 'GET', '/sites');
-  t.deepEqual(res.body.items.map((s: { key: string }) => s.key), ['main', 'makers']);
+  t.deepEqual(
+    res.body.items.map((s: { key: string }) => s.key),
+    ['main', 'makers'],
+  );
 });
 
 test('health and readiness report the database and Temporal', async (t) => {

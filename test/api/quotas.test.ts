@@ -26,7 +26,10 @@ test.before(async () => {
   site = await serve({
     '/': (_req, res) => {
       crawls += 1;
-      setTimeout(() => res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Victim</title><h1>Victim site</h1><p>Hello.</p>'), 1500);
+      setTimeout(
+        () => res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Victim</title><h1>Victim site</h1><p>Hello.</p>'),
+        1500,
+      );
     },
   });
 });
@@ -37,7 +40,13 @@ test.after.always(async () => {
 
 const db = () => env.services.db;
 
-function assertQuotaProblem(t: import('ava').ExecutionContext, res: HttpResult, quota: string, limit: number, windowSeconds: number | null) {
+function assertQuotaProblem(
+  t: import('ava').ExecutionContext,
+  res: HttpResult,
+  quota: string,
+  limit: number,
+  windowSeconds: number | null,
+) {
   t.is(res.status, 429, JSON.stringify(res.body));
   t.regex(res.headers.get('content-type') ?? '', /^application\/problem\+json/);
   t.like(res.body, { code: 'quota_exceeded', quota, limit, window_seconds: windowSeconds });
@@ -63,15 +72,24 @@ test('quota settings have documented defaults', (t) => {
 
 test.serial('40 concurrent create_draft with one key start only the in-flight limit of crawls; then the hourly limit holds', async (t) => {
   const attacker = await env.user();
-  const burst = await Promise.all(Array.from({ length: 40 }, () => api(env, 'POST', '/drafts', { key: attacker.key, body: { url: site.url } })));
+  const burst = await Promise.all(
+    Array.from({ length: 40 }, () => api(env, 'POST', '/drafts', { key: attacker.key, body: { url: site.url } })),
+  );
   const created = burst.filter((r) => r.status === 201);
   t.is(created.length, 3, burst.map((r) => r.status).join(','));
   for (const refused of burst.filter((r) => r.status !== 201)) assertQuotaProblem(t, refused, 'drafts_in_flight', 3, null);
-  t.is(Number((await db()('drafts').where({ owner_id: attacker.userId }).count({ n: '*' }))[0].n), 3, 'refused drafts leave nothing behind');
+  t.is(
+    Number((await db()('drafts').where({ owner_id: attacker.userId }).count({ n: '*' }))[0].n),
+    3,
+    'refused drafts leave nothing behind',
+  );
 
   // Only three crawls reach the site, however long we wait.
-  await waitUntil('the three drafts', async () =>
-    (await db()('drafts').where({ owner_id: attacker.userId }).whereIn('status', ['crawling', 'drafting']).count({ n: '*' }))[0].n === 0);
+  await waitUntil(
+    'the three drafts',
+    async () =>
+      (await db()('drafts').where({ owner_id: attacker.userId }).whereIn('status', ['crawling', 'drafting']).count({ n: '*' }))[0].n === 0,
+  );
   t.is(crawls, 3);
 
   // Another account is not held up by this one.
@@ -85,14 +103,18 @@ test.serial('40 concurrent create_draft with one key start only the in-flight li
   const retryAfter = Number(hourly.headers.get('retry-after'));
   t.true(retryAfter > 3500 && retryAfter <= 3600, String(retryAfter));
   // When the oldest drafts leave the hour, creating works again.
-  await db()('drafts').where({ owner_id: attacker.userId }).update({ created_at: db().raw(`created_at - interval '61 minutes'`) });
+  await db()('drafts')
+    .where({ owner_id: attacker.userId })
+    .update({ created_at: db().raw(`created_at - interval '61 minutes'`) });
   t.is((await api(env, 'POST', '/drafts', { key: attacker.key, body: { url: site.url } })).status, 201);
 });
 
 test.serial('MCP callers get the same quota problem (no headers there, so the wait is in the body)', async (t) => {
   const user = await env.user();
   const { id: siteId } = await db()('sites').where({ key: 'main' }).first('id');
-  await db()('drafts').insert(Array.from({ length: 3 }, () => ({ owner_id: user.userId, site_id: siteId, url: site.url, status: 'crawling' })));
+  await db()('drafts').insert(
+    Array.from({ length: 3 }, () => ({ owner_id: user.userId, site_id: siteId, url: site.url, status: 'crawling' })),
+  );
   const res = await api(env, 'POST', '/drafts', { key: user.key, body: { url: site.url } });
   assertQuotaProblem(t, res, 'drafts_in_flight', 3, null);
   const viaMcp = await fetch(`${env.baseUrl}/mcp`, {
@@ -106,9 +128,20 @@ test.serial('MCP callers get the same quota problem (no headers there, so the wa
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'create_draft', arguments: { url: site.url } } }),
   });
   const text = await viaMcp.text();
-  const payload = JSON.parse(text.startsWith('event:') || text.startsWith('data:') ? text.split('\n').find((l) => l.startsWith('data:'))!.slice(5) : text);
+  const payload = JSON.parse(
+    text.startsWith('event:') || text.startsWith('data:')
+      ? text
+          .split('\n')
+          .find((l) => l.startsWith('data:'))!
+          .slice(5)
+      : text,
+  );
   t.true(payload.result.isError);
-  t.like(payload.result.structuredContent ?? JSON.parse(payload.result.content[0].text), { code: 'quota_exceeded', quota: 'drafts_in_flight', limit: 3 });
+  t.like(payload.result.structuredContent ?? JSON.parse(payload.result.content[0].text), {
+    code: 'quota_exceeded',
+    quota: 'drafts_in_flight',
+    limit: 3,
+  });
   t.is(Number((await db()('drafts').where({ owner_id: user.userId }).count({ n: '*' }))[0].n), 3);
 });
 
@@ -131,7 +164,10 @@ test.serial('40 quick post_listing_update: only the hourly limit is published; a
   t.is(Number((await db()('listing_updates').where({ listing_id: listingId }).count({ n: '*' }))[0].n), 6);
 
   // Every update is a notification; the mail is one at once...
-  await waitUntil('six notifications', async () => (await db()('notifications').where({ user_id: follower.userId }).count({ n: '*' }))[0].n === 6);
+  await waitUntil(
+    'six notifications',
+    async () => (await db()('notifications').where({ user_id: follower.userId }).count({ n: '*' }))[0].n === 6,
+  );
   await new Promise((r) => setTimeout(r, 1000));
   let mails = await mailsTo(db(), follower.email);
   t.is(mails.length, 1, mails.map((m) => m.subject).join(' | '));
@@ -150,10 +186,18 @@ test.serial('40 quick post_listing_update: only the hourly limit is published; a
   t.is((await mailsTo(db(), unverified.email)).length, 0, 'unverified addresses get no mail at all');
 
   // After the digest a new window starts: the next update waits again rather than mailing at once.
-  await db()('listing_updates').where({ listing_id: listingId }).update({ published_at: db().raw(`published_at - interval '2 hours'`) });
-  const later = await api(env, 'POST', `/me/listings/${listingId}/updates`, { key: owner.key, body: { title: 'Later news', body: 'Later' } });
+  await db()('listing_updates')
+    .where({ listing_id: listingId })
+    .update({ published_at: db().raw(`published_at - interval '2 hours'`) });
+  const later = await api(env, 'POST', `/me/listings/${listingId}/updates`, {
+    key: owner.key,
+    body: { title: 'Later news', body: 'Later' },
+  });
   t.is(later.status, 201);
-  await waitUntil('the later notification', async () => (await db()('notifications').where({ user_id: follower.userId }).count({ n: '*' }))[0].n === 7);
+  await waitUntil(
+    'the later notification',
+    async () => (await db()('notifications').where({ user_id: follower.userId }).count({ n: '*' }))[0].n === 7,
+  );
   t.is((await mailsTo(db(), follower.email)).length, 2);
   await waitUntil('the second digest', async () => (await mailsTo(db(), follower.email)).length >= 3, (MAIL_WINDOW_SECONDS + 20) * 1000);
   t.is((await mailsTo(db(), follower.email)).at(-1)!.subject, 'Chatty Corp: 1 new update');
@@ -169,8 +213,13 @@ test.serial('a follower not mailed within the window gets each update at once', 
   t.is(one.status, 201);
   await waitUntil('the first mail', async () => (await mailsTo(db(), follower.email)).length === 1);
   // The window passes before the next update.
-  await db()('listing_followers').where({ listing_id: listingId, user_id: follower.userId }).update({ last_mailed_at: db().raw(`now() - interval '1 hour'`) });
+  await db()('listing_followers')
+    .where({ listing_id: listingId, user_id: follower.userId })
+    .update({ last_mailed_at: db().raw(`now() - interval '1 hour'`) });
   t.is((await api(env, 'POST', `/me/listings/${listingId}/updates`, { key: owner.key, body: { title: 'Two', body: '2' } })).status, 201);
   await waitUntil('the second mail', async () => (await mailsTo(db(), follower.email)).length === 2);
-  t.deepEqual((await mailsTo(db(), follower.email)).map((m) => m.subject), ['Quiet Corp: One', 'Quiet Corp: Two']);
+  t.deepEqual(
+    (await mailsTo(db(), follower.email)).map((m) => m.subject),
+    ['Quiet Corp: One', 'Quiet Corp: Two'],
+  );
 });

@@ -108,7 +108,11 @@ test('bad update input is a 400 naming the field, and nothing is written', async
     const res = await post(owner.key, listingId, body);
     t.is(res.status, 400, JSON.stringify(body).slice(0, 80));
     t.is(res.body.code, 'validation_failed');
-    t.deepEqual(res.body.errors.map((e: { path: string }) => e.path), [path], JSON.stringify(res.body.errors));
+    t.deepEqual(
+      res.body.errors.map((e: { path: string }) => e.path),
+      [path],
+      JSON.stringify(res.body.errors),
+    );
   }
   t.is((await post(owner.key, listingId, '{"title": ')).body.code, 'invalid_json');
   t.is((await post(owner.key, listingId, ['a'])).status, 400);
@@ -166,7 +170,10 @@ test('following twice is one follow; unfollowing when not following is fine', as
   t.is(twice.status, 200);
   t.like(twice.body, { following: true, follower_count: 1 });
   const rows = await db()('listing_followers').where({ listing_id: listingId });
-  t.deepEqual(rows.map((r) => r.user_id), [fan.userId]);
+  t.deepEqual(
+    rows.map((r) => r.user_id),
+    [fan.userId],
+  );
 
   const never = await unfollow(lurker.key, listingId);
   t.is(never.status, 200);
@@ -219,9 +226,15 @@ test('notifications are paginated, newest first', async (t) => {
   }
   const first = await notifications(follower.key, '?per_page=2');
   t.like(first.body, { page: 1, per_page: 2, total: 3 });
-  t.deepEqual(first.body.items.map((n: { update: { id: number } }) => n.update.id), [ids[2], ids[1]]);
+  t.deepEqual(
+    first.body.items.map((n: { update: { id: number } }) => n.update.id),
+    [ids[2], ids[1]],
+  );
   const second = await notifications(follower.key, '?per_page=2&page=2');
-  t.deepEqual(second.body.items.map((n: { update: { id: number } }) => n.update.id), [ids[0]]);
+  t.deepEqual(
+    second.body.items.map((n: { update: { id: number } }) => n.update.id),
+    [ids[0]],
+  );
   t.is((await notifications(follower.key, '?per_page=101')).status, 400);
   t.is((await notifications(follower.key, '?page=0')).status, 400);
 });
@@ -231,11 +244,17 @@ test('notifications are ordered by the time of the update, not by when they were
   const follower = await env.user();
   const { site_id } = await db()('listings').where({ id: listingId }).first('site_id');
   const at = (iso: string) => ({ listing_id: listingId, site_id, title: iso, body: 'x', published_at: iso });
-  const [older, newer] = await db()('listing_updates').insert([at('2026-01-01T10:00:00Z'), at('2026-01-02T10:00:00Z')]).returning('id');
+  const [older, newer] = await db()('listing_updates')
+    .insert([at('2026-01-01T10:00:00Z'), at('2026-01-02T10:00:00Z')])
+    .returning('id');
   // The newer update's fan-out ran first; the older one's was retried and delivered later.
-  for (const update of [newer, older]) await db()('notifications').insert({ user_id: follower.userId, listing_update_id: update.id, kind: 'listing_update' });
+  for (const update of [newer, older])
+    await db()('notifications').insert({ user_id: follower.userId, listing_update_id: update.id, kind: 'listing_update' });
   const res = await notifications(follower.key);
-  t.deepEqual(res.body.items.map((n: { update: { id: number } }) => n.update.id), [newer.id, older.id]);
+  t.deepEqual(
+    res.body.items.map((n: { update: { id: number } }) => n.update.id),
+    [newer.id, older.id],
+  );
 });
 
 test("the latest-updates feed shows this site's live listings, newest first, paginated", async (t) => {
@@ -247,13 +266,22 @@ test("the latest-updates feed shows this site's live listings, newest first, pag
   await db()('listings').where({ id: hidden }).update({ status: 'draft' });
   const elsewhere = await live('Feed Elsewhere', owner.userId, 'makers');
   const posted: Record<string, number> = {};
-  for (const [name, listingId] of [['a', first], ['b', second], ['c', hidden], ['d', first], ['e', elsewhere]] as const) {
+  for (const [name, listingId] of [
+    ['a', first],
+    ['b', second],
+    ['c', hidden],
+    ['d', first],
+    ['e', elsewhere],
+  ] as const) {
     posted[name] = (await post(owner.key, listingId, { title: `Title ${name}`, body: `Body ${name}` })).body.id;
   }
   const feed = await api(env, 'GET', '/updates', { headers: NEWS });
   t.is(feed.status, 200);
   t.like(feed.body, { page: 1, per_page: 20, total: 3 });
-  t.deepEqual(feed.body.items.map((u: { id: number }) => u.id), [posted.d, posted.b, posted.a]);
+  t.deepEqual(
+    feed.body.items.map((u: { id: number }) => u.id),
+    [posted.d, posted.b, posted.a],
+  );
   const slug = (await db()('listings').where({ id: first }).first('slug')).slug;
   t.deepEqual(feed.body.items[0], {
     id: posted.d,
@@ -264,11 +292,17 @@ test("the latest-updates feed shows this site's live listings, newest first, pag
   });
   const paged = await api(env, 'GET', '/updates?per_page=2&page=2', { headers: NEWS });
   t.like(paged.body, { page: 2, per_page: 2, total: 3 });
-  t.deepEqual(paged.body.items.map((u: { id: number }) => u.id), [posted.a]);
+  t.deepEqual(
+    paged.body.items.map((u: { id: number }) => u.id),
+    [posted.a],
+  );
   t.deepEqual((await api(env, 'GET', '/updates?page=9', { headers: NEWS })).body.items, []);
 
   const makers = await api(env, 'GET', '/updates', { headers: { host: 'makers.localhost' } });
-  t.deepEqual(makers.body.items.map((u: { id: number }) => u.id), [posted.e]);
+  t.deepEqual(
+    makers.body.items.map((u: { id: number }) => u.id),
+    [posted.e],
+  );
 
   for (const query of ['?per_page=0', '?per_page=101', '?page=abc', '?page=1&page=2']) {
     const bad = await api(env, 'GET', `/updates${query}`, { headers: NEWS });
@@ -277,5 +311,8 @@ test("the latest-updates feed shows this site's live listings, newest first, pag
   // A listing that stops being live takes its updates out of the feed.
   await db()('listings').where({ id: first }).update({ status: 'unlisted' });
   const after = await api(env, 'GET', '/updates', { headers: NEWS });
-  t.deepEqual(after.body.items.map((u: { id: number }) => u.id), [posted.b]);
+  t.deepEqual(
+    after.body.items.map((u: { id: number }) => u.id),
+    [posted.b],
+  );
 });

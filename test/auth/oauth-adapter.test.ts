@@ -19,7 +19,10 @@ test('rows are found by id, uid and user code until they expire; expired rows ar
   t.like(await sessions.findByUid('u1'), { accountId: '7' });
   t.is(await new Adapter('Grant').find('s1'), undefined, 'models do not share ids');
 
-  await env.services.db('oauth_payloads').where({ id: 's2' }).update({ expires_at: new Date(Date.now() - 1000) });
+  await env.services
+    .db('oauth_payloads')
+    .where({ id: 's2' })
+    .update({ expires_at: new Date(Date.now() - 1000) });
   t.is(await sessions.find('s2'), undefined);
   t.is(await purgeExpiredOAuthRows(env.services.db), 1);
   t.is(await env.services.db('oauth_payloads').where({ id: 's2' }).first(), undefined);

@@ -32,7 +32,12 @@ const newAddress = () => `198.51.100.${++lastAddress}`;
 
 function register(redirectUris: string[], from = newAddress()) {
   return request(env, 'POST', '/oauth/register', {
-    body: { client_name: 'Some Client', redirect_uris: redirectUris, token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'] },
+    body: {
+      client_name: 'Some Client',
+      redirect_uris: redirectUris,
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+    },
     headers: { 'x-forwarded-for': from },
   });
 }
@@ -68,7 +73,7 @@ test('attack: authorization errors before consent are shown on our page, never r
   };
   for (const [name, params] of Object.entries(attacks)) {
     const res = await request(env, 'GET', authorizePath({ ...base, ...params }));
-    t.true(res.status >= 400 && res.status < 500, `${name}: ${res.status} ${res.headers.get("location")}`);
+    t.true(res.status >= 400 && res.status < 500, `${name}: ${res.status} ${res.headers.get('location')}`);
     t.is(res.headers.get('location'), null, name);
     t.regex(String(res.body), /This sign-in request cannot continue/, name);
     t.notRegex(String(res.body), /evil\.example/, `${name}: no form or link to the client`);
@@ -84,7 +89,17 @@ test('attack: authorization errors before consent are shown on our page, never r
 
 test('a loopback redirect URI (a native app or agent) still gets the error, as RFC 8252 expects', async (t) => {
   const clientId = await clientFor(CALLBACK_URL);
-  const res = await request(env, 'GET', authorizePath({ client_id: clientId, redirect_uri: CALLBACK_URL, prompt: 'none', code_challenge: challenge(), code_challenge_method: 'S256' }));
+  const res = await request(
+    env,
+    'GET',
+    authorizePath({
+      client_id: clientId,
+      redirect_uri: CALLBACK_URL,
+      prompt: 'none',
+      code_challenge: challenge(),
+      code_challenge_method: 'S256',
+    }),
+  );
   t.is(res.status, 303);
   const location = new URL(res.headers.get('location')!);
   t.is(`${location.origin}${location.pathname}`, CALLBACK_URL);
@@ -99,7 +114,9 @@ test('after consent the answer goes back to the registered site, whatever it is'
   await page.route('https://app.example/**', (route) => route.fulfill({ body: 'the app' }));
   const user = { email: `consent-${randomBytes(3).toString('hex')}@example.com`, password: 'a fine long password' };
   await createVerifiedUser(env.services.db, user.email, user.password);
-  await page.goto(`${env.baseUrl}${authorizePath({ client_id: clientId, redirect_uri: site, code_challenge: challenge(), code_challenge_method: 'S256' })}`);
+  await page.goto(
+    `${env.baseUrl}${authorizePath({ client_id: clientId, redirect_uri: site, code_challenge: challenge(), code_challenge_method: 'S256' })}`,
+  );
   await page.getByLabel('Email address').fill(user.email);
   await page.getByLabel('Password').fill(user.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -138,7 +155,10 @@ test('attack: registration flood from one address is refused with 429 and Retry-
   t.deepEqual(clientsAfter, clientsBefore);
   t.is((await register([CALLBACK_URL], newAddress())).status, 201);
   // Browser-based clients can read the refusal.
-  const cors = await request(env, 'POST', '/oauth/register', { body: {}, headers: { 'x-forwarded-for': from, origin: 'https://agent.example' } });
+  const cors = await request(env, 'POST', '/oauth/register', {
+    body: {},
+    headers: { 'x-forwarded-for': from, origin: 'https://agent.example' },
+  });
   t.is(cors.status, 429);
   t.is(cors.headers.get('access-control-allow-origin'), '*');
 });
@@ -159,19 +179,32 @@ test('clients never used within 24 hours expire and are purged; a client with a 
 
   const user = { email: `used-${randomBytes(3).toString('hex')}@example.com`, password: 'a fine long password' };
   await createVerifiedUser(env.services.db, user.email, user.password);
-  const url = new URL(`${env.baseUrl}${authorizePath({ client_id: used, redirect_uri: CALLBACK_URL, code_challenge: challenge(), code_challenge_method: 'S256' })}`);
+  const url = new URL(
+    `${env.baseUrl}${authorizePath({ client_id: used, redirect_uri: CALLBACK_URL, code_challenge: challenge(), code_challenge_method: 'S256' })}`,
+  );
   await authorizeInBrowser(browser, url, user);
   t.is((await row(used))!.expires_at, null, 'its first grant keeps the client');
 
   // A day passes: the unused client's time is up.
-  await env.services.db('oauth_payloads').where({ model: 'Client', id: unused }).update({ expires_at: new Date(Date.now() - 1000) });
-  const stale = await request(env, 'GET', authorizePath({ client_id: unused, redirect_uri: CALLBACK_URL, code_challenge: challenge(), code_challenge_method: 'S256' }));
+  await env.services
+    .db('oauth_payloads')
+    .where({ model: 'Client', id: unused })
+    .update({ expires_at: new Date(Date.now() - 1000) });
+  const stale = await request(
+    env,
+    'GET',
+    authorizePath({ client_id: unused, redirect_uri: CALLBACK_URL, code_challenge: challenge(), code_challenge_method: 'S256' }),
+  );
   t.is(stale.status, 400);
   t.regex(String(stale.body), /client/i);
   await clientFor(CALLBACK_URL); // any registration sweeps expired clients
   t.is(await row(unused), undefined, 'the unused client is purged');
   t.truthy(await row(used));
-  const fresh = await request(env, 'GET', authorizePath({ client_id: used, redirect_uri: CALLBACK_URL, code_challenge: challenge(), code_challenge_method: 'S256' }));
+  const fresh = await request(
+    env,
+    'GET',
+    authorizePath({ client_id: used, redirect_uri: CALLBACK_URL, code_challenge: challenge(), code_challenge_method: 'S256' }),
+  );
   t.is(fresh.status, 303);
   t.regex(fresh.headers.get('location') ?? '', /\/consent\//);
 });

@@ -21,7 +21,10 @@ test('concurrent misses share one load, and hits reuse it until the TTL passes',
 
 test('a failed load is not kept', async (t) => {
   const cache = new TtlCache<string>({ ttlMs: 10_000, maxEntries: 10 });
-  await t.throwsAsync(cache.get('k', async () => Promise.reject(new Error('db down'))), { message: 'db down' });
+  await t.throwsAsync(
+    cache.get('k', async () => Promise.reject(new Error('db down'))),
+    { message: 'db down' },
+  );
   t.is(await cache.get('k', async () => 'ok'), 'ok');
 });
 

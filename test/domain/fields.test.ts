@@ -14,8 +14,18 @@ test('one line refuses every C0/C1 control character, \\u0085 included; plain te
 });
 
 test('parseHttpUrl accepts http(s) URLs with a host and no credentials', (t) => {
-  for (const ok of ['http://example.com', 'https://example.com/a?b#c', 'HTTPS://EXAMPLE.COM/', 'http://[::1]:8080/']) t.truthy(parseHttpUrl(ok), ok);
-  for (const bad of ['', 'example.com', 'ftp://example.com', 'javascript:alert(1)', 'https://user:pw@example.com', 'https://user@example.com', 'http://', 'mailto:a@b.c']) {
+  for (const ok of ['http://example.com', 'https://example.com/a?b#c', 'HTTPS://EXAMPLE.COM/', 'http://[::1]:8080/'])
+    t.truthy(parseHttpUrl(ok), ok);
+  for (const bad of [
+    '',
+    'example.com',
+    'ftp://example.com',
+    'javascript:alert(1)',
+    'https://user:pw@example.com',
+    'https://user@example.com',
+    'http://',
+    'mailto:a@b.c',
+  ]) {
     t.is(parseHttpUrl(bad), null, bad);
   }
 });

@@ -54,7 +54,10 @@ async function startApi(): Promise<Api> {
   child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   exited.finally(() => fs.rm(dataDir, { recursive: true, force: true }));
-  await waitFor(() => output.includes('"api listening"'), () => `the api did not start:\n${output}`);
+  await waitFor(
+    () => output.includes('"api listening"'),
+    () => `the api did not start:\n${output}`,
+  );
   return { child, port, output: () => output, exited };
 }
 
@@ -75,7 +78,18 @@ test('SIGTERM lets the request in flight finish, refuses new connections and exi
   // A slow client: the headers and half the body now, the rest after SIGTERM.
   const response = new Promise<{ status: number; body: any }>((resolve, reject) => {
     const req = http.request(
-      { host: '127.0.0.1', port: api.port, method: 'POST', path: '/api/v1/drafts', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-request-id': 'slow-1' } },
+      {
+        host: '127.0.0.1',
+        port: api.port,
+        method: 'POST',
+        path: '/api/v1/drafts',
+        headers: {
+          authorization: `Bearer ${key}`,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          'x-request-id': 'slow-1',
+        },
+      },
       (res) => {
         let text = '';
         res.on('data', (c: Buffer) => (text += c.toString()));
@@ -86,10 +100,15 @@ test('SIGTERM lets the request in flight finish, refuses new connections and exi
     req.write(body.slice(0, 10));
     setTimeout(() => {
       api.child.kill('SIGTERM');
-      waitFor(() => api.output().includes('"shutting down"'), () => 'no shutdown log').then(async () => {
+      waitFor(
+        () => api.output().includes('"shutting down"'),
+        () => 'no shutdown log',
+      ).then(async () => {
         // Draining: the listening socket is closed, so a new client is refused.
         const refused = await new Promise<string>((done) => {
-          http.get({ host: '127.0.0.1', port: api.port, path: '/healthz' }, () => done('answered')).on('error', (err: NodeJS.ErrnoException) => done(err.code ?? 'error'));
+          http
+            .get({ host: '127.0.0.1', port: api.port, path: '/healthz' }, () => done('answered'))
+            .on('error', (err: NodeJS.ErrnoException) => done(err.code ?? 'error'));
         });
         t.is(refused, 'ECONNREFUSED');
         await new Promise((r) => setTimeout(r, 300));

@@ -127,12 +127,7 @@ export async function startTestEnv(
  * JSON request helper over node:http (fetch would drop a Host header, and tests pick the site by
  * host): returns status, headers and the parsed body. `path` is under /api/v1.
  */
-export function api(
-  env: Pick<TestEnv, 'baseUrl'>,
-  method: string,
-  path: string,
-  options: RequestOptions = {},
-): Promise<HttpResult> {
+export function api(env: Pick<TestEnv, 'baseUrl'>, method: string, path: string, options: RequestOptions = {}): Promise<HttpResult> {
   return request(env, method, `/api/v1${path}`, options);
 }
 
@@ -157,8 +152,7 @@ export async function request(
 ): Promise<HttpResult> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key) headers.authorization = `Bearer ${options.key}`;
-  const payload =
-    options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+  const payload = options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
   if (payload !== undefined) headers['content-type'] ??= 'application/json';
   const url = new URL(`${env.baseUrl}${path}`);
   const { status, responseHeaders, text } = await new Promise<{ status: number; responseHeaders: Headers; text: string }>(

@@ -47,7 +47,9 @@ export async function insertCompleteProfile(db: Db, userId: number): Promise<voi
 
 /** Sets launch settings of a site (by key) straight in sites.settings. */
 export async function siteSettings(db: Db, key: string, settings: Record<string, unknown>): Promise<void> {
-  await db('sites').where({ key }).update({ settings: db.raw('settings || ?::jsonb', [JSON.stringify(settings)]) });
+  await db('sites')
+    .where({ key })
+    .update({ settings: db.raw('settings || ?::jsonb', [JSON.stringify(settings)]) });
 }
 
 /** Confirms a user's email address (launch mail goes to confirmed addresses only). */

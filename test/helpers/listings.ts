@@ -10,7 +10,9 @@ export async function insertLiveListing(
   db: Db,
   fields: { name: string; headline?: string; summary?: string; site?: string; ownerId?: number; votes?: number; url?: string },
 ): Promise<number> {
-  const site = await db('sites').where({ key: fields.site ?? 'main' }).first('id');
+  const site = await db('sites')
+    .where({ key: fields.site ?? 'main' })
+    .first('id');
   const id = await insertListing(db, {
     site_id: site.id,
     owner_id: fields.ownerId ?? null,

@@ -1,5 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { OAuthClientMetadata, OAuthClientProvider, StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
+import type {
+  OAuthClientMetadata,
+  OAuthClientProvider,
+  StoredOAuthClientInformation,
+  StoredOAuthTokens,
+} from '@modelcontextprotocol/client';
 import type { Browser } from 'playwright-core';
 import { request, type TestEnv } from './env.ts';
 
@@ -100,7 +105,12 @@ export async function authorizeInBrowser(
     const consentText = await page.locator('main').innerText();
     await page.getByRole('button', { name: decision }).click();
     await page.waitForURL(`${callbackUrl}**`, { timeout: 10_000 }).catch(async (err: Error) => {
-      throw new Error(`${err.message}\nstopped at ${page.url()}: ${await page.locator('body').innerText().catch(() => '')}`);
+      throw new Error(
+        `${err.message}\nstopped at ${page.url()}: ${await page
+          .locator('body')
+          .innerText()
+          .catch(() => '')}`,
+      );
     });
     callback ??= new URL(page.url());
     if (!callback) throw new Error('the browser never reached the callback');
@@ -121,19 +131,36 @@ export async function connectApp(
   resource = `${env.baseUrl}/mcp`,
 ): Promise<{ clientId: string; accessToken: string; refreshToken: string }> {
   const registered = await request(env, 'POST', '/oauth/register', {
-    body: { client_name: 'Connected App', redirect_uris: [CALLBACK_URL], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'] },
+    body: {
+      client_name: 'Connected App',
+      redirect_uris: [CALLBACK_URL],
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+    },
   });
   if (registered.status !== 201) throw new Error(`registration failed: ${JSON.stringify(registered.body)}`);
   const clientId = registered.body.client_id as string;
   const verifier = randomBytes(32).toString('base64url');
   const url = new URL(`${env.baseUrl}/oauth/authorize`);
   const params = {
-    response_type: 'code', client_id: clientId, redirect_uri: CALLBACK_URL, scope: 'account:read', resource,
-    code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256',
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: CALLBACK_URL,
+    scope: 'account:read',
+    resource,
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    code_challenge_method: 'S256',
   };
   for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
   const { callback } = await authorizeInBrowser(browser, url, account);
-  const form = { grant_type: 'authorization_code', client_id: clientId, code: callback.searchParams.get('code') ?? '', redirect_uri: CALLBACK_URL, code_verifier: verifier, resource };
+  const form = {
+    grant_type: 'authorization_code',
+    client_id: clientId,
+    code: callback.searchParams.get('code') ?? '',
+    redirect_uri: CALLBACK_URL,
+    code_verifier: verifier,
+    resource,
+  };
   const issued = await request(env, 'POST', '/oauth/token', {
     body: new URLSearchParams(form).toString(),
     headers: { 'content-type': 'application/x-www-form-urlencoded' },

@@ -15,7 +15,13 @@ export const checkout = (env: TestEnv, key: string, body: unknown, idempotencyKe
 /** A promo code on the main site (unique code per call unless given). */
 export async function promo(db: Db, fields: Partial<NewPromo> = {}): Promise<string> {
   const code = fields.code ?? `P${Math.random().toString(36).slice(2, 10).toUpperCase()}`;
-  await createPromo(db, { site: 'main', code, firstOrderOnly: false, ...(fields.amountCents === undefined ? { percent: 10 } : {}), ...fields });
+  await createPromo(db, {
+    site: 'main',
+    code,
+    firstOrderOnly: false,
+    ...(fields.amountCents === undefined ? { percent: 10 } : {}),
+    ...fields,
+  });
   return code;
 }
 
@@ -27,12 +33,19 @@ export const mondayIn = (weeks: number) => isoWeekStart(new Date(Date.now() + we
 
 /** The seeded price of a product on the main site. */
 export async function priceOf(db: Db, product: string): Promise<number> {
-  const row = await db('products as p').join('sites as s', 's.id', 'p.site_id').where({ 's.key': 'main', 'p.key': product }).first('p.price_cents');
+  const row = await db('products as p')
+    .join('sites as s', 's.id', 'p.site_id')
+    .where({ 's.key': 'main', 'p.key': product })
+    .first('p.price_cents');
   return row.price_cents;
 }
 
 /** A Stripe-format `payment_intent.succeeded` event for an order (what the test provider sends). */
-export function succeededEvent(number: string, amountCents: number, options: { eventId?: string; paymentId?: string; currency?: string } = {}) {
+export function succeededEvent(
+  number: string,
+  amountCents: number,
+  options: { eventId?: string; paymentId?: string; currency?: string } = {},
+) {
   const paymentId = options.paymentId ?? `pi_t_${Math.random().toString(36).slice(2)}`;
   return {
     id: options.eventId ?? `evt_${paymentId}`,

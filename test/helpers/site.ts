@@ -12,7 +12,6 @@ export interface TestSite {
   close(): Promise<void>;
 }
 
-
 /** Serves `routes` (path → handler) on 127.0.0.1; unknown paths answer 404. */
 export async function serve(routes: Record<string, Handler>): Promise<TestSite> {
   const requests: string[] = [];

@@ -51,7 +51,8 @@ export async function startFakeStripe(secretKey: string) {
         res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${next++}` });
         res.end(text);
       };
-      if (entry.authorization !== `Bearer ${secretKey}`) return send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key' } });
+      if (entry.authorization !== `Bearer ${secretKey}`)
+        return send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key' } });
       const replay = entry.idempotencyKey && replays.get(entry.idempotencyKey);
       if (replay) {
         res.writeHead(200, { 'content-type': 'application/json', 'idempotent-replayed': 'true' });
@@ -78,12 +79,20 @@ export async function startFakeStripe(secretKey: string) {
       if (entry.method === 'GET' && entry.path === '/v1/payment_intents/search') {
         const query = form.get('query') ?? '';
         const number = /metadata\['order_number'\]:'([^']+)'/.exec(query)?.[1];
-        const data = [...intents.values()].filter((i) => i.metadata.order_number === number && (!query.includes("status:'succeeded'") || i.status === 'succeeded'));
+        const data = [...intents.values()].filter(
+          (i) => i.metadata.order_number === number && (!query.includes("status:'succeeded'") || i.status === 'succeeded'),
+        );
         return send(200, { object: 'search_result', data, has_more: false, url: '/v1/payment_intents/search' });
       }
       if (entry.method === 'POST' && entry.path === '/v1/refunds') {
         const intent = intents.get(form.get('payment_intent') ?? '');
-        return send(200, { id: `re_fake_${next++}`, object: 'refund', amount: Number(form.get('amount')), payment_intent: intent?.id ?? form.get('payment_intent'), status: 'succeeded' });
+        return send(200, {
+          id: `re_fake_${next++}`,
+          object: 'refund',
+          amount: Number(form.get('amount')),
+          payment_intent: intent?.id ?? form.get('payment_intent'),
+          status: 'succeeded',
+        });
       }
       send(404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${entry.method}: ${entry.path})` } });
     });
@@ -99,9 +108,10 @@ export async function startFakeStripe(secretKey: string) {
       Object.assign(intent, { status: 'succeeded', amount_received: intent.amount });
       return intent;
     },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -18,7 +18,12 @@ export interface Voter {
 export async function voters(db: Db, baseUrl: string, count: number, confirmed = true): Promise<Voter[]> {
   const tag = randomBytes(4).toString('hex');
   const users: { id: number; email: string }[] = await db('users')
-    .insert(Array.from({ length: count }, (_, i) => ({ email: `voter-${tag}-${i}@example.com`, email_verified_at: confirmed ? db.fn.now() : null })))
+    .insert(
+      Array.from({ length: count }, (_, i) => ({
+        email: `voter-${tag}-${i}@example.com`,
+        email_verified_at: confirmed ? db.fn.now() : null,
+      })),
+    )
     .returning(['id', 'email']);
   return Promise.all(
     users.map(async (u) => {
@@ -41,6 +46,10 @@ export async function voteCounts(db: Db, listingId: number): Promise<{ votes: nu
  * for the launch week they were cast in): how tests get a finished week with real votes.
  */
 export async function shiftIntoPast(db: Db, listingId: number, weeks: number): Promise<void> {
-  await db('listings').where({ id: listingId }).update({ launch_week: db.raw(`launch_week - ${7 * weeks}`) });
-  await db('votes').where({ listing_id: listingId }).update({ created_at: db.raw(`created_at - interval '${7 * weeks} days'`) });
+  await db('listings')
+    .where({ id: listingId })
+    .update({ launch_week: db.raw(`launch_week - ${7 * weeks}`) });
+  await db('votes')
+    .where({ listing_id: listingId })
+    .update({ created_at: db.raw(`created_at - interval '${7 * weeks} days'`) });
 }

@@ -5,7 +5,9 @@ import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import type { TestEnv } from './env.ts';
 
 /** A Temporal client on the env's namespace (close it when done). */
-export async function temporalClient(env: Pick<TestEnv, 'temporalAddress' | 'namespace'>): Promise<{ client: Client; close(): Promise<void> }> {
+export async function temporalClient(
+  env: Pick<TestEnv, 'temporalAddress' | 'namespace'>,
+): Promise<{ client: Client; close(): Promise<void> }> {
   const connection = await Connection.connect({ address: env.temporalAddress });
   return { client: new Client({ connection, namespace: env.namespace }), close: () => connection.close() };
 }
@@ -21,7 +23,11 @@ export async function workflowResult<T = unknown>(env: Pick<TestEnv, 'temporalAd
 }
 
 /** Writes the history of a finished workflow as a replay fixture when UPDATE_FIXTURES=1. */
-export async function recordHistory(env: Pick<TestEnv, 'temporalAddress' | 'namespace'>, workflowId: string, fixture: string): Promise<void> {
+export async function recordHistory(
+  env: Pick<TestEnv, 'temporalAddress' | 'namespace'>,
+  workflowId: string,
+  fixture: string,
+): Promise<void> {
   if (process.env.UPDATE_FIXTURES !== '1') return;
   const { client, close } = await temporalClient(env);
   try {

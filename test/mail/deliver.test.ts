@@ -14,7 +14,10 @@ let mailer: Mailer;
 test.before(async () => {
   env = await startTestEnv(import.meta.url);
   smtp = await startTestSmtp();
-  mailer = createMailer({ baseUrl: env.baseUrl, mail: { smtpUrl: smtp.url, from: 'Directory <no-reply@example.com>', sweepIntervalMs: 1000 } })!;
+  mailer = createMailer({
+    baseUrl: env.baseUrl,
+    mail: { smtpUrl: smtp.url, from: 'Directory <no-reply@example.com>', sweepIntervalMs: 1000 },
+  })!;
 });
 test.after.always(async () => {
   mailer?.close();
@@ -40,7 +43,10 @@ test('without SMTP_URL there is no mailer and mail stays queued', (t) => {
 test.serial('concurrent deliverers send each queued mail exactly once and mark it sent', async (t) => {
   const addresses = await queue('concurrent', 40);
   const reports = await Promise.all([1, 2, 3].map(() => deliverOutbox(db(), mailer, { lanes: 3 })));
-  t.is(reports.reduce((sum, r) => sum + r.sent, 0), 40);
+  t.is(
+    reports.reduce((sum, r) => sum + r.sent, 0),
+    40,
+  );
   for (const to of addresses) t.is(smtp.countFor(to), 1, to);
   const unsent = await db()('mail_outbox').whereIn('to_address', addresses).whereNull('sent_at').count({ count: '*' });
   t.is(Number(unsent[0].count), 0);
@@ -97,7 +103,9 @@ test.serial('a temporary refusal is retried after a back-off; a permanent one is
 
 test.serial('a mail gives up after the last attempt', async (t) => {
   const [to] = await queue('exhausted', 1);
-  await db()('mail_outbox').where({ to_address: to }).update({ attempts: MAX_ATTEMPTS - 1 });
+  await db()('mail_outbox')
+    .where({ to_address: to })
+    .update({ attempts: MAX_ATTEMPTS - 1 });
   smtp.answerFor = () => 421;
   t.teardown(() => (smtp.answerFor = () => null));
   t.deepEqual(await deliverOutbox(db(), mailer), { sent: 0, retrying: 0, failed: 1 });

@@ -37,7 +37,8 @@ async function twin() {
 /** Masks what differs between two identical fixtures: ids, times, the tag and the claim token (when given). */
 function normalize(value: unknown, tag: string, token: string, key = ''): unknown {
   if (Array.isArray(value)) return value.map((v) => normalize(v, tag, token, key));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normalize(v, tag, token, k)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normalize(v, tag, token, k)]));
   if (value !== null && /(^|_)id$/.test(key)) return '<id>';
   if (typeof value !== 'string') return value;
   if (/^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/.test(value)) return '<time>';
@@ -49,7 +50,10 @@ test('claim_listing and verify_claim give over MCP what they give over REST', as
   const users = [await env.user(), await env.user()];
   for (const method of ['dns', 'email'] as const) {
     // A company each time: a second claim on a listing would return the first one.
-    const [a, b] = [{ ...(await twin()), user: users[0]! }, { ...(await twin()), user: users[1]! }];
+    const [a, b] = [
+      { ...(await twin()), user: users[0]! },
+      { ...(await twin()), user: users[1]! },
+    ];
     const args = (o: typeof a) => ({ slug: o.slug, method, ...(method === 'email' ? { email: `boss@${o.tag}.com` } : {}) });
     const mcp = await parity.viaMcp(a.user.key, 'claim_listing', args(a));
     const rest = await parity.viaRest(b.user.key, 'claim_listing', args(b));
@@ -58,7 +62,10 @@ test('claim_listing and verify_claim give over MCP what they give over REST', as
     t.deepEqual(normalize(mcp.body, a.tag, mcp.body.instructions.token), normalize(rest.body, b.tag, rest.body.instructions.token));
     t.like(mcp.body, { method, status: 'pending', slug: a.slug });
     if (method === 'email') {
-      const [verifyMcp, verifyRest] = [await parity.viaMcp(a.user.key, 'verify_claim', { claim_id: mcp.body.id }), await parity.viaRest(b.user.key, 'verify_claim', { claim_id: rest.body.id })];
+      const [verifyMcp, verifyRest] = [
+        await parity.viaMcp(a.user.key, 'verify_claim', { claim_id: mcp.body.id }),
+        await parity.viaRest(b.user.key, 'verify_claim', { claim_id: rest.body.id }),
+      ];
       t.true(verifyMcp.error);
       const { request_id: _a, ...fromTool } = verifyMcp.body;
       const { request_id: _b, ...fromRoute } = verifyRest.body;
@@ -113,10 +120,16 @@ test('claim_listing: an idempotency_key replays over MCP and REST, and refuses o
   const key = `claim-${randomBytes(4).toString('hex')}`;
   const first = await parity.viaMcp(owner.user.key, 'claim_listing', { slug: owner.slug, method: 'file', idempotency_key: key });
   t.false(first.error, JSON.stringify(first.body));
-  t.deepEqual((await parity.viaMcp(owner.user.key, 'claim_listing', { slug: owner.slug, method: 'file', idempotency_key: key })).body, first.body);
+  t.deepEqual(
+    (await parity.viaMcp(owner.user.key, 'claim_listing', { slug: owner.slug, method: 'file', idempotency_key: key })).body,
+    first.body,
+  );
   const overRest = await parity.viaRest(owner.user.key, 'claim_listing', { slug: owner.slug, method: 'file' }, { 'idempotency-key': key });
   t.is(overRest.headers.get('idempotent-replayed'), 'true');
   t.deepEqual(overRest.body, first.body);
-  t.like((await parity.viaMcp(owner.user.key, 'claim_listing', { slug: owner.slug, method: 'meta', idempotency_key: key })).body, { status: 422, code: 'idempotency_conflict' });
+  t.like((await parity.viaMcp(owner.user.key, 'claim_listing', { slug: owner.slug, method: 'meta', idempotency_key: key })).body, {
+    status: 422,
+    code: 'idempotency_conflict',
+  });
   t.is(Number((await db()('claims').where({ listing_id: owner.id }).count({ n: '*' }))[0].n), 1);
 });

@@ -58,7 +58,12 @@ test.serial('MCP conformance, authorization server: metadata and the authorizati
   const port = await freePort();
   const callback = `http://127.0.0.1:${port}/callback`;
   const registered = await request(env, 'POST', '/oauth/register', {
-    body: { client_name: 'Conformance', redirect_uris: [callback], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'] },
+    body: {
+      client_name: 'Conformance',
+      redirect_uris: [callback],
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+    },
   });
   t.is(registered.status, 201);
   const password = 'conformance password 1';
@@ -69,7 +74,19 @@ test.serial('MCP conformance, authorization server: metadata and the authorizati
   let opened: Promise<unknown> | undefined;
   const outputDir = await fs.mkdtemp(path.join(os.tmpdir(), 'conformance-auth-'));
   const run = conformance(
-    ['authorization', '-o', outputDir, '--url', env.baseUrl, '--client-id', registered.body.client_id, '--resource', `${env.baseUrl}/mcp`, '--port', String(port)],
+    [
+      'authorization',
+      '-o',
+      outputDir,
+      '--url',
+      env.baseUrl,
+      '--client-id',
+      registered.body.client_id,
+      '--resource',
+      `${env.baseUrl}/mcp`,
+      '--port',
+      String(port),
+    ],
     (output) => {
       const url = /^(http\S+\/oauth\/authorize\?\S+)$/m.exec(output)?.[1];
       if (url && !opened) opened = authorizeInBrowser(browser, new URL(url), { email, password }, 'Allow', { callback });
@@ -87,5 +104,9 @@ test.serial('MCP conformance, authorization server: metadata and the authorizati
 async function failedChecks(dir: string): Promise<string> {
   const files = (await fs.readdir(dir, { recursive: true })).filter((f) => f.endsWith('checks.json'));
   const checks = await Promise.all(files.map(async (f) => JSON.parse(await fs.readFile(path.join(dir, f), 'utf8'))));
-  return JSON.stringify(checks.flat().filter((c: { status: string }) => c.status === 'FAILURE'), null, 2);
+  return JSON.stringify(
+    checks.flat().filter((c: { status: string }) => c.status === 'FAILURE'),
+    null,
+    2,
+  );
 }

@@ -26,7 +26,11 @@ let listingId: number;
 async function side(env: TestEnv): Promise<Side> {
   // Same inserts in the same order: both databases hold the same rows with the same ids.
   const { key, userId } = await env.user();
-  listingId = await insertLiveListing(env.services.db, { name: 'Orbital Analytics', headline: 'Analytics for rocket launches', ownerId: userId });
+  listingId = await insertLiveListing(env.services.db, {
+    name: 'Orbital Analytics',
+    headline: 'Analytics for rocket launches',
+    ownerId: userId,
+  });
   await insertLiveListing(env.services.db, { name: 'Payroll Analytics', headline: 'Analytics for payroll teams', votes: 3 });
   return { env, key };
 }
@@ -47,9 +51,18 @@ interface Call {
   signedIn?: boolean;
 }
 
-function toolCall(name: string, args: unknown, extra: { id?: unknown; params?: Record<string, unknown>; meta?: Record<string, unknown> } = {}): Call {
+function toolCall(
+  name: string,
+  args: unknown,
+  extra: { id?: unknown; params?: Record<string, unknown>; meta?: Record<string, unknown> } = {},
+): Call {
   return {
-    body: { jsonrpc: '2.0', id: extra.id ?? 1, method: 'tools/call', params: { name, arguments: args, _meta: extra.meta ?? ENVELOPE, ...extra.params } },
+    body: {
+      jsonrpc: '2.0',
+      id: extra.id ?? 1,
+      method: 'tools/call',
+      params: { name, arguments: args, _meta: extra.meta ?? ENVELOPE, ...extra.params },
+    },
     headers: { 'mcp-method': 'tools/call', 'mcp-name': name },
   };
 }
@@ -79,7 +92,11 @@ function comparable(s: Side, result: HttpResult) {
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, sortKeys(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([k, v]) => [k, sortKeys(v)]),
+  );
 }
 
 async function sameAnswer(t: import('ava').ExecutionContext, call: Call) {
@@ -105,14 +122,23 @@ test.serial('a public tool answers the same with and without the direct path', a
 
 test.serial('signed-in and idempotent tools answer the same', async (t) => {
   await sameAnswer(t, { ...toolCall('list_my_listings', {}), signedIn: true });
-  const edit = { ...toolCall('update_my_listing', { listing_id: listingId, fields: { headline: 'Rocket analytics' }, idempotency_key: 'edit-1' }), signedIn: true };
+  const edit = {
+    ...toolCall('update_my_listing', { listing_id: listingId, fields: { headline: 'Rocket analytics' }, idempotency_key: 'edit-1' }),
+    signedIn: true,
+  };
   const first = await sameAnswer(t, edit);
   t.falsy((first.body as any).result.isError, JSON.stringify(first.body));
   // A replay comes from the stored (jsonb) result: the same values, keys perhaps in another order.
   const replay = await sameAnswer(t, edit);
-  t.deepEqual(sortKeys(JSON.parse((replay.body as any).result.content[0].text)), sortKeys(JSON.parse((first.body as any).result.content[0].text)));
+  t.deepEqual(
+    sortKeys(JSON.parse((replay.body as any).result.content[0].text)),
+    sortKeys(JSON.parse((first.body as any).result.content[0].text)),
+  );
   t.deepEqual((replay.body as any).result.structuredContent, (first.body as any).result.structuredContent);
-  const conflict = await sameAnswer(t, { ...toolCall('update_my_listing', { listing_id: listingId, fields: { headline: 'Other' }, idempotency_key: 'edit-1' }), signedIn: true });
+  const conflict = await sameAnswer(t, {
+    ...toolCall('update_my_listing', { listing_id: listingId, fields: { headline: 'Other' }, idempotency_key: 'edit-1' }),
+    signedIn: true,
+  });
   t.true((conflict.body as any).result.isError);
 });
 
@@ -123,14 +149,20 @@ test.serial('tool errors (bad arguments, unknown fields, not found) answer the s
   }
   const missing = await sameAnswer(t, toolCall('get_listing', { slug: 'no-such-listing' }));
   t.is(JSON.parse((missing.body as any).result.content[0].text).status, 404);
-  await sameAnswer(t, { ...toolCall('update_my_listing', { listing_id: listingId, fields: { headline: 'x'.repeat(71) } }), signedIn: true });
+  await sameAnswer(t, {
+    ...toolCall('update_my_listing', { listing_id: listingId, fields: { headline: 'x'.repeat(71) } }),
+    signedIn: true,
+  });
   await sameAnswer(t, toolCall('search_listings', { idempotency_key: '' }));
 });
 
 test.serial('odd and malformed requests (most of them left to the SDK) get the same answer on both', async (t) => {
   const cases: Record<string, Call> = {
     'unknown tool': toolCall('no_such_tool', {}),
-    'Mcp-Name disagrees with the body': { ...toolCall('search_listings', {}), headers: { 'mcp-method': 'tools/call', 'mcp-name': 'get_listing' } },
+    'Mcp-Name disagrees with the body': {
+      ...toolCall('search_listings', {}),
+      headers: { 'mcp-method': 'tools/call', 'mcp-name': 'get_listing' },
+    },
     'Mcp-Name missing': { ...toolCall('search_listings', {}), headers: { 'mcp-method': 'tools/call' } },
     'Mcp-Name base64-encoded': {
       ...toolCall('search_listings', {}),
@@ -139,25 +171,64 @@ test.serial('odd and malformed requests (most of them left to the SDK) get the s
     'Mcp-Method missing': { ...toolCall('search_listings', {}), headers: { 'mcp-name': 'search_listings' } },
     'arguments not an object': toolCall('search_listings', ['analytics']),
     'extra params (task)': toolCall('search_listings', {}, { params: { task: { ttl: 1000 } } }),
-    'envelope without clientInfo': toolCall('search_listings', {}, { meta: { 'io.modelcontextprotocol/protocolVersion': VERSION, 'io.modelcontextprotocol/clientCapabilities': {} } }),
-    'envelope without clientCapabilities': toolCall('search_listings', {}, { meta: { 'io.modelcontextprotocol/protocolVersion': VERSION } }),
-    'envelope with malformed capabilities': toolCall('search_listings', {}, { meta: { ...ENVELOPE, 'io.modelcontextprotocol/clientCapabilities': 5 } }),
-    'the same malformed envelope again': toolCall('search_listings', {}, { meta: { ...ENVELOPE, 'io.modelcontextprotocol/clientCapabilities': 5 } }),
+    'envelope without clientInfo': toolCall(
+      'search_listings',
+      {},
+      { meta: { 'io.modelcontextprotocol/protocolVersion': VERSION, 'io.modelcontextprotocol/clientCapabilities': {} } },
+    ),
+    'envelope without clientCapabilities': toolCall(
+      'search_listings',
+      {},
+      { meta: { 'io.modelcontextprotocol/protocolVersion': VERSION } },
+    ),
+    'envelope with malformed capabilities': toolCall(
+      'search_listings',
+      {},
+      { meta: { ...ENVELOPE, 'io.modelcontextprotocol/clientCapabilities': 5 } },
+    ),
+    'the same malformed envelope again': toolCall(
+      'search_listings',
+      {},
+      { meta: { ...ENVELOPE, 'io.modelcontextprotocol/clientCapabilities': 5 } },
+    ),
     'envelope with a bad log level': toolCall('search_listings', {}, { meta: { ...ENVELOPE, 'io.modelcontextprotocol/logLevel': 'loud' } }),
-    'envelope with capabilities and a log level': toolCall('search_listings', { q: 'payroll' }, {
-      meta: { ...ENVELOPE, 'io.modelcontextprotocol/clientCapabilities': { roots: { listChanged: true }, elicitation: {} }, 'io.modelcontextprotocol/logLevel': 'info' },
-    }),
+    'envelope with capabilities and a log level': toolCall(
+      'search_listings',
+      { q: 'payroll' },
+      {
+        meta: {
+          ...ENVELOPE,
+          'io.modelcontextprotocol/clientCapabilities': { roots: { listChanged: true }, elicitation: {} },
+          'io.modelcontextprotocol/logLevel': 'info',
+        },
+      },
+    ),
     'fractional id': toolCall('search_listings', {}, { id: 1.5 }),
-    'extra member on the message': { ...toolCall('search_listings', {}), body: { ...(toolCall('search_listings', {}).body as object), extra: true } },
+    'extra member on the message': {
+      ...toolCall('search_listings', {}),
+      body: { ...(toolCall('search_listings', {}).body as object), extra: true },
+    },
     'unsupported revision': {
       ...toolCall('search_listings', {}, { meta: { ...ENVELOPE, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } }),
       headers: { 'mcp-method': 'tools/call', 'mcp-name': 'search_listings', 'mcp-protocol-version': '2099-01-01' },
     },
-    'header names another revision than the body': { ...toolCall('search_listings', {}), headers: { 'mcp-method': 'tools/call', 'mcp-name': 'search_listings', 'mcp-protocol-version': '2025-06-18' } },
-    'not JSON-RPC 2.0': { ...toolCall('search_listings', {}), body: { jsonrpc: '1.0', id: 1, method: 'tools/call', params: { name: 'search_listings', _meta: ENVELOPE } } },
+    'header names another revision than the body': {
+      ...toolCall('search_listings', {}),
+      headers: { 'mcp-method': 'tools/call', 'mcp-name': 'search_listings', 'mcp-protocol-version': '2025-06-18' },
+    },
+    'not JSON-RPC 2.0': {
+      ...toolCall('search_listings', {}),
+      body: { jsonrpc: '1.0', id: 1, method: 'tools/call', params: { name: 'search_listings', _meta: ENVELOPE } },
+    },
     'null id': toolCall('search_listings', {}, { id: null }),
-    'not JSON content': { body: 'q=analytics', headers: { 'content-type': 'application/x-www-form-urlencoded', 'mcp-method': 'tools/call', 'mcp-name': 'search_listings' } },
-    'tools/list': { body: { jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: ENVELOPE } }, headers: { 'mcp-method': 'tools/list' } },
+    'not JSON content': {
+      body: 'q=analytics',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'mcp-method': 'tools/call', 'mcp-name': 'search_listings' },
+    },
+    'tools/list': {
+      body: { jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: ENVELOPE } },
+      headers: { 'mcp-method': 'tools/list' },
+    },
   };
   for (const [name, call] of Object.entries(cases)) {
     const a = await send(direct, call);
@@ -169,14 +240,25 @@ test.serial('odd and malformed requests (most of them left to the SDK) get the s
 
 test('only well-formed 2026-07-28 tools/call requests for a known tool take the direct path', (t) => {
   const isTool = (name: string) => name === 'search_listings';
-  const headers = { 'content-type': 'application/json', 'mcp-protocol-version': VERSION, 'mcp-method': 'tools/call', 'mcp-name': 'search_listings' };
+  const headers = {
+    'content-type': 'application/json',
+    'mcp-protocol-version': VERSION,
+    'mcp-method': 'tools/call',
+    'mcp-name': 'search_listings',
+  };
   const call = toolCall('search_listings', { q: 'x' }).body as any;
   t.deepEqual(directToolCall(headers, call, isTool), { id: 1, name: 'search_listings', arguments: { q: 'x' } });
   t.deepEqual(directToolCall(headers, { ...call, params: { ...call.params, arguments: undefined } }, isTool)?.arguments, undefined);
   t.is(directToolCall({ ...headers, 'content-type': 'text/plain' }, call, isTool), undefined);
   t.is(directToolCall({ ...headers, 'mcp-name': 'other' }, call, isTool), undefined);
-  t.is(directToolCall(headers, { ...call, params: { ...call.params, name: 'other' } }, () => true), undefined);
-  t.is(directToolCall({ ...headers, 'mcp-name': 'get_listing' }, { ...call, params: { ...call.params, name: 'get_listing' } }, isTool), undefined);
+  t.is(
+    directToolCall(headers, { ...call, params: { ...call.params, name: 'other' } }, () => true),
+    undefined,
+  );
+  t.is(
+    directToolCall({ ...headers, 'mcp-name': 'get_listing' }, { ...call, params: { ...call.params, name: 'get_listing' } }, isTool),
+    undefined,
+  );
   t.is(directToolCall(headers, { ...call, params: { ...call.params, task: {} } }, isTool), undefined);
   t.is(directToolCall(headers, { ...call, params: { ...call.params, arguments: 'x' } }, isTool), undefined);
   t.is(directToolCall(headers, [call], isTool), undefined);

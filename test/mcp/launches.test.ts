@@ -47,7 +47,11 @@ async function fixture(opts: { profile: boolean; badge: boolean }) {
 }
 
 test('choose_free_listing, recheck_badge and get_badges: the tool gives what the route gives', async (t) => {
-  for (const setup of [{ profile: false, badge: false }, { profile: true, badge: false }, { profile: true, badge: true }]) {
+  for (const setup of [
+    { profile: false, badge: false },
+    { profile: true, badge: false },
+    { profile: true, badge: true },
+  ]) {
     const [a, b] = await Promise.all([fixture(setup), fixture(setup)]);
     const sequence: [string, (f: typeof a) => Record<string, unknown>][] = [
       ['choose_free_listing', (f) => ({ listing_id: f.listing.id })],

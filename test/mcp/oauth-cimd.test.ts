@@ -38,23 +38,47 @@ test.before(async () => {
   traps = { v4: await trap('127.0.0.1'), v6: await trap('::1') };
   tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'cimd-'));
   const [key, cert] = [path.join(tmp, 'key.pem'), path.join(tmp, 'cert.pem')];
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1',
-    '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost', '-keyout', key, '-out', cert], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+    ],
+    { stdio: 'ignore' },
+  );
   const port = await freePort();
   clientId = `https://localhost:${port}/agents/client.json`;
   documentServer = https.createServer({ key: await fs.readFile(key), cert: await fs.readFile(cert) }, (req, res) => {
     served.push(req.url ?? '');
-    if (req.url === '/agents/redirect.json') return void res.writeHead(302, { location: `https://127.0.0.1:${traps.v4.port}/c.json` }).end();
+    if (req.url === '/agents/redirect.json')
+      return void res.writeHead(302, { location: `https://127.0.0.1:${traps.v4.port}/c.json` }).end();
     if (req.url !== '/agents/client.json') return void res.writeHead(404).end();
     res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'max-age=60' });
-    res.end(JSON.stringify({
-      client_id: clientId,
-      client_name: 'Metadata Document Agent',
-      redirect_uris: [CALLBACK_URL],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-    }));
+    res.end(
+      JSON.stringify({
+        client_id: clientId,
+        client_name: 'Metadata Document Agent',
+        redirect_uris: [CALLBACK_URL],
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'none',
+      }),
+    );
   });
   await new Promise<void>((resolve) => documentServer.listen(port, '127.0.0.1', resolve));
   env = await startTestEnv(import.meta.url, {

@@ -80,7 +80,10 @@ test.serial('the consent page can be denied: the client gets access_denied and n
   const { callback } = await authorizeInBrowser(browser, auth.authorizationUrl!, user, 'Deny');
   t.is(callback.searchParams.get('error'), 'access_denied');
   t.is(callback.searchParams.get('code'), null);
-  const grants = await env.services.db('oauth_payloads').where({ model: 'Grant' }).whereRaw("payload->>'accountId' = ?", [String(user.id)]);
+  const grants = await env.services
+    .db('oauth_payloads')
+    .where({ model: 'Grant' })
+    .whereRaw("payload->>'accountId' = ?", [String(user.id)]);
   t.is(grants.length, 0);
   await client.close();
 });
@@ -89,7 +92,12 @@ test.serial('the consent page can be denied: the client gets access_denied and n
 
 async function register(redirectUris = [CALLBACK_URL]): Promise<string> {
   const res = await request(env, 'POST', '/oauth/register', {
-    body: { client_name: 'Raw Client', redirect_uris: redirectUris, token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'] },
+    body: {
+      client_name: 'Raw Client',
+      redirect_uris: redirectUris,
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+    },
   });
   if (res.status !== 201) throw new Error(`registration failed: ${JSON.stringify(res.body)}`);
   return res.body.client_id;
@@ -103,7 +111,15 @@ const pkce = () => {
 /** `resource` may name several resources, separated by spaces (each becomes its own parameter). */
 function authorizeUrl(clientId: string, params: Record<string, string>): URL {
   const url = new URL(`${env.baseUrl}/oauth/authorize`);
-  const all = { response_type: 'code', client_id: clientId, redirect_uri: CALLBACK_URL, scope: 'account:read', resource: `${env.baseUrl}/mcp`, state: 's1', ...params };
+  const all = {
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: CALLBACK_URL,
+    scope: 'account:read',
+    resource: `${env.baseUrl}/mcp`,
+    state: 's1',
+    ...params,
+  };
   for (const [name, value] of Object.entries(all)) {
     for (const one of name === 'resource' ? value.split(' ') : [value]) if (one !== '') url.searchParams.append(name, one);
   }
@@ -121,12 +137,24 @@ function token(form: Record<string, string>) {
 async function codeFor(user: { email: string; password: string }, resource = `${env.baseUrl}/mcp`) {
   const clientId = await register();
   const { verifier, challenge } = pkce();
-  const { callback } = await authorizeInBrowser(browser, authorizeUrl(clientId, { code_challenge: challenge, code_challenge_method: 'S256', resource }), user);
+  const { callback } = await authorizeInBrowser(
+    browser,
+    authorizeUrl(clientId, { code_challenge: challenge, code_challenge_method: 'S256', resource }),
+    user,
+  );
   return { clientId, verifier, code: callback.searchParams.get('code')! };
 }
 
 const exchange = (c: { clientId: string; verifier: string; code: string }, extra: Record<string, string> = {}) =>
-  token({ grant_type: 'authorization_code', client_id: c.clientId, code: c.code, redirect_uri: CALLBACK_URL, code_verifier: c.verifier, resource: `${env.baseUrl}/mcp`, ...extra });
+  token({
+    grant_type: 'authorization_code',
+    client_id: c.clientId,
+    code: c.code,
+    redirect_uri: CALLBACK_URL,
+    code_verifier: c.verifier,
+    resource: `${env.baseUrl}/mcp`,
+    ...extra,
+  });
 
 /** HTTP status of a protected MCP tool call with this bearer token. */
 async function mcpStatus(bearer: string): Promise<number> {
@@ -157,7 +185,9 @@ test.serial('metadata: authorization server, OpenID configuration and protected 
     t.true(res.body.client_id_metadata_document_supported);
     t.true(res.body.scopes_supported.includes('listings:write'));
   }
-  const preflight = await request(env, 'OPTIONS', '/oauth/register', { headers: { origin: 'https://agent.example', 'access-control-request-method': 'POST' } });
+  const preflight = await request(env, 'OPTIONS', '/oauth/register', {
+    headers: { origin: 'https://agent.example', 'access-control-request-method': 'POST' },
+  });
   t.is(preflight.status, 204);
   t.is(preflight.headers.get('access-control-allow-origin'), '*');
 });
@@ -189,7 +219,9 @@ test.serial('an unregistered redirect URI is refused on our page, never redirect
     return route.fulfill({ body: 'x' });
   });
   const { challenge } = pkce();
-  const res = await page.goto(authorizeUrl(clientId, { redirect_uri: 'http://evil.example/cb', code_challenge: challenge, code_challenge_method: 'S256' }).toString());
+  const res = await page.goto(
+    authorizeUrl(clientId, { redirect_uri: 'http://evil.example/cb', code_challenge: challenge, code_challenge_method: 'S256' }).toString(),
+  );
   t.is(res?.status(), 400);
   t.false(leaked);
   t.regex(await page.locator('body').innerText(), /redirect_uri/);
@@ -244,7 +276,11 @@ test.serial('access tokens for another audience, expired, forged or of a revoked
   const mint = (claims: Record<string, unknown>, exp: number, aud = `${env.baseUrl}/mcp`) =>
     new SignJWT({ scope: 'account:read', gid: 'forged', ...claims })
       .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: jwk.kid as string })
-      .setIssuer(env.baseUrl).setSubject(String(user.id)).setAudience(aud).setIssuedAt().setExpirationTime(exp)
+      .setIssuer(env.baseUrl)
+      .setSubject(String(user.id))
+      .setAudience(aud)
+      .setIssuedAt()
+      .setExpirationTime(exp)
       .sign(key);
   const now = Math.floor(Date.now() / 1000);
   const otherAudience = await mint({}, now + 600, 'https://other.example/mcp');
@@ -252,9 +288,16 @@ test.serial('access tokens for another audience, expired, forged or of a revoked
   const { privateKey } = await import('node:crypto').then((c) => c.generateKeyPairSync('ec', { namedCurve: 'P-256' }));
   const forged = await new SignJWT({ scope: 'account:read', gid: 'x' })
     .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: jwk.kid as string })
-    .setIssuer(env.baseUrl).setSubject(String(user.id)).setAudience(`${env.baseUrl}/mcp`).setExpirationTime(now + 600)
+    .setIssuer(env.baseUrl)
+    .setSubject(String(user.id))
+    .setAudience(`${env.baseUrl}/mcp`)
+    .setExpirationTime(now + 600)
     .sign(privateKey);
-  for (const [name, bad] of [['another audience', otherAudience], ['expired', expired], ['forged', forged]] as const) {
+  for (const [name, bad] of [
+    ['another audience', otherAudience],
+    ['expired', expired],
+    ['forged', forged],
+  ] as const) {
     t.is(await mcpStatus(bad), 401, name);
   }
   t.is(await mcpStatus(await mint({}, now + 600)), 200, 'the same token minted right is accepted');
@@ -269,8 +312,16 @@ test.serial('access tokens for another audience, expired, forged or of a revoked
 
 test.serial("another user's listing through an OAuth token is not found", async (t) => {
   const owner = await env.user();
-  const [listing] = await env.services.db('listings')
-    .insert({ site_id: 1, owner_id: owner.userId, slug: `secret-${randomBytes(3).toString('hex')}`, company_domain: 'secret.example', name: 'Secret', url: 'https://secret.example/' })
+  const [listing] = await env.services
+    .db('listings')
+    .insert({
+      site_id: 1,
+      owner_id: owner.userId,
+      slug: `secret-${randomBytes(3).toString('hex')}`,
+      company_domain: 'secret.example',
+      name: 'Secret',
+      url: 'https://secret.example/',
+    })
     .returning('id');
   const user = await account();
   const issued = (await exchange(await codeFor(user, `${env.baseUrl}/api/v1`), { resource: `${env.baseUrl}/api/v1` })).body;
@@ -316,7 +367,10 @@ test.serial('the consent form without its CSRF token is refused and grants nothi
   await page.getByRole('button', { name: 'Allow' }).click();
   await page.waitForLoadState();
   t.regex(await page.locator('main').innerText(), /expired|form|security/i);
-  const grants = await env.services.db('oauth_payloads').where({ model: 'Grant' }).whereRaw("payload->>'accountId' = ?", [String(user.id)]);
+  const grants = await env.services
+    .db('oauth_payloads')
+    .where({ model: 'Grant' })
+    .whereRaw("payload->>'accountId' = ?", [String(user.id)]);
   t.is(grants.length, 0);
   await context.close();
 });
@@ -349,7 +403,12 @@ test.serial('a client asks for both resources and gets one token per resource, e
   t.is(await restStatus(forRest.body.access_token), 200);
   t.is(await mcpStatus(forRest.body.access_token), 401);
 
-  const forMcp = await token({ grant_type: 'refresh_token', client_id: c.clientId, refresh_token: forRest.body.refresh_token, resource: `${env.baseUrl}/mcp` });
+  const forMcp = await token({
+    grant_type: 'refresh_token',
+    client_id: c.clientId,
+    refresh_token: forRest.body.refresh_token,
+    resource: `${env.baseUrl}/mcp`,
+  });
   t.is(forMcp.status, 200, JSON.stringify(forMcp.body));
   t.is(audienceOf(forMcp.body.access_token), `${env.baseUrl}/mcp`);
   t.is(await mcpStatus(forMcp.body.access_token), 200);
@@ -359,7 +418,12 @@ test.serial('a client asks for both resources and gets one token per resource, e
   const plain = await token({ grant_type: 'refresh_token', client_id: c.clientId, refresh_token: forMcp.body.refresh_token });
   t.is(plain.status, 200, JSON.stringify(plain.body));
   t.is(audienceOf(plain.body.access_token), `${env.baseUrl}/mcp`);
-  const unknown = await token({ grant_type: 'refresh_token', client_id: c.clientId, refresh_token: plain.body.refresh_token, resource: `${env.baseUrl}/api/v2` });
+  const unknown = await token({
+    grant_type: 'refresh_token',
+    client_id: c.clientId,
+    refresh_token: plain.body.refresh_token,
+    resource: `${env.baseUrl}/api/v2`,
+  });
   t.is(unknown.body.error, 'invalid_target');
   const mcpOnly = await codeFor(user);
   const notGranted = await exchange(mcpOnly, { resource: `${env.baseUrl}/api/v1` });
@@ -374,7 +438,10 @@ test.serial('API keys stay valid for both resources', async (t) => {
 });
 
 test.serial('protected resource metadata is published for MCP and for REST', async (t) => {
-  for (const [path, resource] of [['/.well-known/oauth-protected-resource/mcp', '/mcp'], ['/.well-known/oauth-protected-resource/api/v1', '/api/v1']]) {
+  for (const [path, resource] of [
+    ['/.well-known/oauth-protected-resource/mcp', '/mcp'],
+    ['/.well-known/oauth-protected-resource/api/v1', '/api/v1'],
+  ]) {
     const res = await request(env, 'GET', path!, { headers: { host: 'evil.example' } });
     t.is(res.status, 200, path);
     t.is(res.body.resource, `${env.baseUrl}${resource}`);

@@ -28,7 +28,10 @@ test('quote_order, create_checkout, list_my_orders and get_order answer alike ov
   const listingId = await insertLiveListing(db(), { name: 'Parity Goods', ownerId: owner.userId });
   const code = await promo(db(), { percent: 20 });
   const body = {
-    items: [{ product: 'featured', listing_id: listingId, options: { weeks: 2 } }, { product: 'categories', listing_id: listingId, options: { categories: ['ai'] } }],
+    items: [
+      { product: 'featured', listing_id: listingId, options: { weeks: 2 } },
+      { product: 'categories', listing_id: listingId, options: { categories: ['ai'] } },
+    ],
     billing_country: 'DE',
     promo_code: code,
   };
@@ -63,6 +66,10 @@ test('quote_order, create_checkout, list_my_orders and get_order answer alike ov
   const stranger = await env.user();
   const foreign = await call.viaMcp(stranger.key, 'get_order', { number: mcpOrder.body.number });
   t.like(foreign, { error: true, body: { code: 'not_found', status: 404 } });
-  const badItem = await call.viaMcp(owner.key, 'quote_order', { ...body, promo_code: undefined, items: [{ product: 'featured', listing_id: listingId, options: { weeks: 40 } }] });
+  const badItem = await call.viaMcp(owner.key, 'quote_order', {
+    ...body,
+    promo_code: undefined,
+    items: [{ product: 'featured', listing_id: listingId, options: { weeks: 40 } }],
+  });
   t.like(badItem.body, { code: 'validation_failed', errors: [{ path: 'items.0.options.weeks' }] });
 });

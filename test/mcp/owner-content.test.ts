@@ -146,7 +146,10 @@ const writes: WriteCase[] = [
       return { listing_id: t.listingId };
     },
   },
-  { op: 'update_founder_profile', args: () => ({ display_name: 'Ada <b>Founder</b>', bio: words(25, 'bio'), links: ['https://ada.example.com/'] }) },
+  {
+    op: 'update_founder_profile',
+    args: () => ({ display_name: 'Ada <b>Founder</b>', bio: words(25, 'bio'), links: ['https://ada.example.com/'] }),
+  },
   { op: 'upload_founder_photo', args: async () => ({ image_base64: (await imageBytes('jpeg', 300, 200)).toString('base64') }) },
   { op: 'answer_interview', args: () => ({ answers: [{ question_id: questionIds[0], answer: 'Rockets, cheaper.' }] }) },
   {
@@ -254,7 +257,14 @@ test('bad input is the problem object of REST, with field paths', async (t) => {
     const { request_id: _b, ...fromRoute } = rest.body;
     t.deepEqual(fromTool, fromRoute, label);
   }
-  t.is(await db()('milestones').where({ listing_id: listingId }).count({ n: '*' }).first().then((r) => Number(r?.n)), 0);
+  t.is(
+    await db()('milestones')
+      .where({ listing_id: listingId })
+      .count({ n: '*' })
+      .first()
+      .then((r) => Number(r?.n)),
+    0,
+  );
   t.is((await db()('listings').where({ id: listingId }).first('headline')).headline, 'Before');
   t.is(await db()('founder_profiles').where({ user_id: user.userId }).first(), undefined);
 });
@@ -303,7 +313,11 @@ test("another owner's listing is not found through MCP, and nothing changes", as
 
 const replayCases: [string, (t: Twin) => Args, (t: Twin) => Promise<number>][] = [
   ['add_milestone', (o) => ({ listing_id: o.listingId, ...milestone }), (o) => count('milestones', o.listingId)],
-  ['post_listing_update', (o) => ({ listing_id: o.listingId, title: 'Once', body: 'Only once.' }), (o) => count('listing_updates', o.listingId)],
+  [
+    'post_listing_update',
+    (o) => ({ listing_id: o.listingId, title: 'Once', body: 'Only once.' }),
+    (o) => count('listing_updates', o.listingId),
+  ],
   ['update_my_listing', (o) => ({ listing_id: o.listingId, fields: { headline: 'Once' } }), (o) => count('listing_versions', o.listingId)],
 ];
 

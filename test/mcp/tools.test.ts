@@ -67,8 +67,11 @@ for (const version of [MODERN, ...LEGACY]) {
     for (const op of operations) {
       const tool = tools.find((candidate) => candidate.name === op.name)!;
       const { input } = operationSchemas(op);
-      t.deepEqual(Object.keys(tool.inputSchema.properties ?? {}).sort(),
-        [...Object.keys(input.properties ?? {}), ...(op.idempotent ? ['idempotency_key'] : [])].sort(), op.name);
+      t.deepEqual(
+        Object.keys(tool.inputSchema.properties ?? {}).sort(),
+        [...Object.keys(input.properties ?? {}), ...(op.idempotent ? ['idempotency_key'] : [])].sort(),
+        op.name,
+      );
       t.deepEqual(tool.inputSchema.required ?? [], input.required ?? [], op.name);
       t.is(tool.annotations?.readOnlyHint, op.readOnly, op.name);
       t.is(tool.annotations?.destructiveHint, op.destructive ?? false, op.name);
@@ -82,7 +85,10 @@ for (const version of [MODERN, ...LEGACY]) {
     const result = (await client.callTool({ name: 'search_listings', arguments: { q: 'analytics' } })) as CallToolResult;
     t.falsy(result.isError);
     const body = result.structuredContent as { items: { name: string }[] };
-    t.deepEqual(body.items.map((item) => item.name), ['Orbital Analytics']);
+    t.deepEqual(
+      body.items.map((item) => item.name),
+      ['Orbital Analytics'],
+    );
     t.deepEqual(JSON.parse((result.content[0] as { text: string }).text), body);
     await client.close();
   });
@@ -143,11 +149,22 @@ test('bad arguments are the same problem object as REST, with field paths', asyn
   const bad = problemOf((await client.callTool({ name: 'get_draft', arguments: { id: 'abc' } })) as CallToolResult);
   t.is(bad.status, 400);
   t.is(bad.code, 'validation_failed');
-  t.deepEqual(bad.errors.map((e: { path: string }) => e.path), ['id']);
-  const unknown = problemOf((await client.callTool({ name: 'create_draft', arguments: { url: 'https://x.example.com', color: 'red' } })) as CallToolResult);
-  t.deepEqual(unknown.errors.map((e: { path: string }) => e.path), ['color']);
+  t.deepEqual(
+    bad.errors.map((e: { path: string }) => e.path),
+    ['id'],
+  );
+  const unknown = problemOf(
+    (await client.callTool({ name: 'create_draft', arguments: { url: 'https://x.example.com', color: 'red' } })) as CallToolResult,
+  );
+  t.deepEqual(
+    unknown.errors.map((e: { path: string }) => e.path),
+    ['color'],
+  );
   const tooMany = problemOf((await client.callTool({ name: 'search_listings', arguments: { per_page: 1000 } })) as CallToolResult);
-  t.deepEqual(tooMany.errors.map((e: { path: string }) => e.path), ['per_page']);
+  t.deepEqual(
+    tooMany.errors.map((e: { path: string }) => e.path),
+    ['per_page'],
+  );
   const refused = problemOf((await client.callTool({ name: 'create_draft', arguments: { url: 'ftp://example.com' } })) as CallToolResult);
   t.is(refused.code, 'validation_failed');
   await client.close();
@@ -155,7 +172,8 @@ test('bad arguments are the same problem object as REST, with field paths', asyn
 
 test("another owner's draft is not found through MCP, and nothing changes", async (t) => {
   const other = await env.user();
-  const [draft] = await env.services.db('drafts')
+  const [draft] = await env.services
+    .db('drafts')
     .insert({ owner_id: other.userId, site_id: 1, url: 'https://other.example/', status: 'ready', fields: {} })
     .returning('id');
   const client = await connect(MODERN, owner.key);
@@ -176,15 +194,27 @@ test('an idempotent tool replays with the same key and refuses another body unde
   const again = (await client.callTool({ name: 'create_draft', arguments: args })) as CallToolResult;
   t.deepEqual(again.structuredContent, first.structuredContent);
   t.is(await countDrafts({ owner_id: owner.userId }), 1);
-  const conflict = problemOf((await client.callTool({
-    name: 'create_draft',
-    arguments: { url: 'https://other.example.com', idempotency_key: 'mcp-key-1' },
-  })) as CallToolResult);
+  const conflict = problemOf(
+    (await client.callTool({
+      name: 'create_draft',
+      arguments: { url: 'https://other.example.com', idempotency_key: 'mcp-key-1' },
+    })) as CallToolResult,
+  );
   t.is(conflict.code, 'idempotency_conflict');
-  const badKey = problemOf((await client.callTool({ name: 'create_draft', arguments: { url: 'https://x.example.com', idempotency_key: 7 } })) as CallToolResult);
-  t.deepEqual(badKey.errors.map((e: { path: string }) => e.path), ['idempotency_key']);
+  const badKey = problemOf(
+    (await client.callTool({ name: 'create_draft', arguments: { url: 'https://x.example.com', idempotency_key: 7 } })) as CallToolResult,
+  );
+  t.deepEqual(
+    badKey.errors.map((e: { path: string }) => e.path),
+    ['idempotency_key'],
+  );
   t.is(badKey.code, 'invalid_idempotency_key', 'the same code as the REST header');
-  const longKey = problemOf((await client.callTool({ name: 'create_draft', arguments: { url: 'https://x.example.com', idempotency_key: 'k'.repeat(256) } })) as CallToolResult);
+  const longKey = problemOf(
+    (await client.callTool({
+      name: 'create_draft',
+      arguments: { url: 'https://x.example.com', idempotency_key: 'k'.repeat(256) },
+    })) as CallToolResult,
+  );
   t.is(longKey.code, 'invalid_idempotency_key');
   t.is(await countDrafts({ owner_id: owner.userId }), 1);
   await client.close();

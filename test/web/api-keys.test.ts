@@ -62,7 +62,8 @@ test('revoking asks first: the confirmation changes nothing, the POST revokes; a
   t.is(ask.$('main form a[href="/account/keys"]').text(), 'Cancel');
   t.is((await api(env, 'GET', '/me/listings', { key })).status, 200);
   const stranger = await signedIn('revoke-stranger@example.com');
-  for (const id of [String(view.id), '0', 'abc', '99999999']) t.is((await stranger.client.get(`/account/keys/${id}/revoke`)).status, 404, id);
+  for (const id of [String(view.id), '0', 'abc', '99999999'])
+    t.is((await stranger.client.get(`/account/keys/${id}/revoke`)).status, 404, id);
   const done = await client.post(`/account/keys/${view.id}/revoke`, { _csrf });
   t.is(done.status, 303);
   t.is((await api(env, 'GET', '/me/listings', { key })).status, 401);

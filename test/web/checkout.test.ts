@@ -24,7 +24,11 @@ const db = () => env.services.db;
 
 async function newOrder(extra: Record<string, unknown> = {}) {
   const listingId = await insertLiveListing(db(), { name: `Shop ${Math.random().toString(36).slice(2, 8)}`, ownerId: owner.userId });
-  const res = await checkout(env, owner.key, { items: [{ product: 'featured', listing_id: listingId, options: { weeks: 2 } }], billing_country: 'US', ...extra });
+  const res = await checkout(env, owner.key, {
+    items: [{ product: 'featured', listing_id: listingId, options: { weeks: 2 } }],
+    billing_country: 'US',
+    ...extra,
+  });
   if (res.status !== 201) throw new Error(JSON.stringify(res.body));
   return { order: res.body as { number: string; checkout_url: string; total_cents: number }, listingId };
 }
@@ -43,7 +47,8 @@ async function payByCard(page: Page, number: string) {
   await page.getByRole('button', { name: /^Pay USD/ }).click();
 }
 
-const placements = async (listingId: number) => Number((await db()('featured_placements').where({ listing_id: listingId }).count({ n: '*' }))[0].n);
+const placements = async (listingId: number) =>
+  Number((await db()('featured_placements').where({ listing_id: listingId }).count({ n: '*' }))[0].n);
 
 test('card 4242 pays; the order is fulfilled once', async (t) => {
   const { order, listingId } = await newOrder();
@@ -82,7 +87,10 @@ test('card 3184 asks for an authentication step first', async (t) => {
   await page.context().close();
 });
 
-for (const [label, method] of [['Mobile wallet', 'wallet'], ['Payment account', 'account']] as const) {
+for (const [label, method] of [
+  ['Mobile wallet', 'wallet'],
+  ['Payment account', 'account'],
+] as const) {
   test(`${label}: decline, then approve`, async (t) => {
     const { order } = await newOrder();
     const page = await openCheckout(order.checkout_url);
@@ -145,7 +153,10 @@ test('a promo code that stopped being valid is dropped before anything is charge
   t.regex(await page.locator('[data-total]').innerText(), /USD 49\.50/);
   await disablePromo(db(), 'main', code);
   await payByCard(page, '4242 4242 4242 4242');
-  t.regex(await page.locator('[data-notice]').innerText(), new RegExp(`promo code ${code} can no longer be used .*new total is USD 99\\.00`));
+  t.regex(
+    await page.locator('[data-notice]').innerText(),
+    new RegExp(`promo code ${code} can no longer be used .*new total is USD 99\\.00`),
+  );
   t.regex(await page.locator('[data-total]').innerText(), /USD 99\.00/);
   t.is(await db()('test_payments').where({ order_number: order.number }).first(), undefined);
   await payByCard(page, '4242 4242 4242 4242');
@@ -163,6 +174,8 @@ test('the page has a strict CSP; unknown and expired links are refused', async (
   t.false(csp.includes('unsafe-inline'));
   t.is((await request(env, 'GET', `/checkout/${'A'.repeat(43)}`)).status, 404);
   t.is((await request(env, 'GET', `/checkout/${order.number}`)).status, 404);
-  await db()('orders').where({ number: order.number }).update({ expires_at: new Date(Date.now() - 1000) });
+  await db()('orders')
+    .where({ number: order.number })
+    .update({ expires_at: new Date(Date.now() - 1000) });
   t.is((await request(env, 'GET', new URL(order.checkout_url).pathname)).status, 410);
 });

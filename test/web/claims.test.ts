@@ -13,7 +13,11 @@ let env: TestEnv;
 let dns: TestDns;
 test.before(async () => {
   dns = await startTestDns();
-  env = await startTestEnv(import.meta.url, { CLAIM_DNS_SERVERS: dns.server, CLAIM_CHECK_SCHEDULE: '1m/1h', CLAIM_VERIFY_MIN_INTERVAL: '5s' });
+  env = await startTestEnv(import.meta.url, {
+    CLAIM_DNS_SERVERS: dns.server,
+    CLAIM_CHECK_SCHEDULE: '1m/1h',
+    CLAIM_VERIFY_MIN_INTERVAL: '5s',
+  });
   await env.startWorkers();
 });
 test.after.always(async () => {
@@ -67,7 +71,10 @@ test('claim by form, see the instructions, Check now (rate-limited), verified', 
   const page = await client.get('/account/claims?notice=started');
   const card = page.$(`[data-claim="${claim.id}"]`);
   t.is(card.attr('data-status'), 'pending');
-  const codes = card.find('code').map((_, el) => page.$(el).text()).get();
+  const codes = card
+    .find('code')
+    .map((_, el) => page.$(el).text())
+    .get();
   t.deepEqual(codes, ['TXT', `_listing-directory-challenge.${listing.host}`, `listing-directory-verification=${claim.token}`]);
   t.is(card.find('button[data-copy]').length, 2);
 
@@ -153,7 +160,9 @@ test('the emailed link expires; a pending email claim gets at most 3 more links'
   const links = mails.map((m) => linkIn(m, '/claims/email-link'));
   t.is(new Set(links).size, 4);
 
-  await db()('claim_email_links').where({ claim_id: claim.id }).update({ expires_at: new Date(Date.now() - 1000) });
+  await db()('claim_email_links')
+    .where({ claim_id: claim.id })
+    .update({ expires_at: new Date(Date.now() - 1000) });
   const expired = await client.get(new URL(links[0]!).pathname + new URL(links[0]!).search);
   t.is(expired.status, 410);
   t.is(expired.$('[data-outcome]').attr('data-outcome'), 'expired');

@@ -7,7 +7,12 @@ import { devMailboxNotice } from '../../src/web/pages/dev-mailbox.ts';
 
 const envs: TestEnv[] = [];
 /** Production needs a real payment provider configured (the test provider is refused there). */
-const PRODUCTION = { NODE_ENV: 'production', STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_PUBLISHABLE_KEY: 'pk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_x' };
+const PRODUCTION = {
+  NODE_ENV: 'production',
+  STRIPE_SECRET_KEY: 'sk_test_x',
+  STRIPE_PUBLISHABLE_KEY: 'pk_test_x',
+  STRIPE_WEBHOOK_SECRET: 'whsec_x',
+};
 test.after.always(() => Promise.all(envs.map((e) => e.close())));
 
 async function start(settings: Record<string, string>) {
@@ -28,7 +33,14 @@ test('the mailbox is on by default only for a loopback BASE_URL; DEV_MAILBOX dec
     t.true(loadConfig({ BASE_URL: base }).devMailbox, base);
   }
   // Public hosts, and names that only look like loopback, do not get it (a plain `npm start` on a server).
-  for (const base of ['https://directory.example', 'http://10.0.0.5:3000', 'http://0.0.0.0:3000', 'http://127.0.0.1.evil.example', 'http://localhost.evil.example', 'http://[::ffff:127.0.0.1]']) {
+  for (const base of [
+    'https://directory.example',
+    'http://10.0.0.5:3000',
+    'http://0.0.0.0:3000',
+    'http://127.0.0.1.evil.example',
+    'http://localhost.evil.example',
+    'http://[::ffff:127.0.0.1]',
+  ]) {
     t.false(loadConfig({ BASE_URL: base }).devMailbox, base);
   }
   t.true(loadConfig({ BASE_URL: 'https://staging.example', DEV_MAILBOX: 'true' }).devMailbox);
@@ -45,7 +57,14 @@ test('start-up says whether the mailbox is served', (t) => {
 
 test('a public BASE_URL without SMTP_URL does not serve mail (reset links) to anyone', async (t) => {
   const env = await start({ BASE_URL: 'https://directory.example' });
-  const [{ id }] = await env.services.db('mail_outbox').insert({ to_address: 'victim@example.com', subject: 'Reset your password', body_text: 'https://directory.example/reset-password?token=secret-77' }, ['id']);
+  const [{ id }] = await env.services.db('mail_outbox').insert(
+    {
+      to_address: 'victim@example.com',
+      subject: 'Reset your password',
+      body_text: 'https://directory.example/reset-password?token=secret-77',
+    },
+    ['id'],
+  );
   const client = new WebClient(`http://127.0.0.1:${env.services.config.port}`);
   for (const path of ['/dev/mailbox', `/dev/mailbox/${id}`]) {
     const res = await client.get(path);

@@ -55,7 +55,10 @@ test('input and output fields come with their descriptions, errors with their st
     const inputTable = s.find('h3:contains("Input") + div table');
     const { input, output } = operationSchemas(op);
     if (!input.properties || Object.keys(input.properties).length === 0) t.is(inputTable.length, 0, op.name);
-    const inputNames = inputTable.find('tbody td:first-child code').map((_, el) => page.$(el).text()).get();
+    const inputNames = inputTable
+      .find('tbody td:first-child code')
+      .map((_, el) => page.$(el).text())
+      .get();
     t.deepEqual(
       inputNames.filter((n) => !n.includes('.')),
       Object.keys(input.properties ?? {}),
@@ -72,7 +75,9 @@ test('input and output fields come with their descriptions, errors with their st
     t.regex(errors, /400/, op.name);
     if (op.scope) t.regex(errors, /401[\s\S]*403/, op.name);
   }
-  const url = section('create_draft').find('tbody tr').filter((_, el) => page.$(el).find('code').first().text() === 'url');
+  const url = section('create_draft')
+    .find('tbody tr')
+    .filter((_, el) => page.$(el).find('code').first().text() === 'url');
   t.regex(url.text(), /The website to draft from/);
   t.regex(section('list_my_drafts').text(), /items\[\]\.status/);
 });
@@ -81,7 +86,12 @@ test('input and output fields come with their descriptions, errors with their st
 async function runExample(op: string, index: 0 | 1): Promise<any> {
   const command = section(op).find('pre.example code').eq(index).text();
   const { stdout } = await run('bash', ['-c', command], { env: { ...process.env, BASE: env.baseUrl, KEY: key } });
-  return JSON.parse(stdout.slice(stdout.indexOf('{')).replace(/^data: /m, '').split('\n')[0]!);
+  return JSON.parse(
+    stdout
+      .slice(stdout.indexOf('{'))
+      .replace(/^data: /m, '')
+      .split('\n')[0]!,
+  );
 }
 
 // Operations that read without path parameters run as printed: the examples are real calls.
@@ -121,7 +131,10 @@ test('an operation the registry does not have yet is documented from its schemas
     input: z.object({
       widget_id: z.int().min(1).describe('The widget'),
       color: z.enum(['red', 'blue']).describe('Paint colour'),
-      parts: z.array(z.object({ sku: z.string().max(20).describe('Stock unit') })).max(3).optional(),
+      parts: z
+        .array(z.object({ sku: z.string().max(20).describe('Stock unit') }))
+        .max(3)
+        .optional(),
     }),
     output: z.object({ painted: z.boolean().describe('Whether it worked'), tone: z.string().nullable() }),
     handler: async () => ({ painted: true, tone: null }),
@@ -131,7 +144,16 @@ test('an operation the registry does not have yet is documented from its schemas
   t.true(s.find('dl.facts').text().includes('PUT /api/v1/widgets/{widget_id}'));
   t.true(s.find('dl.facts').text().includes('orders:write'));
   t.regex(s.find('dl.facts').text(), /removes or overwrites data/);
-  const rows = s.find('h3:contains("Input") + div tbody tr').map((_, el) => $(el).find('td').map((_, td) => $(td).text()).get().join(' | ')).get();
+  const rows = s
+    .find('h3:contains("Input") + div tbody tr')
+    .map((_, el) =>
+      $(el)
+        .find('td')
+        .map((_, td) => $(td).text())
+        .get()
+        .join(' | '),
+    )
+    .get();
   t.deepEqual(rows, [
     'widget_id required | path | integer | The widget (minimum 1)',
     'color required | body | one of: "red", "blue" | Paint colour',
@@ -139,12 +161,18 @@ test('an operation the registry does not have yet is documented from its schemas
     'parts[].sku required | body | string | Stock unit (at most 20 characters)',
   ]);
   t.regex(s.find('h3:contains("Output") + div').text(), /tone\s*string or null/);
-  const [curl, mcp] = s.find('pre.example code').map((_, el) => $(el).text()).get();
-  t.is(curl, [
-    'curl -s -X PUT "$BASE/api/v1/widgets/1" \\',
-    '  -H "Authorization: Bearer $KEY" \\',
-    "  -H 'Idempotency-Key: paint_widget-0001' \\",
-    `  -H 'Content-Type: application/json' -d '{"color":"red"}'`,
-  ].join('\n'));
+  const [curl, mcp] = s
+    .find('pre.example code')
+    .map((_, el) => $(el).text())
+    .get();
+  t.is(
+    curl,
+    [
+      'curl -s -X PUT "$BASE/api/v1/widgets/1" \\',
+      '  -H "Authorization: Bearer $KEY" \\',
+      "  -H 'Idempotency-Key: paint_widget-0001' \\",
+      `  -H 'Content-Type: application/json' -d '{"color":"red"}'`,
+    ].join('\n'),
+  );
   t.true(mcp!.includes(`"params":{"name":"paint_widget","arguments":{"widget_id":1,"color":"red"}}`), mcp);
 });

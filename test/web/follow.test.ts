@@ -80,7 +80,13 @@ test('follow from the page, get the update on the notifications page, unfollow',
   t.is(entries.length, 1);
   t.is(entries.find('h2').text(), `Version 2 ${HOSTILE}`);
   t.is(entries.find(`a[href="/listings/${slug}"]`).text(), 'Follow Me');
-  t.deepEqual(entries.find('p:not(.muted)').map((_, p) => inbox.$(p).text()).get(), ['We shipped.', `More ${HOSTILE}`]);
+  t.deepEqual(
+    entries
+      .find('p:not(.muted)')
+      .map((_, p) => inbox.$(p).text())
+      .get(),
+    ['We shipped.', `More ${HOSTILE}`],
+  );
   // Nobody else sees it.
   const stranger = await signedIn();
   t.is((await stranger.client.get('/account/notifications')).$('ol.feed').length, 0);
@@ -181,8 +187,20 @@ test('the account overview links every page of the account area and the owner’
   const live = await insertLiveListing(db(), { name: `Mine ${HOSTILE}`, ownerId: user.id });
   const overview = await client.get('/account');
   t.false(overview.text.includes('<script>alert'));
-  const links = overview.$('nav[aria-labelledby=account-pages] a').map((_, a) => overview.$(a).attr('href')).get();
-  t.deepEqual(links, ['/account/listings', '/account/notifications', '/account/orders', '/account/founder-profile', '/account/keys', '/account/claims', '/account/connected-apps', '/updates']);
+  const links = overview
+    .$('nav[aria-labelledby=account-pages] a')
+    .map((_, a) => overview.$(a).attr('href'))
+    .get();
+  t.deepEqual(links, [
+    '/account/listings',
+    '/account/notifications',
+    '/account/orders',
+    '/account/founder-profile',
+    '/account/keys',
+    '/account/claims',
+    '/account/connected-apps',
+    '/updates',
+  ]);
   const item = overview.$('ul.owned li');
   t.is(item.length, 1);
   t.is(item.find(`a[href="/account/listings/${live}/story"]`).text(), `Edit the founder story of Mine ${HOSTILE}`);

@@ -30,7 +30,9 @@ async function timedRequest(email: string): Promise<number> {
 test('forgot-password takes the same time for known and unknown addresses', async (t) => {
   // A fresh account per round: each known request does the whole work (lookup, token, mail).
   const known = await Promise.all(
-    Array.from({ length: ROUNDS }, (_, i) => createVerifiedUser(env.services.db, `timing-${i}@example.com`, 'a long enough password').then((u) => u.email)),
+    Array.from({ length: ROUNDS }, (_, i) =>
+      createVerifiedUser(env.services.db, `timing-${i}@example.com`, 'a long enough password').then((u) => u.email),
+    ),
   );
   await timedRequest('warm-up@example.com');
   const times = { known: [] as number[], unknown: [] as number[] };

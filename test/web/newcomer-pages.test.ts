@@ -177,7 +177,10 @@ test('draft pages are the owner’s only, and forms need the CSRF token', async 
   const anonymous = await new WebClient(env.baseUrl).get('/account/listings');
   t.is(anonymous.status, 303);
   t.regex(anonymous.location ?? '', /^\/signin/);
-  const [{ count }] = await env.services.db('drafts').count({ count: '*' }).whereIn('owner_id', env.services.db('users').select('id').where({ email: 'snoop@example.com' }));
+  const [{ count }] = await env.services
+    .db('drafts')
+    .count({ count: '*' })
+    .whereIn('owner_id', env.services.db('users').select('id').where({ email: 'snoop@example.com' }));
   t.is(Number(count), 0);
 });
 

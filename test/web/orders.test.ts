@@ -29,7 +29,9 @@ async function buyer() {
 test('the account lists orders; a paid order has a printable invoice with the reverse-charge note', async (t) => {
   const { user, key, client } = await buyer();
   const listingId = await insertLiveListing(db(), { name: 'Invoice Co', ownerId: user.id });
-  const pending = (await checkout(env, key, { items: [{ product: 'featured', listing_id: listingId, options: { weeks: 1 } }], billing_country: 'US' })).body;
+  const pending = (
+    await checkout(env, key, { items: [{ product: 'featured', listing_id: listingId, options: { weeks: 1 } }], billing_country: 'US' })
+  ).body;
   const order = (
     await checkout(env, key, { items: [{ product: 'launch', listing_id: listingId }], billing_country: 'FR', vat_number: 'FR40303265045' })
   ).body;
@@ -38,7 +40,13 @@ test('the account lists orders; a paid order has a printable invoice with the re
 
   const list = await client.get('/account/orders');
   t.is(list.status, 200);
-  t.deepEqual(list.$('[data-order]').map((_i, el) => list.$(el).attr('data-order')).get(), [order.number, pending.number]);
+  t.deepEqual(
+    list
+      .$('[data-order]')
+      .map((_i, el) => list.$(el).attr('data-order'))
+      .get(),
+    [order.number, pending.number],
+  );
   const pendingPage = await client.get(`/account/orders/${pending.number}`);
   t.is(pendingPage.$(`a[href="${new URL(pending.checkout_url).pathname}"]`).text(), 'Pay this order');
 

@@ -113,7 +113,10 @@ test('profile with a photo, a story written until it publishes, the public pages
   t.is(await page.locator('script').count(), 0);
 
   // The latest-updates page shows a posted update, escaped, linking to the listing page.
-  const posted = await api(env, 'POST', `/me/listings/${listing.id}/updates`, { key, body: { title: `v2 ${HOSTILE}`, body: 'Faster.\n\nCheaper.' } });
+  const posted = await api(env, 'POST', `/me/listings/${listing.id}/updates`, {
+    key,
+    body: { title: `v2 ${HOSTILE}`, body: 'Faster.\n\nCheaper.' },
+  });
   t.is(posted.status, 201);
   await page.goto('/updates');
   const item = page.locator('ol.feed > li').first();

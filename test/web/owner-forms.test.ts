@@ -69,7 +69,11 @@ test('profile form: bad input is a 400 naming the field and keeps what was typed
   t.is(form.$('#f-bio').attr('maxlength'), '2000');
 
   // Every bad link is named, as the API names each (not only the first).
-  const two = await client.post(PROFILE, { _csrf, ...good, links: 'http://one.example.com\nhttps://fine.example.com\nftp://three.example.com' });
+  const two = await client.post(PROFILE, {
+    _csrf,
+    ...good,
+    links: 'http://one.example.com\nhttps://fine.example.com\nftp://three.example.com',
+  });
   t.is(two.status, 400);
   t.regex(two.$('#f-links-error').text(), /^Link 1: Must be an https URL[^;]*; Link 3: Must be an https URL/);
 
@@ -79,7 +83,13 @@ test('profile form: bad input is a 400 naming the field and keeps what was typed
   t.like(await profileRow(user.id), { display_name: 'Ada', links: ['https://ada.example.com/', 'https://github.com/ada'] });
   const shown = await client.get(saved.location!);
   t.is(shown.$('.notice').text(), 'Your founder profile is saved.');
-  t.deepEqual(shown.$('.missing li').map((_, li) => shown.$(li).attr('data-code')).get(), ['photo_missing']);
+  t.deepEqual(
+    shown
+      .$('.missing li')
+      .map((_, li) => shown.$(li).attr('data-code'))
+      .get(),
+    ['photo_missing'],
+  );
   t.is(shown.$('.missing a').attr('href'), PROFILE);
 });
 
@@ -180,10 +190,25 @@ test("story editor: another owner's listing is not found; bad input is a 400; a 
   const page = await client.get(editor);
   t.is(page.status, 200);
   t.is(page.$('[data-status]').attr('data-status'), 'draft');
-  t.deepEqual(page.$('.missing li').map((_, li) => page.$(li).attr('data-code')).get(), ['founder_profile_missing', 'story_too_few_words', 'story_too_few_sections']);
-  t.deepEqual(page.$('textarea').map((_, el) => page.$(el).attr('name')).get(), ['how_started', 'problem', 'what_built', 'hard_parts', 'milestones', 'whats_next']);
+  t.deepEqual(
+    page
+      .$('.missing li')
+      .map((_, li) => page.$(li).attr('data-code'))
+      .get(),
+    ['founder_profile_missing', 'story_too_few_words', 'story_too_few_sections'],
+  );
+  t.deepEqual(
+    page
+      .$('textarea')
+      .map((_, el) => page.$(el).attr('name'))
+      .get(),
+    ['how_started', 'problem', 'what_built', 'hard_parts', 'milestones', 'whats_next'],
+  );
 
-  for (const [fields, name] of [[{ problem: 'x'.repeat(10_001) }, 'problem'], [{ title: 'Two\nlines' }, 'title']] as const) {
+  for (const [fields, name] of [
+    [{ problem: 'x'.repeat(10_001) }, 'problem'],
+    [{ title: 'Two\nlines' }, 'title'],
+  ] as const) {
     const res = await client.post(editor, { _csrf, ...fields });
     t.is(res.status, 400, name);
     t.truthy(res.$(`#f-${name}-error`).text(), name);

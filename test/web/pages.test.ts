@@ -76,7 +76,11 @@ test('hostile text is escaped wherever it is shown', async (t) => {
   t.is(res.$('#f-email').val(), `${evil}@example.com`);
 
   const owner = await signedIn('escape@example.com');
-  const made = await owner.client.post('/account/keys', { _csrf: owner._csrf, name: '<img src=x onerror=alert(1)>', scopes: 'account:read' });
+  const made = await owner.client.post('/account/keys', {
+    _csrf: owner._csrf,
+    name: '<img src=x onerror=alert(1)>',
+    scopes: 'account:read',
+  });
   t.is(made.status, 303);
   const list = await owner.client.get('/account/keys');
   t.false(list.text.includes('<img src=x'));
@@ -121,7 +125,10 @@ test('sign-up with a registered address looks the same and mails the owner inste
     pages.push(res.$('main').text().replace(email, 'EMAIL'));
   }
   t.is(pages[0], pages[1]);
-  t.deepEqual((await mailsTo(env.services.db, 'taken@example.com')).map((m) => m.subject), ['You already have an account']);
+  t.deepEqual(
+    (await mailsTo(env.services.db, 'taken@example.com')).map((m) => m.subject),
+    ['You already have an account'],
+  );
   t.is((await new WebClient(env.baseUrl).signIn('taken@example.com', PASSWORD)).status, 303, 'the password is unchanged');
 });
 
@@ -149,7 +156,10 @@ test('an expired verification link does not verify', async (t) => {
   const _csrf = await client.csrfFrom('/signup');
   await client.post('/signup', { _csrf, email, password: PASSWORD });
   const user = await env.services.db('users').where({ email }).first('id');
-  await env.services.db('account_tokens').where({ user_id: user.id }).update({ expires_at: new Date(Date.now() - 1000) });
+  await env.services
+    .db('account_tokens')
+    .where({ user_id: user.id })
+    .update({ expires_at: new Date(Date.now() - 1000) });
   const [mail] = await mailsTo(env.services.db, email);
   const link = new URL(linkIn(mail!, '/verify-email'));
   t.is((await client.get(link.pathname + link.search)).status, 400);
@@ -196,6 +206,12 @@ test('the development mailbox lists mail and links only http(s) URLs', async (t)
   t.is(list.$(`a[href="/dev/mailbox/${id}"]`).text(), '<b>Hi</b>');
   const mail = await client.get(`/dev/mailbox/${id}`);
   t.is(mail.status, 200);
-  t.deepEqual(mail.$('pre.mail a').map((_, a) => mail.$(a).attr('href')).get(), ['https://x.example/a?b=1&c=2']);
+  t.deepEqual(
+    mail
+      .$('pre.mail a')
+      .map((_, a) => mail.$(a).attr('href'))
+      .get(),
+    ['https://x.example/a?b=1&c=2'],
+  );
   t.false(mail.text.includes('<i>'));
 });

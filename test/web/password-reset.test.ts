@@ -87,7 +87,10 @@ test('a short new password is refused and the link still works; an expired link 
   t.is((await client.get(`/reset-password?token=${token}`)).status, 200, 'refusals do not use the link up');
 
   const user = await env.services.db('users').where({ email }).first('id');
-  await env.services.db('account_tokens').where({ user_id: user.id }).update({ expires_at: new Date(Date.now() - 1000) });
+  await env.services
+    .db('account_tokens')
+    .where({ user_id: user.id })
+    .update({ expires_at: new Date(Date.now() - 1000) });
   t.is((await client.get(`/reset-password?token=${token}`)).status, 400);
   const late = await client.post('/reset-password', { _csrf, token, password: NEW });
   t.is(late.status, 400);
@@ -143,7 +146,10 @@ test('attack: an app connected with a stolen password is cut off by the reset; A
   t.is(refresh.body.error, 'invalid_grant');
   await new Promise((resolve) => setTimeout(resolve, 2_500));
   t.is((await mcpCall(app.accessToken)).status, 401);
-  const grants = await env.services.db('oauth_payloads').where({ model: 'Grant' }).whereRaw("payload->>'accountId' = ?", [String(user.id)]);
+  const grants = await env.services
+    .db('oauth_payloads')
+    .where({ model: 'Grant' })
+    .whereRaw("payload->>'accountId' = ?", [String(user.id)]);
   t.is(grants.length, 0);
   // The API key is untouched.
   t.is((await request(env, 'GET', '/api/v1/me/listings', { key })).status, 200);

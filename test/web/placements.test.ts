@@ -25,7 +25,9 @@ test('paid placements show: featured weeks, category pages paid first, the billb
   const owner = await env.user();
   const site = (await db()('sites').where({ key: 'main' }).first('id')).id;
   const organic = await insertLiveListing(db(), { name: 'Organic Analytics', ownerId: owner.userId, votes: 500 });
-  await db()('listings').where({ id: organic }).update({ categories: ['analytics'] });
+  await db()('listings')
+    .where({ id: organic })
+    .update({ categories: ['analytics'] });
   const bought = await insertLiveListing(db(), { name: 'Paid Analytics', ownerId: owner.userId, votes: 1 });
   await paid(owner.key, [
     { product: 'featured', listing_id: bought, options: { weeks: 2 } },
@@ -34,13 +36,22 @@ test('paid placements show: featured weeks, category pages paid first, the billb
   ]);
 
   const thisWeek = isoWeekStart(new Date());
-  t.deepEqual((await featuredListings(db(), site, thisWeek)).map((l) => l.id), [bought]);
-  t.deepEqual((await featuredListings(db(), site, mondayIn(1))).map((l) => l.id), [bought]);
+  t.deepEqual(
+    (await featuredListings(db(), site, thisWeek)).map((l) => l.id),
+    [bought],
+  );
+  t.deepEqual(
+    (await featuredListings(db(), site, mondayIn(1))).map((l) => l.id),
+    [bought],
+  );
   t.deepEqual(await featuredListings(db(), site, mondayIn(2)), []);
 
   const page = await new WebClient(env.baseUrl).get('/categories/analytics');
   t.is(page.status, 200);
-  const order = page.$('[data-listing]').map((_i, el) => Number(page.$(el).attr('data-listing'))).get();
+  const order = page
+    .$('[data-listing]')
+    .map((_i, el) => Number(page.$(el).attr('data-listing')))
+    .get();
   t.deepEqual(order.slice(0, 2), [bought, organic]);
   t.is(page.$(`[data-listing="${bought}"]`).attr('data-placed'), 'true');
   t.is((await request(env, 'GET', '/categories/not-a-category')).status, 404);
@@ -50,7 +61,9 @@ test('paid placements show: featured weeks, category pages paid first, the billb
   const home = await new WebClient(env.baseUrl).get('/updates');
   t.is(home.$('[data-billboard]').length, 0);
   // Tomorrow comes: the booked day is today.
-  await db()('billboard_days').where({ listing_id: bought, day: inDays(1) }).update({ day: inDays(0) });
+  await db()('billboard_days')
+    .where({ listing_id: bought, day: inDays(1) })
+    .update({ day: inDays(0) });
   const withBanner = await new WebClient(env.baseUrl).get('/updates');
   t.is(withBanner.$('[data-billboard]').attr('data-billboard'), String(bought));
   t.regex(withBanner.$('[data-billboard]').text(), /Paid Analytics/);

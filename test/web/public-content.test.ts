@@ -88,7 +88,10 @@ test('a story published while the listing is a draft stays hidden until the list
   await completeProfile(env, owner.key);
   const listing = await ownedListing(env, owner.userId, 'Unlaunched');
   await db()('listings').where({ id: listing.id }).update({ status: 'draft' });
-  const res = await api(env, 'PUT', `/me/listings/${listing.id}/story`, { key: owner.key, body: { title: 'Secret plans', ...PUBLISHABLE } });
+  const res = await api(env, 'PUT', `/me/listings/${listing.id}/story`, {
+    key: owner.key,
+    body: { title: 'Secret plans', ...PUBLISHABLE },
+  });
   t.like(res.body, { status: 'published', visible: false });
   t.is((await web.get(`/stories/${listing.slug}`)).status, 404);
   t.is((await web.get(`/listings/${listing.slug}`)).status, 404);
@@ -97,22 +100,43 @@ test('a story published while the listing is a draft stays hidden until the list
 
 test('a founder page exists only for a complete profile and shows this site’s interview answers', async (t) => {
   const { owner, listing } = await publishedStory();
-  await api(env, 'PATCH', '/me/founder-profile', { key: owner.key, body: { bio: `${HOSTILE} ${words(25)}`, links: ['https://ada.example.com/?a=1&b=2'] } });
+  await api(env, 'PATCH', '/me/founder-profile', {
+    key: owner.key,
+    body: { bio: `${HOSTILE} ${words(25)}`, links: ['https://ada.example.com/?a=1&b=2'] },
+  });
   const [main, makers] = await Promise.all(
-    ['main', 'makers'].map(async (key) => db()('interview_questions as q').join('sites as s', 's.id', 'q.site_id').where('s.key', key).first('q.id', 'q.text')),
+    ['main', 'makers'].map(async (key) =>
+      db()('interview_questions as q').join('sites as s', 's.id', 'q.site_id').where('s.key', key).first('q.id', 'q.text'),
+    ),
   );
   await api(env, 'PUT', '/me/interview', { key: owner.key, body: { answers: [{ question_id: main.id, answer: 'On main.' }] } });
-  await api(env, 'PUT', '/me/interview', { key: owner.key, body: { answers: [{ question_id: makers.id, answer: 'On makers.' }] }, headers: { host: 'makers.localhost' } });
+  await api(env, 'PUT', '/me/interview', {
+    key: owner.key,
+    body: { answers: [{ question_id: makers.id, answer: 'On makers.' }] },
+    headers: { host: 'makers.localhost' },
+  });
 
   const res = await page(`/founders/${owner.userId}`);
   t.is(res.status, 200);
   t.false(res.text.includes('<script>alert'));
   t.is(res.$('.bio p').text(), `${HOSTILE} ${words(25)}`);
   t.is(res.$('a[rel~="me"]').attr('href'), 'https://ada.example.com/?a=1&b=2');
-  t.deepEqual(res.$('.answer p').map((_, p) => res.$(p).text()).get(), ['On main.']);
+  t.deepEqual(
+    res
+      .$('.answer p')
+      .map((_, p) => res.$(p).text())
+      .get(),
+    ['On main.'],
+  );
   t.is(res.$(`a[href="/stories/${listing.slug}"]`).text(), 'Our way');
   const onMakers = await page(`/founders/${owner.userId}`, 'makers.localhost');
-  t.deepEqual(onMakers.$('.answer p').map((_, p) => onMakers.$(p).text()).get(), ['On makers.']);
+  t.deepEqual(
+    onMakers
+      .$('.answer p')
+      .map((_, p) => onMakers.$(p).text())
+      .get(),
+    ['On makers.'],
+  );
 
   const incomplete = await env.user();
   await api(env, 'PATCH', '/me/founder-profile', { key: incomplete.key, body: { display_name: 'Half Done', bio: words(30) } });
@@ -126,16 +150,35 @@ test('the latest-updates page: the request host’s site, newest first, 20 a pag
   const listingId = await insertLiveListing(db(), { name: 'Feed Co', ownerId: owner.userId });
   const makersId = await insertLiveListing(db(), { name: 'Makers Only', ownerId: owner.userId, site: 'makers' });
   const at = (minute: number) => new Date(Date.UTC(2030, 0, 1, 0, minute)).toISOString();
-  const site = (key: string) => db()('sites').where({ key }).first('id').then((s) => s.id);
+  const site = (key: string) =>
+    db()('sites')
+      .where({ key })
+      .first('id')
+      .then((s) => s.id);
   const mainId = await site('main');
   await db()('listing_updates').insert(
-    Array.from({ length: 21 }, (_, i) => ({ listing_id: listingId, site_id: mainId, title: `Update ${i} ${HOSTILE}`, body: `Body ${i}`, published_at: at(i) })),
+    Array.from({ length: 21 }, (_, i) => ({
+      listing_id: listingId,
+      site_id: mainId,
+      title: `Update ${i} ${HOSTILE}`,
+      body: `Body ${i}`,
+      published_at: at(i),
+    })),
   );
-  await db()('listing_updates').insert({ listing_id: makersId, site_id: await site('makers'), title: 'Makers news', body: 'Hi.', published_at: at(30) });
+  await db()('listing_updates').insert({
+    listing_id: makersId,
+    site_id: await site('makers'),
+    title: 'Makers news',
+    body: 'Hi.',
+    published_at: at(30),
+  });
 
   const first = await page('/updates');
   t.is(first.status, 200);
-  const titles = first.$('ol.feed h2').map((_, h) => first.$(h).text()).get();
+  const titles = first
+    .$('ol.feed h2')
+    .map((_, h) => first.$(h).text())
+    .get();
   t.is(titles.length, 20);
   t.is(titles[0], `Update 20 ${HOSTILE}`);
   t.false(first.text.includes('<script>alert'));
@@ -143,7 +186,13 @@ test('the latest-updates page: the request host’s site, newest first, 20 a pag
   t.is(first.$('a[rel=next]').attr('href'), '/updates?page=2');
   t.is(first.$('a[rel=prev]').length, 0);
   const second = await page('/updates?page=2');
-  t.deepEqual(second.$('ol.feed h2').map((_, h) => second.$(h).text()).get(), [`Update 0 ${HOSTILE}`]);
+  t.deepEqual(
+    second
+      .$('ol.feed h2')
+      .map((_, h) => second.$(h).text())
+      .get(),
+    [`Update 0 ${HOSTILE}`],
+  );
   t.is(second.$('a[rel=prev]').attr('href'), '/updates');
   const beyond = await page('/updates?page=9');
   t.is(beyond.status, 200);
@@ -151,7 +200,13 @@ test('the latest-updates page: the request host’s site, newest first, 20 a pag
   t.is(beyond.$('a[rel=prev]').attr('href'), '/updates?page=2');
 
   const makers = await page('/updates', 'makers.localhost');
-  t.deepEqual(makers.$('ol.feed h2').map((_, h) => makers.$(h).text()).get(), ['Makers news']);
+  t.deepEqual(
+    makers
+      .$('ol.feed h2')
+      .map((_, h) => makers.$(h).text())
+      .get(),
+    ['Makers news'],
+  );
   t.regex(makers.$('main > p').first().text(), /Makers Weekly/);
 
   for (const bad of ['0', 'abc', '-1', '1.5', '1000001', '1&page=2']) {
@@ -163,12 +218,14 @@ test('the latest-updates page: the request host’s site, newest first, 20 a pag
 
 test('a listing page: live only, escaped, only http(s) links, milestones and story where paid', async (t) => {
   const { owner, listing } = await publishedStory();
-  await db()('listings').where({ id: listing.id }).update({
-    headline: `Rockets ${HOSTILE}`,
-    summary: 'First line\nsecond line\n\nSecond paragraph',
-    socials: JSON.stringify({ github: 'https://github.com/rockets', linkedin: 'javascript:alert(1)' }),
-    faqs: JSON.stringify([{ question: `Why ${HOSTILE}?`, answer: 'Because.' }]),
-  });
+  await db()('listings')
+    .where({ id: listing.id })
+    .update({
+      headline: `Rockets ${HOSTILE}`,
+      summary: 'First line\nsecond line\n\nSecond paragraph',
+      socials: JSON.stringify({ github: 'https://github.com/rockets', linkedin: 'javascript:alert(1)' }),
+      faqs: JSON.stringify([{ question: `Why ${HOSTILE}?`, answer: 'Because.' }]),
+    });
   await api(env, 'POST', `/me/listings/${listing.id}/milestones`, { key: owner.key, body: { date: '2024-02-29', title: 'Leap launch' } });
   const fan = await env.user();
   await api(env, 'POST', `/listings/${listing.id}/follow`, { key: fan.key });

@@ -57,16 +57,22 @@ test('an idle session expires; an active one slides forward and the cookie is re
   const active = await signedIn('active@example.com');
   const idle = await signedIn('idle@example.com');
   const db = env.services.db;
-  await db('web_sessions').where({ id_hash: hashSessionId(active.id) }).update({
-    last_seen_at: db.raw(`now() - interval '2 hours'`),
-    expires_at: db.raw(`now() + interval '1 day'`),
-  });
-  await db('web_sessions').where({ id_hash: hashSessionId(idle.id) }).update({ expires_at: db.raw(`now() - interval '1 second'`) });
+  await db('web_sessions')
+    .where({ id_hash: hashSessionId(active.id) })
+    .update({
+      last_seen_at: db.raw(`now() - interval '2 hours'`),
+      expires_at: db.raw(`now() + interval '1 day'`),
+    });
+  await db('web_sessions')
+    .where({ id_hash: hashSessionId(idle.id) })
+    .update({ expires_at: db.raw(`now() - interval '1 second'`) });
 
   const page = await active.client.get('/account');
   t.is(page.status, 200);
   t.true(page.headers.getSetCookie().some((c) => c.startsWith(`ld_session=${active.id};`) && c.includes('Max-Age=2592000')));
-  const row = await db('web_sessions').where({ id_hash: hashSessionId(active.id) }).first();
+  const row = await db('web_sessions')
+    .where({ id_hash: hashSessionId(active.id) })
+    .first();
   t.true(row.expires_at.getTime() > Date.now() + 29 * 24 * 3600 * 1000);
 
   const gone = await idle.client.get('/account');
@@ -78,28 +84,38 @@ test('a session ends 90 days after sign-in however active it is (absolute lifeti
   const db = env.services.db;
   // A cookie stolen long ago and kept alive by use: 91 days old, seen an hour ago, idle expiry far ahead.
   const stolen = await signedIn('stolen@example.com');
-  await db('web_sessions').where({ id_hash: hashSessionId(stolen.id) }).update({
-    created_at: db.raw(`now() - interval '91 days'`),
-    last_seen_at: db.raw(`now() - interval '1 hour'`),
-    expires_at: db.raw(`now() + interval '29 days'`),
-  });
+  await db('web_sessions')
+    .where({ id_hash: hashSessionId(stolen.id) })
+    .update({
+      created_at: db.raw(`now() - interval '91 days'`),
+      last_seen_at: db.raw(`now() - interval '1 hour'`),
+      expires_at: db.raw(`now() + interval '29 days'`),
+    });
   const refused = await stolen.client.get('/account');
   t.is(refused.status, 303);
   t.is(refused.location, '/signin?return_to=%2Faccount');
   // Using it does not revive it, and signing in again (a new session) cleans the old row up.
   t.is((await stolen.client.get('/account/keys')).status, 303);
   await stolen.client.signIn('stolen@example.com', PASSWORD);
-  t.falsy(await db('web_sessions').where({ id_hash: hashSessionId(stolen.id) }).first());
+  t.falsy(
+    await db('web_sessions')
+      .where({ id_hash: hashSessionId(stolen.id) })
+      .first(),
+  );
 
   // 80 days in and active: the idle expiry slides, but only up to day 90; the cookie says so too.
   const old = await signedIn('old-active@example.com');
-  await db('web_sessions').where({ id_hash: hashSessionId(old.id) }).update({
-    created_at: db.raw(`now() - interval '80 days'`),
-    last_seen_at: db.raw(`now() - interval '2 hours'`),
-  });
+  await db('web_sessions')
+    .where({ id_hash: hashSessionId(old.id) })
+    .update({
+      created_at: db.raw(`now() - interval '80 days'`),
+      last_seen_at: db.raw(`now() - interval '2 hours'`),
+    });
   const page = await old.client.get('/account');
   t.is(page.status, 200);
-  const row = await db('web_sessions').where({ id_hash: hashSessionId(old.id) }).first();
+  const row = await db('web_sessions')
+    .where({ id_hash: hashSessionId(old.id) })
+    .first();
   const tenDays = 10 * 24 * 3600 * 1000;
   t.true(Math.abs(row.expires_at.getTime() - (row.created_at.getTime() + 9 * tenDays)) < 1000, String(row.expires_at));
   const cookie = page.headers.getSetCookie().find((c) => c.startsWith(`ld_session=${old.id};`))!;
@@ -114,7 +130,13 @@ test('sign-out ends the session on the server, not only in the browser', async (
   t.is(out.status, 303);
   t.is(out.location, '/signin?notice=signed-out');
   t.true(out.headers.getSetCookie().some((c) => c.startsWith('ld_session=;') && c.includes('Max-Age=0')));
-  t.is(await env.services.db('web_sessions').where({ id_hash: hashSessionId(id) }).first(), undefined);
+  t.is(
+    await env.services
+      .db('web_sessions')
+      .where({ id_hash: hashSessionId(id) })
+      .first(),
+    undefined,
+  );
   const replay = new WebClient(env.baseUrl);
   replay.cookies.set('ld_session', id);
   t.is((await replay.get('/account')).status, 303);

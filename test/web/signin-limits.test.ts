@@ -40,7 +40,10 @@ test.serial('five failures for one email → 429 with Retry-After, even with the
 
 test('the slow-down on one email doubles per failure up to the maximum, and starts at the per-email limit', (t) => {
   const limits = { perEmail: 5, maxDelaySeconds: 10 };
-  t.deepEqual([0, 4, 5, 6, 7, 8, 9, 50, 10_000].map((n) => slowDownMs(n, limits)), [0, 0, 1000, 2000, 4000, 8000, 10_000, 10_000, 10_000]);
+  t.deepEqual(
+    [0, 4, 5, 6, 7, 8, 9, 50, 10_000].map((n) => slowDownMs(n, limits)),
+    [0, 0, 1000, 2000, 4000, 8000, 10_000, 10_000, 10_000],
+  );
 });
 
 test.serial('guesses on one account from many addresses never lock its owner out; they only slow attempts down', async (t) => {
@@ -73,7 +76,11 @@ test.serial('failures per client address → 429 for every email; X-Forwarded-Fo
   for (let i = 0; i < 8; i++) t.is((await client.signIn(`nobody${i}@example.com`, 'whatever guess')).status, 422);
   t.is((await client.signIn('bystander@example.com', PASSWORD)).status, 429);
   const _csrf = await client.csrfFrom('/signin');
-  const spoofed = await client.post('/signin', { _csrf, email: 'bystander@example.com', password: PASSWORD }, { 'x-forwarded-for': '203.0.113.9' });
+  const spoofed = await client.post(
+    '/signin',
+    { _csrf, email: 'bystander@example.com', password: PASSWORD },
+    { 'x-forwarded-for': '203.0.113.9' },
+  );
   t.is(spoofed.status, 429);
 });
 
@@ -116,7 +123,10 @@ test.serial('an unverified address cannot sign in; the right password sends a ne
   t.is(right.$('h1').text(), 'Confirm your email first');
   t.false(client.cookies.has('ld_session'));
   const mails = await mailsTo(env.services.db, email);
-  t.deepEqual(mails.map((m) => m.subject), ['Confirm your email address', 'Confirm your email address']);
+  t.deepEqual(
+    mails.map((m) => m.subject),
+    ['Confirm your email address', 'Confirm your email address'],
+  );
 });
 
 test.serial('bad sign-in input → 400 with field messages, never a 500', async (t) => {
@@ -136,5 +146,13 @@ test.serial('bad sign-in input → 400 with field messages, never a 500', async 
     t.is(res.status, 400, JSON.stringify(form).slice(0, 80));
     t.true(res.$(`#f-${fieldName}-error`).text().length > 0, fieldName);
   }
-  t.is(await env.services.db('signin_attempts').count({ n: '*' }).first().then((r) => Number(r!.n)), 0, 'refused input is no attempt');
+  t.is(
+    await env.services
+      .db('signin_attempts')
+      .count({ n: '*' })
+      .first()
+      .then((r) => Number(r!.n)),
+    0,
+    'refused input is no attempt',
+  );
 });

@@ -47,7 +47,12 @@ test.serial('without TRUST_PROXY_HOPS, X-Forwarded-For is ignored: the socket ad
 /** Starts an authorization request as a client would, through a TLS-terminating proxy (X-Forwarded-Proto: https). */
 async function authorizeThroughTls(env: TestEnv) {
   const registered = await request(env, 'POST', '/oauth/register', {
-    body: { client_name: 'Proxy Client', redirect_uris: [CALLBACK_URL], token_endpoint_auth_method: 'none', grant_types: ['authorization_code'] },
+    body: {
+      client_name: 'Proxy Client',
+      redirect_uris: [CALLBACK_URL],
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code'],
+    },
   });
   const challenge = createHash('sha256').update(randomBytes(32).toString('base64url')).digest('base64url');
   const query = new URLSearchParams({
@@ -66,7 +71,7 @@ test('behind a TLS-terminating proxy the authorization server sets Secure cookie
   const behind = await authorizeThroughTls(behindProxy);
   t.is(behind.status, 303);
   const cookies = behind.headers.getSetCookie();
-  t.true(cookies.length >= 2, cookies.join("\n"));
+  t.true(cookies.length >= 2, cookies.join('\n'));
   for (const cookie of cookies) t.regex(cookie, /;\s*secure/i, cookie);
 
   const plain = await authorizeThroughTls(direct);
@@ -76,7 +81,9 @@ test('behind a TLS-terminating proxy the authorization server sets Secure cookie
 
 /** Every URL of a discovery document (endpoints, JWKS, issuer). */
 const urlsOf = (document: Record<string, unknown>) =>
-  Object.entries(document).filter(([, v]) => typeof v === 'string' && /^https?:\/\//.test(v)).map(([k, v]) => [k, new URL(v as string)] as const);
+  Object.entries(document)
+    .filter(([, v]) => typeof v === 'string' && /^https?:\/\//.test(v))
+    .map(([k, v]) => [k, new URL(v as string)] as const);
 
 test('attack: OAuth discovery never publishes endpoints on the Host a client sent, and is cacheable', async (t) => {
   const forged = { host: 'evil.example', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' };

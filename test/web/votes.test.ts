@@ -36,7 +36,9 @@ test('100 accounts voting in parallel count exactly 100', async (t) => {
   const { id, slug } = await listing('Race Track');
   const crowd = await voters(db(), env.baseUrl, 100);
   // Each voter loads the page first (its own CSRF token), then all posts go out at once.
-  const forms = await Promise.all(crowd.map(async (v) => ({ v, _csrf: token(await v.client.get(`/listings/${slug}`), `/listings/${slug}/vote`) })));
+  const forms = await Promise.all(
+    crowd.map(async (v) => ({ v, _csrf: token(await v.client.get(`/listings/${slug}`), `/listings/${slug}/vote`) })),
+  );
   const results = await Promise.all(forms.map(({ v, _csrf }) => v.client.post(`/listings/${slug}/vote`, { _csrf })));
   t.deepEqual([...new Set(results.map((r) => r.status))], [303]);
   t.deepEqual(await voteCounts(db(), id), { votes: 100, week_votes: 100, rows: 100 });
@@ -167,7 +169,10 @@ test('/launches ranks this week’s launches with vote buttons and the formula',
   t.regex(voted.location!, new RegExp(`^/launches\\?week=\\d{4}-W\\d{2}&notice=voted#vote-${a.slug}$`));
   const page = await crowd[0]!.client.get(voted.location!);
   t.is(page.status, 200);
-  const ranked = page.$('table.ranking tbody tr').map((_, row) => page.$(row).attr('data-listing')).get();
+  const ranked = page
+    .$('table.ranking tbody tr')
+    .map((_, row) => page.$(row).attr('data-listing'))
+    .get();
   t.true(ranked.indexOf(b.slug) < ranked.indexOf(a.slug));
   const rowB = page.$(`tr[data-listing="${b.slug}"]`);
   t.is(rowB.find('[data-score]').text(), '3');
@@ -183,7 +188,17 @@ test('/launches ranks this week’s launches with vote buttons and the formula',
 test('/launches shows the upcoming weeks of the launch queue with their slots', async (t) => {
   const page = await new WebClient(env.baseUrl).get('/launches');
   t.is(page.status, 200);
-  const rows = page.$('table.upcoming-weeks tbody tr').map((_, row) => page.$(row).find('td').map((__, td) => page.$(td).text()).get().join('|')).get();
+  const rows = page
+    .$('table.upcoming-weeks tbody tr')
+    .map((_, row) =>
+      page
+        .$(row)
+        .find('td')
+        .map((__, td) => page.$(td).text())
+        .get()
+        .join('|'),
+    )
+    .get();
   t.is(rows.length, 12);
   for (const row of rows) t.regex(row, /^\d{4}-W\d{2}\|\d{4}-\d{2}-\d{2}\|\d+ of 15\|\d+ of 10\|(open|full|live|closed)$/);
 });

@@ -40,7 +40,10 @@ async function claimCompany(body: Record<string, string> = { method: 'dns' }) {
   const tag = `wf${randomBytes(4).toString('hex')}`;
   const id = await insertLiveListing(db(), { name: tag, url: `https://${tag}.com/` });
   const { slug } = await db()('listings').where({ id }).first('slug');
-  const res = await api(env, 'POST', '/claims', { key: user.key, body: { slug, ...body, ...(body.email ? { email: `${body.email}@${tag}.com` } : {}) } });
+  const res = await api(env, 'POST', '/claims', {
+    key: user.key,
+    body: { slug, ...body, ...(body.email ? { email: `${body.email}@${tag}.com` } : {}) },
+  });
   if (res.status !== 201) throw new Error(JSON.stringify(res.body));
   return { claim: res.body, host: `${tag}.com`, listingId: id };
 }
@@ -69,7 +72,10 @@ test('it checks on schedule until the claim expires; transient failures are erro
   t.true(scheduled.some((c) => c.result === 'error' && c.detail.includes('ESERVFAIL')));
   t.true(scheduled.some((c) => c.result === 'not_found'));
   t.true(checks.every((c) => c.checked_at <= row.closed_at));
-  t.deepEqual(checks.filter((c) => c.trigger === 'request').map((c) => c.result), ['not_found']);
+  t.deepEqual(
+    checks.filter((c) => c.trigger === 'request').map((c) => c.result),
+    ['not_found'],
+  );
   // The expiry mail went out through the workflow (the sweeper waits a minute here).
   const expiryMails = smtp.received.filter((m) => m.to.includes(user.email) && m.raw.includes(`Your claim ${claim.id} of`));
   t.is(expiryMails.length, 1);
@@ -81,7 +87,10 @@ test('a scheduled check that finds the record verifies the claim without verify_
   dns.zone.set(`_listing-directory-challenge.${host}`, { txt: [[claim.instructions.record.value]] });
   t.is(await workflowResult(env, claim.workflow_id), 'verified');
   const checks = await db()('claim_checks').where({ claim_id: claim.id });
-  t.deepEqual(checks.map((c) => [c.trigger, c.result]), [['schedule', 'found']]);
+  t.deepEqual(
+    checks.map((c) => [c.trigger, c.result]),
+    [['schedule', 'found']],
+  );
   t.is((await db()('listings').where({ id: listingId }).first('owner_id')).owner_id, user.userId);
 });
 

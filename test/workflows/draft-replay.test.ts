@@ -8,7 +8,12 @@ import { workflowBundle } from '../../src/temporal/worker.ts';
 // Histories recorded from real runs (UPDATE_FIXTURES=1 npm test rewrites them). A change to
 // draftWorkflow that would break workflows already running in production fails here. The -v1
 // histories are frozen runs from before the DraftStatus search attribute (kept behind patched()).
-const FIXTURES = ['draft-workflow-ready.json', 'draft-workflow-failed.json', 'draft-workflow-ready-v1.json', 'draft-workflow-failed-v1.json'];
+const FIXTURES = [
+  'draft-workflow-ready.json',
+  'draft-workflow-failed.json',
+  'draft-workflow-ready-v1.json',
+  'draft-workflow-failed-v1.json',
+];
 for (const fixture of FIXTURES) {
   test(`draftWorkflow replays the recorded history ${fixture}`, async (t) => {
     const json = JSON.parse(await fs.readFile(path.resolve(import.meta.dirname, '../fixtures', fixture), 'utf8'));

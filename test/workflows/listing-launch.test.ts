@@ -55,7 +55,8 @@ async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 
 }
 
 const statusOf = async (id: number) => (await db()('listings').where({ id }).first('status')).status as string;
-const notices = async (id: number) => (await db()('notifications').where({ listing_id: id, kind: 'launch' }).orderBy('id').pluck('dedupe_key')) as string[];
+const notices = async (id: number) =>
+  (await db()('notifications').where({ listing_id: id, kind: 'launch' }).orderBy('id').pluck('dedupe_key')) as string[];
 
 /** An owner ready for the free route (profile complete, email confirmed) and a listing on the owner site. */
 async function freeListing() {
@@ -87,11 +88,27 @@ test.serial('a whole free launch: waiting for the badge → scheduled → live �
   t.like(chosen.body, { status: 'awaiting_badge' });
 
   // The flow keeps re-checking; the badge appears; the next scheduled check moves the listing on.
-  await waitFor('scheduled re-checks', async () => (await db()('badge_checks').where({ listing_id: listing.id, trigger: 'schedule' })).length >= 2);
+  await waitFor(
+    'scheduled re-checks',
+    async () => (await db()('badge_checks').where({ listing_id: listing.id, trigger: 'schedule' })).length >= 2,
+  );
   badges.add(listing.slug);
   await waitFor('live', async () => (await statusOf(listing.id)) === 'live').catch(async (e) => {
-    console.log(await db()('badge_checks').where({ listing_id: listing.id }).select('trigger', 'status', 'checked_at', 'detail'), await notices(listing.id), await db()('listings').where({ id: listing.id }).first('status', 'plan', 'launch_week'));
-    console.log(JSON.stringify((await handle.fetchHistory()).events!.map((e) => [e.eventType, e.activityTaskScheduledEventAttributes?.activityType?.name, e.timerStartedEventAttributes?.startToFireTimeout?.seconds, e.timerStartedEventAttributes?.startToFireTimeout?.nanos])));
+    console.log(
+      await db()('badge_checks').where({ listing_id: listing.id }).select('trigger', 'status', 'checked_at', 'detail'),
+      await notices(listing.id),
+      await db()('listings').where({ id: listing.id }).first('status', 'plan', 'launch_week'),
+    );
+    console.log(
+      JSON.stringify(
+        (await handle.fetchHistory()).events!.map((e) => [
+          e.eventType,
+          e.activityTaskScheduledEventAttributes?.activityType?.name,
+          e.timerStartedEventAttributes?.startToFireTimeout?.seconds,
+          e.timerStartedEventAttributes?.startToFireTimeout?.nanos,
+        ]),
+      ),
+    );
     throw e;
   });
   const live = await db()('listings').where({ id: listing.id }).first();
@@ -103,12 +120,24 @@ test.serial('a whole free launch: waiting for the badge → scheduled → live �
   badges.delete(listing.slug);
   t.is(await handle.result(), 'live');
   const keys = await notices(listing.id);
-  t.true(keys.some((k) => k.startsWith(`launch-scheduled:${listing.id}:`)), keys.join());
-  t.true(keys.some((k) => k.startsWith(`badge-missing:${listing.id}:`)), keys.join());
-  t.true(keys.some((k) => k.startsWith(`badge-grace:${listing.id}:`)), keys.join());
+  t.true(
+    keys.some((k) => k.startsWith(`launch-scheduled:${listing.id}:`)),
+    keys.join(),
+  );
+  t.true(
+    keys.some((k) => k.startsWith(`badge-missing:${listing.id}:`)),
+    keys.join(),
+  );
+  t.true(
+    keys.some((k) => k.startsWith(`badge-grace:${listing.id}:`)),
+    keys.join(),
+  );
   t.is(await statusOf(listing.id), 'live'); // default after-grace action: a note only
   const mail = await db()('mail_outbox').where({ to_address: user.email }).orderBy('id').pluck('subject');
-  t.true(mail.some((s: string) => /badge missing beyond the grace period/.test(s)), mail.join(' | '));
+  t.true(
+    mail.some((s: string) => /badge missing beyond the grace period/.test(s)),
+    mail.join(' | '),
+  );
   const view = await api(env, 'GET', `/me/listings/${listing.id}`, { key: user.key });
   t.like(view.body, { status: 'live', badge: { status: 'missing' } });
   t.regex(view.body.badge_note, /beyond the grace period/);
@@ -174,11 +203,15 @@ test.serial('an upgrade re-aims a flow that sleeps until its free week; operator
   t.is(described.typedSearchAttributes.get(defineSearchAttributeKey('ListingId', SearchAttributeType.INT)), listing.id);
   t.is(described.typedSearchAttributes.get(defineSearchAttributeKey('SiteKey', SearchAttributeType.KEYWORD)), 'main');
   await waitFor('visibility', async () => {
-    for await (const w of client.workflow.list({ query: `ListingId = ${listing.id} AND SiteKey = 'main'` })) if (w.workflowId === `listing:${listing.id}`) return true;
+    for await (const w of client.workflow.list({ query: `ListingId = ${listing.id} AND SiteKey = 'main'` }))
+      if (w.workflowId === `listing:${listing.id}`) return true;
     return false;
   });
 
-  t.deepEqual(await launchPaid({ db: db(), workflows: env.services.workflows }, listing.id, null), { status: 'live', launch_week: isoWeekStart(new Date()) });
+  t.deepEqual(await launchPaid({ db: db(), workflows: env.services.workflows }, listing.id, null), {
+    status: 'live',
+    launch_week: isoWeekStart(new Date()),
+  });
   t.is(await handle.result(), 'live');
   t.like(await db()('launch_slots').where({ listing_id: listing.id }).first(), { kind: 'paid' });
   const history = await handle.fetchHistory();
@@ -207,7 +240,10 @@ test.serial('a flow that closed while its listing still waits is started again b
   await db()('listings').where({ id: listing.id }).update({ plan: 'free' });
   const { handle, close } = await startShortFlow(listing.id);
   t.teardown(close);
-  await waitFor('a scheduled re-check', async () => (await db()('badge_checks').where({ listing_id: listing.id, trigger: 'schedule' })).length >= 1);
+  await waitFor(
+    'a scheduled re-check',
+    async () => (await db()('badge_checks').where({ listing_id: listing.id, trigger: 'schedule' })).length >= 1,
+  );
   await handle.terminate('an operator stopped it');
   const first = (await handle.describe()).runId;
 

@@ -124,7 +124,10 @@ test.serial('a worker restart in the middle of a fan-out: nobody missed, nobody 
   // No row is left untouched: each is sent, or carries the error of a send cut off by the
   // stopping worker, which the sweep retries after its back-off (30 s at first).
   const untouched = outbox.filter((row) => row.sent_at === null && row.last_error === null);
-  t.deepEqual(untouched.map((row) => row.id), []);
+  t.deepEqual(
+    untouched.map((row) => row.id),
+    [],
+  );
   const cutOff = outbox.filter((row) => row.sent_at === null);
   t.log(`${cutOff.length} sends were cut off by the stop`);
   // Bring the retry forward instead of waiting for the back-off; the sweep (every 200 ms here) sends them.

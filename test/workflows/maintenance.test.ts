@@ -26,13 +26,34 @@ const DAY = 24 * HOUR;
 
 /** Seeds `dead` rows that must go and `live` rows that must stay of every kind; returns the ids/keys of the live ones. */
 async function seed(userId: number) {
-  const idem = (key: string, expires: Date) => ({ credential: `user:${userId}`, operation: 'create_draft', key, request_hash: 'h', expires_at: expires });
-  await db()('idempotency_keys').insert([idem('dead-1', ago(HOUR)), idem('dead-2', ago(DAY)), idem('dead-3', ago(1000)), idem('live-1', later(HOUR))]);
+  const idem = (key: string, expires: Date) => ({
+    credential: `user:${userId}`,
+    operation: 'create_draft',
+    key,
+    request_hash: 'h',
+    expires_at: expires,
+  });
+  await db()('idempotency_keys').insert([
+    idem('dead-1', ago(HOUR)),
+    idem('dead-2', ago(DAY)),
+    idem('dead-3', ago(1000)),
+    idem('live-1', later(HOUR)),
+  ]);
 
   const oauth = (id: string, expires: Date | null) => ({ model: 'Session', id, payload: {}, expires_at: expires });
-  await db()('oauth_payloads').insert([oauth('dead-1', ago(HOUR)), oauth('dead-2', ago(1000)), oauth('live-1', later(HOUR)), oauth('live-2', null)]);
+  await db()('oauth_payloads').insert([
+    oauth('dead-1', ago(HOUR)),
+    oauth('dead-2', ago(1000)),
+    oauth('live-1', later(HOUR)),
+    oauth('live-2', null),
+  ]);
 
-  const session = (id: string, expires: Date, created = ago(HOUR)) => ({ id_hash: id, user_id: userId, expires_at: expires, created_at: created });
+  const session = (id: string, expires: Date, created = ago(HOUR)) => ({
+    id_hash: id,
+    user_id: userId,
+    expires_at: expires,
+    created_at: created,
+  });
   await db()('web_sessions').insert([
     session('dead-idle', ago(1000)),
     session('dead-absolute', later(DAY), ago(91 * DAY)),
@@ -40,7 +61,12 @@ async function seed(userId: number) {
   ]);
 
   const token = (hash: string, o: { expires: Date; created: Date; used?: Date }) => ({
-    user_id: userId, purpose: 'reset_password', token_hash: hash, expires_at: o.expires, created_at: o.created, used_at: o.used ?? null,
+    user_id: userId,
+    purpose: 'reset_password',
+    token_hash: hash,
+    expires_at: o.expires,
+    created_at: o.created,
+    used_at: o.used ?? null,
   });
   await db()('account_tokens').insert([
     token('dead-expired', { expires: ago(HOUR), created: ago(2 * HOUR) }),
@@ -52,10 +78,27 @@ async function seed(userId: number) {
 
   const listingId = await insertLiveListing(db(), { name: `Purge Co ${userId}`, ownerId: userId });
   const claim = async (status: string) =>
-    (await db()('claims').insert({ listing_id: listingId, user_id: userId, method: 'email', email: 'a@purgeco.example', token: 't', status, expires_at: later(DAY) }).returning('id'))[0].id;
+    (
+      await db()('claims')
+        .insert({
+          listing_id: listingId,
+          user_id: userId,
+          method: 'email',
+          email: 'a@purgeco.example',
+          token: 't',
+          status,
+          expires_at: later(DAY),
+        })
+        .returning('id')
+    )[0].id;
   const closed = await claim('expired');
   const pending = await claim('pending');
-  const link = (hash: string, claimId: number, expires: Date, used?: Date) => ({ claim_id: claimId, token_hash: hash, expires_at: expires, used_at: used ?? null });
+  const link = (hash: string, claimId: number, expires: Date, used?: Date) => ({
+    claim_id: claimId,
+    token_hash: hash,
+    expires_at: expires,
+    used_at: used ?? null,
+  });
   await db()('claim_email_links').insert([
     link('dead-expired', closed, ago(HOUR)),
     link('dead-used', closed, later(DAY), ago(2 * DAY)),
@@ -74,18 +117,37 @@ test.serial('the workflow deletes exactly the dead rows, in batches, and a secon
   const { client, close } = await temporalClient(env);
   try {
     const run = (id: string) =>
-      client.workflow.execute('maintenanceWorkflow', { taskQueue: TASK_QUEUES.ranking, workflowId: id, args: [{ batchSize: 2 }] }) as Promise<MaintenanceResult>;
-    t.deepEqual(await run('test-maintenance-1'), { idempotency_keys: 3, oauth_rows: 2, web_sessions: 2, account_tokens: 2, claim_email_links: 2 });
+      client.workflow.execute('maintenanceWorkflow', {
+        taskQueue: TASK_QUEUES.ranking,
+        workflowId: id,
+        args: [{ batchSize: 2 }],
+      }) as Promise<MaintenanceResult>;
+    t.deepEqual(await run('test-maintenance-1'), {
+      idempotency_keys: 3,
+      oauth_rows: 2,
+      web_sessions: 2,
+      account_tokens: 2,
+      claim_email_links: 2,
+    });
     // Three expired keys with batches of two: two purge calls for that kind.
     const history = await client.workflow.getHandle('test-maintenance-1').fetchHistory();
     const scheduled = history.events!.filter((e) => e.activityTaskScheduledEventAttributes).length;
     t.is(scheduled, 2 + 2 + 2 + 2 + 2);
-    t.deepEqual(await run('test-maintenance-2'), { idempotency_keys: 0, oauth_rows: 0, web_sessions: 0, account_tokens: 0, claim_email_links: 0 });
+    t.deepEqual(await run('test-maintenance-2'), {
+      idempotency_keys: 0,
+      oauth_rows: 0,
+      web_sessions: 0,
+      account_tokens: 0,
+      claim_email_links: 0,
+    });
   } finally {
     await close();
   }
   t.deepEqual(await keysOf('idempotency_keys', 'key'), ['live-1']);
-  t.deepEqual(await keysOf('oauth_payloads', 'id'), oauthBefore.filter((id) => !id.startsWith('dead-')));
+  t.deepEqual(
+    await keysOf('oauth_payloads', 'id'),
+    oauthBefore.filter((id) => !id.startsWith('dead-')),
+  );
   t.true((await keysOf('oauth_payloads', 'id')).includes('live-2'));
   t.deepEqual(await keysOf('web_sessions', 'id_hash'), ['live-1']);
   t.deepEqual(await keysOf('account_tokens', 'token_hash'), ['live-recent', 'live-unused']);

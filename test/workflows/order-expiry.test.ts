@@ -47,8 +47,13 @@ test('an unpaid order expires, releases its promo, and a late payment is refunde
   t.is((await postWebhook(env, event)).status, 200);
   const deadline = Date.now() + 20_000;
   let refund;
-  while (!(refund = await db()('refunds').where({ order_id: row.id }).first()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
-  t.like(refund, { amount_cents: order.total_cents, reason: 'payment for an order that is expired', dedupe_key: `refund:${event.data.object.id}` });
+  while (!(refund = await db()('refunds').where({ order_id: row.id }).first()) && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 200));
+  t.like(refund, {
+    amount_cents: order.total_cents,
+    reason: 'payment for an order that is expired',
+    dedupe_key: `refund:${event.data.object.id}`,
+  });
   t.is((await db()('orders').where({ id: row.id }).first()).status, 'expired');
   t.is(Number((await db()('featured_placements').where({ listing_id: listingId }).count({ n: '*' }))[0].n), 0);
 });

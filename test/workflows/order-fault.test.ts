@@ -62,7 +62,8 @@ const kill = (child: ChildProcess) =>
     child.kill('SIGKILL');
   });
 
-const count = async (query: ReturnType<ReturnType<typeof db>>) => Number(((await query.count({ n: '*' })) as unknown as { n: string }[])[0]!.n);
+const count = async (query: ReturnType<ReturnType<typeof db>>) =>
+  Number(((await query.count({ n: '*' })) as unknown as { n: string }[])[0]!.n);
 
 test(`${ORDERS} paid orders while the worker is killed and restarted ${KILLS} times: every line fulfilled exactly once`, async (t) => {
   // Minutes on a loaded machine: each kill leaves tasks that wait for their timeouts.
@@ -87,7 +88,11 @@ test(`${ORDERS} paid orders while the worker is killed and restarted ${KILLS} ti
   for (let round = 0; round < KILLS; round++) {
     const batch = orders.slice(round * perRound, (round + 1) * perRound);
     // Each payment is announced twice, like a provider retrying a webhook.
-    await Promise.all(batch.flatMap((o) => [o, o]).map((o) => postWebhook(env, succeededEvent(o.number, o.total_cents, { paymentId: `pi_fault_${o.number}` }))));
+    await Promise.all(
+      batch
+        .flatMap((o) => [o, o])
+        .map((o) => postWebhook(env, succeededEvent(o.number, o.total_cents, { paymentId: `pi_fault_${o.number}` }))),
+    );
     await new Promise((r) => setTimeout(r, 200 + Math.random() * 800));
     await kill(worker);
     worker = await startWorker();
@@ -95,7 +100,8 @@ test(`${ORDERS} paid orders while the worker is killed and restarted ${KILLS} ti
 
   try {
     const deadline = Date.now() + 600_000;
-    while ((await count(db()('orders').whereNot({ status: 'fulfilled' }))) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 1000));
+    while ((await count(db()('orders').whereNot({ status: 'fulfilled' }))) > 0 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 1000));
   } finally {
     await kill(worker);
   }
@@ -106,7 +112,10 @@ test(`${ORDERS} paid orders while the worker is killed and restarted ${KILLS} ti
   t.is(await count(db()('featured_placements')), ORDERS * 2);
   t.is(await count(db()('category_placements')), ORDERS * 2);
   const invoices = (await db()('orders').orderBy('invoice_number').pluck('invoice_number')) as number[];
-  t.deepEqual(invoices, Array.from({ length: ORDERS }, (_, i) => i + 1));
+  t.deepEqual(
+    invoices,
+    Array.from({ length: ORDERS }, (_, i) => i + 1),
+  );
   t.is(await count(db()('mail_outbox').where('dedupe_key', 'like', 'order-receipt:%')), ORDERS);
   t.is(await count(db()('refunds')), 0);
 });

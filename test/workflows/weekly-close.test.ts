@@ -32,14 +32,23 @@ const thisMonday = () => isoWeekStart(new Date());
 /** A listing launched `weeksAgo` weeks ago on a site, owned by a confirmed account, with `votes` launch-week votes. */
 async function pastLaunch(name: string, votes: number, weeksAgo: number, site = 'main') {
   const [owner] = await voters(db(), env.baseUrl, 1);
-  const id = await insertLiveListing(db(), { name, site, ownerId: owner!.id, url: `https://${name.toLowerCase().replace(/\W+/g, '')}.example.com/` });
+  const id = await insertLiveListing(db(), {
+    name,
+    site,
+    ownerId: owner!.id,
+    url: `https://${name.toLowerCase().replace(/\W+/g, '')}.example.com/`,
+  });
   for (const v of await voters(db(), env.baseUrl, votes)) await castVote(db(), v.id, id);
   await shiftIntoPast(db(), id, weeksAgo);
   return { id, owner: owner! };
 }
 
 const results = (week: string) =>
-  db()('weekly_results as r').join('sites as s', 's.id', 'r.site_id').where('r.week', week).orderBy(['s.key', 'r.rank']).select('s.key', 'r.*');
+  db()('weekly_results as r')
+    .join('sites as s', 's.id', 'r.site_id')
+    .where('r.week', week)
+    .orderBy(['s.key', 'r.rank'])
+    .select('s.key', 'r.*');
 
 test.serial('creating the Schedule again (every worker start) succeeds and keeps one Monday 00:00 UTC schedule', async (t) => {
   const connection = await Connection.connect({ address: env.temporalAddress });
@@ -84,7 +93,9 @@ test.serial('closing a week twice gives the same results; only the top three own
   const { client, close } = await temporalClient(env);
   try {
     const run = (id: string) =>
-      client.workflow.execute('weeklyCloseWorkflow', { taskQueue: TASK_QUEUES.ranking, workflowId: id, args: [{ week }] }) as Promise<SiteCloseResult[]>;
+      client.workflow.execute('weeklyCloseWorkflow', { taskQueue: TASK_QUEUES.ranking, workflowId: id, args: [{ week }] }) as Promise<
+        SiteCloseResult[]
+      >;
     const once = await run('test-close-once');
     t.deepEqual(once, [
       { siteKey: 'main', week, results: 4, inserted: 4, told: 3 },
@@ -102,7 +113,10 @@ test.serial('closing a week twice gives the same results; only the top three own
       ],
     );
     const twice = await run('test-close-twice');
-    t.deepEqual(twice.map((r) => r.inserted), [0, 0]);
+    t.deepEqual(
+      twice.map((r) => r.inserted),
+      [0, 0],
+    );
     t.deepEqual(await results(monday), rowsOnce);
 
     // The per-site workflows carry their site as a search attribute.
@@ -139,19 +153,33 @@ test.serial('a week that is not over is refused for good; the Schedule’s own r
       args: [{ week: isoWeekLabel(thisMonday()) }],
     });
     await t.throwsAsync(early);
-    t.is(await db()('weekly_results').where({ week: thisMonday() }).count({ count: '*' }).then(([r]) => Number(r!.count)), 0);
+    t.is(
+      await db()('weekly_results')
+        .where({ week: thisMonday() })
+        .count({ count: '*' })
+        .then(([r]) => Number(r!.count)),
+      0,
+    );
 
     const last = await pastLaunch('Last Week Winner', 2, 1);
     await client.schedule.getHandle(WEEKLY_CLOSE_SCHEDULE_ID).trigger();
     const id = `weekly-close:main:${isoWeekLabel(addWeeks(thisMonday(), -1))}`;
     const deadline = Date.now() + 60_000;
     for (;;) {
-      const status = await client.workflow.getHandle(id).describe().then((d) => d.status.name, () => 'NOT_FOUND');
+      const status = await client.workflow
+        .getHandle(id)
+        .describe()
+        .then(
+          (d) => d.status.name,
+          () => 'NOT_FOUND',
+        );
       if (status === 'COMPLETED') break;
       if (Date.now() > deadline) throw new Error(`${id} is ${status}`);
       await new Promise((r) => setTimeout(r, 100));
     }
-    const frozen = await db()('weekly_results').where({ week: addWeeks(thisMonday(), -1), listing_id: last.id }).first('rank', 'score');
+    const frozen = await db()('weekly_results')
+      .where({ week: addWeeks(thisMonday(), -1), listing_id: last.id })
+      .first('rank', 'score');
     t.deepEqual(frozen, { rank: 1, score: 2 });
   } finally {
     await close();

@@ -45,7 +45,10 @@ test('shutdown waits for the running mail activity: the whole batch is sent, not
   const followers = await insertFollowers(db(), listingId, BATCH_SIZE);
   smtp.delayMs = 60; // ~2 s for the batch
   const workers = await env.startWorkers();
-  const res = await api(env, 'POST', `/me/listings/${listingId}/updates`, { key: owner.key, body: { title: 'Graceful', body: 'About it.' } });
+  const res = await api(env, 'POST', `/me/listings/${listingId}/updates`, {
+    key: owner.key,
+    body: { title: 'Graceful', body: 'About it.' },
+  });
   t.is(res.status, 201);
   const mailed = () => followers.filter((f) => smtp.countFor(f.email) > 0).length;
   await waitFor('the first mails', () => mailed() >= 3);
@@ -59,6 +62,9 @@ test('shutdown waits for the running mail activity: the whole batch is sent, not
   t.is(mailed(), followers.length, 'the activity running at shutdown finished its batch');
   const rows = await db()('mail_outbox').where('dedupe_key', 'like', `listing-update:${res.body.id}:%`);
   t.is(rows.length, followers.length);
-  t.deepEqual(rows.filter((r) => r.sent_at === null).map((r) => r.last_error), []);
+  t.deepEqual(
+    rows.filter((r) => r.sent_at === null).map((r) => r.last_error),
+    [],
+  );
   t.true(took < 20_000);
 });

@@ -28,7 +28,11 @@ export async function listConnectedApps(db: Db, userId: number): Promise<Connect
       clientId: row.grant.clientId as string,
       clientName: (row.client?.client_name as string | undefined) ?? (row.grant.clientId as string),
       scopes: [
-        ...new Set(Object.values((row.grant.resources ?? {}) as Record<string, string>).flatMap((s) => s.split(' ')).filter(Boolean)),
+        ...new Set(
+          Object.values((row.grant.resources ?? {}) as Record<string, string>)
+            .flatMap((s) => s.split(' '))
+            .filter(Boolean),
+        ),
       ],
       grantedAt: new Date((row.grant.iat as number) * 1000),
     }))
@@ -56,17 +60,25 @@ export async function revokeGrant(db: Db, userId: number, grantId: string): Prom
 export async function revokeUserGrants(db: Db, userId: number): Promise<number> {
   const ids = (await grantsOf(db, userId).pluck('id')) as string[];
   await endGrants(db, ids);
-  await db('oauth_payloads').where({ model: 'Session' }).andWhereRaw("payload->>'accountId' = ?", [String(userId)]).delete();
+  await db('oauth_payloads')
+    .where({ model: 'Session' })
+    .andWhereRaw("payload->>'accountId' = ?", [String(userId)])
+    .delete();
   return ids.length;
 }
 
 const grantsOf = (db: Db, userId: number) =>
-  db('oauth_payloads').where({ model: 'Grant' }).andWhereRaw("payload->>'accountId' = ?", [String(userId)]);
+  db('oauth_payloads')
+    .where({ model: 'Grant' })
+    .andWhereRaw("payload->>'accountId' = ?", [String(userId)]);
 
 /** Records the revocation (seen by every api process) and deletes the grants with their tokens and codes. */
 async function endGrants(db: Db, grantIds: string[]): Promise<void> {
   if (!grantIds.length) return;
-  await db('oauth_revoked_grants').insert(grantIds.map((id) => ({ grant_id: id }))).onConflict('grant_id').ignore();
+  await db('oauth_revoked_grants')
+    .insert(grantIds.map((id) => ({ grant_id: id })))
+    .onConflict('grant_id')
+    .ignore();
   await db('oauth_payloads').whereIn('grant_id', grantIds).delete();
   await db('oauth_payloads').where({ model: 'Grant' }).whereIn('id', grantIds).delete();
 }

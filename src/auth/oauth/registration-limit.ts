@@ -27,7 +27,10 @@ export async function limitRegistrations(db: Db, limit: RegistrationLimit, ip: s
     }
     // The wait ends when enough of the counted registrations have left the window.
     const wait = trx.raw(`ceil(extract(epoch FROM created_at + make_interval(secs => ?) - now()))::int AS wait`, [limit.windowSeconds]);
-    const row = (await counted().orderBy('created_at').offset(Number(count) - limit.perIp).first(wait)) as { wait: number } | undefined;
+    const row = (await counted()
+      .orderBy('created_at')
+      .offset(Number(count) - limit.perIp)
+      .first(wait)) as { wait: number } | undefined;
     throw tooManyRequests(
       `This address registered ${limit.perIp} OAuth clients within ${limit.windowSeconds} seconds, the limit. Reuse a registered client or retry later.`,
       Math.max(1, row?.wait ?? limit.windowSeconds),

@@ -138,7 +138,17 @@ export async function up(db: Knex): Promise<void> {
 }
 
 export async function down(db: Knex): Promise<void> {
-  for (const table of ['interview_questions', 'products', 'votes', 'drafts', 'listings', 'idempotency_keys', 'api_keys', 'users', 'sites']) {
+  for (const table of [
+    'interview_questions',
+    'products',
+    'votes',
+    'drafts',
+    'listings',
+    'idempotency_keys',
+    'api_keys',
+    'users',
+    'sites',
+  ]) {
     await db.schema.dropTableIfExists(table);
   }
 }

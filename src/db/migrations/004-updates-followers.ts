@@ -44,9 +44,7 @@ export async function up(db: Knex): Promise<void> {
     // Set when the SMTP server refused the mail for good (5xx) or the attempts ran out.
     t.timestamp('failed_at', { useTz: true });
   });
-  await db.raw(
-    'CREATE INDEX mail_outbox_due ON mail_outbox (next_attempt_at, id) WHERE sent_at IS NULL AND failed_at IS NULL',
-  );
+  await db.raw('CREATE INDEX mail_outbox_due ON mail_outbox (next_attempt_at, id) WHERE sent_at IS NULL AND failed_at IS NULL');
 }
 
 export async function down(db: Knex): Promise<void> {

@@ -56,7 +56,10 @@ export async function editInterviewQuestion(
   if (changes.active !== undefined) values.active = changes.active;
   if (changes.position !== undefined) values.position = changes.position;
   if (Object.keys(values).length === 0) throw badRequest('nothing_to_change', 'Give --text, --active or --position.');
-  const [row] = await db('interview_questions').where({ id }).update({ ...values, updated_at: db.fn.now() }).returning('id');
+  const [row] = await db('interview_questions')
+    .where({ id })
+    .update({ ...values, updated_at: db.fn.now() })
+    .returning('id');
   if (!row) throw notFound(`Interview question ${id}`);
   return (await allInterviewQuestions(db)).find((q) => q.id === id)!;
 }

@@ -20,13 +20,23 @@ export async function allProducts(db: Db, siteKey?: string): Promise<AdminProduc
 }
 
 /** Sets one product's price or active flag; checkouts snapshot the new price from now on. */
-export async function updateProduct(db: Db, siteKey: string, key: string, change: { price_cents?: number; active?: boolean }): Promise<AdminProduct> {
+export async function updateProduct(
+  db: Db,
+  siteKey: string,
+  key: string,
+  change: { price_cents?: number; active?: boolean },
+): Promise<AdminProduct> {
   const site = await siteByKey(db, siteKey);
   if (!site) throw notFound(`Site "${siteKey}"`);
-  if (change.price_cents !== undefined && !(Number.isInteger(change.price_cents) && change.price_cents >= 0 && change.price_cents <= 100_000_000)) {
+  if (
+    change.price_cents !== undefined &&
+    !(Number.isInteger(change.price_cents) && change.price_cents >= 0 && change.price_cents <= 100_000_000)
+  ) {
     throw new AppError(400, 'validation_failed', 'Invalid price', 'The price must be whole cents between 0 and 100000000.');
   }
-  const n = await db('products').where({ site_id: site.id, key }).update({ ...change, updated_at: db.fn.now() });
+  const n = await db('products')
+    .where({ site_id: site.id, key })
+    .update({ ...change, updated_at: db.fn.now() });
   if (!n) throw notFound(`Product "${key}" on ${siteKey}`);
   return (await allProducts(db, siteKey)).find((p) => p.key === key)!;
 }

@@ -16,9 +16,7 @@ export interface Product {
 /** The site's active products with the admin's current prices (USD cents, excluding VAT). */
 export function listProducts(db: Db, siteId: number, cacheTtlMs: number): Promise<Product[]> {
   // Read on every page view; an admin's price change shows within the TTL (checkout reads the table).
-  return cacheOf<Product[]>(db, 'products', { ttlMs: cacheTtlMs, maxEntries: 100 }).get(String(siteId), () =>
-    readProducts(db, siteId),
-  );
+  return cacheOf<Product[]>(db, 'products', { ttlMs: cacheTtlMs, maxEntries: 100 }).get(String(siteId), () => readProducts(db, siteId));
 }
 
 async function readProducts(db: Db, siteId: number): Promise<Product[]> {
@@ -29,5 +27,9 @@ async function readProducts(db: Db, siteId: number): Promise<Product[]> {
   const site = await db('sites').where({ id: siteId }).first('settings');
   const minDays = (site?.settings as SiteSettings | undefined)?.billboard_min_days ?? 7;
   // The published options are the JSON Schema of the very schema order items are validated with.
-  return rows.map((r) => ({ ...r, options: isProductKey(r.key) ? optionsJsonSchema(r.key, minDays) : r.options, currency: 'USD' as const }));
+  return rows.map((r) => ({
+    ...r,
+    options: isProductKey(r.key) ? optionsJsonSchema(r.key, minDays) : r.options,
+    currency: 'USD' as const,
+  }));
 }

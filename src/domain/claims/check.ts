@@ -27,7 +27,8 @@ export async function checkClaimNow(deps: ClaimCheckDeps, claimId: number, trigg
   const claim = await getClaim(deps.db, claimId);
   // Gone with its listing: nothing to check, and the workflow may end.
   if (!claim) return { status: 'canceled', check: null, mailIds: [], canceledClaimIds: [] };
-  if (claim.status !== 'pending' || claim.method === 'email') return { status: claim.status, check: null, mailIds: [], canceledClaimIds: [] };
+  if (claim.status !== 'pending' || claim.method === 'email')
+    return { status: claim.status, check: null, mailIds: [], canceledClaimIds: [] };
   const where = claimTargets(claim.listing_url);
   let check: CheckResult;
   switch (claim.method) {

@@ -38,9 +38,22 @@ export function claimQuery(db: Db) {
       'LEFT JOIN LATERAL (SELECT checked_at, result, detail FROM claim_checks WHERE claim_id = c.id ORDER BY id DESC LIMIT 1) lc ON true',
     )
     .select(
-      'c.id', 'c.listing_id', 'c.user_id', 'c.method', 'c.email', 'c.token', 'c.status', 'c.created_at', 'c.expires_at',
-      'c.closed_at', 'l.slug', 'l.name as listing_name', 'l.url as listing_url',
-      'lc.checked_at as check_at', 'lc.result as check_result', 'lc.detail as check_detail',
+      'c.id',
+      'c.listing_id',
+      'c.user_id',
+      'c.method',
+      'c.email',
+      'c.token',
+      'c.status',
+      'c.created_at',
+      'c.expires_at',
+      'c.closed_at',
+      'l.slug',
+      'l.name as listing_name',
+      'l.url as listing_url',
+      'lc.checked_at as check_at',
+      'lc.result as check_result',
+      'lc.detail as check_detail',
     );
 }
 
@@ -58,9 +71,7 @@ export function toClaimView(row: ClaimRow) {
     created_at: row.created_at.toISOString(),
     expires_at: row.expires_at.toISOString(),
     closed_at: row.closed_at?.toISOString() ?? null,
-    last_check: row.check_at
-      ? { checked_at: row.check_at.toISOString(), result: row.check_result!, detail: row.check_detail! }
-      : null,
+    last_check: row.check_at ? { checked_at: row.check_at.toISOString(), result: row.check_result!, detail: row.check_detail! } : null,
     workflow_id: claimWorkflowId(row.id),
   };
 }
@@ -82,7 +93,11 @@ export async function getClaim(db: Db, claimId: number): Promise<ClaimRow | unde
 /** The caller's claims, newest first. */
 export async function listOwnClaims(db: Db, userId: number, page: number, perPage: number) {
   const [rows, [{ count }]] = await Promise.all([
-    claimQuery(db).where('c.user_id', userId).orderBy('c.id', 'desc').limit(perPage).offset((page - 1) * perPage),
+    claimQuery(db)
+      .where('c.user_id', userId)
+      .orderBy('c.id', 'desc')
+      .limit(perPage)
+      .offset((page - 1) * perPage),
     db('claims').where({ user_id: userId }).count({ count: '*' }),
   ]);
   return { items: (rows as ClaimRow[]).map(toClaimView), page, per_page: perPage, total: Number(count) };
@@ -128,7 +143,9 @@ export async function createClaim(db: Db, input: NewClaim): Promise<CreatedClaim
     );
     const row = rows[0];
     if (!row) return null; // a concurrent call created it first
-    const mailIds = row.email ? [await issueClaimLink(trx, { claimId: row.id, to: row.email, expiresAt: row.expires_at, baseUrl: input.baseUrl })] : [];
+    const mailIds = row.email
+      ? [await issueClaimLink(trx, { claimId: row.id, to: row.email, expiresAt: row.expires_at, baseUrl: input.baseUrl })]
+      : [];
     return { id: row.id as number, mailIds };
   });
   if (!result) return { claim: (await pendingClaim(db, listing.id, input.userId))!, created: false, mailIds: [] };

@@ -32,5 +32,11 @@ export async function checkDnsRecord(name: string, token: string, options: DnsCh
   const expected = `${DNS_VALUE_PREFIX}${token}`;
   if (values.some((v) => v.trim() === expected)) return outcome('found', `TXT record ${quoted(expected)} found at ${name}.`);
   if (values.length === 0) return outcome('not_found', `No TXT record at ${name}.`);
-  return outcome('not_found', `TXT records at ${name}: ${values.slice(0, 5).map((v) => quoted(v)).join(', ')}; none is ${quoted(expected)}.`);
+  return outcome(
+    'not_found',
+    `TXT records at ${name}: ${values
+      .slice(0, 5)
+      .map((v) => quoted(v))
+      .join(', ')}; none is ${quoted(expected)}.`,
+  );
 }

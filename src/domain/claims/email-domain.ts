@@ -31,6 +31,9 @@ export function emailClaimDomain(listingUrl: string): string {
 /** Whether `email` is an address at `domain` or one of its subdomains. */
 export function isAddressAt(email: string, domain: string): boolean {
   const at = email.lastIndexOf('@');
-  const host = email.slice(at + 1).toLowerCase().replace(/\.$/, '');
+  const host = email
+    .slice(at + 1)
+    .toLowerCase()
+    .replace(/\.$/, '');
   return at > 0 && domain !== '' && (host === domain || host.endsWith(`.${domain}`));
 }

@@ -14,10 +14,7 @@ export const claimLinkPath = '/claims/email-link';
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** Creates a single-use link and queues its mail inside the caller's transaction; returns the outbox id. */
-export async function issueClaimLink(
-  trx: Db,
-  o: { claimId: number; to: string; expiresAt: Date; baseUrl: string },
-): Promise<number> {
+export async function issueClaimLink(trx: Db, o: { claimId: number; to: string; expiresAt: Date; baseUrl: string }): Promise<number> {
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(Math.min(o.expiresAt.getTime(), Date.now() + CLAIM_LINK_LIFETIME_MS));
   await trx('claim_email_links').insert({ claim_id: o.claimId, token_hash: hashToken(token), expires_at: expiresAt });
@@ -30,13 +27,21 @@ export async function issueClaimLink(
 /** Sends a pending email claim's link again (at most 3 times); returns the outbox id. */
 export async function resendClaimLink(db: Db, userId: number, claimId: number, baseUrl: string): Promise<number> {
   return db.transaction(async (trx) => {
-    const claim = await trx('claims').where({ id: claimId, user_id: userId }).forUpdate().first('id', 'method', 'status', 'email', 'expires_at');
+    const claim = await trx('claims')
+      .where({ id: claimId, user_id: userId })
+      .forUpdate()
+      .first('id', 'method', 'status', 'email', 'expires_at');
     if (!claim) throw notFound(`Claim ${claimId}`);
-    if (claim.method !== 'email') throw conflict('claim_not_email', `Claim ${claimId} is verified by ${claim.method}, not by an emailed link.`);
-    if (claim.status !== 'pending') throw conflict('claim_not_pending', `Claim ${claimId} is ${claim.status}; only a pending claim gets a new link.`);
+    if (claim.method !== 'email')
+      throw conflict('claim_not_email', `Claim ${claimId} is verified by ${claim.method}, not by an emailed link.`);
+    if (claim.status !== 'pending')
+      throw conflict('claim_not_pending', `Claim ${claimId} is ${claim.status}; only a pending claim gets a new link.`);
     const [{ count }] = await trx('claim_email_links').where({ claim_id: claimId }).count({ count: '*' });
     if (Number(count) >= MAX_CLAIM_LINKS) {
-      throw conflict('claim_resend_limit', `The link of claim ${claimId} was sent ${MAX_CLAIM_LINKS} times already, the limit; start a new claim after it expires.`);
+      throw conflict(
+        'claim_resend_limit',
+        `The link of claim ${claimId} was sent ${MAX_CLAIM_LINKS} times already, the limit; start a new claim after it expires.`,
+      );
     }
     return issueClaimLink(trx, { claimId, to: claim.email, expiresAt: claim.expires_at, baseUrl });
   });
@@ -62,8 +67,15 @@ export async function findClaimLink(db: Db, token: string): Promise<ClaimLink | 
     .join('listings as l', 'l.id', 'c.listing_id')
     .where('k.token_hash', hashToken(token))
     .first(
-      'k.id', 'k.claim_id', 'c.user_id', 'c.status', 'k.used_at', 'k.expires_at as link_expires_at',
-      'c.expires_at as claim_expires_at', 'l.slug', 'l.name as listing_name',
+      'k.id',
+      'k.claim_id',
+      'c.user_id',
+      'c.status',
+      'k.used_at',
+      'k.expires_at as link_expires_at',
+      'c.expires_at as claim_expires_at',
+      'l.slug',
+      'l.name as listing_name',
     );
 }
 

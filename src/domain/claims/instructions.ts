@@ -39,7 +39,10 @@ export function claimTargets(listingUrl: string) {
 }
 
 /** What the claimant publishes (or where the link went), structured and as readable text. */
-export function claimInstructions(claim: { method: ClaimMethod; token: string; email: string | null }, listingUrl: string): ClaimInstructions {
+export function claimInstructions(
+  claim: { method: ClaimMethod; token: string; email: string | null },
+  listingUrl: string,
+): ClaimInstructions {
   const where = claimTargets(listingUrl);
   const token = claim.token;
   switch (claim.method) {

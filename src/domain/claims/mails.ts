@@ -16,7 +16,12 @@ export const claimLinkMail = (to: string, listingName: string, link: string, exp
   ].join('\n'),
 });
 
-export const ownershipMovedMail = (to: string, listing: { name: string; slug: string }, baseUrl: string, claimId: number): OutgoingMail => ({
+export const ownershipMovedMail = (
+  to: string,
+  listing: { name: string; slug: string },
+  baseUrl: string,
+  claimId: number,
+): OutgoingMail => ({
   to,
   dedupeKey: `claim-transfer:${claimId}`,
   subject: `${listing.name} has a new owner`,

@@ -6,7 +6,13 @@ import { recordCheck } from './verify.ts';
 /** What opening an emailed claim link did; the landing page says it in words. */
 export type LinkOutcome =
   | { kind: 'invalid' }
-  | { kind: 'sign_in' | 'wrong_account' | 'used' | 'expired' | 'canceled' | 'verified'; claimId: number; slug: string; listingName: string; mailIds: number[] };
+  | {
+      kind: 'sign_in' | 'wrong_account' | 'used' | 'expired' | 'canceled' | 'verified';
+      claimId: number;
+      slug: string;
+      listingName: string;
+      mailIds: number[];
+    };
 
 /**
  * Opens a claim's emailed link as `userId` (null: not signed in). Only the claimant's own session

@@ -9,7 +9,11 @@ import { getClaim, getOwnClaim, type ClaimRow } from './claims.ts';
 type ClaimWorkflows = Pick<WorkflowStarter, 'startClaim' | 'verifyClaimNow'>;
 
 /** The workflow input of a claim: its own times from the row, the schedule from the settings. */
-export function claimWorkflowInput(claim: Pick<ClaimRow, 'id' | 'listing_id' | 'slug' | 'method' | 'created_at' | 'expires_at'>, settings: ClaimSettings, mailIds: number[] = []) {
+export function claimWorkflowInput(
+  claim: Pick<ClaimRow, 'id' | 'listing_id' | 'slug' | 'method' | 'created_at' | 'expires_at'>,
+  settings: ClaimSettings,
+  mailIds: number[] = [],
+) {
   return {
     claimId: claim.id,
     listingId: claim.listing_id,
@@ -26,12 +30,22 @@ export function claimWorkflowInput(claim: Pick<ClaimRow, 'id' | 'listing_id' | '
  * verify_claim and "Check now": the claimant's pending dns/meta/file claim is checked at once by
  * its workflow (Update `verifyNow`), at most once per `verifyIntervalMs`; returns the claim after.
  */
-export async function requestClaimCheck(db: Db, workflows: ClaimWorkflows, settings: ClaimSettings, userId: number, claimId: number): Promise<ClaimRow> {
+export async function requestClaimCheck(
+  db: Db,
+  workflows: ClaimWorkflows,
+  settings: ClaimSettings,
+  userId: number,
+  claimId: number,
+): Promise<ClaimRow> {
   const claim = await getOwnClaim(db, userId, claimId);
   if (claim.method === 'email') {
-    throw conflict('claim_verified_by_email', `Claim ${claimId} is verified by the link we mailed to ${claim.email}: open it while signed in; there is nothing to check.`);
+    throw conflict(
+      'claim_verified_by_email',
+      `Claim ${claimId} is verified by the link we mailed to ${claim.email}: open it while signed in; there is nothing to check.`,
+    );
   }
-  if (claim.status !== 'pending') throw conflict('claim_not_pending', `Claim ${claimId} is ${claim.status}; only a pending claim is checked.`);
+  if (claim.status !== 'pending')
+    throw conflict('claim_not_pending', `Claim ${claimId} is ${claim.status}; only a pending claim is checked.`);
   await takeCheckSlot(db, claimId, settings.verifyIntervalMs);
   await checkThroughWorkflow(workflows, claim, settings);
   return getOwnClaim(db, userId, claimId);
@@ -41,7 +55,8 @@ export async function requestClaimCheck(db: Db, workflows: ClaimWorkflows, setti
 export async function recheckClaim(db: Db, workflows: ClaimWorkflows, settings: ClaimSettings, claimId: number): Promise<ClaimRow> {
   const claim = await getClaim(db, claimId);
   if (!claim) throw new AppError(404, 'not_found', 'Not found', `Claim ${claimId} was not found.`);
-  if (claim.status !== 'pending') throw conflict('claim_not_pending', `Claim ${claimId} is ${claim.status}; only a pending claim is checked.`);
+  if (claim.status !== 'pending')
+    throw conflict('claim_not_pending', `Claim ${claimId} is ${claim.status}; only a pending claim is checked.`);
   if (claim.method === 'email') await workflows.startClaim(claimWorkflowInput(claim, settings));
   else await checkThroughWorkflow(workflows, claim, settings);
   return (await getClaim(db, claimId))!;
@@ -62,11 +77,18 @@ async function checkThroughWorkflow(workflows: ClaimWorkflows, claim: ClaimRow, 
 async function takeCheckSlot(db: Db, claimId: number, intervalMs: number): Promise<void> {
   const taken = await db('claims')
     .where({ id: claimId })
-    .where((q) => q.whereNull('last_requested_check_at').orWhere('last_requested_check_at', '<=', db.raw(`now() - make_interval(secs => ?)`, [intervalMs / 1000])))
+    .where((q) =>
+      q
+        .whereNull('last_requested_check_at')
+        .orWhere('last_requested_check_at', '<=', db.raw(`now() - make_interval(secs => ?)`, [intervalMs / 1000])),
+    )
     .update({ last_requested_check_at: db.fn.now() });
   if (taken === 1) return;
   const { last } = await db('claims').where({ id: claimId }).first({ last: 'last_requested_check_at' });
   const waitMs = Math.max(0, new Date(last).getTime() + intervalMs - Date.now());
   const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-  throw tooManyRequests(`Claim ${claimId} was checked moments ago; checks are at most one per ${intervalMs / 1000} seconds. Retry in ${seconds} s.`, seconds);
+  throw tooManyRequests(
+    `Claim ${claimId} was checked moments ago; checks are at most one per ${intervalMs / 1000} seconds. Retry in ${seconds} s.`,
+    seconds,
+  );
 }

@@ -15,7 +15,10 @@ export interface StartClaimDeps {
  * claim_listing and the web form: creates the claim (or finds the caller's pending one) and
  * starts its workflow; a claim whose workflow cannot start is removed again, mail and all.
  */
-export async function startClaim(deps: StartClaimDeps, input: { userId: number; slug: string; method: ClaimMethod; email?: string }): Promise<ClaimRow> {
+export async function startClaim(
+  deps: StartClaimDeps,
+  input: { userId: number; slug: string; method: ClaimMethod; email?: string },
+): Promise<ClaimRow> {
   const { claims, baseUrl } = deps.config;
   const made = await createClaim(deps.db, { ...input, lifetimeMs: claims.lifetimeMs, baseUrl });
   if (!made.created) return made.claim;

@@ -43,11 +43,16 @@ export function recordCheck(db: Db, claimId: number, trigger: CheckTrigger, chec
     const previous: number | null = listing.owner_id;
     if (previous === claim.user_id) return { status: 'verified', mailIds: [], canceledClaimIds };
     await trx('listings').where({ id: listingId }).update({ owner_id: claim.user_id, updated_at: trx.fn.now() });
-    await recordVersion(trx, listingId, { owner_id: { before: previous, after: claim.user_id } }, {
-      editorId: claim.user_id,
-      operation: 'claim_verified',
-      requestId: `claim:${claimId}`,
-    });
+    await recordVersion(
+      trx,
+      listingId,
+      { owner_id: { before: previous, after: claim.user_id } },
+      {
+        editorId: claim.user_id,
+        operation: 'claim_verified',
+        requestId: `claim:${claimId}`,
+      },
+    );
     const mailIds = previous === null ? [] : await tellPreviousOwner(trx, previous, { id: listingId, ...listing }, claimId, baseUrl);
     return { status: 'verified', mailIds, canceledClaimIds };
   });

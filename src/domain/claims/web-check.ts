@@ -22,7 +22,13 @@ export async function checkMetaTag(homepage: string, token: string, crawl: Crawl
       .get();
     if (contents.includes(token)) return outcome('found', `The meta tag was found in the <head> of ${page.url}.`);
     if (contents.length > 0) {
-      return outcome('not_found', `The <head> of ${page.url} has ${META_NAME} meta tags with other content: ${contents.slice(0, 3).map((c) => quoted(c)).join(', ')}.`);
+      return outcome(
+        'not_found',
+        `The <head> of ${page.url} has ${META_NAME} meta tags with other content: ${contents
+          .slice(0, 3)
+          .map((c) => quoted(c))
+          .join(', ')}.`,
+      );
     }
     return outcome('not_found', `No ${META_NAME} meta tag in the <head> of ${page.url} (HTTP ${page.status}).`);
   });
@@ -34,7 +40,10 @@ export async function checkVerificationFile(fileUrl: string, token: string, craw
   return guardedCheck(fileUrl, crawl, options, (page) => {
     const content = page.body.trim();
     if (content === token) return outcome('found', `${page.url} holds the token.`);
-    return outcome('not_found', `${page.url} answered HTTP ${page.status} with ${content ? quoted(content) : 'an empty body'}, not the token.`);
+    return outcome(
+      'not_found',
+      `${page.url} answered HTTP ${page.status} with ${content ? quoted(content) : 'an empty body'}, not the token.`,
+    );
   });
 }
 
@@ -79,6 +88,9 @@ export function registrableDomain(host: string): string {
 function sameSiteOnly(start: string, site: string) {
   return async (next: string) => {
     if (registrableDomain(new URL(next).hostname) === site) return;
-    throw new CrawlError('redirect_refused', `${start} redirected to ${next}, outside ${site}; only redirects within ${site} are followed.`);
+    throw new CrawlError(
+      'redirect_refused',
+      `${start} redirected to ${next}, outside ${site}; only redirects within ${site} are followed.`,
+    );
   };
 }

@@ -22,8 +22,16 @@ interface Found<T> {
 export function emptyDraft(): DraftContent {
   return {
     fields: {
-      name: null, headline: null, summary: null, logo_url: null, image_url: null, facts: {}, socials: {}, faqs: [],
-      categories: [], contact_email: null,
+      name: null,
+      headline: null,
+      summary: null,
+      logo_url: null,
+      image_url: null,
+      facts: {},
+      socials: {},
+      faqs: [],
+      categories: [],
+      contact_email: null,
     },
     evidence: {},
   };
@@ -52,10 +60,22 @@ export function extractDraft(result: CrawlResult): DraftContent {
 
   const name = safe(() => findName(home));
   put('name', name);
-  put('headline', safe(() => findHeadline(home, name?.value ?? null)));
-  put('summary', safe(() => findSummary(home)));
-  put('logo_url', safe(() => findLogo(home)));
-  put('image_url', safe(() => findImage(home)));
+  put(
+    'headline',
+    safe(() => findHeadline(home, name?.value ?? null)),
+  );
+  put(
+    'summary',
+    safe(() => findSummary(home)),
+  );
+  put(
+    'logo_url',
+    safe(() => findLogo(home)),
+  );
+  put(
+    'image_url',
+    safe(() => findImage(home)),
+  );
 
   const facts = safe(() => extractFacts(pages));
   if (facts) {
@@ -70,7 +90,10 @@ export function extractDraft(result: CrawlResult): DraftContent {
   const faqs = safe(() => extractFaqs(pages));
   if (faqs && faqs.faqs.length && faqs.evidence) put('faqs', { value: faqs.faqs, evidence: faqs.evidence });
 
-  put('categories', safe(() => findCategories(home, fields)));
+  put(
+    'categories',
+    safe(() => findCategories(home, fields)),
+  );
   put(
     'contact_email',
     safe(() => findContactEmail(pages, result.url ?? home.url)) ??
@@ -295,4 +318,3 @@ function findContactEmail(pages: ParsedPage[], siteUrl: string): Found<string> |
   const best = candidates[0];
   return best ? { value: best.email, evidence: best.evidence } : null;
 }
-

@@ -62,7 +62,9 @@ function factsFromJsonLd(node: JsonLdNode, url: string, set: Setter): void {
   if (location) set('location', location, ev(node.address !== undefined ? 'address' : 'location'));
   const employees = employeesOf(node.numberOfEmployees);
   if (employees) set('employees', employees, ev('numberOfEmployees'));
-  const email = str(node.email)?.replace(/^mailto:/i, '').trim();
+  const email = str(node.email)
+    ?.replace(/^mailto:/i, '')
+    .trim();
   if (email && isEmail(email)) set('email', email, ev('email'));
   const phone = str(node.telephone)?.trim();
   if (phone && /\d{3}/.test(phone) && phone.length <= 40) set('phone', phone, ev('telephone'));
@@ -118,8 +120,14 @@ const FOUNDED_YEAR = new RegExp(
   String.raw`\b(?:[Ff]ounded|[Ee]stablished|[Ss]tarted|[Ll]aunched|[Ii]ncorporated)\b(?: (?!in\b)[\p{L}\d'’,&-]+){0,6}? in ((?:18|19|20)\d{2})\b`,
   'u',
 );
-const FOUNDERS = new RegExp(String.raw`\b(?:[Cc]o-?founded|[Ff]ounded|[Ss]tarted|[Cc]reated)\b(?: in (?:18|19|20)\d{2})? by (${NAME_LIST})`, 'u');
-const LOCATION = new RegExp(String.raw`\b(?:[Hh]eadquartered|HQ'd|[Bb]ased|[Hh]eadquarters are|[Hh]eadquarters is) in (${PLACE}(?:, ${PLACE}){0,2})`, 'u');
+const FOUNDERS = new RegExp(
+  String.raw`\b(?:[Cc]o-?founded|[Ff]ounded|[Ss]tarted|[Cc]reated)\b(?: in (?:18|19|20)\d{2})? by (${NAME_LIST})`,
+  'u',
+);
+const LOCATION = new RegExp(
+  String.raw`\b(?:[Hh]eadquartered|HQ'd|[Bb]ased|[Hh]eadquarters are|[Hh]eadquarters is) in (${PLACE}(?:, ${PLACE}){0,2})`,
+  'u',
+);
 const EMPLOYEES = [
   /\b[Tt]eam of ((?:over |more than |about |around |nearly |almost )?\d{1,3}(?:,\d{3})*\+?)(?! ?%)\b/,
   /\b((?:over |more than |about |around |nearly |almost )?\d{1,3}(?:,\d{3})*\+?) (?:full-time )?(?:employees|team members|staff members|people work)\b/,

@@ -41,12 +41,7 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 export const isHtmlMediaType = (t: string) => t === 'text/html' || t === 'application/xhtml+xml';
 
 /** Fetches one URL with a GET, following redirects by hand; every failure is a CrawlError. */
-export async function fetchPage(
-  url: string,
-  options: CrawlOptions,
-  agent: Dispatcher,
-  extra: FetchPageOptions = {},
-): Promise<FetchedPage> {
+export async function fetchPage(url: string, options: CrawlOptions, agent: Dispatcher, extra: FetchPageOptions = {}): Promise<FetchedPage> {
   const maxRedirects = extra.maxRedirects ?? options.maxRedirects;
   const acceptType = extra.acceptContentType ?? isHtmlMediaType;
   const signal = AbortSignal.timeout(options.timeoutMs);
@@ -92,7 +87,10 @@ export async function fetchPage(
     if (status < 200 || status > 299) {
       discard(res.body);
       if (extra.allowHttpErrors) return { url: current.href, status, mediaType: '', body: '' };
-      throw new CrawlError('http_error', `The page at ${current.href} answered with HTTP status ${status}${res.statusText ? ` (${res.statusText})` : ''}.`);
+      throw new CrawlError(
+        'http_error',
+        `The page at ${current.href} answered with HTTP status ${status}${res.statusText ? ` (${res.statusText})` : ''}.`,
+      );
     }
     const contentType = headerValue(res.headers['content-type']) ?? '';
     const mediaType = contentType.split(';')[0]!.trim().toLowerCase();

@@ -3,7 +3,13 @@ export type JsonLdNode = Record<string, unknown>;
 
 /** Parses one <script type="application/ld+json"> body; broken JSON gives no nodes. */
 export function parseJsonLd(text: string): JsonLdNode[] {
-  const source = text.trim().replace(/^<!--/, '').replace(/-->$/, '').replace(/^\/\*<!\[CDATA\[\*\//, '').replace(/\/\*\]\]>\*\/$/, '').trim();
+  const source = text
+    .trim()
+    .replace(/^<!--/, '')
+    .replace(/-->$/, '')
+    .replace(/^\/\*<!\[CDATA\[\*\//, '')
+    .replace(/\/\*\]\]>\*\/$/, '')
+    .trim();
   if (!source) return [];
   let data: unknown;
   try {
@@ -82,7 +88,15 @@ export function fragment(key: string, value: unknown): string {
 }
 
 export const ORGANIZATION_TYPES = [
-  'Organization', 'Corporation', 'OnlineBusiness', 'OnlineStore', 'LocalBusiness', 'NGO', 'EducationalOrganization',
-  'NewsMediaOrganization', 'ProfessionalService', 'Store',
+  'Organization',
+  'Corporation',
+  'OnlineBusiness',
+  'OnlineStore',
+  'LocalBusiness',
+  'NGO',
+  'EducationalOrganization',
+  'NewsMediaOrganization',
+  'ProfessionalService',
+  'Store',
 ];
 export const PRODUCT_TYPES = ['SoftwareApplication', 'WebApplication', 'MobileApplication', 'Product', 'Service'];

@@ -71,8 +71,5 @@ function allowAll(url: string): RobotsRules {
 /** Throws robots_disallowed when the rules forbid fetching `url`. */
 export function assertRobotsAllow(rules: RobotsRules, url: string): void {
   if (rules.isAllowed(url)) return;
-  throw new CrawlError(
-    'robots_disallowed',
-    rules.blockedReason ?? `The site's robots.txt (${rules.url}) does not allow crawling ${url}.`,
-  );
+  throw new CrawlError('robots_disallowed', rules.blockedReason ?? `The site's robots.txt (${rules.url}) does not allow crawling ${url}.`);
 }

@@ -23,8 +23,18 @@ export interface DraftRow {
 }
 
 const VIEW_COLUMNS = [
-  'id', 'owner_id', 'site_id', 'url', 'status', 'failure_code', 'failure_reason', 'fields', 'evidence',
-  'listing_id', 'created_at', 'updated_at',
+  'id',
+  'owner_id',
+  'site_id',
+  'url',
+  'status',
+  'failure_code',
+  'failure_reason',
+  'fields',
+  'evidence',
+  'listing_id',
+  'created_at',
+  'updated_at',
 ];
 
 /** The API view of a draft. */
@@ -107,7 +117,10 @@ export async function listOwnedDrafts(db: Db, ownerId: number, page: number, per
   const [rows, [{ count }]] = await Promise.all([
     base
       .clone()
-      .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
       .limit(perPage)
       .offset((page - 1) * perPage)
       .select(VIEW_COLUMNS),
@@ -129,12 +142,7 @@ export async function getDraft(db: Db, id: number): Promise<DraftRow> {
 }
 
 /** Edits the drafted fields of a ready draft; the website evidence is kept as it was. */
-export async function updateDraftFields(
-  db: Db,
-  ownerId: number,
-  id: number,
-  changes: Partial<DraftFields>,
-): Promise<DraftRow> {
+export async function updateDraftFields(db: Db, ownerId: number, id: number, changes: Partial<DraftFields>): Promise<DraftRow> {
   return db.transaction(async (trx) => {
     const row: DraftRow | undefined = await trx('drafts').where({ id, owner_id: ownerId }).forUpdate().first(VIEW_COLUMNS);
     if (!row) throw notFound(`Draft ${id}`);
@@ -165,7 +173,11 @@ export async function submitDraft(db: Db, ownerId: number, id: number): Promise<
 }
 
 /** The listing a drafted site becomes (submit_draft, and listings:import with no owner). */
-export function listingFromDraft(f: DraftFields, evidence: DraftEvidence, o: { siteId: number; ownerId: number | null; url: string }): NewListing {
+export function listingFromDraft(
+  f: DraftFields,
+  evidence: DraftEvidence,
+  o: { siteId: number; ownerId: number | null; url: string },
+): NewListing {
   return {
     site_id: o.siteId,
     owner_id: o.ownerId,

@@ -43,7 +43,11 @@ export async function findStuckFlows(db: Db, temporal: Client): Promise<StuckFlo
 }
 
 async function stuckDrafts(db: Db): Promise<StuckFlow[]> {
-  const rows = await db('drafts').where({ status: 'crawling' }).where('updated_at', '<', ago(STUCK_AFTER.draftCrawlingMs)).orderBy('id').select('id', 'url', 'updated_at');
+  const rows = await db('drafts')
+    .where({ status: 'crawling' })
+    .where('updated_at', '<', ago(STUCK_AFTER.draftCrawlingMs))
+    .orderBy('id')
+    .select('id', 'url', 'updated_at');
   return rows.map((d) => ({
     kind: 'draft',
     ref: String(d.id),
@@ -55,13 +59,18 @@ async function stuckDrafts(db: Db): Promise<StuckFlow[]> {
 
 async function stuckOrders(db: Db): Promise<StuckFlow[]> {
   const rows = await db('orders')
-    .where((q) => q.where('status', 'attention').orWhere((p) => p.where('status', 'paid').where('paid_at', '<', ago(STUCK_AFTER.orderPaidMs))))
+    .where((q) =>
+      q.where('status', 'attention').orWhere((p) => p.where('status', 'paid').where('paid_at', '<', ago(STUCK_AFTER.orderPaidMs))),
+    )
     .orderBy('id')
     .select('number', 'status', 'paid_at', 'updated_at', 'attention_reason');
   return rows.map((o) => ({
     kind: 'order',
     ref: o.number,
-    reason: o.status === 'attention' ? `attention (${o.attention_reason ?? 'no reason recorded'}) ${since(o.updated_at)}` : `paid but not fulfilled ${since(o.paid_at)}`,
+    reason:
+      o.status === 'attention'
+        ? `attention (${o.attention_reason ?? 'no reason recorded'}) ${since(o.updated_at)}`
+        : `paid but not fulfilled ${since(o.paid_at)}`,
     fix: `npm run admin -- orders:retry --number ${o.number}`,
     workflowId: orderWorkflowId(o.number),
   }));
@@ -110,7 +119,11 @@ async function stuckLaunches(db: Db): Promise<StuckFlow[]> {
 }
 
 async function stuckMail(db: Db): Promise<StuckFlow[]> {
-  const rows = await db('mail_outbox').whereNull('sent_at').where('created_at', '<', ago(STUCK_AFTER.mailUndeliveredMs)).orderBy('id').select('id', 'to_address', 'created_at', 'attempts', 'last_error', 'failed_at');
+  const rows = await db('mail_outbox')
+    .whereNull('sent_at')
+    .where('created_at', '<', ago(STUCK_AFTER.mailUndeliveredMs))
+    .orderBy('id')
+    .select('id', 'to_address', 'created_at', 'attempts', 'last_error', 'failed_at');
   return rows.map((m) => ({
     kind: 'mail',
     ref: String(m.id),

@@ -94,7 +94,10 @@ export async function processPhoto(bytes: Buffer): Promise<ProcessedPhoto> {
   const width = meta.width ?? 0;
   const height = meta.pageHeight ?? meta.height ?? 0;
   if (width * height > PHOTO_LIMITS.maxPixels) {
-    throw badRequest('image_too_many_pixels', `The image is ${width}×${height} pixels; at most ${PHOTO_LIMITS.maxPixels / 1e6} megapixels are accepted.`);
+    throw badRequest(
+      'image_too_many_pixels',
+      `The image is ${width}×${height} pixels; at most ${PHOTO_LIMITS.maxPixels / 1e6} megapixels are accepted.`,
+    );
   }
   if (Math.min(width, height) < PHOTO_LIMITS.minSide) {
     throw badRequest('image_too_small', `The image is ${width}×${height} pixels; each side needs at least ${PHOTO_LIMITS.minSide}.`);

@@ -76,7 +76,9 @@ export async function updateFounderProfile(db: Db, userId: number, changes: Prof
   if (changes.bio !== undefined) values.bio = storedText(changes.bio);
   if (changes.links !== undefined) values.links = JSON.stringify(changes.links);
   await ensureFounderProfile(db, userId);
-  await db('founder_profiles').where({ user_id: userId }).update({ ...values, updated_at: db.fn.now() });
+  await db('founder_profiles')
+    .where({ user_id: userId })
+    .update({ ...values, updated_at: db.fn.now() });
 }
 
 /** An empty profile row, so a photo or answer can belong to a profile that has nothing else yet. */

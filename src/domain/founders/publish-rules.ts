@@ -39,7 +39,8 @@ export function profileMissing(profile: ProfileFacts | null, baseUrl: string): M
   }
   const missing: MissingItem[] = [];
   if (!profile.display_name) missing.push(item('display_name_missing', 'Add a display name to your founder profile.'));
-  if (!profile.has_photo) missing.push(item('photo_missing', 'Upload a photo of yourself to your founder profile.', 'upload_founder_photo'));
+  if (!profile.has_photo)
+    missing.push(item('photo_missing', 'Upload a photo of yourself to your founder profile.', 'upload_founder_photo'));
   const bioWords = countWords(profile.bio);
   if (bioWords < RULES.bioMinWords) {
     missing.push(item('bio_too_short', `Your bio has ${bioWords} words; write at least ${RULES.bioMinWords}.`));
@@ -63,11 +64,7 @@ export function storyCounts(sections: Record<StorySection, string | null>): { wo
 }
 
 /** Unmet rules of the story text itself (≥ 300 words over ≥ 3 sections). */
-export function storyTextMissing(
-  counts: { words: number; sections: number },
-  listingId: number,
-  baseUrl: string,
-): MissingItem[] {
+export function storyTextMissing(counts: { words: number; sections: number }, listingId: number, baseUrl: string): MissingItem[] {
   const url = founderUrls.storyEditor(baseUrl, listingId);
   const missing: MissingItem[] = [];
   if (counts.words < RULES.storyMinWords) {

@@ -98,7 +98,11 @@ export async function claimOwnerCheck(db: Db, listingId: number): Promise<void> 
  * listing's badge state: the last result, and missing_since, which starts at the first "missing"
  * after a "present" (or none), survives "inconclusive" answers and ends with a "present".
  */
-export async function runBadgeCheck(deps: BadgeCheckDeps, listing: { id: number; url: string; slug: string }, trigger: CheckTrigger): Promise<BadgeCheckView> {
+export async function runBadgeCheck(
+  deps: BadgeCheckDeps,
+  listing: { id: number; url: string; slug: string },
+  trigger: CheckTrigger,
+): Promise<BadgeCheckView> {
   const url = await badgePageOf(deps.db, listing);
   const found = await fetchBadge(url, { baseUrl: deps.baseUrl, slug: listing.slug }, deps.crawl);
   return deps.db.transaction(async (trx) => {

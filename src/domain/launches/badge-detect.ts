@@ -42,7 +42,11 @@ export function detectBadge(html: string, pageUrl: string, target: BadgeTarget):
   const listingUrl = `${target.baseUrl}/listings/${target.slug}`;
   if (hidden) return { present: false, rel: [], detail: `A link to ${listingUrl} was found, but ${hidden}, so visitors cannot see it.` };
   if (html.includes(`/listings/${target.slug}`)) {
-    return { present: false, rel: [], detail: `The address of your listing appears on the page, but not as a visible link (<a href="${listingUrl}">).` };
+    return {
+      present: false,
+      rel: [],
+      detail: `The address of your listing appears on the page, but not as a visible link (<a href="${listingUrl}">).`,
+    };
   }
   return { present: false, rel: [], detail: `No link to ${listingUrl} was found on the page.` };
 }

@@ -45,7 +45,8 @@ export async function fetchBadge(pageUrl: string, target: BadgeTarget, crawl: Cr
       allowHttpErrors: true,
       truncate: true,
       beforeRequest: async (url) => {
-        if (registrableDomain(url) !== domain) throw new OffDomainRedirect(`The page redirects to ${url}, outside ${domain}; the badge must be on your own site.`);
+        if (registrableDomain(url) !== domain)
+          throw new OffDomainRedirect(`The page redirects to ${url}, outside ${domain}; the badge must be on your own site.`);
       },
     });
     return fromResponse(page, target);

@@ -20,7 +20,10 @@ export async function chooseFreePlan(db: Db, ownerId: number, listingId: number)
   if (!WAITING_STATUSES.has(listing.status)) {
     throw conflict('listing_not_draft', `The free plan can be chosen for a listing in draft, not one that is ${listing.status}.`);
   }
-  const [row] = await db('listings').where({ id: listingId, owner_id: ownerId }).update({ plan: 'free', updated_at: db.fn.now() }).returning('*');
+  const [row] = await db('listings')
+    .where({ id: listingId, owner_id: ownerId })
+    .update({ plan: 'free', updated_at: db.fn.now() })
+    .returning('*');
   return row;
 }
 
@@ -52,7 +55,10 @@ export async function advanceFreeListing(db: Db, baseUrl: string, listingId: num
       });
     }
     if (changes.status === row.status && changes.launch_week === undefined) return row;
-    const [updated] = await trx('listings').where({ id: listingId }).update({ ...changes, updated_at: trx.fn.now() }).returning('*');
+    const [updated] = await trx('listings')
+      .where({ id: listingId })
+      .update({ ...changes, updated_at: trx.fn.now() })
+      .returning('*');
     return updated;
   });
 }

@@ -21,7 +21,12 @@ export interface PaidLaunchResult {
  * `listing:{id}` workflow (signal `paidLaunch`, started if need be). Idempotent: a second call for
  * the same listing and week changes nothing (it signals again, which is harmless).
  */
-export async function launchPaid(deps: { db: Db; workflows: WorkflowStarter }, listingId: number, week: string | null, now = new Date()): Promise<PaidLaunchResult> {
+export async function launchPaid(
+  deps: { db: Db; workflows: WorkflowStarter },
+  listingId: number,
+  week: string | null,
+  now = new Date(),
+): Promise<PaidLaunchResult> {
   const target = targetWeek(week, now);
   const { result, siteKey } = await deps.db.transaction(async (trx) => {
     const row: (ListingRow & { site_key: string }) | undefined = await trx('listings as l')
@@ -42,7 +47,8 @@ function targetWeek(week: string | null, now: Date): string {
   if (week === null) return current;
   if (!isMonday(week)) throw validationFailed([{ path: 'week', message: 'Must be a Monday as YYYY-MM-DD' }]);
   if (week < current) throw unprocessable('launch_week_past', `The week of ${week} is over; choose this week or a later one.`);
-  if (week > addWeeks(current, MAX_WEEKS_AHEAD)) throw unprocessable('launch_week_too_far', `Paid launches can be booked at most ${MAX_WEEKS_AHEAD} weeks ahead.`);
+  if (week > addWeeks(current, MAX_WEEKS_AHEAD))
+    throw unprocessable('launch_week_too_far', `Paid launches can be booked at most ${MAX_WEEKS_AHEAD} weeks ahead.`);
   return week;
 }
 

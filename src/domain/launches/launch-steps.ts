@@ -28,7 +28,8 @@ export async function launchWhenDue(deps: BadgeCheckDeps, listingId: number, now
   return deps.db.transaction(async (trx) => {
     const current: ListingRow | undefined = await trx('listings').where({ id: listingId }).forUpdate().first();
     // Re-aimed (upgraded, rescheduled) while the badge was being checked: the next wake-up decides.
-    if (!current || current.status !== 'scheduled' || current.launch_week !== row.launch_week || current.plan !== row.plan) return launchStateOf(current);
+    if (!current || current.status !== 'scheduled' || current.launch_week !== row.launch_week || current.plan !== row.plan)
+      return launchStateOf(current);
     if (check?.status === 'missing') {
       await releaseSlot(trx, listingId);
       await tellOwner(trx, deps.baseUrl, listingId, {
@@ -93,6 +94,9 @@ export async function afterLaunchCheck(deps: BadgeCheckDeps, listingId: number, 
 }
 
 async function update(trx: BadgeCheckDeps['db'], listingId: number, changes: Record<string, unknown>): Promise<ListingRow> {
-  const [row] = await trx('listings').where({ id: listingId }).update({ ...changes, updated_at: trx.fn.now() }).returning('*');
+  const [row] = await trx('listings')
+    .where({ id: listingId })
+    .update({ ...changes, updated_at: trx.fn.now() })
+    .returning('*');
   return row;
 }

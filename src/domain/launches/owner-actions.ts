@@ -25,7 +25,12 @@ export async function siteKeyOf(db: Db, listing: Pick<ListingRow, 'site_id'>): P
  * recheck_badge: checks the owner's page now (one owner check per 10 s per listing); a waiting
  * free listing moves on at once and its flow is woken. `badgeUrl` undefined keeps the page.
  */
-export async function recheckBadge(deps: LaunchDeps, ownerId: number, listingId: number, badgeUrl?: string | null): Promise<BadgeCheckView> {
+export async function recheckBadge(
+  deps: LaunchDeps,
+  ownerId: number,
+  listingId: number,
+  badgeUrl?: string | null,
+): Promise<BadgeCheckView> {
   const listing = await getOwnedListing(deps.db, ownerId, listingId);
   // Refusals first (bad page, too soon), so a refused call changes nothing.
   if (badgeUrl !== undefined) assertBadgeUrl(listing, badgeUrl);
@@ -58,7 +63,10 @@ export async function chooseFree(deps: LaunchDeps, ownerId: number, listingId: n
  * (issue 11 §2) and their flows are woken. A flow that cannot be reached now still finds the new
  * state at its next scheduled re-check, so that is no reason to fail the profile update.
  */
-export async function wakeProfileWaiters(deps: Omit<LaunchDeps, 'config'> & { config: Pick<Config, 'baseUrl'> }, ownerId: number): Promise<void> {
+export async function wakeProfileWaiters(
+  deps: Omit<LaunchDeps, 'config'> & { config: Pick<Config, 'baseUrl'> },
+  ownerId: number,
+): Promise<void> {
   const waiting: ListingRow[] = await deps.db('listings').where({ owner_id: ownerId, plan: 'free', status: 'awaiting_profile' });
   for (const listing of waiting) {
     const moved = (await advanceFreeListing(deps.db, deps.config.baseUrl, listing.id)) ?? listing;

@@ -49,9 +49,10 @@ export async function launchDetails(db: Db, rows: ListingRow[], baseUrl: string)
     details.set(row.id, {
       queue_position: positions.get(row.id) ?? null,
       badge,
-      badge_note: noted.has(row.id) && badge.missing_since
-        ? `Our badge has been missing from your site since ${badge.missing_since.slice(0, 10)}, beyond the grace period.`
-        : null,
+      badge_note:
+        noted.has(row.id) && badge.missing_since
+          ? `Our badge has been missing from your site since ${badge.missing_since.slice(0, 10)}, beyond the grace period.`
+          : null,
       missing: await missingFor(db, row, badge, baseUrl),
     });
   }

@@ -23,7 +23,14 @@ export async function tellOwner(trx: Db, baseUrl: string, listingId: number, not
     .first('u.id', 'u.email', 'u.email_verified_at', 'l.name');
   if (!owner) return;
   await trx('notifications')
-    .insert({ user_id: owner.id, kind: 'launch', listing_id: listingId, title: notice.subject, body: notice.message, dedupe_key: notice.dedupeKey })
+    .insert({
+      user_id: owner.id,
+      kind: 'launch',
+      listing_id: listingId,
+      title: notice.subject,
+      body: notice.message,
+      dedupe_key: notice.dedupeKey,
+    })
     .onConflict('dedupe_key')
     .ignore();
   if (!owner.email_verified_at) return;

@@ -43,7 +43,10 @@ export async function bookFreeSlot(trx: Db, listing: { id: number; site_id: numb
       return monday;
     }
   }
-  throw conflict('free_queue_full', `No week in the next ${MAX_QUEUE_WEEKS} has a free launch slot left; a paid launch needs no slot in the queue.`);
+  throw conflict(
+    'free_queue_full',
+    `No week in the next ${MAX_QUEUE_WEEKS} has a free launch slot left; a paid launch needs no slot in the queue.`,
+  );
 }
 
 /** Takes a paid slot in the given week (inside the caller's transaction); 409 when the week is full. */

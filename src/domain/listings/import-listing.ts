@@ -10,7 +10,11 @@ import { companyDomain, insertListing } from './listings.ts';
  * way a draft is (crawlSite, extractDraft), then published at once as a live listing with no
  * owner, which its company can claim. One listing per company and site.
  */
-export async function importListing(db: Db, crawl: CrawlOptions, input: { siteId: number; url: string }): Promise<{ id: number; slug: string }> {
+export async function importListing(
+  db: Db,
+  crawl: CrawlOptions,
+  input: { siteId: number; url: string },
+): Promise<{ id: number; slug: string }> {
   const domain = companyDomain(input.url);
   const existing = await db('listings').where({ site_id: input.siteId, company_domain: domain }).first('id', 'slug');
   if (existing) throw conflict('already_listed', `${domain} is listed on this site already: listing ${existing.id} (${existing.slug}).`);
@@ -25,7 +29,10 @@ export async function importListing(db: Db, crawl: CrawlOptions, input: { siteId
   // A site without a usable name is listed under its domain; the owner renames it after claiming.
   const fields = { ...drafted.fields, name: drafted.fields.name ?? domain };
   return db.transaction(async (trx) => {
-    const id = await insertListing(trx, listingFromDraft(fields, drafted.evidence, { siteId: input.siteId, ownerId: null, url: input.url }));
+    const id = await insertListing(
+      trx,
+      listingFromDraft(fields, drafted.evidence, { siteId: input.siteId, ownerId: null, url: input.url }),
+    );
     const [row] = await trx('listings')
       .where({ id })
       .update({ status: 'live', launch_week: isoWeekStart(new Date()), live_at: trx.fn.now() })

@@ -83,7 +83,12 @@ export async function editListing(db: Db, request: EditRequest): Promise<{ listi
 async function lockCompanyListings(trx: Db, source: ListingRow, applyTo: Site[] | null): Promise<ListingRow[]> {
   const query = trx<ListingRow>('listings').where('id', source.id);
   if (applyTo && applyTo.length) {
-    query.orWhere((q) => q.where('company_domain', source.company_domain).whereIn('site_id', applyTo.map((s) => s.id)));
+    query.orWhere((q) =>
+      q.where('company_domain', source.company_domain).whereIn(
+        'site_id',
+        applyTo.map((s) => s.id),
+      ),
+    );
   }
   return (await query.orderBy('id').forUpdate()) as ListingRow[];
 }

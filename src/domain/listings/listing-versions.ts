@@ -67,7 +67,11 @@ function toVersionView(row: VersionRow) {
 export async function listListingVersions(db: Db, listingId: number, page: number, perPage: number) {
   const base = db('listing_versions').where({ listing_id: listingId });
   const [rows, [{ count }]] = await Promise.all([
-    base.clone().orderBy('id', 'desc').limit(perPage).offset((page - 1) * perPage),
+    base
+      .clone()
+      .orderBy('id', 'desc')
+      .limit(perPage)
+      .offset((page - 1) * perPage),
     base.clone().count({ count: '*' }),
   ]);
   return { items: (rows as VersionRow[]).map(toVersionView), page, per_page: perPage, total: Number(count) };

@@ -38,8 +38,23 @@ export interface ListingRow {
 }
 
 export const PUBLIC_COLUMNS = [
-  'id', 'site_id', 'slug', 'name', 'url', 'status', 'votes', 'headline', 'summary', 'seo_title',
-  'seo_description', 'logo_url', 'image_url', 'facts', 'socials', 'faqs', 'categories',
+  'id',
+  'site_id',
+  'slug',
+  'name',
+  'url',
+  'status',
+  'votes',
+  'headline',
+  'summary',
+  'seo_title',
+  'seo_description',
+  'logo_url',
+  'image_url',
+  'facts',
+  'socials',
+  'faqs',
+  'categories',
   'follower_count',
 ] as const;
 
@@ -90,7 +105,11 @@ export async function siteKeys(db: Db): Promise<Map<number, string>> {
 export async function listOwnedListings(db: Db, ownerId: number, page: number, perPage: number, baseUrl = '') {
   const base = db<ListingRow>('listings').where({ owner_id: ownerId });
   const [rows, [{ count }], keys] = await Promise.all([
-    base.clone().orderBy('id', 'desc').limit(perPage).offset((page - 1) * perPage),
+    base
+      .clone()
+      .orderBy('id', 'desc')
+      .limit(perPage)
+      .offset((page - 1) * perPage),
     base.clone().count({ count: '*' }),
     siteKeys(db),
   ]);
@@ -118,7 +137,17 @@ export function companyDomain(url: string): string {
 
 export type NewListing = Omit<
   ListingRow,
-  'id' | 'slug' | 'company_domain' | 'status' | 'plan' | 'launch_week' | 'unlocked_sections' | 'votes' | 'follower_count' | 'created_at' | 'updated_at'
+  | 'id'
+  | 'slug'
+  | 'company_domain'
+  | 'status'
+  | 'plan'
+  | 'launch_week'
+  | 'unlocked_sections'
+  | 'votes'
+  | 'follower_count'
+  | 'created_at'
+  | 'updated_at'
 >;
 
 /** Inserts a listing in status `draft` with a unique slug; runs inside the caller's transaction. */

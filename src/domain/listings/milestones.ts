@@ -30,7 +30,13 @@ export function milestonesArePublic(row: Pick<ListingRow, 'plan' | 'unlocked_sec
 
 /** A listing's milestones, newest date first. */
 export async function listMilestones(db: Db, listingId: number): Promise<Milestone[]> {
-  return db('milestones').where({ listing_id: listingId }).orderBy([{ column: 'date', order: 'desc' }, { column: 'id', order: 'desc' }]).select(COLUMNS);
+  return db('milestones')
+    .where({ listing_id: listingId })
+    .orderBy([
+      { column: 'date', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .select(COLUMNS);
 }
 
 /** Adds a milestone to one of the owner's listings and records it in the version history. */
@@ -44,7 +50,13 @@ export async function addMilestone(db: Db, ownerId: number, listingId: number, i
       throw unprocessable('milestone_limit', `A listing has at most ${MAX_MILESTONES} milestones; delete one first.`);
     }
     const [milestone]: Milestone[] = await trx('milestones')
-      .insert({ listing_id: listingId, date: input.date, title: input.title, description: input.description ?? null, url: input.url ?? null })
+      .insert({
+        listing_id: listingId,
+        date: input.date,
+        title: input.title,
+        description: input.description ?? null,
+        url: input.url ?? null,
+      })
       .returning(COLUMNS);
     await recordVersion(trx, listingId, { milestone: { before: null, after: milestone } }, meta);
     return milestone;

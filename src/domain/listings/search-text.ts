@@ -27,7 +27,10 @@ export function parseSearchText(q: string): SearchText | null {
       if (groups.at(-1)!.length > 0) groups.push([]);
       continue;
     }
-    const text = (phrase ?? word ?? '').match(/[\p{L}\p{N}]+/gu)?.join(' ').slice(0, 120);
+    const text = (phrase ?? word ?? '')
+      .match(/[\p{L}\p{N}]+/gu)
+      ?.join(' ')
+      .slice(0, 120);
     if (!text) continue;
     groups.at(-1)!.push({ kind: phrase === undefined ? 'word' : 'phrase', text, negated: Boolean(phraseNot || wordNot) });
     count++;
@@ -58,7 +61,14 @@ export function tsqueryOf(text: SearchText): { sql: string; bindings: string[] }
  * word (trigram similarity over `search_terms`); null when nothing changed.
  */
 export async function correctTypos(db: Db, text: SearchText): Promise<SearchText | null> {
-  const words = [...new Set(text.flat().filter((t) => t.kind === 'word' && !t.negated && t.text.length >= 3).map((t) => t.text))];
+  const words = [
+    ...new Set(
+      text
+        .flat()
+        .filter((t) => t.kind === 'word' && !t.negated && t.text.length >= 3)
+        .map((t) => t.text),
+    ),
+  ];
   if (words.length === 0) return null;
   const { rows } = await db.raw(
     `SELECT w.word,
@@ -69,7 +79,11 @@ export async function correctTypos(db: Db, text: SearchText): Promise<SearchText
                        WHERE t.term >= w.word COLLATE "C" AND t.term < (w.word || chr(1114111)) COLLATE "C")`,
     [words],
   );
-  const fixes = new Map((rows as Array<{ word: string; nearest: string | null }>).filter((r) => r.nearest).map((r) => [r.word, r.nearest!]));
+  const fixes = new Map(
+    (rows as Array<{ word: string; nearest: string | null }>).filter((r) => r.nearest).map((r) => [r.word, r.nearest!]),
+  );
   if (fixes.size === 0) return null;
-  return text.map((group) => group.map((t) => (t.kind === 'word' && !t.negated && fixes.has(t.text) ? { ...t, text: fixes.get(t.text)! } : t)));
+  return text.map((group) =>
+    group.map((t) => (t.kind === 'word' && !t.negated && fixes.has(t.text) ? { ...t, text: fixes.get(t.text)! } : t)),
+  );
 }

@@ -105,7 +105,9 @@ async function matching(db: Db, siteId: number, text: SearchText, offset: number
   TIERS.forEach((tier, i) => {
     bindings.push(siteId);
     const where = [LIVE, match(tier.vector), ...(tier.excluding ? [match(tier.excluding, true)] : [])].join(' AND ');
-    sql.push(`${i > 0 ? ' UNION ALL ' : ''}(SELECT ${i} AS tier, ${COLUMNS} FROM listings l WHERE ${where} ORDER BY l.votes DESC, l.id LIMIT ${depth})`);
+    sql.push(
+      `${i > 0 ? ' UNION ALL ' : ''}(SELECT ${i} AS tier, ${COLUMNS} FROM listings l WHERE ${where} ORDER BY l.votes DESC, l.id LIMIT ${depth})`,
+    );
   });
   sql.push(`) t ORDER BY t.tier, t.votes DESC, t.id LIMIT ? OFFSET ?) p ON true`);
   bindings.push(limit, offset);

@@ -19,12 +19,7 @@ export function slugify(name: string): string {
  */
 export async function uniqueSlug(db: Db, name: string): Promise<string> {
   const base = slugify(name);
-  const taken = new Set<string>(
-    await db('listings')
-      .where('slug', base)
-      .orWhere('slug', 'like', `${base}-%`)
-      .pluck('slug'),
-  );
+  const taken = new Set<string>(await db('listings').where('slug', base).orWhere('slug', 'like', `${base}-%`).pluck('slug'));
   if (!taken.has(base)) return base;
   for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
 }

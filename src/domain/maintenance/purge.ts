@@ -41,6 +41,9 @@ const DEAD: Record<PurgeKind, { table: string; where: Where }> = {
  */
 export async function purgeBatch(db: Db, kind: PurgeKind, limit: number): Promise<number> {
   const { table, where } = DEAD[kind];
-  const victims = db(table).select('ctid').where((q) => where(q, db)).limit(limit);
+  const victims = db(table)
+    .select('ctid')
+    .where((q) => where(q, db))
+    .limit(limit);
   return db(table).whereIn('ctid', victims).delete();
 }

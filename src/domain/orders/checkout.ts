@@ -34,7 +34,11 @@ export async function createCheckout(deps: CheckoutDeps, ctx: PricingContext, in
   const priced = await priceOrder(deps.db, ctx, input);
   const expiresAt = new Date(ctx.now.getTime() + deps.config.orders.checkoutTtlSeconds * 1000);
   const order = await insertOrder(deps.db, ctx, input, priced, expiresAt);
-  const flow: OrderWorkflowInput = { number: order.number, expiresAt: expiresAt.toISOString(), fulfilMaxAttempts: deps.config.orders.fulfilMaxAttempts };
+  const flow: OrderWorkflowInput = {
+    number: order.number,
+    expiresAt: expiresAt.toISOString(),
+    fulfilMaxAttempts: deps.config.orders.fulfilMaxAttempts,
+  };
   try {
     await deps.workflows.startOrder(flow, listingIdsOf(priced));
   } catch (err) {
@@ -66,7 +70,9 @@ async function insertOrder(db: Db, ctx: PricingContext, input: QuoteInput, price
             expires_at: expiresAt,
           })
           .returning('*');
-        await trx('order_lines').insert(priced.quote.lines.map((l, position) => ({ ...l, options: JSON.stringify(l.options), order_id: order.id, position })));
+        await trx('order_lines').insert(
+          priced.quote.lines.map((l, position) => ({ ...l, options: JSON.stringify(l.options), order_id: order.id, position })),
+        );
         if (promo) await reservePromo(trx, ctx, priced, promo, order.id);
         return order as OrderRow;
       });

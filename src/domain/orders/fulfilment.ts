@@ -37,7 +37,10 @@ export async function fulfilLine(deps: FulfilmentDeps, lineId: number): Promise<
   const order = await db('orders').where({ id: line.order_id }).first('site_id', 'paid_at', 'status');
   if (!order.paid_at) throw new FulfilmentRefused(`order line ${lineId} is not paid`);
   await PRODUCTS[line.product as keyof typeof PRODUCTS](deps, line, { siteId: order.site_id, paidAt: order.paid_at });
-  const [row] = await db('order_lines').where({ id: lineId }).update({ fulfilled_at: db.raw('coalesce(fulfilled_at, now())') }).returning('fulfilled_at');
+  const [row] = await db('order_lines')
+    .where({ id: lineId })
+    .update({ fulfilled_at: db.raw('coalesce(fulfilled_at, now())') })
+    .returning('fulfilled_at');
   return { fulfilledAt: (row.fulfilled_at as Date).toISOString() };
 }
 
@@ -58,7 +61,12 @@ const PRODUCTS: Record<string, Fulfil> = {
     await db('featured_placements').insert(rows).onConflict(['order_line_id', 'week_start']).ignore();
   },
   async categories({ db }, line, order) {
-    const rows = (line.options.categories as string[]).map((category) => ({ order_line_id: line.id, site_id: order.siteId, listing_id: line.listing_id, category }));
+    const rows = (line.options.categories as string[]).map((category) => ({
+      order_line_id: line.id,
+      site_id: order.siteId,
+      listing_id: line.listing_id,
+      category,
+    }));
     await db('category_placements').insert(rows).onConflict(['order_line_id', 'category']).ignore();
   },
   async billboard({ db }, line, order) {
@@ -73,6 +81,9 @@ const PRODUCTS: Record<string, Fulfil> = {
     await db('listings')
       .where({ id: line.listing_id })
       .whereRaw('NOT (? = ANY(unlocked_sections))', [line.options.section as string])
-      .update({ unlocked_sections: db.raw('array_append(unlocked_sections, ?)', [line.options.section as string]), updated_at: db.fn.now() });
+      .update({
+        unlocked_sections: db.raw('array_append(unlocked_sections, ?)', [line.options.section as string]),
+        updated_at: db.fn.now(),
+      });
   },
 };

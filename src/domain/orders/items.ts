@@ -39,7 +39,8 @@ export async function resolveItems(
   userId: number,
   items: OrderItemInput[],
   now: Date,
-  catalog: () => Promise<ProductRow[]> = () => db('products').where({ site_id: site.id, active: true }).select('key', 'name', 'price_cents', 'needs_listing'),
+  catalog: () => Promise<ProductRow[]> = () =>
+    db('products').where({ site_id: site.id, active: true }).select('key', 'name', 'price_cents', 'needs_listing'),
 ): Promise<ResolvedItem[]> {
   const products = new Map<string, ProductRow>((await catalog()).map((p) => [p.key, p]));
   const malformed: FieldError[] = [];
@@ -56,19 +57,28 @@ export async function resolveItems(
     if (!options.success) {
       for (const issue of options.error.issues) {
         const base = ['items', i, 'options', ...issue.path].map(String).join('.');
-        if (issue.code === 'unrecognized_keys') for (const key of issue.keys) malformed.push({ path: `${base}.${key}`, message: `Unknown option "${key}"` });
+        if (issue.code === 'unrecognized_keys')
+          for (const key of issue.keys) malformed.push({ path: `${base}.${key}`, message: `Unknown option "${key}"` });
         else malformed.push({ path: base, message: issue.message });
       }
       return null;
     }
-    return { product: item.product, product_name: product.name, listing_id: item.listing_id ?? null, options: options.data, unit_cents: product.price_cents };
+    return {
+      product: item.product,
+      product_name: product.name,
+      listing_id: item.listing_id ?? null,
+      options: options.data,
+      unit_cents: product.price_cents,
+    };
   });
   if (malformed.length) throw validationFailed(malformed, 'Some order items are invalid.');
   const resolved = parsed as ResolvedItem[];
   await checkListings(db, userId, resolved);
   const refused = await refusals(db, site, resolved, now);
   if (refused.length) {
-    throw new AppError(422, 'order_item_refused', 'Order item refused', refused.map((r) => `${r.path}: ${r.message}`).join(' '), { errors: refused });
+    throw new AppError(422, 'order_item_refused', 'Order item refused', refused.map((r) => `${r.path}: ${r.message}`).join(' '), {
+      errors: refused,
+    });
   }
   return resolved;
 }
@@ -77,7 +87,9 @@ export async function resolveItems(
 async function checkListings(db: Db, userId: number, items: ResolvedItem[]): Promise<void> {
   const ids = [...new Set(items.map((i) => i.listing_id).filter((id): id is number => id !== null))];
   if (!ids.length) return;
-  const owned = new Set((await db('listings').whereIn('id', ids).where({ owner_id: userId }).select('id')).map((r: { id: number }) => r.id));
+  const owned = new Set(
+    (await db('listings').whereIn('id', ids).where({ owner_id: userId }).select('id')).map((r: { id: number }) => r.id),
+  );
   const missing = ids.find((id) => !owned.has(id));
   if (missing !== undefined) throw notFound(`Listing ${missing}`);
 }
@@ -116,9 +128,9 @@ async function refusals(db: Db, site: Site, items: ResolvedItem[], now: Date): P
 /** The first date on or after `start` from which `days` consecutive days are unbooked. */
 export async function firstFreeStart(db: Db, siteId: number, start: string, days: number): Promise<string> {
   const booked = new Set(
-    (await db('billboard_days').where({ site_id: siteId }).where('day', '>=', start).select(db.raw(`to_char(day, 'YYYY-MM-DD') AS day`))).map(
-      (r: { day: string }) => r.day,
-    ),
+    (
+      await db('billboard_days').where({ site_id: siteId }).where('day', '>=', start).select(db.raw(`to_char(day, 'YYYY-MM-DD') AS day`))
+    ).map((r: { day: string }) => r.day),
   );
   let candidate = start;
   for (let offset = 0; offset < days; offset++) {

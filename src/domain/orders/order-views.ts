@@ -82,7 +82,9 @@ export type OrderView = ReturnType<typeof toOrderView>;
 
 /** Lines of some orders, by order id, in position order. */
 export async function linesOf(db: Db, orderIds: number[]): Promise<Map<number, OrderLineRow[]>> {
-  const rows: OrderLineRow[] = orderIds.length ? await db('order_lines').whereIn('order_id', orderIds).orderBy(['order_id', 'position']) : [];
+  const rows: OrderLineRow[] = orderIds.length
+    ? await db('order_lines').whereIn('order_id', orderIds).orderBy(['order_id', 'position'])
+    : [];
   const byOrder = new Map<number, OrderLineRow[]>(orderIds.map((id) => [id, []]));
   for (const row of rows) byOrder.get(row.order_id)!.push(row);
   return byOrder;
@@ -103,9 +105,16 @@ export async function getOrderView(db: Db, config: Pick<Config, 'baseUrl'>, user
 /** The caller's orders, newest first. */
 export async function listOrderViews(db: Db, config: Pick<Config, 'baseUrl'>, userId: number, page: number, perPage: number) {
   const [orders, [{ count }]] = await Promise.all([
-    db('orders').where({ user_id: userId }).orderBy('id', 'desc').limit(perPage).offset((page - 1) * perPage) as Promise<OrderRow[]>,
+    db('orders')
+      .where({ user_id: userId })
+      .orderBy('id', 'desc')
+      .limit(perPage)
+      .offset((page - 1) * perPage) as Promise<OrderRow[]>,
     db('orders').where({ user_id: userId }).count({ count: '*' }) as unknown as Promise<{ count: string }[]>,
   ]);
-  const lines = await linesOf(db, orders.map((o) => o.id));
+  const lines = await linesOf(
+    db,
+    orders.map((o) => o.id),
+  );
   return { items: orders.map((o) => toOrderView(config, o, lines.get(o.id)!)), page, per_page: perPage, total: Number(count) };
 }

@@ -23,14 +23,27 @@ export interface IntakeResult {
  * signals `order:{number}` with signalWithStart, so a closed workflow (expired order) starts again
  * and refunds. The same event signalled twice is ignored by the workflow.
  */
-export async function takePaymentEvent(deps: IntakeDeps, provider: ProviderName, event: PaymentEvent, payload: unknown): Promise<IntakeResult> {
+export async function takePaymentEvent(
+  deps: IntakeDeps,
+  provider: ProviderName,
+  event: PaymentEvent,
+  payload: unknown,
+): Promise<IntakeResult> {
   const stored = await storePaymentEvent(deps.db, provider, event, payload);
   const result = { eventId: stored.id, duplicate: !stored.isNew, order: null };
   if (!event.succeeded || !event.orderNumber) return result;
   const order = await deps.db('orders').where({ number: event.orderNumber }).first('id', 'number', 'expires_at');
   if (!order) return result;
   const lines = await deps.db('order_lines').where({ order_id: order.id }).whereNotNull('listing_id').distinct('listing_id');
-  const flow: OrderWorkflowInput = { number: order.number, expiresAt: order.expires_at.toISOString(), fulfilMaxAttempts: deps.config.orders.fulfilMaxAttempts };
-  await deps.workflows.signalPayment(flow, lines.map((l: { listing_id: number }) => l.listing_id), { eventId: stored.id });
+  const flow: OrderWorkflowInput = {
+    number: order.number,
+    expiresAt: order.expires_at.toISOString(),
+    fulfilMaxAttempts: deps.config.orders.fulfilMaxAttempts,
+  };
+  await deps.workflows.signalPayment(
+    flow,
+    lines.map((l: { listing_id: number }) => l.listing_id),
+    { eventId: stored.id },
+  );
   return { ...result, order: order.number };
 }

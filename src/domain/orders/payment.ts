@@ -6,7 +6,12 @@ import { linesOf, invoiceUrl, type OrderRow } from './order-views.ts';
 import { receiptText } from './receipt.ts';
 
 /** Stores a verified event once (unique provider event id); returns its row id either way. */
-export async function storePaymentEvent(db: Db, provider: ProviderName, event: PaymentEvent, payload: unknown): Promise<{ id: number; isNew: boolean }> {
+export async function storePaymentEvent(
+  db: Db,
+  provider: ProviderName,
+  event: PaymentEvent,
+  payload: unknown,
+): Promise<{ id: number; isNew: boolean }> {
   const inserted = await db('payment_events')
     .insert({ provider, provider_event_id: event.id, type: event.type, order_number: event.orderNumber, payload: JSON.stringify(payload) })
     .onConflict(['provider', 'provider_event_id'])
@@ -31,7 +36,12 @@ export type PaymentOutcome =
  * promo counted, receipt queued); a mismatch needs support; a payment for an expired, canceled
  * or already paid order is to be refunded. Safe to repeat: the order row is locked and checked.
  */
-export async function applyPayment(db: Db, config: Pick<Config, 'baseUrl' | 'mail'>, number: string, eventId: number): Promise<PaymentOutcome> {
+export async function applyPayment(
+  db: Db,
+  config: Pick<Config, 'baseUrl' | 'mail'>,
+  number: string,
+  eventId: number,
+): Promise<PaymentOutcome> {
   return db.transaction(async (trx) => {
     const order = (await trx('orders').where({ number }).forUpdate().first()) as OrderRow | undefined;
     const stored = await trx('payment_events').where({ id: eventId }).first('provider', 'payload');
@@ -39,13 +49,26 @@ export async function applyPayment(db: Db, config: Pick<Config, 'baseUrl' | 'mai
     const event = toPaymentEvent(stored.payload);
     if (!event.paymentId) return { kind: 'ignored', reason: 'not a payment' };
     if (order.payment_id === event.paymentId) return { kind: 'duplicate' };
-    const refund = (reason: string): PaymentOutcome => ({ kind: 'refund', paymentId: event.paymentId!, amountCents: event.amountCents ?? 0, reason });
+    const refund = (reason: string): PaymentOutcome => ({
+      kind: 'refund',
+      paymentId: event.paymentId!,
+      amountCents: event.amountCents ?? 0,
+      reason,
+    });
     if (order.status === 'expired' || order.status === 'canceled') return refund(`payment for an order that is ${order.status}`);
     if (order.status !== 'pending') return refund('the order was already paid');
-    const base = { payment_id: event.paymentId, payment_method: event.method, paid_cents: event.amountCents, paid_currency: event.currency, updated_at: trx.fn.now() };
+    const base = {
+      payment_id: event.paymentId,
+      payment_method: event.method,
+      paid_cents: event.amountCents,
+      paid_currency: event.currency,
+      updated_at: trx.fn.now(),
+    };
     if (event.amountCents !== order.total_cents || event.currency !== order.currency) {
       const reason = `paid ${event.amountCents} ${event.currency}, the order's total is ${order.total_cents} ${order.currency}`;
-      await trx('orders').where({ id: order.id }).update({ ...base, status: 'attention', attention_reason: reason });
+      await trx('orders')
+        .where({ id: order.id })
+        .update({ ...base, status: 'attention', attention_reason: reason });
       return { kind: 'attention', reason };
     }
     const invoice = await nextInvoiceNumber(trx, order.site_id);
@@ -61,11 +84,13 @@ export async function applyPayment(db: Db, config: Pick<Config, 'baseUrl' | 'mai
 
 /** Next invoice number of a site; the row lock holds until the paying transaction ends, so numbers have no gaps. */
 async function nextInvoiceNumber(trx: Db, siteId: number): Promise<number> {
-  const [row] = await trx.raw(
-    `INSERT INTO invoice_sequences (site_id, last_number) VALUES (?, 1)
+  const [row] = await trx
+    .raw(
+      `INSERT INTO invoice_sequences (site_id, last_number) VALUES (?, 1)
      ON CONFLICT (site_id) DO UPDATE SET last_number = invoice_sequences.last_number + 1 RETURNING last_number`,
-    [siteId],
-  ).then((r: { rows: { last_number: number }[] }) => r.rows);
+      [siteId],
+    )
+    .then((r: { rows: { last_number: number }[] }) => r.rows);
   return row!.last_number;
 }
 
@@ -78,7 +103,9 @@ async function queueReceipt(trx: Db, config: Pick<Config, 'baseUrl'>, order: Ord
     text: receiptText(order, lines, invoiceUrl(config, order.number)),
     dedupeKey: `order-receipt:${order.number}`,
   });
-  const rows = await trx('mail_outbox').where({ dedupe_key: `order-receipt:${order.number}` }).select('id');
+  const rows = await trx('mail_outbox')
+    .where({ dedupe_key: `order-receipt:${order.number}` })
+    .select('id');
   return rows.map((r: { id: number }) => r.id);
 }
 
@@ -114,7 +141,9 @@ export async function recordRefund(
 
 /** Support needs to act on the order (the workflow waits for `orders:retry`). */
 export async function markAttention(db: Db, number: string, reason: string): Promise<void> {
-  await db('orders').where({ number }).update({ status: 'attention', attention_reason: reason.slice(0, 1000), updated_at: db.fn.now() });
+  await db('orders')
+    .where({ number })
+    .update({ status: 'attention', attention_reason: reason.slice(0, 1000), updated_at: db.fn.now() });
 }
 
 /** Every line fulfilled: `fulfilled`. */

@@ -25,9 +25,22 @@ export async function featuredListings(db: Db, siteId: number, weekStart: string
 }
 
 /** Live listings of a category: paid placements first (earliest booking first), then by votes. */
-export async function categoryListings(db: Db, siteId: number, category: string, limit = 50): Promise<(PlacedListing & { placed: boolean })[]> {
+export async function categoryListings(
+  db: Db,
+  siteId: number,
+  category: string,
+  limit = 50,
+): Promise<(PlacedListing & { placed: boolean })[]> {
   return db('listings as l')
-    .leftJoin(db('category_placements').where({ site_id: siteId, category }).groupBy('listing_id').select('listing_id', db.raw('min(order_line_id) AS first_line')).as('p'), 'p.listing_id', 'l.id')
+    .leftJoin(
+      db('category_placements')
+        .where({ site_id: siteId, category })
+        .groupBy('listing_id')
+        .select('listing_id', db.raw('min(order_line_id) AS first_line'))
+        .as('p'),
+      'p.listing_id',
+      'l.id',
+    )
     .where({ 'l.site_id': siteId, 'l.status': 'live' })
     .where((q) => q.whereNotNull('p.listing_id').orWhereRaw('? = ANY(l.categories)', [category]))
     .orderByRaw('p.first_line IS NULL, p.first_line, l.votes DESC, l.id')
@@ -47,5 +60,7 @@ export async function billboardOn(db: Db, siteId: number, day: string): Promise<
 /** Today's billboard, read on every page view: cached per site for `ttlMs`. */
 export function todaysBillboard(db: Db, siteId: number, ttlMs: number): Promise<PlacedListing | null> {
   const today = new Date().toISOString().slice(0, 10);
-  return cacheOf<PlacedListing | null>(db, 'billboard', { ttlMs, maxEntries: 100 }).get(`${siteId}:${today}`, () => billboardOn(db, siteId, today));
+  return cacheOf<PlacedListing | null>(db, 'billboard', { ttlMs, maxEntries: 100 }).get(`${siteId}:${today}`, () =>
+    billboardOn(db, siteId, today),
+  );
 }

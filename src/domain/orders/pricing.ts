@@ -109,7 +109,11 @@ export function computeQuote(
 ): Quote {
   const subtotal = items.reduce((sum, i) => sum + i.unit_cents, 0);
   const eligible = promo ? eligibleCents(promo, items) : 0;
-  const discount = !promo ? 0 : promo.percent_bp !== null ? applyBp(eligible, promo.percent_bp) : Math.min(promo.amount_cents ?? 0, eligible);
+  const discount = !promo
+    ? 0
+    : promo.percent_bp !== null
+      ? applyBp(eligible, promo.percent_bp)
+      : Math.min(promo.amount_cents ?? 0, eligible);
   const discounts = splitByLargestRemainder(
     discount,
     items.map((i) => (promo && isEligible(promo, i.product) ? i.unit_cents : 0)),

@@ -10,10 +10,13 @@ export const MAX_WEEKS_AHEAD = 12;
 export const MAX_BILLBOARD_DAYS = 90;
 const DAY_MS = 86_400_000;
 
-const IsoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Must be a date YYYY-MM-DD').refine((v) => {
-  const d = new Date(`${v}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
-}, 'Must be a real calendar date');
+const IsoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Must be a date YYYY-MM-DD')
+  .refine((v) => {
+    const d = new Date(`${v}T00:00:00Z`);
+    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
+  }, 'Must be a real calendar date');
 
 /** `2026-W49` or the Monday `2026-11-30`; normalised to the Monday. */
 const LaunchWeek = z
@@ -47,7 +50,9 @@ function buildOptionsSchema(product: ProductKey, billboardMinDays: number) {
     case 'launch':
       return z.object({ week: LaunchWeek.optional() }).strict();
     case 'featured':
-      return z.object({ weeks: z.int().min(1).max(MAX_WEEKS_AHEAD).describe('Weeks featured, starting with the week of payment') }).strict();
+      return z
+        .object({ weeks: z.int().min(1).max(MAX_WEEKS_AHEAD).describe('Weeks featured, starting with the week of payment') })
+        .strict();
     case 'categories':
       return z
         .object({
@@ -63,7 +68,12 @@ function buildOptionsSchema(product: ProductKey, billboardMinDays: number) {
       return z
         .object({
           start_date: IsoDate.describe('First day (UTC), after today'),
-          days: z.int().min(billboardMinDays).max(MAX_BILLBOARD_DAYS).default(billboardMinDays).describe(`At least ${billboardMinDays} days`),
+          days: z
+            .int()
+            .min(billboardMinDays)
+            .max(MAX_BILLBOARD_DAYS)
+            .default(billboardMinDays)
+            .describe(`At least ${billboardMinDays} days`),
         })
         .strict();
     case 'unlock_section':
@@ -76,7 +86,10 @@ export function optionsJsonSchema(product: ProductKey, billboardMinDays: number)
   const key = `${product}:${billboardMinDays}`;
   let schema = published.get(key);
   if (!schema) {
-    const { $schema: _ignored, ...rest } = z.toJSONSchema(optionsSchema(product, billboardMinDays), { io: 'input' }) as Record<string, unknown>;
+    const { $schema: _ignored, ...rest } = z.toJSONSchema(optionsSchema(product, billboardMinDays), { io: 'input' }) as Record<
+      string,
+      unknown
+    >;
     published.set(key, (schema = rest));
   }
   return schema;

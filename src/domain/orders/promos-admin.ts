@@ -69,6 +69,9 @@ export async function listPromos(db: Db, siteKey?: string) {
 export async function disablePromo(db: Db, siteKey: string, code: string): Promise<void> {
   const site = await siteByKey(db, siteKey);
   if (!site) throw notFound(`Site "${siteKey}"`);
-  const n = await db('promo_codes').where({ site_id: site.id }).whereRaw('lower(code) = lower(?)', [code.trim()]).update({ disabled_at: db.fn.now() });
+  const n = await db('promo_codes')
+    .where({ site_id: site.id })
+    .whereRaw('lower(code) = lower(?)', [code.trim()])
+    .update({ disabled_at: db.fn.now() });
   if (!n) throw notFound(`Promo code "${code}"`);
 }

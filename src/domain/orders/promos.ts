@@ -81,7 +81,8 @@ export async function promoRefusal(db: Db, promo: PromoCode | undefined, use: Pr
       .modify((q) => (use.orderId ? q.whereNot({ order_id: use.orderId }) : q));
   if (promo.max_redemptions !== null && (await count(held())) >= promo.max_redemptions) return 'exhausted';
   if (promo.per_account !== null && (await count(held().where({ user_id: use.userId }))) >= promo.per_account) return 'already_used';
-  if (promo.first_order_only && (await count(db('orders').where({ user_id: use.userId }).whereNotNull('paid_at'))) > 0) return 'first_order_only';
+  if (promo.first_order_only && (await count(db('orders').where({ user_id: use.userId }).whereNotNull('paid_at'))) > 0)
+    return 'first_order_only';
   const eligible = eligibleCents(promo, use.lines);
   if (eligible === 0) return 'not_applicable';
   if (promo.min_net_cents !== null && eligible < promo.min_net_cents) return 'minimum_not_met';
@@ -112,7 +113,9 @@ export async function guardPromoAttempts(db: Db, limits: PromoAttemptLimits, use
   ];
   let retryAfter = 0;
   for (const w of windows) {
-    const rows = db('promo_attempts').where(w.where).where('created_at', '>', db.raw(`now() - make_interval(secs => ?)`, [w.seconds]));
+    const rows = db('promo_attempts')
+      .where(w.where)
+      .where('created_at', '>', db.raw(`now() - make_interval(secs => ?)`, [w.seconds]));
     const n = await count(rows.clone());
     if (n < w.max) continue;
     const oldest = await rows
@@ -122,9 +125,15 @@ export async function guardPromoAttempts(db: Db, limits: PromoAttemptLimits, use
     retryAfter = Math.max(retryAfter, Math.max(1, (oldest as { wait: number } | undefined)?.wait ?? w.seconds));
   }
   if (retryAfter > 0) {
-    throw new AppError(429, 'too_many_promo_attempts', 'Too many promo code attempts', `Too many wrong promo codes; try again in ${retryAfter} seconds.`, {
-      headers: { 'Retry-After': String(retryAfter) },
-    });
+    throw new AppError(
+      429,
+      'too_many_promo_attempts',
+      'Too many promo code attempts',
+      `Too many wrong promo codes; try again in ${retryAfter} seconds.`,
+      {
+        headers: { 'Retry-After': String(retryAfter) },
+      },
+    );
   }
 }
 

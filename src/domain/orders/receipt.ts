@@ -14,7 +14,9 @@ const TREATMENT: Record<string, string> = {
 export function receiptText(order: OrderRow, lines: OrderLineRow[], invoiceLink: string): string {
   const q = order.quote;
   const money = (c: number) => formatCents(c, order.currency);
-  const rows = lines.map((l) => `  ${l.product}${l.listing_id ? ` (listing ${l.listing_id})` : ''}: ${money(l.net_cents)} + VAT ${money(l.vat_cents)}`);
+  const rows = lines.map(
+    (l) => `  ${l.product}${l.listing_id ? ` (listing ${l.listing_id})` : ''}: ${money(l.net_cents)} + VAT ${money(l.vat_cents)}`,
+  );
   return [
     `Thank you for your order ${order.number}.`,
     '',

@@ -26,7 +26,15 @@ export interface Repriced {
 export async function repriceOrder(db: Db, config: Config, order: OrderRow, billing: BillingInput, clientIp: string): Promise<Repriced> {
   const site = (await listSites(db)).find((s) => s.id === order.site_id)!;
   const lines = await db('order_lines').where({ order_id: order.id }).orderBy('position');
-  const ctx = { site, userId: order.user_id, clientIp, now: new Date(), promoLimits: config.orders.promoLimits, orderId: order.id, unitCents: lines.map((l: { unit_cents: number }) => l.unit_cents) };
+  const ctx = {
+    site,
+    userId: order.user_id,
+    clientIp,
+    now: new Date(),
+    promoLimits: config.orders.promoLimits,
+    orderId: order.id,
+    unitCents: lines.map((l: { unit_cents: number }) => l.unit_cents),
+  };
   const input: QuoteInput = {
     items: lines.map((l: { product: string; listing_id: number | null; options: Record<string, unknown> }) => ({
       product: l.product,

@@ -39,7 +39,11 @@ export async function windowUse(db: Db, rows: Knex.QueryBuilder, column: string,
   const used = Number(count);
   if (used < limit) return { count: used, retryAfterSeconds: 0 };
   const wait = db.raw('ceil(extract(epoch FROM ?? + make_interval(secs => ?) - now()))::int AS wait', [column, windowSeconds]);
-  const row = (await inWindow.clone().orderBy(column).offset(used - limit).first(wait)) as { wait: number } | undefined;
+  const row = (await inWindow
+    .clone()
+    .orderBy(column)
+    .offset(used - limit)
+    .first(wait)) as { wait: number } | undefined;
   return { count: used, retryAfterSeconds: Math.max(1, row?.wait ?? windowSeconds) };
 }
 
@@ -47,7 +51,13 @@ export async function windowUse(db: Db, rows: Knex.QueryBuilder, column: string,
  * The 429 of a quota: `Retry-After`, and the quota's name, limit and window as problem members,
  * so MCP callers (no headers) and REST callers alike know how long to wait.
  */
-export function quotaExceeded(quota: string, limit: number, windowSeconds: number | null, retryAfterSeconds: number, detail: string): AppError {
+export function quotaExceeded(
+  quota: string,
+  limit: number,
+  windowSeconds: number | null,
+  retryAfterSeconds: number,
+  detail: string,
+): AppError {
   return new AppError(429, 'quota_exceeded', 'Too many requests', detail, {
     headers: { 'Retry-After': String(retryAfterSeconds) },
     extensions: { quota, limit, window_seconds: windowSeconds, retry_after_seconds: retryAfterSeconds },

@@ -72,13 +72,24 @@ export function cachedCommunityLeaderboard(db: Db, siteId: number, query: Leader
 }
 
 /** A page of a week's live ranking, from the listings' launch-week counters (index `listings_week_ranking`). */
-export async function liveRanking(db: Db, siteId: number, weekStart: string, window: { limit: number; offset: number }): Promise<LeaderboardItem[]> {
+export async function liveRanking(
+  db: Db,
+  siteId: number,
+  weekStart: string,
+  window: { limit: number; offset: number },
+): Promise<LeaderboardItem[]> {
   const rows = await liveListings(db, siteId, weekStart)
     .orderBy([{ column: 'l.week_votes', order: 'desc' }, 'l.id'])
     .limit(window.limit)
     .offset(window.offset)
     .select(
-      'l.id', 'l.slug', 'l.name', 'l.url', 'l.headline', 'l.logo_url', 'l.week_votes as score',
+      'l.id',
+      'l.slug',
+      'l.name',
+      'l.url',
+      'l.headline',
+      'l.logo_url',
+      'l.week_votes as score',
       db.raw('(SELECT count(*)::int FROM voided_votes x WHERE x.listing_id = l.id AND x.in_launch_week) AS votes_removed'),
     );
   return rows.map((r, i) => ({ rank: window.offset + i + 1, ...r }));
@@ -97,7 +108,12 @@ async function frozenCount(db: Db, siteId: number, weekStart: string): Promise<n
   return Number(count);
 }
 
-async function frozenResults(db: Db, siteId: number, weekStart: string, window: { limit: number; offset: number }): Promise<LeaderboardItem[]> {
+async function frozenResults(
+  db: Db,
+  siteId: number,
+  weekStart: string,
+  window: { limit: number; offset: number },
+): Promise<LeaderboardItem[]> {
   return db('weekly_results as r')
     .join('listings as l', 'l.id', 'r.listing_id')
     .where({ 'r.site_id': siteId, 'r.week': weekStart })

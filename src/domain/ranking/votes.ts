@@ -86,7 +86,12 @@ async function explainRefusedVote(db: Db, userId: number, listingId: number): Pr
   ]);
   if (!listing || listing.status !== 'live') throw notFound('The listing');
   if (!user?.email_verified_at) {
-    throw new AppError(403, 'email_unconfirmed', 'Email not confirmed', 'Confirm your email address first (see the link we mailed you): only confirmed accounts can vote.');
+    throw new AppError(
+      403,
+      'email_unconfirmed',
+      'Email not confirmed',
+      'Confirm your email address first (see the link we mailed you): only confirmed accounts can vote.',
+    );
   }
   if (listing.owner_id === userId) throw unprocessable('own_listing', 'You cannot vote for your own listing.');
   if (voided) throw unprocessable('vote_voided', 'Your vote on this listing was removed by the site team and cannot be cast again.');

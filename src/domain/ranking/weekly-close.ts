@@ -51,14 +51,20 @@ interface TopListing {
 }
 
 /** Dedupe key of the notification and the mail telling an owner a week's place. */
-export const weeklyResultKey = (siteId: number, weekStart: string, listingId: number) => `weekly-result:${siteId}:${weekStart}:${listingId}`;
+export const weeklyResultKey = (siteId: number, weekStart: string, listingId: number) =>
+  `weekly-result:${siteId}:${weekStart}:${listingId}`;
 
 /**
  * Tells the owners of a frozen week's top three (with at least one vote) their place: an in-app
  * notification each and a mail to a confirmed address, in one transaction. Safe to repeat (both
  * are unique per listing and week). Returns the outbox rows to deliver.
  */
-export async function tellTopOwners(db: Db, siteId: number, weekStart: string, baseUrl: string): Promise<{ told: number; mailIds: number[] }> {
+export async function tellTopOwners(
+  db: Db,
+  siteId: number,
+  weekStart: string,
+  baseUrl: string,
+): Promise<{ told: number; mailIds: number[] }> {
   const site = (await listSites(db)).find((s) => s.id === siteId)?.name;
   return db.transaction(async (trx) => {
     const top: TopListing[] = await trx('weekly_results as r')
@@ -74,7 +80,14 @@ export async function tellTopOwners(db: Db, siteId: number, weekStart: string, b
       const key = weeklyResultKey(siteId, weekStart, row.listing_id);
       const message = resultMessage(row, weekStart, baseUrl, site);
       await trx('notifications')
-        .insert({ user_id: row.owner_id, kind: 'weekly_result', listing_id: row.listing_id, title: message.subject, body: message.text, dedupe_key: key })
+        .insert({
+          user_id: row.owner_id,
+          kind: 'weekly_result',
+          listing_id: row.listing_id,
+          title: message.subject,
+          body: message.text,
+          dedupe_key: key,
+        })
         .onConflict('dedupe_key')
         .ignore();
       if (!row.email_verified_at) continue;

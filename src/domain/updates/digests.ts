@@ -52,7 +52,12 @@ export function sendDueDigests(db: Db, listingId: number, limit: number, baseUrl
         await queueMail(trx, { to: follower.email, dedupeKey, ...digestMail(listing, listingId, pending, baseUrl) });
         mailIds.push(...(await trx('mail_outbox').where({ dedupe_key: dedupeKey }).pluck('id')));
       }
-      await trx('notifications').whereIn('id', pending.map((p) => p.notification_id)).update({ mail_pending: false });
+      await trx('notifications')
+        .whereIn(
+          'id',
+          pending.map((p) => p.notification_id),
+        )
+        .update({ mail_pending: false });
       await trx('listing_followers')
         .where({ listing_id: listingId, user_id: follower.user_id })
         .update({ digest_due_at: null, ...(pending.length ? { last_mailed_at: trx.fn.now() } : {}) });

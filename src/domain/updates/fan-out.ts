@@ -65,8 +65,14 @@ export function tellFollowersBatch(db: Db, input: FanOutBatchInput, baseUrl: str
       .join('listings as l', 'l.id', 'u.listing_id')
       .where('u.id', input.updateId)
       .first(
-        'u.id', 'u.listing_id', 'u.author_id', 'u.title', 'u.body', 'u.published_at',
-        'l.name as listing_name', 'l.slug as listing_slug',
+        'u.id',
+        'u.listing_id',
+        'u.author_id',
+        'u.title',
+        'u.body',
+        'u.published_at',
+        'l.name as listing_name',
+        'l.slug as listing_slug',
       );
     // Deleted (its start failed, or the listing went away): nobody is left to tell.
     if (!update) return NOBODY;
@@ -80,8 +86,12 @@ export function tellFollowersBatch(db: Db, input: FanOutBatchInput, baseUrl: str
       .limit(input.limit)
       .forUpdate('f')
       .select(
-        'f.user_id', 'u.email', 'u.email_verified_at',
-        trx.raw('(f.last_mailed_at IS NULL OR f.last_mailed_at <= now() - make_interval(secs => ?)) AS mail_now', [input.mailWindowSeconds]),
+        'f.user_id',
+        'u.email',
+        'u.email_verified_at',
+        trx.raw('(f.last_mailed_at IS NULL OR f.last_mailed_at <= now() - make_interval(secs => ?)) AS mail_now', [
+          input.mailWindowSeconds,
+        ]),
       );
     if (followers.length === 0) return { ...NOBODY, listingId: update.listing_id };
     await trx('notifications')
@@ -110,13 +120,21 @@ async function mailOrHold(trx: Db, update: UpdateToTell, followers: Follower[], 
     await queueMail(trx, { to: follower.email, dedupeKey: updateMailKey(update.id, follower.user_id), ...updateMail(update, baseUrl) });
   }
   const followerRows = (list: Follower[]) =>
-    trx('listing_followers').where({ listing_id: update.listing_id }).whereIn('user_id', list.map((f) => f.user_id));
+    trx('listing_followers')
+      .where({ listing_id: update.listing_id })
+      .whereIn(
+        'user_id',
+        list.map((f) => f.user_id),
+      );
   if (mailNow.length) await followerRows(mailNow).update({ last_mailed_at: trx.fn.now() });
   let digestDueAt: number | null = null;
   if (held.length) {
     await trx('notifications')
       .where({ listing_update_id: update.id })
-      .whereIn('user_id', held.map((f) => f.user_id))
+      .whereIn(
+        'user_id',
+        held.map((f) => f.user_id),
+      )
       .update({ mail_pending: true });
     const due: { digest_due_at: Date }[] = await followerRows(held)
       .update({ digest_due_at: trx.raw('coalesce(digest_due_at, last_mailed_at + make_interval(secs => ?))', [windowSeconds]) })

@@ -30,9 +30,17 @@ export async function listNotifications(db: Db, userId: number, page: number, pe
       .limit(perPage)
       .offset((page - 1) * perPage)
       .select(
-        'n.id', 'n.kind', 'n.created_at', 'u.id as update_id', db.raw('coalesce(u.title, n.title) AS title'),
-        db.raw('coalesce(u.body, n.body) AS body'), 'u.published_at',
-        'l.id as listing_id', 'l.name as listing_name', 'l.slug as listing_slug', 'l.site_id',
+        'n.id',
+        'n.kind',
+        'n.created_at',
+        'u.id as update_id',
+        db.raw('coalesce(u.title, n.title) AS title'),
+        db.raw('coalesce(u.body, n.body) AS body'),
+        'u.published_at',
+        'l.id as listing_id',
+        'l.name as listing_name',
+        'l.slug as listing_slug',
+        'l.site_id',
       ),
     base().count({ count: '*' }),
     siteKeys(db),

@@ -64,12 +64,13 @@ export async function deleteListingUpdate(db: Db, updateId: number): Promise<voi
 /** The site's latest-updates feed: updates of its live listings, newest first. */
 export async function latestUpdates(db: Db, siteId: number, page: number, perPage: number) {
   const base = () =>
-    db('listing_updates as u')
-      .join('listings as l', 'l.id', 'u.listing_id')
-      .where({ 'u.site_id': siteId, 'l.status': 'live' });
+    db('listing_updates as u').join('listings as l', 'l.id', 'u.listing_id').where({ 'u.site_id': siteId, 'l.status': 'live' });
   const [rows, [{ count }]] = await Promise.all([
     base()
-      .orderBy([{ column: 'u.published_at', order: 'desc' }, { column: 'u.id', order: 'desc' }])
+      .orderBy([
+        { column: 'u.published_at', order: 'desc' },
+        { column: 'u.id', order: 'desc' },
+      ])
       .limit(perPage)
       .offset((page - 1) * perPage)
       .select('u.id', 'u.title', 'u.body', 'u.published_at', 'l.id as listing_id', 'l.name as listing_name', 'l.slug as listing_slug'),

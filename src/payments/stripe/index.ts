@@ -27,11 +27,18 @@ export function createStripeProvider(options: NonNullable<OrderConfig['stripe']>
       return { refundId: refund.id };
     },
     async findSucceededPayment(orderNumber) {
-      const found = await stripe.paymentIntents.search({ query: `metadata['order_number']:'${orderNumber}' AND status:'succeeded'`, limit: 1 });
+      const found = await stripe.paymentIntents.search({
+        query: `metadata['order_number']:'${orderNumber}' AND status:'succeeded'`,
+        limit: 1,
+      });
       const intent = found.data[0];
       if (!intent) return null;
       // Not a webhook: a lookup event id of its own; the workflow dedupes by the payment id.
-      return toPaymentEvent({ id: `lookup_${intent.id}`, type: 'payment_intent.succeeded', data: { object: intent as unknown as Record<string, unknown> } });
+      return toPaymentEvent({
+        id: `lookup_${intent.id}`,
+        type: 'payment_intent.succeeded',
+        data: { object: intent as unknown as Record<string, unknown> },
+      });
     },
     async paymentIntent(order) {
       const intent = await stripe.paymentIntents.create(

@@ -87,14 +87,24 @@ export function createTestProvider(db: Db, config: OrderConfig): PaymentProvider
       return { refundId: `re_${paymentId.slice(3)}` };
     },
     async findSucceededPayment(orderNumber): Promise<PaymentEvent | null> {
-      const paid = (await db('test_payments').where({ order_number: orderNumber }).whereIn('status', ['succeeded', 'refunded']).orderBy('created_at').first()) as TestPaymentRow | undefined;
+      const paid = (await db('test_payments')
+        .where({ order_number: orderNumber })
+        .whereIn('status', ['succeeded', 'refunded'])
+        .orderBy('created_at')
+        .first()) as TestPaymentRow | undefined;
       return paid ? toPaymentEvent(eventOf(paid)) : null;
     },
     payment: row,
     async pay(order, method, card) {
       const outcome = method === 'card' ? cardOutcome(card!) : null;
       const status: TestPaymentStatus =
-        method === 'card' ? (outcome!.status === 'succeeded' ? 'processing' : outcome!.status) : method === 'crypto' ? 'processing' : 'awaiting_approval';
+        method === 'card'
+          ? outcome!.status === 'succeeded'
+            ? 'processing'
+            : outcome!.status
+          : method === 'crypto'
+            ? 'processing'
+            : 'awaiting_approval';
       const created: TestPaymentRow = {
         id: `pi_test_${randomBytes(12).toString('hex')}`,
         order_number: order.number,
@@ -118,7 +128,10 @@ export function createTestProvider(db: Db, config: OrderConfig): PaymentProvider
       }
       if (approve) return succeed(current);
       await setStatus(paymentId, 'declined');
-      const message = current.method === 'card' ? 'The card authentication failed. Try again or use another method.' : 'The payment was declined. Try again or use another method.';
+      const message =
+        current.method === 'card'
+          ? 'The card authentication failed. Try again or use another method.'
+          : 'The payment was declined. Try again or use another method.';
       return { paymentId, status: 'declined', message };
     },
   };

@@ -40,7 +40,7 @@ function objectIn(schema: JsonSchema): JsonSchema | null {
   return null;
 }
 
-const union = (schema: JsonSchema) => ((schema.anyOf ?? schema.oneOf ?? []) as JsonSchema[]);
+const union = (schema: JsonSchema) => (schema.anyOf ?? schema.oneOf ?? []) as JsonSchema[];
 
 /** A short type name: `string (uri)`, `integer`, `array of string`, `one of: a, b`, `string or null`. */
 export function typeLabel(schema: JsonSchema): string {
@@ -67,7 +67,8 @@ function describe(schema: JsonSchema): string {
 function rules(schema: JsonSchema): string[] {
   const out: string[] = [];
   for (const s of [schema, ...union(schema)]) {
-    if (typeof s.minLength === 'number' && s.minLength > 0) out.push(s.minLength === 1 ? 'not empty' : `at least ${s.minLength} characters`);
+    if (typeof s.minLength === 'number' && s.minLength > 0)
+      out.push(s.minLength === 1 ? 'not empty' : `at least ${s.minLength} characters`);
     if (typeof s.maxLength === 'number') out.push(`at most ${s.maxLength} characters`);
     if (typeof s.minimum === 'number' && s.minimum > Number.MIN_SAFE_INTEGER) out.push(`minimum ${s.minimum}`);
     // 2147483647 is only the id column's range, not a rule worth reading.

@@ -19,7 +19,12 @@ export const badgePages: PageRoutes = (router, services) => {
     ctx.set('ETag', badge.etag);
     ctx.set('Access-Control-Allow-Origin', '*');
     ctx.set('Cross-Origin-Resource-Policy', 'cross-origin');
-    if (ctx.get('If-None-Match').split(',').some((t) => t.trim() === badge.etag)) {
+    if (
+      ctx
+        .get('If-None-Match')
+        .split(',')
+        .some((t) => t.trim() === badge.etag)
+    ) {
       ctx.status = 304;
       return;
     }

@@ -12,15 +12,25 @@ const title = (slug: string) => slug.replace(/-/g, ' ').replace(/^./, (c) => c.t
 export const categoryPages: PageRoutes = (router, services) => {
   router.get('/categories/:slug', async function showCategory(ctx) {
     const slug = ctx.params.slug!;
-    if (!(CATEGORY_SLUGS as readonly string[]).includes(slug)) throw new AppError(404, 'not_found', 'Page not found', 'There is no such category.');
+    if (!(CATEGORY_SLUGS as readonly string[]).includes(slug))
+      throw new AppError(404, 'not_found', 'Page not found', 'There is no such category.');
     const site = await siteForHost(services.db, ctx.host);
     const listings = await categoryListings(services.db, site.id, slug);
     await renderPage(ctx, services, {
       title: title(slug),
       main: listings.length
-        ? html`<ol class="feed">${listings.map(
-            (l) => html`<li data-listing="${l.id}"${l.placed ? html` data-placed="true"` : ''}><h2><a href="/listings/${l.slug}">${l.name}</a>${l.placed ? html` <span class="muted">Featured in ${title(slug)}</span>` : ''}</h2>${l.headline ? html`<p>${l.headline}</p>` : ''}</li>`,
-          )}</ol>`
+        ? html`<ol class="feed">
+            ${listings.map(
+              (l) =>
+                html`<li data-listing="${l.id}" ${l.placed ? html` data-placed="true"` : ''}>
+                  <h2>
+                    <a href="/listings/${l.slug}">${l.name}</a
+                    >${l.placed ? html` <span class="muted">Featured in ${title(slug)}</span>` : ''}
+                  </h2>
+                  ${l.headline ? html`<p>${l.headline}</p>` : ''}
+                </li>`,
+            )}
+          </ol>`
         : html`<p>No live listings in this category yet.</p>`,
     });
   });

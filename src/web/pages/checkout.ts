@@ -20,9 +20,21 @@ import type { PageRoutes } from './page-routes.ts';
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 const BillingForm = z.object({
-  name: z.string().trim().max(200, 'At most 200 characters').transform((v) => v || null),
-  country: z.string().trim().toUpperCase().regex(/^[A-Z]{2}$/, 'Enter a two-letter country code, e.g. IE'),
-  vat_number: z.string().trim().max(20, 'At most 20 characters').transform((v) => v || null),
+  name: z
+    .string()
+    .trim()
+    .max(200, 'At most 200 characters')
+    .transform((v) => v || null),
+  country: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z]{2}$/, 'Enter a two-letter country code, e.g. IE'),
+  vat_number: z
+    .string()
+    .trim()
+    .max(20, 'At most 20 characters')
+    .transform((v) => v || null),
 });
 
 /**
@@ -56,7 +68,8 @@ export const checkoutPages: PageRoutes = (router, services) => {
     const order = await payableOrder(services, ctx.params.token!);
     const body = formBody(ctx);
     const method = formString(body, 'method') as TestMethod;
-    if (!TEST_METHODS.includes(method)) return renderPay(ctx, services, order, { errors: { method: 'Choose a payment method' }, status: 400 });
+    if (!TEST_METHODS.includes(method))
+      return renderPay(ctx, services, order, { errors: { method: 'Choose a payment method' }, status: 400 });
     // The promo code is checked again before anything is charged; a changed total is shown first.
     const { order: current, promoDropped } = await repriceOrder(services.db, services.config, order, order.billing, ctx.ip);
     if (promoDropped || current.total_cents !== order.total_cents) {
@@ -68,22 +81,30 @@ export const checkoutPages: PageRoutes = (router, services) => {
       const missing = cardErrors(card);
       if (Object.keys(missing).length) return renderPay(ctx, services, current, { errors: missing, method, status: 400 });
     }
-    const result = await provider.pay({ number: current.number, amountCents: current.total_cents, currency: current.currency }, method, card);
+    const result = await provider.pay(
+      { number: current.number, amountCents: current.total_cents, currency: current.currency },
+      method,
+      card,
+    );
     await afterPayment(ctx, services, current, method, result);
   });
 
   router.get('/checkout/:token/step/:payment', async function showStep(ctx) {
     const order = await payableOrder(services, ctx.params.token!);
     const payment = await testPayments(services).payment(ctx.params.payment!);
-    if (!payment || payment.order_number !== order.number) throw new AppError(404, 'not_found', 'Page not found', 'There is no such payment step.');
+    if (!payment || payment.order_number !== order.number)
+      throw new AppError(404, 'not_found', 'Page not found', 'There is no such payment step.');
     const csrf = await csrfToken(ctx, services);
     const card = payment.method === 'card';
     const action = `/checkout/${ctx.params.token}/step/${payment.id}`;
     await renderPage(ctx, services, {
       title: card ? 'Authenticate your payment' : 'Approve your payment',
-      main: html`<p>${card ? 'Your bank asks you to confirm this card payment' : `Your ${payment.method === 'wallet' ? 'mobile wallet' : 'payment account'} asks you to approve this payment`} of <strong>${formatCents(payment.amount_cents, payment.currency)}</strong> to order ${order.number}.</p>
-${postForm(action, csrf, html`<input type="hidden" name="decision" value="approve"><button type="submit">${card ? 'Complete authentication' : 'Approve payment'}</button>`, 'inline')}
-${postForm(action, csrf, html`<input type="hidden" name="decision" value="decline"><button type="submit" class="secondary">${card ? 'Fail authentication' : 'Decline payment'}</button>`, 'inline')}`,
+      main: html`<p>
+          ${card ? 'Your bank asks you to confirm this card payment' : `Your ${payment.method === 'wallet' ? 'mobile wallet' : 'payment account'} asks you to approve this payment`}
+          of <strong>${formatCents(payment.amount_cents, payment.currency)}</strong> to order ${order.number}.
+        </p>
+        ${postForm(action, csrf, html`<input type="hidden" name="decision" value="approve" /><button type="submit">${card ? 'Complete authentication' : 'Approve payment'}</button>`, 'inline')}
+        ${postForm(action, csrf, html`<input type="hidden" name="decision" value="decline" /><button type="submit" class="secondary">${card ? 'Fail authentication' : 'Decline payment'}</button>`, 'inline')}`,
     });
   });
 
@@ -101,9 +122,11 @@ ${postForm(action, csrf, html`<input type="hidden" name="decision" value="declin
     const processing = order.status === 'pending';
     await renderPage(ctx, services, {
       title: processing ? 'Payment processing' : order.status === 'expired' ? 'This checkout has expired' : 'Thank you, payment received',
-      main: html`<p data-order-status="${order.status}">Order <strong>${order.number}</strong>: ${STATUS_TEXT[order.status] ?? order.status}.</p>
-${processing ? html`<p>This page refreshes by itself until the payment is confirmed.</p>` : ''}
-<p><a href="/account/orders/${order.number}">See the order in your account</a></p>`,
+      main: html`<p data-order-status="${order.status}">
+          Order <strong>${order.number}</strong>: ${STATUS_TEXT[order.status] ?? order.status}.
+        </p>
+        ${processing ? html`<p>This page refreshes by itself until the payment is confirmed.</p>` : ''}
+        <p><a href="/account/orders/${order.number}">See the order in your account</a></p>`,
       script: processing ? 'setTimeout(function () { location.reload(); }, 1500);' : undefined,
     });
   });
@@ -141,7 +164,13 @@ function testPayments(services: WebServices) {
   return provider;
 }
 
-async function afterPayment(ctx: Context, services: WebServices, order: OrderRow, method: string, result: TestPaymentResult): Promise<void> {
+async function afterPayment(
+  ctx: Context,
+  services: WebServices,
+  order: OrderRow,
+  method: string,
+  result: TestPaymentResult,
+): Promise<void> {
   const base = `/checkout/${order.checkout_token}`;
   if (result.status === 'succeeded' || result.status === 'processing') return ctx.redirect(`${base}/done`);
   if (result.status === 'requires_action' || result.status === 'awaiting_approval') return ctx.redirect(`${base}/step/${result.paymentId}`);
@@ -163,7 +192,13 @@ async function askProvider(services: WebServices, order: OrderRow): Promise<Orde
   return order;
 }
 
-const lookupObject = (e: { paymentId: string | null; amountCents: number | null; currency: string | null; orderNumber: string | null; method: string | null }) => ({
+const lookupObject = (e: {
+  paymentId: string | null;
+  amountCents: number | null;
+  currency: string | null;
+  orderNumber: string | null;
+  method: string | null;
+}) => ({
   id: e.paymentId,
   object: 'payment_intent',
   amount: e.amountCents,
@@ -173,11 +208,15 @@ const lookupObject = (e: { paymentId: string | null; amountCents: number | null;
 });
 
 async function payableOrder(services: WebServices, token: string, o: { allowClosed?: boolean } = {}): Promise<OrderRow> {
-  const order = TOKEN.test(token) ? ((await services.db('orders').where({ checkout_token: token }).first()) as OrderRow | undefined) : undefined;
+  const order = TOKEN.test(token)
+    ? ((await services.db('orders').where({ checkout_token: token }).first()) as OrderRow | undefined)
+    : undefined;
   if (!order) throw new AppError(404, 'not_found', 'Page not found', 'There is no checkout at this address.');
   const expired = order.status === 'expired' || (order.status === 'pending' && order.expires_at <= new Date());
-  if (expired) throw new AppError(410, 'checkout_expired', 'This checkout has expired', 'Nothing was charged. Ask for a new checkout link.');
-  if (!o.allowClosed && order.status !== 'pending') throw new AppError(409, 'order_not_pending', 'Already paid', 'This order is no longer waiting for payment.');
+  if (expired)
+    throw new AppError(410, 'checkout_expired', 'This checkout has expired', 'Nothing was charged. Ask for a new checkout link.');
+  if (!o.allowClosed && order.status !== 'pending')
+    throw new AppError(409, 'order_not_pending', 'Already paid', 'This order is no longer waiting for payment.');
   return order;
 }
 
@@ -207,17 +246,26 @@ async function renderPay(
  */
 async function stripePayment(ctx: Context, provider: StripePayments, order: OrderRow) {
   const intent = await provider.paymentIntent({ number: order.number, amountCents: order.total_cents, currency: order.currency });
-  const csp = ctx.response.get('Content-Security-Policy')
+  const csp = ctx.response
+    .get('Content-Security-Policy')
     .replace("script-src 'nonce-", "script-src https://js.stripe.com 'nonce-")
-    .replace("default-src 'self'", "default-src 'self'; frame-src https://js.stripe.com https://hooks.stripe.com; connect-src 'self' https://api.stripe.com");
+    .replace(
+      "default-src 'self'",
+      "default-src 'self'; frame-src https://js.stripe.com https://hooks.stripe.com; connect-src 'self' https://api.stripe.com",
+    );
   ctx.set('Content-Security-Policy', csp);
   const done = `${ctx.origin}/checkout/${order.checkout_token}/done`;
   return {
-    element: html`<form id="stripe-payment" data-client-secret="${intent.clientSecret}" data-publishable-key="${provider.publishableKey}" data-return-url="${done}">
-<div id="payment-element"></div>
-<button type="submit">Pay ${money(order)}</button>
-<p class="error" id="payment-error" role="alert"></p>
-</form>`,
+    element: html`<form
+      id="stripe-payment"
+      data-client-secret="${intent.clientSecret}"
+      data-publishable-key="${provider.publishableKey}"
+      data-return-url="${done}"
+    >
+      <div id="payment-element"></div>
+      <button type="submit">Pay ${money(order)}</button>
+      <p class="error" id="payment-error" role="alert"></p>
+    </form>`,
     script: STRIPE_SCRIPT,
   };
 }

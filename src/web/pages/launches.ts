@@ -21,27 +21,30 @@ const SHOWN = 100;
  * their free and paid slots. `?week=2026-W48` shows another week (final once closed).
  */
 export const launchesPages: PageRoutes = (router, services) => {
-    router.get('/launches', async function showLaunches(ctx) {
-      const site = await siteForHost(services.db, ctx.host);
-      const weekStart = weekOf(ctx.query.week);
-      const board = await communityLeaderboard(services.db, site.id, { weekStart, page: 1, perPage: SHOWN });
-      const upcoming = await listLaunchWeeks(services.db, site.id);
-      await renderPage(ctx, services, {
-        title: `Launches of ${board.week}`,
-        main: html`${weekNavigation(board)}
-${await rankingTable(ctx, services, board)}
-<h2>How the ranking works</h2>
-<p class="formula" data-formula>${board.formula}.</p>
-<p class="hint">Votes are cast here by people with a confirmed account; there is no API or agent tool for voting.</p>
-${upcomingWeeksTable(upcoming)}`,
-      });
+  router.get('/launches', async function showLaunches(ctx) {
+    const site = await siteForHost(services.db, ctx.host);
+    const weekStart = weekOf(ctx.query.week);
+    const board = await communityLeaderboard(services.db, site.id, { weekStart, page: 1, perPage: SHOWN });
+    const upcoming = await listLaunchWeeks(services.db, site.id);
+    await renderPage(ctx, services, {
+      title: `Launches of ${board.week}`,
+      main: html`${weekNavigation(board)} ${await rankingTable(ctx, services, board)}
+        <h2>How the ranking works</h2>
+        <p class="formula" data-formula>${board.formula}.</p>
+        <p class="hint">Votes are cast here by people with a confirmed account; there is no API or agent tool for voting.</p>
+        ${upcomingWeeksTable(upcoming)}`,
     });
+  });
 };
 
 function weekOf(value: unknown): string {
   if (value === undefined || value === '') return isoWeekStart(new Date());
   const monday = typeof value === 'string' ? isoWeekMonday(value) : null;
-  if (!monday) throw validationFailed([{ path: 'week', message: 'Must be an ISO week such as 2026-W48' }], 'The week must be an ISO week such as 2026-W48.');
+  if (!monday)
+    throw validationFailed(
+      [{ path: 'week', message: 'Must be an ISO week such as 2026-W48' }],
+      'The week must be an ISO week such as 2026-W48.',
+    );
   return monday;
 }
 
@@ -53,13 +56,18 @@ function weekNavigation(board: Leaderboard): SafeHtml {
       ? html`<strong data-state="final">Final results</strong> of the week starting ${board.week_start}.`
       : html`<strong data-state="live">Live</strong>: votes cast until Sunday 24:00 UTC of the week starting ${board.week_start} count.`;
   return html`<p>${state}</p>
-<p class="pager">${link(addWeeks(board.week_start, -1), '← Previous week')}${board.week_start < current ? html` · ${link(addWeeks(board.week_start, 1), 'Next week →')}` : ''}</p>`;
+    <p class="pager">
+      ${link(addWeeks(board.week_start, -1), '← Previous week')}${board.week_start < current ? html` · ${link(addWeeks(board.week_start, 1), 'Next week →')}` : ''}
+    </p>`;
 }
 
 async function rankingTable(ctx: Context, services: WebServices, board: Leaderboard): Promise<SafeHtml> {
   if (board.items.length === 0) return html`<p>No launches in this week.</p>`;
   const ids = board.items.map((i) => i.id);
-  const rows: VoteTarget[] = await services.db('listings').whereIn('id', ids).select('id', 'slug', 'name', 'votes', 'owner_id', 'launch_week');
+  const rows: VoteTarget[] = await services
+    .db('listings')
+    .whereIn('id', ids)
+    .select('id', 'slug', 'name', 'votes', 'owner_id', 'launch_week');
   const targets = new Map(rows.map((r) => [r.id, r]));
   const user = await currentUser(ctx, services);
   const voted = user ? await votedListingIds(services.db, user.id, ids) : new Set<number>();
@@ -70,21 +78,59 @@ async function rankingTable(ctx: Context, services: WebServices, board: Leaderbo
   );
   const more = board.total > board.items.length ? html` (the top ${board.items.length} of ${board.total})` : '';
   return html`<table class="ranking">
-<caption>Ranking of ${board.week}${more}</caption>
-<thead><tr><th scope="col">Rank</th><th scope="col">Launch</th><th scope="col">Score</th><th scope="col">Votes removed</th>${votable ? html`<th scope="col">Your vote</th>` : ''}</tr></thead>
-<tbody>${board.items.map(
-    (i, n) => html`<tr data-listing="${i.slug}"><td data-rank>${i.rank}</td>
-<td><a href="/listings/${i.slug}">${i.name}</a>${i.headline && html`<br><span class="muted">${i.headline}</span>`}</td>
-<td data-score>${i.score}</td><td data-votes-removed>${i.votes_removed}</td>${votable ? html`<td>${controls[n]!}</td>` : ''}</tr>`,
-  )}</tbody></table>`;
+    <caption>
+      Ranking of ${board.week}${more}
+    </caption>
+    <thead>
+      <tr>
+        <th scope="col">Rank</th>
+        <th scope="col">Launch</th>
+        <th scope="col">Score</th>
+        <th scope="col">Votes removed</th>
+        ${votable ? html`<th scope="col">Your vote</th>` : ''}
+      </tr>
+    </thead>
+    <tbody>
+      ${board.items.map(
+        (i, n) =>
+          html`<tr data-listing="${i.slug}">
+            <td data-rank>${i.rank}</td>
+            <td><a href="/listings/${i.slug}">${i.name}</a>${i.headline && html`<br /><span class="muted">${i.headline}</span>`}</td>
+            <td data-score>${i.score}</td>
+            <td data-votes-removed>${i.votes_removed}</td>
+            ${votable ? html`<td>${controls[n]!}</td>` : ''}
+          </tr>`,
+      )}
+    </tbody>
+  </table>`;
 }
 
 function upcomingWeeksTable(weeks: LaunchWeek[]): SafeHtml {
   return html`<h2>Upcoming weeks</h2>
-<table class="upcoming-weeks">
-<caption>Launch slots of the coming weeks</caption>
-<thead><tr><th scope="col">Week</th><th scope="col">Starts</th><th scope="col">Free slots taken</th><th scope="col">Paid slots taken</th><th scope="col">State</th></tr></thead>
-<tbody>${weeks.map(
-    (w) => html`<tr data-week="${w.week}"><td>${w.week}</td><td>${w.week_start}</td><td>${w.free_taken} of ${w.free_slots}</td><td>${w.paid_taken} of ${w.paid_slots}</td><td>${w.state}</td></tr>`,
-  )}</tbody></table>`;
+    <table class="upcoming-weeks">
+      <caption>
+        Launch slots of the coming weeks
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">Week</th>
+          <th scope="col">Starts</th>
+          <th scope="col">Free slots taken</th>
+          <th scope="col">Paid slots taken</th>
+          <th scope="col">State</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${weeks.map(
+          (w) =>
+            html`<tr data-week="${w.week}">
+              <td>${w.week}</td>
+              <td>${w.week_start}</td>
+              <td>${w.free_taken} of ${w.free_slots}</td>
+              <td>${w.paid_taken} of ${w.paid_slots}</td>
+              <td>${w.state}</td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>`;
 }

@@ -34,7 +34,10 @@ export const votePages: PageRoutes = (router, services) => {
 };
 
 async function listingBySlug(ctx: Context, services: WebServices): Promise<{ id: number; slug: string }> {
-  const row = await services.db('listings').where({ slug: String(ctx.params.slug) }).first('id', 'slug');
+  const row = await services
+    .db('listings')
+    .where({ slug: String(ctx.params.slug) })
+    .first('id', 'slug');
   if (!row) throw notFound('The listing');
   return row;
 }
@@ -65,21 +68,30 @@ export interface VoteTarget {
  */
 export async function voteControl(ctx: Context, services: WebServices, l: VoteTarget, voted: boolean, returnTo: string): Promise<SafeHtml> {
   const count = html`<span class="vote-count" data-votes>${l.votes}</span> ${l.votes === 1 ? 'vote' : 'votes'}`;
-  const wrap = (state: string, inner: SafeHtml) => html`<div class="vote" id="vote-${l.slug}" data-vote-state="${state}">${count} ${inner}</div>`;
+  const wrap = (state: string, inner: SafeHtml) =>
+    html`<div class="vote" id="vote-${l.slug}" data-vote-state="${state}">${count} ${inner}</div>`;
   const user = await currentUser(ctx, services);
   if (!user) return wrap('anonymous', html`<a href="/signin?return_to=${encodeURIComponent(returnTo)}">Sign in to vote</a>`);
   if (l.owner_id === user.id) return wrap('own', html`<span class="muted">Your listing</span>`);
   if (!user.emailVerifiedAt) return wrap('unconfirmed', html`<span class="muted">Confirm your email address to vote</span>`);
   const token = await csrfToken(ctx, services);
   const name = html`<span class="visually-hidden"> for ${l.name}</span>`;
-  const returnField = html`<input type="hidden" name="return_to" value="${returnTo}">`;
+  const returnField = html`<input type="hidden" name="return_to" value="${returnTo}" />`;
   if (!voted) {
-    return wrap('none', postForm(`${listingPath(l.slug)}/vote`, token, html`${returnField}<button type="submit">Vote${name}</button>`, 'inline'));
+    return wrap(
+      'none',
+      postForm(`${listingPath(l.slug)}/vote`, token, html`${returnField}<button type="submit">Vote${name}</button>`, 'inline'),
+    );
   }
   const weekEnds = l.launch_week ? Date.parse(`${addWeeks(l.launch_week, 1)}T00:00:00Z`) : 0;
   if (Date.now() >= weekEnds) return wrap('voted', html`<span class="muted">You voted</span>`);
   return wrap(
     'voted',
-    postForm(`${listingPath(l.slug)}/unvote`, token, html`${returnField}<button type="submit" class="secondary">Unvote${name}</button>`, 'inline'),
+    postForm(
+      `${listingPath(l.slug)}/unvote`,
+      token,
+      html`${returnField}<button type="submit" class="secondary">Unvote${name}</button>`,
+      'inline',
+    ),
   );
 }

@@ -21,10 +21,14 @@ test.before(async () => {
   dns = await startTestDns();
   other = await serve({ '/.well-known/listing-directory-verification.txt': text(TOKEN) });
   site = await serve({
-    '/head': html(`<!doctype html><html><head><title>Acme</title><meta name="listing-directory-verification" content="${TOKEN}"></head><body><p>Hi</p></body></html>`),
+    '/head': html(
+      `<!doctype html><html><head><title>Acme</title><meta name="listing-directory-verification" content="${TOKEN}"></head><body><p>Hi</p></body></html>`,
+    ),
     '/upper': html(`<html><head><META NAME="Listing-Directory-Verification" CONTENT=" ${TOKEN} "></head><body></body></html>`),
     '/comment': html(`<html><head><!-- <meta name="listing-directory-verification" content="${TOKEN}"> --></head><body>x</body></html>`),
-    '/body': html(`<html><head><title>Acme</title></head><body><p>Welcome</p><meta name="listing-directory-verification" content="${TOKEN}"></body></html>`),
+    '/body': html(
+      `<html><head><title>Acme</title></head><body><p>Welcome</p><meta name="listing-directory-verification" content="${TOKEN}"></body></html>`,
+    ),
     '/other': html(`<html><head><meta name="listing-directory-verification" content="ldv_someone-else"></head></html>`),
     '/down': html('<h1>Down</h1>', 503),
     '/file-ws': text(`\n\n   ${TOKEN}  \r\n`),

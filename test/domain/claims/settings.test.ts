@@ -17,7 +17,10 @@ test('by default a claim is checked every minute for 5 minutes, every 5 to 1 hou
   t.is(claims.verifyIntervalMs, 10_000);
   t.deepEqual(claims.dnsServers, []);
   const at = (elapsed: number) => nextCheckDelay({ startedAt: 1000, schedule: claims.schedule }, 1000 + elapsed);
-  t.deepEqual([at(0), at(4 * MIN), at(5 * MIN), at(59 * MIN), at(HOUR), at(23 * HOUR), at(24 * HOUR), at(8 * 24 * HOUR)], [MIN, MIN, 5 * MIN, 5 * MIN, 30 * MIN, 30 * MIN, 4 * HOUR, 4 * HOUR]);
+  t.deepEqual(
+    [at(0), at(4 * MIN), at(5 * MIN), at(59 * MIN), at(HOUR), at(23 * HOUR), at(24 * HOUR), at(8 * 24 * HOUR)],
+    [MIN, MIN, 5 * MIN, 5 * MIN, 30 * MIN, 30 * MIN, 4 * HOUR, 4 * HOUR],
+  );
 });
 
 test('claim settings from the environment are checked at start-up', (t) => {

@@ -97,7 +97,14 @@ test('rich JSON-LD site: every field and its evidence', async (t) => {
       t.is(fields.contact_email, 'hello@acme.example');
 
       const expectedKeys = [
-        'name', 'headline', 'summary', 'logo_url', 'image_url', 'faqs', 'categories', 'contact_email',
+        'name',
+        'headline',
+        'summary',
+        'logo_url',
+        'image_url',
+        'faqs',
+        'categories',
+        'contact_email',
         ...Object.keys(fields.facts).map((k) => `facts.${k}`),
         ...Object.keys(fields.socials).map((k) => `socials.${k}`),
       ].sort();
@@ -305,7 +312,11 @@ test('robots.txt rules for the crawler user agent apply', async (t) => {
 
 test('a failing secondary page is skipped', async (t) => {
   await withSite(
-    { '/': html('<h1>x</h1><a href="/about">About</a><a href="/faq">FAQ</a>'), '/about': text('{}', 200, 'application/json'), '/faq': html('<h2>Why?</h2><p>Because.</p>') },
+    {
+      '/': html('<h1>x</h1><a href="/about">About</a><a href="/faq">FAQ</a>'),
+      '/about': text('{}', 200, 'application/json'),
+      '/faq': html('<h2>Why?</h2><p>Because.</p>'),
+    },
     async (site) => {
       const result = await crawlSite(site.url, OPTIONS);
       t.deepEqual(
@@ -337,15 +348,12 @@ test('maxPages limits the pages fetched', async (t) => {
 
 test('oversized page with Content-Length fails with too_large', async (t) => {
   const body = `<html><body>${'x'.repeat(300_000)}</body></html>`;
-  await withSite(
-    { '/': html(body, 200, { 'content-length': String(Buffer.byteLength(body)) }) },
-    async (site) => {
-      const err = await crawlError(t, site.url);
-      t.is(err.code, 'too_large');
-      t.regex(err.message, /the limit is 195\.3 KB/);
-      t.regex(err.message, /293\.0|293 KB/);
-    },
-  );
+  await withSite({ '/': html(body, 200, { 'content-length': String(Buffer.byteLength(body)) }) }, async (site) => {
+    const err = await crawlError(t, site.url);
+    t.is(err.code, 'too_large');
+    t.regex(err.message, /the limit is 195\.3 KB/);
+    t.regex(err.message, /293\.0|293 KB/);
+  });
 });
 
 test('oversized chunked page without Content-Length fails with too_large', async (t) => {
@@ -372,17 +380,14 @@ test('oversized chunked page without Content-Length fails with too_large', async
 });
 
 test('non-HTML pages fail with not_html', async (t) => {
-  await withSite(
-    { '/': text('{"a":1}', 200, 'application/json'), '/logo.png': text('PNG', 200, 'image/png') },
-    async (site) => {
-      const json = await crawlError(t, site.url);
-      t.is(json.code, 'not_html');
-      t.regex(json.message, /application\/json/);
-      const png = await crawlError(t, `${site.url}logo.png`);
-      t.is(png.code, 'not_html');
-      t.regex(png.message, /image\/png/);
-    },
-  );
+  await withSite({ '/': text('{"a":1}', 200, 'application/json'), '/logo.png': text('PNG', 200, 'image/png') }, async (site) => {
+    const json = await crawlError(t, site.url);
+    t.is(json.code, 'not_html');
+    t.regex(json.message, /application\/json/);
+    const png = await crawlError(t, `${site.url}logo.png`);
+    t.is(png.code, 'not_html');
+    t.regex(png.message, /image\/png/);
+  });
 });
 
 test('slow headers fail with timeout', async (t) => {

@@ -40,7 +40,13 @@ test('IPv4-mapped IPv6 of a private address is refused', async (t) => {
 });
 
 test('IPv4-compatible IPv6 (::/96) is refused, also with private networks allowed', async (t) => {
-  for (const url of ['http://[::127.0.0.1]/', 'http://[::7f00:1]/', 'http://[::10.0.0.1]/', 'http://[::8.8.8.8]/', 'http://[0:0:0:0:0:0:a9fe:a9fe]/']) {
+  for (const url of [
+    'http://[::127.0.0.1]/',
+    'http://[::7f00:1]/',
+    'http://[::10.0.0.1]/',
+    'http://[::8.8.8.8]/',
+    'http://[0:0:0:0:0:0:a9fe:a9fe]/',
+  ]) {
     for (const allowPrivate of [false, true]) {
       const err = await rejection(url, allowPrivate);
       t.is(err.code, 'address_refused', url);
@@ -75,7 +81,21 @@ test('address guard ranges', (t) => {
     t.false(isAddressAllowed(a, false), a);
     t.true(isAddressAllowed(a, true), a);
   }
-  for (const a of ['169.254.169.254', 'fe80::1', '0.0.0.0', '::', '255.255.255.255', '224.0.0.1', '240.0.0.1', '::ffff:169.254.169.254', '::127.0.0.1', '::7f00:1', '::0.0.0.2', '::8.8.8.8', 'nonsense']) {
+  for (const a of [
+    '169.254.169.254',
+    'fe80::1',
+    '0.0.0.0',
+    '::',
+    '255.255.255.255',
+    '224.0.0.1',
+    '240.0.0.1',
+    '::ffff:169.254.169.254',
+    '::127.0.0.1',
+    '::7f00:1',
+    '::0.0.0.2',
+    '::8.8.8.8',
+    'nonsense',
+  ]) {
     t.false(isAddressAllowed(a, true), a);
   }
 });

@@ -163,7 +163,13 @@ test('conservative text facts: copyright legal names and no guesses', (t) => {
 });
 
 test('weird input never throws', (t) => {
-  for (const html of ['', '<<<>>>', '<html><head><script type="application/ld+json">null</script>', '\u0000\uFFFF', '<a href="mailto:">x</a><a href="http://[">y</a>']) {
+  for (const html of [
+    '',
+    '<<<>>>',
+    '<html><head><script type="application/ld+json">null</script>',
+    '\u0000\uFFFF',
+    '<a href="mailto:">x</a><a href="http://[">y</a>',
+  ]) {
     t.notThrows(() => draft(html));
   }
   t.notThrows(() => extractDraft({ url: '', pages: [] }));

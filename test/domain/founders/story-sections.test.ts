@@ -15,7 +15,10 @@ test('words are counted as a reader counts them; punctuation and padding are not
 test('older names map to current ones; an older name with its current one names both paths', (t) => {
   t.deepEqual(toCurrentSections({ story: 'a', lessons: '', problem: 'b' }), { how_started: 'a', whats_next: '', problem: 'b' });
   const err = t.throws(() => toCurrentSections({ achievements: 'x', milestones: 'y' }), { instanceOf: AppError });
-  t.deepEqual(err.errors!.map((e) => e.path), ['achievements', 'milestones']);
+  t.deepEqual(
+    err.errors!.map((e) => e.path),
+    ['achievements', 'milestones'],
+  );
 });
 
 test('paragraphs split on blank lines and keep single line breaks', (t) => {

@@ -5,7 +5,8 @@ import { detectBadge } from '../../../src/domain/launches/badge-detect.ts';
 // the listing's page. Each case below is a way real pages get it wrong (or cheat).
 const target = { baseUrl: 'https://directory.example', slug: 'acme-rockets' };
 const PAGE = 'https://acme.example/';
-const link = (href: string, attrs = '') => `<a href="${href}"${attrs}><img src="https://directory.example/badges/acme-rockets.svg" alt="Acme"></a>`;
+const link = (href: string, attrs = '') =>
+  `<a href="${href}"${attrs}><img src="https://directory.example/badges/acme-rockets.svg" alt="Acme"></a>`;
 const page = (body: string, head = '') => `<!doctype html><html><head>${head}</head><body><main>${body}</main></body></html>`;
 const detect = (body: string, head = '') => detectBadge(page(body, head), PAGE, target);
 

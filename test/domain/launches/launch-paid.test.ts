@@ -46,8 +46,16 @@ test.serial('a later Monday → scheduled; a free listing gives its free slot ba
   const week = addWeeks(thisWeek(), 2);
   t.deepEqual(await launchPaid(deps(), listing.id, week), { status: 'scheduled', launch_week: week });
   t.deepEqual(await slotOf(listing.id), { kind: 'paid', week_start: week });
-  t.like(await db()('listings').where({ id: listing.id }).first(), { plan: 'paid', status: 'scheduled', launch_week: week, headline: 'Kept' });
-  t.is(Number((await db()('launch_slots').where({ week_start: freeWeek, kind: 'free', listing_id: listing.id }).count({ n: '*' }))[0]!.n), 0);
+  t.like(await db()('listings').where({ id: listing.id }).first(), {
+    plan: 'paid',
+    status: 'scheduled',
+    launch_week: week,
+    headline: 'Kept',
+  });
+  t.is(
+    Number((await db()('launch_slots').where({ week_start: freeWeek, kind: 'free', listing_id: listing.id }).count({ n: '*' }))[0]!.n),
+    0,
+  );
 });
 
 test.serial('idempotent: the same listing and week twice changes nothing the second time', async (t) => {
@@ -76,7 +84,8 @@ test.serial('paid slots per week are checked under the lock: concurrent bookings
   const listings = await Promise.all(Array.from({ length: 8 }, (_, i) => draftListing(db(), user.userId, `https://rush${i}.example/`)));
   const results = await Promise.allSettled(listings.map((l) => launchPaid(deps(), l.id, week)));
   t.is(results.filter((r) => r.status === 'fulfilled').length, 3);
-  for (const r of results.filter((r) => r.status === 'rejected')) t.like((r as PromiseRejectedResult).reason, { status: 409, code: 'launch_week_full' });
+  for (const r of results.filter((r) => r.status === 'rejected'))
+    t.like((r as PromiseRejectedResult).reason, { status: 409, code: 'launch_week_full' });
   t.is(Number((await db()('launch_slots').where({ week_start: week, kind: 'paid' }).count({ n: '*' }))[0]!.n), 3);
   const refused = listings.filter((_, i) => results[i]!.status === 'rejected');
   for (const l of refused) t.like(await db()('listings').where({ id: l.id }).first(), { status: 'draft', plan: null });

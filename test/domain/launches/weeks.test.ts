@@ -52,12 +52,19 @@ test('weeks across the year end keep ISO numbering (2026 has 53 weeks)', (t) => 
 
 test('isMonday accepts only real Mondays as YYYY-MM-DD', (t) => {
   t.true(isMonday('2026-11-30'));
-  for (const bad of ['2026-11-29', '2026-12-01', '2026-02-30', '2026-13-07', '2026-11-30T00:00:00Z', '30-11-2026', '']) t.false(isMonday(bad), bad);
+  for (const bad of ['2026-11-29', '2026-12-01', '2026-02-30', '2026-13-07', '2026-11-30T00:00:00Z', '30-11-2026', ''])
+    t.false(isMonday(bad), bad);
 });
 
 test('weekState: live this week, closed before, full only when no free and no paid slot is left', (t) => {
   const now = new Date('2026-11-25T10:00:00Z');
-  const week = (week_start: string, free_taken: number, paid_taken: number) => ({ week_start, free_slots: 2, free_taken, paid_slots: 1, paid_taken });
+  const week = (week_start: string, free_taken: number, paid_taken: number) => ({
+    week_start,
+    free_slots: 2,
+    free_taken,
+    paid_slots: 1,
+    paid_taken,
+  });
   t.is(weekState(week('2026-11-23', 0, 0), now), 'live');
   t.is(weekState(week('2026-11-16', 0, 0), now), 'closed');
   t.is(weekState(week('2026-11-30', 2, 0), now), 'open');
@@ -75,6 +82,7 @@ test('re-check schedule: every 10 min for the first hour, then hourly for 7 days
   t.is(nextRecheckDelay(phases, (60 + 7 * 24 * 60) * min), null);
   let elapsed = 0;
   let checks = 0;
-  for (let d = nextRecheckDelay(phases, 0); d !== null; d = nextRecheckDelay(phases, elapsed)) [elapsed, checks] = [elapsed + d, checks + 1];
+  for (let d = nextRecheckDelay(phases, 0); d !== null; d = nextRecheckDelay(phases, elapsed))
+    [elapsed, checks] = [elapsed + d, checks + 1];
   t.is(checks, 6 + 7 * 24);
 });

@@ -17,7 +17,10 @@ test('splitByLargestRemainder gives whole cents that add up exactly', (t) => {
   t.deepEqual(splitByLargestRemainder(7, [0, 0]), [0, 0]);
   for (const total of [1, 99, 1234, 98765]) {
     const parts = splitByLargestRemainder(total, [4900, 9900, 2900, 1]);
-    t.is(parts.reduce((a, b) => a + b, 0), total);
+    t.is(
+      parts.reduce((a, b) => a + b, 0),
+      total,
+    );
   }
 });
 
