@@ -3,7 +3,7 @@ import { startMetricsServer } from '../../src/metrics/server.ts';
 import { installTemporalRuntime } from '../../src/temporal/runtime.ts';
 import { api, freePort, startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
-import { mcpAndRest } from '../helpers/mcp-calls.ts';
+import { mcpParity } from '../helpers/mcp-parity.ts';
 
 /** /metrics on its own port: request, MCP and database series after real traffic; the SDK's worker metrics. */
 
@@ -50,7 +50,7 @@ test.serial('request durations by operation and status, MCP calls by tool', asyn
   t.is((await api(env, 'GET', '/no-such-route')).status, 404);
   const { key } = await env.user();
   t.is((await api(env, 'GET', '/me/listings', { key })).status, 200);
-  const calls = mcpAndRest(env);
+  const calls = mcpParity(env);
   t.teardown(() => calls.close());
   t.false((await calls.viaMcp(undefined, 'search_listings', { q: 'rockets' })).error);
   t.false((await calls.viaMcp(undefined, 'search_listings', { q: 'comets' })).error);

@@ -1,19 +1,19 @@
 import test from 'ava';
 import { api, startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { badgeHtml, draftListing, insertCompleteProfile } from '../helpers/launches.ts';
-import { mcpAndRest } from '../helpers/mcp-calls.ts';
+import { mcpParity } from '../helpers/mcp-parity.ts';
 import { serve, type TestSite } from '../helpers/site.ts';
 
 // Issue 11's operations through MCP: the same results, problems and ownership as REST.
 
 let env: TestEnv;
 let site: TestSite;
-let calls: ReturnType<typeof mcpAndRest>;
+let calls: ReturnType<typeof mcpParity>;
 const badges = new Set<string>();
 
 test.before(async () => {
   env = await startTestEnv(import.meta.url);
-  calls = mcpAndRest(env);
+  calls = mcpParity(env);
   site = await serve({
     '/': (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end([...badges].map((s) => badgeHtml(env.baseUrl, s)).join('')),
   });

@@ -1,16 +1,16 @@
 import test from 'ava';
 import { startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
-import { parityCaller } from '../helpers/mcp.ts';
+import { mcpParity } from '../helpers/mcp-parity.ts';
 import { promo } from '../helpers/orders.ts';
 
 /** The four order operations as MCP tools: the same results and problems as REST. */
 
 let env: TestEnv;
-let call: ReturnType<typeof parityCaller>;
+let call: ReturnType<typeof mcpParity>;
 test.before(async () => {
   env = await startTestEnv(import.meta.url);
-  call = parityCaller(env);
+  call = mcpParity(env);
 });
 test.after.always(async () => {
   await call?.close();

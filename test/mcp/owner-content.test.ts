@@ -1,11 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import test, { type ExecutionContext } from 'ava';
-import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
-import { operations } from '../../src/operations/index.ts';
-import { hasBody } from '../../src/operations/json-schema.ts';
-import { api, startTestEnv, type HttpResult, type TestEnv } from '../helpers/env.ts';
+import { api, startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { completeProfile, imageBytes, PUBLISHABLE, words } from '../helpers/founders.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
+import { mcpParity } from '../helpers/mcp-parity.ts';
 import { workflowResult } from '../helpers/workflows.ts';
 
 /** Owner content through MCP: the same results, problems, ownership and idempotency as REST. */
@@ -13,58 +11,27 @@ import { workflowResult } from '../helpers/workflows.ts';
 type Args = Record<string, unknown>;
 type User = { userId: number; key: string; email: string };
 
+type Parity = ReturnType<typeof mcpParity>;
+
 let env: TestEnv;
 let questionIds: number[];
-const clients = new Map<string, Client>();
+let parity: Parity;
 
 test.before(async () => {
   env = await startTestEnv(import.meta.url);
   await env.startWorkers();
+  parity = mcpParity(env);
   questionIds = (await api(env, 'GET', '/interview-questions')).body.items.map((q: { id: number }) => q.id);
 });
 test.after.always(async () => {
-  for (const client of clients.values()) await client.close().catch(() => {});
+  await parity?.close();
   await env?.close();
 });
 
 const db = () => env.services.db;
 
-/** One official client per key (protocol 2026-07-28), kept for the file. */
-async function client(key = ''): Promise<Client> {
-  let found = clients.get(key);
-  if (!found) {
-    found = new Client({ name: 'owner-content-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-    const headers: Record<string, string> = key ? { Authorization: `Bearer ${key}` } : {};
-    await found.connect(new StreamableHTTPClientTransport(new URL(`${env.baseUrl}/mcp`), { requestInit: { headers } }));
-    clients.set(key, found);
-  }
-  return found;
-}
-
-/** A tool call: `body` is the structured result, or the problem object of an isError result. */
-async function viaMcp(key: string | undefined, name: string, args: Args): Promise<{ error: boolean; body: any }> {
-  const result = (await (await client(key)).callTool({ name, arguments: args })) as CallToolResult;
-  const text = JSON.parse((result.content[0] as { text: string }).text);
-  if (!result.isError && JSON.stringify(text) !== JSON.stringify(result.structuredContent)) {
-    throw new Error(`${name}: the text content differs from structuredContent`);
-  }
-  return { error: result.isError === true, body: text };
-}
-
-/** The same operation over REST, the request built from the registry entry (path, query or body). */
-function viaRest(key: string | undefined, name: string, args: Args, headers: Record<string, string> = {}): Promise<HttpResult> {
-  const op = operations.find((o) => o.name === name);
-  if (!op) throw new Error(`no operation ${name}`);
-  const rest = { ...args };
-  const path = op.path.replace(/\{(\w+)\}/g, (_, param: string) => {
-    const value = rest[param];
-    delete rest[param];
-    return encodeURIComponent(String(value));
-  });
-  if (hasBody(op)) return api(env, op.method, path, { key, body: rest, headers });
-  const query = new URLSearchParams(Object.entries(rest).map(([k, v]) => [k, String(v)])).toString();
-  return api(env, op.method, query ? `${path}?${query}` : path, { key, headers });
-}
+const viaMcp = (...args: Parameters<Parity['viaMcp']>) => parity.viaMcp(...args);
+const viaRest = (...args: Parameters<Parity['viaRest']>) => parity.viaRest(...args);
 
 /**
  * Masks what differs between two identical fixtures: ids, timestamps, numeric path segments of
