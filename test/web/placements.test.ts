@@ -45,6 +45,14 @@ test('paid placements show: featured weeks, category pages paid first, the billb
     [bought],
   );
   t.deepEqual(await featuredListings(db(), site, mondayIn(2)), []);
+  const launches = await new WebClient(env.baseUrl).get('/launches');
+  t.deepEqual(
+    launches
+      .$('section.featured li a')
+      .map((_, a) => launches.$(a).attr('href'))
+      .get(),
+    [`/listings/${(await db()('listings').where({ id: bought }).first('slug')).slug}`],
+  );
 
   const page = await new WebClient(env.baseUrl).get('/categories/analytics');
   t.is(page.status, 200);

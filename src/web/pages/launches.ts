@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import { listLaunchWeeks, type LaunchWeek } from '../../domain/launches/launch-weeks.ts';
+import { featuredListings, type PlacedListing } from '../../domain/orders/placements.ts';
 import { communityLeaderboard, type Leaderboard } from '../../domain/ranking/leaderboard.ts';
 import { votedListingIds } from '../../domain/ranking/votes.ts';
 import { addWeeks, isoWeekLabel, isoWeekMonday, isoWeekStart } from '../../domain/ranking/weeks.ts';
@@ -25,10 +26,13 @@ export const launchesPages: PageRoutes = (router, services) => {
     const site = await siteForHost(services.db, ctx.host);
     const weekStart = weekOf(ctx.query.week);
     const board = await communityLeaderboard(services.db, site.id, { weekStart, page: 1, perPage: SHOWN });
-    const upcoming = await listLaunchWeeks(services.db, site.id);
+    const [upcoming, featured] = await Promise.all([
+      listLaunchWeeks(services.db, site.id),
+      featuredListings(services.db, site.id, weekStart),
+    ]);
     await renderPage(ctx, services, {
       title: `Launches of ${board.week}`,
-      main: html`${weekNavigation(board)} ${await rankingTable(ctx, services, board)}
+      main: html`${weekNavigation(board)} ${featuredStrip(featured)} ${await rankingTable(ctx, services, board)}
         <h2>How the ranking works</h2>
         <p class="formula" data-formula>${board.formula}.</p>
         <p class="hint">Votes are cast here by people with a confirmed account; there is no API or agent tool for voting.</p>
@@ -36,6 +40,17 @@ export const launchesPages: PageRoutes = (router, services) => {
     });
   });
 };
+
+/** The week's paid featured listings, above the ranking (they do not change it). */
+function featuredStrip(featured: PlacedListing[]): SafeHtml | '' {
+  if (featured.length === 0) return '';
+  return html`<section class="featured" aria-labelledby="featured">
+    <h2 id="featured">Featured this week</h2>
+    <ul>
+      ${featured.map((l) => html`<li><a href="/listings/${l.slug}">${l.name}</a>${l.headline ? html` — ${l.headline}` : ''}</li>`)}
+    </ul>
+  </section>`;
+}
 
 function weekOf(value: unknown): string {
   if (value === undefined || value === '') return isoWeekStart(new Date());
