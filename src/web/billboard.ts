@@ -10,10 +10,7 @@ export async function billboardBanner(ctx: Context, services: WebServices): Prom
     const site = await siteForHost(services.db, ctx.host);
     const listing = await todaysBillboard(services.db, site.id, services.config.cache.catalogTtlMs);
     if (!listing) return undefined;
-    return html`<aside class="billboard" aria-label="Billboard" data-billboard="${listing.id}">
-      <a href="/listings/${listing.slug}"><strong>${listing.name}</strong></a
-      >${listing.headline ? html` — ${listing.headline}` : ''}
-    </aside>`;
+    return html`<aside class="billboard" aria-label="Billboard" data-billboard="${listing.id}"><a href="/listings/${listing.slug}"><strong>${listing.name}</strong></a>${listing.headline ? html` — ${listing.headline}` : ''}</aside>`;
   } catch {
     return undefined;
   }

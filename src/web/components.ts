@@ -22,13 +22,7 @@ export function field(o: FieldOptions): SafeHtml {
   return labelled(
     o,
     (id, described) =>
-      html`<input
-        id="${id}"
-        name="${o.name}"
-        type="${o.type ?? 'text'}"
-        value="${o.value ?? ''}"
-        ${attr('autocomplete', o.autocomplete)}${attr('aria-describedby', described)}${o.error ? html` aria-invalid="true"` : ''}${o.required ? html` required` : ''}${attr('minlength', o.minlength)}${attr('maxlength', o.maxlength)}
-      />`,
+      html`<input id="${id}" name="${o.name}" type="${o.type ?? 'text'}" value="${o.value ?? ''}"${attr('autocomplete', o.autocomplete)}${attr('aria-describedby', described)}${o.error ? html` aria-invalid="true"` : ''}${o.required ? html` required` : ''}${attr('minlength', o.minlength)}${attr('maxlength', o.maxlength)}>`,
   );
 }
 
@@ -43,10 +37,11 @@ export function labelled(
   const id = `f-${o.name}`;
   const described = [o.hint && `${id}-hint`, o.error && `${id}-error`].filter(Boolean).join(' ') || undefined;
   return html`<div class="field">
-    <label for="${id}">${o.label}</label>
-    ${o.hint && html`<p class="hint" id="${id}-hint">${o.hint}</p>`} ${o.error && html`<p class="error" id="${id}-error">${o.error}</p>`}
-    ${control(id, described)}
-  </div>`;
+<label for="${id}">${o.label}</label>
+${o.hint && html`<p class="hint" id="${id}-hint">${o.hint}</p>`}
+${o.error && html`<p class="error" id="${id}-error">${o.error}</p>`}
+${control(id, described)}
+</div>`;
 }
 
 /** ` name="value"`, or nothing when the value is absent. */
@@ -57,16 +52,14 @@ export function errorSummary(errors: FieldMessages | undefined): SafeHtml {
   const entries = Object.entries(errors ?? {});
   if (entries.length === 0) return html``;
   return html`<div class="error-summary" role="alert">
-    <h2>There is a problem</h2>
-    <ul>
-      ${entries.map(([name, message]) => html`<li>${name === 'form' ? message : html`<a href="#f-${name}">${message}</a>`}</li>`)}
-    </ul>
-  </div>`;
+<h2>There is a problem</h2>
+<ul>${entries.map(([name, message]) => html`<li>${name === 'form' ? message : html`<a href="#f-${name}">${message}</a>`}</li>`)}</ul>
+</div>`;
 }
 
 /** A POST form carrying the CSRF token. */
 export const postForm = (action: string, token: string, content: SafeHtml, className?: string): SafeHtml =>
-  html`<form method="post" action="${action}" ${className ? html` class="${className}"` : ''}>${csrfField(token)}${content}</form>`;
+  html`<form method="post" action="${action}"${className ? html` class="${className}"` : ''}>${csrfField(token)}${content}</form>`;
 
 /** A timestamp people can read (UTC) with the exact value in the markup. */
 export function time(value: Date | string | null | undefined, empty = 'never'): SafeHtml {

@@ -11,7 +11,7 @@ export function textBlocks(text: string | null | undefined): SafeHtml {
 }
 
 /** One paragraph's lines joined by <br>. */
-export const lines = (text: string): SafeHtml => html`${text.split('\n').map((line, i) => html`${i > 0 && html`<br />`}${line}`)}`;
+export const lines = (text: string): SafeHtml => html`${text.split('\n').map((line, i) => html`${i > 0 && html`<br>`}${line}`)}`;
 
 /**
  * A link to a URL somebody else typed: only http(s) becomes a link (never javascript: or data:),
@@ -32,18 +32,16 @@ export const displayUrl = (url: string) => url.replace(/^https?:\/\//, '').repla
  */
 export function founderPhoto(path: string | null, name: string | null, size = 96): SafeHtml {
   if (!path) return html``;
-  return html`<img class="founder-photo" src="${path}" width="${size}" height="${size}" alt="${name ? `Photo of ${name}` : ''}" />`;
+  return html`<img class="founder-photo" src="${path}" width="${size}" height="${size}" alt="${name ? `Photo of ${name}` : ''}">`;
 }
 
 /** What keeps a profile or a story from being complete, each with the page that fixes it. */
 export function missingList(missing: MissingItem[], heading: string): SafeHtml {
   if (missing.length === 0) return html``;
   return html`<section class="missing" aria-labelledby="missing-title">
-    <h2 id="missing-title">${heading}</h2>
-    <ul>
-      ${missing.map((m) => html`<li data-code="${m.code}">${m.reason} ${sameSiteLink(m.url, 'Fix this')}</li>`)}
-    </ul>
-  </section>`;
+<h2 id="missing-title">${heading}</h2>
+<ul>${missing.map((m) => html`<li data-code="${m.code}">${m.reason} ${sameSiteLink(m.url, 'Fix this')}</li>`)}</ul>
+</section>`;
 }
 
 /** Our own absolute URLs (from config.baseUrl) become site-relative links. */
@@ -61,10 +59,10 @@ export function pager(path: string, page: number, perPage: number, total: number
     return search ? `${path}?${search}` : path;
   };
   return html`<nav class="pager" aria-label="Pages">
-    ${page > 1 && html`<a rel="prev" href="${at(Math.min(page - 1, last))}">← Newer</a>`}
-    <span>Page ${page} of ${last}</span>
-    ${page < last && html`<a rel="next" href="${at(page + 1)}">Older →</a>`}
-  </nav>`;
+${page > 1 && html`<a rel="prev" href="${at(Math.min(page - 1, last))}">← Newer</a>`}
+<span>Page ${page} of ${last}</span>
+${page < last && html`<a rel="next" href="${at(page + 1)}">Older →</a>`}
+</nav>`;
 }
 
 /** A calendar date (YYYY-MM-DD) as a <time>. */

@@ -41,7 +41,7 @@ export async function csrfToken(ctx: Context, services: WebServices): Promise<st
 }
 
 /** The hidden form field carrying the token. */
-export const csrfField = (token: string): SafeHtml => html`<input type="hidden" name="${CSRF_FIELD}" value="${token}" />`;
+export const csrfField = (token: string): SafeHtml => html`<input type="hidden" name="${CSRF_FIELD}" value="${token}">`;
 
 /**
  * Refuses every unsafe request (POST, PUT, PATCH, DELETE) whose form does not carry this

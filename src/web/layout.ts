@@ -20,53 +20,37 @@ export interface LayoutOptions {
 /** The one layout of every page. */
 export function layout(o: LayoutOptions): SafeHtml {
   return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>${o.title} · Listing Directory</title>
-        <style nonce="${o.nonce}">
-          ${raw(CSS)}
-        </style>
-      </head>
-      <body>
-        <a class="skip" href="#main">Skip to content</a>
-        <header class="site">
-          <nav aria-label="Main">
-            <a class="brand" href="/">Listing Directory</a>
-            <ul>
-              ${o.user && o.csrf ? signedInLinks(o.csrf) : anonymousLinks}
-            </ul>
-          </nav>
-        </header>
-        ${o.banner ?? ''}
-        <main id="main">
-          ${o.notice && html`<p class="notice" role="status">${o.notice}</p>`}
-          <h1>${o.title}</h1>
-          ${o.main}
-        </main>
-        <footer>Listing Directory · <a href="/docs">API reference</a> · <a href="/api/v1/openapi.json">OpenAPI</a></footer>
-        ${
-          o.script &&
-          html`<script nonce="${o.nonce}">
-            ${raw(o.script)};
-          </script>`
-        }
-      </body>
-    </html>`;
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${o.title} · Listing Directory</title>
+<style nonce="${o.nonce}">${raw(CSS)}</style>
+</head>
+<body>
+<a class="skip" href="#main">Skip to content</a>
+<header class="site"><nav aria-label="Main">
+<a class="brand" href="/">Listing Directory</a>
+<ul>${o.user && o.csrf ? signedInLinks(o.csrf) : anonymousLinks}</ul>
+</nav></header>
+${o.banner ?? ''}
+<main id="main">
+${o.notice && html`<p class="notice" role="status">${o.notice}</p>`}
+<h1>${o.title}</h1>
+${o.main}
+</main>
+<footer>Listing Directory · <a href="/docs">API reference</a> · <a href="/api/v1/openapi.json">OpenAPI</a></footer>
+${o.script && html`<script nonce="${o.nonce}">${raw(o.script)}</script>`}
+</body>
+</html>`;
 }
 
-const signedInLinks = (csrf: string) =>
-  html`<li><a href="/launches">Launches</a></li>
-    <li><a href="/updates">Latest updates</a></li>
-    <li><a href="/docs">API docs</a></li>
-    <li><a href="/account">Account</a></li>
-    <li><a href="/account/keys">API keys</a></li>
-    <li><a href="/account/connected-apps">Connected apps</a></li>
-    <li>${postForm('/signout', csrf, html`<button class="link" type="submit">Sign out</button>`, 'inline')}</li>`;
+const signedInLinks = (
+  csrf: string,
+) => html`<li><a href="/launches">Launches</a></li><li><a href="/updates">Latest updates</a></li><li><a href="/docs">API docs</a></li>
+<li><a href="/account">Account</a></li>
+<li><a href="/account/keys">API keys</a></li>
+<li><a href="/account/connected-apps">Connected apps</a></li>
+<li>${postForm('/signout', csrf, html`<button class="link" type="submit">Sign out</button>`, 'inline')}</li>`;
 
-const anonymousLinks = html`<li><a href="/launches">Launches</a></li>
-  <li><a href="/updates">Latest updates</a></li>
-  <li><a href="/docs">API docs</a></li>
-  <li><a href="/signin">Sign in</a></li>
-  <li><a href="/signup">Sign up</a></li>`;
+const anonymousLinks = html`<li><a href="/launches">Launches</a></li><li><a href="/updates">Latest updates</a></li><li><a href="/docs">API docs</a></li><li><a href="/signin">Sign in</a></li><li><a href="/signup">Sign up</a></li>`;

@@ -82,6 +82,6 @@ export function stepAction(step: NextStep, token: string): SafeHtml {
   const action = step.action;
   if (!action) return html`<span class="muted">—</span>`;
   if (!action.post) return html`<a href="${action.href}">${action.label}</a>`;
-  const hidden = Object.entries(action.post).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}" />`);
+  const hidden = Object.entries(action.post).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`);
   return postForm(action.href, token, html`${hidden}<button class="link" type="submit">${action.label}</button>`, 'inline');
 }

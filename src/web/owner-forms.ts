@@ -22,13 +22,7 @@ export function textArea(o: TextAreaOptions): SafeHtml {
   return labelled(
     o,
     (id, described) =>
-      html`<textarea
-        id="${id}"
-        name="${o.name}"
-        rows="${o.rows ?? 6}"
-        ${attr('aria-describedby', described)}${o.error ? html` aria-invalid="true"` : ''}${attr('maxlength', o.maxlength)}
-      >
-${o.value ?? ''}</textarea>`,
+      html`<textarea id="${id}" name="${o.name}" rows="${o.rows ?? 6}"${attr('aria-describedby', described)}${o.error ? html` aria-invalid="true"` : ''}${attr('maxlength', o.maxlength)}>${o.value ?? ''}</textarea>`,
   );
 }
 

@@ -61,8 +61,7 @@ function htmlErrors(services: WebServices): Middleware {
       await renderPage(ctx, services, {
         title,
         status: known?.status ?? 500,
-        main: html`<p>${detail}</p>
-          <p><a href="/">Go to the front page</a></p>`,
+        main: html`<p>${detail}</p><p><a href="/">Go to the front page</a></p>`,
       }).catch(() => {
         // The page itself needs the database; if that is what failed, send plain text.
         ctx.status = known?.status ?? 500;

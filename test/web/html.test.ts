@@ -12,12 +12,7 @@ test('html escapes every interpolated value by default', (t) => {
 
 test('nested html, raw, arrays and empty values', (t) => {
   const items = ['<a>', 'b'];
-  t.is(
-    html`<ul>
-      ${items.map((i) => html`<li>${i}</li>`)}
-    </ul>`.value,
-    '<ul><li>&lt;a&gt;</li><li>b</li></ul>',
-  );
+  t.is(html`<ul>${items.map((i) => html`<li>${i}</li>`)}</ul>`.value, '<ul><li>&lt;a&gt;</li><li>b</li></ul>');
   t.is(html`${raw('<b>ok</b>')}`.value, '<b>ok</b>');
   t.is(html`[${null}${undefined}${false}${true}${0}]`.value, '[0]');
   t.true(html`x` instanceof SafeHtml);

@@ -5,4 +5,6 @@ export default {
   trailingComma: 'all',
   semi: true,
   arrowParens: 'always',
+  // Template literals are output (html``, SQL): their whitespace is the program's, never reformatted.
+  embeddedLanguageFormatting: 'off',
 };

@@ -78,78 +78,61 @@ async function panelPage(ctx: Context, services: WebServices, status: number, er
     status,
     notice,
     script: COPY_SCRIPT,
-    main: html`${errorSummary(errors)} ${launchStatus(view)} ${missingList(view.missing, 'What the free launch still needs')}
-    ${
-      view.plan === null &&
-      ['draft', 'awaiting_profile', 'awaiting_badge'].includes(view.status as string) &&
-      postForm(
-        `${panelPath(view.id)}/free`,
-        token,
-        html`<button type="submit">Launch for free</button>
-          <p class="hint">
-            Free launches wait in the queue (see <a href="/launches">how full each week is</a>) and need our badge on your site and a
-            complete founder profile.
-          </p>`,
-      )
-    }
-    ${badgeSection(view, token)} ${snippetSection(badgeSnippets(services.config.baseUrl, view, site.name))}`,
+    main: html`${errorSummary(errors)}
+${launchStatus(view)}
+${missingList(view.missing, 'What the free launch still needs')}
+${
+  view.plan === null &&
+  ['draft', 'awaiting_profile', 'awaiting_badge'].includes(view.status as string) &&
+  postForm(
+    `${panelPath(view.id)}/free`,
+    token,
+    html`<button type="submit">Launch for free</button>
+<p class="hint">Free launches wait in the queue (see <a href="/launches">how full each week is</a>) and need our badge on your site and a complete founder profile.</p>`,
+  )
+}
+${badgeSection(view, token)}
+${snippetSection(badgeSnippets(services.config.baseUrl, view, site.name))}`,
   });
 }
 
 function launchStatus(v: OwnerView): SafeHtml {
   return html`<section aria-labelledby="launch-title">
-    <h2 id="launch-title">Launch</h2>
-    <dl class="launch" data-status="${v.status}">
-      <dt>Status</dt>
-      <dd data-field="status">${v.status}</dd>
-      <dt>Plan</dt>
-      <dd data-field="plan">${v.plan ?? 'not chosen yet'}</dd>
-      <dt>Launch week</dt>
-      <dd data-field="launch-week">
-        ${v.launch_week ? html`${isoWeekLabel(v.launch_week)} (live from Monday ${v.launch_week}, 00:00 UTC)` : html`<span class="muted">none yet</span>`}
-      </dd>
-      <dt>Place in that week</dt>
-      <dd data-field="queue-position">${v.queue_position ?? html`<span class="muted">—</span>`}</dd>
-    </dl>
-    ${(v.status as string) === 'live' && html`<p><a href="/listings/${v.slug}">See the public page</a></p>`}
-  </section>`;
+<h2 id="launch-title">Launch</h2>
+<dl class="launch" data-status="${v.status}">
+<dt>Status</dt><dd data-field="status">${v.status}</dd>
+<dt>Plan</dt><dd data-field="plan">${v.plan ?? 'not chosen yet'}</dd>
+<dt>Launch week</dt><dd data-field="launch-week">${v.launch_week ? html`${isoWeekLabel(v.launch_week)} (live from Monday ${v.launch_week}, 00:00 UTC)` : html`<span class="muted">none yet</span>`}</dd>
+<dt>Place in that week</dt><dd data-field="queue-position">${v.queue_position ?? html`<span class="muted">—</span>`}</dd>
+</dl>
+${(v.status as string) === 'live' && html`<p><a href="/listings/${v.slug}">See the public page</a></p>`}
+</section>`;
 }
 
 function badgeSection(v: OwnerView, token: string): SafeHtml {
   const b = v.badge;
   return html`<section aria-labelledby="badge-title">
-    <h2 id="badge-title">Badge check</h2>
-    <p data-field="badge-status" data-badge="${b.status}">
-      Last result: <strong>${b.status}</strong>, checked ${time(b.checked_at, 'never')}.
-    </p>
-    ${b.detail && html`<p data-field="badge-detail">${b.detail}</p>`}
-    ${b.missing_since && html`<p>Missing since ${time(b.missing_since)}.</p>`}
-    ${v.badge_note && html`<p class="error" data-field="badge-note">${v.badge_note}</p>`}
-    ${postForm(`${panelPath(v.id)}/badge-check`, token, html`<button type="submit">Check now</button>`)}
-  </section>`;
+<h2 id="badge-title">Badge check</h2>
+<p data-field="badge-status" data-badge="${b.status}">Last result: <strong>${b.status}</strong>, checked ${time(b.checked_at, 'never')}.</p>
+${b.detail && html`<p data-field="badge-detail">${b.detail}</p>`}
+${b.missing_since && html`<p>Missing since ${time(b.missing_since)}.</p>`}
+${v.badge_note && html`<p class="error" data-field="badge-note">${v.badge_note}</p>`}
+${postForm(`${panelPath(v.id)}/badge-check`, token, html`<button type="submit">Check now</button>`)}
+</section>`;
 }
 
 function snippetSection(snippets: ReturnType<typeof badgeSnippets>): SafeHtml {
   return html`<section aria-labelledby="snippets-title">
-    <h2 id="snippets-title">Badge snippets</h2>
-    <p>Paste one on your homepage, visible to visitors (not in a comment, a template, a script or a hidden element).</p>
-    ${snippets.map(
-      (s) =>
-        html`<h3>${s.name === 'light' ? 'Light' : 'Dark'} theme</h3>
-          <p><img src="${new URL(s.image_url).pathname}${new URL(s.image_url).search}" alt="" width="220" height="54" /></p>
-          <div class="secret">
-            <code id="snippet-${s.name}-html">${s.html}</code>
-            <button type="button" data-copy="snippet-${s.name}-html" hidden>
-              Copy HTML<span class="visually-hidden"> (${s.name})</span>
-            </button>
-          </div>
-          <div class="secret">
-            <code id="snippet-${s.name}-markdown">${s.markdown}</code>
-            <button type="button" data-copy="snippet-${s.name}-markdown" hidden>
-              Copy Markdown<span class="visually-hidden"> (${s.name})</span>
-            </button>
-          </div>`,
-    )}
-    <span role="status" aria-live="polite" id="copy-status"></span>
-  </section>`;
+<h2 id="snippets-title">Badge snippets</h2>
+<p>Paste one on your homepage, visible to visitors (not in a comment, a template, a script or a hidden element).</p>
+${snippets.map(
+  (s) => html`<h3>${s.name === 'light' ? 'Light' : 'Dark'} theme</h3>
+<p><img src="${new URL(s.image_url).pathname}${new URL(s.image_url).search}" alt="" width="220" height="54"></p>
+<div class="secret"><code id="snippet-${s.name}-html">${s.html}</code>
+<button type="button" data-copy="snippet-${s.name}-html" hidden>Copy HTML<span class="visually-hidden"> (${s.name})</span></button></div>
+<div class="secret"><code id="snippet-${s.name}-markdown">${s.markdown}</code>
+<button type="button" data-copy="snippet-${s.name}-markdown" hidden>Copy Markdown<span class="visually-hidden"> (${s.name})</span></button></div>`,
+)}
+<span role="status" aria-live="polite" id="copy-status"></span>
+</section>`;
 }

@@ -91,43 +91,26 @@ async function listingsPage(ctx: Context, services: WebServices, user: SessionUs
     title: 'Your listings',
     status: form.status,
     main: html`${errorSummary(form.errors)}
-      <section aria-labelledby="new-draft">
-        <h2 id="new-draft">Draft a listing from your website</h2>
-        ${postForm(
-          CREATE_DRAFT_PATH,
-          token,
-          html`${field({ name: 'url', label: 'Website address', type: 'text', value: form.url, error: form.errors?.url, required: true, maxlength: 2048, hint: 'We read the home page and its about, pricing and FAQ pages, then draft the listing for you to review.', autocomplete: 'url' })}
-            <button type="submit">Draft my listing</button>`,
-        )}
-      </section>
-      <section aria-labelledby="yours">
-        <h2 id="yours">Your drafts and listings</h2>
-        ${
-          rows.length === 0
-            ? html`<p>Nothing yet. Enter your website above and we draft your first listing from it.</p>`
-            : html`<div class="table-scroll">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Name</th>
-                      <th scope="col">Status</th>
-                      <th scope="col">Next step</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    ${rows.map(
-                      (r) =>
-                        html`<tr>
-                          <td>${r.name} <span class="muted">(${r.kind.toLowerCase()})</span></td>
-                          <td>${r.step.state}</td>
-                          <td>${stepAction(r.step, token)}</td>
-                        </tr>`,
-                    )}
-                  </tbody>
-                </table>
-              </div>`
-        }
-        ${(drafts.total > SHOWN || listings.total > SHOWN) && html`<p class="muted">The newest ${SHOWN} of each; the API lists all (<a href="/docs#list_my_drafts">list_my_drafts</a>, <a href="/docs#list_my_listings">list_my_listings</a>).</p>`}
-      </section>`,
+<section aria-labelledby="new-draft">
+<h2 id="new-draft">Draft a listing from your website</h2>
+${postForm(
+  CREATE_DRAFT_PATH,
+  token,
+  html`${field({ name: 'url', label: 'Website address', type: 'text', value: form.url, error: form.errors?.url, required: true, maxlength: 2048, hint: 'We read the home page and its about, pricing and FAQ pages, then draft the listing for you to review.', autocomplete: 'url' })}
+<button type="submit">Draft my listing</button>`,
+)}
+</section>
+<section aria-labelledby="yours">
+<h2 id="yours">Your drafts and listings</h2>
+${
+  rows.length === 0
+    ? html`<p>Nothing yet. Enter your website above and we draft your first listing from it.</p>`
+    : html`<div class="table-scroll"><table>
+<thead><tr><th scope="col">Name</th><th scope="col">Status</th><th scope="col">Next step</th></tr></thead>
+<tbody>${rows.map((r) => html`<tr><td>${r.name} <span class="muted">(${r.kind.toLowerCase()})</span></td><td>${r.step.state}</td><td>${stepAction(r.step, token)}</td></tr>`)}</tbody>
+</table></div>`
+}
+${(drafts.total > SHOWN || listings.total > SHOWN) && html`<p class="muted">The newest ${SHOWN} of each; the API lists all (<a href="/docs#list_my_drafts">list_my_drafts</a>, <a href="/docs#list_my_listings">list_my_listings</a>).</p>`}
+</section>`,
   });
 }

@@ -21,50 +21,37 @@ export const accountPages: PageRoutes = (router, services) => {
     await renderPage(ctx, services, {
       title: 'Your account',
       main: html`<dl>
-          <dt>Email address</dt>
-          <dd>${user.email}</dd>
-          <dt>Confirmed</dt>
-          <dd>${time(user.emailVerifiedAt, 'not yet')}</dd>
-          <dt>Member since</dt>
-          <dd>${time(user.createdAt)}</dd>
-          <dt>API keys</dt>
-          <dd>${keys.length} active · <a href="/account/keys">Manage API keys</a></dd>
-        </dl>
-        <nav aria-labelledby="account-pages">
-          <h2 id="account-pages">Your pages</h2>
-          <ul>
-            <li><a href="/account/listings">Your listings</a> — drafts and listings, their status and next step</li>
-            <li><a href="/account/notifications">Notifications</a> — updates of the listings you follow</li>
-            <li><a href="/account/orders">Orders</a> — what you bought, with invoices</li>
-            <li><a href="${founderUrls.profileEditor('')}">Founder profile</a> — your name, photo, bio and interview</li>
-            <li><a href="/account/keys">API keys</a></li>
-            <li><a href="/account/claims">Claims</a> — listings of your company you asked to own</li>
-            <li><a href="/account/connected-apps">Connected apps</a> — AI agents and apps signed in with your account</li>
-            <li><a href="/updates">Latest updates</a> — what makers shipped lately</li>
-          </ul>
-        </nav>
-        ${
-          listings.total > 0 &&
-          html`<section aria-labelledby="your-listings">
-            <h2 id="your-listings">Your listings</h2>
-            <ul class="owned">
-              ${listings.items.map(
-                (l) =>
-                  html`<li>
-                    ${(l.status as string) === 'live' ? html`<a href="/listings/${l.slug}">${l.name}</a>` : l.name}
-                    <span class="muted">(${l.status})</span> ·
-                    <a href="/account/listings/${l.id}">Launch panel<span class="visually-hidden"> of ${l.name}</span></a> ·
-                    <a href="${founderUrls.storyEditor('', l.id)}"
-                      >Edit the founder story<span class="visually-hidden"> of ${l.name}</span></a
-                    >
-                  </li>`,
-              )}
-            </ul>
-            ${listings.total > LISTINGS_SHOWN && html`<p class="muted">The newest ${LISTINGS_SHOWN} of your ${listings.total} listings.</p>`}
-            <p><a href="/account/listings">Drafts, statuses and next steps</a></p>
-          </section>`
-        }
-        <p><a href="/forgot-password">Change your password</a> (we mail you a link; other sessions are signed out).</p>`,
+<dt>Email address</dt><dd>${user.email}</dd>
+<dt>Confirmed</dt><dd>${time(user.emailVerifiedAt, 'not yet')}</dd>
+<dt>Member since</dt><dd>${time(user.createdAt)}</dd>
+<dt>API keys</dt><dd>${keys.length} active · <a href="/account/keys">Manage API keys</a></dd>
+</dl>
+<nav aria-labelledby="account-pages">
+<h2 id="account-pages">Your pages</h2>
+<ul>
+<li><a href="/account/listings">Your listings</a> — drafts and listings, their status and next step</li>
+<li><a href="/account/notifications">Notifications</a> — updates of the listings you follow</li>
+<li><a href="/account/orders">Orders</a> — what you bought, with invoices</li>
+<li><a href="${founderUrls.profileEditor('')}">Founder profile</a> — your name, photo, bio and interview</li>
+<li><a href="/account/keys">API keys</a></li>
+<li><a href="/account/claims">Claims</a> — listings of your company you asked to own</li>
+<li><a href="/account/connected-apps">Connected apps</a> — AI agents and apps signed in with your account</li>
+<li><a href="/updates">Latest updates</a> — what makers shipped lately</li>
+</ul>
+</nav>
+${
+  listings.total > 0 &&
+  html`<section aria-labelledby="your-listings">
+<h2 id="your-listings">Your listings</h2>
+<ul class="owned">${listings.items.map(
+    (l) =>
+      html`<li>${(l.status as string) === 'live' ? html`<a href="/listings/${l.slug}">${l.name}</a>` : l.name} <span class="muted">(${l.status})</span> · <a href="/account/listings/${l.id}">Launch panel<span class="visually-hidden"> of ${l.name}</span></a> · <a href="${founderUrls.storyEditor('', l.id)}">Edit the founder story<span class="visually-hidden"> of ${l.name}</span></a></li>`,
+  )}</ul>
+${listings.total > LISTINGS_SHOWN && html`<p class="muted">The newest ${LISTINGS_SHOWN} of your ${listings.total} listings.</p>`}
+<p><a href="/account/listings">Drafts, statuses and next steps</a></p>
+</section>`
+}
+<p><a href="/forgot-password">Change your password</a> (we mail you a link; other sessions are signed out).</p>`,
     });
   });
 };

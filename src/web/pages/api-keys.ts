@@ -73,11 +73,9 @@ export const apiKeyPages: PageRoutes = (router, services) => {
     const token = await csrfToken(ctx, services);
     await renderPage(ctx, services, {
       title: `Revoke the key “${key.name}”?`,
-      main: html`<p>
-          Scripts and agents that use <code>${key.prefix}…</code> (${key.scopes.join(', ')}) stop working at once. This cannot be undone;
-          you can create a new key afterwards.
-        </p>
-        ${postForm(paths.revokeApiKey(key.id), token, html`<button type="submit">Revoke key</button> <a href="${KEYS_PAGE}">Cancel</a>`)}`,
+      main: html`<p>Scripts and agents that use <code>${key.prefix}…</code> (${key.scopes.join(', ')}) stop working at once.
+This cannot be undone; you can create a new key afterwards.</p>
+${postForm(paths.revokeApiKey(key.id), token, html`<button type="submit">Revoke key</button> <a href="${KEYS_PAGE}">Cancel</a>`)}`,
     });
   });
 
@@ -121,70 +119,52 @@ async function keysPage(ctx: Context, services: WebServices, view: KeysView) {
     notice: view.created ? `Key “${view.created.name}” created.` : undefined,
     script: view.created ? COPY_SCRIPT : undefined,
     main: html`${view.created && newKeyPanel(view.created)}
-      <p>
-        Scripts and AI agents call the <a href="/api/v1/openapi.json">REST API</a> with <code>Authorization: Bearer &lt;key&gt;</code>. Give
-        each key only the scopes it needs.
-      </p>
-      <h2>Your keys</h2>
-      ${
-        keys.length === 0
-          ? html`<p>No keys yet.</p>`
-          : html`<table class="stack">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Scopes</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col"><span class="muted">Action</span></th>
-                </tr>
-              </thead>
-              <tbody>
-                ${keys.map(
-                  (k) =>
-                    html`<tr data-key-id="${k.id}">
-                      <td>${k.name}<br /><code class="muted">${k.prefix}…</code></td>
-                      <td data-label="Scopes">${k.scopes.join(', ')}</td>
-                      <td data-label="Created">${time(k.created_at)}</td>
-                      <td data-label="Last used">${time(k.last_used_at)}</td>
-                      <td><a href="${paths.revokeApiKey(k.id)}" aria-label="Revoke ${k.name}">Revoke</a></td>
-                    </tr>`,
-                )}
-              </tbody>
-            </table>`
-      }
-      <h2>Create a key</h2>
-      ${errorSummary(view.errors)}
-      ${postForm(
-        '/account/keys',
-        token,
-        html`${field({ name: 'name', label: 'Name', value: view.values?.name ?? '', error: view.errors?.name, hint: 'What uses it, e.g. “CI deploy” or “Claude”.', required: true, maxlength: 100 })}
+<p>Scripts and AI agents call the <a href="/api/v1/openapi.json">REST API</a> with <code>Authorization: Bearer &lt;key&gt;</code>.
+Give each key only the scopes it needs.</p>
+<h2>Your keys</h2>
+${
+  keys.length === 0
+    ? html`<p>No keys yet.</p>`
+    : html`<table class="stack">
+<thead><tr><th scope="col">Name</th><th scope="col">Scopes</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col"><span class="muted">Action</span></th></tr></thead>
+<tbody>${keys.map(
+        (k) => html`<tr data-key-id="${k.id}">
+<td>${k.name}<br><code class="muted">${k.prefix}…</code></td>
+<td data-label="Scopes">${k.scopes.join(', ')}</td>
+<td data-label="Created">${time(k.created_at)}</td>
+<td data-label="Last used">${time(k.last_used_at)}</td>
+<td><a href="${paths.revokeApiKey(k.id)}" aria-label="Revoke ${k.name}">Revoke</a></td>
+</tr>`,
+      )}</tbody></table>`
+}
+<h2>Create a key</h2>
+${errorSummary(view.errors)}
+${postForm(
+  '/account/keys',
+  token,
+  html`${field({ name: 'name', label: 'Name', value: view.values?.name ?? '', error: view.errors?.name, hint: 'What uses it, e.g. “CI deploy” or “Claude”.', required: true, maxlength: 100 })}
 <fieldset${view.errors?.scopes ? html` aria-describedby="f-scopes-error"` : ''}>
 <legend id="f-scopes">Scopes</legend>
 ${view.errors?.scopes && html`<p class="error" id="f-scopes-error">${view.errors.scopes}</p>`}
 ${SCOPES.map(
   (scope) =>
-    html`<label class="check"
-      ><input type="checkbox" name="scopes" value="${scope}" /> <span><code>${scope}</code> — ${SCOPE_HELP[scope]}</span></label
-    >`,
+    html`<label class="check"><input type="checkbox" name="scopes" value="${scope}"> <span><code>${scope}</code> — ${SCOPE_HELP[scope]}</span></label>`,
 )}
 </fieldset>
 <button type="submit">Create key</button>`,
-      )}`,
+)}`,
   });
 }
 
 function newKeyPanel(created: NewKey) {
   return html`<section aria-labelledby="new-key-title">
-    <h2 id="new-key-title">Your new key</h2>
-    <p><strong>Copy it now.</strong> We keep only a hash of it and cannot show it again.</p>
-    <div class="secret">
-      <code id="new-key">${created.key}</code>
-      <button type="button" data-copy="new-key" hidden>Copy</button>
-      <span role="status" aria-live="polite" id="copy-status"></span>
-    </div>
-    <p>Scopes: ${created.scopes.join(', ')}</p>
-  </section>`;
+<h2 id="new-key-title">Your new key</h2>
+<p><strong>Copy it now.</strong> We keep only a hash of it and cannot show it again.</p>
+<div class="secret"><code id="new-key">${created.key}</code>
+<button type="button" data-copy="new-key" hidden>Copy</button>
+<span role="status" aria-live="polite" id="copy-status"></span></div>
+<p>Scopes: ${created.scopes.join(', ')}</p>
+</section>`;
 }
 
 /** Copy buttons (`data-copy` = id of the text; status in #copy-status): shown only when scripts run; fall back to selecting the text. */

@@ -19,18 +19,10 @@ export const categoryPages: PageRoutes = (router, services) => {
     await renderPage(ctx, services, {
       title: title(slug),
       main: listings.length
-        ? html`<ol class="feed">
-            ${listings.map(
-              (l) =>
-                html`<li data-listing="${l.id}" ${l.placed ? html` data-placed="true"` : ''}>
-                  <h2>
-                    <a href="/listings/${l.slug}">${l.name}</a
-                    >${l.placed ? html` <span class="muted">Featured in ${title(slug)}</span>` : ''}
-                  </h2>
-                  ${l.headline ? html`<p>${l.headline}</p>` : ''}
-                </li>`,
-            )}
-          </ol>`
+        ? html`<ol class="feed">${listings.map(
+            (l) =>
+              html`<li data-listing="${l.id}"${l.placed ? html` data-placed="true"` : ''}><h2><a href="/listings/${l.slug}">${l.name}</a>${l.placed ? html` <span class="muted">Featured in ${title(slug)}</span>` : ''}</h2>${l.headline ? html`<p>${l.headline}</p>` : ''}</li>`,
+          )}</ol>`
         : html`<p>No live listings in this category yet.</p>`,
     });
   });

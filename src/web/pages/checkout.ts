@@ -99,12 +99,9 @@ export const checkoutPages: PageRoutes = (router, services) => {
     const action = `/checkout/${ctx.params.token}/step/${payment.id}`;
     await renderPage(ctx, services, {
       title: card ? 'Authenticate your payment' : 'Approve your payment',
-      main: html`<p>
-          ${card ? 'Your bank asks you to confirm this card payment' : `Your ${payment.method === 'wallet' ? 'mobile wallet' : 'payment account'} asks you to approve this payment`}
-          of <strong>${formatCents(payment.amount_cents, payment.currency)}</strong> to order ${order.number}.
-        </p>
-        ${postForm(action, csrf, html`<input type="hidden" name="decision" value="approve" /><button type="submit">${card ? 'Complete authentication' : 'Approve payment'}</button>`, 'inline')}
-        ${postForm(action, csrf, html`<input type="hidden" name="decision" value="decline" /><button type="submit" class="secondary">${card ? 'Fail authentication' : 'Decline payment'}</button>`, 'inline')}`,
+      main: html`<p>${card ? 'Your bank asks you to confirm this card payment' : `Your ${payment.method === 'wallet' ? 'mobile wallet' : 'payment account'} asks you to approve this payment`} of <strong>${formatCents(payment.amount_cents, payment.currency)}</strong> to order ${order.number}.</p>
+${postForm(action, csrf, html`<input type="hidden" name="decision" value="approve"><button type="submit">${card ? 'Complete authentication' : 'Approve payment'}</button>`, 'inline')}
+${postForm(action, csrf, html`<input type="hidden" name="decision" value="decline"><button type="submit" class="secondary">${card ? 'Fail authentication' : 'Decline payment'}</button>`, 'inline')}`,
     });
   });
 
@@ -122,11 +119,9 @@ export const checkoutPages: PageRoutes = (router, services) => {
     const processing = order.status === 'pending';
     await renderPage(ctx, services, {
       title: processing ? 'Payment processing' : order.status === 'expired' ? 'This checkout has expired' : 'Thank you, payment received',
-      main: html`<p data-order-status="${order.status}">
-          Order <strong>${order.number}</strong>: ${STATUS_TEXT[order.status] ?? order.status}.
-        </p>
-        ${processing ? html`<p>This page refreshes by itself until the payment is confirmed.</p>` : ''}
-        <p><a href="/account/orders/${order.number}">See the order in your account</a></p>`,
+      main: html`<p data-order-status="${order.status}">Order <strong>${order.number}</strong>: ${STATUS_TEXT[order.status] ?? order.status}.</p>
+${processing ? html`<p>This page refreshes by itself until the payment is confirmed.</p>` : ''}
+<p><a href="/account/orders/${order.number}">See the order in your account</a></p>`,
       script: processing ? 'setTimeout(function () { location.reload(); }, 1500);' : undefined,
     });
   });
@@ -256,16 +251,11 @@ async function stripePayment(ctx: Context, provider: StripePayments, order: Orde
   ctx.set('Content-Security-Policy', csp);
   const done = `${ctx.origin}/checkout/${order.checkout_token}/done`;
   return {
-    element: html`<form
-      id="stripe-payment"
-      data-client-secret="${intent.clientSecret}"
-      data-publishable-key="${provider.publishableKey}"
-      data-return-url="${done}"
-    >
-      <div id="payment-element"></div>
-      <button type="submit">Pay ${money(order)}</button>
-      <p class="error" id="payment-error" role="alert"></p>
-    </form>`,
+    element: html`<form id="stripe-payment" data-client-secret="${intent.clientSecret}" data-publishable-key="${provider.publishableKey}" data-return-url="${done}">
+<div id="payment-element"></div>
+<button type="submit">Pay ${money(order)}</button>
+<p class="error" id="payment-error" role="alert"></p>
+</form>`,
     script: STRIPE_SCRIPT,
   };
 }

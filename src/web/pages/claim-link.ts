@@ -55,35 +55,26 @@ function linkPage(r: LinkOutcome, email: string): { title: string; status: numbe
       return {
         title: 'This link was used already',
         status: 410,
-        main: html`<p data-outcome="used">
-          The link verified claim ${r.claimId} of ${listing} already; each link works once. See <a href="/account/claims">your claims</a>.
-        </p>`,
+        main: html`<p data-outcome="used">The link verified claim ${r.claimId} of ${listing} already; each link works once. See <a href="/account/claims">your claims</a>.</p>`,
       };
     case 'canceled':
       return {
         title: 'This claim was canceled',
         status: 410,
-        main: html`<p data-outcome="canceled">
-          Another account verified its claim of ${listing} first, so claim ${r.claimId} was canceled.
-        </p>`,
+        main: html`<p data-outcome="canceled">Another account verified its claim of ${listing} first, so claim ${r.claimId} was canceled.</p>`,
       };
     case 'expired':
       return {
         title: 'This link has expired',
         status: 410,
-        main: html`<p data-outcome="expired">
-          Claim ${r.claimId} of ${listing} can no longer be verified with it. Start a new claim from the listing’s page.
-        </p>`,
+        main: html`<p data-outcome="expired">Claim ${r.claimId} of ${listing} can no longer be verified with it. Start a new claim from the listing’s page.</p>`,
       };
     case 'wrong_account':
     case 'sign_in':
       return {
         title: 'Sign in as the claimant first',
         status: 403,
-        main: html`<p data-outcome="wrong_account">
-          You are signed in as ${email}, but claim ${r.claimId} of ${listing} was made by another account. Sign out, sign in with the
-          account that made the claim, and open the link again. Nothing changed.
-        </p>`,
+        main: html`<p data-outcome="wrong_account">You are signed in as ${email}, but claim ${r.claimId} of ${listing} was made by another account. Sign out, sign in with the account that made the claim, and open the link again. Nothing changed.</p>`,
       };
   }
 }
@@ -93,7 +84,5 @@ export async function claimPrompt(ctx: Context, services: WebServices, listing: 
   if (!(await currentUser(ctx, services))) return html``;
   const row = await services.db('listings').where({ id: listing.id }).first('owner_id');
   if (row?.owner_id !== null) return html``;
-  return html`<p class="claim">
-    Is this your company? <a href="/account/claims/new?slug=${encodeURIComponent(listing.slug)}">Claim it</a>
-  </p>`;
+  return html`<p class="claim">Is this your company? <a href="/account/claims/new?slug=${encodeURIComponent(listing.slug)}">Claim it</a></p>`;
 }

@@ -57,11 +57,9 @@ export const claimPages: PageRoutes = (router, services) => {
         list.items.length === 0
           ? html`<p>No claims${page > 1 ? ' on this page' : html` yet. Open the page of your company’s listing and choose “Claim it”`}.</p>`
           : html`<span role="status" aria-live="polite" id="copy-status" class="visually-hidden"></span>
-              <ol class="feed">
-                ${list.items.map((c) => html`<li>${claimCard(c, token)}</li>`)}
-              </ol>`
+<ol class="feed">${list.items.map((c) => html`<li>${claimCard(c, token)}</li>`)}</ol>`
       }
-      ${pager(PATH, page, PER_PAGE, list.total)}`,
+${pager(PATH, page, PER_PAGE, list.total)}`,
       script: COPY_SCRIPT,
     });
   });
@@ -119,20 +117,13 @@ function claimId(ctx: Context): number {
 function claimCard(c: ClaimView, token: string): SafeHtml {
   const pending = c.status === 'pending';
   return html`<article id="claim-${c.id}" data-claim="${c.id}" data-status="${c.status}" aria-labelledby="claim-${c.id}-title">
-    <h2 id="claim-${c.id}-title"><a href="/listings/${c.slug}">${c.listing_name}</a></h2>
-    <p>
-      Status: <strong>${c.status}</strong> · by ${c.method} · started
-      ${time(c.created_at)}${pending ? html` · expires ${time(c.expires_at)}` : ''}
-    </p>
-    ${
-      pending &&
-      html`<p>${c.instructions.text}</p>
-        ${instructionValues(c)}`
-    }
-    ${c.last_check && html`<p class="last-check" data-result="${c.last_check.result}">Last check ${time(c.last_check.checked_at)}: <strong>${c.last_check.result.replace('_', ' ')}</strong> — ${c.last_check.detail}</p>`}
-    ${pending && c.method !== 'email' && postForm(`${PATH}/${c.id}/check`, token, html`<button type="submit">Check now<span class="visually-hidden"> (${c.listing_name})</span></button>`)}
-    ${pending && c.method === 'email' && postForm(`${PATH}/${c.id}/resend`, token, html`<button type="submit" class="secondary">Send the link again</button>`)}
-  </article>`;
+<h2 id="claim-${c.id}-title"><a href="/listings/${c.slug}">${c.listing_name}</a></h2>
+<p>Status: <strong>${c.status}</strong> · by ${c.method} · started ${time(c.created_at)}${pending ? html` · expires ${time(c.expires_at)}` : ''}</p>
+${pending && html`<p>${c.instructions.text}</p>${instructionValues(c)}`}
+${c.last_check && html`<p class="last-check" data-result="${c.last_check.result}">Last check ${time(c.last_check.checked_at)}: <strong>${c.last_check.result.replace('_', ' ')}</strong> — ${c.last_check.detail}</p>`}
+${pending && c.method !== 'email' && postForm(`${PATH}/${c.id}/check`, token, html`<button type="submit">Check now<span class="visually-hidden"> (${c.listing_name})</span></button>`)}
+${pending && c.method === 'email' && postForm(`${PATH}/${c.id}/resend`, token, html`<button type="submit" class="secondary">Send the link again</button>`)}
+</article>`;
 }
 
 /** The values to publish, each with a copy button. */
@@ -154,11 +145,7 @@ function instructionValues(c: ClaimView): SafeHtml {
         : [];
   return html`${rows.map(([label, value], n) => {
     const id = `claim-${c.id}-v${n}`;
-    return html`<div class="secret">
-      <span>${label}:</span>
-      <code id="${id}">${value}</code
-      >${label === 'Type' ? '' : html`<button type="button" class="secondary" data-copy="${id}" hidden>Copy<span class="visually-hidden"> ${label}</span></button>`}
-    </div>`;
+    return html`<div class="secret"><span>${label}:</span> <code id="${id}">${value}</code>${label === 'Type' ? '' : html`<button type="button" class="secondary" data-copy="${id}" hidden>Copy<span class="visually-hidden"> ${label}</span></button>`}</div>`;
   })}`;
 }
 
@@ -175,17 +162,14 @@ async function claimForm(
     title: `Claim ${listing.name}`,
     status,
     errors,
-    intro: html`<p>
-      Prove that ${listing.url} is your company’s. Once verified, the listing is yours to edit; verified is not a paid plan.
-    </p>`,
+    intro: html`<p>Prove that ${listing.url} is your company’s. Once verified, the listing is yours to edit; verified is not a paid plan.</p>`,
     action: PATH,
-    fields: html`<input type="hidden" name="slug" value="${values.slug}" />
-      <fieldset id="f-method">
-        <legend>How do you want to verify?</legend>
-        ${errors?.method && html`<p class="error">${errors.method}</p>`}
-        ${CLAIM_METHODS.map((m) => html`<label class="check"><input type="radio" name="method" value="${m}" ${values.method === m ? html` checked` : ''} /> ${METHOD_LABELS[m]}</label>`)}
-      </fieldset>
-      ${field({ name: 'email', label: 'Email address (email only)', type: 'email', value: values.email ?? '', error: errors?.email, hint: 'An address at the company’s own domain.', autocomplete: 'email' })}
-      <button type="submit">Start the claim</button>`,
+    fields: html`<input type="hidden" name="slug" value="${values.slug}">
+<fieldset id="f-method"><legend>How do you want to verify?</legend>
+${errors?.method && html`<p class="error">${errors.method}</p>`}
+${CLAIM_METHODS.map((m) => html`<label class="check"><input type="radio" name="method" value="${m}"${values.method === m ? html` checked` : ''}> ${METHOD_LABELS[m]}</label>`)}
+</fieldset>
+${field({ name: 'email', label: 'Email address (email only)', type: 'email', value: values.email ?? '', error: errors?.email, hint: 'An address at the company’s own domain.', autocomplete: 'email' })}
+<button type="submit">Start the claim</button>`,
   });
 }

@@ -100,26 +100,21 @@ async function consentPage(ctx: Context, services: WebServices, provider: Provid
   const token = await csrfToken(ctx, services);
   await renderPage(ctx, services, {
     title: `Allow ${name} to use your account?`,
-    main: html`<p>
-        <strong>${name}</strong> wants to use your Listing Directory account. After you choose, you go back to
-        <strong>${redirect.host || redirect.protocol}</strong>.
-      </p>
-      ${
-        scopes.length
-          ? html`<p>It asks to:</p>
-              <ul class="scopes">
-                ${scopes.map((scope) => html`<li><code>${scope}</code>: ${SCOPE_WORDS[scope]}</li>`)}
-              </ul>`
-          : html`<p>It asks only to know who you are; it cannot read or change anything.</p>`
-      }
-      <p class="muted">You can disconnect it at any time under <a href="/account/connected-apps">Connected apps</a>.</p>
-      ${postForm(
-        `/consent/${interaction.uid}`,
-        token,
-        html`<div class="actions">
-          <button type="submit" name="decision" value="allow">Allow</button>
-          <button type="submit" name="decision" value="deny" class="secondary">Deny</button>
-        </div>`,
-      )}`,
+    main: html`<p><strong>${name}</strong> wants to use your Listing Directory account.
+After you choose, you go back to <strong>${redirect.host || redirect.protocol}</strong>.</p>
+${
+  scopes.length
+    ? html`<p>It asks to:</p><ul class="scopes">${scopes.map((scope) => html`<li><code>${scope}</code>: ${SCOPE_WORDS[scope]}</li>`)}</ul>`
+    : html`<p>It asks only to know who you are; it cannot read or change anything.</p>`
+}
+<p class="muted">You can disconnect it at any time under <a href="/account/connected-apps">Connected apps</a>.</p>
+${postForm(
+  `/consent/${interaction.uid}`,
+  token,
+  html`<div class="actions">
+<button type="submit" name="decision" value="allow">Allow</button>
+<button type="submit" name="decision" value="deny" class="secondary">Deny</button>
+</div>`,
+)}`,
   });
 }

@@ -21,29 +21,14 @@ export const devMailboxPages: PageRoutes = (router, services) => {
     await renderPage(ctx, services, {
       title: 'Mailbox (development)',
       main: html`<p class="muted">Mail is not sent without <code>SMTP_URL</code>; the last ${SHOWN} mails of the outbox are here.</p>
-        ${
-          rows.length === 0
-            ? html`<p>No mail yet.</p>`
-            : html`<table>
-                <thead>
-                  <tr>
-                    <th scope="col">When</th>
-                    <th scope="col">To</th>
-                    <th scope="col">Subject</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${rows.map(
-                    (m) =>
-                      html`<tr>
-                        <td>${time(m.created_at)}</td>
-                        <td>${m.to_address}</td>
-                        <td><a href="/dev/mailbox/${m.id}">${m.subject}</a></td>
-                      </tr>`,
-                  )}
-                </tbody>
-              </table>`
-        }`,
+${
+  rows.length === 0
+    ? html`<p>No mail yet.</p>`
+    : html`<table>
+<thead><tr><th scope="col">When</th><th scope="col">To</th><th scope="col">Subject</th></tr></thead>
+<tbody>${rows.map((m) => html`<tr><td>${time(m.created_at)}</td><td>${m.to_address}</td><td><a href="/dev/mailbox/${m.id}">${m.subject}</a></td></tr>`)}</tbody>
+</table>`
+}`,
     });
   });
 
@@ -54,15 +39,8 @@ export const devMailboxPages: PageRoutes = (router, services) => {
     await renderPage(ctx, services, {
       title: mail.subject,
       main: html`<p><a href="/dev/mailbox">← Mailbox</a></p>
-        <dl>
-          <dt>To</dt>
-          <dd>${mail.to_address}</dd>
-          <dt>Queued</dt>
-          <dd>${time(mail.created_at)}</dd>
-          <dt>Sent</dt>
-          <dd>${time(mail.sent_at, 'not sent')}</dd>
-        </dl>
-        <pre class="mail">${linkify(mail.body_text)}</pre>`,
+<dl><dt>To</dt><dd>${mail.to_address}</dd><dt>Queued</dt><dd>${time(mail.created_at)}</dd><dt>Sent</dt><dd>${time(mail.sent_at, 'not sent')}</dd></dl>
+<pre class="mail">${linkify(mail.body_text)}</pre>`,
     });
   });
 };

@@ -29,48 +29,31 @@ export function apiReference(ops: readonly Operation[], baseUrl: string): SafeHt
     (document.paths[op.path]?.[op.method.toLowerCase()] as { responses?: Responses } | undefined)?.responses ?? {};
   const tags = [...new Set(ops.map((op) => op.tags[0] ?? 'other'))];
   return html`${intro(baseUrl, ops.length)}
-    <nav aria-labelledby="docs-contents">
-      <h2 id="docs-contents">Operations</h2>
-      ${tags.map(
-        (tag) =>
-          html`<h3>${tag}</h3>
-            <ul>
-              ${ops
-                .filter((op) => (op.tags[0] ?? 'other') === tag)
-                .map(
-                  (op) =>
-                    html`<li>
-                      <a href="#${op.name}"><code>${op.name}</code></a> — ${op.summary}
-                    </li>`,
-                )}
-            </ul>`,
-      )}
-    </nav>
-    ${ops.map((op) => operationSection(op, responsesOf(op)))}`;
+<nav aria-labelledby="docs-contents"><h2 id="docs-contents">Operations</h2>
+${tags.map(
+  (tag) =>
+    html`<h3>${tag}</h3><ul>${ops
+      .filter((op) => (op.tags[0] ?? 'other') === tag)
+      .map((op) => html`<li><a href="#${op.name}"><code>${op.name}</code></a> — ${op.summary}</li>`)}</ul>`,
+)}
+</nav>
+${ops.map((op) => operationSection(op, responsesOf(op)))}`;
 }
 
 function intro(baseUrl: string, count: number): SafeHtml {
-  return html`<p>
-      Every one of the ${count} operations below is a REST route under <code>${baseUrl}/api/v1</code> and an MCP tool of the same name at
-      <code>${baseUrl}/mcp</code>, with the same input, output, scope and errors. The machine-readable form is the
-      <a href="/api/v1/openapi.json">OpenAPI document</a>.
-    </p>
-    <ul>
-      <li>
-        <strong>Credentials</strong>: <code>Authorization: Bearer &lt;key&gt;</code> with an API key from
-        <a href="/account/keys">your account</a> (or an OAuth access token). Each protected operation names the scope it needs.
-      </li>
-      <li>
-        <strong>Errors</strong> are <code>application/problem+json</code> objects with a stable <code>code</code>; over MCP the same object
-        comes back as an <code>isError</code> result.
-      </li>
-      <li>
-        <strong>Idempotent</strong> operations take an <code>Idempotency-Key</code> header (MCP: an <code>idempotency_key</code> argument):
-        a retry with the same key and input replays the first answer.
-      </li>
-      <li><strong>Lists</strong> are pages: <code>{items, page, per_page, total}</code>.</li>
-    </ul>
-    <p>In the examples, <code>BASE=${baseUrl}</code> and <code>KEY</code> holds an API key.</p>`;
+  return html`<p>Every one of the ${count} operations below is a REST route under <code>${baseUrl}/api/v1</code> and an MCP
+tool of the same name at <code>${baseUrl}/mcp</code>, with the same input, output, scope and errors. The machine-readable
+form is the <a href="/api/v1/openapi.json">OpenAPI document</a>.</p>
+<ul>
+<li><strong>Credentials</strong>: <code>Authorization: Bearer &lt;key&gt;</code> with an API key from
+<a href="/account/keys">your account</a> (or an OAuth access token). Each protected operation names the scope it needs.</li>
+<li><strong>Errors</strong> are <code>application/problem+json</code> objects with a stable <code>code</code>; over MCP the same
+object comes back as an <code>isError</code> result.</li>
+<li><strong>Idempotent</strong> operations take an <code>Idempotency-Key</code> header (MCP: an <code>idempotency_key</code>
+argument): a retry with the same key and input replays the first answer.</li>
+<li><strong>Lists</strong> are pages: <code>{items, page, per_page, total}</code>.</li>
+</ul>
+<p>In the examples, <code>BASE=${baseUrl}</code> and <code>KEY</code> holds an API key.</p>`;
 }
 
 function operationSection(op: Operation, responses: Responses): SafeHtml {
@@ -83,60 +66,35 @@ function operationSection(op: Operation, responses: Responses): SafeHtml {
   };
   const errors = Object.entries(responses).filter(([status]) => !status.startsWith('2'));
   return html`<section class="operation" id="${op.name}" aria-labelledby="${op.name}-title">
-    <h2 id="${op.name}-title"><code>${op.name}</code></h2>
-    <p>${op.summary}.${op.description ? html` ${op.description}` : ''}</p>
-    <dl class="facts">
-      <dt>REST</dt>
-      <dd><code>${op.method} /api/v1${op.path}</code> → ${op.successStatus ?? 200}</dd>
-      <dt>MCP tool</dt>
-      <dd><code>${op.name}</code></dd>
-      <dt>Scope</dt>
-      <dd>${op.scope ? html`<code>${op.scope}</code>` : 'none (public)'}</dd>
-      <dt>Idempotent</dt>
-      <dd>${op.idempotent ? 'yes: send an Idempotency-Key to retry safely' : 'no'}</dd>
-      <dt>Changes data</dt>
-      <dd>${op.readOnly ? 'no (read-only)' : op.destructive ? 'yes, removes or overwrites data' : 'yes'}</dd>
-    </dl>
-    <h3>Input</h3>
-    ${fieldTable(fieldRows(input), where)}
-    <h3>Output</h3>
-    ${fieldTable(fieldRows(output), null)}
-    <h3>Errors</h3>
-    <ul>
-      ${errors.map(([status, r]) => html`<li><strong>${status}</strong> ${r.description ?? ''}</li>`)}
-    </ul>
-    <h3>Examples</h3>
-    <pre class="example"><code>${curlExample(op)}</code></pre>
-    <pre class="example"><code>${mcpCurlExample(op)}</code></pre>
-  </section>`;
+<h2 id="${op.name}-title"><code>${op.name}</code></h2>
+<p>${op.summary}.${op.description ? html` ${op.description}` : ''}</p>
+<dl class="facts">
+<dt>REST</dt><dd><code>${op.method} /api/v1${op.path}</code> → ${op.successStatus ?? 200}</dd>
+<dt>MCP tool</dt><dd><code>${op.name}</code></dd>
+<dt>Scope</dt><dd>${op.scope ? html`<code>${op.scope}</code>` : 'none (public)'}</dd>
+<dt>Idempotent</dt><dd>${op.idempotent ? 'yes: send an Idempotency-Key to retry safely' : 'no'}</dd>
+<dt>Changes data</dt><dd>${op.readOnly ? 'no (read-only)' : op.destructive ? 'yes, removes or overwrites data' : 'yes'}</dd>
+</dl>
+<h3>Input</h3>
+${fieldTable(fieldRows(input), where)}
+<h3>Output</h3>
+${fieldTable(fieldRows(output), null)}
+<h3>Errors</h3>
+<ul>${errors.map(([status, r]) => html`<li><strong>${status}</strong> ${r.description ?? ''}</li>`)}</ul>
+<h3>Examples</h3>
+<pre class="example"><code>${curlExample(op)}</code></pre>
+<pre class="example"><code>${mcpCurlExample(op)}</code></pre>
+</section>`;
 }
 
 /** Input tables say where each field goes and which are required; output tables list what comes back. */
 function fieldTable(rows: FieldRow[], where: ((row: FieldRow) => string) | null): SafeHtml {
   if (rows.length === 0) return html`<p class="muted">No fields.</p>`;
-  return html`<div class="table-scroll">
-    <table>
-      <thead>
-        <tr>
-          <th scope="col">Field</th>
-          ${where && html`<th scope="col">In</th>`}
-          <th scope="col">Type</th>
-          <th scope="col">Description</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${rows.map(
-          (row) =>
-            html`<tr>
-              <td><code>${row.path}</code>${where && row.required ? html` <span class="muted">required</span>` : ''}</td>
-              ${where && html`<td>${where(row)}</td>`}
-              <td>${row.type}</td>
-              <td>
-                ${[row.description, row.rules.length ? html`<span class="muted">(${row.rules.join('; ')})</span>` : ''].filter((part) => part !== '').map((part, i) => html`${i ? ' ' : ''}${part}`)}
-              </td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
-  </div>`;
+  return html`<div class="table-scroll"><table>
+<thead><tr><th scope="col">Field</th>${where && html`<th scope="col">In</th>`}<th scope="col">Type</th><th scope="col">Description</th></tr></thead>
+<tbody>${rows.map(
+    (row) =>
+      html`<tr><td><code>${row.path}</code>${where && row.required ? html` <span class="muted">required</span>` : ''}</td>${where && html`<td>${where(row)}</td>`}<td>${row.type}</td><td>${[row.description, row.rules.length ? html`<span class="muted">(${row.rules.join('; ')})</span>` : ''].filter((part) => part !== '').map((part, i) => html`${i ? ' ' : ''}${part}`)}</td></tr>`,
+  )}</tbody>
+</table></div>`;
 }

@@ -32,12 +32,12 @@ export async function draftProgressPage(
     title: `Draft from ${draft.url}`,
     status: o.status,
     main: html`${errorSummary(o.errors)}
-      <p class="draft-status" role="status"><strong>${step.state}</strong></p>
-      ${working && html`<p>This page updates by itself until the draft is ready. <a href="${draftPage(draft.id)}">Reload</a></p>`}
-      ${draft.status === 'ready' && readyDraft(draft, token)}
-      ${draft.status === 'failed' && html`<p>${stepAction(step, token)} — or <a href="/account/listings">draft from another address</a>.</p>`}
-      ${draft.status === 'submitted' && draft.listing_id && html`<p><a href="${founderUrls.storyEditor('', draft.listing_id)}">Write the founder story of your listing</a></p>`}
-      <p><a href="/account/listings">All your listings</a></p>`,
+<p class="draft-status" role="status"><strong>${step.state}</strong></p>
+${working && html`<p>This page updates by itself until the draft is ready. <a href="${draftPage(draft.id)}">Reload</a></p>`}
+${draft.status === 'ready' && readyDraft(draft, token)}
+${draft.status === 'failed' && html`<p>${stepAction(step, token)} — or <a href="/account/listings">draft from another address</a>.</p>`}
+${draft.status === 'submitted' && draft.listing_id && html`<p><a href="${founderUrls.storyEditor('', draft.listing_id)}">Write the founder story of your listing</a></p>`}
+<p><a href="/account/listings">All your listings</a></p>`,
     script: working ? `setTimeout(function () { location.reload(); }, ${POLL_MS});` : undefined,
   });
 }
@@ -45,15 +45,16 @@ export async function draftProgressPage(
 function readyDraft(draft: DraftView, token: string): SafeHtml {
   const f = draft.fields!;
   const row = (label: string, value: SafeHtml | string | null | undefined) =>
-    html`<dt>${label}</dt>
-      <dd>${value || html`<span class="muted">not found</span>`}</dd>`;
+    html`<dt>${label}</dt><dd>${value || html`<span class="muted">not found</span>`}</dd>`;
   return html`<dl class="facts drafted">
-      ${row('Name', f.name)} ${row('Headline', f.headline)} ${row('Summary', f.summary)} ${row('Categories', f.categories.join(', '))}
-      ${row('Contact email', f.contact_email)} ${row('Socials', Object.keys(f.socials).join(', '))}
-      ${row('FAQs', f.faqs.length ? `${f.faqs.length} questions` : null)}
-    </dl>
-    <p class="muted">
-      Every field names the page it came from; change any of them with <a href="/docs#update_draft">update_draft</a> before you submit.
-    </p>
-    ${postForm(`${draftPage(draft.id)}/submit`, token, html`<button type="submit">Submit as a listing</button>`)}`;
+${row('Name', f.name)}
+${row('Headline', f.headline)}
+${row('Summary', f.summary)}
+${row('Categories', f.categories.join(', '))}
+${row('Contact email', f.contact_email)}
+${row('Socials', Object.keys(f.socials).join(', '))}
+${row('FAQs', f.faqs.length ? `${f.faqs.length} questions` : null)}
+</dl>
+<p class="muted">Every field names the page it came from; change any of them with <a href="/docs#update_draft">update_draft</a> before you submit.</p>
+${postForm(`${draftPage(draft.id)}/submit`, token, html`<button type="submit">Submit as a listing</button>`)}`;
 }

@@ -63,11 +63,11 @@ async function deadLink(ctx: Context, services: WebServices, kind: 'verify' | 'r
     title: 'This link does not work',
     status: 400,
     main: html`<p>The link is incomplete, was used already, or has expired.</p>
-      ${
-        kind === 'verify'
-          ? html`<p>Sign in with your password and we send a new confirmation link, or <a href="/signup">sign up again</a>.</p>`
-          : html`<p><a href="/forgot-password">Ask for a new reset link</a>.</p>`
-      }`,
+${
+  kind === 'verify'
+    ? html`<p>Sign in with your password and we send a new confirmation link, or <a href="/signup">sign up again</a>.</p>`
+    : html`<p><a href="/forgot-password">Ask for a new reset link</a>.</p>`
+}`,
   });
 }
 
@@ -79,7 +79,7 @@ async function forgotForm(ctx: Context, services: WebServices, email: string, er
     intro: html`<p>Enter the address of your account and we mail you a link to choose a new password.</p>`,
     action: '/forgot-password',
     fields: html`${field({ name: 'email', label: 'Email address', type: 'email', value: email, error: errors?.email, autocomplete: 'email', required: true })}
-      <button type="submit">Send the link</button>`,
+<button type="submit">Send the link</button>`,
   });
 }
 
@@ -88,17 +88,15 @@ async function resetForm(ctx: Context, services: WebServices, resetToken: string
     title: 'Choose a new password',
     status,
     errors,
-    intro: html`<p>
-      Saving it signs out every other session and disconnects the apps connected with OAuth. Your <a href="/account/keys">API keys</a> stay
-      valid: revoke any you no longer trust.
-    </p>`,
+    intro: html`<p>Saving it signs out every other session and disconnects the apps connected with OAuth.
+Your <a href="/account/keys">API keys</a> stay valid: revoke any you no longer trust.</p>`,
     action: '/reset-password',
-    fields: html`<input type="hidden" name="token" value="${resetToken}" />
-      ${newPasswordField({
-        label: 'New password',
-        error: errors?.password,
-        hint: `At least ${PASSWORD_MIN_LENGTH} characters. Every other session of your account is signed out.`,
-      })}
-      <button type="submit">Save the new password</button>`,
+    fields: html`<input type="hidden" name="token" value="${resetToken}">
+${newPasswordField({
+  label: 'New password',
+  error: errors?.password,
+  hint: `At least ${PASSWORD_MIN_LENGTH} characters. Every other session of your account is signed out.`,
+})}
+<button type="submit">Save the new password</button>`,
   });
 }

@@ -58,20 +58,15 @@ export async function followControl(
   const user = await currentUser(ctx, services);
   if (!user) {
     const back = encodeURIComponent(`/listings/${encodeURIComponent(listing.slug)}`);
-    return html`<p class="follow">
-      <a href="/signin?return_to=${back}">Sign in to follow</a> and hear about each update of ${listing.name}.
-    </p>`;
+    return html`<p class="follow"><a href="/signin?return_to=${back}">Sign in to follow</a> and hear about each update of ${listing.name}.</p>`;
   }
   const token = await csrfToken(ctx, services);
   const name = html`<span class="visually-hidden"> ${listing.name}</span>`;
   if (await isFollowing(services.db, user.id, listing.id)) {
-    return html`<div class="follow" data-following="true">
-      <p>You follow this listing: each update shows in your <a href="/account/notifications">notifications</a>.</p>
-      ${postForm(unfollowPath(listing.slug), token, html`<button type="submit" class="secondary">Unfollow${name}</button>`)}
-    </div>`;
+    return html`<div class="follow" data-following="true"><p>You follow this listing: each update shows in your <a href="/account/notifications">notifications</a>.</p>
+${postForm(unfollowPath(listing.slug), token, html`<button type="submit" class="secondary">Unfollow${name}</button>`)}</div>`;
   }
   return html`<div class="follow" data-following="false">
-    ${postForm(followPath(listing.slug), token, html`<button type="submit">Follow${name}</button>`)}
-    <p class="hint">Get a notification for each update it posts, and an email: at most one an hour, later updates in one digest.</p>
-  </div>`;
+${postForm(followPath(listing.slug), token, html`<button type="submit">Follow${name}</button>`)}
+<p class="hint">Get a notification for each update it posts, and an email: at most one an hour, later updates in one digest.</p></div>`;
 }

@@ -156,37 +156,32 @@ async function profilePage(ctx: Context, services: WebServices, view: ProfileVie
     status: view.status,
     notice: view.status === 200 ? notice : undefined,
     main: html`${profileStatus(profile)}
-      <h2 id="profile">Profile</h2>
-      ${errorSummary(errorsOf('profile'))}
-      ${profileForm(profile, token, errorsOf('profile'), view.form === 'profile' ? view.values : undefined)}
-      <h2 id="photo">Photo</h2>
-      ${errorSummary(errorsOf('photo'))} ${photoForm(profile, token, errorsOf('photo'))}
-      <h2 id="interview">Interview</h2>
-      ${errorSummary(errorsOf('interview'))}
-      ${interviewForm(profile, questions, token, errorsOf('interview'), view.form === 'interview' ? view.values : undefined)}
-      <h2 id="stories">Founder stories</h2>
-      ${
-        listings.items.length === 0
-          ? html`<p>You have no listings yet.</p>`
-          : html`<ul>
-              ${listings.items.map(
-                (l) => html`<li>${l.name}: <a href="${founderUrls.storyEditor('', l.id)}">edit the founder story</a></li>`,
-              )}
-            </ul>`
-      }`,
+<h2 id="profile">Profile</h2>
+${errorSummary(errorsOf('profile'))}
+${profileForm(profile, token, errorsOf('profile'), view.form === 'profile' ? view.values : undefined)}
+<h2 id="photo">Photo</h2>
+${errorSummary(errorsOf('photo'))}
+${photoForm(profile, token, errorsOf('photo'))}
+<h2 id="interview">Interview</h2>
+${errorSummary(errorsOf('interview'))}
+${interviewForm(profile, questions, token, errorsOf('interview'), view.form === 'interview' ? view.values : undefined)}
+<h2 id="stories">Founder stories</h2>
+${
+  listings.items.length === 0
+    ? html`<p>You have no listings yet.</p>`
+    : html`<ul>${listings.items.map(
+        (l) => html`<li>${l.name}: <a href="${founderUrls.storyEditor('', l.id)}">edit the founder story</a></li>`,
+      )}</ul>`
+}`,
   });
 }
 
 function profileStatus(profile: FounderProfileView) {
   if (profile.complete) {
-    return html`<p class="status" data-status="complete">
-      Your profile is complete: see <a href="${founderUrls.founderPage('', profile.user_id)}">your public founder page</a>.
-    </p>`;
+    return html`<p class="status" data-status="complete">Your profile is complete: see <a href="${founderUrls.founderPage('', profile.user_id)}">your public founder page</a>.</p>`;
   }
-  return html`<p class="status" data-status="incomplete">
-      Your profile is not complete yet, so it has no public page and your stories cannot publish.
-    </p>
-    ${missingList(profile.missing, 'What your profile still needs')}`;
+  return html`<p class="status" data-status="incomplete">Your profile is not complete yet, so it has no public page and your stories cannot publish.</p>
+${missingList(profile.missing, 'What your profile still needs')}`;
 }
 
 function profileForm(p: FounderProfileView, token: string, errors?: FieldMessages, values?: Record<string, string>) {
@@ -194,33 +189,25 @@ function profileForm(p: FounderProfileView, token: string, errors?: FieldMessage
     PAGE,
     token,
     html`${field({ name: 'display_name', label: 'Display name', value: values?.display_name ?? p.display_name ?? '', error: errors?.display_name, autocomplete: 'name', maxlength: maxLengthOf(updateFounderProfileOp, 'display_name') })}
-      ${textArea({ name: 'bio', label: 'Bio', value: values?.bio ?? p.bio, error: errors?.bio, hint: `About you, in plain text: at least ${RULES.bioMinWords} words. A blank line starts a new paragraph.`, maxlength: maxLengthOf(updateFounderProfileOp, 'bio') })}
-      ${textArea({ name: 'links', label: 'Links', value: values?.links ?? p.links.join('\n'), error: errors?.links, hint: 'Up to 5 https links (your site, social profiles), one per line.', rows: 3 })}
-      <button type="submit">Save profile</button>`,
+${textArea({ name: 'bio', label: 'Bio', value: values?.bio ?? p.bio, error: errors?.bio, hint: `About you, in plain text: at least ${RULES.bioMinWords} words. A blank line starts a new paragraph.`, maxlength: maxLengthOf(updateFounderProfileOp, 'bio') })}
+${textArea({ name: 'links', label: 'Links', value: values?.links ?? p.links.join('\n'), error: errors?.links, hint: 'Up to 5 https links (your site, social profiles), one per line.', rows: 3 })}
+<button type="submit">Save profile</button>`,
   );
 }
 
 function photoForm(p: FounderProfileView, token: string, errors?: FieldMessages) {
   const limits = `JPEG, PNG, WebP, GIF or AVIF, at most ${PHOTO_LIMITS.maxBytes / 1024 / 1024} MB, at least ${PHOTO_LIMITS.minSide} pixels a side. We crop it to a square.`;
   return html`${p.photo_url ? founderPhoto(new URL(p.photo_url).pathname + new URL(p.photo_url).search, p.display_name ?? 'you', 128) : html`<p>No photo yet.</p>`}
-    <form method="post" action="${PHOTO_FORM}" enctype="multipart/form-data">
-      <input type="hidden" name="_csrf" value="${token}" />
-      <div class="field">
-        <label for="f-photo">${p.photo_url ? 'Replace your photo' : 'Your photo'}</label>
-        <p class="hint" id="f-photo-hint">${limits}</p>
-        ${errors?.photo && html`<p class="error" id="f-photo-error">${errors.photo}</p>`}
-        <input
-          id="f-photo"
-          name="photo"
-          type="file"
-          accept="image/jpeg,image/png,image/webp,image/gif,image/avif"
-          required
-          aria-describedby="f-photo-hint${errors?.photo ? ' f-photo-error' : ''}"
-          ${errors?.photo ? html` aria-invalid="true"` : ''}
-        />
-      </div>
-      <button type="submit">Upload photo</button>
-    </form>`;
+<form method="post" action="${PHOTO_FORM}" enctype="multipart/form-data">
+<input type="hidden" name="_csrf" value="${token}">
+<div class="field">
+<label for="f-photo">${p.photo_url ? 'Replace your photo' : 'Your photo'}</label>
+<p class="hint" id="f-photo-hint">${limits}</p>
+${errors?.photo && html`<p class="error" id="f-photo-error">${errors.photo}</p>`}
+<input id="f-photo" name="photo" type="file" accept="image/jpeg,image/png,image/webp,image/gif,image/avif" required aria-describedby="f-photo-hint${errors?.photo ? ' f-photo-error' : ''}"${errors?.photo ? html` aria-invalid="true"` : ''}>
+</div>
+<button type="submit">Upload photo</button>
+</form>`;
 }
 
 function interviewForm(
@@ -236,7 +223,7 @@ function interviewForm(
     INTERVIEW_FORM,
     token,
     html`<p class="hint">Answer the questions you like; they show on your public founder page. Leave one empty to skip it.</p>
-      ${questions.map((q) => textArea({ name: answerField(q), label: q.text, value: values?.[answerField(q)] ?? saved.get(q.id), error: errors?.[answerField(q)], rows: 3, maxlength: 2000 }))}
-      <button type="submit">Save answers</button>`,
+${questions.map((q) => textArea({ name: answerField(q), label: q.text, value: values?.[answerField(q)] ?? saved.get(q.id), error: errors?.[answerField(q)], rows: 3, maxlength: 2000 }))}
+<button type="submit">Save answers</button>`,
   );
 }

@@ -21,36 +21,24 @@ export const founderPages: PageRoutes = (router, services) => {
 
 function founderProfile(f: PublicFounder) {
   return html`<div class="founder">
-      ${founderPhoto(f.photo_path, f.display_name, 160)}
-      <div class="bio">${textBlocks(f.bio)}</div>
-    </div>
-    <h2>Links</h2>
-    <ul>
-      ${f.links.map((link) => html`<li>${externalLink(link, undefined, 'me nofollow ugc noopener')}</li>`)}
-    </ul>
-    ${
-      f.interview.length > 0 &&
-      html`<h2>Interview</h2>
-        ${f.interview.map(
-          (a) =>
-            html`<section class="answer">
-              <h3>${a.question}</h3>
-              ${textBlocks(a.answer)}
-            </section>`,
-        )}`
-    }
-    ${
-      f.stories.length > 0 &&
-      html`<h2>Stories</h2>
-        <ul>
-          ${f.stories.map((s) => html`<li><a href="${s.path}">${s.title}</a> <span class="muted">(${s.listing_name})</span></li>`)}
-        </ul>`
-    }
-    ${
-      f.listings.length > 0 &&
-      html`<h2>Listings</h2>
-        <ul>
-          ${f.listings.map((l) => html`<li><a href="/listings/${l.slug}">${l.name}</a>${l.headline && html` — ${l.headline}`}</li>`)}
-        </ul>`
-    }`;
+${founderPhoto(f.photo_path, f.display_name, 160)}
+<div class="bio">${textBlocks(f.bio)}</div>
+</div>
+<h2>Links</h2>
+<ul>${f.links.map((link) => html`<li>${externalLink(link, undefined, 'me nofollow ugc noopener')}</li>`)}</ul>
+${
+  f.interview.length > 0 &&
+  html`<h2>Interview</h2>
+${f.interview.map((a) => html`<section class="answer"><h3>${a.question}</h3>${textBlocks(a.answer)}</section>`)}`
+}
+${
+  f.stories.length > 0 &&
+  html`<h2>Stories</h2>
+<ul>${f.stories.map((s) => html`<li><a href="${s.path}">${s.title}</a> <span class="muted">(${s.listing_name})</span></li>`)}</ul>`
+}
+${
+  f.listings.length > 0 &&
+  html`<h2>Listings</h2>
+<ul>${f.listings.map((l) => html`<li><a href="/listings/${l.slug}">${l.name}</a>${l.headline && html` — ${l.headline}`}</li>`)}</ul>`
+}`;
 }

@@ -35,7 +35,7 @@ export const homePages: PageRoutes = (router, services) => {
     await renderPage(ctx, services, {
       title: q ? `Search: ${q}` : site.name,
       main: html`${searchForm(q)}${body}
-        <p class="muted">Owners and agents: every listing operation is in the <a href="/docs">API reference</a> (REST and MCP).</p>`,
+<p class="muted">Owners and agents: every listing operation is in the <a href="/docs">API reference</a> (REST and MCP).</p>`,
     });
   });
 };
@@ -49,47 +49,36 @@ function searchWords(value: unknown): string {
   return value.trim();
 }
 
-const searchForm = (q: string) =>
-  html`<form method="get" action="/" role="search" class="search">
-    <label for="f-q">Search listings</label>
-    <input id="f-q" name="q" type="search" value="${q}" maxlength="${MAX_QUERY}" />
-    <button type="submit">Search</button>
-  </form>`;
+const searchForm = (q: string) => html`<form method="get" action="/" role="search" class="search">
+<label for="f-q">Search listings</label>
+<input id="f-q" name="q" type="search" value="${q}" maxlength="${MAX_QUERY}">
+<button type="submit">Search</button>
+</form>`;
 
 function results(q: string, page: number, found: SearchPage): SafeHtml {
   if (found.total === 0) {
     return html`<p>No live listing matches “${q}”. Try fewer or other words, or <a href="/">see this week’s listings</a>.</p>`;
   }
   return html`<p>${found.total} ${found.total === 1 ? 'listing matches' : 'listings match'} “${q}”.</p>
-    <ol class="feed listings" start="${(page - 1) * PER_PAGE + 1}">
-      ${found.items.map((l) => listingItem(l))}
-    </ol>
-    ${pager('/', page, PER_PAGE, found.total, { q })}`;
+<ol class="feed listings" start="${(page - 1) * PER_PAGE + 1}">${found.items.map((l) => listingItem(l))}</ol>
+${pager('/', page, PER_PAGE, found.total, { q })}`;
 }
 
 async function thisWeek(db: Db, site: Site, signedIn: boolean): Promise<SafeHtml> {
   const board = await communityLeaderboard(db, site.id, { weekStart: isoWeekStart(new Date()), page: 1, perPage: 20 });
   const heading = html`<h2>This week’s listings <span class="muted">(${board.week})</span></h2>`;
   if (board.items.length === 0) {
-    return html`${heading}
-      <p>No listing has launched this week yet.</p>
-      <p>
-        ${signedIn ? html`Have a product? <a href="/account/listings">Draft a listing from your website</a>` : html`Have a product? <a href="/signup">Create an account</a> and draft a listing from your website`};
-        in the meantime, <a href="/updates">see what makers shipped lately</a>.
-      </p>`;
+    return html`${heading}<p>No listing has launched this week yet.</p>
+<p>${signedIn ? html`Have a product? <a href="/account/listings">Draft a listing from your website</a>` : html`Have a product? <a href="/signup">Create an account</a> and draft a listing from your website`};
+in the meantime, <a href="/updates">see what makers shipped lately</a>.</p>`;
   }
   return html`${heading}
-    <ol class="feed listings">
-      ${board.items.map((l) => listingItem(l, l.score))}
-    </ol>
-    <p class="muted">How the ranking works: ${board.formula}.</p>`;
+<ol class="feed listings">${board.items.map((l) => listingItem(l, l.score))}</ol>
+<p class="muted">How the ranking works: ${board.formula}.</p>`;
 }
 
 function listingItem(l: { slug: string; name: string; headline: string | null }, votes?: number): SafeHtml {
-  return html`<li>
-    <a href="/listings/${l.slug}"><strong>${l.name}</strong></a
-    >${l.headline ? html` — ${l.headline}` : ''}${
-      votes === undefined ? '' : html` <span class="muted">${votes} ${votes === 1 ? 'vote' : 'votes'}</span>`
-    }
-  </li>`;
+  return html`<li><a href="/listings/${l.slug}"><strong>${l.name}</strong></a>${l.headline ? html` — ${l.headline}` : ''}${
+    votes === undefined ? '' : html` <span class="muted">${votes} ${votes === 1 ? 'vote' : 'votes'}</span>`
+  }</li>`;
 }

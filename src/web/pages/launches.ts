@@ -32,11 +32,13 @@ export const launchesPages: PageRoutes = (router, services) => {
     ]);
     await renderPage(ctx, services, {
       title: `Launches of ${board.week}`,
-      main: html`${weekNavigation(board)} ${featuredStrip(featured)} ${await rankingTable(ctx, services, board)}
-        <h2>How the ranking works</h2>
-        <p class="formula" data-formula>${board.formula}.</p>
-        <p class="hint">Votes are cast here by people with a confirmed account; there is no API or agent tool for voting.</p>
-        ${upcomingWeeksTable(upcoming)}`,
+      main: html`${weekNavigation(board)}
+${featuredStrip(featured)}
+${await rankingTable(ctx, services, board)}
+<h2>How the ranking works</h2>
+<p class="formula" data-formula>${board.formula}.</p>
+<p class="hint">Votes are cast here by people with a confirmed account; there is no API or agent tool for voting.</p>
+${upcomingWeeksTable(upcoming)}`,
     });
   });
 };
@@ -45,11 +47,9 @@ export const launchesPages: PageRoutes = (router, services) => {
 function featuredStrip(featured: PlacedListing[]): SafeHtml | '' {
   if (featured.length === 0) return '';
   return html`<section class="featured" aria-labelledby="featured">
-    <h2 id="featured">Featured this week</h2>
-    <ul>
-      ${featured.map((l) => html`<li><a href="/listings/${l.slug}">${l.name}</a>${l.headline ? html` — ${l.headline}` : ''}</li>`)}
-    </ul>
-  </section>`;
+<h2 id="featured">Featured this week</h2>
+<ul>${featured.map((l) => html`<li><a href="/listings/${l.slug}">${l.name}</a>${l.headline ? html` — ${l.headline}` : ''}</li>`)}</ul>
+</section>`;
 }
 
 function weekOf(value: unknown): string {
@@ -71,9 +71,7 @@ function weekNavigation(board: Leaderboard): SafeHtml {
       ? html`<strong data-state="final">Final results</strong> of the week starting ${board.week_start}.`
       : html`<strong data-state="live">Live</strong>: votes cast until Sunday 24:00 UTC of the week starting ${board.week_start} count.`;
   return html`<p>${state}</p>
-    <p class="pager">
-      ${link(addWeeks(board.week_start, -1), '← Previous week')}${board.week_start < current ? html` · ${link(addWeeks(board.week_start, 1), 'Next week →')}` : ''}
-    </p>`;
+<p class="pager">${link(addWeeks(board.week_start, -1), '← Previous week')}${board.week_start < current ? html` · ${link(addWeeks(board.week_start, 1), 'Next week →')}` : ''}</p>`;
 }
 
 async function rankingTable(ctx: Context, services: WebServices, board: Leaderboard): Promise<SafeHtml> {
@@ -93,59 +91,22 @@ async function rankingTable(ctx: Context, services: WebServices, board: Leaderbo
   );
   const more = board.total > board.items.length ? html` (the top ${board.items.length} of ${board.total})` : '';
   return html`<table class="ranking">
-    <caption>
-      Ranking of ${board.week}${more}
-    </caption>
-    <thead>
-      <tr>
-        <th scope="col">Rank</th>
-        <th scope="col">Launch</th>
-        <th scope="col">Score</th>
-        <th scope="col">Votes removed</th>
-        ${votable ? html`<th scope="col">Your vote</th>` : ''}
-      </tr>
-    </thead>
-    <tbody>
-      ${board.items.map(
-        (i, n) =>
-          html`<tr data-listing="${i.slug}">
-            <td data-rank>${i.rank}</td>
-            <td><a href="/listings/${i.slug}">${i.name}</a>${i.headline && html`<br /><span class="muted">${i.headline}</span>`}</td>
-            <td data-score>${i.score}</td>
-            <td data-votes-removed>${i.votes_removed}</td>
-            ${votable ? html`<td>${controls[n]!}</td>` : ''}
-          </tr>`,
-      )}
-    </tbody>
-  </table>`;
+<caption>Ranking of ${board.week}${more}</caption>
+<thead><tr><th scope="col">Rank</th><th scope="col">Launch</th><th scope="col">Score</th><th scope="col">Votes removed</th>${votable ? html`<th scope="col">Your vote</th>` : ''}</tr></thead>
+<tbody>${board.items.map(
+    (i, n) => html`<tr data-listing="${i.slug}"><td data-rank>${i.rank}</td>
+<td><a href="/listings/${i.slug}">${i.name}</a>${i.headline && html`<br><span class="muted">${i.headline}</span>`}</td>
+<td data-score>${i.score}</td><td data-votes-removed>${i.votes_removed}</td>${votable ? html`<td>${controls[n]!}</td>` : ''}</tr>`,
+  )}</tbody></table>`;
 }
 
 function upcomingWeeksTable(weeks: LaunchWeek[]): SafeHtml {
   return html`<h2>Upcoming weeks</h2>
-    <table class="upcoming-weeks">
-      <caption>
-        Launch slots of the coming weeks
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">Week</th>
-          <th scope="col">Starts</th>
-          <th scope="col">Free slots taken</th>
-          <th scope="col">Paid slots taken</th>
-          <th scope="col">State</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${weeks.map(
-          (w) =>
-            html`<tr data-week="${w.week}">
-              <td>${w.week}</td>
-              <td>${w.week_start}</td>
-              <td>${w.free_taken} of ${w.free_slots}</td>
-              <td>${w.paid_taken} of ${w.paid_slots}</td>
-              <td>${w.state}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>`;
+<table class="upcoming-weeks">
+<caption>Launch slots of the coming weeks</caption>
+<thead><tr><th scope="col">Week</th><th scope="col">Starts</th><th scope="col">Free slots taken</th><th scope="col">Paid slots taken</th><th scope="col">State</th></tr></thead>
+<tbody>${weeks.map(
+    (w) =>
+      html`<tr data-week="${w.week}"><td>${w.week}</td><td>${w.week_start}</td><td>${w.free_taken} of ${w.free_slots}</td><td>${w.paid_taken} of ${w.paid_slots}</td><td>${w.state}</td></tr>`,
+  )}</tbody></table>`;
 }

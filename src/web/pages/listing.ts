@@ -47,55 +47,40 @@ async function listingVotes(ctx: Context, services: WebServices, listing: Public
 
 function removedVotesNote(removed: RemovedVotes): SafeHtml {
   if (removed.total === 0) return html``;
-  return html`<section class="removed-votes" aria-labelledby="removed-votes">
-    <h2 id="removed-votes">Removed votes</h2>
-    <p><span data-votes-removed>${removed.total}</span> ${removed.total === 1 ? 'vote was' : 'votes were'} removed by the site team:</p>
-    <ul>
-      ${removed.reasons.map((r) => html`<li>${r.count} × ${r.reason}</li>`)}
-    </ul>
-  </section>`;
+  return html`<section class="removed-votes" aria-labelledby="removed-votes"><h2 id="removed-votes">Removed votes</h2>
+<p><span data-votes-removed>${removed.total}</span> ${removed.total === 1 ? 'vote was' : 'votes were'} removed by the site team:</p>
+<ul>${removed.reasons.map((r) => html`<li>${r.count} × ${r.reason}</li>`)}</ul></section>`;
 }
 
 function listingBody(l: PublicListingPage, story: { title: string; path: string } | null, follow: SafeHtml, votes: SafeHtml) {
   const socials = Object.entries(l.socials);
   const milestones = 'milestones' in l ? l.milestones : undefined;
-  return html`${l.headline && html`<p class="lead">${l.headline}</p>`} ${textBlocks(l.summary)}
-    <ul class="facts">
-      <li>Website: ${externalLink(l.url, undefined, 'noopener')}</li>
-      <li><span data-followers>${l.follower_count}</span> ${l.follower_count === 1 ? 'follower' : 'followers'}</li>
-      ${story && html`<li>Founder story: <a href="${story.path}">${story.title}</a></li>`}
-    </ul>
-    ${votes} ${follow}
-    ${
-      socials.length > 0 &&
-      html`<h2>Elsewhere</h2>
-        <ul>
-          ${socials.map(([platform, url]) => html`<li>${externalLink(url, platform)}</li>`)}
-        </ul>`
-    }
-    ${
-      milestones &&
-      milestones.length > 0 &&
-      html`<h2>Milestones</h2>
-        <ol class="milestones">
-          ${milestones.map(
-            (m) =>
-              html`<li>
-                ${day(m.date)}
-                <strong>${m.url ? externalLink(m.url, m.title) : m.title}</strong>${m.description && html`<br />${m.description}`}
-              </li>`,
-          )}
-        </ol>`
-    }
-    ${
-      l.faqs.length > 0 &&
-      html`<h2>Questions and answers</h2>
-        ${l.faqs.map(
-          (f) =>
-            html`<section class="faq">
-              <h3>${f.question}</h3>
-              ${textBlocks(f.answer)}
-            </section>`,
-        )}`
-    }`;
+  return html`${l.headline && html`<p class="lead">${l.headline}</p>`}
+${textBlocks(l.summary)}
+<ul class="facts">
+<li>Website: ${externalLink(l.url, undefined, 'noopener')}</li>
+<li><span data-followers>${l.follower_count}</span> ${l.follower_count === 1 ? 'follower' : 'followers'}</li>
+${story && html`<li>Founder story: <a href="${story.path}">${story.title}</a></li>`}
+</ul>
+${votes}
+${follow}
+${
+  socials.length > 0 &&
+  html`<h2>Elsewhere</h2>
+<ul>${socials.map(([platform, url]) => html`<li>${externalLink(url, platform)}</li>`)}</ul>`
+}
+${
+  milestones &&
+  milestones.length > 0 &&
+  html`<h2>Milestones</h2>
+<ol class="milestones">${milestones.map(
+    (m) =>
+      html`<li>${day(m.date)} <strong>${m.url ? externalLink(m.url, m.title) : m.title}</strong>${m.description && html`<br>${m.description}`}</li>`,
+  )}</ol>`
+}
+${
+  l.faqs.length > 0 &&
+  html`<h2>Questions and answers</h2>
+${l.faqs.map((f) => html`<section class="faq"><h3>${f.question}</h3>${textBlocks(f.answer)}</section>`)}`
+}`;
 }

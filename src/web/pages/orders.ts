@@ -25,28 +25,9 @@ export const orderPages: PageRoutes = (router, services) => {
     await renderPage(ctx, services, {
       title: 'Your orders',
       main: list.items.length
-        ? html`<table>
-              <thead>
-                <tr>
-                  <th scope="col">Order</th>
-                  <th scope="col">Date</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Total</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${list.items.map(
-                  (o) =>
-                    html`<tr data-order="${o.number}">
-                      <td><a href="${PATH}/${o.number}">${o.number}</a></td>
-                      <td>${time(o.created_at)}</td>
-                      <td>${o.status}</td>
-                      <td>${formatCents(o.total_cents)}</td>
-                    </tr>`,
-                )}
-              </tbody>
-            </table>
-            ${pager(PATH, page, PER_PAGE, list.total)}`
+        ? html`<table><thead><tr><th scope="col">Order</th><th scope="col">Date</th><th scope="col">Status</th><th scope="col">Total</th></tr></thead>
+<tbody>${list.items.map((o) => html`<tr data-order="${o.number}"><td><a href="${PATH}/${o.number}">${o.number}</a></td><td>${time(o.created_at)}</td><td>${o.status}</td><td>${formatCents(o.total_cents)}</td></tr>`)}</tbody></table>
+${pager(PATH, page, PER_PAGE, list.total)}`
         : html`<p>No orders yet. Orders are built through the API (create_checkout) and paid on their checkout page.</p>`,
     });
   });
@@ -55,18 +36,12 @@ export const orderPages: PageRoutes = (router, services) => {
     const { order, lines } = await ownOrder(services.db, ctx.params.number!, (await currentUser(ctx, services))!.id);
     await renderPage(ctx, services, {
       title: `Order ${order.number}`,
-      main: html`<p data-order-status="${order.status}">
-          Status:
-          <strong>${order.status}</strong
-          >${order.paid_at ? html` · paid ${time(order.paid_at)}${order.payment_method ? ` by ${order.payment_method}` : ''}` : ''}
-        </p>
-        ${order.status === 'pending' ? html`<p><a href="/checkout/${order.checkout_token}">Pay this order</a> (the link is valid until ${time(order.expires_at)})</p>` : ''}
-        ${orderTable(order, lines)}
-        <h2>Fulfilment</h2>
-        <ul>
-          ${lines.map((l) => html`<li data-line-fulfilled="${l.fulfilled_at ? 'true' : 'false'}">${l.product}: ${l.fulfilled_at ? html`fulfilled ${time(l.fulfilled_at)}` : 'not yet fulfilled'}${l.refunded_at ? ' (refunded)' : ''}</li>`)}
-        </ul>
-        ${order.invoice_number !== null ? html`<p><a href="${PATH}/${order.number}/invoice">Invoice ${order.invoice_number}</a> (printable)</p>` : ''}`,
+      main: html`<p data-order-status="${order.status}">Status: <strong>${order.status}</strong>${order.paid_at ? html` · paid ${time(order.paid_at)}${order.payment_method ? ` by ${order.payment_method}` : ''}` : ''}</p>
+${order.status === 'pending' ? html`<p><a href="/checkout/${order.checkout_token}">Pay this order</a> (the link is valid until ${time(order.expires_at)})</p>` : ''}
+${orderTable(order, lines)}
+<h2>Fulfilment</h2>
+<ul>${lines.map((l) => html`<li data-line-fulfilled="${l.fulfilled_at ? 'true' : 'false'}">${l.product}: ${l.fulfilled_at ? html`fulfilled ${time(l.fulfilled_at)}` : 'not yet fulfilled'}${l.refunded_at ? ' (refunded)' : ''}</li>`)}</ul>
+${order.invoice_number !== null ? html`<p><a href="${PATH}/${order.number}/invoice">Invoice ${order.invoice_number}</a> (printable)</p>` : ''}`,
     });
   });
 
@@ -79,30 +54,15 @@ export const orderPages: PageRoutes = (router, services) => {
     await renderPage(ctx, services, {
       title: `Invoice ${order.invoice_number}`,
       main: html`<section class="invoice" aria-label="Invoice">
-          <p>
-            Invoice number <strong data-invoice-number>${order.invoice_number}</strong> · date ${time(order.paid_at)} · order
-            ${order.number}
-          </p>
-          <div class="parties">
-            <div>
-              <h2>Seller</h2>
-              <p>${site.name}<br />Country: ${site.settings.seller_country}</p>
-            </div>
-            <div>
-              <h2>Buyer</h2>
-              <p data-buyer>
-                ${order.billing.name ?? buyer.email}<br />Country:
-                ${order.billing.country}${order.billing.vat_number ? html`<br />VAT number: ${order.billing.vat_number}` : ''}
-              </p>
-            </div>
-          </div>
-          ${orderTable(order, lines)}
-          <p>
-            Paid
-            ${formatCents(order.paid_cents ?? order.total_cents, order.paid_currency ?? order.currency)}${order.payment_method ? ` by ${order.payment_method}` : ''}.
-          </p>
-        </section>
-        <p class="muted no-print">Use your browser's print command to print or save this invoice as PDF.</p>`,
+<p>Invoice number <strong data-invoice-number>${order.invoice_number}</strong> · date ${time(order.paid_at)} · order ${order.number}</p>
+<div class="parties">
+<div><h2>Seller</h2><p>${site.name}<br>Country: ${site.settings.seller_country}</p></div>
+<div><h2>Buyer</h2><p data-buyer>${order.billing.name ?? buyer.email}<br>Country: ${order.billing.country}${order.billing.vat_number ? html`<br>VAT number: ${order.billing.vat_number}` : ''}</p></div>
+</div>
+${orderTable(order, lines)}
+<p>Paid ${formatCents(order.paid_cents ?? order.total_cents, order.paid_currency ?? order.currency)}${order.payment_method ? ` by ${order.payment_method}` : ''}.</p>
+</section>
+<p class="muted no-print">Use your browser's print command to print or save this invoice as PDF.</p>`,
     });
   });
 };

@@ -52,10 +52,8 @@ export const signInPages: PageRoutes = (router, services) => {
         return renderPage(ctx, services, {
           title: 'Confirm your email first',
           status: 403,
-          main: html`<p>
-            Your password is right, but the address <strong>${form.data.email}</strong> is not confirmed yet. We sent it a new confirmation
-            link; open it, then sign in.
-          </p>`,
+          main: html`<p>Your password is right, but the address <strong>${form.data.email}</strong> is not confirmed yet.
+We sent it a new confirmation link; open it, then sign in.</p>`,
         });
       case 'invalid':
         return signInForm(ctx, services, { ...view, errors: { password: 'Email or password is wrong.' }, status: 422 });
@@ -85,11 +83,11 @@ async function signInForm(ctx: Context, services: WebServices, view: SignInView)
     status: view.status,
     errors: view.errors,
     action: '/signin',
-    fields: html`${keepReturnTo && html`<input type="hidden" name="return_to" value="${view.returnTo}" />`}
-      ${field({ name: 'email', label: 'Email address', type: 'email', value: view.email, error: view.errors?.email, autocomplete: 'username', required: true })}
-      ${field({ name: 'password', label: 'Password', type: 'password', error: view.errors?.password, autocomplete: 'current-password', required: true })}
-      <button type="submit">Sign in</button>`,
+    fields: html`${keepReturnTo && html`<input type="hidden" name="return_to" value="${view.returnTo}">`}
+${field({ name: 'email', label: 'Email address', type: 'email', value: view.email, error: view.errors?.email, autocomplete: 'username', required: true })}
+${field({ name: 'password', label: 'Password', type: 'password', error: view.errors?.password, autocomplete: 'current-password', required: true })}
+<button type="submit">Sign in</button>`,
     after: html`<p><a href="/forgot-password">Forgot your password?</a></p>
-      <p>No account yet? <a href="/signup">Create one</a>.</p>`,
+<p>No account yet? <a href="/signup">Create one</a>.</p>`,
   });
 }

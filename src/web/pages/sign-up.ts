@@ -36,8 +36,8 @@ async function signUpForm(ctx: Context, services: WebServices, email: string, er
     errors,
     action: '/signup',
     fields: html`${field({ name: 'email', label: 'Email address', type: 'email', value: email, error: errors?.email, autocomplete: 'email', required: true })}
-      ${newPasswordField({ label: 'Password', error: errors?.password, hint: `At least ${PASSWORD_MIN_LENGTH} characters.` })}
-      <button type="submit">Create account</button>`,
+${newPasswordField({ label: 'Password', error: errors?.password, hint: `At least ${PASSWORD_MIN_LENGTH} characters.` })}
+<button type="submit">Create account</button>`,
     after: html`<p>Already have an account? <a href="/signin">Sign in</a>.</p>`,
   });
 }
@@ -47,6 +47,6 @@ export async function checkYourMail(ctx: Context, services: WebServices, email: 
   await renderPage(ctx, services, {
     title: 'Check your email',
     main: html`<p>If <strong>${email}</strong> can receive it, we sent it a link ${purpose}</p>
-      ${services.config.devMailbox && html`<p class="muted">Development: mail is not sent; read it in the <a href="/dev/mailbox">mailbox</a>.</p>`}`,
+${services.config.devMailbox && html`<p class="muted">Development: mail is not sent; read it in the <a href="/dev/mailbox">mailbox</a>.</p>`}`,
   });
 }

@@ -77,48 +77,41 @@ async function editorPage(ctx: Context, services: WebServices, view: EditorView)
     title: `Founder story: ${listing.name}`,
     status: view.status,
     notice: view.status === 200 ? notice : undefined,
-    main: html`${storyStatus(story, listing.status.replace(/_/g, ' '))} ${errorSummary(view.errors)}
-    ${postForm(
-      founderUrls.storyEditor('', listingId),
-      token,
-      html`<p class="hint">
-          Tell the story in your own words, in plain text; a blank line starts a new paragraph. It publishes once it has at least
-          ${RULES.storyMinWords} words over at least ${RULES.storyMinSections} sections and your founder profile is complete.
-        </p>
-        ${field({ name: 'title', label: 'Title', value: value('title'), error: view.errors?.title, maxlength: 120 })}
-        ${STORY_SECTIONS.map((name) =>
-          textArea({
-            name,
-            label: SECTION_HEADINGS[name],
-            value: value(name),
-            error: view.errors?.[name],
-            hint: `${countWords(story.sections[name])} words saved.`,
-            rows: 8,
-            maxlength: 10_000,
-          }),
-        )}
-        <button type="submit">Save story</button>`,
-    )}`,
+    main: html`${storyStatus(story, listing.status.replace(/_/g, ' '))}
+${errorSummary(view.errors)}
+${postForm(
+  founderUrls.storyEditor('', listingId),
+  token,
+  html`<p class="hint">Tell the story in your own words, in plain text; a blank line starts a new paragraph. It publishes once it has
+at least ${RULES.storyMinWords} words over at least ${RULES.storyMinSections} sections and your founder profile is complete.</p>
+${field({ name: 'title', label: 'Title', value: value('title'), error: view.errors?.title, maxlength: 120 })}
+${STORY_SECTIONS.map((name) =>
+  textArea({
+    name,
+    label: SECTION_HEADINGS[name],
+    value: value(name),
+    error: view.errors?.[name],
+    hint: `${countWords(story.sections[name])} words saved.`,
+    rows: 8,
+    maxlength: 10_000,
+  }),
+)}
+<button type="submit">Save story</button>`,
+)}`,
   });
 }
 
 function storyStatus(story: StoryView, listingStatus: string) {
   const counts = html`<p>${story.word_count} words in ${story.section_count} ${story.section_count === 1 ? 'section' : 'sections'}.</p>`;
   if (story.status === 'published' && !story.visible) {
-    return html`<p class="status" data-status="published" data-visible="false">
-        Published ${time(story.published_at)}, but not public yet: its page opens for readers when your listing goes live (it is
-        ${listingStatus} now). Until then only you see it here.
-      </p>
-      ${counts}`;
+    return html`<p class="status" data-status="published" data-visible="false">Published ${time(story.published_at)}, but not public yet:
+its page opens for readers when your listing goes live (it is ${listingStatus} now). Until then only you see it here.</p>${counts}`;
   }
   if (story.status === 'published') {
     const path = new URL(story.url).pathname;
-    return html`<p class="status" data-status="published" data-visible="true">
-        Published ${time(story.published_at)}: <a href="${path}">read it on its public page</a>.
-        ${story.shown_on_listing ? 'It shows on your listing page too.' : 'It shows on your listing page too once the listing is paid or its story section is unlocked.'}
-      </p>
-      ${counts}`;
+    return html`<p class="status" data-status="published" data-visible="true">Published ${time(story.published_at)}: <a href="${path}">read it on its public page</a>.
+${story.shown_on_listing ? 'It shows on your listing page too.' : 'It shows on your listing page too once the listing is paid or its story section is unlocked.'}</p>${counts}`;
   }
-  return html`<p class="status" data-status="draft">Draft: not published yet.</p>
-    ${counts} ${missingList(story.missing, 'What it takes to publish')}`;
+  return html`<p class="status" data-status="draft">Draft: not published yet.</p>${counts}
+${missingList(story.missing, 'What it takes to publish')}`;
 }

@@ -24,18 +24,15 @@ function storyArticle(story: PublicStory) {
     ? html`<a class="author" href="${founder.page_path}">${founderPhoto(founder.photo_path, null, 64)}<span>${name}</span></a>`
     : html`${founder && founderPhoto(founder.photo_path, name, 64)}<span>${name}</span>`;
   return html`<article class="story">
-    <div class="byline">
-      <p>
-        ${name && html`By ${author}, founder of `}${listingLink}<br />
-        <span class="muted">Published ${time(story.published_at)} · ${story.word_count} words</span>
-      </p>
-    </div>
-    ${story.sections.map(
-      (s) =>
-        html`<section aria-labelledby="story-${s.name}">
-          <h2 id="story-${s.name}">${s.heading}</h2>
-          ${s.paragraphs.map((p) => html`<p>${lines(p)}</p>`)}
-        </section>`,
-    )}
-  </article>`;
+<div class="byline">
+<p>${name && html`By ${author}, founder of `}${listingLink}<br>
+<span class="muted">Published ${time(story.published_at)} · ${story.word_count} words</span></p>
+</div>
+${story.sections.map(
+  (s) => html`<section aria-labelledby="story-${s.name}">
+<h2 id="story-${s.name}">${s.heading}</h2>
+${s.paragraphs.map((p) => html`<p>${lines(p)}</p>`)}
+</section>`,
+)}
+</article>`;
 }

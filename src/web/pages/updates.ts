@@ -19,23 +19,18 @@ export const updatesPages: PageRoutes = (router, services) => {
     await renderPage(ctx, services, {
       title: 'Latest updates',
       main: html`<p>What the makers on ${site.name} shipped lately, newest first.</p>
-        ${
-          feed.items.length === 0
-            ? html`<p>No updates${page > 1 ? ' on this page' : ' yet'}.</p>`
-            : html`<ol class="feed">
-                ${feed.items.map(
-                  (u) =>
-                    html`<li>
-                      <article aria-labelledby="update-${u.id}">
-                        <h2 id="update-${u.id}">${u.title}</h2>
-                        <p class="muted"><a href="/listings/${u.listing.slug}">${u.listing.name}</a> · ${time(u.published_at)}</p>
-                        ${textBlocks(u.body)}
-                      </article>
-                    </li>`,
-                )}
-              </ol>`
-        }
-        ${pager('/updates', page, PER_PAGE, feed.total)}`,
+${
+  feed.items.length === 0
+    ? html`<p>No updates${page > 1 ? ' on this page' : ' yet'}.</p>`
+    : html`<ol class="feed">${feed.items.map(
+        (u) => html`<li><article aria-labelledby="update-${u.id}">
+<h2 id="update-${u.id}">${u.title}</h2>
+<p class="muted"><a href="/listings/${u.listing.slug}">${u.listing.name}</a> · ${time(u.published_at)}</p>
+${textBlocks(u.body)}
+</article></li>`,
+      )}</ol>`
+}
+${pager('/updates', page, PER_PAGE, feed.total)}`,
     });
   });
 };

@@ -76,7 +76,7 @@ export async function voteControl(ctx: Context, services: WebServices, l: VoteTa
   if (!user.emailVerifiedAt) return wrap('unconfirmed', html`<span class="muted">Confirm your email address to vote</span>`);
   const token = await csrfToken(ctx, services);
   const name = html`<span class="visually-hidden"> for ${l.name}</span>`;
-  const returnField = html`<input type="hidden" name="return_to" value="${returnTo}" />`;
+  const returnField = html`<input type="hidden" name="return_to" value="${returnTo}">`;
   if (!voted) {
     return wrap(
       'none',
