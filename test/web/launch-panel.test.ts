@@ -66,7 +66,10 @@ test.serial('launch panel: choose free, copy a snippet, Check now → scheduled;
   t.true(snippet.startsWith(`<a href="${env.baseUrl}/listings/${listing.slug}">`));
   await page.getByRole('button', { name: 'Copy HTML (light)' }).click();
   // The status is written when the clipboard promise settles: wait for it rather than read it at once.
-  await page.locator('#copy-status').getByText(/Copied|Selected/).waitFor();
+  await page
+    .locator('#copy-status')
+    .getByText(/Copied|Selected/)
+    .waitFor();
   t.regex((await page.locator('#copy-status').textContent())!, /Copied|Selected/);
   t.true(await page.locator('img[src$=".svg?theme=dark"]').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0));
 
