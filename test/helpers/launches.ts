@@ -1,30 +1,10 @@
 import type { Db } from '../../src/db/knex.ts';
-import { insertListing } from '../../src/domain/listings/listings.ts';
 import { words } from './founders.ts';
+import { insertDraftListing } from './listings.ts';
 
 /** A listing in `draft` (as submit_draft leaves it) of the owner, at the owner's website `url`. */
 export async function draftListing(db: Db, ownerId: number, url: string, name = 'Launch Co'): Promise<{ id: number; slug: string }> {
-  const site = await db('sites').where({ key: 'main' }).first('id');
-  const id = await db.transaction((trx) =>
-    insertListing(trx, {
-      site_id: site.id,
-      owner_id: ownerId,
-      name: `${name} ${Math.random().toString(36).slice(2, 8)}`,
-      url,
-      headline: null,
-      summary: null,
-      seo_title: null,
-      seo_description: null,
-      logo_url: null,
-      image_url: null,
-      contact_email: null,
-      facts: {},
-      socials: {},
-      faqs: [],
-      categories: [],
-      evidence: {},
-    }),
-  );
+  const id = await insertDraftListing(db, { name: `${name} ${Math.random().toString(36).slice(2, 8)}`, ownerId, url });
   const { slug } = await db('listings').where({ id }).first('slug');
   return { id, slug };
 }
