@@ -1,4 +1,5 @@
 import type { Db } from '../../db/knex.ts';
+import { pageOf } from '../../db/pages.ts';
 import { AppError, conflict, notFound, validationFailed } from '../../errors.ts';
 import { claimInstructions, newClaimToken, type ClaimMethod } from './instructions.ts';
 import { emailClaimDomain, emailClaimRefusal, isAddressAt } from './email-domain.ts';
@@ -92,15 +93,13 @@ export async function getClaim(db: Db, claimId: number): Promise<ClaimRow | unde
 
 /** The caller's claims, newest first. */
 export async function listOwnClaims(db: Db, userId: number, page: number, perPage: number) {
-  const [rows, [{ count }]] = await Promise.all([
-    claimQuery(db)
-      .where('c.user_id', userId)
-      .orderBy('c.id', 'desc')
-      .limit(perPage)
-      .offset((page - 1) * perPage),
-    db('claims').where({ user_id: userId }).count({ count: '*' }),
-  ]);
-  return { items: (rows as ClaimRow[]).map(toClaimView), page, per_page: perPage, total: Number(count) };
+  const found = await pageOf<ClaimRow>(
+    claimQuery(db).where('c.user_id', userId).orderBy('c.id', 'desc'),
+    db('claims').where({ user_id: userId }),
+    page,
+    perPage,
+  );
+  return { ...found, items: found.items.map(toClaimView) };
 }
 
 export interface NewClaim {

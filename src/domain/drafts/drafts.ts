@@ -1,4 +1,5 @@
 import type { Db } from '../../db/knex.ts';
+import { pageOf } from '../../db/pages.ts';
 import { conflict, notFound, unprocessable } from '../../errors.ts';
 import type { DraftEvidence, DraftFields, CrawledPage } from '../crawl/types.ts';
 import { insertListing, type NewListing } from '../listings/listings.ts';
@@ -112,21 +113,18 @@ export async function getOwnedDraft(db: Db, ownerId: number, id: number): Promis
  * `open` leaves out the submitted ones (they live on as listings).
  */
 export async function listOwnedDrafts(db: Db, ownerId: number, page: number, perPage: number, options: { open?: boolean } = {}) {
-  const base = db('drafts').where({ owner_id: ownerId });
-  if (options.open) base.whereNot({ status: 'submitted' });
-  const [rows, [{ count }]] = await Promise.all([
-    base
-      .clone()
-      .orderBy([
-        { column: 'created_at', order: 'desc' },
-        { column: 'id', order: 'desc' },
-      ])
-      .limit(perPage)
-      .offset((page - 1) * perPage)
-      .select(VIEW_COLUMNS),
-    base.clone().count({ count: '*' }),
-  ]);
-  return { items: (rows as DraftRow[]).map(toDraftSummary), page, per_page: perPage, total: Number(count) };
+  const base = () => {
+    const q = db('drafts').where({ owner_id: ownerId });
+    return options.open ? q.whereNot({ status: 'submitted' }) : q;
+  };
+  const newestFirst = base()
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .select(VIEW_COLUMNS);
+  const found = await pageOf<DraftRow>(newestFirst, base(), page, perPage);
+  return { ...found, items: found.items.map(toDraftSummary) };
 }
 
 /** A draft in a list: its status and what moves it on, without the drafted content. */

@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Db } from '../../db/knex.ts';
+import { pageOf } from '../../db/pages.ts';
 
 /** Before and after of one changed field; null stands for "empty". */
 export interface FieldChange {
@@ -65,16 +66,9 @@ function toVersionView(row: VersionRow) {
 
 /** Versions of one listing, newest first; the caller has checked ownership. */
 export async function listListingVersions(db: Db, listingId: number, page: number, perPage: number) {
-  const base = db('listing_versions').where({ listing_id: listingId });
-  const [rows, [{ count }]] = await Promise.all([
-    base
-      .clone()
-      .orderBy('id', 'desc')
-      .limit(perPage)
-      .offset((page - 1) * perPage),
-    base.clone().count({ count: '*' }),
-  ]);
-  return { items: (rows as VersionRow[]).map(toVersionView), page, per_page: perPage, total: Number(count) };
+  const base = () => db('listing_versions').where({ listing_id: listingId });
+  const found = await pageOf<VersionRow>(base().orderBy('id', 'desc'), base(), page, perPage);
+  return { ...found, items: found.items.map(toVersionView) };
 }
 
 /** A recent edit with who made it and where, for the site team. */

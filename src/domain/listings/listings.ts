@@ -1,5 +1,6 @@
 import { getDomain } from 'tldts';
 import type { Db } from '../../db/knex.ts';
+import { pageOf } from '../../db/pages.ts';
 import { notFound } from '../../errors.ts';
 import { launchDetails } from '../launches/owner-launch.ts';
 import type { CompanyFacts, Evidence, Faq, ListingStatus, UnlockedSection } from '../fields.ts';
@@ -103,23 +104,10 @@ export async function siteKeys(db: Db): Promise<Map<number, string>> {
 
 /** The caller's listings of any status, newest first, with their launch details (links on `baseUrl`). */
 export async function listOwnedListings(db: Db, ownerId: number, page: number, perPage: number, baseUrl = '') {
-  const base = db<ListingRow>('listings').where({ owner_id: ownerId });
-  const [rows, [{ count }], keys] = await Promise.all([
-    base
-      .clone()
-      .orderBy('id', 'desc')
-      .limit(perPage)
-      .offset((page - 1) * perPage),
-    base.clone().count({ count: '*' }),
-    siteKeys(db),
-  ]);
-  const launches = await launchDetails(db, rows as ListingRow[], baseUrl);
-  return {
-    items: (rows as ListingRow[]).map((r) => ({ ...toOwnerListing(r, keys.get(r.site_id)!), ...launches.get(r.id)! })),
-    page,
-    per_page: perPage,
-    total: Number(count),
-  };
+  const base = () => db('listings').where({ owner_id: ownerId });
+  const [found, keys] = await Promise.all([pageOf<ListingRow>(base().orderBy('id', 'desc'), base(), page, perPage), siteKeys(db)]);
+  const launches = await launchDetails(db, found.items, baseUrl);
+  return { ...found, items: found.items.map((r) => ({ ...toOwnerListing(r, keys.get(r.site_id)!), ...launches.get(r.id)! })) };
 }
 
 /** One of the caller's listings; another owner's listing is "not found". */

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/knex.ts';
+import { pageOf } from '../../db/pages.ts';
 import { siteKeys } from '../listings/listings.ts';
 
 interface NotificationRow {
@@ -22,31 +23,27 @@ interface NotificationRow {
  */
 export async function listNotifications(db: Db, userId: number, page: number, perPage: number) {
   const base = () => db('notifications as n').where('n.user_id', userId);
-  const [rows, [{ count }], keys] = await Promise.all([
-    base()
-      .leftJoin('listing_updates as u', 'u.id', 'n.listing_update_id')
-      .join('listings as l', 'l.id', db.raw('coalesce(n.listing_id, u.listing_id)'))
-      .orderByRaw('coalesce(u.published_at, n.created_at) DESC, n.id DESC')
-      .limit(perPage)
-      .offset((page - 1) * perPage)
-      .select(
-        'n.id',
-        'n.kind',
-        'n.created_at',
-        'u.id as update_id',
-        db.raw('coalesce(u.title, n.title) AS title'),
-        db.raw('coalesce(u.body, n.body) AS body'),
-        'u.published_at',
-        'l.id as listing_id',
-        'l.name as listing_name',
-        'l.slug as listing_slug',
-        'l.site_id',
-      ),
-    base().count({ count: '*' }),
-    siteKeys(db),
-  ]);
+  const newestFirst = base()
+    .leftJoin('listing_updates as u', 'u.id', 'n.listing_update_id')
+    .join('listings as l', 'l.id', db.raw('coalesce(n.listing_id, u.listing_id)'))
+    .orderByRaw('coalesce(u.published_at, n.created_at) DESC, n.id DESC')
+    .select(
+      'n.id',
+      'n.kind',
+      'n.created_at',
+      'u.id as update_id',
+      db.raw('coalesce(u.title, n.title) AS title'),
+      db.raw('coalesce(u.body, n.body) AS body'),
+      'u.published_at',
+      'l.id as listing_id',
+      'l.name as listing_name',
+      'l.slug as listing_slug',
+      'l.site_id',
+    );
+  const [found, keys] = await Promise.all([pageOf<NotificationRow>(newestFirst, base(), page, perPage), siteKeys(db)]);
   return {
-    items: (rows as NotificationRow[]).map((r) => ({
+    ...found,
+    items: found.items.map((r) => ({
       id: r.id,
       kind: r.kind,
       created_at: r.created_at.toISOString(),
@@ -55,8 +52,5 @@ export async function listNotifications(db: Db, userId: number, page: number, pe
       listing: { id: r.listing_id, name: r.listing_name, slug: r.listing_slug, site: keys.get(r.site_id)! },
       update: r.update_id === null ? null : { id: r.update_id, title: r.title, body: r.body, published_at: r.published_at!.toISOString() },
     })),
-    page,
-    per_page: perPage,
-    total: Number(count),
   };
 }

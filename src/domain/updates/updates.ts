@@ -1,4 +1,5 @@
 import type { Db } from '../../db/knex.ts';
+import { pageOf } from '../../db/pages.ts';
 import { getOwnedListing } from '../listings/listings.ts';
 import { HOUR_SECONDS, lockQuota, quotaExceeded, windowUse } from '../quotas/quotas.ts';
 
@@ -65,28 +66,22 @@ export async function deleteListingUpdate(db: Db, updateId: number): Promise<voi
 export async function latestUpdates(db: Db, siteId: number, page: number, perPage: number) {
   const base = () =>
     db('listing_updates as u').join('listings as l', 'l.id', 'u.listing_id').where({ 'u.site_id': siteId, 'l.status': 'live' });
-  const [rows, [{ count }]] = await Promise.all([
-    base()
-      .orderBy([
-        { column: 'u.published_at', order: 'desc' },
-        { column: 'u.id', order: 'desc' },
-      ])
-      .limit(perPage)
-      .offset((page - 1) * perPage)
-      .select('u.id', 'u.title', 'u.body', 'u.published_at', 'l.id as listing_id', 'l.name as listing_name', 'l.slug as listing_slug'),
-    base().count({ count: '*' }),
-  ]);
+  const newestFirst = base()
+    .orderBy([
+      { column: 'u.published_at', order: 'desc' },
+      { column: 'u.id', order: 'desc' },
+    ])
+    .select('u.id', 'u.title', 'u.body', 'u.published_at', 'l.id as listing_id', 'l.name as listing_name', 'l.slug as listing_slug');
+  const found = await pageOf<FeedRow>(newestFirst, base(), page, perPage);
   return {
-    items: rows.map((r: FeedRow) => ({
+    ...found,
+    items: found.items.map((r) => ({
       id: r.id,
       listing: { id: r.listing_id, name: r.listing_name, slug: r.listing_slug },
       title: r.title,
       body: r.body,
       published_at: r.published_at.toISOString(),
     })),
-    page,
-    per_page: perPage,
-    total: Number(count),
   };
 }
 

@@ -1,11 +1,11 @@
 import type { Context } from 'koa';
 import { followListing, isFollowing, unfollowListing } from '../../domain/updates/followers.ts';
-import { notFound } from '../../errors.ts';
 import { postForm } from '../components.ts';
 import { csrfToken } from '../csrf.ts';
 import { html, type SafeHtml } from '../html.ts';
-import { currentUser, requireUser } from '../session.ts';
+import { currentUser } from '../session.ts';
 import type { WebServices } from '../web-services.ts';
+import { listingAction } from './listing-actions.ts';
 import type { PageRoutes } from './page-routes.ts';
 
 const followPath = (slug: string) => `/listings/${encodeURIComponent(slug)}/follow`;
@@ -16,30 +16,22 @@ const unfollowPath = (slug: string) => `/listings/${encodeURIComponent(slug)}/un
  * unfollow_listing, as CSRF-checked form posts (the router refuses a post without the token).
  */
 export const followPages: PageRoutes = (router, services) => {
-  router.post('/listings/:slug/follow', requireUser(services), async function followFromPage(ctx) {
-    const user = (await currentUser(ctx, services))!;
-    const listing = await listingBySlug(ctx, services);
-    await followListing(services.db, user.id, listing.id); // 404 unless live
-    backToListing(ctx, listing.slug, 'followed');
-  });
-
-  router.post('/listings/:slug/unfollow', requireUser(services), async function unfollowFromPage(ctx) {
-    const user = (await currentUser(ctx, services))!;
-    const listing = await listingBySlug(ctx, services);
-    await unfollowListing(services.db, user.id, listing.id);
-    backToListing(ctx, listing.slug, 'unfollowed');
-  });
+  // followListing answers 404 unless the listing is live.
+  listingAction(
+    router,
+    services,
+    'follow',
+    ({ userId, listing }) => followListing(services.db, userId, listing.id),
+    (ctx, slug) => backToListing(ctx, slug, 'followed'),
+  );
+  listingAction(
+    router,
+    services,
+    'unfollow',
+    ({ userId, listing }) => unfollowListing(services.db, userId, listing.id),
+    (ctx, slug) => backToListing(ctx, slug, 'unfollowed'),
+  );
 };
-
-/** The listing of the path's slug, any status (the domain functions decide what may happen to it). */
-async function listingBySlug(ctx: Context, services: WebServices): Promise<{ id: number; slug: string }> {
-  const row = await services
-    .db('listings')
-    .where({ slug: String(ctx.params.slug) })
-    .first('id', 'slug');
-  if (!row) throw notFound('The listing');
-  return row;
-}
 
 function backToListing(ctx: Context, slug: string, notice: 'followed' | 'unfollowed') {
   ctx.status = 303;

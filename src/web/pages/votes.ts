@@ -1,13 +1,13 @@
 import type { Context } from 'koa';
 import { castVote, withdrawVote } from '../../domain/ranking/votes.ts';
 import { addWeeks } from '../../domain/ranking/weeks.ts';
-import { notFound } from '../../errors.ts';
 import { postForm } from '../components.ts';
 import { csrfToken } from '../csrf.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { safeReturnTo } from '../return-to.ts';
-import { currentUser, requireUser } from '../session.ts';
+import { currentUser } from '../session.ts';
 import type { WebServices } from '../web-services.ts';
+import { listingAction } from './listing-actions.ts';
 import type { PageRoutes } from './page-routes.ts';
 
 const listingPath = (slug: string) => `/listings/${encodeURIComponent(slug)}`;
@@ -18,29 +18,21 @@ const listingPath = (slug: string) => `/listings/${encodeURIComponent(slug)}`;
  * Each post goes back to the page it came from (`return_to`), at the listing's row.
  */
 export const votePages: PageRoutes = (router, services) => {
-  router.post('/listings/:slug/vote', requireUser(services), async function voteFromPage(ctx) {
-    const user = (await currentUser(ctx, services))!;
-    const listing = await listingBySlug(ctx, services);
-    await castVote(services.db, user.id, listing.id);
-    back(ctx, listing.slug, 'voted');
-  });
-
-  router.post('/listings/:slug/unvote', requireUser(services), async function unvoteFromPage(ctx) {
-    const user = (await currentUser(ctx, services))!;
-    const listing = await listingBySlug(ctx, services);
-    await withdrawVote(services.db, user.id, listing.id);
-    back(ctx, listing.slug, 'unvoted');
-  });
+  listingAction(
+    router,
+    services,
+    'vote',
+    ({ userId, listing }) => castVote(services.db, userId, listing.id),
+    (ctx, slug) => back(ctx, slug, 'voted'),
+  );
+  listingAction(
+    router,
+    services,
+    'unvote',
+    ({ userId, listing }) => withdrawVote(services.db, userId, listing.id),
+    (ctx, slug) => back(ctx, slug, 'unvoted'),
+  );
 };
-
-async function listingBySlug(ctx: Context, services: WebServices): Promise<{ id: number; slug: string }> {
-  const row = await services
-    .db('listings')
-    .where({ slug: String(ctx.params.slug) })
-    .first('id', 'slug');
-  if (!row) throw notFound('The listing');
-  return row;
-}
 
 function back(ctx: Context, slug: string, notice: 'voted' | 'unvoted') {
   const body = (ctx.request as { body?: Record<string, unknown> }).body;
