@@ -168,16 +168,40 @@ export function printTable(results: LoadResult[], baseline = results[0]!): void 
   }
 }
 
-/** An embedded PostgreSQL with migrations, seed and `listings` live listings named from WORDS. */
+/**
+ * An embedded PostgreSQL with migrations, seed and `listings` live listings named from WORDS.
+ * With BENCH_DB_DIR the cluster lives there and outlives the run: a later run with the same
+ * number of listings skips seeding (each size has its own database), so plans can be studied
+ * and runs repeated on a large table without waiting for it again.
+ */
 export async function benchDatabase(listings: number): Promise<{ databaseUrl: string; dataDir: string; stop(): Promise<void> }> {
-  const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'ld-bench-'));
+  const kept = process.env.BENCH_DB_DIR ? path.resolve(process.env.BENCH_DB_DIR) : null;
+  const tmp = kept ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'ld-bench-')));
+  await fs.mkdir(tmp, { recursive: true, mode: 0o755 });
   await fs.chmod(tmp, 0o755);
   const pg = await startEmbeddedPostgres({ dir: path.join(tmp, 'pg'), port: await freePort() });
-  await pg.ensureDatabase('bench');
-  const databaseUrl = pg.url('bench');
+  const database = kept ? `bench_${listings}` : 'bench';
+  await pg.ensureDatabase(database);
+  const databaseUrl = pg.url(database);
   const db = createDb(databaseUrl, 2);
   await migrate(db);
+  const { rows } = await db.raw(`SELECT count(*)::int AS n FROM listings WHERE slug LIKE 'bench-%'`);
+  if (rows[0].n === listings) console.log(`kept ${listings} live listings in ${tmp}`);
+  else await seedListings(db, listings);
+  await db.destroy();
+  return {
+    databaseUrl,
+    dataDir: tmp,
+    async stop() {
+      await pg.stop();
+      if (!kept) await fs.rm(tmp, { recursive: true, force: true });
+    },
+  };
+}
+
+async function seedListings(db: ReturnType<typeof createDb>, listings: number): Promise<void> {
   await seed(db);
+  await db.raw(`DELETE FROM listings WHERE slug LIKE 'bench-%'`);
   const started = Date.now();
   // Names and headlines from a word list so that queries match realistic shares of the rows.
   await db.raw(
@@ -191,17 +215,8 @@ export async function benchDatabase(listings: number): Promise<{ databaseUrl: st
      FROM generate_series(1, ?) g, (SELECT id FROM sites WHERE key = 'main') s, (SELECT ?::text[] AS w) words`,
     [listings, WORDS],
   );
-  await db.raw('ANALYZE listings');
+  await db.raw('VACUUM ANALYZE');
   console.log(`seeded ${listings} live listings in ${Date.now() - started} ms`);
-  await db.destroy();
-  return {
-    databaseUrl,
-    dataDir: tmp,
-    async stop() {
-      await pg.stop();
-      await fs.rm(tmp, { recursive: true, force: true });
-    },
-  };
 }
 
 /** Runs a benchmark's main and exits with its outcome (the embedded PostgreSQL leaves handles open). */
