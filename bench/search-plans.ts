@@ -2,12 +2,13 @@
  * `npm run bench:plans [-- q1 q2 ...]`: the SQL that search_listings sends for each query shape
  * (one word, prefix, two and three words, typos, no match, deep page), run under
  * EXPLAIN (ANALYZE, BUFFERS) on the bench database. Prints each statement's execution time;
- * BENCH_PLANS=full prints whole plans. Use BENCH_DB_DIR to keep the seeded database between runs.
+ * BENCH_PLANS=full prints whole plans. `-- --stream N`: the first N queries of the bench's distinct
+ * stream one at a time, with their time spread and the slowest. Use BENCH_DB_DIR to keep the seeded database between runs.
  */
 import type pg from 'pg';
 import { createDb } from '../src/db/knex.ts';
 import { searchListings } from '../src/domain/listings/search.ts';
-import { benchDatabase, runBench } from './harness.ts';
+import { benchDatabase, realisticPaths, runBench } from './harness.ts';
 
 const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 100_000);
 const SHAPES = [
@@ -28,6 +29,7 @@ async function main() {
   const db = createDb(database.databaseUrl, 1);
   try {
     const [{ id: siteId }] = await db('sites').where({ key: 'main' }).select('id');
+    if (process.argv[2] === '--stream') return await stream(db, siteId, Number(process.argv[3] ?? 500));
     const shapes = process.argv.slice(2).length > 0 ? process.argv.slice(2) : SHAPES;
     for (const q of shapes) {
       for (const page of [1, 3]) {
@@ -47,6 +49,23 @@ async function main() {
     await db.destroy();
     await database.stop();
   }
+}
+
+/** One connection, one query at a time: how long each query of the distinct stream takes, and the slowest. */
+async function stream(db: ReturnType<typeof createDb>, siteId: number, count: number): Promise<void> {
+  const times: Array<{ ms: number; q: string; page: number }> = [];
+  for (const path of realisticPaths().slice(0, count)) {
+    const params = new URL(path, 'http://x').searchParams;
+    const [q, page] = [params.get('q')!, Number(params.get('page'))];
+    const started = performance.now();
+    await searchListings(db, { siteId, q, page, perPage: 20 }, 0);
+    times.push({ ms: performance.now() - started, q, page });
+  }
+  const sorted = times.map((t) => t.ms).sort((a, b) => a - b);
+  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!.toFixed(1);
+  const mean = sorted.reduce((a, b) => a + b, 0) / sorted.length;
+  console.log(`${count} queries one at a time: mean ${mean.toFixed(1)} ms, p50 ${at(0.5)}, p90 ${at(0.9)}, p99 ${at(0.99)}, max ${at(1)}`);
+  for (const t of times.sort((a, b) => b.ms - a.ms).slice(0, 10)) console.log(`  ${t.ms.toFixed(1).padStart(7)} ms  q=${t.q} page ${t.page}`);
 }
 
 async function explain(db: ReturnType<typeof createDb>, sql: string, bindings: unknown[]): Promise<void> {
