@@ -40,12 +40,54 @@ export function parseSearchText(q: string): SearchText | null {
 }
 
 /**
- * The tsquery as SQL with bindings. Each term is looked up both unstemmed (names and addresses
- * are indexed with `simple`) and with english stemming (headlines and summaries).
+ * The whole lexemes each plain word stands for: those starting with the word or with its
+ * english stem. Null for a word that starts more than MAX_EXPANSION lexemes (it keeps its
+ * prefix match); an empty list for a word that starts none.
  */
-export function tsqueryOf(text: SearchText): { sql: string; bindings: string[] } {
+export type Expansions = Map<string, string[] | null>;
+
+const MAX_EXPANSION = 40;
+
+/** Looks up the lexemes of every plain word of the search in `search_lexemes` (one round trip). */
+export async function expandWords(db: Db, text: SearchText): Promise<Expansions> {
+  const words = [...new Set(text.flat().filter((t) => t.kind === 'word' && !t.negated).map((t) => t.text))];
+  if (words.length === 0) return new Map();
+  const { rows } = await db.raw(
+    `SELECT w.word, array(
+       SELECT DISTINCT x.lexeme
+       FROM unnest(tsvector_to_array(to_tsvector('simple', w.word) || to_tsvector('english', w.word))) p(prefix)
+       CROSS JOIN LATERAL (
+         SELECT l.lexeme FROM search_lexemes l
+         WHERE l.lexeme >= p.prefix COLLATE "C" AND l.lexeme < (p.prefix || chr(1114111)) COLLATE "C"
+         ORDER BY l.lexeme LIMIT ${MAX_EXPANSION + 1}) x
+     ) AS lexemes
+     FROM unnest(?::text[]) AS w(word)`,
+    [words],
+  );
+  return new Map(
+    (rows as Array<{ word: string; lexemes: string[] }>).map((r) => [r.word, r.lexemes.length > MAX_EXPANSION ? null : r.lexemes]),
+  );
+}
+
+/** The search without the groups that cannot match (a plain word in them starts no lexeme); null if none is left. */
+export function matchableText(text: SearchText, expansions: Expansions): SearchText | null {
+  const groups = text.filter((g) => g.every((t) => t.kind !== 'word' || t.negated || expansions.get(t.text)?.length !== 0));
+  return groups.length > 0 ? groups : null;
+}
+
+/**
+ * The tsquery as SQL with bindings. A plain word with expansions is the OR of its whole lexemes
+ * (exact index entries); other terms are looked up both unstemmed (names and addresses are
+ * indexed with `simple`) and with english stemming (headlines and summaries).
+ */
+export function tsqueryOf(text: SearchText, expansions: Expansions = new Map()): { sql: string; bindings: string[] } {
   const bindings: string[] = [];
   const term = (t: SearchTerm) => {
+    const lexemes = t.kind === 'word' && !t.negated ? expansions.get(t.text) : null;
+    if (lexemes) {
+      bindings.push(lexemes.map((l) => `'${l.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`).join(' | '));
+      return '?::tsquery';
+    }
     // Terms hold letters, digits and single spaces only: always valid to_tsquery input.
     const fn = t.kind === 'phrase' ? 'phraseto_tsquery' : 'to_tsquery';
     const value = t.kind === 'phrase' ? t.text : t.negated ? t.text : `${t.text}:*`;

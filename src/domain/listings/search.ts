@@ -1,7 +1,7 @@
 import { cacheOf } from '../../cache/ttl-cache.ts';
 import type { Db } from '../../db/knex.ts';
 import { PUBLIC_COLUMNS, siteKeys, toPublicListing, type ListingRow } from './listings.ts';
-import { correctTypos, parseSearchText, tsqueryOf, type SearchText } from './search-text.ts';
+import { correctTypos, expandWords, matchableText, parseSearchText, tsqueryOf, type SearchText } from './search-text.ts';
 
 export interface SearchQuery {
   siteId: number;
@@ -86,33 +86,74 @@ async function byVotes(db: Db, siteId: number, offset: number, limit: number): P
 }
 
 /**
- * One round trip: the capped count, and the page cut from the tiers in order. The query is
- * written out in each part (not shared through a CTE) so the planner sees its words and picks,
- * per tier, between the vote-ordered index and the text index.
+ * Matches walked in vote order before a tier gives up walking and asks its text index instead:
+ * a tier with fewer than `need` matches among the most voted WALK_BUDGET is rare enough for its
+ * index, and a common tier fills its page long before.
+ */
+const WALK_BUDGET = 2_000;
+
+type TierRow = ListingRow & { tier: number };
+
+/**
+ * The capped count, then the page cut from the tiers in order, each asked only while the page
+ * is short (a common word fills it from names alone). The SQL of each tier is chosen here, not
+ * by the planner: its guesses for prefixes and several words are far off, and a wrong guess
+ * walked every live listing in vote order.
  */
 async function matching(db: Db, siteId: number, text: SearchText, offset: number, limit: number): Promise<Matches> {
-  const tsquery = tsqueryOf(text);
+  const expansions = await expandWords(db, text);
+  const matchable = matchableText(text, expansions);
+  if (!matchable) return { rows: [], total: 0 };
+  const tsquery = tsqueryOf(matchable, expansions);
+  const total = await countMatches(db, siteId, tsquery);
   const depth = offset + limit;
-  const sql: string[] = [];
-  const bindings: unknown[] = [];
-  const match = (vector: string, not = false) => {
-    bindings.push(...tsquery.bindings);
-    return `${not ? 'NOT ' : ''}l.${vector} @@ ${tsquery.sql}`;
-  };
-  sql.push(`SELECT c.total, p.* FROM (SELECT count(*)::int AS total FROM (SELECT 1 FROM listings l WHERE ${LIVE} AND `);
-  bindings.push(siteId);
-  sql.push(`${match('search')} LIMIT ${SEARCH_RESULT_LIMIT + 1}) s) c LEFT JOIN LATERAL (SELECT * FROM (`);
-  TIERS.forEach((tier, i) => {
-    bindings.push(siteId);
-    const where = [LIVE, match(tier.vector), ...(tier.excluding ? [match(tier.excluding, true)] : [])].join(' AND ');
-    sql.push(
-      `${i > 0 ? ' UNION ALL ' : ''}(SELECT ${i} AS tier, ${COLUMNS} FROM listings l WHERE ${where} ORDER BY l.votes DESC, l.id LIMIT ${depth})`,
-    );
-  });
-  sql.push(`) t ORDER BY t.tier, t.votes DESC, t.id LIMIT ? OFFSET ?) p ON true`);
-  bindings.push(limit, offset);
-  const { rows } = await db.raw(sql.join(''), bindings as never[]);
-  return pageOf(rows);
+  const rows: TierRow[] = [];
+  for (const [i, tier] of TIERS.entries()) {
+    if (rows.length >= Math.min(depth, total)) break;
+    const need = depth - rows.length;
+    const where = tierWhere(tier, tsquery);
+    // Uncapped, every tier holds at most `total` rows: its index finds them all cheaply.
+    let found = total > SEARCH_RESULT_LIMIT ? await walkTier(db, siteId, i, where, need) : null;
+    if (!found || found.length < need) found = await indexTier(db, siteId, i, where, need);
+    rows.push(...found);
+  }
+  return { rows: rows.slice(offset, depth), total };
+}
+
+type TsQuery = ReturnType<typeof tsqueryOf>;
+
+function tierWhere(tier: (typeof TIERS)[number], tsquery: TsQuery): { sql: string; bindings: unknown[] } {
+  const sql = `l.${tier.vector} @@ ${tsquery.sql}` + (tier.excluding ? ` AND NOT l.${tier.excluding} @@ ${tsquery.sql}` : '');
+  return { sql, bindings: tier.excluding ? [...tsquery.bindings, ...tsquery.bindings] : tsquery.bindings };
+}
+
+/** Matches up to SEARCH_RESULT_LIMIT + 1 (one more means "more than the limit"). */
+async function countMatches(db: Db, siteId: number, tsquery: TsQuery): Promise<number> {
+  const { rows } = await db.raw(
+    `SELECT count(*)::int AS total FROM (SELECT 1 FROM listings l WHERE ${LIVE} AND l.search @@ ${tsquery.sql} LIMIT ${SEARCH_RESULT_LIMIT + 1}) s`,
+    [siteId, ...tsquery.bindings] as never[],
+  );
+  return rows[0].total;
+}
+
+/** The tier's best `need` among the WALK_BUDGET most voted listings, in vote order. */
+async function walkTier(db: Db, siteId: number, tier: number, where: { sql: string; bindings: unknown[] }, need: number) {
+  const { rows } = await db.raw(
+    `SELECT ${tier} AS tier, ${COLUMNS} FROM
+       (SELECT * FROM listings l WHERE ${LIVE} ORDER BY l.votes DESC, l.id LIMIT ${WALK_BUDGET}) l
+     WHERE ${where.sql} ORDER BY l.votes DESC, l.id LIMIT ?`,
+    [siteId, ...where.bindings, need] as never[],
+  );
+  return rows as TierRow[];
+}
+
+/** The tier's best `need` from its text index (the order by an expression keeps the planner off the vote walk). */
+async function indexTier(db: Db, siteId: number, tier: number, where: { sql: string; bindings: unknown[] }, need: number) {
+  const { rows } = await db.raw(
+    `SELECT ${tier} AS tier, ${COLUMNS} FROM listings l WHERE ${LIVE} AND ${where.sql} ORDER BY l.votes + 0 DESC, l.id LIMIT ?`,
+    [siteId, ...where.bindings, need] as never[],
+  );
+  return rows as TierRow[];
 }
 
 function pageOf(rows: Array<ListingRow & { total: number; id: number | null }>): Matches {
