@@ -1,5 +1,6 @@
 import { cacheOf } from '../../cache/ttl-cache.ts';
 import type { Db } from '../../db/knex.ts';
+import { isoWeekStart } from '../ranking/weeks.ts';
 import { PUBLIC_COLUMNS, siteKeys, toPublicListing, type ListingRow } from './listings.ts';
 import { correctTypos, expandWords, matchableText, parseSearchText, tsqueryOf, type SearchText } from './search-text.ts';
 
@@ -12,11 +13,15 @@ export interface SearchQuery {
 
 export type SearchPage = Awaited<ReturnType<typeof runSearch>>;
 
-/**
- * How deep a search goes: results past the first 1,000 are not served and totals above it are
- * reported as 1,000 with `total_capped`, so that no query has to visit every match.
- */
+/** How deep a search goes: results past the first 1,000 are not served. */
 export const SEARCH_RESULT_LIMIT = 1_000;
+
+/**
+ * How far matches are counted: a larger total is reported as 100 with `total_capped`. Counting
+ * visits every match counted, and for a common word counting to 1,000 cost more than finding
+ * its page.
+ */
+export const SEARCH_TOTAL_LIMIT = 100;
 
 /**
  * Relevance tiers, best first: every word in the name or web address, then in the headline too,
@@ -51,7 +56,7 @@ async function runSearch(db: Db, query: SearchQuery) {
   const text = parseSearchText(query.q ?? '');
   let result: Matches;
   if (!query.q) result = await byVotes(db, query.siteId, offset, limit);
-  else if (!text) result = { rows: [], total: 0 };
+  else if (!text) result = NONE;
   else {
     result = await matching(db, query.siteId, text, offset, limit);
     const corrected = result.total === 0 ? await correctTypos(db, text) : null;
@@ -59,30 +64,59 @@ async function runSearch(db: Db, query: SearchQuery) {
   }
   const keys = await siteKeys(db);
   return {
-    items: result.rows.map((r) => toPublicListing(r, keys.get(r.site_id)!)),
+    items: result.rows.map((r) => ({ ...toPublicListing(r, keys.get(r.site_id)!), featured: result.featured.has(r.id) })),
     page: query.page,
     per_page: query.perPage,
-    total: Math.min(result.total, SEARCH_RESULT_LIMIT),
-    total_capped: result.total > SEARCH_RESULT_LIMIT,
+    total: Math.min(result.total, SEARCH_TOTAL_LIMIT),
+    total_capped: result.total > SEARCH_TOTAL_LIMIT,
   };
 }
 
 interface Matches {
   rows: ListingRow[];
-  /** Up to SEARCH_RESULT_LIMIT + 1: one more than the limit means "more than the limit". */
+  /** Up to SEARCH_TOTAL_LIMIT + 1: one more than the limit means "more than the limit". */
   total: number;
+  /** Ids of the rows featured this week (they come first). */
+  featured: Set<number>;
 }
+
+const NONE: Matches = { rows: [], total: 0, featured: new Set() };
 
 const LIVE = `l.site_id = ? AND l.status = 'live'`;
 
 async function byVotes(db: Db, siteId: number, offset: number, limit: number): Promise<Matches> {
+  const featured = await featuredRows(db, siteId, null);
+  const ids = featured.map((r) => r.id);
+  const first = featured.slice(offset, offset + limit);
   const { rows } = await db.raw(
     `SELECT c.total, p.* FROM
-       (SELECT count(*)::int AS total FROM (SELECT 1 FROM listings l WHERE ${LIVE} LIMIT ${SEARCH_RESULT_LIMIT + 1}) s) c
-       LEFT JOIN LATERAL (SELECT ${COLUMNS} FROM listings l WHERE ${LIVE} ORDER BY l.votes DESC, l.id LIMIT ? OFFSET ?) p ON true`,
-    [siteId, siteId, limit, offset],
+       (SELECT count(*)::int AS total FROM (SELECT 1 FROM listings l WHERE ${LIVE} LIMIT ${SEARCH_TOTAL_LIMIT + 1}) s) c
+       LEFT JOIN LATERAL (SELECT ${COLUMNS} FROM listings l WHERE ${LIVE} AND l.id <> ALL(?::int[])
+                          ORDER BY l.votes DESC, l.id LIMIT ? OFFSET ?) p ON true`,
+    [siteId, siteId, ids, limit - first.length, Math.max(0, offset - featured.length)],
   );
-  return pageOf(rows);
+  const page = pageOf(rows);
+  return { ...page, rows: [...first, ...page.rows], featured: new Set(ids) };
+}
+
+/**
+ * Live listings with a featured placement this week (UTC) that match the search (all of them
+ * without one), best tier then most votes first. Placements of a week are few and indexed by
+ * site and week, so this stays a small lookup whatever the query.
+ */
+async function featuredRows(db: Db, siteId: number, tsquery: TsQuery | null): Promise<TierRow[]> {
+  const tier = tsquery
+    ? `CASE WHEN l.search_name @@ ${tsquery.sql} THEN 0 WHEN l.search_lead @@ ${tsquery.sql} THEN 1 ELSE 2 END`
+    : '0';
+  const { rows } = await db.raw(
+    `SELECT * FROM (
+       SELECT ${tier} AS tier, ${COLUMNS} FROM listings l
+       WHERE ${LIVE} ${tsquery ? `AND l.search @@ ${tsquery.sql}` : ''}
+         AND l.id IN (SELECT f.listing_id FROM featured_placements f WHERE f.site_id = ? AND f.week_start = ?)) t
+     ORDER BY t.tier, t.votes DESC, t.id`,
+    [...(tsquery ? [...tsquery.bindings, ...tsquery.bindings] : []), siteId, ...(tsquery?.bindings ?? []), siteId, isoWeekStart(new Date())] as never[],
+  );
+  return rows as TierRow[];
 }
 
 /**
@@ -90,7 +124,7 @@ async function byVotes(db: Db, siteId: number, offset: number, limit: number): P
  * a tier with fewer than `need` matches among the most voted WALK_BUDGET is rare enough for its
  * index, and a common tier fills its page long before.
  */
-const WALK_BUDGET = 2_000;
+const WALK_BUDGET = 1_000;
 
 type TierRow = ListingRow & { tier: number };
 
@@ -103,34 +137,46 @@ type TierRow = ListingRow & { tier: number };
 async function matching(db: Db, siteId: number, text: SearchText, offset: number, limit: number): Promise<Matches> {
   const expansions = await expandWords(db, text);
   const matchable = matchableText(text, expansions);
-  if (!matchable) return { rows: [], total: 0 };
+  if (!matchable) return NONE;
   const tsquery = tsqueryOf(matchable, expansions);
-  const total = await countMatches(db, siteId, tsquery);
-  const depth = offset + limit;
+  const [total, featured] = [await countMatches(db, siteId, tsquery), await featuredRows(db, siteId, tsquery)];
+  const ids = featured.map((r) => r.id);
+  // Featured matches fill the first places; the tiers give the rest, without them.
+  const depth = offset + limit - featured.length;
+  const capped = total > SEARCH_TOTAL_LIMIT;
   const rows: TierRow[] = [];
   for (const [i, tier] of TIERS.entries()) {
-    if (rows.length >= Math.min(depth, total)) break;
+    if (rows.length >= (capped ? depth : Math.min(depth, total - featured.length))) break;
     const need = depth - rows.length;
-    const where = tierWhere(tier, tsquery);
+    const where = tierWhere(tier, tsquery, ids);
     // Uncapped, every tier holds at most `total` rows: its index finds them all cheaply.
-    let found = total > SEARCH_RESULT_LIMIT ? await walkTier(db, siteId, i, where, need) : null;
+    let found = capped ? await walkTier(db, siteId, i, where, need) : null;
     if (!found || found.length < need) found = await indexTier(db, siteId, i, where, need);
     rows.push(...found);
   }
-  return { rows: rows.slice(offset, depth), total };
+  return { rows: [...featured, ...rows].slice(offset, offset + limit), total, featured: new Set(ids) };
 }
 
 type TsQuery = ReturnType<typeof tsqueryOf>;
 
-function tierWhere(tier: (typeof TIERS)[number], tsquery: TsQuery): { sql: string; bindings: unknown[] } {
-  const sql = `l.${tier.vector} @@ ${tsquery.sql}` + (tier.excluding ? ` AND NOT l.${tier.excluding} @@ ${tsquery.sql}` : '');
-  return { sql, bindings: tier.excluding ? [...tsquery.bindings, ...tsquery.bindings] : tsquery.bindings };
+function tierWhere(tier: (typeof TIERS)[number], tsquery: TsQuery, exclude: number[]): { sql: string; bindings: unknown[] } {
+  const sql = [`l.${tier.vector} @@ ${tsquery.sql}`];
+  const bindings: unknown[] = [...tsquery.bindings];
+  if (tier.excluding) {
+    sql.push(`NOT l.${tier.excluding} @@ ${tsquery.sql}`);
+    bindings.push(...tsquery.bindings);
+  }
+  if (exclude.length > 0) {
+    sql.push('l.id <> ALL(?::int[])');
+    bindings.push(exclude);
+  }
+  return { sql: sql.join(' AND '), bindings };
 }
 
-/** Matches up to SEARCH_RESULT_LIMIT + 1 (one more means "more than the limit"). */
+/** Matches up to SEARCH_TOTAL_LIMIT + 1 (one more means "more than the limit"). */
 async function countMatches(db: Db, siteId: number, tsquery: TsQuery): Promise<number> {
   const { rows } = await db.raw(
-    `SELECT count(*)::int AS total FROM (SELECT 1 FROM listings l WHERE ${LIVE} AND l.search @@ ${tsquery.sql} LIMIT ${SEARCH_RESULT_LIMIT + 1}) s`,
+    `SELECT count(*)::int AS total FROM (SELECT 1 FROM listings l WHERE ${LIVE} AND l.search @@ ${tsquery.sql} LIMIT ${SEARCH_TOTAL_LIMIT + 1}) s`,
     [siteId, ...tsquery.bindings] as never[],
   );
   return rows[0].total;
@@ -156,7 +202,7 @@ async function indexTier(db: Db, siteId: number, tier: number, where: { sql: str
   return rows as TierRow[];
 }
 
-function pageOf(rows: Array<ListingRow & { total: number; id: number | null }>): Matches {
+function pageOf(rows: Array<ListingRow & { total: number; id: number | null }>): Omit<Matches, 'featured'> {
   const total = Number(rows[0]?.total ?? 0);
   return { rows: rows.filter((r) => r.id !== null), total };
 }
