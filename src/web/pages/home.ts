@@ -61,7 +61,8 @@ function results(q: string, page: number, found: SearchPage): SafeHtml {
   }
   const count = found.total_capped ? `More than ${found.total}` : String(found.total);
   // A capped total is a lower bound: while pages are full, there is a next one.
-  const known = found.total_capped ? Math.max(found.total, (page - 1) * PER_PAGE + found.items.length + 1) : found.total;
+  const shown = (page - 1) * PER_PAGE + found.items.length;
+  const known = found.total_capped ? Math.max(found.total, shown + (found.items.length === PER_PAGE ? 1 : 0)) : found.total;
   return html`<p>${count} ${found.total === 1 ? 'listing matches' : 'listings match'} “${q}”.</p>
 <ol class="feed listings" start="${(page - 1) * PER_PAGE + 1}">${found.items.map((l) => listingItem(l))}</ol>
 ${pager('/', page, PER_PAGE, known, { q })}`;
