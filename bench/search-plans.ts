@@ -37,7 +37,7 @@ async function main() {
         const onQuery = (query: { sql: string; bindings?: unknown[] }) => statements.push({ sql: query.sql, bindings: query.bindings ?? [] });
         db.on('query', onQuery);
         const started = performance.now();
-        const result = await searchListings(db, { siteId, q, page, perPage: 20 }, 0);
+        const result = await searchListings(db, { siteId, siteKey: 'main', q, page, perPage: 20 }, 0);
         const elapsed = performance.now() - started;
         db.removeListener('query', onQuery);
         const capped = result.total_capped ? ' (capped)' : '';
@@ -54,11 +54,20 @@ async function main() {
 /** One connection, one query at a time: how long each query of the distinct stream takes, and the slowest. */
 async function stream(db: ReturnType<typeof createDb>, siteId: number, count: number): Promise<void> {
   const times: Array<{ ms: number; q: string; page: number }> = [];
+  // Time by kind of statement (its first words), from knex's query events.
+  const started = new Map<string, number>();
+  const byKind = new Map<string, { ms: number; n: number }>();
+  db.on('query', (q: { __knexQueryUid: string }) => started.set(q.__knexQueryUid, performance.now()));
+  db.on('query-response', (_: unknown, q: { __knexQueryUid: string; sql: string }) => {
+    const kind = q.sql.replace(/\s+/g, ' ').replace(/\$\d+/g, '?').slice(0, 60);
+    const entry = byKind.get(kind) ?? { ms: 0, n: 0 };
+    byKind.set(kind, { ms: entry.ms + performance.now() - started.get(q.__knexQueryUid)!, n: entry.n + 1 });
+  });
   for (const path of realisticPaths().slice(0, count)) {
     const params = new URL(path, 'http://x').searchParams;
     const [q, page] = [params.get('q')!, Number(params.get('page'))];
     const started = performance.now();
-    await searchListings(db, { siteId, q, page, perPage: 20 }, 0);
+    await searchListings(db, { siteId, siteKey: 'main', q, page, perPage: 20 }, 0);
     times.push({ ms: performance.now() - started, q, page });
   }
   const sorted = times.map((t) => t.ms).sort((a, b) => a - b);
@@ -66,6 +75,10 @@ async function stream(db: ReturnType<typeof createDb>, siteId: number, count: nu
   const mean = sorted.reduce((a, b) => a + b, 0) / sorted.length;
   console.log(`${count} queries one at a time: mean ${mean.toFixed(1)} ms, p50 ${at(0.5)}, p90 ${at(0.9)}, p99 ${at(0.99)}, max ${at(1)}`);
   for (const t of times.sort((a, b) => b.ms - a.ms).slice(0, 10)) console.log(`  ${t.ms.toFixed(1).padStart(7)} ms  q=${t.q} page ${t.page}`);
+  console.log('time per query by statement:');
+  for (const [kind, { ms, n }] of [...byKind].sort((a, b) => b[1].ms - a[1].ms)) {
+    console.log(`  ${(ms / count).toFixed(2).padStart(6)} ms  ${String(n).padStart(5)}×  ${kind}`);
+  }
 }
 
 async function explain(db: ReturnType<typeof createDb>, sql: string, bindings: unknown[]): Promise<void> {

@@ -36,7 +36,7 @@ export const searchListingsOp = defineOperation({
     total_capped: z.boolean().describe('True when there are more than 100 matches (`total` is then 100; results are served up to the first 1,000)'),
   }),
   handler: (input, ctx) =>
-    searchListings(ctx.db, { siteId: ctx.site.id, q: input.q, page: input.page, perPage: input.per_page }, ctx.config.cache.searchTtlMs),
+    searchListings(ctx.db, { siteId: ctx.site.id, siteKey: ctx.site.key, q: input.q, page: input.page, perPage: input.per_page }, ctx.config.cache.searchTtlMs),
 });
 
 /** An ISO week label (`2026-W48`) that names a real week. */

@@ -1,11 +1,13 @@
 import { cacheOf } from '../../cache/ttl-cache.ts';
 import type { Db } from '../../db/knex.ts';
 import { isoWeekStart } from '../ranking/weeks.ts';
-import { PUBLIC_COLUMNS, siteKeys, toPublicListing, type ListingRow } from './listings.ts';
+import { PUBLIC_COLUMNS, toPublicListing, type ListingRow } from './listings.ts';
 import { correctTypos, expandWords, matchableText, parseSearchText, tsqueryOf, type SearchText } from './search-text.ts';
 
 export interface SearchQuery {
   siteId: number;
+  /** The key of that site, which every item names. */
+  siteKey: string;
   q: string | undefined;
   page: number;
   perPage: number;
@@ -62,9 +64,8 @@ async function runSearch(db: Db, query: SearchQuery) {
     const corrected = result.total === 0 ? await correctTypos(db, text) : null;
     if (corrected) result = await matching(db, query.siteId, corrected, offset, limit);
   }
-  const keys = await siteKeys(db);
   return {
-    items: result.rows.map((r) => ({ ...toPublicListing(r, keys.get(r.site_id)!), featured: result.featured.has(r.id) })),
+    items: result.rows.map((r) => ({ ...toPublicListing(r, query.siteKey), featured: result.featured.has(r.id) })),
     page: query.page,
     per_page: query.perPage,
     total: Math.min(result.total, SEARCH_TOTAL_LIMIT),
@@ -85,7 +86,7 @@ const NONE: Matches = { rows: [], total: 0, featured: new Set() };
 const LIVE = `l.site_id = ? AND l.status = 'live'`;
 
 async function byVotes(db: Db, siteId: number, offset: number, limit: number): Promise<Matches> {
-  const featured = await featuredRows(db, siteId, null);
+  const featured = await featuredRows(db, siteId);
   const ids = featured.map((r) => r.id);
   const first = featured.slice(offset, offset + limit);
   const { rows } = await db.raw(
@@ -99,24 +100,30 @@ async function byVotes(db: Db, siteId: number, offset: number, limit: number): P
   return { ...page, rows: [...first, ...page.rows], featured: new Set(ids) };
 }
 
+/** Ids of the listings featured in a week (bindings: site id, Monday). */
+const FEATURED_IDS = `SELECT f.listing_id FROM featured_placements f WHERE f.site_id = ? AND f.week_start = ?`;
+
 /**
  * Live listings with a featured placement this week (UTC) that match the search (all of them
- * without one), best tier then most votes first. Placements of a week are few and indexed by
- * site and week, so this stays a small lookup whatever the query.
+ * without one), best tier then most votes first, as SQL yielding one JSON array. Placements of
+ * a week are few and indexed by site and week, so this stays a small lookup whatever the query.
  */
-async function featuredRows(db: Db, siteId: number, tsquery: TsQuery | null): Promise<TierRow[]> {
+function featuredSql(siteId: number, tsquery: TsQuery | null): Sql {
   const tier = tsquery
     ? `CASE WHEN l.search_name @@ ${tsquery.sql} THEN 0 WHEN l.search_lead @@ ${tsquery.sql} THEN 1 ELSE 2 END`
     : '0';
-  const { rows } = await db.raw(
-    `SELECT * FROM (
+  const sql = `(SELECT coalesce(json_agg(t ORDER BY t.tier, t.votes DESC, t.id), '[]') FROM (
        SELECT ${tier} AS tier, ${COLUMNS} FROM listings l
        WHERE ${LIVE} ${tsquery ? `AND l.search @@ ${tsquery.sql}` : ''}
-         AND l.id IN (SELECT f.listing_id FROM featured_placements f WHERE f.site_id = ? AND f.week_start = ?)) t
-     ORDER BY t.tier, t.votes DESC, t.id`,
-    [...(tsquery ? [...tsquery.bindings, ...tsquery.bindings] : []), siteId, ...(tsquery?.bindings ?? []), siteId, isoWeekStart(new Date())] as never[],
-  );
-  return rows as TierRow[];
+         AND l.id IN (${FEATURED_IDS})) t)`;
+  const match = tsquery?.bindings ?? [];
+  return { sql, bindings: [...match, ...match, siteId, ...match, siteId, isoWeekStart(new Date())] };
+}
+
+async function featuredRows(db: Db, siteId: number): Promise<TierRow[]> {
+  const featured = featuredSql(siteId, null);
+  const { rows } = await db.raw(`SELECT ${featured.sql} AS featured`, featured.bindings as never[]);
+  return rows[0].featured;
 }
 
 /**
@@ -139,67 +146,90 @@ async function matching(db: Db, siteId: number, text: SearchText, offset: number
   const matchable = matchableText(text, expansions);
   if (!matchable) return NONE;
   const tsquery = tsqueryOf(matchable, expansions);
-  const [total, featured] = [await countMatches(db, siteId, tsquery), await featuredRows(db, siteId, tsquery)];
-  const ids = featured.map((r) => r.id);
+  const first = await countFeaturedAndNames(db, siteId, tsquery, offset + limit);
+  const { total, featured } = first;
   // Featured matches fill the first places; the tiers give the rest, without them.
   const depth = offset + limit - featured.length;
   const capped = total > SEARCH_TOTAL_LIMIT;
-  const rows: TierRow[] = [];
+  const rows: TierRow[] = [...first.rows];
   for (const [i, tier] of TIERS.entries()) {
-    if (rows.length >= (capped ? depth : Math.min(depth, total - featured.length))) break;
+    if (i === 0 || rows.length >= (capped ? depth : Math.min(depth, total - featured.length))) continue;
     const need = depth - rows.length;
-    const where = tierWhere(tier, tsquery, ids);
+    const where = tierWhere(tier, tsquery, siteId);
     // Uncapped, every tier holds at most `total` rows: its index finds them all cheaply.
-    let found = capped ? await walkTier(db, siteId, i, where, need) : null;
-    if (!found || found.length < need) found = await indexTier(db, siteId, i, where, need);
+    let found = capped ? await run(db, walkSql(siteId, i, where, need)) : null;
+    if (!found || found.length < need) found = await run(db, indexSql(siteId, i, where, need));
     rows.push(...found);
   }
-  return { rows: [...featured, ...rows].slice(offset, offset + limit), total, featured: new Set(ids) };
+  return { rows: [...featured, ...rows].slice(offset, offset + limit), total, featured: new Set(featured.map((r) => r.id)) };
+}
+
+interface Sql {
+  sql: string;
+  bindings: unknown[];
 }
 
 type TsQuery = ReturnType<typeof tsqueryOf>;
 
-function tierWhere(tier: (typeof TIERS)[number], tsquery: TsQuery, exclude: number[]): { sql: string; bindings: unknown[] } {
+/** The tier's condition, featured listings left out (they come first anyway). */
+function tierWhere(tier: (typeof TIERS)[number], tsquery: TsQuery, siteId: number): Sql {
   const sql = [`l.${tier.vector} @@ ${tsquery.sql}`];
   const bindings: unknown[] = [...tsquery.bindings];
   if (tier.excluding) {
     sql.push(`NOT l.${tier.excluding} @@ ${tsquery.sql}`);
     bindings.push(...tsquery.bindings);
   }
-  if (exclude.length > 0) {
-    sql.push('l.id <> ALL(?::int[])');
-    bindings.push(exclude);
-  }
+  sql.push(`l.id NOT IN (${FEATURED_IDS})`);
+  bindings.push(siteId, isoWeekStart(new Date()));
   return { sql: sql.join(' AND '), bindings };
 }
 
-/** Matches up to SEARCH_TOTAL_LIMIT + 1 (one more means "more than the limit"). */
-async function countMatches(db: Db, siteId: number, tsquery: TsQuery): Promise<number> {
+/**
+ * One round trip for the common case: the capped count, the featured matches and the first
+ * tier (names), walked when the count is capped, else (or when the walk comes up short) from
+ * its index. The choice is made in the statement by gates on the count, which PostgreSQL
+ * evaluates once before running the gated part.
+ */
+async function countFeaturedAndNames(db: Db, siteId: number, tsquery: TsQuery, need: number) {
+  const featured = featuredSql(siteId, tsquery);
+  const where = tierWhere(TIERS[0], tsquery, siteId);
+  const walked = `(SELECT count(*) FROM w)`;
+  const walk = walkSql(siteId, 0, where, need, `(SELECT total FROM c) > ${SEARCH_TOTAL_LIMIT}`);
+  const index = indexSql(siteId, 0, where, need, `${walked} < ${need}`);
   const { rows } = await db.raw(
-    `SELECT count(*)::int AS total FROM (SELECT 1 FROM listings l WHERE ${LIVE} AND l.search @@ ${tsquery.sql} LIMIT ${SEARCH_TOTAL_LIMIT + 1}) s`,
-    [siteId, ...tsquery.bindings] as never[],
+    `WITH c AS MATERIALIZED (
+       SELECT count(*)::int AS total FROM (SELECT 1 FROM listings l WHERE ${LIVE} AND l.search @@ ${tsquery.sql}
+                                           LIMIT ${SEARCH_TOTAL_LIMIT + 1}) s),
+     w AS MATERIALIZED (${walk.sql})
+     SELECT (SELECT total FROM c) AS total, ${featured.sql} AS featured,
+       (SELECT coalesce(json_agg(r ORDER BY r.votes DESC, r.id), '[]') FROM (
+          SELECT * FROM w WHERE ${walked} >= ${need} UNION ALL (${index.sql})) r) AS rows`,
+    [siteId, ...tsquery.bindings, ...walk.bindings, ...featured.bindings, ...index.bindings] as never[],
   );
-  return rows[0].total;
+  return rows[0] as { total: number; featured: TierRow[]; rows: TierRow[] };
 }
 
 /** The tier's best `need` among the WALK_BUDGET most voted listings, in vote order. */
-async function walkTier(db: Db, siteId: number, tier: number, where: { sql: string; bindings: unknown[] }, need: number) {
-  const { rows } = await db.raw(
-    `SELECT ${tier} AS tier, ${COLUMNS} FROM
-       (SELECT * FROM listings l WHERE ${LIVE} ORDER BY l.votes DESC, l.id LIMIT ${WALK_BUDGET}) l
-     WHERE ${where.sql} ORDER BY l.votes DESC, l.id LIMIT ?`,
-    [siteId, ...where.bindings, need] as never[],
-  );
-  return rows as TierRow[];
+function walkSql(siteId: number, tier: number, where: Sql, need: number, gate = 'true'): Sql {
+  return {
+    sql: `SELECT ${tier} AS tier, ${COLUMNS} FROM
+            (SELECT * FROM listings l WHERE ${LIVE} ORDER BY l.votes DESC, l.id LIMIT ${WALK_BUDGET}) l
+          WHERE ${gate} AND ${where.sql} ORDER BY l.votes DESC, l.id LIMIT ${need}`,
+    bindings: [siteId, ...where.bindings],
+  };
 }
 
 /** The tier's best `need` from its text index (the order by an expression keeps the planner off the vote walk). */
-async function indexTier(db: Db, siteId: number, tier: number, where: { sql: string; bindings: unknown[] }, need: number) {
-  const { rows } = await db.raw(
-    `SELECT ${tier} AS tier, ${COLUMNS} FROM listings l WHERE ${LIVE} AND ${where.sql} ORDER BY l.votes + 0 DESC, l.id LIMIT ?`,
-    [siteId, ...where.bindings, need] as never[],
-  );
-  return rows as TierRow[];
+function indexSql(siteId: number, tier: number, where: Sql, need: number, gate = 'true'): Sql {
+  return {
+    sql: `SELECT ${tier} AS tier, ${COLUMNS} FROM listings l
+          WHERE ${gate} AND ${LIVE} AND ${where.sql} ORDER BY l.votes + 0 DESC, l.id LIMIT ${need}`,
+    bindings: [siteId, ...where.bindings],
+  };
+}
+
+async function run(db: Db, query: Sql): Promise<TierRow[]> {
+  return (await db.raw(query.sql, query.bindings as never[])).rows;
 }
 
 function pageOf(rows: Array<ListingRow & { total: number; id: number | null }>): Omit<Matches, 'featured'> {
