@@ -181,7 +181,8 @@ export function printTable(results: LoadResult[], baseline = results[0]!): void 
  * PostgreSQL that is already running instead.
  */
 export async function benchDatabase(listings: number): Promise<{ databaseUrl: string; dataDir: string; stop(): Promise<void> }> {
-  if (process.env.BENCH_DATABASE_URL) return prepared(process.env.BENCH_DATABASE_URL, listings, { dataDir: os.tmpdir(), stop: async () => {} });
+  if (process.env.BENCH_DATABASE_URL)
+    return prepared(process.env.BENCH_DATABASE_URL, listings, { dataDir: os.tmpdir(), stop: async () => {} });
   const kept = process.env.BENCH_DB_DIR ? path.resolve(process.env.BENCH_DB_DIR) : null;
   const tmp = kept ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'ld-bench-')));
   await fs.mkdir(tmp, { recursive: true, mode: 0o755 });
@@ -199,7 +200,11 @@ export async function benchDatabase(listings: number): Promise<{ databaseUrl: st
 }
 
 /** Migrates the database and seeds it unless it already holds `listings` bench listings. */
-async function prepared<T extends { dataDir: string }>(databaseUrl: string, listings: number, rest: T): Promise<T & { databaseUrl: string }> {
+async function prepared<T extends { dataDir: string }>(
+  databaseUrl: string,
+  listings: number,
+  rest: T,
+): Promise<T & { databaseUrl: string }> {
   const db = createDb(databaseUrl, 2);
   await migrate(db);
   const { rows } = await db.raw(`SELECT count(*)::int AS n FROM listings WHERE slug LIKE 'bench-%'`);

@@ -34,7 +34,8 @@ async function main() {
     for (const q of shapes) {
       for (const page of [1, 3]) {
         const statements: Array<{ sql: string; bindings: unknown[] }> = [];
-        const onQuery = (query: { sql: string; bindings?: unknown[] }) => statements.push({ sql: query.sql, bindings: query.bindings ?? [] });
+        const onQuery = (query: { sql: string; bindings?: unknown[] }) =>
+          statements.push({ sql: query.sql, bindings: query.bindings ?? [] });
         db.on('query', onQuery);
         const started = performance.now();
         const result = await searchListings(db, { siteId, siteKey: 'main', q, page, perPage: 20 }, 0);
@@ -74,7 +75,8 @@ async function stream(db: ReturnType<typeof createDb>, siteId: number, count: nu
   const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!.toFixed(1);
   const mean = sorted.reduce((a, b) => a + b, 0) / sorted.length;
   console.log(`${count} queries one at a time: mean ${mean.toFixed(1)} ms, p50 ${at(0.5)}, p90 ${at(0.9)}, p99 ${at(0.99)}, max ${at(1)}`);
-  for (const t of times.sort((a, b) => b.ms - a.ms).slice(0, 10)) console.log(`  ${t.ms.toFixed(1).padStart(7)} ms  q=${t.q} page ${t.page}`);
+  for (const t of times.sort((a, b) => b.ms - a.ms).slice(0, 10))
+    console.log(`  ${t.ms.toFixed(1).padStart(7)} ms  q=${t.q} page ${t.page}`);
   console.log('time per query by statement:');
   for (const [kind, { ms, n }] of [...byKind].sort((a, b) => b[1].ms - a[1].ms)) {
     console.log(`  ${(ms / count).toFixed(2).padStart(6)} ms  ${String(n).padStart(5)}×  ${kind}`);
@@ -84,7 +86,9 @@ async function stream(db: ReturnType<typeof createDb>, siteId: number, count: nu
 async function explain(db: ReturnType<typeof createDb>, sql: string, bindings: unknown[]): Promise<void> {
   // The captured SQL holds pg's $n placeholders, so it goes to a connection of the pool as is.
   const conn = (await db.client.acquireConnection()) as pg.Client;
-  const { rows } = await conn.query(`EXPLAIN (ANALYZE, BUFFERS, FORMAT TEXT) ${sql}`, bindings).finally(() => db.client.releaseConnection(conn));
+  const { rows } = await conn
+    .query(`EXPLAIN (ANALYZE, BUFFERS, FORMAT TEXT) ${sql}`, bindings)
+    .finally(() => db.client.releaseConnection(conn));
   const lines = (rows as Array<{ 'QUERY PLAN': string }>).map((r) => r['QUERY PLAN']);
   const time = lines.find((l) => l.startsWith('Execution Time'));
   const head = sql.replace(/\s+/g, ' ').slice(0, 90);

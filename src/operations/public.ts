@@ -33,10 +33,16 @@ export const searchListingsOp = defineOperation({
     PublicListing.extend({ featured: z.boolean().describe('Featured this week (a paid placement): featured matches come first') }),
   ).extend({
     total: z.int().describe('Matches, counted up to 100'),
-    total_capped: z.boolean().describe('True when there are more than 100 matches (`total` is then 100; results are served up to the first 1,000)'),
+    total_capped: z
+      .boolean()
+      .describe('True when there are more than 100 matches (`total` is then 100; results are served up to the first 1,000)'),
   }),
   handler: (input, ctx) =>
-    searchListings(ctx.db, { siteId: ctx.site.id, siteKey: ctx.site.key, q: input.q, page: input.page, perPage: input.per_page }, ctx.config.cache.searchTtlMs),
+    searchListings(
+      ctx.db,
+      { siteId: ctx.site.id, siteKey: ctx.site.key, q: input.q, page: input.page, perPage: input.per_page },
+      ctx.config.cache.searchTtlMs,
+    ),
 });
 
 /** An ISO week label (`2026-W48`) that names a real week. */

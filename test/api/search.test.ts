@@ -28,7 +28,12 @@ async function search(query: string): Promise<{ items: Item[]; total: number; to
 }
 
 /** Live listings made in one statement: `name`, `headline` and `summary` are SQL over g. */
-async function insertMany(db: Db, prefix: string, count: number, sql: { name: string; headline?: string; summary?: string; votes: string }) {
+async function insertMany(
+  db: Db,
+  prefix: string,
+  count: number,
+  sql: { name: string; headline?: string; summary?: string; votes: string },
+) {
   const site = await db('sites').where({ key: 'main' }).first('id');
   await db.raw(
     `INSERT INTO listings (site_id, slug, company_domain, name, url, status, headline, summary, votes, launch_week, live_at)
@@ -58,7 +63,11 @@ test('few matches rank by where the words matched, then by votes, and page consi
   const pages = [];
   for (const page of [1, 2, 3]) pages.push(...(await search(`q=quillon&per_page=2&page=${page}`)).items.map((l) => l.id));
   t.deepEqual(pages, [n2, n1, h1, h2, s1]);
-  t.deepEqual((await search('q=QUILL%20bet')).items.map((l) => l.id), [n2], 'every word as a prefix, any case');
+  t.deepEqual(
+    (await search('q=QUILL%20bet')).items.map((l) => l.id),
+    [n2],
+    'every word as a prefix, any case',
+  );
   t.deepEqual((await search('q=quilon')).items[0]?.id, n2, 'a misspelt word is corrected');
 });
 
@@ -68,11 +77,11 @@ test('many matches: the page comes from the tiers in order, also when a tier hol
   await insertMany(db, 'vel-s', 1150, { name: `'Item ' || g`, summary: `'Vellum paper'`, votes: '1000 + g' });
   await insertMany(db, 'vel-n', 30, { name: `'Vellum Co ' || g`, votes: 'g' });
   await insertMany(db, 'vel-h', 10, { name: `'Sheet ' || g`, headline: `'Vellum sheets'`, votes: '500 + g' });
-  const rows: Array<{ id: number; slug: string; votes: number }> = await db('listings').where('slug', 'like', 'vel-%').select('id', 'slug', 'votes');
+  const rows: Array<{ id: number; slug: string; votes: number }> = await db('listings')
+    .where('slug', 'like', 'vel-%')
+    .select('id', 'slug', 'votes');
   const tierOf = (slug: string) => ['vel-n', 'vel-h', 'vel-s'].indexOf(slug.slice(0, 5));
-  const expected = rows
-    .sort((a, b) => tierOf(a.slug) - tierOf(b.slug) || b.votes - a.votes || a.id - b.id)
-    .map((r) => r.id);
+  const expected = rows.sort((a, b) => tierOf(a.slug) - tierOf(b.slug) || b.votes - a.votes || a.id - b.id).map((r) => r.id);
 
   const first = await search('q=vellum&per_page=100');
   t.deepEqual(
@@ -87,7 +96,10 @@ test('many matches: the page comes from the tiers in order, also when a tier hol
     expected.slice(200, 300),
     'results go on past the counted total',
   );
-  t.deepEqual((await search('q=vellum%20sheets&per_page=100')).items.map((l) => l.id), expected.slice(30, 40));
+  t.deepEqual(
+    (await search('q=vellum%20sheets&per_page=100')).items.map((l) => l.id),
+    expected.slice(30, 40),
+  );
   const last = await search('q=vellum&per_page=100&page=10');
   t.is(last.items.length, 100);
   t.deepEqual((await search('q=vellum&per_page=100&page=11')).items, [], 'nothing past the first 1,000');
@@ -108,9 +120,15 @@ test('a prefix that starts many words still matches all of them', async (t) => {
 test('words of listings that go live or change are found at once', async (t) => {
   const db = env.services.db;
   const id = await insertLiveListing(db, { name: 'Plinthwerk', headline: 'Stone plinths', votes: 1 });
-  t.deepEqual((await search('q=plinthw')).items.map((l) => l.id), [id]);
+  t.deepEqual(
+    (await search('q=plinthw')).items.map((l) => l.id),
+    [id],
+  );
   await db('listings').where({ id }).update({ name: 'Grommetry', url: 'https://grommetry.example.net/' });
-  t.deepEqual((await search('q=grommet')).items.map((l) => l.id), [id]);
+  t.deepEqual(
+    (await search('q=grommet')).items.map((l) => l.id),
+    [id],
+  );
   t.deepEqual((await search('q=plinthw')).items, [], 'the old name no longer matches');
   t.deepEqual((await search('q=qwxzvj')).items, [], 'a word that starts nothing finds nothing');
 });
@@ -156,5 +174,9 @@ test.serial('listings featured this week come first, marked featured', async (t)
   );
   t.is(listed.items.filter((l) => l.id === f).length, 1);
   await db('listings').where({ id: f }).update({ status: 'unlisted' });
-  t.deepEqual((await search('q=marzipan')).items.map((l) => l.id), [a, b, old], 'an unlisted featured listing is not shown');
+  t.deepEqual(
+    (await search('q=marzipan')).items.map((l) => l.id),
+    [a, b, old],
+    'an unlisted featured listing is not shown',
+  );
 });

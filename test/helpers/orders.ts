@@ -110,7 +110,17 @@ export async function featureListing(db: Db, listingId: number, weeks = 1): Prom
     })
     .returning('id');
   const [line] = await db('order_lines')
-    .insert({ order_id: order.id, position: 1, product: 'featured', listing_id: listingId, options: { weeks }, unit_cents: 0, discount_cents: 0, net_cents: 0, vat_cents: 0 })
+    .insert({
+      order_id: order.id,
+      position: 1,
+      product: 'featured',
+      listing_id: listingId,
+      options: { weeks },
+      unit_cents: 0,
+      discount_cents: 0,
+      net_cents: 0,
+      vat_cents: 0,
+    })
     .returning('id');
   await fulfilLine({ db, workflows: null as never }, line.id);
 }

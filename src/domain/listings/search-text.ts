@@ -50,7 +50,14 @@ const MAX_EXPANSION = 40;
 
 /** Looks up the lexemes of every plain word of the search in `search_lexemes` (one round trip). */
 export async function expandWords(db: Db, text: SearchText): Promise<Expansions> {
-  const words = [...new Set(text.flat().filter((t) => t.kind === 'word' && !t.negated).map((t) => t.text))];
+  const words = [
+    ...new Set(
+      text
+        .flat()
+        .filter((t) => t.kind === 'word' && !t.negated)
+        .map((t) => t.text),
+    ),
+  ];
   if (words.length === 0) return new Map();
   const { rows } = await db.raw(
     `SELECT w.word, array(

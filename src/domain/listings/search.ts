@@ -109,9 +109,7 @@ const FEATURED_IDS = `SELECT f.listing_id FROM featured_placements f WHERE f.sit
  * a week are few and indexed by site and week, so this stays a small lookup whatever the query.
  */
 function featuredSql(siteId: number, tsquery: TsQuery | null): Sql {
-  const tier = tsquery
-    ? `CASE WHEN l.search_name @@ ${tsquery.sql} THEN 0 WHEN l.search_lead @@ ${tsquery.sql} THEN 1 ELSE 2 END`
-    : '0';
+  const tier = tsquery ? `CASE WHEN l.search_name @@ ${tsquery.sql} THEN 0 WHEN l.search_lead @@ ${tsquery.sql} THEN 1 ELSE 2 END` : '0';
   const sql = `(SELECT coalesce(json_agg(t ORDER BY t.tier, t.votes DESC, t.id), '[]') FROM (
        SELECT ${tier} AS tier, ${COLUMNS} FROM listings l
        WHERE ${LIVE} ${tsquery ? `AND l.search @@ ${tsquery.sql}` : ''}

@@ -29,7 +29,11 @@ export const homePages: PageRoutes = (router, services) => {
       ? results(
           q,
           page,
-          await searchListings(services.db, { siteId: site.id, siteKey: site.key, q, page, perPage: PER_PAGE }, services.config.cache.searchTtlMs),
+          await searchListings(
+            services.db,
+            { siteId: site.id, siteKey: site.key, q, page, perPage: PER_PAGE },
+            services.config.cache.searchTtlMs,
+          ),
         )
       : await thisWeek(services.db, site, Boolean(user));
     await renderPage(ctx, services, {
