@@ -73,8 +73,9 @@ test('few matches rank by where the words matched, then by votes, and page consi
 
 test('many matches: the page comes from the tiers in order, also when a tier holds only little-voted listings', async (t) => {
   const db = env.services.db;
-  // 1,150 summary matches with many votes fill the walk; name and headline matches have few.
-  await insertMany(db, 'vel-s', 1150, { name: `'Item ' || g`, summary: `'Vellum paper'`, votes: '1000 + g' });
+  // 5,150 summary matches with many votes fill the vote walk (5,000 listings deep); name and headline matches have few,
+  // so their tiers come from the text index after the walk finds none.
+  await insertMany(db, 'vel-s', 5150, { name: `'Item ' || g`, summary: `'Vellum paper'`, votes: '1000 + g' });
   await insertMany(db, 'vel-n', 30, { name: `'Vellum Co ' || g`, votes: 'g' });
   await insertMany(db, 'vel-h', 10, { name: `'Sheet ' || g`, headline: `'Vellum sheets'`, votes: '500 + g' });
   const rows: Array<{ id: number; slug: string; votes: number }> = await db('listings')

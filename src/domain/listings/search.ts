@@ -129,7 +129,7 @@ async function featuredRows(db: Db, siteId: number): Promise<TierRow[]> {
  * a tier with fewer than `need` matches among the most voted WALK_BUDGET is rare enough for its
  * index, and a common tier fills its page long before.
  */
-const WALK_BUDGET = 1_000;
+const WALK_BUDGET = 5_000;
 
 type TierRow = ListingRow & { tier: number };
 
@@ -183,7 +183,8 @@ function tierWhere(tier: (typeof TIERS)[number], tsquery: TsQuery, siteId: numbe
 }
 
 /**
- * One round trip for the common case: the capped count, the featured matches and the first
+ * One round trip for the common case: the capped count (from the most voted listings when a
+ * word is common, else from the text index), the featured matches and the first
  * tier (names), walked when the count is capped, else (or when the walk comes up short) from
  * its index. The choice is made in the statement by gates on the count, which PostgreSQL
  * evaluates once before running the gated part.
@@ -196,26 +197,37 @@ async function countFeaturedAndNames(db: Db, siteId: number, tsquery: TsQuery, n
   const index = indexSql(siteId, 0, where, need, `${walked} < ${need}`);
   const { rows } = await db.raw(
     `WITH c AS MATERIALIZED (
-       SELECT count(*)::int AS total FROM (SELECT 1 FROM listings l WHERE ${LIVE} AND l.search @@ ${tsquery.sql}
-                                           LIMIT ${SEARCH_TOTAL_LIMIT + 1}) s),
+       SELECT CASE WHEN w.n > ${SEARCH_TOTAL_LIMIT} THEN w.n ELSE (
+         SELECT count(*)::int FROM (SELECT 1 FROM listings l WHERE ${LIVE} AND l.search @@ ${tsquery.sql}
+                                    LIMIT ${SEARCH_TOTAL_LIMIT + 1}) s) END AS total
+       FROM (SELECT count(*)::int AS n FROM (SELECT 1 FROM (${mostVoted(WALK_BUDGET)}) l WHERE l.search @@ ${tsquery.sql}
+                                             LIMIT ${SEARCH_TOTAL_LIMIT + 1}) s) w),
      w AS MATERIALIZED (${walk.sql})
      SELECT (SELECT total FROM c) AS total, ${featured.sql} AS featured,
        (SELECT coalesce(json_agg(r ORDER BY r.votes DESC, r.id), '[]') FROM (
           SELECT * FROM w WHERE ${walked} >= ${need} UNION ALL (${index.sql})) r) AS rows`,
-    [siteId, ...tsquery.bindings, ...walk.bindings, ...featured.bindings, ...index.bindings] as never[],
+    [siteId, ...tsquery.bindings, siteId, ...tsquery.bindings, ...walk.bindings, ...featured.bindings, ...index.bindings] as never[],
   );
   return rows[0] as { total: number; featured: TierRow[]; rows: TierRow[] };
 }
 
-/** The tier's best `need` among the WALK_BUDGET most voted listings, in vote order. */
+/**
+ * The tier's best `need` among the WALK_BUDGET most voted listings, in vote order: walked in
+ * the covering index (ids, votes and vectors), then only the rows found are read.
+ */
 function walkSql(siteId: number, tier: number, where: Sql, need: number, gate = 'true'): Sql {
   return {
-    sql: `SELECT ${tier} AS tier, ${COLUMNS} FROM
-            (SELECT * FROM listings l WHERE ${LIVE} ORDER BY l.votes DESC, l.id LIMIT ${WALK_BUDGET}) l
-          WHERE ${gate} AND ${where.sql} ORDER BY l.votes DESC, l.id LIMIT ${need}`,
+    sql: `SELECT ${tier} AS tier, ${COLUMNS} FROM listings l JOIN (
+            SELECT l.id, l.votes FROM (${mostVoted(WALK_BUDGET)}) l
+            WHERE ${gate} AND ${where.sql} ORDER BY l.votes DESC, l.id LIMIT ${need}) m ON m.id = l.id
+          ORDER BY m.votes DESC, m.id`,
     bindings: [siteId, ...where.bindings],
   };
 }
+
+/** The `limit` most voted live listings of a site with their vectors (binding: site id), from listings_live_votes_search alone. */
+const mostVoted = (limit: number) => `SELECT l.id, l.votes, l.search_name, l.search_lead, l.search FROM listings l
+              WHERE ${LIVE} ORDER BY l.votes DESC, l.id LIMIT ${limit}`;
 
 /** The tier's best `need` from its text index (the order by an expression keeps the planner off the vote walk). */
 function indexSql(siteId: number, tier: number, where: Sql, need: number, gate = 'true'): Sql {
