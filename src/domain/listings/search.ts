@@ -125,10 +125,11 @@ async function featuredRows(db: Db, siteId: number): Promise<TierRow[]> {
 }
 
 /**
- * How deep a tier is walked in vote order (first, then once more) before it asks its text
- * index instead: a tier with fewer than `need` matches among that many most voted listings is
- * either rare (its index is cheap) or holds only little-voted listings (then its index sorts
- * them all, the slow case). Walks read the covering index, about 0.3 µs a listing.
+ * How deep a tier is walked in vote order (first, then once more if it is large) before it
+ * asks its text index instead: a tier with fewer than `need` matches among that many most
+ * voted listings is either rare (its index is cheap) or holds only little-voted listings (then
+ * its index sorts them all, the slow case). Walks read the covering index, about 0.3 µs a
+ * listing, and stop at the `need`th match.
  */
 const WALK_DEPTHS = [5_000, 50_000] as const;
 
@@ -145,7 +146,8 @@ async function matching(db: Db, siteId: number, text: SearchText, offset: number
   const matchable = matchableText(text, expansions);
   if (!matchable) return NONE;
   const tsquery = tsqueryOf(matchable, expansions);
-  const first = await countFeaturedAndNames(db, siteId, tsquery, offset + limit);
+  const names = tierWhere(TIERS[0], tsquery, siteId);
+  const first = await countFeaturedAndNames(db, siteId, tsquery, offset + limit, await isLarge(db, siteId, names));
   const { total, featured } = first;
   // Featured matches fill the first places; the tiers give the rest, without them.
   const depth = offset + limit - featured.length;
@@ -156,10 +158,9 @@ async function matching(db: Db, siteId: number, text: SearchText, offset: number
     const need = depth - rows.length;
     const where = tierWhere(tier, tsquery, siteId);
     // Uncapped, every tier holds at most `total` rows: its index finds them all cheaply.
-    let found: TierRow[] | null = null;
-    for (const depth of capped ? WALK_DEPTHS : []) {
-      found = await run(db, walkSql(siteId, i, where, need, depth));
-      if (found.length >= need) break;
+    let found = capped ? await run(db, walkSql(siteId, i, where, need, WALK_DEPTHS[0])) : null;
+    if (found && found.length < need && (await isLarge(db, siteId, where))) {
+      found = await run(db, walkSql(siteId, i, where, need, WALK_DEPTHS[1]));
     }
     if (!found || found.length < need) found = await run(db, indexSql(siteId, i, where, need));
     rows.push(...found);
@@ -194,13 +195,13 @@ function tierWhere(tier: (typeof TIERS)[number], tsquery: TsQuery, siteId: numbe
  * its index. The choice is made in the statement by gates on the count, which PostgreSQL
  * evaluates once before running the gated part.
  */
-async function countFeaturedAndNames(db: Db, siteId: number, tsquery: TsQuery, need: number) {
+async function countFeaturedAndNames(db: Db, siteId: number, tsquery: TsQuery, need: number, large: boolean) {
   const featured = featuredSql(siteId, tsquery);
   const where = tierWhere(TIERS[0], tsquery, siteId);
   const [walked, deeper] = ['(SELECT count(*) FROM w)', '(SELECT count(*) FROM w2)'];
   const capped = `(SELECT total FROM c) > ${SEARCH_TOTAL_LIMIT}`;
   const walk = walkSql(siteId, 0, where, need, WALK_DEPTHS[0], capped);
-  const walkDeeper = walkSql(siteId, 0, where, need, WALK_DEPTHS[1], `${capped} AND ${walked} < ${need}`);
+  const walkDeeper = walkSql(siteId, 0, where, need, WALK_DEPTHS[1], `${large} AND ${capped} AND ${walked} < ${need}`);
   const index = indexSql(siteId, 0, where, need, `${walked} < ${need} AND ${deeper} < ${need}`);
   const { rows } = await db.raw(
     `WITH c AS MATERIALIZED (
@@ -237,6 +238,21 @@ function walkSql(siteId: number, tier: number, where: Sql, need: number, depth: 
     bindings: [siteId, ...where.bindings],
   };
 }
+
+/**
+ * Whether the planner expects the tier to hold more than LARGE_TIER listings (its lexeme
+ * statistics are good for this; its guesses at walk costs are not). A large tier is walked
+ * deeper before its index has to sort it all; a small one goes to its index at once.
+ */
+async function isLarge(db: Db, siteId: number, where: Sql): Promise<boolean> {
+  const { rows } = await db.raw(`EXPLAIN (FORMAT JSON) SELECT 1 FROM listings l WHERE ${LIVE} AND ${where.sql}`, [
+    siteId,
+    ...where.bindings,
+  ] as never[]);
+  return rows[0]['QUERY PLAN'][0].Plan['Plan Rows'] > LARGE_TIER;
+}
+
+const LARGE_TIER = 5_000;
 
 /** The `limit` most voted live listings of a site with their vectors (binding: site id), from listings_live_votes_search alone. */
 const mostVoted = (limit: number) => `SELECT l.id, l.votes, l.search_name, l.search_lead, l.search FROM listings l
