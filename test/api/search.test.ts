@@ -104,6 +104,10 @@ test('many matches: the page comes from the tiers in order, also when a tier hol
   const last = await search('q=vellum&per_page=100&page=10');
   t.is(last.items.length, 100);
   t.deepEqual((await search('q=vellum&per_page=100&page=11')).items, [], 'nothing past the first 1,000');
+  const page = await fetch(`${env.baseUrl}/?q=vellum`);
+  const html = await page.text();
+  t.regex(html, /More than 100 listings match/, 'the web search says the total is a lower bound');
+  t.regex(html, /rel="next"/);
 });
 
 test('a prefix that starts many words still matches all of them', async (t) => {
