@@ -69,6 +69,14 @@ test('few matches rank by where the words matched, then by votes, and page consi
     'every word as a prefix, any case',
   );
   t.deepEqual((await search('q=quilon')).items[0]?.id, n2, 'a misspelt word is corrected');
+  t.deepEqual((await search('q=qiullon%20beta')).items[0]?.id, n2, 'swapped letters too');
+  const zelk = await insertLiveListing(db, { name: 'Zelk Labs', votes: 1 });
+  t.deepEqual(
+    (await search('q=zlek')).items.map((l) => l.id),
+    [zelk],
+    'also in a short word, where trigrams alone miss it',
+  );
+  t.deepEqual((await search('q=zzlekk')).items, [], 'two edits away is too far');
 });
 
 test('many matches: the page comes from the tiers in order, also when a tier holds only little-voted listings', async (t) => {

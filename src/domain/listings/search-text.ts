@@ -119,14 +119,19 @@ export async function correctTypos(db: Db, text: SearchText): Promise<SearchText
     ),
   ];
   if (words.length === 0) return null;
+  // Known words one edit away first (swapped letters in short words share too few trigrams),
+  // then the most similar by trigrams.
   const { rows } = await db.raw(
     `SELECT w.word,
-            (SELECT t.term FROM search_terms t WHERE t.term % w.word
-             ORDER BY similarity(t.term, w.word) DESC, t.term LIMIT 1) AS nearest
-     FROM unnest(?::text[]) AS w(word)
+            coalesce(
+              (SELECT t.term FROM search_terms t WHERE t.term = ANY(w.edits)
+               ORDER BY similarity(t.term, w.word) DESC, t.term LIMIT 1),
+              (SELECT t.term FROM search_terms t WHERE t.term % w.word
+               ORDER BY similarity(t.term, w.word) DESC, t.term LIMIT 1)) AS nearest
+     FROM json_to_recordset(?::json) AS w(word text, edits text[])
      WHERE NOT EXISTS (SELECT 1 FROM search_terms t
                        WHERE t.term >= w.word COLLATE "C" AND t.term < (w.word || chr(1114111)) COLLATE "C")`,
-    [words],
+    [JSON.stringify(words.map((word) => ({ word, edits: word.length <= MAX_EDITED ? oneEditAway(word) : [] })))],
   );
   const fixes = new Map(
     (rows as Array<{ word: string; nearest: string | null }>).filter((r) => r.nearest).map((r) => [r.word, r.nearest!]),
@@ -135,4 +140,25 @@ export async function correctTypos(db: Db, text: SearchText): Promise<SearchText
   return text.map((group) =>
     group.map((t) => (t.kind === 'word' && !t.negated && fixes.has(t.text) ? { ...t, text: fixes.get(t.text)! } : t)),
   );
+}
+
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz0123456789';
+// Longer words have trigrams enough, and their edits would run to thousands.
+const MAX_EDITED = 20;
+
+/** Every string one edit from `word`: a swap of neighbours, a letter left out, changed or added. */
+export function oneEditAway(word: string): string[] {
+  const chars = [...word];
+  const edits = new Set<string>();
+  for (let i = 0; i <= chars.length; i++) {
+    const [head, tail] = [chars.slice(0, i).join(''), chars.slice(i)];
+    if (tail.length > 1) edits.add(head + tail[1] + tail[0] + tail.slice(2).join(''));
+    if (tail.length > 0) edits.add(head + tail.slice(1).join(''));
+    for (const c of LETTERS) {
+      if (tail.length > 0) edits.add(head + c + tail.slice(1).join(''));
+      edits.add(head + c + tail.join(''));
+    }
+  }
+  edits.delete(word);
+  return [...edits];
 }
