@@ -147,7 +147,9 @@ async function matching(db: Db, siteId: number, text: SearchText, offset: number
   if (!matchable) return NONE;
   const tsquery = tsqueryOf(matchable, expansions);
   const names = tierWhere(TIERS[0], tsquery, siteId);
-  const first = await countFeaturedAndNames(db, siteId, tsquery, offset + limit, await isLarge(db, siteId, names));
+  const all: Sql = { sql: `l.search @@ ${tsquery.sql}`, bindings: tsquery.bindings };
+  const [large, namesLarge] = await areLarge(db, siteId, [all, names]);
+  const first = await countFeaturedAndNames(db, siteId, tsquery, offset + limit, { large, namesLarge });
   const { total, featured } = first;
   // Featured matches fill the first places; the tiers give the rest, without them.
   const depth = offset + limit - featured.length;
@@ -159,7 +161,7 @@ async function matching(db: Db, siteId: number, text: SearchText, offset: number
     const where = tierWhere(tier, tsquery, siteId);
     // Uncapped, every tier holds at most `total` rows: its index finds them all cheaply.
     let found = capped ? await run(db, walkSql(siteId, i, where, need, WALK_DEPTHS[0])) : null;
-    if (found && found.length < need && (await isLarge(db, siteId, where))) {
+    if (found && found.length < need && (await areLarge(db, siteId, [where]))[0]) {
       found = await run(db, walkSql(siteId, i, where, need, WALK_DEPTHS[1]));
     }
     if (!found || found.length < need) found = await run(db, indexSql(siteId, i, where, need));
@@ -195,20 +197,26 @@ function tierWhere(tier: (typeof TIERS)[number], tsquery: TsQuery, siteId: numbe
  * its index. The choice is made in the statement by gates on the count, which PostgreSQL
  * evaluates once before running the gated part.
  */
-async function countFeaturedAndNames(db: Db, siteId: number, tsquery: TsQuery, need: number, large: boolean) {
+async function countFeaturedAndNames(
+  db: Db,
+  siteId: number,
+  tsquery: TsQuery,
+  need: number,
+  large: Record<'large' | 'namesLarge', boolean>,
+) {
   const featured = featuredSql(siteId, tsquery);
   const where = tierWhere(TIERS[0], tsquery, siteId);
   const [walked, deeper] = ['(SELECT count(*) FROM w)', '(SELECT count(*) FROM w2)'];
   const capped = `(SELECT total FROM c) > ${SEARCH_TOTAL_LIMIT}`;
   const walk = walkSql(siteId, 0, where, need, WALK_DEPTHS[0], capped);
-  const walkDeeper = walkSql(siteId, 0, where, need, WALK_DEPTHS[1], `${large} AND ${capped} AND ${walked} < ${need}`);
+  const walkDeeper = walkSql(siteId, 0, where, need, WALK_DEPTHS[1], `${large.namesLarge} AND ${capped} AND ${walked} < ${need}`);
   const index = indexSql(siteId, 0, where, need, `${walked} < ${need} AND ${deeper} < ${need}`);
   const { rows } = await db.raw(
     `WITH c AS MATERIALIZED (
        SELECT CASE WHEN w.n > ${SEARCH_TOTAL_LIMIT} THEN w.n ELSE (
          SELECT count(*)::int FROM (SELECT 1 FROM listings l WHERE ${LIVE} AND l.search @@ ${tsquery.sql}
                                     LIMIT ${SEARCH_TOTAL_LIMIT + 1}) s) END AS total
-       FROM (SELECT count(*)::int AS n FROM (SELECT 1 FROM (${mostVoted(WALK_DEPTHS[0])}) l WHERE l.search @@ ${tsquery.sql}
+       FROM (SELECT count(*)::int AS n FROM (SELECT 1 FROM (${mostVoted(WALK_DEPTHS[large.large ? 1 : 0])}) l WHERE l.search @@ ${tsquery.sql}
                                              LIMIT ${SEARCH_TOTAL_LIMIT + 1}) s) w),
      w AS MATERIALIZED (${walk.sql}),
      w2 AS MATERIALIZED (${walkDeeper.sql})
@@ -240,16 +248,18 @@ function walkSql(siteId: number, tier: number, where: Sql, need: number, depth: 
 }
 
 /**
- * Whether the planner expects the tier to hold more than LARGE_TIER listings (its lexeme
- * statistics are good for this; its guesses at walk costs are not). A large tier is walked
- * deeper before its index has to sort it all; a small one goes to its index at once.
+ * Whether the planner expects each condition to hold for more than LARGE_TIER listings (its
+ * lexeme statistics are good for this; its guesses at walk costs are not), from one EXPLAIN.
+ * A large tier is walked deeper before its index has to sort it all, and a large match is
+ * counted from a deeper walk; small ones go to their text index at once.
  */
-async function isLarge(db: Db, siteId: number, where: Sql): Promise<boolean> {
-  const { rows } = await db.raw(`EXPLAIN (FORMAT JSON) SELECT 1 FROM listings l WHERE ${LIVE} AND ${where.sql}`, [
-    siteId,
-    ...where.bindings,
-  ] as never[]);
-  return rows[0]['QUERY PLAN'][0].Plan['Plan Rows'] > LARGE_TIER;
+async function areLarge(db: Db, siteId: number, conditions: Sql[]): Promise<boolean[]> {
+  const sql = conditions.map((c) => `(SELECT 1 FROM listings l WHERE ${LIVE} AND ${c.sql})`).join(' UNION ALL ');
+  const bindings = conditions.flatMap((c) => [siteId, ...c.bindings]);
+  const { rows } = await db.raw(`EXPLAIN (FORMAT JSON) ${sql}`, bindings as never[]);
+  const plan = rows[0]['QUERY PLAN'][0].Plan;
+  const parts: Array<{ 'Plan Rows': number }> = conditions.length > 1 ? plan.Plans : [plan];
+  return parts.map((p) => p['Plan Rows'] > LARGE_TIER);
 }
 
 const LARGE_TIER = 5_000;
