@@ -51,10 +51,14 @@ export const WORDS = [
  * so every run asks the same stream; 20,000 paths, so a 10 s run rarely repeats one.
  */
 export function realisticPaths(count = 20_000): string[] {
+  // mulberry32 in exact 32-bit arithmetic. (An LCG in float arithmetic lost bits above 2^53 and
+  // fell into a cycle of ~10,000 states, so the loop below never found 20,000 distinct paths.)
   let seed = 42;
   const rand = (n: number) => {
-    seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
-    return seed % n;
+    seed = (seed + 0x6d2b79f5) | 0;
+    let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) % n;
   };
   const word = () => {
     const w = WORDS[rand(WORDS.length)]!;
@@ -67,7 +71,8 @@ export function realisticPaths(count = 20_000): string[] {
     return w;
   };
   const paths = new Set<string>();
-  while (paths.size < count) {
+  for (let tries = 0; paths.size < count; tries++) {
+    if (tries > count * 10) throw new Error(`realisticPaths: only ${paths.size} distinct paths`);
     const words = Array.from({ length: 1 + rand(3) }, word);
     paths.add(`/api/v1/listings?q=${encodeURIComponent(words.join(' '))}&page=${1 + rand(3)}`);
   }
@@ -168,16 +173,50 @@ export function printTable(results: LoadResult[], baseline = results[0]!): void 
   }
 }
 
-/** An embedded PostgreSQL with migrations, seed and `listings` live listings named from WORDS. */
+/**
+ * An embedded PostgreSQL with migrations, seed and `listings` live listings named from WORDS.
+ * With BENCH_DB_DIR the cluster lives there and outlives the run: a later run with the same
+ * number of listings skips seeding (each size has its own database), so plans can be studied
+ * and runs repeated on a large table without waiting for it again. BENCH_DATABASE_URL uses a
+ * PostgreSQL that is already running instead.
+ */
 export async function benchDatabase(listings: number): Promise<{ databaseUrl: string; dataDir: string; stop(): Promise<void> }> {
-  const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'ld-bench-'));
+  if (process.env.BENCH_DATABASE_URL)
+    return prepared(process.env.BENCH_DATABASE_URL, listings, { dataDir: os.tmpdir(), stop: async () => {} });
+  const kept = process.env.BENCH_DB_DIR ? path.resolve(process.env.BENCH_DB_DIR) : null;
+  const tmp = kept ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'ld-bench-')));
+  await fs.mkdir(tmp, { recursive: true, mode: 0o755 });
   await fs.chmod(tmp, 0o755);
   const pg = await startEmbeddedPostgres({ dir: path.join(tmp, 'pg'), port: await freePort() });
-  await pg.ensureDatabase('bench');
-  const databaseUrl = pg.url('bench');
+  const database = kept ? `bench_${listings}` : 'bench';
+  await pg.ensureDatabase(database);
+  return prepared(pg.url(database), listings, {
+    dataDir: tmp,
+    async stop() {
+      await pg.stop();
+      if (!kept) await fs.rm(tmp, { recursive: true, force: true });
+    },
+  });
+}
+
+/** Migrates the database and seeds it unless it already holds `listings` bench listings. */
+async function prepared<T extends { dataDir: string }>(
+  databaseUrl: string,
+  listings: number,
+  rest: T,
+): Promise<T & { databaseUrl: string }> {
   const db = createDb(databaseUrl, 2);
   await migrate(db);
+  const { rows } = await db.raw(`SELECT count(*)::int AS n FROM listings WHERE slug LIKE 'bench-%'`);
+  if (rows[0].n === listings) console.log(`kept ${listings} live listings`);
+  else await seedListings(db, listings);
+  await db.destroy();
+  return { ...rest, databaseUrl };
+}
+
+async function seedListings(db: ReturnType<typeof createDb>, listings: number): Promise<void> {
   await seed(db);
+  await db.raw(`DELETE FROM listings WHERE slug LIKE 'bench-%'`);
   const started = Date.now();
   // Names and headlines from a word list so that queries match realistic shares of the rows.
   await db.raw(
@@ -187,21 +226,12 @@ export async function benchDatabase(listings: number): Promise<{ databaseUrl: st
             'https://bench' || g || '.example.com/', 'live',
             'The ' || w[1 + (g / 7) % 30] || ' tool for ' || w[1 + (g / 11) % 30] || ' teams',
             'A product that helps small teams with ' || w[1 + (g / 13) % 30] || ' and ' || w[1 + (g / 17) % 30] || '.',
-            (g * 7919) % 500, date_trunc('week', now())::date, now()
+            (g::bigint * 7919 % 500)::int, date_trunc('week', now())::date, now()
      FROM generate_series(1, ?) g, (SELECT id FROM sites WHERE key = 'main') s, (SELECT ?::text[] AS w) words`,
     [listings, WORDS],
   );
-  await db.raw('ANALYZE listings');
+  await db.raw('VACUUM ANALYZE');
   console.log(`seeded ${listings} live listings in ${Date.now() - started} ms`);
-  await db.destroy();
-  return {
-    databaseUrl,
-    dataDir: tmp,
-    async stop() {
-      await pg.stop();
-      await fs.rm(tmp, { recursive: true, force: true });
-    },
-  };
 }
 
 /** Runs a benchmark's main and exits with its outcome (the embedded PostgreSQL leaves handles open). */

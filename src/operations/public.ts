@@ -14,8 +14,8 @@ export const searchListingsOp = defineOperation({
   description:
     'Search over live listings of this site. Words match as prefixes of words in the name, web address, headline ' +
     '(english stemming) and summary; results rank by where the words matched (name or address, then headline, then ' +
-    'summary), then by votes. A query that finds nothing is retried with misspelt words corrected. Without `q`, most ' +
-    'voted first. Results stop after the first 1,000: `total` is capped there and `total_capped` says so.',
+    'summary), then by votes; listings featured this week come first (`featured: true`). A query that finds nothing is retried with misspelt words corrected. Without `q`, most ' +
+    'voted first. Results stop after the first 1,000; `total` counts matches up to 100 and `total_capped` says when there are more.',
   method: 'GET',
   path: '/listings',
   idempotent: false,
@@ -29,12 +29,20 @@ export const searchListingsOp = defineOperation({
       .describe('Search words (prefixes match); with quotes, -exclusions or `or` whole words match as in web search'),
     ...PageQuery,
   }),
-  output: page(PublicListing).extend({
-    total: z.int().describe('Matches, counted up to 1,000'),
-    total_capped: z.boolean().describe('True when there are more than 1,000 matches (only the first 1,000 are served)'),
+  output: page(
+    PublicListing.extend({ featured: z.boolean().describe('Featured this week (a paid placement): featured matches come first') }),
+  ).extend({
+    total: z.int().describe('Matches, counted up to 100'),
+    total_capped: z
+      .boolean()
+      .describe('True when there are more than 100 matches (`total` is then 100; results are served up to the first 1,000)'),
   }),
   handler: (input, ctx) =>
-    searchListings(ctx.db, { siteId: ctx.site.id, q: input.q, page: input.page, perPage: input.per_page }, ctx.config.cache.searchTtlMs),
+    searchListings(
+      ctx.db,
+      { siteId: ctx.site.id, siteKey: ctx.site.key, q: input.q, page: input.page, perPage: input.per_page },
+      ctx.config.cache.searchTtlMs,
+    ),
 });
 
 /** An ISO week label (`2026-W48`) that names a real week. */

@@ -1,4 +1,7 @@
+import { randomUUID } from 'node:crypto';
+import { createUser } from '../../src/auth/users.ts';
 import type { Db } from '../../src/db/knex.ts';
+import { fulfilLine } from '../../src/domain/orders/fulfilment.ts';
 import { createPromo, type NewPromo } from '../../src/domain/orders/promos-admin.ts';
 import { isoWeekStart } from '../../src/domain/ranking/weeks.ts';
 import { signWebhook } from '../../src/payments/signature.ts';
@@ -83,4 +86,41 @@ export async function waitForOrder(env: TestEnv, key: string, number: string, st
     if (Date.now() > deadline) throw new Error(`order ${number} is ${res.body?.status}, not ${statuses.join('/')}`);
     await new Promise((r) => setTimeout(r, 150));
   }
+}
+
+/**
+ * Features a listing from this week on: a paid order with one `featured` line, fulfilled by the
+ * real fulfilment (which writes the placements), without a checkout or a workflow.
+ */
+export async function featureListing(db: Db, listingId: number, weeks = 1): Promise<void> {
+  const { site_id: siteId } = await db('listings').where({ id: listingId }).first('site_id');
+  const user = await createUser(db, `featured-${listingId}-${randomUUID()}@example.com`);
+  const [order] = await db('orders')
+    .insert({
+      site_id: siteId,
+      user_id: user.id,
+      number: `F-${randomUUID()}`,
+      checkout_token: randomUUID(),
+      status: 'paid',
+      quote: {},
+      billing: {},
+      total_cents: 0,
+      expires_at: new Date(Date.now() + 86_400_000),
+      paid_at: new Date(),
+    })
+    .returning('id');
+  const [line] = await db('order_lines')
+    .insert({
+      order_id: order.id,
+      position: 1,
+      product: 'featured',
+      listing_id: listingId,
+      options: { weeks },
+      unit_cents: 0,
+      discount_cents: 0,
+      net_cents: 0,
+      vat_cents: 0,
+    })
+    .returning('id');
+  await fulfilLine({ db, workflows: null as never }, line.id);
 }

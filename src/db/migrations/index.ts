@@ -12,6 +12,7 @@ import * as launches from './012-launches.ts';
 import * as votes from './013-votes.ts';
 import * as claims from './014-claims.ts';
 import * as search from './016-search.ts';
+import * as searchSpeed from './017-search-speed.ts';
 import * as orders from './015-orders.ts';
 
 interface Migration {
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '014-claims': claims,
   '016-search': search,
   '015-orders': orders,
+  '017-search-speed': searchSpeed,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -40,12 +40,61 @@ export function parseSearchText(q: string): SearchText | null {
 }
 
 /**
- * The tsquery as SQL with bindings. Each term is looked up both unstemmed (names and addresses
- * are indexed with `simple`) and with english stemming (headlines and summaries).
+ * The whole lexemes each plain word stands for: those starting with the word or with its
+ * english stem. Null for a word that starts more than MAX_EXPANSION lexemes (it keeps its
+ * prefix match); an empty list for a word that starts none.
  */
-export function tsqueryOf(text: SearchText): { sql: string; bindings: string[] } {
+export type Expansions = Map<string, string[] | null>;
+
+const MAX_EXPANSION = 40;
+
+/** Looks up the lexemes of every plain word of the search in `search_lexemes` (one round trip). */
+export async function expandWords(db: Db, text: SearchText): Promise<Expansions> {
+  const words = [
+    ...new Set(
+      text
+        .flat()
+        .filter((t) => t.kind === 'word' && !t.negated)
+        .map((t) => t.text),
+    ),
+  ];
+  if (words.length === 0) return new Map();
+  const { rows } = await db.raw(
+    `SELECT w.word, array(
+       SELECT DISTINCT x.lexeme
+       FROM unnest(tsvector_to_array(to_tsvector('simple', w.word) || to_tsvector('english', w.word))) p(prefix)
+       CROSS JOIN LATERAL (
+         SELECT l.lexeme FROM search_lexemes l
+         WHERE l.lexeme >= p.prefix COLLATE "C" AND l.lexeme < (p.prefix || chr(1114111)) COLLATE "C"
+         ORDER BY l.lexeme LIMIT ${MAX_EXPANSION + 1}) x
+     ) AS lexemes
+     FROM unnest(?::text[]) AS w(word)`,
+    [words],
+  );
+  return new Map(
+    (rows as Array<{ word: string; lexemes: string[] }>).map((r) => [r.word, r.lexemes.length > MAX_EXPANSION ? null : r.lexemes]),
+  );
+}
+
+/** The search without the groups that cannot match (a plain word in them starts no lexeme); null if none is left. */
+export function matchableText(text: SearchText, expansions: Expansions): SearchText | null {
+  const groups = text.filter((g) => g.every((t) => t.kind !== 'word' || t.negated || expansions.get(t.text)?.length !== 0));
+  return groups.length > 0 ? groups : null;
+}
+
+/**
+ * The tsquery as SQL with bindings. A plain word with expansions is the OR of its whole lexemes
+ * (exact index entries); other terms are looked up both unstemmed (names and addresses are
+ * indexed with `simple`) and with english stemming (headlines and summaries).
+ */
+export function tsqueryOf(text: SearchText, expansions: Expansions = new Map()): { sql: string; bindings: string[] } {
   const bindings: string[] = [];
   const term = (t: SearchTerm) => {
+    const lexemes = t.kind === 'word' && !t.negated ? expansions.get(t.text) : null;
+    if (lexemes) {
+      bindings.push(lexemes.map((l) => `'${l.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`).join(' | '));
+      return '?::tsquery';
+    }
     // Terms hold letters, digits and single spaces only: always valid to_tsquery input.
     const fn = t.kind === 'phrase' ? 'phraseto_tsquery' : 'to_tsquery';
     const value = t.kind === 'phrase' ? t.text : t.negated ? t.text : `${t.text}:*`;
@@ -70,14 +119,19 @@ export async function correctTypos(db: Db, text: SearchText): Promise<SearchText
     ),
   ];
   if (words.length === 0) return null;
+  // Known words one edit away first (swapped letters in short words share too few trigrams),
+  // then the most similar by trigrams.
   const { rows } = await db.raw(
     `SELECT w.word,
-            (SELECT t.term FROM search_terms t WHERE t.term % w.word
-             ORDER BY similarity(t.term, w.word) DESC, t.term LIMIT 1) AS nearest
-     FROM unnest(?::text[]) AS w(word)
+            coalesce(
+              (SELECT t.term FROM search_terms t WHERE t.term = ANY(w.edits)
+               ORDER BY similarity(t.term, w.word) DESC, t.term LIMIT 1),
+              (SELECT t.term FROM search_terms t WHERE t.term % w.word
+               ORDER BY similarity(t.term, w.word) DESC, t.term LIMIT 1)) AS nearest
+     FROM json_to_recordset(?::json) AS w(word text, edits text[])
      WHERE NOT EXISTS (SELECT 1 FROM search_terms t
                        WHERE t.term >= w.word COLLATE "C" AND t.term < (w.word || chr(1114111)) COLLATE "C")`,
-    [words],
+    [JSON.stringify(words.map((word) => ({ word, edits: word.length <= MAX_EDITED ? oneEditAway(word) : [] })))],
   );
   const fixes = new Map(
     (rows as Array<{ word: string; nearest: string | null }>).filter((r) => r.nearest).map((r) => [r.word, r.nearest!]),
@@ -86,4 +140,25 @@ export async function correctTypos(db: Db, text: SearchText): Promise<SearchText
   return text.map((group) =>
     group.map((t) => (t.kind === 'word' && !t.negated && fixes.has(t.text) ? { ...t, text: fixes.get(t.text)! } : t)),
   );
+}
+
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz0123456789';
+// Longer words have trigrams enough, and their edits would run to thousands.
+const MAX_EDITED = 20;
+
+/** Every string one edit from `word`: a swap of neighbours, a letter left out, changed or added. */
+export function oneEditAway(word: string): string[] {
+  const chars = [...word];
+  const edits = new Set<string>();
+  for (let i = 0; i <= chars.length; i++) {
+    const [head, tail] = [chars.slice(0, i).join(''), chars.slice(i)];
+    if (tail.length > 1) edits.add(head + tail[1] + tail[0] + tail.slice(2).join(''));
+    if (tail.length > 0) edits.add(head + tail.slice(1).join(''));
+    for (const c of LETTERS) {
+      if (tail.length > 0) edits.add(head + c + tail.slice(1).join(''));
+      edits.add(head + c + tail.join(''));
+    }
+  }
+  edits.delete(word);
+  return [...edits];
 }

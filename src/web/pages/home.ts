@@ -29,7 +29,11 @@ export const homePages: PageRoutes = (router, services) => {
       ? results(
           q,
           page,
-          await searchListings(services.db, { siteId: site.id, q, page, perPage: PER_PAGE }, services.config.cache.searchTtlMs),
+          await searchListings(
+            services.db,
+            { siteId: site.id, siteKey: site.key, q, page, perPage: PER_PAGE },
+            services.config.cache.searchTtlMs,
+          ),
         )
       : await thisWeek(services.db, site, Boolean(user));
     await renderPage(ctx, services, {
@@ -59,9 +63,13 @@ function results(q: string, page: number, found: SearchPage): SafeHtml {
   if (found.total === 0) {
     return html`<p>No live listing matches “${q}”. Try fewer or other words, or <a href="/">see this week’s listings</a>.</p>`;
   }
-  return html`<p>${found.total} ${found.total === 1 ? 'listing matches' : 'listings match'} “${q}”.</p>
+  const count = found.total_capped ? `More than ${found.total}` : String(found.total);
+  // A capped total is a lower bound: while pages are full, there is a next one.
+  const shown = (page - 1) * PER_PAGE + found.items.length;
+  const known = found.total_capped ? Math.max(found.total, shown + (found.items.length === PER_PAGE ? 1 : 0)) : found.total;
+  return html`<p>${count} ${found.total === 1 ? 'listing matches' : 'listings match'} “${q}”.</p>
 <ol class="feed listings" start="${(page - 1) * PER_PAGE + 1}">${found.items.map((l) => listingItem(l))}</ol>
-${pager('/', page, PER_PAGE, found.total, { q })}`;
+${pager('/', page, PER_PAGE, known, { q })}`;
 }
 
 async function thisWeek(db: Db, site: Site, signedIn: boolean): Promise<SafeHtml> {
