@@ -128,14 +128,18 @@ export async function load(name: string, options: autocannon.Options): Promise<L
 
 /**
  * Loads several targets in turns (warm-up, then `rounds` rounds of DURATION_S / rounds seconds
- * each, one target after the other), so that a slow spell of a shared machine falls on all of
+ * each (or `seconds`), one target after the other), so that a slow spell of a shared machine falls on all of
  * them alike. Throughput is over all rounds, p50 the median round's, p99 the worst round's.
  */
-export async function compare(targets: { name: string; options: autocannon.Options }[], rounds = 3): Promise<LoadResult[]> {
+export async function compare(
+  targets: { name: string; options: autocannon.Options }[],
+  rounds = 3,
+  seconds = DURATION_S,
+): Promise<LoadResult[]> {
   for (const t of targets) await measure(t.name, t.options, 2);
   const runs: LoadResult[][] = targets.map(() => []);
   for (let round = 0; round < rounds; round++) {
-    for (const [i, t] of targets.entries()) runs[i]!.push(await measure(t.name, t.options, DURATION_S / rounds));
+    for (const [i, t] of targets.entries()) runs[i]!.push(await measure(t.name, t.options, seconds / rounds));
   }
   return targets.map((t, i) => {
     const all = runs[i]!;
@@ -143,7 +147,7 @@ export async function compare(targets: { name: string; options: autocannon.Optio
     const p50s = all.map((r) => r.p50).sort((a, b) => a - b);
     return {
       name: t.name,
-      rps: total / DURATION_S,
+      rps: total / seconds,
       p50: p50s[Math.floor(p50s.length / 2)]!,
       p99: Math.max(...all.map((r) => r.p99)),
       total,
