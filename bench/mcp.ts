@@ -10,7 +10,8 @@
  * and replayed; older 2025 revisions replay the 2025-11-25 requests with their version.
  * Target: every MCP call ≥ 70 % of its REST twin's throughput.
  * MCP_DIRECT_TOOL_CALLS=false measures the SDK's own path for every call; BENCH_SECONDS sets
- * the seconds per target (default 3); BENCH_REVISIONS (comma-separated) limits the revisions.
+ * the seconds per target (default 3); BENCH_REVISIONS (comma-separated) and BENCH_CALLS (a part of
+ * the call's name) limit what runs.
  */
 import http from 'node:http';
 import os from 'node:os';
@@ -30,6 +31,8 @@ const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 20_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const TARGET = 0.7;
 const REVISIONS = process.env.BENCH_REVISIONS?.split(',') ?? MCP_REVISIONS;
+/** Only the calls whose name contains this (e.g. `tools/call`), for profiling. */
+const ONLY_CALLS = process.env.BENCH_CALLS;
 /** The revision whose recorded requests stand in for the older initialize-based ones. */
 const LEGACY_RECORDED = '2025-11-25';
 
@@ -149,7 +152,7 @@ async function main() {
     ];
     console.log(`\n${CONNECTIONS} connections, ${SECONDS} s per target, node ${process.version}, ${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(2)}`);
     let allMet = true;
-    for (const call of calls) {
+    for (const call of calls.filter((c) => !ONLY_CALLS || c.name.includes(ONLY_CALLS))) {
       const targets = REVISIONS.map((revision) => {
         const modern = MODERN_REVISIONS.includes(revision);
         const recorded = (modern ? sessions.modern : sessions.legacy).get(modern ? call.method.modern : call.method.legacy);
@@ -160,7 +163,9 @@ async function main() {
       const [rest, ...mcp] = await compare([{ name: call.rest.url!.slice(app.url.length), options: call.rest }, ...targets], 3, SECONDS);
       allMet = printCall(call, rest!, mcp) && allMet;
     }
-    console.log(`\nevery MCP call ≥ ${TARGET * 100} % of REST: ${allMet ? 'met' : 'MISSED'}   (load ${os.loadavg()[0]!.toFixed(2)})`);
+    const paths = (await services.metrics.mcpAnswers.get()).values.map((v) => `${v.labels.path} ${v.value}`);
+    console.log(`\nMCP requests answered by: ${paths.join(', ')}`);
+    console.log(`every MCP call ≥ ${TARGET * 100} % of REST: ${allMet ? 'met' : 'MISSED'}   (load ${os.loadavg()[0]!.toFixed(2)})`);
     await app.close();
     await services.close();
   } finally {
