@@ -150,7 +150,9 @@ async function main() {
         rest: { url: `${app.url}/api/v1/me/listings`, headers: { authorization: `Bearer ${restToken}` } },
       },
     ];
-    console.log(`\n${CONNECTIONS} connections, ${SECONDS} s per target, node ${process.version}, ${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(2)}`);
+    console.log(
+      `\n${CONNECTIONS} connections, ${SECONDS} s per target, node ${process.version}, ${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(2)}`,
+    );
     let allMet = true;
     for (const call of calls.filter((c) => !ONLY_CALLS || c.name.includes(ONLY_CALLS))) {
       const targets = REVISIONS.map((revision) => {

@@ -60,7 +60,10 @@ export function mcpEndpoint(services: Services, operations: readonly Operation[]
 
   async function mcpCall(ctx: Context, principal: Principal | null): Promise<McpCall> {
     const { log, requestId } = ctx.state;
-    return { challenge, operationContext: await operationContext(services, { log, requestId, host: ctx.host, principal, clientIp: ctx.ip }) };
+    return {
+      challenge,
+      operationContext: await operationContext(services, { log, requestId, host: ctx.host, principal, clientIp: ctx.ip }),
+    };
   }
 
   return compose<Context>([
@@ -148,7 +151,11 @@ function headersOf(response: Response): Record<string, string> {
 }
 
 /** An answer written here (a direct call, a replayed answer): the SDK's status, headers and bytes. */
-function sendAnswer(ctx: Context, answer: { status: number; headers: Record<string, string>; body: string }, counted?: { inc(): void }): void {
+function sendAnswer(
+  ctx: Context,
+  answer: { status: number; headers: Record<string, string>; body: string },
+  counted?: { inc(): void },
+): void {
   counted?.inc();
   ctx.status = answer.status;
   ctx.set(answer.headers);

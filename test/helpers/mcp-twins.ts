@@ -39,7 +39,9 @@ const TIMESTAMP = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g;
 /** Status, headers and the exact body, with the app's own origin and timestamps masked. */
 export function comparable(env: TestEnv, result: HttpResult) {
   const mask = (text: string) => text.replaceAll(env.baseUrl, 'BASE').replace(TIMESTAMP, 'TIME');
-  const headers = Object.fromEntries([...result.headers].filter(([name]) => !VOLATILE.has(name)).map(([name, value]) => [name, mask(value)]));
+  const headers = Object.fromEntries(
+    [...result.headers].filter(([name]) => !VOLATILE.has(name)).map(([name, value]) => [name, mask(value)]),
+  );
   return { status: result.status, headers, body: mask(result.text) };
 }
 
@@ -50,7 +52,13 @@ export async function answeredBy(env: TestEnv): Promise<Record<string, number>> 
 }
 
 /** Asserts both sides answer alike, byte for byte; returns the fast side's answer. */
-export function assertSame(t: ExecutionContext, twins: { fast: { env: TestEnv }; sdk: { env: TestEnv } }, fast: HttpResult, sdk: HttpResult, what = '') {
+export function assertSame(
+  t: ExecutionContext,
+  twins: { fast: { env: TestEnv }; sdk: { env: TestEnv } },
+  fast: HttpResult,
+  sdk: HttpResult,
+  what = '',
+) {
   const answer = comparable(twins.fast.env, fast);
   t.deepEqual(answer, comparable(twins.sdk.env, sdk), what);
   return answer;

@@ -23,7 +23,11 @@ let listingId: number;
 async function setup(env: TestEnv) {
   // Same inserts in the same order: both databases hold the same rows with the same ids.
   const { key, userId } = await env.user();
-  const id = await insertLiveListing(env.services.db, { name: 'Orbital Analytics', headline: 'Analytics for rocket launches', ownerId: userId });
+  const id = await insertLiveListing(env.services.db, {
+    name: 'Orbital Analytics',
+    headline: 'Analytics for rocket launches',
+    ownerId: userId,
+  });
   await insertLiveListing(env.services.db, { name: 'Payroll Analytics', headline: 'Analytics for payroll teams', votes: 3 });
   return { key, listingId: id };
 }
@@ -217,10 +221,7 @@ test.serial('odd and malformed requests (most of them left to the SDK) get the s
       headers: { 'mcp-method': 'tools/list' },
     },
   };
-  t.deepEqual(await directOnes(t, cases), [
-    'envelope without clientInfo',
-    'envelope with capabilities and a log level',
-  ]);
+  t.deepEqual(await directOnes(t, cases), ['envelope without clientInfo', 'envelope with capabilities and a log level']);
 });
 
 /** Sends each case to both apps (same answers, none a 500) and names the ones the fast app answered directly. */
@@ -266,7 +267,10 @@ test.serial('2025-era calls the direct path leaves to the SDK get the same answe
       body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_listings', _meta: { progressToken: 5 } } },
     },
     'arguments not an object': legacyCall('2025-06-18', 'search_listings', 'analytics'),
-    'a __proto__ argument': { ...plain, body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_listings","arguments":{"__proto__":{"q":"x"}}}}` },
+    'a __proto__ argument': {
+      ...plain,
+      body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_listings","arguments":{"__proto__":{"q":"x"}}}}`,
+    },
     'a batch of two calls': { ...plain, body: [plain.body, { ...(plain.body as object), id: 2 }] },
     'fractional id': legacyCall('2025-06-18', 'search_listings', {}, 1.5),
     'unsafe integer id': legacyCall('2025-06-18', 'search_listings', {}, 2 ** 53),
@@ -314,7 +318,11 @@ test('only well-formed 2026-07-28 tools/call requests for a known tool take the 
 
 test('2025-era tools/call requests take the direct path only without 2026 headers and _meta', (t) => {
   const isTool = (name: string) => name === 'search_listings';
-  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
+  const headers = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2025-11-25',
+  };
   const call = legacyCall('2025-11-25', 'search_listings', { q: 'x' }).body as any;
   t.deepEqual(directToolCall(headers, call, isTool), { id: 1, name: 'search_listings', arguments: { q: 'x' }, era: 'legacy' });
   t.is(directToolCall({ ...headers, 'mcp-protocol-version': undefined }, call, isTool)?.era, 'legacy');
@@ -336,6 +344,9 @@ test('the answer is written in the SDK order: result first, content before struc
     '{"result":{"content":[{"type":"text","text":"{\\"a\\":1}"}],"structuredContent":{"a":1},"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"n","version":"1"}}},"jsonrpc":"2.0","id":"x"}',
   );
   const legacy = directCallResponse({ ...modern, id: 3, era: 'legacy' }, failed, info);
-  t.is(legacy.body, 'event: message\ndata: {"result":{"content":[{"type":"text","text":"{\\"status\\":400}"}],"isError":true},"jsonrpc":"2.0","id":3}\n\n');
+  t.is(
+    legacy.body,
+    'event: message\ndata: {"result":{"content":[{"type":"text","text":"{\\"status\\":400}"}],"isError":true},"jsonrpc":"2.0","id":3}\n\n',
+  );
   t.is(legacy.headers['content-type'], 'text/event-stream');
 });

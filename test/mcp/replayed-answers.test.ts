@@ -58,9 +58,21 @@ function withId(req: McpRequest, id: unknown): McpRequest {
  */
 async function sameTwice(t: ExecutionContext, req: McpRequest, what: string): Promise<{ status: number; body: string; replayed: number }> {
   const before = (await answeredBy(twins.fast.env)).replayed ?? 0;
-  const first = assertSame(t, twins, await sendMcp(twins.fast.env, req, twins.fast.data.key), await sendMcp(twins.sdk.env, req, twins.sdk.data.key), what);
+  const first = assertSame(
+    t,
+    twins,
+    await sendMcp(twins.fast.env, req, twins.fast.data.key),
+    await sendMcp(twins.sdk.env, req, twins.sdk.data.key),
+    what,
+  );
   const again = withId(req, 'again-"2"');
-  assertSame(t, twins, await sendMcp(twins.fast.env, again, twins.fast.data.key), await sendMcp(twins.sdk.env, again, twins.sdk.data.key), `${what} (again)`);
+  assertSame(
+    t,
+    twins,
+    await sendMcp(twins.fast.env, again, twins.fast.data.key),
+    await sendMcp(twins.sdk.env, again, twins.sdk.data.key),
+    `${what} (again)`,
+  );
   t.true(first.status < 500, what);
   return { status: first.status, body: first.body, replayed: ((await answeredBy(twins.fast.env)).replayed ?? 0) - before };
 }
@@ -74,7 +86,11 @@ async function replayedOnes(t: ExecutionContext, cases: Record<string, McpReques
 
 for (const version of LEGACY_REVISIONS) {
   test.serial(`${version}: initialize, notifications/initialized, tools/list and ping answer the same, replayed`, async (t) => {
-    const initialize = legacy(undefined, 'initialize', { protocolVersion: version, capabilities: {}, clientInfo: { name: 'c', version: '1' } });
+    const initialize = legacy(undefined, 'initialize', {
+      protocolVersion: version,
+      capabilities: {},
+      clientInfo: { name: 'c', version: '1' },
+    });
     const cases = {
       initialize,
       'notifications/initialized': notification(version, 'notifications/initialized'),
@@ -112,11 +128,19 @@ test.serial('errors come from the SDK every time, the same on both', async (t) =
     'bad params: a numeric cursor (2026-07-28)': modern('tools/list', { cursor: 5 }),
     'bad params: params not an object': legacy('2025-06-18', 'tools/list', 'all'),
     'initialize without params': legacy(undefined, 'initialize'),
-    'initialize with a 2026-07-28 header': { ...legacy(MODERN, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '1' } }) },
+    'initialize with a 2026-07-28 header': {
+      ...legacy(MODERN, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '1' } }),
+    },
     'unsupported protocol version header': legacy('2023-01-01', 'tools/list'),
     'the 2026-07-28 header without the envelope': legacy(MODERN, 'tools/list'),
-    'envelope and header name other versions': { ...modern('tools/list'), headers: { accept: ACCEPT, 'mcp-protocol-version': '2025-06-18', 'mcp-method': 'tools/list' } },
-    'Mcp-Method names another method': { ...modern('tools/list'), headers: { accept: ACCEPT, 'mcp-protocol-version': MODERN, 'mcp-method': 'ping' } },
+    'envelope and header name other versions': {
+      ...modern('tools/list'),
+      headers: { accept: ACCEPT, 'mcp-protocol-version': '2025-06-18', 'mcp-method': 'tools/list' },
+    },
+    'Mcp-Method names another method': {
+      ...modern('tools/list'),
+      headers: { accept: ACCEPT, 'mcp-protocol-version': MODERN, 'mcp-method': 'ping' },
+    },
     'accepts JSON only (2025)': { ...list, headers: { ...list.headers, accept: 'application/json' } },
     'not a JSON content type': { ...list, body: JSON.stringify(list.body), headers: { ...list.headers, 'content-type': 'text/plain' } },
     'fractional id': legacy('2025-06-18', 'tools/list', undefined, 1.5),
@@ -145,12 +169,15 @@ test.serial('sessions: stateless in every era, so a session id is not needed and
   }
 });
 
-test.serial('a message over the largest body limit (a photo upload, 8 MB + envelope) is refused before anything else, on both', async (t) => {
-  const list = legacy('2025-06-18', 'tools/list', { cursor: 'x'.repeat(8_500_000) });
-  const answer = await sameTwice(t, list, 'oversized');
-  t.is(answer.status, 413);
-  t.is(answer.replayed, 0);
-});
+test.serial(
+  'a message over the largest body limit (a photo upload, 8 MB + envelope) is refused before anything else, on both',
+  async (t) => {
+    const list = legacy('2025-06-18', 'tools/list', { cursor: 'x'.repeat(8_500_000) });
+    const answer = await sameTwice(t, list, 'oversized');
+    t.is(answer.status, 413);
+    t.is(answer.replayed, 0);
+  },
+);
 
 test.serial('a replayed answer still needs a valid token, an allowed origin and host', async (t) => {
   const list = legacy('2025-06-18', 'tools/list');
@@ -192,7 +219,11 @@ test('the memo keeps plain successes only, keyed by the message without its id a
   memo.remember(key, 200, sse, 'event: message\ndata: {"result":{"id":7},"jsonrpc":"2.0","id":7}\n\n');
   const other = memo.replayable(headers, { ...ping, id: 'x' }, raw(ping))!;
   t.is(other.key, key.key);
-  t.deepEqual(memo.replay(other), { status: 200, headers: sse, body: 'event: message\ndata: {"result":{"id":7},"jsonrpc":"2.0","id":"x"}\n\n' });
+  t.deepEqual(memo.replay(other), {
+    status: 200,
+    headers: sse,
+    body: 'event: message\ndata: {"result":{"id":7},"jsonrpc":"2.0","id":"x"}\n\n',
+  });
   const versioned = memo.replayable({ ...headers, 'mcp-protocol-version': '2025-06-18' }, ping, raw(ping))!;
   t.not(versioned.key, key.key, 'the protocol headers are part of the key');
   t.is(memo.replay(versioned), undefined);
