@@ -10,7 +10,7 @@ const REPLAYABLE = new Set(['initialize', 'notifications/initialized', 'ping', '
 /** The request headers the SDK reads when it answers those methods. */
 const KEY_HEADERS = ['content-type', 'accept', 'mcp-protocol-version', 'mcp-method', 'mcp-name', 'mcp-session-id'];
 const REQUEST_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
-/** Larger messages are not remembered: clients send small handshakes, and keys are held in memory. */
+/** Larger messages (with their headers) are not remembered: clients send small handshakes, and keys are held in memory. */
 const MAX_KEY_BYTES = 4 * 1024;
 const MAX_ANSWERS = 1_000;
 const SSE_PREFIX = 'event: message\ndata: ';
@@ -62,7 +62,7 @@ export function createAnswerMemo() {
       // Only ids the SDK's schema takes (strings, safe integers); a notification has none.
       if (id === undefined ? 'id' in message : !(typeof id === 'string' || Number.isSafeInteger(id))) return undefined;
       const key = JSON.stringify([KEY_HEADERS.map((name) => headers[name] ?? null), rest]);
-      return { key, id: id as RequestId | undefined };
+      return key.length > MAX_KEY_BYTES ? undefined : { key, id: id as RequestId | undefined };
     },
 
     /** The kept answer to this request, with its id. */

@@ -209,6 +209,7 @@ test('the memo keeps plain successes only, keyed by the message without its id a
   t.is(memo.replayable(headers, { ...ping, id: 1.5 }, raw(ping)), undefined);
   t.is(memo.replayable({ ...headers, 'content-type': 'text/plain' }, ping, raw(ping)), undefined);
   t.is(memo.replayable(headers, ping, Buffer.alloc(5000)), undefined, 'large messages are not kept');
+  t.is(memo.replayable({ ...headers, accept: `${ACCEPT}, ${'x'.repeat(5000)}` }, ping, raw(ping)), undefined, 'nor large headers');
   const sse = { 'content-type': 'text/event-stream' };
   memo.remember(key, 200, sse, 'event: message\ndata: {"jsonrpc":"2.0","id":7,"error":{"code":-1,"message":"no"}}\n\n');
   t.is(memo.replay(key), undefined, 'errors are not kept');
