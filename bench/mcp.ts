@@ -9,9 +9,10 @@
  * Requests are recorded from the official client (2026-07-28 pinned, and the plain 2025 handshake)
  * and replayed; older 2025 revisions replay the 2025-11-25 requests with their version.
  * Target: every MCP call ≥ 70 % of its REST twin's throughput.
- * MCP_DIRECT_TOOL_CALLS=false measures the SDK's own path for every call; BENCH_SECONDS sets
- * the seconds per target (default 3, in BENCH_ROUNDS = 6 turns); BENCH_REVISIONS (comma-separated) and BENCH_CALLS (a part of
- * the call's name) limit what runs.
+ * MCP_DIRECT_TOOL_CALLS=false measures the SDK's own path for every call. BENCH_SECONDS sets the
+ * seconds per target (default 3, in BENCH_ROUNDS = 4 turns: about 3 minutes in all; more rounds
+ * on a busy machine); BENCH_REVISIONS (comma-separated) and BENCH_CALLS (a part of the call's
+ * name) limit what runs.
  */
 import http from 'node:http';
 import os from 'node:os';
@@ -30,7 +31,7 @@ import { benchDatabase, CONNECTIONS, compare, listen, runBench, type LoadResult 
 const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 20_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 /** Short rounds, many of them: on a shared machine a slow spell then falls on every target alike. */
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const TARGET = 0.7;
 const REVISIONS = process.env.BENCH_REVISIONS?.split(',') ?? MCP_REVISIONS;
 /** Only the calls whose name contains this (e.g. `tools/call`), for profiling. */
