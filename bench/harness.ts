@@ -80,6 +80,8 @@ export interface LoadResult {
   p50: number;
   p99: number;
   total: number;
+  /** CPU time of the server's (main) thread per request, µs: steadier than req/s on a shared machine. */
+  cpuUs: number;
 }
 
 export async function listen(handler: http.RequestListener): Promise<{ url: string; close(): Promise<void> }> {
@@ -151,14 +153,18 @@ export async function compare(
       p50: p50s[Math.floor(p50s.length / 2)]!,
       p99: Math.max(...all.map((r) => r.p99)),
       total,
+      cpuUs: all.reduce((sum, r) => sum + r.cpuUs * r.total, 0) / total,
     };
   });
 }
 
 async function measure(name: string, options: autocannon.Options, seconds: number): Promise<LoadResult> {
+  const cpu = process.threadCpuUsage();
   const r = await autocannon({ ...options, connections: CONNECTIONS, workers: 1, duration: seconds });
+  const used = process.threadCpuUsage(cpu);
   if (r.non2xx || r.errors) throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-  return { name, rps: r.requests.total / seconds, p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total };
+  const cpuUs = (used.user + used.system) / Math.max(1, r.requests.total);
+  return { name, rps: r.requests.total / seconds, p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total, cpuUs };
 }
 
 /** Prints results as a table with each row's throughput relative to the first. */

@@ -102,15 +102,20 @@ interface Call {
   rest: autocannon.Options;
 }
 
+/**
+ * One row per revision: throughput against REST (the verdict), and server CPU per request (main
+ * thread, µs), whose REST/MCP ratio says the same with much less noise on a shared machine.
+ */
 function printCall(call: Call, rest: LoadResult, mcp: LoadResult[]): boolean {
-  console.log(`\n${call.name}   (REST twin: ${rest.name})`);
-  console.log('revision      MCP req/s  REST req/s   ratio   p50/p99 ms MCP   verdict');
+  console.log(`\n${call.name}   (REST twin: ${rest.name}, ${rest.cpuUs.toFixed(0)} µs CPU/request)`);
+  console.log('revision      MCP req/s  REST req/s   ratio   p50/p99 ms MCP   µs CPU/req  CPU ratio   verdict');
   let met = true;
   for (const r of mcp) {
     const ratio = r.rps / rest.rps;
     met &&= ratio >= TARGET;
+    const cpu = `${r.cpuUs.toFixed(0).padStart(11)} ${`${((rest.cpuUs / r.cpuUs) * 100).toFixed(0)} %`.padStart(10)}`;
     console.log(
-      `${r.name.padEnd(12)} ${r.rps.toFixed(0).padStart(10)} ${rest.rps.toFixed(0).padStart(11)} ${`${(ratio * 100).toFixed(0)} %`.padStart(7)}   ${`${r.p50}/${r.p99}`.padStart(14)}   ${ratio >= TARGET ? 'met' : 'MISSED'}`,
+      `${r.name.padEnd(12)} ${r.rps.toFixed(0).padStart(10)} ${rest.rps.toFixed(0).padStart(11)} ${`${(ratio * 100).toFixed(0)} %`.padStart(7)}   ${`${r.p50}/${r.p99}`.padStart(14)} ${cpu}   ${ratio >= TARGET ? 'met' : 'MISSED'}`,
     );
   }
   return met;

@@ -36,7 +36,7 @@ export interface DirectCall {
  * - 2026-07-28: its standard headers (MCP-Protocol-Version, Mcp-Method, Mcp-Name) agree with the
  *   body and the SDK's own classifier accepts its `_meta` envelope;
  * - 2025 revisions: it carries no `_meta` and no 2026 headers, names a served revision (or none)
- *   in MCP-Protocol-Version, accepts both JSON and SSE answers, and the SDK classifies it legacy.
+ *   in MCP-Protocol-Version and accepts both JSON and SSE answers.
  * Anything else (other methods and revisions, unknown tools, extra members such as `task`, encoded
  * names, anything the SDK would refuse) returns undefined and goes to createMcpHandler, which gives
  * it its usual answer.
@@ -50,7 +50,7 @@ export function directToolCall(headers: IncomingHttpHeaders, message: unknown, i
   if (typeof name !== 'string' || !isTool(name) || !(args === undefined || isPlainObject(args))) return undefined;
   // A "__proto__" member would be a prototype, not an argument, once the SDK's zod has copied it.
   if (args && Object.hasOwn(args, '__proto__')) return undefined;
-  const era = params._meta === undefined ? legacyCall(headers, message, params) : modernCall(headers, params);
+  const era = params._meta === undefined ? legacyCall(headers, params) : modernCall(headers, params);
   return era ? { id: id as RequestId, name, arguments: args, era } : undefined;
 }
 
@@ -63,15 +63,17 @@ function modernCall(headers: IncomingHttpHeaders, params: Record<string, unknown
   return isPlainObject(meta) && meta[PROTOCOL_VERSION_META_KEY] === version && envelopeAccepted(meta, version) ? 'modern' : undefined;
 }
 
-function legacyCall(headers: IncomingHttpHeaders, message: Record<string, unknown>, params: Record<string, unknown>): 'legacy' | undefined {
+/**
+ * A 2025-era call: the SDK routes a request without an envelope claim (no `_meta` at all) and
+ * without a 2026 MCP-Protocol-Version header to its stateless legacy serving ("no-claim").
+ */
+function legacyCall(headers: IncomingHttpHeaders, params: Record<string, unknown>): 'legacy' | undefined {
   if (!hasOnly(params, LEGACY_CALL_PARAMS) || headers['mcp-method'] !== undefined || headers['mcp-name'] !== undefined) return undefined;
   // The SDK's transport refuses (406) a POST that does not accept both answers, and an unknown version (400).
   const accept = headers.accept;
   if (!accept?.includes('application/json') || !accept.includes('text/event-stream')) return undefined;
   const version = headers['mcp-protocol-version'];
-  if (version !== undefined && !LEGACY_REVISIONS.includes(version as string)) return undefined;
-  const route = classifyInboundRequest({ httpMethod: 'POST', protocolVersionHeader: version as string | undefined, body: message });
-  return route.kind === 'legacy' ? 'legacy' : undefined;
+  return version === undefined || LEGACY_REVISIONS.includes(version as string) ? 'legacy' : undefined;
 }
 
 /**
@@ -105,6 +107,7 @@ export interface DirectAnswer {
   body: string;
 }
 
+const JSON_HEADERS = { 'content-type': 'application/json' };
 /** The SDK's headers of a 2025-era answer: one SSE event on a stream the proxy must not buffer. */
 export const SSE_HEADERS = {
   'content-type': 'text/event-stream',
@@ -128,10 +131,9 @@ export function directCallResponse(call: DirectCall, result: CallToolResult, ser
       ? ''
       : `,"structuredContent":${text?.type === 'text' ? text.text : JSON.stringify(result.structuredContent)}`;
   const modern = call.era === 'modern' ? `,"resultType":"complete","_meta":${JSON.stringify({ [SERVER_INFO_META_KEY]: serverInfo })}` : '';
-  const json = `{"result":{"content":${JSON.stringify(result.content)}${structured}${result.isError ? ',"isError":true' : ''}${modern}},"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}`;
-  return call.era === 'modern'
-    ? { headers: { 'content-type': 'application/json' }, body: json }
-    : { headers: SSE_HEADERS, body: `event: message\ndata: ${json}\n\n` };
+  const sse = call.era === 'legacy';
+  const body = `${sse ? 'event: message\ndata: ' : ''}{"result":{"content":${JSON.stringify(result.content)}${structured}${result.isError ? ',"isError":true' : ''}${modern}},"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}${sse ? '\n\n' : ''}`;
+  return { headers: sse ? SSE_HEADERS : JSON_HEADERS, body };
 }
 
 function header(headers: IncomingHttpHeaders, name: string): string | undefined {

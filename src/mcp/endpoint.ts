@@ -159,8 +159,9 @@ function sendAnswer(
   counted?.inc();
   ctx.status = answer.status;
   ctx.set(answer.headers);
-  // A buffer keeps an explicit 202 status; Koa would turn an empty body into 204.
-  ctx.body = Buffer.from(answer.body);
+  // A string is written to the socket as it is; an empty answer is a buffer, which keeps an explicit
+  // 202 status without a media type (Koa would make an empty body 204, or call a string text/plain).
+  ctx.body = answer.body && answer.headers['content-type'] ? answer.body : Buffer.from(answer.body);
 }
 
 async function sendResponse(ctx: Context, response: Response): Promise<void> {
