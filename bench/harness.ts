@@ -85,6 +85,8 @@ export interface LoadResult {
   p50: number;
   p99: number;
   total: number;
+  /** CPU time of the server's (main) thread per request, µs: steadier than req/s on a shared machine. */
+  cpuUs: number;
 }
 
 export async function listen(handler: http.RequestListener): Promise<{ url: string; close(): Promise<void> }> {
@@ -133,14 +135,18 @@ export async function load(name: string, options: autocannon.Options): Promise<L
 
 /**
  * Loads several targets in turns (warm-up, then `rounds` rounds of DURATION_S / rounds seconds
- * each, one target after the other), so that a slow spell of a shared machine falls on all of
+ * each (or `seconds`), one target after the other), so that a slow spell of a shared machine falls on all of
  * them alike. Throughput is over all rounds, p50 the median round's, p99 the worst round's.
  */
-export async function compare(targets: { name: string; options: autocannon.Options }[], rounds = 3): Promise<LoadResult[]> {
+export async function compare(
+  targets: { name: string; options: autocannon.Options }[],
+  rounds = 3,
+  seconds = DURATION_S,
+): Promise<LoadResult[]> {
   for (const t of targets) await measure(t.name, t.options, 2);
   const runs: LoadResult[][] = targets.map(() => []);
   for (let round = 0; round < rounds; round++) {
-    for (const [i, t] of targets.entries()) runs[i]!.push(await measure(t.name, t.options, DURATION_S / rounds));
+    for (const [i, t] of targets.entries()) runs[i]!.push(await measure(t.name, t.options, seconds / rounds));
   }
   return targets.map((t, i) => {
     const all = runs[i]!;
@@ -148,18 +154,22 @@ export async function compare(targets: { name: string; options: autocannon.Optio
     const p50s = all.map((r) => r.p50).sort((a, b) => a - b);
     return {
       name: t.name,
-      rps: total / DURATION_S,
+      rps: total / seconds,
       p50: p50s[Math.floor(p50s.length / 2)]!,
       p99: Math.max(...all.map((r) => r.p99)),
       total,
+      cpuUs: all.reduce((sum, r) => sum + r.cpuUs * r.total, 0) / total,
     };
   });
 }
 
 async function measure(name: string, options: autocannon.Options, seconds: number): Promise<LoadResult> {
+  const cpu = process.threadCpuUsage();
   const r = await autocannon({ ...options, connections: CONNECTIONS, workers: 1, duration: seconds });
+  const used = process.threadCpuUsage(cpu);
   if (r.non2xx || r.errors) throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-  return { name, rps: r.requests.total / seconds, p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total };
+  const cpuUs = (used.user + used.system) / Math.max(1, r.requests.total);
+  return { name, rps: r.requests.total / seconds, p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total, cpuUs };
 }
 
 /** Prints results as a table with each row's throughput relative to the first. */

@@ -60,7 +60,7 @@ const EnvSchema = z.object({
   MCP_ALLOWED_HOSTS: z.string().default(''),
   /** Browser origins allowed to call /mcp (comma-separated; `*` for any); BASE_URL's origin always is. */
   MCP_ALLOWED_ORIGINS: z.string().default(''),
-  /** Answer stateless 2026-07-28 tools/call requests without the SDK's per-request server (see src/mcp/direct-call.ts). */
+  /** MCP fast paths: plain tools/call answered without the SDK's per-request server, kept SDK answers replayed (src/mcp/direct-call.ts, replayed-answers.ts). */
   MCP_DIRECT_TOOL_CALLS: bool.default(true),
   /** SMTP server for outgoing mail (smtp:// or smtps://, credentials in the URL); without it mail stays in the outbox. */
   SMTP_URL: z

@@ -13,6 +13,7 @@ import { calledTools, mcpOperation } from './call-labels.ts';
 import { mcpOriginGuard } from './origin-guard.ts';
 import { mcpChallenge, mcpResource } from './resource-metadata.ts';
 import { directCallResponse, directToolCall } from './direct-call.ts';
+import { createAnswerMemo } from './replayed-answers.ts';
 import { callTool, mcpServerFactory, mcpTools, type McpCall } from './tools.ts';
 
 // A tool call carries one operation's input: the largest body limit of the registry, plus room for the JSON-RPC envelope.
@@ -26,9 +27,11 @@ const MCP_METHODS = ['GET', 'POST', 'DELETE', 'OPTIONS'];
  * so any api process behind a plain load balancer can answer any request.
  * Authentication happens here, before the SDK: a protected tool without a token gets HTTP 401 with
  * the resource-metadata challenge (the client starts sign-in), a token without the scope gets 403.
+ * Then the fast paths (MCP_DIRECT_TOOL_CALLS): a kept SDK answer replayed (replayed-answers.ts) or
+ * a plain tools/call answered here (direct-call.ts); everything else goes to the SDK.
  */
 export function mcpEndpoint(services: Services, operations: readonly Operation[]): Middleware<DefaultState, Context> {
-  const { config, log } = services;
+  const { config, log, metrics } = services;
   const tools = mcpTools(operations);
   const isTool = (name: string) => tools.byName.has(name);
   const handler = createMcpHandler(mcpServerFactory(tools, SERVER_INFO), {
@@ -40,6 +43,28 @@ export function mcpEndpoint(services: Services, operations: readonly Operation[]
   const audience = mcpResource(config);
   const maxBytes = Math.max(...operations.map((op) => bodyLimitOf(op).bytes)) + ENVELOPE_BYTES;
   const tooLarge = () => payloadTooLarge(maxBytes, 'payload_too_large', 'The MCP message');
+  const answers = createAnswerMemo();
+
+  /** Labels the request by what it calls, then checks its credentials and the scopes of its tools. */
+  async function authorize(ctx: Context, message: unknown): Promise<Principal | null> {
+    for (const tool of calledTools(message, isTool)) metrics.mcpToolCalls.inc({ tool });
+    ctx.state.operation = mcpOperation(message, isTool);
+    ctx.state.log = ctx.state.log.child({ operation: ctx.state.operation });
+    const principal = await principalFromHeader(services.authenticate, ctx.get('Authorization'), audience, challenge);
+    for (const scope of toolScopes(message, scopeOfTool)) {
+      if (!principal) throw unauthorized(`This tool needs the scope "${scope}": sign in first.`, `${challenge}, scope="${scope}"`);
+      if (!principal.scopes.includes(scope)) throw insufficientScope(scope, challenge);
+    }
+    return principal;
+  }
+
+  async function mcpCall(ctx: Context, principal: Principal | null): Promise<McpCall> {
+    const { log, requestId } = ctx.state;
+    return {
+      challenge,
+      operationContext: await operationContext(services, { log, requestId, host: ctx.host, principal, clientIp: ctx.ip }),
+    };
+  }
 
   return compose<Context>([
     mcpOriginGuard(config),
@@ -51,37 +76,28 @@ export function mcpEndpoint(services: Services, operations: readonly Operation[]
     async function serveMcp(ctx: Context) {
       const raw = ctx.method === 'POST' ? await readBody(ctx.req, maxBytes, tooLarge) : undefined;
       const message = parseJson(raw);
-      for (const tool of calledTools(message, isTool)) services.metrics.mcpToolCalls.inc({ tool });
-      ctx.state.operation = mcpOperation(message, isTool);
-      ctx.state.log = ctx.state.log.child({ operation: ctx.state.operation });
-      const principal = await principalFromHeader(services.authenticate, ctx.get('Authorization'), audience, challenge);
-      for (const scope of toolScopes(message, scopeOfTool)) {
-        if (!principal) throw unauthorized(`This tool needs the scope "${scope}": sign in first.`, `${challenge}, scope="${scope}"`);
-        if (!principal.scopes.includes(scope)) throw insufficientScope(scope, challenge);
-      }
-      const call: McpCall = {
-        challenge,
-        operationContext: await operationContext(services, {
-          log: ctx.state.log,
-          requestId: ctx.state.requestId,
-          host: ctx.host,
-          principal,
-          clientIp: ctx.ip,
-        }),
-      };
-      const direct = config.mcp.directToolCalls && ctx.method === 'POST' ? directToolCall(ctx.req.headers, message, isTool) : undefined;
+      const principal = await authorize(ctx, message);
+      const fast = config.mcp.directToolCalls && ctx.method === 'POST';
+      const replayable = fast ? answers.replayable(ctx.req.headers, message, raw) : undefined;
+      const replayed = replayable && answers.replay(replayable);
+      if (replayed) return sendAnswer(ctx, replayed, metrics.mcpAnswers.labels('replayed'));
+      const call = await mcpCall(ctx, principal);
+      const direct = fast ? directToolCall(ctx.req.headers, message, isTool) : undefined;
       if (direct) {
         const result = await callTool(tools.byName.get(direct.name)!.op, direct.arguments, call);
-        ctx.type = 'application/json';
-        ctx.body = Buffer.from(directCallResponse(direct, result, SERVER_INFO));
-        return;
+        return sendAnswer(ctx, { status: 200, ...directCallResponse(direct, result, SERVER_INFO) }, metrics.mcpAnswers.labels('direct'));
       }
+      metrics.mcpAnswers.inc({ path: 'sdk' });
       // A parsed body is handed over as such; the raw bytes only when they did not parse.
       const response = await handler.fetch(webRequest(ctx, config.baseUrl, message === undefined ? raw : undefined), {
         authInfo: authInfo(ctx, principal, call),
         ...(message === undefined ? {} : { parsedBody: message }),
       });
-      await sendResponse(ctx, response);
+      if (!replayable) return sendResponse(ctx, response);
+      // The SDK's answer to a replayable request is read whole (one event), to be kept if it may be replayed.
+      const answer = { status: response.status, headers: headersOf(response), body: await response.text() };
+      answers.remember(replayable, answer.status, answer.headers, answer.body);
+      sendAnswer(ctx, answer);
     },
   ]);
 }
@@ -125,11 +141,32 @@ function webRequest(ctx: Context, baseUrl: string, body: Buffer | undefined): Re
   return new Request(new URL(ctx.url, baseUrl), { method: ctx.method, headers, body: body?.length ? new Uint8Array(body) : undefined });
 }
 
+/** The response's headers but its length (Koa sets that for the body it sends). */
+function headersOf(response: Response): Record<string, string> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    if (name !== 'content-length') headers[name] = value;
+  });
+  return headers;
+}
+
+/** An answer written here (a direct call, a replayed answer): the SDK's status, headers and bytes. */
+function sendAnswer(
+  ctx: Context,
+  answer: { status: number; headers: Record<string, string>; body: string },
+  counted?: { inc(): void },
+): void {
+  counted?.inc();
+  ctx.status = answer.status;
+  ctx.set(answer.headers);
+  // A string is written to the socket as it is; an empty answer is a buffer, which keeps an explicit
+  // 202 status without a media type (Koa would make an empty body 204, or call a string text/plain).
+  ctx.body = answer.body && answer.headers['content-type'] ? answer.body : Buffer.from(answer.body);
+}
+
 async function sendResponse(ctx: Context, response: Response): Promise<void> {
   ctx.status = response.status;
-  response.headers.forEach((value, name) => {
-    if (name !== 'content-length') ctx.set(name, value);
-  });
+  ctx.set(headersOf(response));
   const streaming = response.headers.get('content-type')?.startsWith('text/event-stream');
   if (streaming && response.body) {
     ctx.body = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream);

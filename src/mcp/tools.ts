@@ -60,6 +60,8 @@ export function mcpTools(operations: readonly Operation[]): McpTools {
  * The factory createMcpHandler calls once per HTTP request: a fresh low-level server bound to that
  * request's caller and site, with two handlers over tool listings built once per process (a
  * high-level McpServer would register and convert every tool again on every request).
+ * The tools/list answer must stay the same for every caller and site: the endpoint keeps the
+ * SDK's answer and replays it (replayed-answers.ts).
  */
 export function mcpServerFactory(tools: McpTools, serverInfo: { name: string; version: string }) {
   return function createServer(request: McpRequestContext): Server {

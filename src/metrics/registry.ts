@@ -8,6 +8,8 @@ export interface Metrics {
   httpDuration: Histogram<'operation' | 'transport' | 'status'>;
   /** MCP tools/call messages by tool. */
   mcpToolCalls: Counter<'tool'>;
+  /** MCP requests by what answered them: `sdk`, `direct` (a tools/call written by the endpoint) or `replayed` (a kept SDK answer). */
+  mcpAnswers: Counter<'path'>;
 }
 
 const OPEN_ORDER_STATUSES = ['pending', 'paid', 'attention'] as const;
@@ -33,8 +35,14 @@ export function createMetrics(db: Db): Metrics {
     labelNames: ['tool'] as const,
     registers: [registry],
   });
+  const mcpAnswers = new Counter({
+    name: 'mcp_answers_total',
+    help: 'MCP requests by what answered them: sdk, direct (tools/call written by the endpoint) or replayed (a kept SDK answer)',
+    labelNames: ['path'] as const,
+    registers: [registry],
+  });
   registerDatabaseGauges(registry, db);
-  return { registry, httpDuration, mcpToolCalls };
+  return { registry, httpDuration, mcpToolCalls, mcpAnswers };
 }
 
 function registerDatabaseGauges(registry: Registry, db: Db): void {

@@ -62,6 +62,8 @@ test.serial('request durations by operation and status, MCP calls by tool', asyn
   t.is(value(text, 'http_request_duration_seconds_count{operation="list_my_listings",transport="rest",status="200"}'), 1);
   t.is(value(text, 'http_request_duration_seconds_bucket{le="10",operation="search_listings",transport="rest",status="200"}'), 3);
   t.is(value(text, 'mcp_tool_calls_total{tool="search_listings"}'), 2);
+  // Both calls were answered by the endpoint itself (src/mcp/direct-call.ts), not the SDK.
+  t.is(value(text, 'mcp_answers_total{path="direct"}'), 2);
   // MCP requests are labelled by tool for a single tools/call (here through the SDK client), by method otherwise.
   t.is(value(text, 'http_request_duration_seconds_count{operation="search_listings",transport="mcp",status="200"}'), 2);
   t.regex(text, /^process_cpu_seconds_total \d/m);

@@ -141,6 +141,8 @@ export interface HttpResult {
   status: number;
   headers: Headers;
   body: any;
+  /** The body exactly as it came. */
+  text: string;
 }
 
 /** Like api() for any path of the app (/mcp, /.well-known/..., pages). */
@@ -180,5 +182,5 @@ export async function request(
   } catch {
     body = text;
   }
-  return { status, headers: responseHeaders, body };
+  return { status, headers: responseHeaders, body, text };
 }

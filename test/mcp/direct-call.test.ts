@@ -1,12 +1,14 @@
 import test from 'ava';
-import { directToolCall } from '../../src/mcp/direct-call.ts';
-import { request, startTestEnv, type HttpResult, type TestEnv } from '../helpers/env.ts';
+import { directCallResponse, directToolCall } from '../../src/mcp/direct-call.ts';
+import { LEGACY_REVISIONS } from '../../src/mcp/revisions.ts';
+import type { TestEnv } from '../helpers/env.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
+import { answeredBy, assertSame, sendMcp, startTwins, type McpRequest } from '../helpers/mcp-twins.ts';
 
 /**
- * The endpoint answers plain 2026-07-28 tools/call requests itself (src/mcp/direct-call.ts) and
- * leaves every other request to the SDK. Here every request goes to two identical apps, one with
- * direct calls and one with MCP_DIRECT_TOOL_CALLS=false, and the answers must be the same.
+ * The endpoint answers plain tools/call requests itself (src/mcp/direct-call.ts) and leaves every
+ * other request to the SDK. Here every request goes to two identical apps, one with direct calls
+ * and one with MCP_DIRECT_TOOL_CALLS=false, and the answers must be the same, byte for byte.
  */
 const VERSION = '2026-07-28';
 const ENVELOPE = {
@@ -15,41 +17,31 @@ const ENVELOPE = {
   'io.modelcontextprotocol/clientCapabilities': {},
 };
 
-interface Side {
-  env: TestEnv;
-  key: string;
-}
-let direct: Side;
-let sdk: Side;
+let twins: Awaited<ReturnType<typeof startTwins<{ key: string; listingId: number }>>>;
 let listingId: number;
 
-async function side(env: TestEnv): Promise<Side> {
+async function setup(env: TestEnv) {
   // Same inserts in the same order: both databases hold the same rows with the same ids.
   const { key, userId } = await env.user();
-  listingId = await insertLiveListing(env.services.db, {
+  const id = await insertLiveListing(env.services.db, {
     name: 'Orbital Analytics',
     headline: 'Analytics for rocket launches',
     ownerId: userId,
   });
   await insertLiveListing(env.services.db, { name: 'Payroll Analytics', headline: 'Analytics for payroll teams', votes: 3 });
-  return { env, key };
+  return { key, listingId: id };
 }
 
 test.before(async () => {
-  [direct, sdk] = await Promise.all([
-    startTestEnv(import.meta.url).then(side),
-    startTestEnv(import.meta.url, { MCP_DIRECT_TOOL_CALLS: 'false' }).then(side),
-  ]);
+  twins = await startTwins(import.meta.url, setup);
+  listingId = twins.fast.data.listingId;
 });
 test.after.always(async () => {
-  await Promise.all([direct?.env.close(), sdk?.env.close()]);
+  await twins?.close();
 });
 
-interface Call {
-  body: unknown;
-  headers?: Record<string, string>;
-  signedIn?: boolean;
-}
+/** A request; `legacy` ones get no 2026-07-28 MCP-Protocol-Version header by default. */
+type Call = McpRequest & { legacy?: boolean };
 
 function toolCall(
   name: string,
@@ -59,7 +51,7 @@ function toolCall(
   return {
     body: {
       jsonrpc: '2.0',
-      id: extra.id ?? 1,
+      id: 'id' in extra ? extra.id : 1,
       method: 'tools/call',
       params: { name, arguments: args, _meta: extra.meta ?? ENVELOPE, ...extra.params },
     },
@@ -67,26 +59,32 @@ function toolCall(
   };
 }
 
-async function send(s: Side, call: Call): Promise<HttpResult> {
-  return request(s.env, 'POST', '/mcp', {
-    body: call.body,
-    key: call.signedIn ? s.key : undefined,
-    headers: {
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': VERSION,
-      // The same request id on both sides, so problem objects match.
-      'x-request-id': 'direct-call-test',
-      ...call.headers,
-    },
-  });
+/** The same call as a 2025-era client sends it: no envelope, no Mcp-Method/Mcp-Name, the negotiated version in the header. */
+function legacyCall(version: string, name: string, args: unknown, id: unknown = 1): Call {
+  return {
+    body: { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } },
+    headers: { 'mcp-protocol-version': version },
+    legacy: true,
+  };
 }
 
-/** Status, media type and the JSON body with keys sorted and each app's origin and timestamps masked. */
-function comparable(s: Side, result: HttpResult) {
-  const text = JSON.stringify(result.body ?? null)
-    .replaceAll(s.env.baseUrl, 'BASE')
-    .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g, 'TIME');
-  return { status: result.status, type: result.headers.get('content-type')?.split(';')[0], body: sortKeys(JSON.parse(text)) };
+const ACCEPT = 'application/json, text/event-stream';
+const BASE_HEADERS = { accept: ACCEPT, 'mcp-protocol-version': VERSION };
+
+/** Sends the call to both apps and asserts the same answer; returns it with its JSON-RPC message parsed. */
+async function sameAnswer(t: import('ava').ExecutionContext, call: Call, what = '') {
+  const request = { ...call, headers: { ...(call.legacy ? { accept: ACCEPT } : BASE_HEADERS), ...call.headers } };
+  const fast = await sendMcp(twins.fast.env, request, twins.fast.data.key);
+  const sdk = await sendMcp(twins.sdk.env, request, twins.sdk.data.key);
+  const answer = assertSame(t, twins, fast, sdk, what);
+  const json = answer.body.startsWith('event: message\ndata: ') ? answer.body.slice(21) : answer.body;
+  let body: any;
+  try {
+    body = JSON.parse(json);
+  } catch {
+    body = json;
+  }
+  return { ...answer, type: answer.headers['content-type']?.split(';')[0], body };
 }
 
 function sortKeys(value: unknown): unknown {
@@ -97,13 +95,6 @@ function sortKeys(value: unknown): unknown {
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([k, v]) => [k, sortKeys(v)]),
   );
-}
-
-async function sameAnswer(t: import('ava').ExecutionContext, call: Call) {
-  const a = await send(direct, call);
-  const b = await send(sdk, call);
-  t.deepEqual(comparable(direct, a), comparable(sdk, b));
-  return comparable(direct, a);
 }
 
 test.serial('a public tool answers the same with and without the direct path', async (t) => {
@@ -230,15 +221,66 @@ test.serial('odd and malformed requests (most of them left to the SDK) get the s
       headers: { 'mcp-method': 'tools/list' },
     },
   };
-  for (const [name, call] of Object.entries(cases)) {
-    const a = await send(direct, call);
-    const b = await send(sdk, call);
-    t.deepEqual(comparable(direct, a), comparable(sdk, b), name);
-    t.true(a.status < 500, name);
-  }
+  t.deepEqual(await directOnes(t, cases), ['envelope without clientInfo', 'envelope with capabilities and a log level']);
 });
 
-test('only well-formed 2026-07-28 tools/call requests for a known tool take the direct path', (t) => {
+/** Sends each case to both apps (same answers, none a 500) and names the ones the fast app answered directly. */
+async function directOnes(t: import('ava').ExecutionContext, cases: Record<string, Call>): Promise<string[]> {
+  const direct: string[] = [];
+  for (const [name, call] of Object.entries(cases)) {
+    const before = (await answeredBy(twins.fast.env)).direct ?? 0;
+    const answer = await sameAnswer(t, call, name);
+    t.true(answer.status < 500, name);
+    if ((await answeredBy(twins.fast.env)).direct !== before) direct.push(name);
+  }
+  return direct;
+}
+
+for (const version of LEGACY_REVISIONS) {
+  test.serial(`${version}: tools/call answers the same, one SSE event, with and without the direct path`, async (t) => {
+    const before = await answeredBy(twins.fast.env);
+    const answer = await sameAnswer(t, legacyCall(version, 'search_listings', { q: 'analytics' }));
+    t.is(answer.status, 200);
+    t.is(answer.type, 'text/event-stream');
+    t.true(answer.body.result.structuredContent.items.length === 2);
+    t.is(answer.body.result.resultType, undefined);
+    await sameAnswer(t, legacyCall(version, 'search_listings', { q: 'rocket "launch" \\ \u2028 ü' }, 'call-"7"'));
+    await sameAnswer(t, { ...legacyCall(version, 'list_my_listings', {}), signedIn: true });
+    const bad = await sameAnswer(t, legacyCall(version, 'search_listings', { per_page: 0 }));
+    t.true(bad.body.result.isError);
+    await sameAnswer(t, legacyCall(version, 'get_listing', { slug: 'no-such-listing' }));
+    t.is((await answeredBy(twins.fast.env)).direct, before.direct! + 5);
+  });
+}
+
+test.serial('2025-era calls the direct path leaves to the SDK get the same answer on both', async (t) => {
+  const plain = legacyCall('2025-06-18', 'search_listings', {});
+  const cases: Record<string, Call> = {
+    'no protocol version header': { ...plain, headers: {} },
+    'unknown tool': legacyCall('2025-06-18', 'no_such_tool', {}),
+    'unsupported version header': { ...plain, headers: { 'mcp-protocol-version': '2023-01-01' } },
+    'accepts JSON only': { ...plain, headers: { ...plain.headers, accept: 'application/json' } },
+    'accepts SSE only': { ...plain, headers: { ...plain.headers, accept: 'text/event-stream' } },
+    'Mcp-Method on a 2025 call': { ...plain, headers: { ...plain.headers, 'mcp-method': 'tools/call' } },
+    'a _meta without an envelope claim': {
+      ...plain,
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_listings', _meta: { progressToken: 5 } } },
+    },
+    'arguments not an object': legacyCall('2025-06-18', 'search_listings', 'analytics'),
+    'a __proto__ argument': {
+      ...plain,
+      body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_listings","arguments":{"__proto__":{"q":"x"}}}}`,
+    },
+    'a batch of two calls': { ...plain, body: [plain.body, { ...(plain.body as object), id: 2 }] },
+    'fractional id': legacyCall('2025-06-18', 'search_listings', {}, 1.5),
+    'unsafe integer id': legacyCall('2025-06-18', 'search_listings', {}, 2 ** 53),
+    'protected tool without a token': legacyCall('2025-06-18', 'list_my_listings', {}),
+    'a session id nobody issued (stateless: ignored)': { ...plain, headers: { ...plain.headers, 'mcp-session-id': 'no-such-session' } },
+  };
+  t.deepEqual(await directOnes(t, cases), ['no protocol version header', 'a session id nobody issued (stateless: ignored)']);
+});
+
+test('only well-formed 2026-07-28 tools/call requests for a known tool take the direct path (modern era)', (t) => {
   const isTool = (name: string) => name === 'search_listings';
   const headers = {
     'content-type': 'application/json',
@@ -247,7 +289,7 @@ test('only well-formed 2026-07-28 tools/call requests for a known tool take the 
     'mcp-name': 'search_listings',
   };
   const call = toolCall('search_listings', { q: 'x' }).body as any;
-  t.deepEqual(directToolCall(headers, call, isTool), { id: 1, name: 'search_listings', arguments: { q: 'x' } });
+  t.deepEqual(directToolCall(headers, call, isTool), { id: 1, name: 'search_listings', arguments: { q: 'x' }, era: 'modern' });
   t.deepEqual(directToolCall(headers, { ...call, params: { ...call.params, arguments: undefined } }, isTool)?.arguments, undefined);
   t.is(directToolCall({ ...headers, 'content-type': 'text/plain' }, call, isTool), undefined);
   t.is(directToolCall({ ...headers, 'mcp-name': 'other' }, call, isTool), undefined);
@@ -272,4 +314,39 @@ test('only well-formed 2026-07-28 tools/call requests for a known tool take the 
   const { _meta, ...withoutEnvelope } = call.params;
   t.truthy(_meta);
   t.is(directToolCall(headers, { ...call, params: withoutEnvelope }, isTool), undefined);
+});
+
+test('2025-era tools/call requests take the direct path only without 2026 headers and _meta', (t) => {
+  const isTool = (name: string) => name === 'search_listings';
+  const headers = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2025-11-25',
+  };
+  const call = legacyCall('2025-11-25', 'search_listings', { q: 'x' }).body as any;
+  t.deepEqual(directToolCall(headers, call, isTool), { id: 1, name: 'search_listings', arguments: { q: 'x' }, era: 'legacy' });
+  t.is(directToolCall({ ...headers, 'mcp-protocol-version': undefined }, call, isTool)?.era, 'legacy');
+  t.is(directToolCall({ ...headers, 'mcp-protocol-version': VERSION }, call, isTool), undefined);
+  t.is(directToolCall({ ...headers, 'mcp-protocol-version': '2025-01-01' }, call, isTool), undefined);
+  t.is(directToolCall({ ...headers, accept: 'application/json' }, call, isTool), undefined);
+  t.is(directToolCall({ ...headers, 'mcp-name': 'search_listings' }, call, isTool), undefined);
+  t.is(directToolCall(headers, { ...call, params: { ...call.params, _meta: {} } }, isTool), undefined);
+  t.is(directToolCall(headers, { ...call, params: { ...call.params, arguments: JSON.parse('{"__proto__":{}}') } }, isTool), undefined);
+});
+
+test('the answer is written in the SDK order: result first, content before structuredContent and isError', (t) => {
+  const info = { name: 'n', version: '1' };
+  const ok = { content: [{ type: 'text' as const, text: '{"a":1}' }], structuredContent: { a: 1 } };
+  const failed = { isError: true, content: [{ type: 'text' as const, text: '{"status":400}' }] };
+  const modern = { id: 'x', name: 't', arguments: undefined, era: 'modern' as const };
+  t.is(
+    directCallResponse(modern, ok, info).body,
+    '{"result":{"content":[{"type":"text","text":"{\\"a\\":1}"}],"structuredContent":{"a":1},"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"n","version":"1"}}},"jsonrpc":"2.0","id":"x"}',
+  );
+  const legacy = directCallResponse({ ...modern, id: 3, era: 'legacy' }, failed, info);
+  t.is(
+    legacy.body,
+    'event: message\ndata: {"result":{"content":[{"type":"text","text":"{\\"status\\":400}"}],"isError":true},"jsonrpc":"2.0","id":3}\n\n',
+  );
+  t.is(legacy.headers['content-type'], 'text/event-stream');
 });
