@@ -1,7 +1,8 @@
 import type { Db } from '../../db/knex.ts';
 import { AppError, notFound, validationFailed, type FieldError } from '../../errors.ts';
 import type { Site } from '../sites/sites.ts';
-import { isoWeekStart } from '../ranking/weeks.ts';
+import { readLaunchSettings } from '../launches/launch-settings.ts';
+import { isoWeekLabel, isoWeekStart } from '../ranking/weeks.ts';
 import { MAX_WEEKS_AHEAD, addDays, isProductKey, optionsSchema, type ProductKey } from './product-options.ts';
 
 /** One element of `items` as the caller sent it. */
@@ -105,6 +106,10 @@ async function refusals(db: Db, site: Site, items: ResolvedItem[], now: Date): P
       if (o.week < thisWeek) at('week', `The week ${o.week} is in the past`);
       else if (o.week > addDays(thisWeek, MAX_WEEKS_AHEAD * 7)) at('week', `Choose a week within the next ${MAX_WEEKS_AHEAD} weeks`);
     }
+    if (item.product === 'launch' && !out.some((r) => r.path === `items.${i}.options.week`)) {
+      const full = await paidWeekFull(db, site.id, item, thisWeekOf(o.week, now));
+      if (full) at('week', full);
+    }
     if (item.product === 'billboard') {
       const start = o.start_date as string;
       const days = o.days as number;
@@ -123,6 +128,26 @@ async function refusals(db: Db, site: Site, items: ResolvedItem[], now: Date): P
     }
   }
   return out;
+}
+
+/** The week a launch item is for: its `week`, or this week when it launches now. */
+const thisWeekOf = (week: unknown, now: Date) => (typeof week === 'string' ? week : isoWeekStart(now));
+
+/**
+ * Why a paid launch cannot have `week` (every paid slot of it taken; the listing's own slot there
+ * stays its own), or null. Fulfilment books the slot under the week's lock; this tells the buyer
+ * before paying instead of after.
+ */
+async function paidWeekFull(db: Db, siteId: number, item: ResolvedItem, week: string): Promise<string | null> {
+  const [{ paid_slots_per_week: perWeek }, [{ n }]] = await Promise.all([
+    readLaunchSettings(db, siteId),
+    db('launch_slots')
+      .where({ site_id: siteId, week_start: week, kind: 'paid' })
+      .whereNot('listing_id', item.listing_id ?? 0)
+      .count({ n: '*' }),
+  ]);
+  if (Number(n) < perWeek) return null;
+  return `No paid launch slot is left in ${isoWeekLabel(week)} (${perWeek} a week, all taken); choose another week (see list_launch_weeks)`;
 }
 
 /** The first date on or after `start` from which `days` consecutive days are unbooked. */
