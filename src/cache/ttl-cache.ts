@@ -33,6 +33,16 @@ export class TtlCache<V> {
     while (this.#entries.size > this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
     return entry.value;
   }
+
+  /** Forgets one key (its next get loads again). */
+  delete(key: string): void {
+    this.#entries.delete(key);
+  }
+
+  /** Forgets everything. */
+  clear(): void {
+    this.#entries.clear();
+  }
 }
 
 const perOwner = new WeakMap<object, Map<string, TtlCache<unknown>>>();
