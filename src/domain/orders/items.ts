@@ -1,5 +1,7 @@
+import { cacheOf } from '../../cache/ttl-cache.ts';
 import type { Db } from '../../db/knex.ts';
 import { AppError, notFound, validationFailed, type FieldError } from '../../errors.ts';
+import { listProducts } from '../catalog/products.ts';
 import type { Site } from '../sites/sites.ts';
 import { readLaunchSettings } from '../launches/launch-settings.ts';
 import { isoWeekLabel, isoWeekStart } from '../ranking/weeks.ts';
@@ -40,10 +42,12 @@ export async function resolveItems(
   userId: number,
   items: OrderItemInput[],
   now: Date,
-  catalog: () => Promise<ProductRow[]> = () =>
-    db('products').where({ site_id: site.id, active: true }).select('key', 'name', 'price_cents', 'needs_listing'),
+  cacheTtlMs = 0,
 ): Promise<ResolvedItem[]> {
-  const products = new Map<string, ProductRow>((await catalog()).map((p) => [p.key, p]));
+  const catalog: ProductRow[] = cacheTtlMs
+    ? await listProducts(db, site.id, cacheTtlMs)
+    : await db('products').where({ site_id: site.id, active: true }).select('key', 'name', 'price_cents', 'needs_listing');
+  const products = new Map<string, ProductRow>(catalog.map((p) => [p.key, p]));
   const malformed: FieldError[] = [];
   const parsed = items.map((item, i) => {
     const product = products.get(item.product);
@@ -74,7 +78,7 @@ export async function resolveItems(
   });
   if (malformed.length) throw validationFailed(malformed, 'Some order items are invalid.');
   const resolved = parsed as ResolvedItem[];
-  await checkListings(db, userId, resolved);
+  await checkListings(db, userId, resolved, cacheTtlMs);
   const refused = await refusals(db, site, resolved, now);
   if (refused.length) {
     throw new AppError(422, 'order_item_refused', 'Order item refused', refused.map((r) => `${r.path}: ${r.message}`).join(' '), {
@@ -84,10 +88,20 @@ export async function resolveItems(
   return resolved;
 }
 
-/** Every listing named must be the caller's; another owner's listing is "not found". */
-async function checkListings(db: Db, userId: number, items: ResolvedItem[]): Promise<void> {
+/**
+ * Every listing named must be the caller's; another owner's listing is "not found". With a cache
+ * TTL (quotes, which change nothing) the caller's listings may be as old as the TTL; a listing not
+ * among them is looked up in the table, so a listing just claimed is found at once.
+ */
+async function checkListings(db: Db, userId: number, items: ResolvedItem[], cacheTtlMs: number): Promise<void> {
   const ids = [...new Set(items.map((i) => i.listing_id).filter((id): id is number => id !== null))];
   if (!ids.length) return;
+  if (cacheTtlMs) {
+    const mine = await cacheOf<Set<number>>(db, 'owned-listings', { ttlMs: cacheTtlMs, maxEntries: 10_000 }).get(String(userId), async () => {
+      return new Set((await db('listings').where({ owner_id: userId }).pluck('id')) as number[]);
+    });
+    if (ids.every((id) => mine.has(id))) return;
+  }
   const owned = new Set(
     (await db('listings').whereIn('id', ids).where({ owner_id: userId }).select('id')).map((r: { id: number }) => r.id),
   );
