@@ -50,10 +50,7 @@ export async function authenticateApiKey(db: Db, key: string): Promise<Principal
 }
 
 async function loadKey(db: Db, hash: string): Promise<Principal | null> {
-  const row = await db('api_keys')
-    .where({ key_hash: hash })
-    .whereNull('revoked_at')
-    .first('id', 'user_id', 'scopes', 'last_used_at');
+  const row = await db('api_keys').where({ key_hash: hash }).whereNull('revoked_at').first('id', 'user_id', 'scopes', 'last_used_at');
   if (!row) return null;
   if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > LAST_USED_RESOLUTION_MS) {
     // Written at most once a minute per key: last-used is for people, not an audit log.

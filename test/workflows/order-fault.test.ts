@@ -98,7 +98,9 @@ test(`${ORDERS} paid orders while the worker is killed and restarted ${KILLS} ti
   for (let round = 0; round < KILLS; round++) {
     const batch = orders.slice(round * perRound, (round + 1) * perRound);
     // Each payment is announced twice, like a provider retrying a webhook.
-    await Promise.all(batch.flatMap((o) => [o, o]).map((o) => deliver(succeededEvent(o.number, o.total_cents, { paymentId: `pi_fault_${o.number}` }))));
+    await Promise.all(
+      batch.flatMap((o) => [o, o]).map((o) => deliver(succeededEvent(o.number, o.total_cents, { paymentId: `pi_fault_${o.number}` }))),
+    );
     await new Promise((r) => setTimeout(r, 200 + Math.random() * 800));
     await kill(worker);
     worker = await startWorker();

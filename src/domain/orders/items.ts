@@ -97,9 +97,12 @@ async function checkListings(db: Db, userId: number, items: ResolvedItem[], cach
   const ids = [...new Set(items.map((i) => i.listing_id).filter((id): id is number => id !== null))];
   if (!ids.length) return;
   if (cacheTtlMs) {
-    const mine = await cacheOf<Set<number>>(db, 'owned-listings', { ttlMs: cacheTtlMs, maxEntries: 10_000 }).get(String(userId), async () => {
-      return new Set((await db('listings').where({ owner_id: userId }).pluck('id')) as number[]);
-    });
+    const mine = await cacheOf<Set<number>>(db, 'owned-listings', { ttlMs: cacheTtlMs, maxEntries: 10_000 }).get(
+      String(userId),
+      async () => {
+        return new Set((await db('listings').where({ owner_id: userId }).pluck('id')) as number[]);
+      },
+    );
     if (ids.every((id) => mine.has(id))) return;
   }
   const owned = new Set(

@@ -115,7 +115,9 @@ async function queueReceipt(trx: Db, config: Pick<Config, 'baseUrl'>, order: Ord
 }
 
 async function receiptIds(trx: Db, number: string): Promise<number[]> {
-  const rows = await trx('mail_outbox').where({ dedupe_key: `order-receipt:${number}` }).select('id');
+  const rows = await trx('mail_outbox')
+    .where({ dedupe_key: `order-receipt:${number}` })
+    .select('id');
   return rows.map((r: { id: number }) => r.id);
 }
 
