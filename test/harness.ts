@@ -30,8 +30,7 @@ async function freePort(): Promise<number> {
 
 async function testFiles(dir: string): Promise<string[]> {
   const entries = await fs.readdir(dir, { recursive: true });
-  // Scenario files (run by their own ava config, e.g. `npm run fault:orders`) need a namespace too.
-  return entries.filter((f) => f.endsWith('.test.ts') || f.endsWith('.scenario.ts')).map((f) => path.join(dir, f));
+  return entries.filter((f) => f.endsWith('.test.ts')).map((f) => path.join(dir, f));
 }
 
 async function run(): Promise<number> {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sha256Hex } from '../hash.ts';
+import { cacheOf } from '../cache/ttl-cache.ts';
 import type { Db } from '../db/knex.ts';
 import type { Principal, Scope } from './scopes.ts';
 
@@ -29,14 +30,27 @@ export async function createApiKey(db: Db, userId: number, name: string, scopes:
 export const looksLikeApiKey = (token: string) => token.startsWith(PREFIX);
 
 const LAST_USED_RESOLUTION_MS = 60_000;
+/**
+ * How long a verified key is trusted without asking the database again. A revoke in this process
+ * takes effect at once (the cache is cleared); another api process sees it within this time, as
+ * it sees a revoked OAuth grant (oauth/grants.ts).
+ */
+export const KEY_CACHE_TTL_MS = 2_000;
+
+const keyCache = (db: Db) => cacheOf<Principal | null>(db, 'api-keys', { ttlMs: KEY_CACHE_TTL_MS, maxEntries: 10_000 });
 
 /** The principal of a live key, or null for an unknown or revoked key. */
 export async function authenticateApiKey(db: Db, key: string): Promise<Principal | null> {
   if (!looksLikeApiKey(key) || key.length > 200) return null;
-  const row = await db('api_keys')
-    .where({ key_hash: hashApiKey(key) })
-    .whereNull('revoked_at')
-    .first('id', 'user_id', 'scopes', 'last_used_at');
+  const hash = hashApiKey(key);
+  const principal = await keyCache(db).get(hash, () => loadKey(db, hash));
+  // Unknown keys are not kept: guesses must not crowd out live keys, and a new key works at once.
+  if (!principal) keyCache(db).delete(hash);
+  return principal;
+}
+
+async function loadKey(db: Db, hash: string): Promise<Principal | null> {
+  const row = await db('api_keys').where({ key_hash: hash }).whereNull('revoked_at').first('id', 'user_id', 'scopes', 'last_used_at');
   if (!row) return null;
   if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > LAST_USED_RESOLUTION_MS) {
     // Written at most once a minute per key: last-used is for people, not an audit log.
@@ -48,6 +62,8 @@ export async function authenticateApiKey(db: Db, key: string): Promise<Principal
 /** Revokes one of the user's keys; it fails at once on the next call. */
 export async function revokeApiKey(db: Db, userId: number, keyId: number): Promise<boolean> {
   const n = await db('api_keys').where({ id: keyId, user_id: userId }).whereNull('revoked_at').update({ revoked_at: db.fn.now() });
+  // Only the hash is stored, not which cache entry is this key's: start over (revokes are rare).
+  keyCache(db).clear();
   return n === 1;
 }
 

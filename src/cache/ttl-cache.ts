@@ -16,8 +16,8 @@ export class TtlCache<V> {
     return this.#entries.size;
   }
 
-  get(key: string, load: () => Promise<V>): Promise<V> {
-    if (this.#ttlMs <= 0) return load();
+  get(key: string, load: () => PromiseLike<V>): Promise<V> {
+    if (this.#ttlMs <= 0) return Promise.resolve(load());
     const now = Date.now();
     const hit = this.#entries.get(key);
     this.#entries.delete(key);
@@ -25,13 +25,25 @@ export class TtlCache<V> {
       this.#entries.set(key, hit); // most recently used goes last
       return hit.value;
     }
-    const entry = { value: load(), expires: now + this.#ttlMs };
+    // Settled once into a real promise: a knex query builder is a thenable that runs its query
+    // again on every await, so kept as it is, every hit would go to the database.
+    const entry = { value: Promise.resolve(load()), expires: now + this.#ttlMs };
     this.#entries.set(key, entry);
     entry.value.catch(() => {
       if (this.#entries.get(key) === entry) this.#entries.delete(key);
     });
     while (this.#entries.size > this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
     return entry.value;
+  }
+
+  /** Forgets one key (its next get loads again). */
+  delete(key: string): void {
+    this.#entries.delete(key);
+  }
+
+  /** Forgets everything. */
+  clear(): void {
+    this.#entries.clear();
   }
 }
 

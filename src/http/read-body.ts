@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { AppError } from '../errors.ts';
+import { badRequest, type AppError } from '../errors.ts';
 
 /**
  * THE size-capped body reader (REST JSON, MCP messages, multipart forms): the body, refused with
@@ -11,6 +11,11 @@ export async function readBody(req: IncomingMessage, maxBytes: number, tooLarge:
     req.resume();
     throw tooLarge();
   }
+  // A client that left after sending the whole body (a load generator stopping, a closed tab)
+  // gives neither 'end' nor 'error' once the request is destroyed: without this, the request's
+  // handler would wait forever (and a graceful shutdown with it).
+  const gone = () => badRequest('request_aborted', 'The client closed the connection before the body was read.');
+  if (req.destroyed && !req.readableEnded) throw gone();
   const body = await new Promise<Buffer | null>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -22,6 +27,9 @@ export async function readBody(req: IncomingMessage, maxBytes: number, tooLarge:
     });
     req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
+    req.on('close', () => {
+      if (!req.readableEnded) reject(gone());
+    });
   });
   if (!body) throw tooLarge();
   return body;

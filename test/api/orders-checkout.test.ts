@@ -1,7 +1,7 @@
 import test from 'ava';
 import { api, startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
-import { checkout, promo } from '../helpers/orders.ts';
+import { checkout, promo, quote } from '../helpers/orders.ts';
 import { temporalClient } from '../helpers/workflows.ts';
 
 type User = { userId: number; key: string; email: string };
@@ -117,4 +117,19 @@ test('a promo cap holds under 20 concurrent checkouts', async (t) => {
   t.true(results.filter((r) => r.status !== 201).every((r) => r.status === 422 && r.body.reason === 'exhausted'));
   const promoRow = await db()('promo_codes').whereRaw('lower(code) = lower(?)', [code]).first('id');
   t.is(Number((await db()('promo_redemptions').where({ promo_code_id: promoRow.id }).count({ n: '*' }))[0].n), 3);
+});
+
+test("quotes keep the caller's listings for CATALOG_CACHE_TTL_MS; a listing just given to someone is found at once, and checkout reads the table", async (t) => {
+  const [giver, taker] = [await env.user(), await env.user()];
+  const order = (id: number) => ({ items: [{ product: 'featured', listing_id: id, options: { weeks: 1 } }], billing_country: 'US' });
+  const given = await insertLiveListing(db(), { name: 'Given Away', ownerId: giver.userId });
+  t.is((await quote(env, giver.key, order(given))).status, 200);
+  t.is((await quote(env, taker.key, order(given))).status, 404);
+  await db()('listings').where({ id: given }).update({ owner_id: taker.userId });
+  // Not among the taker's cached listings: looked up in the table.
+  t.is((await quote(env, taker.key, order(given))).status, 200);
+  t.is((await checkout(env, giver.key, order(given))).status, 404);
+  t.is((await checkout(env, taker.key, order(given))).status, 201);
+  await new Promise((r) => setTimeout(r, env.services.config.cache.catalogTtlMs + 50));
+  t.is((await quote(env, giver.key, order(given))).status, 404);
 });

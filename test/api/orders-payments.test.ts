@@ -1,8 +1,10 @@
 import test from 'ava';
+import { applyPayment, storePaymentEvent } from '../../src/domain/orders/payment.ts';
+import { toPaymentEvent } from '../../src/payments/port.ts';
 import { createTestProvider } from '../../src/payments/test-provider/index.ts';
 import { api, request, startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
-import { recordHistory, workflowResult } from '../helpers/workflows.ts';
+import { recordHistory, waitForHistoryEvent, workflowResult } from '../helpers/workflows.ts';
 import { checkout, inDays, postWebhook, promo, succeededEvent, waitForOrder } from '../helpers/orders.ts';
 
 type User = { userId: number; key: string; email: string };
@@ -72,6 +74,24 @@ test('a paid order is fulfilled line by line exactly once, however often the web
   t.is((await postWebhook(env, event)).body.duplicate, true);
   await new Promise((r) => setTimeout(r, 500));
   t.is(await count('featured_placements', { listing_id: listingId }), 3);
+});
+
+test('a payment applied by a step whose worker died before the workflow recorded it is still fulfilled', async (t) => {
+  // The step committed `paid` (invoice, receipt) and the worker was killed before the workflow
+  // task that ran it completed: the new worker runs the step again for the same event.
+  const { order, listingId } = await newOrder((id) => [{ product: 'featured', listing_id: id, options: { weeks: 2 } }]);
+  // The workflow saw the order pending and waits for the payment (its expiry timer runs).
+  await waitForHistoryEvent(env, `order:${order.number}`, 'timerStartedEventAttributes');
+  const event = succeededEvent(order.number, order.total_cents);
+  const stored = await storePaymentEvent(db(), 'test', toPaymentEvent(event), event);
+  t.like(await applyPayment(db(), env.services.config, order.number, stored.id), { kind: 'paid' });
+  const again = await postWebhook(env, event);
+  t.like(again.body, { duplicate: true, order: order.number });
+  t.deepEqual(await workflowResult(env, `order:${order.number}`), { status: 'fulfilled' });
+  t.is(await count('featured_placements', { listing_id: listingId }), 2);
+  t.is(await count('mail_outbox', { dedupe_key: `order-receipt:${order.number}` }), 1);
+  // Asked again, the step answers what it answered the first time.
+  t.like(await applyPayment(db(), env.services.config, order.number, stored.id), { kind: 'paid' });
 });
 
 test('invoice numbers are gap-free per site', async (t) => {

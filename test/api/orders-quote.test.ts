@@ -98,6 +98,38 @@ test('launch weeks: this week up to 12 ahead, as a Monday or an ISO week label',
   t.is(notMonday.status, 400);
 });
 
+test('a launch week needs a paid slot left, at quote and at checkout', async (t) => {
+  const week = mondayIn(5);
+  const weeks = (await api(env, 'GET', '/launch-weeks')).body.items as { week_start: string; paid_slots: number }[];
+  const { paid_slots: perWeek } = weeks.find((w) => w.week_start === week)!;
+  const siteId = (await db()('sites').where({ key: 'main' }).first('id')).id as number;
+  await db()('launch_weeks').insert({ site_id: siteId, week_start: week }).onConflict(['site_id', 'week_start']).ignore();
+  const takeSlot = async (kind: 'free' | 'paid') => {
+    const id = await insertLiveListing(db(), { name: `Slot ${kind} ${Math.random().toString(36).slice(2, 8)}`, ownerId: other.userId });
+    await db()('launch_slots').insert({ listing_id: id, site_id: siteId, week_start: week, kind });
+  };
+  for (let i = 0; i < perWeek - 1; i++) await takeSlot('paid');
+  await takeSlot('free'); // free slots are another queue
+  const items = [item('featured', { weeks: 1 }), item('launch', { week })];
+  t.is((await usQuote(items)).status, 200, 'one paid slot is left');
+
+  await takeSlot('paid');
+  for (const res of [await usQuote(items), await checkout(env, owner.key, { items, billing_country: 'US' })]) {
+    t.is(res.status, 422, JSON.stringify(res.body));
+    t.is(res.body.code, 'order_item_refused');
+    t.deepEqual(
+      res.body.errors.map((e: { path: string }) => e.path),
+      ['items.1.options.week'],
+    );
+    t.regex(res.body.errors[0].message, new RegExp(`No paid launch slot is left in ${isoWeekLabel(week)}`));
+  }
+  t.is(await db()('order_lines').where({ product: 'launch' }).whereRaw(`options->>'week' = ?`, [week]).first('id'), undefined);
+  // A listing that holds one of the week's paid slots already keeps it: buying its launch again is priced.
+  const holder = await db()('launch_slots').where({ site_id: siteId, week_start: week, kind: 'paid' }).first('listing_id');
+  await db()('listings').where({ id: holder.listing_id }).update({ owner_id: owner.userId });
+  t.is((await usQuote([item('launch', { week }, holder.listing_id)])).status, 200);
+});
+
 test("another owner's listing is not found; an already unlocked section is refused", async (t) => {
   const res = await usQuote([item('featured', { weeks: 1 }, othersListing)]);
   t.is(res.status, 404);

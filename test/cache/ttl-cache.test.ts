@@ -46,3 +46,12 @@ test('a TTL of 0 turns the cache off', async (t) => {
   t.is(await cache.get('x', async () => ++n), 2);
   t.is(cache.size, 0);
 });
+
+test('a thenable load (a knex query builder) runs once, not on every hit', async (t) => {
+  const cache = new TtlCache<number>({ ttlMs: 10_000, maxEntries: 10 });
+  let runs = 0;
+  // Like a query builder: each then() runs the query again.
+  const builder = { then: (resolve: (v: number) => void) => resolve(++runs) } as PromiseLike<number>;
+  for (let i = 0; i < 5; i++) t.is(await cache.get('sites', () => builder), 1);
+  t.is(runs, 1);
+});

@@ -39,3 +39,22 @@ export async function recordHistory(
     await close();
   }
 }
+
+/** Waits until a workflow's history has an event with these attributes (e.g. timerStartedEventAttributes: it waits). */
+export async function waitForHistoryEvent(
+  env: Pick<TestEnv, 'temporalAddress' | 'namespace'>,
+  workflowId: string,
+  attributes: `${string}EventAttributes`,
+  timeoutMs = 30_000,
+): Promise<void> {
+  const { client, close } = await temporalClient(env);
+  try {
+    for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
+      const history = await client.workflow.getHandle(workflowId).fetchHistory();
+      if (history.events?.some((e) => (e as Record<string, unknown>)[attributes])) return;
+    }
+    throw new Error(`${workflowId} has no ${attributes} after ${timeoutMs} ms`);
+  } finally {
+    await close();
+  }
+}

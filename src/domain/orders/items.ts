@@ -1,7 +1,10 @@
+import { cacheOf } from '../../cache/ttl-cache.ts';
 import type { Db } from '../../db/knex.ts';
 import { AppError, notFound, validationFailed, type FieldError } from '../../errors.ts';
+import { listProducts } from '../catalog/products.ts';
 import type { Site } from '../sites/sites.ts';
-import { isoWeekStart } from '../ranking/weeks.ts';
+import { readLaunchSettings } from '../launches/launch-settings.ts';
+import { isoWeekLabel, isoWeekStart } from '../ranking/weeks.ts';
 import { MAX_WEEKS_AHEAD, addDays, isProductKey, optionsSchema, type ProductKey } from './product-options.ts';
 
 /** One element of `items` as the caller sent it. */
@@ -39,10 +42,12 @@ export async function resolveItems(
   userId: number,
   items: OrderItemInput[],
   now: Date,
-  catalog: () => Promise<ProductRow[]> = () =>
-    db('products').where({ site_id: site.id, active: true }).select('key', 'name', 'price_cents', 'needs_listing'),
+  cacheTtlMs = 0,
 ): Promise<ResolvedItem[]> {
-  const products = new Map<string, ProductRow>((await catalog()).map((p) => [p.key, p]));
+  const catalog: ProductRow[] = cacheTtlMs
+    ? await listProducts(db, site.id, cacheTtlMs)
+    : await db('products').where({ site_id: site.id, active: true }).select('key', 'name', 'price_cents', 'needs_listing');
+  const products = new Map<string, ProductRow>(catalog.map((p) => [p.key, p]));
   const malformed: FieldError[] = [];
   const parsed = items.map((item, i) => {
     const product = products.get(item.product);
@@ -73,7 +78,7 @@ export async function resolveItems(
   });
   if (malformed.length) throw validationFailed(malformed, 'Some order items are invalid.');
   const resolved = parsed as ResolvedItem[];
-  await checkListings(db, userId, resolved);
+  await checkListings(db, userId, resolved, cacheTtlMs);
   const refused = await refusals(db, site, resolved, now);
   if (refused.length) {
     throw new AppError(422, 'order_item_refused', 'Order item refused', refused.map((r) => `${r.path}: ${r.message}`).join(' '), {
@@ -83,10 +88,23 @@ export async function resolveItems(
   return resolved;
 }
 
-/** Every listing named must be the caller's; another owner's listing is "not found". */
-async function checkListings(db: Db, userId: number, items: ResolvedItem[]): Promise<void> {
+/**
+ * Every listing named must be the caller's; another owner's listing is "not found". With a cache
+ * TTL (quotes, which change nothing) the caller's listings may be as old as the TTL; a listing not
+ * among them is looked up in the table, so a listing just claimed is found at once.
+ */
+async function checkListings(db: Db, userId: number, items: ResolvedItem[], cacheTtlMs: number): Promise<void> {
   const ids = [...new Set(items.map((i) => i.listing_id).filter((id): id is number => id !== null))];
   if (!ids.length) return;
+  if (cacheTtlMs) {
+    const mine = await cacheOf<Set<number>>(db, 'owned-listings', { ttlMs: cacheTtlMs, maxEntries: 10_000 }).get(
+      String(userId),
+      async () => {
+        return new Set((await db('listings').where({ owner_id: userId }).pluck('id')) as number[]);
+      },
+    );
+    if (ids.every((id) => mine.has(id))) return;
+  }
   const owned = new Set(
     (await db('listings').whereIn('id', ids).where({ owner_id: userId }).select('id')).map((r: { id: number }) => r.id),
   );
@@ -104,6 +122,10 @@ async function refusals(db: Db, site: Site, items: ResolvedItem[], now: Date): P
       const thisWeek = isoWeekStart(now);
       if (o.week < thisWeek) at('week', `The week ${o.week} is in the past`);
       else if (o.week > addDays(thisWeek, MAX_WEEKS_AHEAD * 7)) at('week', `Choose a week within the next ${MAX_WEEKS_AHEAD} weeks`);
+    }
+    if (item.product === 'launch' && !out.some((r) => r.path === `items.${i}.options.week`)) {
+      const full = await paidWeekFull(db, site.id, item, thisWeekOf(o.week, now));
+      if (full) at('week', full);
     }
     if (item.product === 'billboard') {
       const start = o.start_date as string;
@@ -123,6 +145,26 @@ async function refusals(db: Db, site: Site, items: ResolvedItem[], now: Date): P
     }
   }
   return out;
+}
+
+/** The week a launch item is for: its `week`, or this week when it launches now. */
+const thisWeekOf = (week: unknown, now: Date) => (typeof week === 'string' ? week : isoWeekStart(now));
+
+/**
+ * Why a paid launch cannot have `week` (every paid slot of it taken; the listing's own slot there
+ * stays its own), or null. Fulfilment books the slot under the week's lock; this tells the buyer
+ * before paying instead of after.
+ */
+async function paidWeekFull(db: Db, siteId: number, item: ResolvedItem, week: string): Promise<string | null> {
+  const [{ paid_slots_per_week: perWeek }, [{ n }]] = await Promise.all([
+    readLaunchSettings(db, siteId),
+    db('launch_slots')
+      .where({ site_id: siteId, week_start: week, kind: 'paid' })
+      .whereNot('listing_id', item.listing_id ?? 0)
+      .count({ n: '*' }),
+  ]);
+  if (Number(n) < perWeek) return null;
+  return `No paid launch slot is left in ${isoWeekLabel(week)} (${perWeek} a week, all taken); choose another week (see list_launch_weeks)`;
 }
 
 /** The first date on or after `start` from which `days` consecutive days are unbooked. */

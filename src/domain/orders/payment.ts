@@ -25,7 +25,6 @@ export async function storePaymentEvent(
 /** What one payment event did to its order. */
 export type PaymentOutcome =
   | { kind: 'paid'; mailIds: number[] }
-  | { kind: 'duplicate' }
   | { kind: 'refund'; paymentId: string; amountCents: number; reason: string }
   | { kind: 'attention'; reason: string }
   | { kind: 'ignored'; reason: string };
@@ -48,7 +47,10 @@ export async function applyPayment(
     if (!order || !stored) return { kind: 'ignored', reason: 'unknown order or event' };
     const event = toPaymentEvent(stored.payload);
     if (!event.paymentId) return { kind: 'ignored', reason: 'not a payment' };
-    if (order.payment_id === event.paymentId) return { kind: 'duplicate' };
+    // Applied before: answer what that first application answered. The step may have committed
+    // and then lost its result (worker killed before the workflow recorded it); a repeat that
+    // said anything but "paid" would end the workflow with the order paid and never fulfilled.
+    if (order.payment_id === event.paymentId) return appliedBefore(trx, order);
     const refund = (reason: string): PaymentOutcome => ({
       kind: 'refund',
       paymentId: event.paymentId!,
@@ -82,6 +84,12 @@ export async function applyPayment(
   });
 }
 
+/** The outcome of a payment already applied to this order (same provider payment id). */
+async function appliedBefore(trx: Db, order: OrderRow): Promise<PaymentOutcome> {
+  if (order.paid_at) return { kind: 'paid', mailIds: await receiptIds(trx, order.number) };
+  return { kind: 'attention', reason: order.attention_reason ?? 'the payment needs support' };
+}
+
 /** Next invoice number of a site; the row lock holds until the paying transaction ends, so numbers have no gaps. */
 async function nextInvoiceNumber(trx: Db, siteId: number): Promise<number> {
   const [row] = await trx
@@ -103,8 +111,12 @@ async function queueReceipt(trx: Db, config: Pick<Config, 'baseUrl'>, order: Ord
     text: receiptText(order, lines, invoiceUrl(config, order.number)),
     dedupeKey: `order-receipt:${order.number}`,
   });
+  return receiptIds(trx, order.number);
+}
+
+async function receiptIds(trx: Db, number: string): Promise<number[]> {
   const rows = await trx('mail_outbox')
-    .where({ dedupe_key: `order-receipt:${order.number}` })
+    .where({ dedupe_key: `order-receipt:${number}` })
     .select('id');
   return rows.map((r: { id: number }) => r.id);
 }

@@ -1,5 +1,4 @@
 import type { Db } from '../../db/knex.ts';
-import { listProducts } from '../catalog/products.ts';
 import type { Site } from '../sites/sites.ts';
 import { resolveItems, type OrderItemInput, type ResolvedItem } from './items.ts';
 import { applyBp, splitByLargestRemainder } from './money.ts';
@@ -57,8 +56,9 @@ export interface PricingContext {
   /** Unit prices snapshotted into the order's lines at checkout; re-pricing keeps them. */
   unitCents?: number[];
   /**
-   * Quotes may read the product list as list_products does (cached for this long); checkouts
-   * leave it out and read the table, so the snapshot is the admin's current price.
+   * Quotes may read the product list as list_products does and the caller's listings (cached for
+   * this long); checkouts leave it out and read the tables, so the snapshot is the admin's
+   * current price and ownership is checked against the table.
    */
   catalogTtlMs?: number;
 }
@@ -78,8 +78,7 @@ export interface PricedOrder {
 export async function priceOrder(db: Db, ctx: PricingContext, input: QuoteInput): Promise<PricedOrder> {
   const country = input.billing_country;
   const vatCheck = input.vat_number ? checkVatNumber(input.vat_number, country, ctx.now) : null;
-  const catalog = ctx.catalogTtlMs ? () => listProducts(db, ctx.site.id, ctx.catalogTtlMs!) : undefined;
-  const resolved = await resolveItems(db, ctx.site, ctx.userId, input.items, ctx.now, catalog);
+  const resolved = await resolveItems(db, ctx.site, ctx.userId, input.items, ctx.now, ctx.catalogTtlMs);
   const items = ctx.unitCents ? resolved.map((item, i) => ({ ...item, unit_cents: ctx.unitCents![i]! })) : resolved;
   const promo = input.promo_code === undefined ? null : await usablePromo(db, ctx, input.promo_code, items);
   const vat = decideVat(ctx.site.settings.seller_country, country, vatCheck, ctx.now);

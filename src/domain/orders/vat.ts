@@ -40,16 +40,28 @@ export const REVERSE_CHARGE_NOTE = 'Reverse charge: VAT to be accounted for by t
 
 export const isEuCountry = (country: string) => EU.includes(country);
 
+/**
+ * Each country's rates in basis points, read once: `until` is the instant before which `bp`
+ * applied (`before` in the data maps an instant to the rate that applied before it), sorted
+ * oldest first; the last has no end and is the current rate.
+ */
+const RATE_HISTORY = new Map(
+  Object.entries(RATES)
+    .filter(([, entry]) => entry.type === 'vat')
+    .map(([country, entry]) => {
+      const past = Object.entries(entry.before ?? {})
+        .map(([instant, r]) => ({ until: Date.parse(instant), bp: Math.round(r.rate * 10_000) }))
+        .sort((a, b) => a.until - b.until);
+      return [country, [...past, { until: Infinity, bp: Math.round(entry.rate * 10_000) }]];
+    }),
+);
+
 /** The standard VAT rate of an EU country at `at`, in basis points (23 % → 2300). */
 export function vatRateBp(country: string, at: Date): number {
-  const entry = RATES[country];
-  if (!entry || entry.type !== 'vat') throw new Error(`no VAT rate for ${country}`);
-  // `before` maps an instant to the rate that applied before it: the earliest instant after `at` wins.
-  const earlier = Object.entries(entry.before ?? {})
-    .filter(([instant]) => Date.parse(instant) > at.getTime())
-    .sort(([a], [b]) => Date.parse(a) - Date.parse(b));
-  const rate = earlier.length ? earlier[0]![1].rate : entry.rate;
-  return Math.round(rate * 10_000);
+  const history = RATE_HISTORY.get(country);
+  if (!history) throw new Error(`no VAT rate for ${country}`);
+  // The earliest period that ends after `at`.
+  return history.find((period) => period.until > at.getTime())!.bp;
 }
 
 /**

@@ -62,12 +62,22 @@ const kill = (child: ChildProcess) =>
     child.kill('SIGKILL');
   });
 
+/** Posts a webhook until it is taken, as a provider retries one answered 503 (Temporal too slow to take the signal). */
+async function deliver(event: ReturnType<typeof succeededEvent>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const res = await postWebhook(env, event);
+    if (res.status === 200) return;
+    if (res.status !== 503 || attempt === 10) throw new Error(`webhook answered ${res.status}: ${JSON.stringify(res.body)}`);
+    await new Promise((r) => setTimeout(r, 500 * attempt));
+  }
+}
+
 const count = async (query: ReturnType<ReturnType<typeof db>>) =>
   Number(((await query.count({ n: '*' })) as unknown as { n: string }[])[0]!.n);
 
 test(`${ORDERS} paid orders while the worker is killed and restarted ${KILLS} times: every line fulfilled exactly once`, async (t) => {
-  // Minutes on a loaded machine: each kill leaves tasks that wait for their timeouts.
-  t.timeout(1_200_000);
+  // Each kill leaves workflow tasks that wait out their 10 s timeout; about a minute alone, more in the full suite.
+  t.timeout(300_000);
   const owner = await env.user();
   const orders: { number: string; total_cents: number }[] = [];
   for (let i = 0; i < ORDERS; i++) {
@@ -89,22 +99,22 @@ test(`${ORDERS} paid orders while the worker is killed and restarted ${KILLS} ti
     const batch = orders.slice(round * perRound, (round + 1) * perRound);
     // Each payment is announced twice, like a provider retrying a webhook.
     await Promise.all(
-      batch
-        .flatMap((o) => [o, o])
-        .map((o) => postWebhook(env, succeededEvent(o.number, o.total_cents, { paymentId: `pi_fault_${o.number}` }))),
+      batch.flatMap((o) => [o, o]).map((o) => deliver(succeededEvent(o.number, o.total_cents, { paymentId: `pi_fault_${o.number}` }))),
     );
     await new Promise((r) => setTimeout(r, 200 + Math.random() * 800));
     await kill(worker);
     worker = await startWorker();
   }
 
+  const killedAt = Date.now();
   try {
-    const deadline = Date.now() + 600_000;
+    const deadline = Date.now() + 180_000;
     while ((await count(db()('orders').whereNot({ status: 'fulfilled' }))) > 0 && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 1000));
   } finally {
     await kill(worker);
   }
+  t.log(`all fulfilled ${((Date.now() - killedAt) / 1000).toFixed(1)} s after the last restart`);
   const statuses = await db()('orders').groupBy('status').select('status', db().raw('count(*)::int AS n'));
   t.deepEqual(statuses, [{ status: 'fulfilled', n: ORDERS }]);
   t.is(await count(db()('order_lines').whereNull('fulfilled_at')), 0);
