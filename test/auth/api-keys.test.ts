@@ -4,7 +4,7 @@ import { createUser } from '../../src/auth/users.ts';
 import { cacheOf } from '../../src/cache/ttl-cache.ts';
 import { startTestEnv, type TestEnv } from '../helpers/env.ts';
 
-/** Verified API keys are kept in memory briefly; revocation still wins. */
+/** Verified API keys are kept in memory briefly; revocation still wins. Serial: a revoke clears the cache another test counts. */
 let env: TestEnv;
 test.before(async () => {
   env = await startTestEnv(import.meta.url);
@@ -17,14 +17,14 @@ const newKey = async (email: string) => {
   return { user, ...(await createApiKey(db(), user.id, 'k', ['account:read'])) };
 };
 
-test('a key revoked by this process fails at once, though it was just verified', async (t) => {
+test.serial('a key revoked by this process fails at once, though it was just verified', async (t) => {
   const { user, key, view } = await newKey('cached-revoke@example.com');
   t.like(await authenticateApiKey(db(), key), { userId: user.id, credentialId: `key:${view.id}` });
   t.true(await revokeApiKey(db(), user.id, view.id));
   t.is(await authenticateApiKey(db(), key), null);
 });
 
-test('a key revoked by another process fails within KEY_CACHE_TTL_MS', async (t) => {
+test.serial('a key revoked by another process fails within KEY_CACHE_TTL_MS', async (t) => {
   const { user, key, view } = await newKey('other-process@example.com');
   t.like(await authenticateApiKey(db(), key), { userId: user.id });
   // Another api process revokes it: this process only sees the table.
@@ -33,7 +33,7 @@ test('a key revoked by another process fails within KEY_CACHE_TTL_MS', async (t)
   t.is(await authenticateApiKey(db(), key), null);
 });
 
-test('guessed keys are not kept in memory; last use is still recorded', async (t) => {
+test.serial('guessed keys are not kept in memory; last use is still recorded', async (t) => {
   const { key, view } = await newKey('unknown-keys@example.com');
   t.truthy(await authenticateApiKey(db(), key));
   const cache = cacheOf(db(), 'api-keys', { ttlMs: KEY_CACHE_TTL_MS, maxEntries: 1 });
