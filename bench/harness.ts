@@ -168,11 +168,20 @@ export function printTable(results: LoadResult[], baseline = results[0]!): void 
   }
 }
 
+export interface BenchDatabase {
+  databaseUrl: string;
+  dataDir: string;
+  /** Stops PostgreSQL (a fast shutdown: open connections are cut), waits `downMs`, starts it again on the same data. */
+  restart(downMs: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
 /** An embedded PostgreSQL with migrations, seed and `listings` live listings named from WORDS. */
-export async function benchDatabase(listings: number): Promise<{ databaseUrl: string; dataDir: string; stop(): Promise<void> }> {
+export async function benchDatabase(listings: number): Promise<BenchDatabase> {
   const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'ld-bench-'));
   await fs.chmod(tmp, 0o755);
-  const pg = await startEmbeddedPostgres({ dir: path.join(tmp, 'pg'), port: await freePort() });
+  const cluster = { dir: path.join(tmp, 'pg'), port: await freePort() };
+  let pg = await startEmbeddedPostgres(cluster);
   await pg.ensureDatabase('bench');
   const databaseUrl = pg.url('bench');
   const db = createDb(databaseUrl, 2);
@@ -197,6 +206,11 @@ export async function benchDatabase(listings: number): Promise<{ databaseUrl: st
   return {
     databaseUrl,
     dataDir: tmp,
+    async restart(downMs) {
+      await pg.stop();
+      await new Promise((r) => setTimeout(r, downMs));
+      pg = await startEmbeddedPostgres(cluster);
+    },
     async stop() {
       await pg.stop();
       await fs.rm(tmp, { recursive: true, force: true });
