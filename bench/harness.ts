@@ -53,7 +53,8 @@ export const WORDS = [
 export function realisticPaths(count = 20_000): string[] {
   let seed = 42;
   const rand = (n: number) => {
-    seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+    // 32-bit multiplication: the float product loses its low bits and the stream cycled within ~16k draws.
+    seed = (Math.imul(seed, 1_103_515_245) + 12_345) & 0x7fffffff;
     return seed % n;
   };
   const word = () => {

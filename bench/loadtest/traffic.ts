@@ -59,6 +59,7 @@ export async function runTraffic(baseUrl: string, fixtures: Fixtures, rate: numb
   const started = performance.now();
   let sent = 0;
   const inFlight = new Set<Promise<void>>();
+  const progress = setInterval(() => traffic.progress(started, sent, inFlight.size), 10_000);
   for (let elapsed = 0; elapsed < durationMs; elapsed = performance.now() - started) {
     for (const due = Math.floor((elapsed / 1000) * rate); sent < due; sent++) {
       const one = traffic.fire(pick(), started).finally(() => inFlight.delete(one));
@@ -66,6 +67,7 @@ export async function runTraffic(baseUrl: string, fixtures: Fixtures, rate: numb
     }
     await new Promise((r) => setTimeout(r, 5));
   }
+  clearInterval(progress);
   await Promise.allSettled([...inFlight]);
   await traffic.close();
   return { outcomes: traffic.outcomes, accepted: traffic.accepted, seconds: (performance.now() - started) / 1000 };
@@ -92,6 +94,13 @@ class Traffic {
   constructor(baseUrl: string, fixtures: Fixtures) {
     this.fixtures = fixtures;
     this.pool = new Pool(baseUrl, { connections: 256, headersTimeout: REQUEST_TIMEOUT_MS, bodyTimeout: REQUEST_TIMEOUT_MS });
+  }
+
+  /** One line every few seconds, so a long run shows how it goes. */
+  progress(origin: number, sent: number, inFlight: number): void {
+    const errors = this.outcomes.filter((o) => typeof o.status !== 'number' || o.status >= 400).length;
+    const at = ((performance.now() - origin) / 1000).toFixed(0);
+    console.log(`  ${at.padStart(4)} s: ${sent} sent, ${inFlight} in flight, ${errors} errors`);
   }
 
   /** Sends one request of `kind` and records how it went. */
