@@ -10,6 +10,8 @@ export interface Check {
   name: string;
   ok: boolean;
   detail: string;
+  /** Workflows of the rows that failed the check, described under it. */
+  flows?: string[];
 }
 
 /** Drafts still crawling, paid orders not fulfilled, accepted claims still pending. */
@@ -35,13 +37,40 @@ export async function settle(db: Db, accepted: Accepted, timeoutMs: number): Pro
 
 /** Every accepted write present, every paid order fulfilled exactly once, no workflow failed. */
 export async function reconcile(db: Db, accepted: Accepted, temporal: { address: string; namespace: string }): Promise<Check[]> {
-  return [
-    ...(await writesPresent(db, accepted)),
-    await paidOrdersFulfilled(db, accepted),
-    await draftsFinished(db, accepted),
-    await claimsVerified(db, accepted),
-    await noFailedWorkflow(temporal),
-  ];
+  const connection = await Connection.connect({ address: temporal.address });
+  try {
+    const client = new Client({ connection, namespace: temporal.namespace });
+    const checks = [
+      ...(await writesPresent(db, accepted)),
+      await paidOrdersFulfilled(db, accepted),
+      await draftsFinished(db, accepted),
+      await claimsVerified(db, accepted),
+      await noFailedWorkflow(client),
+    ];
+    for (const check of checks) {
+      if (check.flows?.length) check.detail += `\n         ${(await explain(client, check.flows)).join('\n         ')}`;
+    }
+    return checks;
+  } finally {
+    await connection.close();
+  }
+}
+
+/** Where the first few workflows of a failed check are: status, pending activities and their last failure. */
+async function explain(client: Client, workflowIds: string[]): Promise<string[]> {
+  return Promise.all(
+    workflowIds.slice(0, 3).map(async (id) => {
+      const described = await client.workflow
+        .getHandle(id)
+        .describe()
+        .catch((err: Error) => err);
+      if (described instanceof Error) return `${id}: ${described.message}`;
+      const pending = (described.raw.pendingActivities ?? []).map(
+        (a) => `${a.activityType?.name} attempt ${a.attempt}${a.lastFailure ? ` (${a.lastFailure.message})` : ''}`,
+      );
+      return `${id}: ${described.status.name}, ${described.historyLength} events${pending.length ? `, pending ${pending.join('; ')}` : ''}`;
+    }),
+  );
 }
 
 async function writesPresent(db: Db, accepted: Accepted): Promise<Check[]> {
@@ -90,43 +119,43 @@ async function paidOrdersFulfilled(db: Db, accepted: Accepted): Promise<Check> {
     name: 'every paid order fulfilled exactly once',
     ok: notPaid === 0 && wrong.length === 0,
     detail: `${paid.length - wrong.length}/${paid.length} paid orders fulfilled with 1 featured week + 1 category; ${notPaid} accepted payments not recorded${wrong.length ? `; wrong: ${statuses}` : ''}`,
+    flows: wrong.map((o: any) => `order:${o.number}`),
   };
 }
 
 async function draftsFinished(db: Db, accepted: Accepted): Promise<Check> {
-  const rows = await db('drafts').whereIn('id', accepted.drafts).groupBy('status').select('status', db.raw('count(*)::int AS n'));
-  const stuck = rows.filter((r: any) => ['crawling', 'drafting'].includes(r.status)).reduce((s: number, r: any) => s + r.n, 0);
-  const failed = rows.filter((r: any) => r.status === 'failed').reduce((s: number, r: any) => s + r.n, 0);
-  return { name: 'every accepted draft finished (none stuck or failed)', ok: stuck + failed === 0, detail: byStatus(rows) };
+  const rows = await db('drafts').whereIn('id', accepted.drafts).select('id', 'status');
+  const open = rows.filter((r: { status: string }) => r.status !== 'ready');
+  return {
+    name: 'every accepted draft ready (none stuck or failed)',
+    ok: open.length === 0,
+    detail: byStatus(rows),
+    flows: open.map((r: { id: number }) => `draft:${r.id}`),
+  };
 }
 
 async function claimsVerified(db: Db, accepted: Accepted): Promise<Check> {
-  const rows = await db('claims').whereIn('id', accepted.claims).groupBy('status').select('status', db.raw('count(*)::int AS n'));
-  const other = rows.filter((r: any) => r.status !== 'verified').reduce((s: number, r: any) => s + r.n, 0);
-  return { name: 'every accepted claim verified by its DNS record', ok: other === 0, detail: byStatus(rows) };
+  const rows = await db('claims').whereIn('id', accepted.claims).select('id', 'status');
+  const open = rows.filter((r: { status: string }) => r.status !== 'verified');
+  return {
+    name: 'every accepted claim verified by its DNS record',
+    ok: open.length === 0,
+    detail: byStatus(rows),
+    flows: open.map((r: { id: number }) => `claim:${r.id}`),
+  };
 }
 
-/** Workflows that ended Failed or TimedOut in the namespace, by type. */
-async function noFailedWorkflow(temporal: { address: string; namespace: string }): Promise<Check> {
-  const connection = await Connection.connect({ address: temporal.address });
-  try {
-    const client = new Client({ connection, namespace: temporal.namespace });
-    const failed: string[] = [];
-    for await (const wf of client.workflow.list({ query: 'ExecutionStatus="Failed" OR ExecutionStatus="TimedOut"' })) {
-      failed.push(`${wf.type} ${wf.workflowId}`);
-    }
-    const { count: total } = await client.workflow.count();
-    return {
-      name: 'no workflow failed or timed out',
-      ok: failed.length === 0,
-      detail: `${failed.length} of ${total} workflows${failed.length ? `: ${failed.slice(0, 5).join(', ')}` : ''}`,
-    };
-  } finally {
-    await connection.close();
+/** Workflows that ended Failed or TimedOut in the namespace. */
+async function noFailedWorkflow(client: Client): Promise<Check> {
+  const failed: string[] = [];
+  for await (const wf of client.workflow.list({ query: 'ExecutionStatus="Failed" OR ExecutionStatus="TimedOut"' })) {
+    failed.push(wf.workflowId);
   }
+  const { count: total } = await client.workflow.count();
+  return { name: 'no workflow failed or timed out', ok: failed.length === 0, detail: `${failed.length} of ${total} workflows`, flows: failed };
 }
 
-const byStatus = (rows: { status: string; n: number }[]) => rows.map((r) => `${r.status} ${r.n}`).join(', ') || 'none';
+const byStatus = (rows: { status: string }[]) => tally(rows.map((r) => r.status)) || 'none';
 
 function tally(values: string[]): string {
   const counts = new Map<string, number>();
