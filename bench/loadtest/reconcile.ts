@@ -65,6 +65,7 @@ async function explain(client: Client, workflowIds: string[]): Promise<string[]>
         .describe()
         .catch((err: Error) => err);
       if (described instanceof Error) return `${id}: ${described.message}`;
+      if (described.status.name === 'FAILED') return `${id}: FAILED, ${await failureOf(client, id)}`;
       const pending = (described.raw.pendingActivities ?? []).map(
         (a) => `${a.activityType?.name} attempt ${a.attempt}${a.lastFailure ? ` (${a.lastFailure.message})` : ''}`,
       );
@@ -124,12 +125,13 @@ async function paidOrdersFulfilled(db: Db, accepted: Accepted): Promise<Check> {
 }
 
 async function draftsFinished(db: Db, accepted: Accepted): Promise<Check> {
-  const rows = await db('drafts').whereIn('id', accepted.drafts).select('id', 'status');
+  const rows = await db('drafts').whereIn('id', accepted.drafts).select('id', 'status', 'failure_code');
   const open = rows.filter((r: { status: string }) => r.status !== 'ready');
+  const reasons = tally(open.flatMap((r: { failure_code: string | null }) => (r.failure_code ? [r.failure_code] : [])));
   return {
     name: 'every accepted draft ready (none stuck or failed)',
     ok: open.length === 0,
-    detail: byStatus(rows),
+    detail: `${byStatus(rows)}${reasons ? `; failure codes: ${reasons}` : ''}`,
     flows: open.map((r: { id: number }) => `draft:${r.id}`),
   };
 }
@@ -153,6 +155,18 @@ async function noFailedWorkflow(client: Client): Promise<Check> {
   }
   const { count: total } = await client.workflow.count();
   return { name: 'no workflow failed or timed out', ok: failed.length === 0, detail: `${failed.length} of ${total} workflows`, flows: failed };
+}
+
+/** The innermost message of a failed workflow's failure (e.g. the activity error under the ActivityFailure). */
+async function failureOf(client: Client, id: string): Promise<string> {
+  try {
+    await client.workflow.getHandle(id).result();
+    return 'no failure';
+  } catch (err) {
+    let cause = err as Error & { cause?: unknown };
+    while (cause.cause instanceof Error) cause = cause.cause as Error & { cause?: unknown };
+    return cause.message;
+  }
 }
 
 const byStatus = (rows: { status: string }[]) => tally(rows.map((r) => r.status)) || 'none';
