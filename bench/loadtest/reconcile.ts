@@ -157,16 +157,15 @@ async function noFailedWorkflow(client: Client): Promise<Check> {
   return { name: 'no workflow failed or timed out', ok: failed.length === 0, detail: `${failed.length} of ${total} workflows`, flows: failed };
 }
 
-/** The innermost message of a failed workflow's failure (e.g. the activity error under the ActivityFailure). */
+/** What failed a workflow: its last failed or timed-out activity's error, else the workflow's own. */
 async function failureOf(client: Client, id: string): Promise<string> {
-  try {
-    await client.workflow.getHandle(id).result();
-    return 'no failure';
-  } catch (err) {
-    let cause = err as Error & { cause?: unknown };
-    while (cause.cause instanceof Error) cause = cause.cause as Error & { cause?: unknown };
-    return cause.message;
-  }
+  const history = await client.workflow.getHandle(id).fetchHistory();
+  const messages = (history.events ?? []).flatMap((e) => {
+    const failed = e.activityTaskFailedEventAttributes?.failure ?? e.activityTaskTimedOutEventAttributes?.failure;
+    return failed ? [`activity ${failed.message}${failed.cause?.message ? `: ${failed.cause.message}` : ''}`] : [];
+  });
+  const closed = history.events?.at(-1)?.workflowExecutionFailedEventAttributes?.failure?.message;
+  return messages.at(-1) ?? closed ?? 'no failure recorded';
 }
 
 const byStatus = (rows: { status: string }[]) => tally(rows.map((r) => r.status)) || 'none';
