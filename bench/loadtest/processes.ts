@@ -46,7 +46,12 @@ export async function startProcesses(dir: string, port: number, env: Record<stri
     return child;
   };
   let api = startApi();
-  const workerEnv = { ...childEnv, WORKER_DATABASE_URL: env.DATABASE_URL!, WORKER_TEMPORAL_ADDRESS: env.TEMPORAL_ADDRESS!, WORKER_BUNDLE_FILE: bundleFile };
+  const workerEnv = {
+    ...childEnv,
+    WORKER_DATABASE_URL: env.DATABASE_URL!,
+    WORKER_TEMPORAL_ADDRESS: env.TEMPORAL_ADDRESS!,
+    WORKER_BUNDLE_FILE: bundleFile,
+  };
   const startWorker = async () => {
     const child = spawn(process.execPath, [WORKER], { env: workerEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     pipe(child, log, 'worker', []);

@@ -86,7 +86,15 @@ async function writesPresent(db: Db, accepted: Accepted): Promise<Check[]> {
   return [
     presence('drafts', accepted.drafts.length, await present('drafts', 'id', accepted.drafts)),
     presence('edits (a version per edit)', accepted.edits.length, missingEdits.length),
-    presence('checkouts', accepted.checkouts.length, await present('orders', 'number', accepted.checkouts.map((c) => c.number))),
+    presence(
+      'checkouts',
+      accepted.checkouts.length,
+      await present(
+        'orders',
+        'number',
+        accepted.checkouts.map((c) => c.number),
+      ),
+    ),
     presence('claims', accepted.claims.length, await present('claims', 'id', accepted.claims)),
   ];
 }
@@ -154,7 +162,12 @@ async function noFailedWorkflow(client: Client): Promise<Check> {
     failed.push(wf.workflowId);
   }
   const { count: total } = await client.workflow.count();
-  return { name: 'no workflow failed or timed out', ok: failed.length === 0, detail: `${failed.length} of ${total} workflows`, flows: failed };
+  return {
+    name: 'no workflow failed or timed out',
+    ok: failed.length === 0,
+    detail: `${failed.length} of ${total} workflows`,
+    flows: failed,
+  };
 }
 
 /** What failed a workflow: its last failed or timed-out activity's error, else the workflow's own. */

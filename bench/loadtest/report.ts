@@ -29,7 +29,11 @@ export function printTraffic(outcomes: Outcome[], seconds: number, faults: Fault
       `${name.padEnd(10)} ${String(list.length).padStart(9)} ${String(list.length - errors).padStart(8)} ${String(errors).padStart(8)} ${at(ms, 0.5).padStart(8)} ${at(ms, 0.99).padStart(8)}`,
     );
   };
-  for (const [kind] of MIX) row(kind, outcomes.filter((o) => o.kind === kind));
+  for (const [kind] of MIX)
+    row(
+      kind,
+      outcomes.filter((o) => o.kind === kind),
+    );
   row('all', outcomes);
   const errors = outcomes.filter((o) => !ok(o));
   const outage = errors.filter((o) => duringOutage(o, faults));

@@ -164,10 +164,15 @@ class Traffic {
     const due = this.unpaid.shift();
     if (!due) return this.checkout(owned);
     const payload = JSON.stringify(succeededEvent(due.number, due.total, { paymentId: `pi_load_${due.number}` }));
-    const res = await this.request('POST', '/webhooks/payments/test', {
-      'content-type': 'application/json',
-      'stripe-signature': signWebhook(payload, this.fixtures.webhookSecret),
-    }, payload);
+    const res = await this.request(
+      'POST',
+      '/webhooks/payments/test',
+      {
+        'content-type': 'application/json',
+        'stripe-signature': signWebhook(payload, this.fixtures.webhookSecret),
+      },
+      payload,
+    );
     if (res.status === 200) this.accepted.paid.push(due.number);
     else this.unpaid.push(due);
     return res;
