@@ -57,7 +57,7 @@ async function main() {
       runTraffic(`http://127.0.0.1:${port}`, fixtures, RATE, DURATION_MS),
       injectFaults(processes, database, DURATION_MS),
     ]);
-    printTraffic(traffic.outcomes, traffic.seconds, faults);
+    printTraffic(traffic.outcomes, DURATION_MS / 1000, traffic.seconds, faults);
     const db = createDb(database.databaseUrl, 2);
     const settled = await settle(db, traffic.accepted, Number(args.settle) * 1000);
     console.log(`\nsettled in ${(settled.ms / 1000).toFixed(0)} s${settled.left ? ` (gave up with ${settled.left} still open)` : ''}`);

@@ -19,8 +19,9 @@ export function duringOutage(o: Outcome, faults: FaultWindow[]): boolean {
   return faults.some((f) => f.what.startsWith('PostgreSQL') && o.start < f.to + OUTAGE_GRACE_MS && o.end > f.from);
 }
 
-export function printTraffic(outcomes: Outcome[], seconds: number, faults: FaultWindow[]): void {
-  console.log(`\n${outcomes.length} requests in ${seconds.toFixed(0)} s (${(outcomes.length / seconds).toFixed(1)} req/s)`);
+export function printTraffic(outcomes: Outcome[], sendingSeconds: number, seconds: number, faults: FaultWindow[]): void {
+  const rate = (outcomes.length / sendingSeconds).toFixed(1);
+  console.log(`\n${outcomes.length} requests sent in ${sendingSeconds} s (${rate} req/s), the last answered after ${seconds.toFixed(0)} s`);
   console.log(`kind        requests      2xx   errors   p50 ms   p99 ms`);
   const row = (name: string, list: Outcome[]) => {
     const ms = list.map((o) => o.end - o.start).sort((a, b) => a - b);
