@@ -69,7 +69,8 @@ async function explain(client: Client, workflowIds: string[]): Promise<string[]>
       const pending = (described.raw.pendingActivities ?? []).map(
         (a) => `${a.activityType?.name} attempt ${a.attempt}${a.lastFailure ? ` (${a.lastFailure.message})` : ''}`,
       );
-      return `${id}: ${described.status.name}, ${described.historyLength} events${pending.length ? `, pending ${pending.join('; ')}` : ''}`;
+      const interrupted = await interruptions(client, id);
+      return `${id}: ${described.status.name}, ${described.historyLength} events${interrupted}${pending.length ? `, pending ${pending.join('; ')}` : ''}`;
     }),
   );
 }
@@ -168,6 +169,13 @@ async function noFailedWorkflow(client: Client): Promise<Check> {
     detail: `${failed.length} of ${total} workflows`,
     flows: failed,
   };
+}
+
+/** Workflow tasks that timed out or failed (a killed worker, a failed local activity): where a run was cut. */
+async function interruptions(client: Client, id: string): Promise<string> {
+  const history = await client.workflow.getHandle(id).fetchHistory();
+  const cut = (history.events ?? []).filter((e) => e.workflowTaskTimedOutEventAttributes || e.workflowTaskFailedEventAttributes);
+  return cut.length ? ` (${cut.length} workflow tasks timed out or failed)` : '';
 }
 
 /** What failed a workflow: its last failed or timed-out activity's error, else the workflow's own. */
