@@ -44,6 +44,7 @@ async function main() {
   const temporal = await startTemporalDevServer({ port: await freePort(), uiPort: null, dbFile: null, namespaces: [NAMESPACE] });
   let fixtures: Fixtures | undefined;
   let processes: ServiceProcesses | undefined;
+  let failed: string[] = [];
   try {
     const port = await freePort();
     const env = { DATABASE_URL: database.databaseUrl, TEMPORAL_ADDRESS: temporal.address, TEMPORAL_NAMESPACE: NAMESPACE };
@@ -67,13 +68,15 @@ async function main() {
     checks.push({ name: 'the API process never died', ok: crashes === 0, detail: `${crashes} exits` });
     printChecks(checks);
     console.log(`\nAPI error log lines: ${processes.apiErrorLines().length} (in ${processes.logFile})`);
-    process.exitCode = checks.every((c) => c.ok) ? 0 : 1;
+    failed = checks.filter((c) => !c.ok).map((c) => c.name);
   } finally {
     await processes?.stop();
     await fixtures?.close();
     await temporal.stop();
     await database.stop();
   }
+  // runBench exits 1 on an error (and 0 otherwise, whatever process.exitCode says).
+  if (failed.length) throw new Error(`reconciliation failed: ${failed.join('; ')}`);
 }
 
 /** What the API and the worker run with: loopback crawling and DNS, quotas out of the way, claims checked every 5 s. */
