@@ -44,7 +44,7 @@ async function main() {
   const temporal = await startTemporalDevServer({ port: await freePort(), uiPort: null, dbFile: null, namespaces: [NAMESPACE] });
   let fixtures: Fixtures | undefined;
   let processes: ServiceProcesses | undefined;
-  let failed: string[] = [];
+  const failed: string[] = [];
   try {
     const port = await freePort();
     const env = { DATABASE_URL: database.databaseUrl, TEMPORAL_ADDRESS: temporal.address, TEMPORAL_NAMESPACE: NAMESPACE };
@@ -68,7 +68,7 @@ async function main() {
     checks.push({ name: 'the API process never died', ok: crashes === 0, detail: `${crashes} exits` });
     printChecks(checks);
     console.log(`\nAPI error log lines: ${processes.apiErrorLines().length} (in ${processes.logFile})`);
-    failed = checks.filter((c) => !c.ok).map((c) => c.name);
+    failed.push(...checks.filter((c) => !c.ok).map((c) => c.name));
   } finally {
     await processes?.stop();
     await fixtures?.close();
