@@ -14,14 +14,15 @@ export interface Check {
   flows?: string[];
 }
 
-/** Drafts still crawling, paid orders not fulfilled, accepted claims still pending. */
+/** Drafts still crawling, accepted payments not applied yet, paid orders not fulfilled, accepted claims still pending. */
 async function unsettled(db: Db, accepted: Accepted): Promise<number> {
-  const [drafts, orders, claims] = await Promise.all([
+  const [drafts, payments, orders, claims] = await Promise.all([
     count(db('drafts').whereIn('id', accepted.drafts).whereIn('status', ['crawling', 'drafting'])),
+    count(db('orders').whereIn('number', accepted.paid).whereNull('paid_at')),
     count(db('orders').whereNotNull('paid_at').whereNot({ status: 'fulfilled' }).whereNot({ status: 'attention' })),
     count(db('claims').whereIn('id', accepted.claims).where({ status: 'pending' })),
   ]);
-  return drafts + orders + claims;
+  return drafts + payments + orders + claims;
 }
 
 /** Polls until nothing is left to do or `timeoutMs` passed; returns how long it took. */
