@@ -183,25 +183,45 @@ export function printTable(results: LoadResult[], baseline = results[0]!): void 
   }
 }
 
+export interface BenchDatabase {
+  databaseUrl: string;
+  dataDir: string;
+  /** Stops PostgreSQL (a fast shutdown: open connections are cut), waits `downMs`, starts it again on the same data. */
+  restart(downMs: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
 /**
  * An embedded PostgreSQL with migrations, seed and `listings` live listings named from WORDS.
  * With BENCH_DB_DIR the cluster lives there and outlives the run: a later run with the same
  * number of listings skips seeding (each size has its own database), so plans can be studied
  * and runs repeated on a large table without waiting for it again. BENCH_DATABASE_URL uses a
- * PostgreSQL that is already running instead.
+ * PostgreSQL that is already running instead (it cannot be restarted).
  */
-export async function benchDatabase(listings: number): Promise<{ databaseUrl: string; dataDir: string; stop(): Promise<void> }> {
+export async function benchDatabase(listings: number): Promise<BenchDatabase> {
   if (process.env.BENCH_DATABASE_URL)
-    return prepared(process.env.BENCH_DATABASE_URL, listings, { dataDir: os.tmpdir(), stop: async () => {} });
+    return prepared(process.env.BENCH_DATABASE_URL, listings, {
+      dataDir: os.tmpdir(),
+      restart: async () => {
+        throw new Error('BENCH_DATABASE_URL: a PostgreSQL this run did not start cannot be restarted');
+      },
+      stop: async () => {},
+    });
   const kept = process.env.BENCH_DB_DIR ? path.resolve(process.env.BENCH_DB_DIR) : null;
   const tmp = kept ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'ld-bench-')));
   await fs.mkdir(tmp, { recursive: true, mode: 0o755 });
   await fs.chmod(tmp, 0o755);
-  const pg = await startEmbeddedPostgres({ dir: path.join(tmp, 'pg'), port: await freePort() });
+  const cluster = { dir: path.join(tmp, 'pg'), port: await freePort() };
+  let pg = await startEmbeddedPostgres(cluster);
   const database = kept ? `bench_${listings}` : 'bench';
   await pg.ensureDatabase(database);
   return prepared(pg.url(database), listings, {
     dataDir: tmp,
+    async restart(downMs: number) {
+      await pg.stop();
+      await new Promise((r) => setTimeout(r, downMs));
+      pg = await startEmbeddedPostgres(cluster);
+    },
     async stop() {
       await pg.stop();
       if (!kept) await fs.rm(tmp, { recursive: true, force: true });

@@ -7,10 +7,12 @@ const STEP_TIMEOUT = '30 seconds';
 /** Runs recorded before DraftStatus existed replay without it (and still complete as 'failed'). */
 const DRAFT_STATUS_PATCH = 'draft-status-search-attribute';
 
-// Site-caused failures are non-retryable ApplicationFailures; retries cover our own hiccups.
+// Site-caused failures are non-retryable ApplicationFailures; retries cover our own hiccups. Six
+// attempts (2 + 4 + 8 + 16 + 32 s apart): a killed worker costs one and a database restart of a few
+// seconds several; with three, `npm run loadtest` saw drafts fail over a 6 s restart.
 const { crawlDraftSite } = proxyActivities<DraftActivities>({
   startToCloseTimeout: CRAWL_TIMEOUT,
-  retry: { maximumAttempts: 3, initialInterval: '2 seconds' },
+  retry: { maximumAttempts: 6, initialInterval: '2 seconds' },
 });
 const { composeDraft, failDraft } = proxyActivities<DraftActivities>({
   startToCloseTimeout: STEP_TIMEOUT,
