@@ -68,6 +68,7 @@ export const ERROR_CODES = {
   internal_error: [500, 'Internal error'],
   output_invalid: [500, 'Output breaks its schema'],
   workflow_unavailable: [503, 'Service unavailable'],
+  database_unavailable: [503, 'Service unavailable'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -143,6 +144,40 @@ export const tooManyRequests = (detail: string, retryAfterSeconds: number) =>
 export const serviceUnavailable = (detail: string, retryAfterSeconds: number) =>
   appError('workflow_unavailable', detail, { headers: { 'Retry-After': String(retryAfterSeconds) } });
 
+/** Error codes of a database that is restarting or unreachable (not of a bad query). */
+const DATABASE_DOWN_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08006',
+]);
+const DATABASE_DOWN_MESSAGES = /^(Connection terminated|Knex: Timeout acquiring a connection|Client has encountered a connection error)/;
+
+/**
+ * Thrown values the caller can act on: an AppError as it is, and a database that is down for a
+ * moment as 503 database_unavailable with Retry-After (a restart or failover is not our bug, and a
+ * client that retries later will succeed); null for everything else (a 500).
+ */
+export function knownError(err: unknown): AppError | null {
+  if (err instanceof AppError) return err;
+  const e = err as { code?: unknown; message?: unknown } | null;
+  const down =
+    (typeof e?.code === 'string' && DATABASE_DOWN_CODES.has(e.code)) ||
+    (typeof e?.message === 'string' && DATABASE_DOWN_MESSAGES.test(e.message));
+  return down
+    ? appError('database_unavailable', 'The database is unavailable for a moment. Please retry shortly.', {
+        headers: { 'Retry-After': '5' },
+      })
+    : null;
+}
+
 /** 1048576 → "1 MB", 8388608 → "8 MB" (binary megabytes, as the limits are set). */
 export function formatBytes(bytes: number): string {
   const mb = bytes / 1024 / 1024;
@@ -170,7 +205,7 @@ export interface Problem {
 
 /** Maps any thrown value to a problem; 5xx details are hidden. */
 export function toProblem(err: unknown, baseUrl: string, requestId?: string): Problem {
-  const e = err instanceof AppError ? err : appError('internal_error', 'Something went wrong on our side. Please retry later.');
+  const e = knownError(err) ?? appError('internal_error', 'Something went wrong on our side. Please retry later.');
   const problem: Problem = {
     ...e.extensions,
     type: `${baseUrl}/problems/${e.code}`,

@@ -48,7 +48,9 @@ function errorResponses(op: Operation): Record<string, string> {
     responses['415'] = 'The body is not JSON: send `application/json` or another `+json` type (`unsupported_media_type`)';
   }
   Object.assign(responses, op.errors);
-  if (op.startsWorkflow) responses['503'] = 'The workflow service is unreachable; retry after Retry-After (`workflow_unavailable`)';
+  responses['503'] = op.startsWorkflow
+    ? 'The database or the workflow service is unavailable for a moment; retry after Retry-After (`database_unavailable`, `workflow_unavailable`)'
+    : 'The database is unavailable for a moment; retry after Retry-After (`database_unavailable`)';
   return responses;
 }
 

@@ -2,7 +2,7 @@ import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import type { Context, Middleware, Next } from 'koa';
 import compose from 'koa-compose';
-import { appError, AppError } from '../errors.ts';
+import { appError, knownError } from '../errors.ts';
 import { verifyCsrf } from './csrf.ts';
 import { html } from './html.ts';
 import { multipartForms } from './multipart.ts';
@@ -53,7 +53,7 @@ function htmlErrors(services: WebServices): Middleware {
     try {
       await next();
     } catch (err) {
-      const known = err instanceof AppError ? err : null;
+      const known = knownError(err);
       if (!known) ctx.state.log.error({ err }, 'unhandled error on a page');
       const title = known?.title ?? 'Something went wrong';
       const detail = known?.message ?? 'Something went wrong on our side. Please try again later.';

@@ -58,12 +58,12 @@ test('each operation documents exactly the error statuses it can answer', async 
   const doc = (await api(env, 'GET', '/openapi.json')).body;
   const statuses = (path: string, method: string) => Object.keys(doc.paths[path][method].responses).sort();
   t.deepEqual(statuses('/drafts', 'post'), ['201', '400', '401', '403', '404', '409', '413', '415', '422', '429', '503']);
-  t.deepEqual(statuses('/sites', 'get'), ['200', '400', '404', '429']);
-  t.deepEqual(statuses('/me/founder-profile', 'get'), ['200', '400', '401', '403', '404', '429']);
+  t.deepEqual(statuses('/sites', 'get'), ['200', '400', '404', '429', '503']);
+  t.deepEqual(statuses('/me/founder-profile', 'get'), ['200', '400', '401', '403', '404', '429', '503']);
   const photo = doc.paths['/me/founder-profile/photo'].put.responses;
   t.is(photo['413'].description, 'The body is larger than 8 MB (`image_too_large`)');
   t.is(doc.paths['/me/founder-profile'].patch.responses['413'].description, 'The body is larger than 1 MB (`payload_too_large`)');
-  t.is(photo['503'], undefined);
+  t.is(photo['503'].description, 'The database is unavailable for a moment; retry after Retry-After (`database_unavailable`)');
   const key = doc.paths['/drafts'].post.parameters.find((p: { name: string }) => p.name === 'Idempotency-Key');
   t.like(key.schema, { type: 'string', minLength: 1, maxLength: 255 });
 });

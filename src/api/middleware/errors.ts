@@ -1,5 +1,5 @@
 import type { Context, Next } from 'koa';
-import { AppError, toProblem } from '../../errors.ts';
+import { AppError, knownError, toProblem } from '../../errors.ts';
 
 /** The single place errors become responses: problem+json, 5xx details hidden and logged. */
 export function problemErrors(baseUrl: string) {
@@ -20,7 +20,8 @@ export function problemErrors(baseUrl: string) {
 
 /** Koa and its middleware throw http-errors (with `status` and `expose`); keep their 4xx. */
 function asAppError(err: unknown): AppError | null {
-  if (err instanceof AppError) return err;
+  const known = knownError(err);
+  if (known) return known;
   const e = err as { status?: number; expose?: boolean; message?: string };
   if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && e.expose) {
     const code = HTTP_CODES[e.status] ?? 'bad_request';
