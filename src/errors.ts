@@ -158,7 +158,8 @@ const DATABASE_DOWN_CODES = new Set([
   '08003',
   '08006',
 ]);
-const DATABASE_DOWN_MESSAGES = /^(Connection terminated|Knex: Timeout acquiring a connection|Client has encountered a connection error)/;
+// knex puts the statement before pg's message: `select … - Connection terminated unexpectedly`.
+const DATABASE_DOWN_MESSAGES = /Connection terminated|Timeout acquiring a connection|Client has encountered a connection error/;
 
 /**
  * Thrown values the caller can act on: an AppError as it is, and a database that is down for a

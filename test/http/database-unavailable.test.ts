@@ -42,6 +42,13 @@ test('a refused connection and a cut connection are database_unavailable', async
   t.like(knownError(cut), { status: 503, code: 'database_unavailable' });
 });
 
+test('a statement cut by a restart is database_unavailable, as knex words it', async (t) => {
+  // What the load test's PostgreSQL restart left in the log as 500s before this was matched.
+  const cut = new Error('select "key" from "products" where "site_id" = $1 - Connection terminated unexpectedly');
+  t.like(knownError(cut), { status: 503, code: 'database_unavailable' });
+  t.like(knownError(new Error('BEGIN; - Connection terminated unexpectedly')), { code: 'database_unavailable' });
+});
+
 test('a bad query stays an internal error', async (t) => {
   t.is(knownError(Object.assign(new Error('syntax error at or near "SELEC"'), { code: '42601' })), null);
   t.is(knownError(new TypeError('x is undefined')), null);
