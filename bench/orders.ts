@@ -1,6 +1,6 @@
 /**
  * `npm run bench:orders`: (1) quote_order against a bare Koa handler at 50 connections, in
- * alternating rounds (target ≥ 50 % of its throughput); (2) payment confirmed → every line
+ * alternating rounds (target ≥ 50 % of its throughput), next to /healthz and list_products; (2) payment confirmed → every line
  * fulfilled over 200 orders on a Temporal dev server with one in-process worker (target p95 < 1 s),
  * measured from each webhook's arrival (payment_events.received_at) to the order's fulfilled_at.
  */
@@ -58,8 +58,12 @@ async function quoteThroughput(url: string, key: string, listingId: number) {
     ],
     billing_country: 'DE',
   });
-  const [bareResult, quote] = await compare([
+  // /healthz and list_products show where the time goes: the app's request context and error
+  // middleware alone, then the whole REST pipeline (auth, router, invoke, output) on a cached read.
+  const [bareResult, health, products, quote] = await compare([
     { name: 'bare Koa (constant JSON)', options: { url: `${bareServer.url}/` } },
+    { name: 'GET /healthz (app middleware only)', options: { url: `${url}/healthz` } },
+    { name: 'list_products (cached, public)', options: { url: `${url}/api/v1/products` } },
     {
       name: 'quote_order (2 items, DE VAT)',
       options: {
@@ -70,7 +74,7 @@ async function quoteThroughput(url: string, key: string, listingId: number) {
       },
     },
   ]);
-  printTable([bareResult!, quote!]);
+  printTable([bareResult!, health!, products!, quote!]);
   const ratio = quote!.rps / bareResult!.rps;
   console.log(`\nquote_order ${(ratio * 100).toFixed(0)} % of bare — target ≥ 50 %: ${ratio >= 0.5 ? 'met' : 'MISSED'}`);
   await bareServer.close();
