@@ -32,7 +32,7 @@ export const homePages: PageRoutes = (router, services) => {
           await searchListings(
             services.db,
             { siteId: site.id, siteKey: site.key, q, page, perPage: PER_PAGE },
-            services.config.cache.searchTtlMs,
+            services.config.search,
           ),
         )
       : await thisWeek(services.db, site, Boolean(user));

@@ -1,0 +1,553 @@
+/**
+ * The in-memory search index: each live listing's lexemes as PostgreSQL computed them (from
+ * `search_name`, `search_lead` and `search`), postings from lexemes to listings, and each site's
+ * live listings in vote order. It answers the same questions as the SQL of search.ts (the
+ * capped count, the featured matches, each tier's best listings), with no database.
+ *
+ * Layout, for a million listings in a few hundred MB: listings live in slots (typed arrays by
+ * slot), their lexeme ids in one pool, name lexemes first, then the headline's, then the
+ * summary's (each vector minus the one before). Postings are one array built at load, a slot
+ * and its segment in each entry, with later additions kept aside; entries are never removed,
+ * so each candidate is checked against its own lexemes.
+ */
+
+/** A listing as the index holds it: the lexemes of its three search vectors. */
+export interface IndexedListing {
+  id: number;
+  siteId: number;
+  votes: number;
+  live: boolean;
+  /** tsvector_to_array of search_name, search_lead and search. */
+  name: string[];
+  lead: string[];
+  all: string[];
+}
+
+/**
+ * A search as the index evaluates it: term j of the search holds lexeme ids (a typed word: every
+ * lexeme starting with one of its forms; an excluded word: its exact lexemes); a group matches
+ * when its `all` terms match and none of its `none` terms does (bit masks over terms).
+ */
+export interface IndexQuery {
+  terms: number[][];
+  groups: Array<{ all: number; none: number }>;
+}
+
+/** What search.ts needs of one search, listing ids best first. */
+export interface IndexMatches {
+  /** Matches counted up to `countLimit`. */
+  total: number;
+  featured: number[];
+  rows: number[];
+}
+
+/**
+ * A tier whose candidates (postings of each group's rarest word) are at most this many is
+ * evaluated whole; a larger one is walked in vote order until its page is full, where matches
+ * are dense enough to be met early.
+ */
+const MAX_CANDIDATES = 20_000;
+
+const NAME = 0;
+const LEAD = 1;
+const ALL = 2;
+
+export class SearchIndex {
+  #slots = 0;
+  #ids = new Int32Array(1024);
+  #site = new Int32Array(1024);
+  #votes = new Int32Array(1024);
+  #live = new Uint8Array(1024);
+  #start = new Int32Array(1024);
+  #nameEnd = new Int32Array(1024);
+  #leadEnd = new Int32Array(1024);
+  #end = new Int32Array(1024);
+  #stamp = new Int32Array(1024);
+  #stampNow = 0;
+  readonly #slotOf = new Map<number, number>();
+
+  #pool = new Int32Array(1 << 16);
+  #poolUsed = 0;
+  #poolGarbage = 0;
+
+  readonly #lexemes: string[] = [];
+  readonly #lexemeId = new Map<string, number>();
+  /** Lexeme ids in string order, for prefixes. */
+  #sorted: number[] = [];
+  /** Per lexeme: postings per segment (entries of #postings and #extra counted together), an upper bound. */
+  #counts = new Int32Array(3 * 1024);
+  /** Per term bit: the terms a lexeme satisfies, set for one search at a time. */
+  #mask = new Uint8Array(1024);
+
+  /** Postings built at load: lexeme l's entries are #postings[#postingStart[l] .. #postingStart[l + 1]]. */
+  #postingStart = new Int32Array(1);
+  #postings = new Int32Array(0);
+  /** Postings added since. */
+  readonly #extra = new Map<number, number[]>();
+  /** Live slots of each site, most voted first (ties: lower id). */
+  readonly #order = new Map<number, number[]>();
+  #loading = true;
+
+  get size(): number {
+    return this.#slotOf.size;
+  }
+
+  /** Adds or replaces a listing; a listing that is not live stays out of every search. */
+  put(listing: IndexedListing): void {
+    let slot = this.#slotOf.get(listing.id);
+    const wasLive = slot !== undefined && this.#live[slot] === 1;
+    if (wasLive) this.#unorder(slot!);
+    if (slot === undefined) {
+      slot = this.#newSlot(listing.id);
+    }
+    const [name, lead, all] = this.#segments(listing);
+    if (!this.#sameLexemes(slot, name, lead, all)) this.#setLexemes(slot, name, lead, all);
+    this.#site[slot] = listing.siteId;
+    this.#votes[slot] = listing.votes;
+    this.#live[slot] = listing.live ? 1 : 0;
+    if (listing.live) this.#reorder(slot);
+  }
+
+  /** Takes a listing out of search (deleted, or gone from the database). */
+  remove(id: number): void {
+    const slot = this.#slotOf.get(id);
+    if (slot === undefined || this.#live[slot] === 0) return;
+    this.#unorder(slot);
+    this.#live[slot] = 0;
+  }
+
+  /** Ends the bulk load: builds postings and vote orders once instead of per listing. */
+  finishLoad(): void {
+    const lexemes = this.#lexemes.length;
+    const start = new Int32Array(lexemes + 1);
+    for (let slot = 0; slot < this.#slots; slot++) {
+      for (let i = this.#start[slot]!; i < this.#end[slot]!; i++) start[this.#pool[i]! + 1]!++;
+    }
+    for (let l = 0; l < lexemes; l++) start[l + 1]! += start[l]!;
+    const postings = new Int32Array(start[lexemes]!);
+    const fill = start.slice(0, lexemes);
+    for (let slot = 0; slot < this.#slots; slot++) {
+      const bounds = [this.#start[slot]!, this.#nameEnd[slot]!, this.#leadEnd[slot]!, this.#end[slot]!];
+      for (let segment = NAME; segment <= ALL; segment++) {
+        for (let i = bounds[segment]!; i < bounds[segment + 1]!; i++) {
+          const l = this.#pool[i]!;
+          postings[fill[l]!++] = slot * 4 + segment;
+        }
+      }
+    }
+    this.#postingStart = start;
+    this.#postings = postings;
+    this.#sorted = this.#lexemes.map((_, i) => i).sort((a, b) => compare(this.#lexemes[a]!, this.#lexemes[b]!));
+    for (const slots of this.#order.values()) slots.sort((a, b) => this.#before(a, b));
+    this.#loading = false;
+  }
+
+  /** Ids of every lexeme starting with `prefix`. */
+  lexemesStarting(prefix: string): number[] {
+    let [lo, hi] = [0, this.#sorted.length];
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (compare(this.#lexemes[this.#sorted[mid]!]!, prefix) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    const ids: number[] = [];
+    for (let i = lo; i < this.#sorted.length && this.#lexemes[this.#sorted[i]!]!.startsWith(prefix); i++) ids.push(this.#sorted[i]!);
+    return ids;
+  }
+
+  lexemeId(lexeme: string): number | undefined {
+    return this.#lexemeId.get(lexeme);
+  }
+
+  /**
+   * Live listings of a site matching the search, as search.ts's `matching` cuts them: featured
+   * matches (best tier, then votes), the capped count, and the tiers without the featured in
+   * the order and depth the SQL asks for them.
+   */
+  search(siteId: number, query: IndexQuery, featured: ReadonlySet<number>, offset: number, limit: number, countLimit: number): IndexMatches {
+    this.#setMask(query, true);
+    try {
+      return new Evaluation(this, siteId, query, featured).run(offset, limit, countLimit);
+    } finally {
+      this.#setMask(query, false);
+    }
+  }
+
+  /** Live listings of a site, most voted first: the featured first, then the others. */
+  byVotes(siteId: number, featured: ReadonlySet<number>, offset: number, limit: number, countLimit: number): IndexMatches {
+    const order = this.#order.get(siteId) ?? [];
+    const first = order.filter((s) => featured.has(this.#ids[s]!)).map((s) => this.#ids[s]!);
+    const rows = first.slice(offset, offset + limit);
+    let skip = Math.max(0, offset - first.length);
+    for (let i = 0; i < order.length && rows.length < limit; i++) {
+      const id = this.#ids[order[i]!]!;
+      if (featured.has(id)) continue;
+      if (skip > 0) skip--;
+      else rows.push(id);
+    }
+    return { total: Math.min(order.length, countLimit), featured: first, rows };
+  }
+
+  // Evaluation reads the slots directly: these are its views.
+  /** @internal */ get internals() {
+    return {
+      ids: this.#ids,
+      site: this.#site,
+      votes: this.#votes,
+      live: this.#live,
+      order: this.#order,
+      slotOf: this.#slotOf,
+      bits: (slot: number) => this.#bits(slot),
+      estimate: (term: number[], segment: number) => this.#estimate(term, segment),
+      candidates: (term: number[], segment: number, siteId: number, into: number[]) => this.#candidates(term, segment, siteId, into),
+      nextStamp: () => ++this.#stampNow,
+      before: (a: number, b: number) => this.#before(a, b),
+    };
+  }
+
+  /** Which terms a slot's name, lead and whole vector satisfy: three bytes of term bits. */
+  #bits(slot: number): number {
+    const [pool, mask] = [this.#pool, this.#mask];
+    let name = 0;
+    let head = 0;
+    let rest = 0;
+    const [a, b, c, d] = [this.#start[slot]!, this.#nameEnd[slot]!, this.#leadEnd[slot]!, this.#end[slot]!];
+    for (let i = a; i < b; i++) name |= mask[pool[i]!]!;
+    for (let i = b; i < c; i++) head |= mask[pool[i]!]!;
+    for (let i = c; i < d; i++) rest |= mask[pool[i]!]!;
+    const lead = name | head;
+    return name | (lead << 8) | ((lead | rest) << 16);
+  }
+
+  #setMask(query: IndexQuery, on: boolean): void {
+    for (const [j, term] of query.terms.entries()) {
+      const bit = 1 << j;
+      for (const l of term) this.#mask[l] = on ? this.#mask[l]! | bit : 0;
+    }
+  }
+
+  /** Postings of a term's lexemes in segments up to `segment` (an upper bound of its listings). */
+  #estimate(term: number[], segment: number): number {
+    let n = 0;
+    for (const l of term) for (let s = 0; s <= segment; s++) n += this.#counts[l * 3 + s]!;
+    return n;
+  }
+
+  /** Live slots of the site that hold one of the term's lexemes in segments up to `segment`, each once. */
+  #candidates(term: number[], segment: number, siteId: number, into: number[]): void {
+    const stamp = ++this.#stampNow;
+    const take = (entry: number) => {
+      const slot = entry >> 2;
+      if ((entry & 3) > segment || this.#stamp[slot] === stamp) return;
+      this.#stamp[slot] = stamp;
+      if (this.#live[slot] === 1 && this.#site[slot] === siteId) into.push(slot);
+    };
+    for (const l of term) {
+      for (let i = this.#postingStart[l] ?? 0, end = this.#postingStart[l + 1] ?? 0; i < end; i++) take(this.#postings[i]!);
+      const extra = this.#extra.get(l);
+      if (extra) for (const entry of extra) take(entry);
+    }
+  }
+
+  /** Most votes first, then the lower id (as `ORDER BY votes DESC, id`). */
+  #before(a: number, b: number): number {
+    return this.#votes[b]! - this.#votes[a]! || this.#ids[a]! - this.#ids[b]!;
+  }
+
+  #unorder(slot: number): void {
+    if (this.#loading) return;
+    const order = this.#order.get(this.#site[slot]!)!;
+    const at = this.#position(order, slot);
+    if (order[at] === slot) order.splice(at, 1);
+  }
+
+  #reorder(slot: number): void {
+    const site = this.#site[slot]!;
+    let order = this.#order.get(site);
+    if (!order) this.#order.set(site, (order = []));
+    if (this.#loading) order.push(slot);
+    else order.splice(this.#position(order, slot), 0, slot);
+  }
+
+  #position(order: number[], slot: number): number {
+    let [lo, hi] = [0, order.length];
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.#before(order[mid]!, slot) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  #newSlot(id: number): number {
+    const slot = this.#slots++;
+    if (slot >= this.#ids.length) {
+      const size = this.#ids.length * 2;
+      this.#ids = grow(this.#ids, size);
+      this.#site = grow(this.#site, size);
+      this.#votes = grow(this.#votes, size);
+      this.#live = grow(this.#live, size);
+      this.#start = grow(this.#start, size);
+      this.#nameEnd = grow(this.#nameEnd, size);
+      this.#leadEnd = grow(this.#leadEnd, size);
+      this.#end = grow(this.#end, size);
+      this.#stamp = grow(this.#stamp, size);
+    }
+    this.#ids[slot] = id;
+    this.#slotOf.set(id, slot);
+    return slot;
+  }
+
+  /** Lexeme ids of the name, of the headline not in the name, of the summary not in either. */
+  #segments(listing: IndexedListing): [number[], number[], number[]] {
+    const seen = new Set<string>();
+    const segment = (lexemes: string[]) => {
+      const ids: number[] = [];
+      for (const lexeme of lexemes) {
+        if (seen.has(lexeme)) continue;
+        seen.add(lexeme);
+        ids.push(this.#intern(lexeme));
+      }
+      return ids.sort((a, b) => a - b);
+    };
+    return [segment(listing.name), segment(listing.lead), segment(listing.all)];
+  }
+
+  #intern(lexeme: string): number {
+    let id = this.#lexemeId.get(lexeme);
+    if (id !== undefined) return id;
+    id = this.#lexemes.length;
+    this.#lexemes.push(lexeme);
+    this.#lexemeId.set(lexeme, id);
+    if (id >= this.#mask.length) {
+      this.#mask = grow(this.#mask, this.#mask.length * 2);
+      this.#counts = grow(this.#counts, this.#mask.length * 3);
+    }
+    if (!this.#loading) {
+      let [lo, hi] = [0, this.#sorted.length];
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (compare(this.#lexemes[this.#sorted[mid]!]!, lexeme) < 0) lo = mid + 1;
+        else hi = mid;
+      }
+      this.#sorted.splice(lo, 0, id);
+    }
+    return id;
+  }
+
+  #sameLexemes(slot: number, name: number[], lead: number[], all: number[]): boolean {
+    if (slot >= this.#slots || this.#end[slot] === this.#start[slot]) return name.length + lead.length + all.length === 0;
+    const bounds = [this.#start[slot]!, this.#nameEnd[slot]!, this.#leadEnd[slot]!, this.#end[slot]!];
+    return [name, lead, all].every(
+      (ids, s) => ids.length === bounds[s + 1]! - bounds[s]! && ids.every((l, i) => this.#pool[bounds[s]! + i] === l),
+    );
+  }
+
+  #setLexemes(slot: number, name: number[], lead: number[], all: number[]): void {
+    const had = new Set<number>();
+    for (let s = NAME; s <= ALL; s++) {
+      const [from, to] = [[this.#start, this.#nameEnd, this.#leadEnd][s]![slot]!, [this.#nameEnd, this.#leadEnd, this.#end][s]![slot]!];
+      for (let i = from; i < to; i++) had.add(this.#pool[i]! * 4 + s);
+    }
+    this.#poolGarbage += this.#end[slot]! - this.#start[slot]!;
+    const length = name.length + lead.length + all.length;
+    if (this.#poolUsed + length > this.#pool.length) this.#makeRoom(length);
+    this.#start[slot] = this.#poolUsed;
+    for (const [s, ids] of [name, lead, all].entries()) {
+      for (const l of ids) {
+        this.#pool[this.#poolUsed++] = l;
+        // At load, postings are built in one pass at the end.
+        if (this.#loading || had.has(l * 4 + s)) continue;
+        let extra = this.#extra.get(l);
+        if (!extra) this.#extra.set(l, (extra = []));
+        extra.push(slot * 4 + s);
+        this.#counts[l * 3 + s]!++;
+      }
+      if (s === NAME) this.#nameEnd[slot] = this.#poolUsed;
+      if (s === LEAD) this.#leadEnd[slot] = this.#poolUsed;
+    }
+    this.#end[slot] = this.#poolUsed;
+    if (this.#loading) for (const [s, ids] of [name, lead, all].entries()) for (const l of ids) this.#counts[l * 3 + s]!++;
+  }
+
+  /** Room for `length` more: the pool compacted when half of it is garbage, else doubled. */
+  #makeRoom(length: number): void {
+    const live = this.#poolUsed - this.#poolGarbage;
+    const size = Math.max(this.#pool.length * (live * 2 > this.#pool.length ? 2 : 1), live + length + 1024);
+    const pool = new Int32Array(size);
+    let used = 0;
+    for (let slot = 0; slot < this.#slots; slot++) {
+      const [start, end] = [this.#start[slot]!, this.#end[slot]!];
+      pool.set(this.#pool.subarray(start, end), used);
+      this.#nameEnd[slot] = this.#nameEnd[slot]! - start + used;
+      this.#leadEnd[slot] = this.#leadEnd[slot]! - start + used;
+      this.#start[slot] = used;
+      used += end - start;
+      this.#end[slot] = used;
+    }
+    this.#pool = pool;
+    this.#poolUsed = used;
+    this.#poolGarbage = 0;
+  }
+}
+
+/** One search over the index; each tier is found once, when the cut first needs it. */
+class Evaluation {
+  readonly #index: SearchIndex['internals'];
+  readonly #siteId: number;
+  readonly #query: IndexQuery;
+  readonly #featured: ReadonlySet<number>;
+  /** Each candidate's term bits, when the whole search is small enough to evaluate at once. */
+  #all: Map<number, number> | null = null;
+
+  constructor(index: SearchIndex, siteId: number, query: IndexQuery, featured: ReadonlySet<number>) {
+    this.#index = index.internals;
+    this.#siteId = siteId;
+    this.#query = query;
+    this.#featured = featured;
+  }
+
+  run(offset: number, limit: number, countLimit: number): IndexMatches {
+    if (this.#estimate(ALL) <= MAX_CANDIDATES) {
+      this.#all = new Map();
+      for (const slot of this.#candidates(ALL)) this.#all.set(slot, this.#index.bits(slot));
+    }
+    const featured = this.#featuredMatches();
+    const total = this.#count(countLimit);
+    // As search.ts's `matching`: the name tier to offset + limit, later tiers only while short.
+    const depth = offset + limit - featured.length;
+    const capped = total >= countLimit;
+    const rows = limit > 0 ? this.#tier(NAME, offset + limit) : [];
+    for (const tier of [LEAD, ALL]) {
+      if (limit === 0 || rows.length >= (capped ? depth : Math.min(depth, total - featured.length))) continue;
+      rows.push(...this.#tier(tier, depth - rows.length));
+    }
+    const ids = this.#index.ids;
+    return {
+      total,
+      featured: featured.map((s) => ids[s]!),
+      rows: [...featured, ...rows].slice(offset, offset + limit).map((s) => ids[s]!),
+    };
+  }
+
+  /** Whether the name (0), lead (1) or whole vector (2) matches, given a slot's term bits. */
+  #matches(bits: number, vector: number): boolean {
+    const b = (bits >> (vector * 8)) & 0xff;
+    return this.#query.groups.some((g) => (b & g.all) === g.all && (b & g.none) === 0);
+  }
+
+  /** The tier of a match as the SQL's CASE puts it (name, lead, else whole), -1 when no match. */
+  #tierOf(bits: number): number {
+    if (!this.#matches(bits, ALL)) return -1;
+    return this.#matches(bits, NAME) ? NAME : this.#matches(bits, LEAD) ? LEAD : ALL;
+  }
+
+  /** In tier t as the SQL's tier conditions say: its vector matches, the one before does not. */
+  #inTier(bits: number, tier: number): boolean {
+    return this.#matches(bits, tier) && (tier === NAME || !this.#matches(bits, tier - 1));
+  }
+
+  #featuredMatches(): number[] {
+    const { slotOf, live, site } = this.#index;
+    const found: Array<[number, number]> = [];
+    for (const id of this.#featured) {
+      const slot = slotOf.get(id);
+      if (slot === undefined || live[slot] !== 1 || site[slot] !== this.#siteId) continue;
+      const tier = this.#tierOf(this.#bitsOf(slot));
+      if (tier >= 0) found.push([tier, slot]);
+    }
+    return found.sort(([ta, a], [tb, b]) => ta - tb || this.#index.before(a, b)).map(([, slot]) => slot);
+  }
+
+  #count(countLimit: number): number {
+    let n = 0;
+    if (this.#all) {
+      for (const bits of this.#all.values()) if (this.#matches(bits, ALL) && ++n >= countLimit) break;
+      return n;
+    }
+    for (const slot of this.#index.order.get(this.#siteId) ?? []) {
+      if (this.#matches(this.#index.bits(slot), ALL) && ++n >= countLimit) break;
+    }
+    return n;
+  }
+
+  /** The tier's best `need` slots, the featured left out, most voted first. */
+  #tier(tier: number, need: number): number[] {
+    const { ids, bits } = this.#index;
+    const wanted = (slot: number, b: number) => this.#inTier(b, tier) && !this.#featured.has(ids[slot]!);
+    if (this.#all || this.#estimate(tier) <= MAX_CANDIDATES) {
+      const found: number[] = [];
+      if (this.#all) {
+        for (const [slot, b] of this.#all) if (wanted(slot, b)) found.push(slot);
+      } else {
+        for (const slot of this.#candidates(tier)) if (wanted(slot, bits(slot))) found.push(slot);
+      }
+      return topK(found, need, this.#index.before);
+    }
+    const found: number[] = [];
+    for (const slot of this.#index.order.get(this.#siteId) ?? []) {
+      if (found.length >= need) break;
+      if (wanted(slot, bits(slot))) found.push(slot);
+    }
+    return found;
+  }
+
+  #bitsOf(slot: number): number {
+    return this.#all?.get(slot) ?? this.#index.bits(slot);
+  }
+
+  /** Listings a vector up to `segment` can match from, by the rarest word of each group (an upper bound). */
+  #estimate(segment: number): number {
+    let n = 0;
+    for (const g of this.#query.groups) n += Math.min(...this.#positive(g).map((j) => this.#index.estimate(this.#query.terms[j]!, segment)));
+    return n;
+  }
+
+  #candidates(segment: number): number[] {
+    const slots: number[] = [];
+    for (const g of this.#query.groups) {
+      let rarest = -1;
+      let least = Infinity;
+      for (const j of this.#positive(g)) {
+        const n = this.#index.estimate(this.#query.terms[j]!, segment);
+        if (n < least) [rarest, least] = [j, n];
+      }
+      this.#index.candidates(this.#query.terms[rarest]!, segment, this.#siteId, slots);
+    }
+    // Groups may share listings.
+    return this.#query.groups.length > 1 ? [...new Set(slots)] : slots;
+  }
+
+  #positive(group: { all: number }): number[] {
+    return this.#query.terms.map((_, j) => j).filter((j) => group.all & (1 << j));
+  }
+}
+
+/** The first `k` of `slots` by `before`, in that order. */
+function topK(slots: number[], k: number, before: (a: number, b: number) => number): number[] {
+  if (slots.length <= k * 4) return slots.sort(before).slice(0, k);
+  const best: number[] = [];
+  for (const slot of slots) {
+    if (best.length === k && before(slot, best[k - 1]!) >= 0) continue;
+    let [lo, hi] = [0, best.length];
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (before(best[mid]!, slot) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    best.splice(lo, 0, slot);
+    if (best.length > k) best.pop();
+  }
+  return best;
+}
+
+/** Strings in PostgreSQL's "C" order (code points), which search_lexemes uses too. */
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function grow<T extends Int32Array | Uint8Array>(array: T, size: number): T {
+  const bigger = new (array.constructor as new (n: number) => T)(size);
+  bigger.set(array);
+  return bigger;
+}
