@@ -5,10 +5,12 @@
  * capped count, the featured matches, each tier's best listings), with no database.
  *
  * Layout, for a million listings in a few hundred MB: listings live in slots (typed arrays by
- * slot), their lexeme ids in one pool, name lexemes first, then the headline's, then the
- * summary's (each vector minus the one before). Postings are one array built at load, a slot
- * and its segment in each entry, with later additions kept aside; entries are never removed,
- * so each candidate is checked against its own lexemes.
+ * slot), their lexemes in one pool, an entry per lexeme with the vectors holding it (bits:
+ * name 1, lead 2, whole 4). The vectors are kept apart rather than assumed nested: PostgreSQL
+ * 18.4 stored some `search_lead` vectors without lexemes of `search_name` (see the differential
+ * test), and its statements use what is stored. Postings are one array built at load, a slot
+ * and its vector bits in each entry, with later additions kept aside; entries are never
+ * removed, so each candidate is checked against its own lexemes.
  */
 
 /** A listing as the index holds it: the lexemes of its three search vectors. */
@@ -43,14 +45,17 @@ export interface IndexMatches {
 
 /**
  * A tier whose candidates (postings of each group's rarest word) are at most this many is
- * evaluated whole; a larger one is walked in vote order until its page is full, where matches
- * are dense enough to be met early.
+ * evaluated whole (about 0.1 µs each); a larger one is walked in vote order until its page is
+ * full, where matches are dense enough to be met early (20,000 candidates of a common word took
+ * 3 ms to evaluate, its walk a few hundred µs).
  */
-const MAX_CANDIDATES = 20_000;
+const MAX_CANDIDATES = 2_000;
 
 const NAME = 0;
 const LEAD = 1;
 const ALL = 2;
+/** Counts and candidates of any vector. */
+const ANY = 3;
 
 export class SearchIndex {
   #slots = 0;
@@ -59,8 +64,6 @@ export class SearchIndex {
   #votes = new Int32Array(1024);
   #live = new Uint8Array(1024);
   #start = new Int32Array(1024);
-  #nameEnd = new Int32Array(1024);
-  #leadEnd = new Int32Array(1024);
   #end = new Int32Array(1024);
   #stamp = new Int32Array(1024);
   #stampNow = 0;
@@ -74,8 +77,8 @@ export class SearchIndex {
   readonly #lexemeId = new Map<string, number>();
   /** Lexeme ids in string order, for prefixes. */
   #sorted: number[] = [];
-  /** Per lexeme: postings per segment (entries of #postings and #extra counted together), an upper bound. */
-  #counts = new Int32Array(3 * 1024);
+  /** Per lexeme: listings holding it in the name, lead, whole and any vector (an upper bound: entries are never removed). */
+  #counts = new Int32Array(4 * 1024);
   /** Per term bit: the terms a lexeme satisfies, set for one search at a time. */
   #mask = new Uint8Array(1024);
 
@@ -100,8 +103,8 @@ export class SearchIndex {
     if (slot === undefined) {
       slot = this.#newSlot(listing.id);
     }
-    const [name, lead, all] = this.#segments(listing);
-    if (!this.#sameLexemes(slot, name, lead, all)) this.#setLexemes(slot, name, lead, all);
+    const entries = this.#entries(listing);
+    if (!this.#sameEntries(slot, entries)) this.#setEntries(slot, entries);
     this.#site[slot] = listing.siteId;
     this.#votes[slot] = listing.votes;
     this.#live[slot] = listing.live ? 1 : 0;
@@ -121,18 +124,15 @@ export class SearchIndex {
     const lexemes = this.#lexemes.length;
     const start = new Int32Array(lexemes + 1);
     for (let slot = 0; slot < this.#slots; slot++) {
-      for (let i = this.#start[slot]!; i < this.#end[slot]!; i++) start[this.#pool[i]! + 1]!++;
+      for (let i = this.#start[slot]!; i < this.#end[slot]!; i++) start[(this.#pool[i]! >> 3) + 1]!++;
     }
     for (let l = 0; l < lexemes; l++) start[l + 1]! += start[l]!;
     const postings = new Int32Array(start[lexemes]!);
     const fill = start.slice(0, lexemes);
     for (let slot = 0; slot < this.#slots; slot++) {
-      const bounds = [this.#start[slot]!, this.#nameEnd[slot]!, this.#leadEnd[slot]!, this.#end[slot]!];
-      for (let segment = NAME; segment <= ALL; segment++) {
-        for (let i = bounds[segment]!; i < bounds[segment + 1]!; i++) {
-          const l = this.#pool[i]!;
-          postings[fill[l]!++] = slot * 4 + segment;
-        }
+      for (let i = this.#start[slot]!; i < this.#end[slot]!; i++) {
+        const entry = this.#pool[i]!;
+        postings[fill[entry >> 3]!++] = slot * 8 + (entry & 7);
       }
     }
     this.#postingStart = start;
@@ -164,10 +164,15 @@ export class SearchIndex {
    * matches (best tier, then votes), the capped count, and the tiers without the featured in
    * the order and depth the SQL asks for them.
    */
-  search(siteId: number, query: IndexQuery, featured: ReadonlySet<number>, offset: number, limit: number, countLimit: number): IndexMatches {
+  search(
+    siteId: number,
+    query: IndexQuery,
+    featured: ReadonlySet<number>,
+    cut: { offset: number; limit: number; countLimit: number; maxCandidates?: number },
+  ): IndexMatches {
     this.#setMask(query, true);
     try {
-      return new Evaluation(this, siteId, query, featured).run(offset, limit, countLimit);
+      return new Evaluation(this, siteId, query, featured, cut.maxCandidates ?? MAX_CANDIDATES).run(cut.offset, cut.limit, cut.countLimit);
     } finally {
       this.#setMask(query, false);
     }
@@ -198,8 +203,8 @@ export class SearchIndex {
       order: this.#order,
       slotOf: this.#slotOf,
       bits: (slot: number) => this.#bits(slot),
-      estimate: (term: number[], segment: number) => this.#estimate(term, segment),
-      candidates: (term: number[], segment: number, siteId: number, into: number[]) => this.#candidates(term, segment, siteId, into),
+      estimate: (term: number[], vector: number) => this.#estimate(term, vector),
+      candidates: (term: number[], vector: number, siteId: number, into: number[]) => this.#candidates(term, vector, siteId, into),
       nextStamp: () => ++this.#stampNow,
       before: (a: number, b: number) => this.#before(a, b),
     };
@@ -209,14 +214,17 @@ export class SearchIndex {
   #bits(slot: number): number {
     const [pool, mask] = [this.#pool, this.#mask];
     let name = 0;
-    let head = 0;
-    let rest = 0;
-    const [a, b, c, d] = [this.#start[slot]!, this.#nameEnd[slot]!, this.#leadEnd[slot]!, this.#end[slot]!];
-    for (let i = a; i < b; i++) name |= mask[pool[i]!]!;
-    for (let i = b; i < c; i++) head |= mask[pool[i]!]!;
-    for (let i = c; i < d; i++) rest |= mask[pool[i]!]!;
-    const lead = name | head;
-    return name | (lead << 8) | ((lead | rest) << 16);
+    let lead = 0;
+    let all = 0;
+    for (let i = this.#start[slot]!, end = this.#end[slot]!; i < end; i++) {
+      const entry = pool[i]!;
+      const m = mask[entry >> 3]!;
+      if (m === 0) continue;
+      if (entry & 1) name |= m;
+      if (entry & 2) lead |= m;
+      if (entry & 4) all |= m;
+    }
+    return name | (lead << 8) | (all << 16);
   }
 
   #setMask(query: IndexQuery, on: boolean): void {
@@ -226,19 +234,20 @@ export class SearchIndex {
     }
   }
 
-  /** Postings of a term's lexemes in segments up to `segment` (an upper bound of its listings). */
-  #estimate(term: number[], segment: number): number {
+  /** Listings holding one of the term's lexemes in a vector (ANY: in any), an upper bound. */
+  #estimate(term: number[], vector: number): number {
     let n = 0;
-    for (const l of term) for (let s = 0; s <= segment; s++) n += this.#counts[l * 3 + s]!;
+    for (const l of term) n += this.#counts[l * 4 + vector]!;
     return n;
   }
 
-  /** Live slots of the site that hold one of the term's lexemes in segments up to `segment`, each once. */
-  #candidates(term: number[], segment: number, siteId: number, into: number[]): void {
+  /** Live slots of the site holding one of the term's lexemes in a vector (ANY: in any), each once. */
+  #candidates(term: number[], vector: number, siteId: number, into: number[]): void {
     const stamp = ++this.#stampNow;
+    const bits = vector === ANY ? 7 : 1 << vector;
     const take = (entry: number) => {
-      const slot = entry >> 2;
-      if ((entry & 3) > segment || this.#stamp[slot] === stamp) return;
+      const slot = entry >> 3;
+      if ((entry & bits) === 0 || this.#stamp[slot] === stamp) return;
       this.#stamp[slot] = stamp;
       if (this.#live[slot] === 1 && this.#site[slot] === siteId) into.push(slot);
     };
@@ -288,8 +297,6 @@ export class SearchIndex {
       this.#votes = grow(this.#votes, size);
       this.#live = grow(this.#live, size);
       this.#start = grow(this.#start, size);
-      this.#nameEnd = grow(this.#nameEnd, size);
-      this.#leadEnd = grow(this.#leadEnd, size);
       this.#end = grow(this.#end, size);
       this.#stamp = grow(this.#stamp, size);
     }
@@ -298,19 +305,16 @@ export class SearchIndex {
     return slot;
   }
 
-  /** Lexeme ids of the name, of the headline not in the name, of the summary not in either. */
-  #segments(listing: IndexedListing): [number[], number[], number[]] {
-    const seen = new Set<string>();
-    const segment = (lexemes: string[]) => {
-      const ids: number[] = [];
+  /** Pool entries of a listing: each lexeme id with the vectors holding it, in id order. */
+  #entries(listing: IndexedListing): number[] {
+    const bits = new Map<number, number>();
+    for (const [v, lexemes] of [listing.name, listing.lead, listing.all].entries()) {
       for (const lexeme of lexemes) {
-        if (seen.has(lexeme)) continue;
-        seen.add(lexeme);
-        ids.push(this.#intern(lexeme));
+        const l = this.#intern(lexeme);
+        bits.set(l, (bits.get(l) ?? 0) | (1 << v));
       }
-      return ids.sort((a, b) => a - b);
-    };
-    return [segment(listing.name), segment(listing.lead), segment(listing.all)];
+    }
+    return [...bits].map(([l, b]) => l * 8 + b).sort((a, b) => a - b);
   }
 
   #intern(lexeme: string): number {
@@ -321,7 +325,7 @@ export class SearchIndex {
     this.#lexemeId.set(lexeme, id);
     if (id >= this.#mask.length) {
       this.#mask = grow(this.#mask, this.#mask.length * 2);
-      this.#counts = grow(this.#counts, this.#mask.length * 3);
+      this.#counts = grow(this.#counts, this.#mask.length * 4);
     }
     if (!this.#loading) {
       let [lo, hi] = [0, this.#sorted.length];
@@ -335,39 +339,29 @@ export class SearchIndex {
     return id;
   }
 
-  #sameLexemes(slot: number, name: number[], lead: number[], all: number[]): boolean {
-    if (slot >= this.#slots || this.#end[slot] === this.#start[slot]) return name.length + lead.length + all.length === 0;
-    const bounds = [this.#start[slot]!, this.#nameEnd[slot]!, this.#leadEnd[slot]!, this.#end[slot]!];
-    return [name, lead, all].every(
-      (ids, s) => ids.length === bounds[s + 1]! - bounds[s]! && ids.every((l, i) => this.#pool[bounds[s]! + i] === l),
-    );
+  #sameEntries(slot: number, entries: number[]): boolean {
+    const start = this.#start[slot]!;
+    return entries.length === this.#end[slot]! - start && entries.every((e, i) => this.#pool[start + i] === e);
   }
 
-  #setLexemes(slot: number, name: number[], lead: number[], all: number[]): void {
-    const had = new Set<number>();
-    for (let s = NAME; s <= ALL; s++) {
-      const [from, to] = [[this.#start, this.#nameEnd, this.#leadEnd][s]![slot]!, [this.#nameEnd, this.#leadEnd, this.#end][s]![slot]!];
-      for (let i = from; i < to; i++) had.add(this.#pool[i]! * 4 + s);
-    }
+  #setEntries(slot: number, entries: number[]): void {
+    const had = new Set(this.#pool.subarray(this.#start[slot]!, this.#end[slot]!));
     this.#poolGarbage += this.#end[slot]! - this.#start[slot]!;
-    const length = name.length + lead.length + all.length;
-    if (this.#poolUsed + length > this.#pool.length) this.#makeRoom(length);
+    if (this.#poolUsed + entries.length > this.#pool.length) this.#makeRoom(entries.length);
     this.#start[slot] = this.#poolUsed;
-    for (const [s, ids] of [name, lead, all].entries()) {
-      for (const l of ids) {
-        this.#pool[this.#poolUsed++] = l;
-        // At load, postings are built in one pass at the end.
-        if (this.#loading || had.has(l * 4 + s)) continue;
-        let extra = this.#extra.get(l);
-        if (!extra) this.#extra.set(l, (extra = []));
-        extra.push(slot * 4 + s);
-        this.#counts[l * 3 + s]!++;
-      }
-      if (s === NAME) this.#nameEnd[slot] = this.#poolUsed;
-      if (s === LEAD) this.#leadEnd[slot] = this.#poolUsed;
+    for (const entry of entries) {
+      this.#pool[this.#poolUsed++] = entry;
+      if (had.has(entry)) continue;
+      const l = entry >> 3;
+      for (let v = NAME; v <= ALL; v++) if (entry & (1 << v)) this.#counts[l * 4 + v]!++;
+      this.#counts[l * 4 + ANY]!++;
+      // At load, postings are built in one pass at the end.
+      if (this.#loading) continue;
+      let extra = this.#extra.get(l);
+      if (!extra) this.#extra.set(l, (extra = []));
+      extra.push(slot * 8 + (entry & 7));
     }
     this.#end[slot] = this.#poolUsed;
-    if (this.#loading) for (const [s, ids] of [name, lead, all].entries()) for (const l of ids) this.#counts[l * 3 + s]!++;
   }
 
   /** Room for `length` more: the pool compacted when half of it is garbage, else doubled. */
@@ -379,8 +373,6 @@ export class SearchIndex {
     for (let slot = 0; slot < this.#slots; slot++) {
       const [start, end] = [this.#start[slot]!, this.#end[slot]!];
       pool.set(this.#pool.subarray(start, end), used);
-      this.#nameEnd[slot] = this.#nameEnd[slot]! - start + used;
-      this.#leadEnd[slot] = this.#leadEnd[slot]! - start + used;
       this.#start[slot] = used;
       used += end - start;
       this.#end[slot] = used;
@@ -399,8 +391,10 @@ class Evaluation {
   readonly #featured: ReadonlySet<number>;
   /** Each candidate's term bits, when the whole search is small enough to evaluate at once. */
   #all: Map<number, number> | null = null;
+  readonly #maxCandidates: number;
 
-  constructor(index: SearchIndex, siteId: number, query: IndexQuery, featured: ReadonlySet<number>) {
+  constructor(index: SearchIndex, siteId: number, query: IndexQuery, featured: ReadonlySet<number>, maxCandidates: number) {
+    this.#maxCandidates = maxCandidates;
     this.#index = index.internals;
     this.#siteId = siteId;
     this.#query = query;
@@ -408,9 +402,9 @@ class Evaluation {
   }
 
   run(offset: number, limit: number, countLimit: number): IndexMatches {
-    if (this.#estimate(ALL) <= MAX_CANDIDATES) {
+    if (this.#estimate(ANY) <= this.#maxCandidates) {
       this.#all = new Map();
-      for (const slot of this.#candidates(ALL)) this.#all.set(slot, this.#index.bits(slot));
+      for (const slot of this.#candidates(ANY)) this.#all.set(slot, this.#index.bits(slot));
     }
     const featured = this.#featuredMatches();
     const total = this.#count(countLimit);
@@ -475,7 +469,7 @@ class Evaluation {
   #tier(tier: number, need: number): number[] {
     const { ids, bits } = this.#index;
     const wanted = (slot: number, b: number) => this.#inTier(b, tier) && !this.#featured.has(ids[slot]!);
-    if (this.#all || this.#estimate(tier) <= MAX_CANDIDATES) {
+    if (this.#all || this.#estimate(tier) <= this.#maxCandidates) {
       const found: number[] = [];
       if (this.#all) {
         for (const [slot, b] of this.#all) if (wanted(slot, b)) found.push(slot);
@@ -496,23 +490,23 @@ class Evaluation {
     return this.#all?.get(slot) ?? this.#index.bits(slot);
   }
 
-  /** Listings a vector up to `segment` can match from, by the rarest word of each group (an upper bound). */
-  #estimate(segment: number): number {
+  /** Listings a vector (ANY: any) can match from, by the rarest word of each group (an upper bound). */
+  #estimate(vector: number): number {
     let n = 0;
-    for (const g of this.#query.groups) n += Math.min(...this.#positive(g).map((j) => this.#index.estimate(this.#query.terms[j]!, segment)));
+    for (const g of this.#query.groups) n += Math.min(...this.#positive(g).map((j) => this.#index.estimate(this.#query.terms[j]!, vector)));
     return n;
   }
 
-  #candidates(segment: number): number[] {
+  #candidates(vector: number): number[] {
     const slots: number[] = [];
     for (const g of this.#query.groups) {
       let rarest = -1;
       let least = Infinity;
       for (const j of this.#positive(g)) {
-        const n = this.#index.estimate(this.#query.terms[j]!, segment);
+        const n = this.#index.estimate(this.#query.terms[j]!, vector);
         if (n < least) [rarest, least] = [j, n];
       }
-      this.#index.candidates(this.#query.terms[rarest]!, segment, this.#siteId, slots);
+      this.#index.candidates(this.#query.terms[rarest]!, vector, this.#siteId, slots);
     }
     // Groups may share listings.
     return this.#query.groups.length > 1 ? [...new Set(slots)] : slots;
@@ -541,7 +535,7 @@ function topK(slots: number[], k: number, before: (a: number, b: number) => numb
   return best;
 }
 
-/** Strings in PostgreSQL's "C" order (code points), which search_lexemes uses too. */
+/** Strings in UTF-16 order: any order in which each prefix's strings are contiguous will do. */
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }

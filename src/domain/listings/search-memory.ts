@@ -29,6 +29,12 @@ export class MemorySearch {
   #featuredWeek = '';
   readonly #forms = new Map<string, WordForms>();
   readonly #typos = new Map<string, string | null>();
+  /** Rows of listings recently served, least recently used dropped first; changed ones forgotten. */
+  readonly #rows = new Map<number, object>();
+  /** Counts change batches: rows read while one was applied are not kept. */
+  #changes = 0;
+  /** Tests lower it to walk tiers in vote order on few listings. */
+  maxCandidates: number | undefined;
 
   constructor(db: Db) {
     this.#db = db;
@@ -76,7 +82,7 @@ export class MemorySearch {
     const featured = await this.#featuredOf(siteId);
     // No await from here on: a reload cannot swap the index under the search.
     const query = queryOf(this.#index, text, forms);
-    return query && this.#index.search(siteId, query, featured, offset, limit, countLimit);
+    return query && this.#index.search(siteId, query, featured, { offset, limit, countLimit, maxCandidates: this.maxCandidates });
   }
 
   async byVotes(siteId: number, offset: number, limit: number, countLimit: number): Promise<IndexMatches> {
@@ -100,6 +106,31 @@ export class MemorySearch {
     return withFixes(text, fixes);
   }
 
+  /** The rows of `ids` (in no order), read by `readRows` unless kept from an earlier search. */
+  async rowsOf<R extends { id: number }>(ids: number[], readRows: (ids: number[]) => Promise<R[]>): Promise<R[]> {
+    const kept: R[] = [];
+    const missing: number[] = [];
+    for (const id of ids) {
+      const row = this.#rows.get(id) as R | undefined;
+      if (row) {
+        this.#rows.delete(id);
+        this.#rows.set(id, row);
+        kept.push(row);
+      } else missing.push(id);
+    }
+    if (missing.length === 0) return kept;
+    const changes = this.#changes;
+    const read = await readRows(missing);
+    if (changes === this.#changes) {
+      for (const row of read) this.#rows.set(row.id, row);
+      for (const id of this.#rows.keys()) {
+        if (this.#rows.size <= MAX_ROWS) break;
+        this.#rows.delete(id);
+      }
+    }
+    return [...kept, ...read];
+  }
+
   async #load(): Promise<void> {
     const index = new SearchIndex();
     let xmin = 0n;
@@ -121,6 +152,8 @@ export class MemorySearch {
     this.#applied.clear();
     this.#featuredWeek = '';
     this.#typos.clear();
+    this.#rows.clear();
+    this.#changes++;
     this.#lastLook = Date.now();
     // Looks at least every minute, so an idle process does not fall behind the changes kept.
     this.#timer ??= setInterval(() => this.sync().catch(() => undefined), IDLE_LOOK_MS).unref();
@@ -151,6 +184,8 @@ export class MemorySearch {
         seen.add(row.id);
       }
       for (const id of ids) if (!seen.has(id)) this.#index.remove(id);
+      for (const id of ids) this.#rows.delete(id);
+      this.#changes++;
       for (const c of fresh) this.#applied.set(c, BigInt(c.split(':')[0]!));
       // Placements may have changed, and new words may correct typos differently.
       this.#featuredWeek = '';
@@ -239,6 +274,8 @@ function indexed(row: ListingSqlRow): IndexedListing {
 const NO_IDS: ReadonlySet<number> = new Set();
 const LOAD_BATCH = 20_000;
 const MAX_REMEMBERED = 200_000;
+/** About 1 KB each. */
+const MAX_ROWS = 50_000;
 const KEEP_CHANGES_MS = 60 * 60_000;
 const RELOAD_AFTER_MS = KEEP_CHANGES_MS / 2;
 const PRUNE_EVERY_MS = 5 * 60_000;

@@ -73,7 +73,7 @@ async function runSearch(db: Db, query: SearchQuery, memory: MemorySearch | null
   let result: Matches;
   if (!query.q) {
     result = memory
-      ? await rowsOf(db, await memory.byVotes(query.siteId, offset, limit, SEARCH_TOTAL_LIMIT + 1))
+      ? await rowsOf(db, memory, await memory.byVotes(query.siteId, offset, limit, SEARCH_TOTAL_LIMIT + 1))
       : await byVotes(db, query.siteId, offset, limit);
   } else if (!text) result = NONE;
   else {
@@ -93,13 +93,13 @@ async function runSearch(db: Db, query: SearchQuery, memory: MemorySearch | null
 /** From the in-memory index when it can answer the search, else from PostgreSQL. */
 async function matchingIn(db: Db, memory: MemorySearch | null, siteId: number, text: SearchText, offset: number, limit: number) {
   const found = await memory?.matching(siteId, text, offset, limit, SEARCH_TOTAL_LIMIT + 1);
-  return found ? rowsOf(db, found) : matching(db, siteId, text, offset, limit);
+  return found ? rowsOf(db, memory!, found) : matching(db, siteId, text, offset, limit);
 }
 
-/** The index's answer with its listings read by id (one primary key lookup). */
-async function rowsOf(db: Db, found: IndexMatches): Promise<Matches> {
-  const { rows } = found.rows.length > 0 ? await db.raw(`SELECT ${COLUMNS} FROM listings l WHERE l.id = ANY(?)`, [found.rows]) : { rows: [] };
-  const byId = new Map((rows as ListingRow[]).map((r) => [r.id, r]));
+/** The index's answer with its listings' rows (kept from earlier searches, or read by id). */
+async function rowsOf(db: Db, memory: MemorySearch, found: IndexMatches): Promise<Matches> {
+  const rows = await memory.rowsOf(found.rows, async (ids) => (await db.raw(`SELECT ${COLUMNS} FROM listings l WHERE l.id = ANY(?)`, [ids])).rows as ListingRow[]);
+  const byId = new Map(rows.map((r) => [r.id, r]));
   return {
     rows: found.rows.map((id) => byId.get(id)).filter((r) => r !== undefined),
     total: found.total,
