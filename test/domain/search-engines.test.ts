@@ -133,16 +133,21 @@ test.serial('both engines give the same answers, before and after listings chang
   await compare(t, db, makers);
 });
 
-test.serial('walking tiers in vote order gives the same answers as evaluating candidates', async (t) => {
-  const db = env.services.db;
-  memorySearchOf(db).maxCandidates = 3;
-  try {
-    const site = (await db('sites').orderBy('id').first('id')).id as number;
-    await compare(t, db, site);
-  } finally {
-    memorySearchOf(db).maxCandidates = undefined;
-  }
-});
+for (const [name, limits] of [
+  ['walking tiers in vote order', { candidates: 3, walk: 1_000_000 }],
+  ['intersecting the words of sparse tiers', { candidates: 3, walk: 5 }],
+] as const) {
+  test.serial(`${name} gives the same answers as evaluating candidates`, async (t) => {
+    const db = env.services.db;
+    memorySearchOf(db).limits = limits;
+    try {
+      const site = (await db('sites').orderBy('id').first('id')).id as number;
+      await compare(t, db, site);
+    } finally {
+      memorySearchOf(db).limits = undefined;
+    }
+  });
+}
 
 test.serial('a listing is found at once after it is written, and gone at once after it is taken down', async (t) => {
   const db = env.services.db;

@@ -43,13 +43,22 @@ export interface IndexMatches {
   rows: number[];
 }
 
-/**
- * A tier whose candidates (postings of each group's rarest word) are at most this many is
- * evaluated whole (about 0.1 µs each); a larger one is walked in vote order until its page is
- * full, where matches are dense enough to be met early (20,000 candidates of a common word took
- * 3 ms to evaluate, its walk a few hundred µs).
- */
-const MAX_CANDIDATES = 2_000;
+export interface SearchLimits {
+  /**
+   * A tier whose candidates (postings of each group's rarest word) are at most this many is
+   * evaluated whole (about 0.1 µs each); a larger one is walked in vote order, where matches
+   * are dense enough to be met early (20,000 candidates of a common word took 3 ms to
+   * evaluate, its walk a few hundred µs).
+   */
+  candidates: number;
+  /**
+   * How far a tier is walked in vote order before its words' postings are intersected instead
+   * (a few hundred µs): three common words that never meet in a name walked every listing.
+   */
+  walk: number;
+}
+
+const LIMITS: SearchLimits = { candidates: 2_000, walk: 3_000 };
 
 const NAME = 0;
 const LEAD = 1;
@@ -66,6 +75,8 @@ export class SearchIndex {
   #start = new Int32Array(1024);
   #end = new Int32Array(1024);
   #stamp = new Int32Array(1024);
+  /** Terms of an intersection a slot has shown so far (valid where #stamp is the current stamp). */
+  #hits = new Uint8Array(1024);
   #stampNow = 0;
   readonly #slotOf = new Map<number, number>();
 
@@ -168,11 +179,11 @@ export class SearchIndex {
     siteId: number,
     query: IndexQuery,
     featured: ReadonlySet<number>,
-    cut: { offset: number; limit: number; countLimit: number; maxCandidates?: number },
+    cut: { offset: number; limit: number; countLimit: number; limits?: SearchLimits },
   ): IndexMatches {
     this.#setMask(query, true);
     try {
-      return new Evaluation(this, siteId, query, featured, cut.maxCandidates ?? MAX_CANDIDATES).run(cut.offset, cut.limit, cut.countLimit);
+      return new Evaluation(this, siteId, query, featured, cut.limits ?? LIMITS).run(cut.offset, cut.limit, cut.countLimit);
     } finally {
       this.#setMask(query, false);
     }
@@ -181,7 +192,11 @@ export class SearchIndex {
   /** Live listings of a site, most voted first: the featured first, then the others. */
   byVotes(siteId: number, featured: ReadonlySet<number>, offset: number, limit: number, countLimit: number): IndexMatches {
     const order = this.#order.get(siteId) ?? [];
-    const first = order.filter((s) => featured.has(this.#ids[s]!)).map((s) => this.#ids[s]!);
+    const first = [...featured]
+      .map((id) => this.#slotOf.get(id))
+      .filter((s) => s !== undefined && this.#live[s] === 1 && this.#site[s] === siteId)
+      .sort((a, b) => this.#before(a!, b!))
+      .map((s) => this.#ids[s!]!);
     const rows = first.slice(offset, offset + limit);
     let skip = Math.max(0, offset - first.length);
     for (let i = 0; i < order.length && rows.length < limit; i++) {
@@ -205,7 +220,7 @@ export class SearchIndex {
       bits: (slot: number) => this.#bits(slot),
       estimate: (term: number[], vector: number) => this.#estimate(term, vector),
       candidates: (term: number[], vector: number, siteId: number, into: number[]) => this.#candidates(term, vector, siteId, into),
-      nextStamp: () => ++this.#stampNow,
+      intersect: (terms: number[][], vector: number, siteId: number, into: number[]) => this.#intersect(terms, vector, siteId, into),
       before: (a: number, b: number) => this.#before(a, b),
     };
   }
@@ -258,6 +273,35 @@ export class SearchIndex {
     }
   }
 
+  /**
+   * Live slots of the site holding a lexeme of every term in a vector (ANY: each in any): each
+   * term's postings counted in turn, a slot going on only if every term before had it.
+   */
+  #intersect(terms: number[][], vector: number, siteId: number, into: number[]): void {
+    const stamp = ++this.#stampNow;
+    const bits = vector === ANY ? 7 : 1 << vector;
+    const sorted = [...terms].sort((a, b) => this.#estimate(a, vector) - this.#estimate(b, vector));
+    for (const [k, term] of sorted.entries()) {
+      const last = k === sorted.length - 1;
+      const visit = (entry: number) => {
+        const slot = entry >> 3;
+        if ((entry & bits) === 0) return;
+        if (k === 0) {
+          if (this.#stamp[slot] === stamp || this.#live[slot] !== 1 || this.#site[slot] !== siteId) return;
+          this.#stamp[slot] = stamp;
+          this.#hits[slot] = 1;
+        } else if (this.#stamp[slot] !== stamp || this.#hits[slot] !== k) return;
+        else this.#hits[slot] = k + 1;
+        if (last) into.push(slot);
+      };
+      for (const l of term) {
+        for (let i = this.#postingStart[l] ?? 0, end = this.#postingStart[l + 1] ?? 0; i < end; i++) visit(this.#postings[i]!);
+        const extra = this.#extra.get(l);
+        if (extra) for (const entry of extra) visit(entry);
+      }
+    }
+  }
+
   /** Most votes first, then the lower id (as `ORDER BY votes DESC, id`). */
   #before(a: number, b: number): number {
     return this.#votes[b]! - this.#votes[a]! || this.#ids[a]! - this.#ids[b]!;
@@ -299,6 +343,7 @@ export class SearchIndex {
       this.#start = grow(this.#start, size);
       this.#end = grow(this.#end, size);
       this.#stamp = grow(this.#stamp, size);
+      this.#hits = grow(this.#hits, size);
     }
     this.#ids[slot] = id;
     this.#slotOf.set(id, slot);
@@ -391,10 +436,10 @@ class Evaluation {
   readonly #featured: ReadonlySet<number>;
   /** Each candidate's term bits, when the whole search is small enough to evaluate at once. */
   #all: Map<number, number> | null = null;
-  readonly #maxCandidates: number;
+  readonly #limits: SearchLimits;
 
-  constructor(index: SearchIndex, siteId: number, query: IndexQuery, featured: ReadonlySet<number>, maxCandidates: number) {
-    this.#maxCandidates = maxCandidates;
+  constructor(index: SearchIndex, siteId: number, query: IndexQuery, featured: ReadonlySet<number>, limits: SearchLimits) {
+    this.#limits = limits;
     this.#index = index.internals;
     this.#siteId = siteId;
     this.#query = query;
@@ -402,7 +447,7 @@ class Evaluation {
   }
 
   run(offset: number, limit: number, countLimit: number): IndexMatches {
-    if (this.#estimate(ANY) <= this.#maxCandidates) {
+    if (this.#estimate(ANY) <= this.#limits.candidates) {
       this.#all = new Map();
       for (const slot of this.#candidates(ANY)) this.#all.set(slot, this.#index.bits(slot));
     }
@@ -459,9 +504,9 @@ class Evaluation {
       for (const bits of this.#all.values()) if (this.#matches(bits, ALL) && ++n >= countLimit) break;
       return n;
     }
-    for (const slot of this.#index.order.get(this.#siteId) ?? []) {
-      if (this.#matches(this.#index.bits(slot), ALL) && ++n >= countLimit) break;
-    }
+    const walked = this.#walk((_, bits) => this.#matches(bits, ALL), countLimit);
+    if (walked) return walked.length;
+    for (const slot of this.#intersection(ANY)) if (this.#matches(this.#index.bits(slot), ALL) && ++n >= countLimit) break;
     return n;
   }
 
@@ -469,21 +514,32 @@ class Evaluation {
   #tier(tier: number, need: number): number[] {
     const { ids, bits } = this.#index;
     const wanted = (slot: number, b: number) => this.#inTier(b, tier) && !this.#featured.has(ids[slot]!);
-    if (this.#all || this.#estimate(tier) <= this.#maxCandidates) {
-      const found: number[] = [];
-      if (this.#all) {
-        for (const [slot, b] of this.#all) if (wanted(slot, b)) found.push(slot);
-      } else {
-        for (const slot of this.#candidates(tier)) if (wanted(slot, bits(slot))) found.push(slot);
-      }
-      return topK(found, need, this.#index.before);
-    }
     const found: number[] = [];
-    for (const slot of this.#index.order.get(this.#siteId) ?? []) {
-      if (found.length >= need) break;
-      if (wanted(slot, bits(slot))) found.push(slot);
+    if (this.#all) {
+      for (const [slot, b] of this.#all) if (wanted(slot, b)) found.push(slot);
+    } else if (this.#estimate(tier) <= this.#limits.candidates) {
+      for (const slot of this.#candidates(tier)) if (wanted(slot, bits(slot))) found.push(slot);
+    } else {
+      const walked = this.#walk(wanted, need);
+      if (walked) return walked;
+      for (const slot of this.#intersection(tier)) if (wanted(slot, bits(slot))) found.push(slot);
     }
-    return found;
+    return topK(found, need, this.#index.before);
+  }
+
+  /**
+   * The first `need` slots of the site in vote order that `wanted` takes, if they are among the
+   * first `walk` of the limits; null when they are not (the matches are sparse: an intersection finds them).
+   */
+  #walk(wanted: (slot: number, bits: number) => boolean, need: number): number[] | null {
+    const order = this.#index.order.get(this.#siteId) ?? [];
+    const found: number[] = [];
+    const end = Math.min(order.length, this.#limits.walk);
+    for (let i = 0; i < end && found.length < need; i++) {
+      const slot = order[i]!;
+      if (wanted(slot, this.#index.bits(slot))) found.push(slot);
+    }
+    return found.length >= need || end === order.length ? found : null;
   }
 
   #bitsOf(slot: number): number {
@@ -495,6 +551,13 @@ class Evaluation {
     let n = 0;
     for (const g of this.#query.groups) n += Math.min(...this.#positive(g).map((j) => this.#index.estimate(this.#query.terms[j]!, vector)));
     return n;
+  }
+
+  /** Slots holding every word of a group in a vector (ANY: each in any), of any group. */
+  #intersection(vector: number): number[] {
+    const slots: number[] = [];
+    for (const g of this.#query.groups) this.#index.intersect(this.#positive(g).map((j) => this.#query.terms[j]!), vector, this.#siteId, slots);
+    return this.#query.groups.length > 1 ? [...new Set(slots)] : slots;
   }
 
   #candidates(vector: number): number[] {

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/knex.ts';
 import { isoWeekStart } from '../ranking/weeks.ts';
-import { SearchIndex, type IndexedListing, type IndexMatches, type IndexQuery } from './search-index.ts';
+import { SearchIndex, type IndexedListing, type IndexMatches, type IndexQuery, type SearchLimits } from './search-index.ts';
 import { nearestKnownWords, typoCandidates, withFixes, type SearchText } from './search-text.ts';
 
 /**
@@ -33,8 +33,8 @@ export class MemorySearch {
   readonly #rows = new Map<number, object>();
   /** Counts change batches: rows read while one was applied are not kept. */
   #changes = 0;
-  /** Tests lower it to walk tiers in vote order on few listings. */
-  maxCandidates: number | undefined;
+  /** Tests lower them to take every path on few listings. */
+  limits: SearchLimits | undefined;
 
   constructor(db: Db) {
     this.#db = db;
@@ -82,7 +82,7 @@ export class MemorySearch {
     const featured = await this.#featuredOf(siteId);
     // No await from here on: a reload cannot swap the index under the search.
     const query = queryOf(this.#index, text, forms);
-    return query && this.#index.search(siteId, query, featured, { offset, limit, countLimit, maxCandidates: this.maxCandidates });
+    return query && this.#index.search(siteId, query, featured, { offset, limit, countLimit, limits: this.limits });
   }
 
   async byVotes(siteId: number, offset: number, limit: number, countLimit: number): Promise<IndexMatches> {
