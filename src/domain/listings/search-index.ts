@@ -77,6 +77,10 @@ export class SearchIndex {
   #stamp = new Int32Array(1024);
   /** Terms of an intersection a slot has shown so far (valid where #stamp is the current stamp). */
   #hits = new Uint8Array(1024);
+  /** The term bits an intersection gathered for a slot from the postings. */
+  #gathered = new Int32Array(1024);
+  /** Slots whose lexemes changed since load: postings may hold stale entries of theirs. */
+  #rewritten = new Uint8Array(1024);
   #stampNow = 0;
   readonly #slotOf = new Map<number, number>();
 
@@ -220,7 +224,10 @@ export class SearchIndex {
       bits: (slot: number) => this.#bits(slot),
       estimate: (term: number[], vector: number) => this.#estimate(term, vector),
       candidates: (term: number[], vector: number, siteId: number, into: number[]) => this.#candidates(term, vector, siteId, into),
-      intersect: (terms: number[][], vector: number, siteId: number, into: number[]) => this.#intersect(terms, vector, siteId, into),
+      intersect: (terms: number[][], termBits: number[], vector: number, siteId: number, into: number[]) =>
+        this.#intersect(terms, termBits, vector, siteId, into),
+      /** The bits an intersection gathered, exact unless the slot was rewritten (then read from its lexemes). */
+      gathered: (slot: number) => (this.#rewritten[slot] === 1 ? this.#bits(slot) : this.#gathered[slot]!),
       before: (a: number, b: number) => this.#before(a, b),
     };
   }
@@ -275,29 +282,41 @@ export class SearchIndex {
 
   /**
    * Live slots of the site holding a lexeme of every term in a vector (ANY: each in any): each
-   * term's postings counted in turn, a slot going on only if every term before had it.
+   * term's postings counted in turn, a slot going on only if every term before had it. Meanwhile
+   * each slot's term bits are gathered from the postings (`#gathered`): for a search of one
+   * group without exclusions they are its bits, without reading its lexemes.
    */
-  #intersect(terms: number[][], vector: number, siteId: number, into: number[]): void {
+  #intersect(terms: number[][], termBits: number[], vector: number, siteId: number, into: number[]): void {
     const stamp = ++this.#stampNow;
     const bits = vector === ANY ? 7 : 1 << vector;
-    const sorted = [...terms].sort((a, b) => this.#estimate(a, vector) - this.#estimate(b, vector));
-    for (const [k, term] of sorted.entries()) {
-      const last = k === sorted.length - 1;
-      const visit = (entry: number) => {
-        const slot = entry >> 3;
-        if ((entry & bits) === 0) return;
-        if (k === 0) {
-          if (this.#stamp[slot] === stamp || this.#live[slot] !== 1 || this.#site[slot] !== siteId) return;
-          this.#stamp[slot] = stamp;
-          this.#hits[slot] = 1;
-        } else if (this.#stamp[slot] !== stamp || this.#hits[slot] !== k) return;
-        else this.#hits[slot] = k + 1;
-        if (last) into.push(slot);
+    const [stamps, hits, gathered, live, site] = [this.#stamp, this.#hits, this.#gathered, this.#live, this.#site];
+    const [postings, postingStart] = [this.#postings, this.#postingStart];
+    const order = terms.map((_, k) => k).sort((a, b) => this.#estimate(terms[a]!, vector) - this.#estimate(terms[b]!, vector));
+    for (const [k, t] of order.entries()) {
+      const last = k === order.length - 1;
+      const bit = termBits[t]!;
+      const scan = (entries: Int32Array | number[], from: number, to: number) => {
+        for (let i = from; i < to; i++) {
+          const entry = entries[i]!;
+          if ((entry & bits) === 0) continue;
+          const slot = entry >> 3;
+          if (stamps[slot] !== stamp) {
+            if (k > 0 || live[slot] !== 1 || site[slot] !== siteId) continue;
+            stamps[slot] = stamp;
+            hits[slot] = 1;
+            gathered[slot] = 0;
+            if (last) into.push(slot);
+          } else if (hits[slot] === k) {
+            hits[slot] = k + 1;
+            if (last) into.push(slot);
+          } else if (hits[slot] !== k + 1) continue;
+          gathered[slot]! |= (entry & 1 ? bit : 0) | (entry & 2 ? bit << 8 : 0) | (entry & 4 ? bit << 16 : 0);
+        }
       };
-      for (const l of term) {
-        for (let i = this.#postingStart[l] ?? 0, end = this.#postingStart[l + 1] ?? 0; i < end; i++) visit(this.#postings[i]!);
+      for (const l of terms[t]!) {
+        scan(postings, postingStart[l] ?? 0, postingStart[l + 1] ?? 0);
         const extra = this.#extra.get(l);
-        if (extra) for (const entry of extra) visit(entry);
+        if (extra) scan(extra, 0, extra.length);
       }
     }
   }
@@ -344,6 +363,8 @@ export class SearchIndex {
       this.#end = grow(this.#end, size);
       this.#stamp = grow(this.#stamp, size);
       this.#hits = grow(this.#hits, size);
+      this.#gathered = grow(this.#gathered, size);
+      this.#rewritten = grow(this.#rewritten, size);
     }
     this.#ids[slot] = id;
     this.#slotOf.set(id, slot);
@@ -391,6 +412,7 @@ export class SearchIndex {
 
   #setEntries(slot: number, entries: number[]): void {
     const had = new Set(this.#pool.subarray(this.#start[slot]!, this.#end[slot]!));
+    if (had.size > 0) this.#rewritten[slot] = 1;
     this.#poolGarbage += this.#end[slot]! - this.#start[slot]!;
     if (this.#poolUsed + entries.length > this.#pool.length) this.#makeRoom(entries.length);
     this.#start[slot] = this.#poolUsed;
@@ -436,6 +458,8 @@ class Evaluation {
   readonly #featured: ReadonlySet<number>;
   /** Each candidate's term bits, when the whole search is small enough to evaluate at once. */
   #all: Map<number, number> | null = null;
+  /** The slots walked in vote order so far, with their bits. */
+  readonly #walked = { slots: [] as number[], bits: [] as number[] };
   readonly #limits: SearchLimits;
 
   constructor(index: SearchIndex, siteId: number, query: IndexQuery, featured: ReadonlySet<number>, limits: SearchLimits) {
@@ -472,7 +496,8 @@ class Evaluation {
   /** Whether the name (0), lead (1) or whole vector (2) matches, given a slot's term bits. */
   #matches(bits: number, vector: number): boolean {
     const b = (bits >> (vector * 8)) & 0xff;
-    return this.#query.groups.some((g) => (b & g.all) === g.all && (b & g.none) === 0);
+    for (const g of this.#query.groups) if ((b & g.all) === g.all && (b & g.none) === 0) return true;
+    return false;
   }
 
   /** The tier of a match as the SQL's CASE puts it (name, lead, else whole), -1 when no match. */
@@ -500,13 +525,9 @@ class Evaluation {
 
   #count(countLimit: number): number {
     let n = 0;
-    if (this.#all) {
-      for (const bits of this.#all.values()) if (this.#matches(bits, ALL) && ++n >= countLimit) break;
-      return n;
-    }
-    const walked = this.#walk((_, bits) => this.#matches(bits, ALL), countLimit);
+    const walked = this.#all ? null : this.#walk((_, bits) => this.#matches(bits, ALL), countLimit);
     if (walked) return walked.length;
-    for (const slot of this.#intersection(ANY)) if (this.#matches(this.#index.bits(slot), ALL) && ++n >= countLimit) break;
+    for (const bits of this.#sparse().values()) if (this.#matches(bits, ALL) && ++n >= countLimit) break;
     return n;
   }
 
@@ -515,31 +536,48 @@ class Evaluation {
     const { ids, bits } = this.#index;
     const wanted = (slot: number, b: number) => this.#inTier(b, tier) && !this.#featured.has(ids[slot]!);
     const found: number[] = [];
-    if (this.#all) {
-      for (const [slot, b] of this.#all) if (wanted(slot, b)) found.push(slot);
-    } else if (this.#estimate(tier) <= this.#limits.candidates) {
+    if (!this.#all && this.#estimate(tier) <= this.#limits.candidates) {
       for (const slot of this.#candidates(tier)) if (wanted(slot, bits(slot))) found.push(slot);
     } else {
-      const walked = this.#walk(wanted, need);
+      const walked = this.#all ? null : this.#walk(wanted, need);
       if (walked) return walked;
-      for (const slot of this.#intersection(tier)) if (wanted(slot, bits(slot))) found.push(slot);
+      for (const [slot, b] of this.#sparse()) if (wanted(slot, b)) found.push(slot);
     }
     return topK(found, need, this.#index.before);
   }
 
   /**
    * The first `need` slots of the site in vote order that `wanted` takes, if they are among the
-   * first `walk` of the limits; null when they are not (the matches are sparse: an intersection finds them).
+   * first `walk` of the limits; null when they are not (the matches are sparse). The walked
+   * slots' bits are kept for the next walk of the same search.
    */
   #walk(wanted: (slot: number, bits: number) => boolean, need: number): number[] | null {
     const order = this.#index.order.get(this.#siteId) ?? [];
+    const [slots, bits] = [this.#walked.slots, this.#walked.bits];
     const found: number[] = [];
     const end = Math.min(order.length, this.#limits.walk);
     for (let i = 0; i < end && found.length < need; i++) {
-      const slot = order[i]!;
-      if (wanted(slot, this.#index.bits(slot))) found.push(slot);
+      if (i === slots.length) {
+        slots.push(order[i]!);
+        bits.push(this.#index.bits(order[i]!));
+      }
+      if (wanted(slots[i]!, bits[i]!)) found.push(slots[i]!);
     }
     return found.length >= need || end === order.length ? found : null;
+  }
+
+  /**
+   * Every slot that can match at all with its bits: the candidates when few, else the slots
+   * holding each word of a group somewhere (an intersection of their postings), found once.
+   */
+  #sparse(): Map<number, number> {
+    if (!this.#all) {
+      this.#all = new Map();
+      const { groups } = this.#query;
+      const gathered = groups.length === 1 && groups[0]!.none === 0;
+      for (const slot of this.#intersection(ANY)) this.#all.set(slot, gathered ? this.#index.gathered(slot) : this.#index.bits(slot));
+    }
+    return this.#all;
   }
 
   #bitsOf(slot: number): number {
@@ -556,7 +594,16 @@ class Evaluation {
   /** Slots holding every word of a group in a vector (ANY: each in any), of any group. */
   #intersection(vector: number): number[] {
     const slots: number[] = [];
-    for (const g of this.#query.groups) this.#index.intersect(this.#positive(g).map((j) => this.#query.terms[j]!), vector, this.#siteId, slots);
+    for (const g of this.#query.groups) {
+      const positive = this.#positive(g);
+      this.#index.intersect(
+        positive.map((j) => this.#query.terms[j]!),
+        positive.map((j) => 1 << j),
+        vector,
+        this.#siteId,
+        slots,
+      );
+    }
     return this.#query.groups.length > 1 ? [...new Set(slots)] : slots;
   }
 
