@@ -99,6 +99,8 @@ export class SearchIndex {
 
   /** Postings built at load: lexeme l's entries are #postings[#postingStart[l] .. #postingStart[l + 1]]. */
   #postingStart = new Int32Array(1);
+  /** How many of lexeme l's entries (the first ones) hold it in the name. */
+  #postingNamed = new Int32Array(0);
   #postings = new Int32Array(0);
   /** Postings added since. */
   readonly #extra = new Map<number, number[]>();
@@ -142,15 +144,23 @@ export class SearchIndex {
       for (let i = this.#start[slot]!; i < this.#end[slot]!; i++) start[(this.#pool[i]! >> 3) + 1]!++;
     }
     for (let l = 0; l < lexemes; l++) start[l + 1]! += start[l]!;
+    // Entries with the name first in each lexeme's block: the name tier reads only those.
+    const named = new Int32Array(lexemes);
+    for (let slot = 0; slot < this.#slots; slot++) {
+      for (let i = this.#start[slot]!; i < this.#end[slot]!; i++) if (this.#pool[i]! & 1) named[this.#pool[i]! >> 3]!++;
+    }
     const postings = new Int32Array(start[lexemes]!);
-    const fill = start.slice(0, lexemes);
+    const [fillNamed, fillRest] = [start.slice(0, lexemes), start.slice(0, lexemes)];
+    for (let l = 0; l < lexemes; l++) fillRest[l]! += named[l]!;
     for (let slot = 0; slot < this.#slots; slot++) {
       for (let i = this.#start[slot]!; i < this.#end[slot]!; i++) {
         const entry = this.#pool[i]!;
+        const fill = entry & 1 ? fillNamed : fillRest;
         postings[fill[entry >> 3]!++] = slot * 8 + (entry & 7);
       }
     }
     this.#postingStart = start;
+    this.#postingNamed = named;
     this.#postings = postings;
     this.#sorted = this.#lexemes.map((_, i) => i).sort((a, b) => compare(this.#lexemes[a]!, this.#lexemes[b]!));
     for (const slots of this.#order.values()) slots.sort((a, b) => this.#before(a, b));
@@ -274,7 +284,9 @@ export class SearchIndex {
       if (this.#live[slot] === 1 && this.#site[slot] === siteId) into.push(slot);
     };
     for (const l of term) {
-      for (let i = this.#postingStart[l] ?? 0, end = this.#postingStart[l + 1] ?? 0; i < end; i++) take(this.#postings[i]!);
+      const from = this.#postingStart[l] ?? 0;
+      const end = vector === NAME ? from + (this.#postingNamed[l] ?? 0) : (this.#postingStart[l + 1] ?? 0);
+      for (let i = from; i < end; i++) take(this.#postings[i]!);
       const extra = this.#extra.get(l);
       if (extra) for (const entry of extra) take(entry);
     }
@@ -290,7 +302,7 @@ export class SearchIndex {
     const stamp = ++this.#stampNow;
     const bits = vector === ANY ? 7 : 1 << vector;
     const [stamps, hits, gathered, live, site] = [this.#stamp, this.#hits, this.#gathered, this.#live, this.#site];
-    const [postings, postingStart] = [this.#postings, this.#postingStart];
+    const [postings, postingStart, postingNamed] = [this.#postings, this.#postingStart, this.#postingNamed];
     const order = terms.map((_, k) => k).sort((a, b) => this.#estimate(terms[a]!, vector) - this.#estimate(terms[b]!, vector));
     for (const [k, t] of order.entries()) {
       const last = k === order.length - 1;
@@ -314,7 +326,8 @@ export class SearchIndex {
         }
       };
       for (const l of terms[t]!) {
-        scan(postings, postingStart[l] ?? 0, postingStart[l + 1] ?? 0);
+        const from = postingStart[l] ?? 0;
+        scan(postings, from, vector === NAME ? from + (postingNamed[l] ?? 0) : (postingStart[l + 1] ?? 0));
         const extra = this.#extra.get(l);
         if (extra) scan(extra, 0, extra.length);
       }
@@ -525,9 +538,13 @@ class Evaluation {
 
   #count(countLimit: number): number {
     let n = 0;
-    const walked = this.#all ? null : this.#walk((_, bits) => this.#matches(bits, ALL), countLimit);
+    if (this.#all) {
+      for (const bits of this.#all.values()) if (this.#matches(bits, ALL) && ++n >= countLimit) break;
+      return n;
+    }
+    const walked = this.#walk((_, bits) => this.#matches(bits, ALL), countLimit);
     if (walked) return walked.length;
-    for (const bits of this.#sparse().values()) if (this.#matches(bits, ALL) && ++n >= countLimit) break;
+    for (const [, bits] of this.#intersection(ALL, true)) if (this.#matches(bits, ALL) && ++n >= countLimit) break;
     return n;
   }
 
@@ -536,12 +553,14 @@ class Evaluation {
     const { ids, bits } = this.#index;
     const wanted = (slot: number, b: number) => this.#inTier(b, tier) && !this.#featured.has(ids[slot]!);
     const found: number[] = [];
-    if (!this.#all && this.#estimate(tier) <= this.#limits.candidates) {
+    if (this.#all) {
+      for (const [slot, b] of this.#all) if (wanted(slot, b)) found.push(slot);
+    } else if (this.#estimate(tier) <= this.#limits.candidates) {
       for (const slot of this.#candidates(tier)) if (wanted(slot, bits(slot))) found.push(slot);
     } else {
-      const walked = this.#all ? null : this.#walk(wanted, need);
+      const walked = this.#walk(wanted, need);
       if (walked) return walked;
-      for (const [slot, b] of this.#sparse()) if (wanted(slot, b)) found.push(slot);
+      for (const [slot, b] of this.#intersection(tier, tier === NAME)) if (wanted(slot, b)) found.push(slot);
     }
     return topK(found, need, this.#index.before);
   }
@@ -566,20 +585,6 @@ class Evaluation {
     return found.length >= need || end === order.length ? found : null;
   }
 
-  /**
-   * Every slot that can match at all with its bits: the candidates when few, else the slots
-   * holding each word of a group somewhere (an intersection of their postings), found once.
-   */
-  #sparse(): Map<number, number> {
-    if (!this.#all) {
-      this.#all = new Map();
-      const { groups } = this.#query;
-      const gathered = groups.length === 1 && groups[0]!.none === 0;
-      for (const slot of this.#intersection(ANY)) this.#all.set(slot, gathered ? this.#index.gathered(slot) : this.#index.bits(slot));
-    }
-    return this.#all;
-  }
-
   #bitsOf(slot: number): number {
     return this.#all?.get(slot) ?? this.#index.bits(slot);
   }
@@ -591,20 +596,30 @@ class Evaluation {
     return n;
   }
 
-  /** Slots holding every word of a group in a vector (ANY: each in any), of any group. */
-  #intersection(vector: number): number[] {
+  /**
+   * Slots holding every word of a group in a vector, of any group, with their bits. When only
+   * that vector's byte is asked (`ownByteOnly`: the count, the name tier) and the search is one
+   * group without exclusions, the bits gathered from the postings read will do (they hold that
+   * byte whole); else they are read from the slots' lexemes.
+   */
+  #intersection(vector: number, ownByteOnly: boolean): Array<[number, number]> {
     const slots: number[] = [];
-    for (const g of this.#query.groups) {
+    const { groups, terms } = this.#query;
+    for (const g of groups) {
       const positive = this.#positive(g);
       this.#index.intersect(
-        positive.map((j) => this.#query.terms[j]!),
+        positive.map((j) => terms[j]!),
         positive.map((j) => 1 << j),
         vector,
         this.#siteId,
         slots,
       );
     }
-    return this.#query.groups.length > 1 ? [...new Set(slots)] : slots;
+    const gathered = ownByteOnly && groups.length === 1 && groups[0]!.none === 0;
+    return (groups.length > 1 ? [...new Set(slots)] : slots).map((slot) => [
+      slot,
+      gathered ? this.#index.gathered(slot) : this.#index.bits(slot),
+    ]);
   }
 
   #candidates(vector: number): number[] {
