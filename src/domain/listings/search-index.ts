@@ -99,9 +99,12 @@ export class SearchIndex {
 
   /** Postings built at load: lexeme l's entries are #postings[#postingStart[l] .. #postingStart[l + 1]]. */
   #postingStart = new Int32Array(1);
-  /** How many of lexeme l's entries (the first ones) hold it in the name. */
+  /** How many of lexeme l's entries (the first ones) hold it in the name; in the name or lead. */
   #postingNamed = new Int32Array(0);
+  #postingLed = new Int32Array(0);
   #postings = new Int32Array(0);
+  /** Bitsets (name, lead, whole) of common lexemes over the slots of the load; later entries are in #extra. */
+  readonly #dense = new Map<number, Bitsets>();
   /** Postings added since. */
   readonly #extra = new Map<number, number[]>();
   /** Live slots of each site, most voted first (ties: lower id). */
@@ -144,24 +147,47 @@ export class SearchIndex {
       for (let i = this.#start[slot]!; i < this.#end[slot]!; i++) start[(this.#pool[i]! >> 3) + 1]!++;
     }
     for (let l = 0; l < lexemes; l++) start[l + 1]! += start[l]!;
-    // Entries with the name first in each lexeme's block: the name tier reads only those.
-    const named = new Int32Array(lexemes);
-    for (let slot = 0; slot < this.#slots; slot++) {
-      for (let i = this.#start[slot]!; i < this.#end[slot]!; i++) if (this.#pool[i]! & 1) named[this.#pool[i]! >> 3]!++;
-    }
-    const postings = new Int32Array(start[lexemes]!);
-    const [fillNamed, fillRest] = [start.slice(0, lexemes), start.slice(0, lexemes)];
-    for (let l = 0; l < lexemes; l++) fillRest[l]! += named[l]!;
+    // In each lexeme's block, entries with the name first, then those with the lead: the name
+    // and lead tiers read only their part.
+    const [named, led] = [new Int32Array(lexemes), new Int32Array(lexemes)];
     for (let slot = 0; slot < this.#slots; slot++) {
       for (let i = this.#start[slot]!; i < this.#end[slot]!; i++) {
         const entry = this.#pool[i]!;
-        const fill = entry & 1 ? fillNamed : fillRest;
+        if (entry & 1) named[entry >> 3]!++;
+        else if (entry & 2) led[entry >> 3]!++;
+      }
+    }
+    const postings = new Int32Array(start[lexemes]!);
+    const fills = [start.slice(0, lexemes), start.slice(0, lexemes), start.slice(0, lexemes)];
+    for (let l = 0; l < lexemes; l++) {
+      fills[1]![l]! += named[l]!;
+      fills[2]![l]! += named[l]! + led[l]!;
+      led[l]! += named[l]!;
+    }
+    for (let slot = 0; slot < this.#slots; slot++) {
+      for (let i = this.#start[slot]!; i < this.#end[slot]!; i++) {
+        const entry = this.#pool[i]!;
+        const fill = fills[entry & 1 ? 0 : entry & 2 ? 1 : 2]!;
         postings[fill[entry >> 3]!++] = slot * 8 + (entry & 7);
       }
     }
     this.#postingStart = start;
     this.#postingNamed = named;
+    this.#postingLed = led;
     this.#postings = postings;
+    // Common lexemes also as bitsets over slots, one per vector: intersecting common words reads
+    // a word per 32 listings instead of an entry per listing.
+    const words = Math.ceil(this.#slots / 32);
+    for (let l = 0; l < lexemes; l++) {
+      if (start[l + 1]! - start[l]! < words) continue;
+      const sets: Bitsets = [new Uint32Array(words), new Uint32Array(words), new Uint32Array(words)];
+      for (let i = start[l]!; i < start[l + 1]!; i++) {
+        const entry = postings[i]!;
+        const slot = entry >> 3;
+        for (let v = NAME; v <= ALL; v++) if (entry & (1 << v)) sets[v]![slot >> 5]! |= 1 << (slot & 31);
+      }
+      this.#dense.set(l, sets);
+    }
     this.#sorted = this.#lexemes.map((_, i) => i).sort((a, b) => compare(this.#lexemes[a]!, this.#lexemes[b]!));
     for (const slots of this.#order.values()) slots.sort((a, b) => this.#before(a, b));
     this.#loading = false;
@@ -234,8 +260,12 @@ export class SearchIndex {
       bits: (slot: number) => this.#bits(slot),
       estimate: (term: number[], vector: number) => this.#estimate(term, vector),
       candidates: (term: number[], vector: number, siteId: number, into: number[]) => this.#candidates(term, vector, siteId, into),
-      intersect: (terms: number[][], termBits: number[], vector: number, siteId: number, into: number[]) =>
-        this.#intersect(terms, termBits, vector, siteId, into),
+      /** True when the slots' bits were gathered (see `gathered`), false when done in bitsets. */
+      intersect: (terms: number[][], termBits: number[], vector: number, siteId: number, into: number[]) => {
+        if (!this.#denser(terms, vector)) return this.#intersect(terms, termBits, vector, siteId, into), true;
+        this.#intersectBitsets(terms, vector, siteId, into);
+        return false;
+      },
       /** The bits an intersection gathered, exact unless the slot was rewritten (then read from its lexemes). */
       gathered: (slot: number) => (this.#rewritten[slot] === 1 ? this.#bits(slot) : this.#gathered[slot]!),
       before: (a: number, b: number) => this.#before(a, b),
@@ -284,8 +314,7 @@ export class SearchIndex {
       if (this.#live[slot] === 1 && this.#site[slot] === siteId) into.push(slot);
     };
     for (const l of term) {
-      const from = this.#postingStart[l] ?? 0;
-      const end = vector === NAME ? from + (this.#postingNamed[l] ?? 0) : (this.#postingStart[l + 1] ?? 0);
+      const [from, end] = this.#block(l, vector);
       for (let i = from; i < end; i++) take(this.#postings[i]!);
       const extra = this.#extra.get(l);
       if (extra) for (const entry of extra) take(entry);
@@ -302,7 +331,7 @@ export class SearchIndex {
     const stamp = ++this.#stampNow;
     const bits = vector === ANY ? 7 : 1 << vector;
     const [stamps, hits, gathered, live, site] = [this.#stamp, this.#hits, this.#gathered, this.#live, this.#site];
-    const [postings, postingStart, postingNamed] = [this.#postings, this.#postingStart, this.#postingNamed];
+    const postings = this.#postings;
     const order = terms.map((_, k) => k).sort((a, b) => this.#estimate(terms[a]!, vector) - this.#estimate(terms[b]!, vector));
     for (const [k, t] of order.entries()) {
       const last = k === order.length - 1;
@@ -326,12 +355,61 @@ export class SearchIndex {
         }
       };
       for (const l of terms[t]!) {
-        const from = postingStart[l] ?? 0;
-        scan(postings, from, vector === NAME ? from + (postingNamed[l] ?? 0) : (postingStart[l + 1] ?? 0));
+        const [from, to] = this.#block(l, vector);
+        scan(postings, from, to);
         const extra = this.#extra.get(l);
         if (extra) scan(extra, 0, extra.length);
       }
     }
+  }
+
+  /** Whether intersecting these terms in bitsets reads less than their postings would. */
+  #denser(terms: number[][], vector: number): boolean {
+    const words = Math.ceil(this.#slots / 32);
+    let entries = 0;
+    for (const term of terms) entries += this.#estimate(term, vector);
+    return entries > 4 * words * terms.length && terms.every((term) => term.some((l) => this.#dense.has(l)));
+  }
+
+  /** As #intersect, in bitsets: each term's lexemes OR-ed (bitsets, or their postings set bit by bit), then AND-ed. */
+  #intersectBitsets(terms: number[][], vector: number, siteId: number, into: number[]): void {
+    const words = Math.ceil(this.#slots / 32);
+    const bit = 1 << vector;
+    let all: Uint32Array | null = null;
+    for (const term of terms) {
+      const set = new Uint32Array(words);
+      const add = (entries: Int32Array | number[], from: number, to: number) => {
+        for (let i = from; i < to; i++) {
+          const entry = entries[i]!;
+          if (entry & bit) set[entry >> 8]! |= 1 << ((entry >> 3) & 31);
+        }
+      };
+      for (const l of term) {
+        const dense = this.#dense.get(l);
+        if (dense) {
+          const own = dense[vector]!;
+          for (let w = 0; w < own.length; w++) set[w]! |= own[w]!;
+        } else add(this.#postings, ...this.#block(l, vector));
+        const extra = this.#extra.get(l);
+        if (extra) add(extra, 0, extra.length);
+      }
+      if (all) for (let w = 0; w < words; w++) all[w]! &= set[w]!;
+      else all = set;
+    }
+    for (let w = 0; w < words; w++) {
+      for (let bits = all![w]!; bits !== 0; bits &= bits - 1) {
+        const slot = w * 32 + (31 - Math.clz32(bits & -bits));
+        if (this.#live[slot] === 1 && this.#site[slot] === siteId) into.push(slot);
+      }
+    }
+  }
+
+  /** The part of lexeme l's built postings that can hold it in a vector. */
+  #block(l: number, vector: number): [number, number] {
+    const from = this.#postingStart[l] ?? 0;
+    if (vector === NAME) return [from, from + (this.#postingNamed[l] ?? 0)];
+    if (vector === LEAD) return [from, from + (this.#postingLed[l] ?? 0)];
+    return [from, this.#postingStart[l + 1] ?? 0];
   }
 
   /** Most votes first, then the lower id (as `ORDER BY votes DESC, id`). */
@@ -544,7 +622,8 @@ class Evaluation {
     }
     const walked = this.#walk((_, bits) => this.#matches(bits, ALL), countLimit);
     if (walked) return walked.length;
-    for (const [, bits] of this.#intersection(ALL, true)) if (this.#matches(bits, ALL) && ++n >= countLimit) break;
+    const { slots, bits } = this.#intersection(ALL, true);
+    for (const slot of slots) if (this.#matches(bits(slot), ALL) && ++n >= countLimit) break;
     return n;
   }
 
@@ -560,7 +639,8 @@ class Evaluation {
     } else {
       const walked = this.#walk(wanted, need);
       if (walked) return walked;
-      for (const [slot, b] of this.#intersection(tier, tier === NAME)) if (wanted(slot, b)) found.push(slot);
+      const sparse = this.#intersection(tier, tier === NAME);
+      for (const slot of sparse.slots) if (wanted(slot, sparse.bits(slot))) found.push(slot);
     }
     return topK(found, need, this.#index.before);
   }
@@ -602,24 +682,22 @@ class Evaluation {
    * group without exclusions, the bits gathered from the postings read will do (they hold that
    * byte whole); else they are read from the slots' lexemes.
    */
-  #intersection(vector: number, ownByteOnly: boolean): Array<[number, number]> {
+  #intersection(vector: number, ownByteOnly: boolean): { slots: number[]; bits: (slot: number) => number } {
     const slots: number[] = [];
     const { groups, terms } = this.#query;
+    let gathered = ownByteOnly && groups.length === 1 && groups[0]!.none === 0;
     for (const g of groups) {
       const positive = this.#positive(g);
-      this.#index.intersect(
+      const exact = this.#index.intersect(
         positive.map((j) => terms[j]!),
         positive.map((j) => 1 << j),
         vector,
         this.#siteId,
         slots,
       );
+      gathered &&= exact;
     }
-    const gathered = ownByteOnly && groups.length === 1 && groups[0]!.none === 0;
-    return (groups.length > 1 ? [...new Set(slots)] : slots).map((slot) => [
-      slot,
-      gathered ? this.#index.gathered(slot) : this.#index.bits(slot),
-    ]);
+    return { slots: groups.length > 1 ? [...new Set(slots)] : slots, bits: gathered ? this.#index.gathered : this.#index.bits };
   }
 
   #candidates(vector: number): number[] {
@@ -641,6 +719,8 @@ class Evaluation {
     return this.#query.terms.map((_, j) => j).filter((j) => group.all & (1 << j));
   }
 }
+
+type Bitsets = [Uint32Array, Uint32Array, Uint32Array];
 
 /** The first `k` of `slots` by `before`, in that order. */
 function topK(slots: number[], k: number, before: (a: number, b: number) => number): number[] {
