@@ -27,12 +27,20 @@ async function main() {
   const { databaseUrl, dataDir } = database;
   try {
     const engine = process.env.SEARCH_ENGINE ?? 'memory';
-    const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', TEMPORAL_ADDRESS: '127.0.0.1:1', DATA_DIR: dataDir, SEARCH_ENGINE: engine });
+    const config = loadConfig({
+      LOG_LEVEL: 'silent',
+      PORT: '0',
+      TEMPORAL_ADDRESS: '127.0.0.1:1',
+      DATA_DIR: dataDir,
+      SEARCH_ENGINE: engine,
+    });
     const services = createServices(config, { databaseUrl, temporalAddress: '127.0.0.1:1' });
     if (engine === 'memory') {
       const started = performance.now();
       await memorySearchOf(services.db).load();
-      console.log(`in-memory index: ${memorySearchOf(services.db).size} listings loaded in ${Math.round(performance.now() - started)} ms; ${rss()}`);
+      console.log(
+        `in-memory index: ${memorySearchOf(services.db).size} listings loaded in ${Math.round(performance.now() - started)} ms; ${rss()}`,
+      );
     }
     const app = await listen(createApp(services, operations).callback());
     const bare = new Koa();

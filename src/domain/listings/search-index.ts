@@ -262,7 +262,7 @@ export class SearchIndex {
       candidates: (term: number[], vector: number, siteId: number, into: number[]) => this.#candidates(term, vector, siteId, into),
       /** True when the slots' bits were gathered (see `gathered`), false when done in bitsets. */
       intersect: (terms: number[][], termBits: number[], vector: number, siteId: number, into: number[]) => {
-        if (!this.#denser(terms, vector)) return this.#intersect(terms, termBits, vector, siteId, into), true;
+        if (!this.#denser(terms, vector)) return (this.#intersect(terms, termBits, vector, siteId, into), true);
         this.#intersectBitsets(terms, vector, siteId, into);
         return false;
       },

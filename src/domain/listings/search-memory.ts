@@ -139,7 +139,7 @@ export class MemorySearch {
       await trx.raw('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY');
       const { rows } = await trx.raw('SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin');
       xmin = BigInt(rows[0].xmin);
-      for (let after = 0; ; ) {
+      for (let after = 0; ;) {
         const batch = await trx.raw(`${LISTING_SQL} WHERE l.status = 'live' AND l.id > ? ORDER BY l.id LIMIT ${LOAD_BATCH}`, [after]);
         for (const row of batch.rows as ListingSqlRow[]) index.put(indexed(row));
         if (batch.rows.length < LOAD_BATCH) break;
@@ -156,7 +156,7 @@ export class MemorySearch {
     this.#changes++;
     this.#lastLook = Date.now();
     // Looks at least every minute, so an idle process does not fall behind the changes kept.
-    this.#timer ??= setInterval(() => this.sync().catch(() => undefined), IDLE_LOOK_MS).unref();
+    if (!this.#timer) this.#timer = setInterval(() => this.sync().catch(() => undefined), IDLE_LOOK_MS).unref();
   }
 
   #start(): Promise<void> {

@@ -98,7 +98,10 @@ async function matchingIn(db: Db, memory: MemorySearch | null, siteId: number, t
 
 /** The index's answer with its listings' rows (kept from earlier searches, or read by id). */
 async function rowsOf(db: Db, memory: MemorySearch, found: IndexMatches): Promise<Matches> {
-  const rows = await memory.rowsOf(found.rows, async (ids) => (await db.raw(`SELECT ${COLUMNS} FROM listings l WHERE l.id = ANY(?)`, [ids])).rows as ListingRow[]);
+  const rows = await memory.rowsOf(
+    found.rows,
+    async (ids) => (await db.raw(`SELECT ${COLUMNS} FROM listings l WHERE l.id = ANY(?)`, [ids])).rows as ListingRow[],
+  );
   const byId = new Map(rows.map((r) => [r.id, r]));
   return {
     rows: found.rows.map((id) => byId.get(id)).filter((r) => r !== undefined),
