@@ -31,8 +31,10 @@ export class MemorySearch {
   readonly #typos = new Map<string, string | null>();
   /** Rows of listings recently served, least recently used dropped first; changed ones forgotten. */
   readonly #rows = new Map<number, object>();
-  /** Counts change batches: rows read while one was applied are not kept. */
+  /** Counts change batches: rows read and answers made while one was applied are not kept. */
   #changes = 0;
+  /** Recent answers, each valid while no change came since it was made. */
+  readonly #answers = new Map<string, { changes: number; value: Promise<unknown> }>();
   /** Tests lower them to take every path on few listings. */
   limits: SearchLimits | undefined;
 
@@ -104,6 +106,27 @@ export class MemorySearch {
       if (fix) fixes.set(w, fix);
     }
     return withFixes(text, fixes);
+  }
+
+  /**
+   * The answer of a search once the index is up to date: the one made earlier if nothing changed
+   * since (popular searches repeat), else made by `answer`. Exact, unlike a time to live.
+   */
+  async remembered<T>(key: string, answer: () => Promise<T>): Promise<T> {
+    await this.sync();
+    const changes = this.#changes;
+    const id = JSON.stringify([key, isoWeekStart(new Date())]);
+    const hit = this.#answers.get(id);
+    this.#answers.delete(id);
+    if (hit?.changes === changes) {
+      this.#answers.set(id, hit);
+      return hit.value as Promise<T>;
+    }
+    const value = answer();
+    this.#answers.set(id, { changes, value });
+    while (this.#answers.size > MAX_ANSWERS) this.#answers.delete(this.#answers.keys().next().value!);
+    value.catch(() => this.#answers.delete(id));
+    return value;
   }
 
   /** The rows of `ids` (in no order), read by `readRows` unless kept from an earlier search. */
@@ -276,6 +299,7 @@ const LOAD_BATCH = 20_000;
 const MAX_REMEMBERED = 200_000;
 /** About 1 KB each. */
 const MAX_ROWS = 50_000;
+const MAX_ANSWERS = 1_000;
 const KEEP_CHANGES_MS = 60 * 60_000;
 const RELOAD_AFTER_MS = KEEP_CHANGES_MS / 2;
 const PRUNE_EVERY_MS = 5 * 60_000;

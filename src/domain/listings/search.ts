@@ -58,10 +58,13 @@ const COLUMNS = PUBLIC_COLUMNS.map((c) => `l.${c}`).join(', ');
  */
 export function searchListings(db: Db, query: SearchQuery, settings: SearchSettings): Promise<SearchPage> {
   const q = query.q?.trim().replace(/\s+/g, ' ') ?? '';
-  if (settings.engine === 'memory') return runSearch(db, { ...query, q }, memorySearchOf(db));
-  // Public results are the same for every caller and popular queries repeat: keep them briefly.
-  const cache = cacheOf<SearchPage>(db, 'search', { ttlMs: settings.cacheTtlMs, maxEntries: 2_000 });
+  // Public results are the same for every caller and popular queries repeat: keep them.
   const key = JSON.stringify([query.siteId, q.toLowerCase(), query.page, query.perPage]);
+  if (settings.engine === 'memory') {
+    const memory = memorySearchOf(db);
+    return memory.remembered(key, () => runSearch(db, { ...query, q }, memory));
+  }
+  const cache = cacheOf<SearchPage>(db, 'search', { ttlMs: settings.cacheTtlMs, maxEntries: 2_000 });
   return cache.get(key, () => runSearch(db, { ...query, q }, null));
 }
 
@@ -69,7 +72,6 @@ async function runSearch(db: Db, query: SearchQuery, memory: MemorySearch | null
   const offset = (query.page - 1) * query.perPage;
   const limit = Math.max(0, Math.min(query.perPage, SEARCH_RESULT_LIMIT - offset));
   const text = parseSearchText(query.q ?? '');
-  await memory?.sync();
   let result: Matches;
   if (!query.q) {
     result = memory
