@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { RegistrationLimit } from './auth/oauth/registration-limit.ts';
 import type { SigninLimits } from './auth/signin-limiter.ts';
+import type { SearchSettings } from './domain/listings/search.ts';
 import type { QuotaSettings } from './domain/quotas/quotas.ts';
 import type { CrawlOptions } from './domain/crawl/types.ts';
 import { ORDER_ENV, orderConfig, type OrderConfig } from './config-orders.ts';
@@ -45,7 +46,12 @@ const EnvSchema = z.object({
   /** Where embedded PostgreSQL, Temporal state and generated keys live. @default ./.data */
   DATA_DIR: z.string().default('.data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** How long one api process reuses a public search result; 0 turns the cache off. */
+  /**
+   * What answers search_listings: `memory`, an index in each api process kept in step with
+   * PostgreSQL, or `postgres`, the SQL (the reference). @default memory
+   */
+  SEARCH_ENGINE: z.enum(['memory', 'postgres']).default('memory'),
+  /** How long one api process reuses a public search result (postgres engine only); 0 turns the cache off. */
   SEARCH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(10_000),
   /** How long one api process reuses the product list and prices; 0 turns the cache off. */
   CATALOG_CACHE_TTL_MS: z.coerce.number().int().min(0).default(1_000),
@@ -191,7 +197,8 @@ export interface Config {
   metrics: { port: number | null; temporalPort: number | null };
   dataDir: string;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
-  cache: { searchTtlMs: number; catalogTtlMs: number; leaderboardTtlMs: number };
+  search: SearchSettings;
+  cache: { catalogTtlMs: number; leaderboardTtlMs: number };
   crawl: CrawlOptions;
   /** Keys from the environment; loadOAuthKeys() falls back to DATA_DIR. */
   oauth: {
@@ -263,7 +270,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metrics: { port: e.METRICS_PORT ?? null, temporalPort: e.TEMPORAL_METRICS_PORT ?? null },
     dataDir: path.resolve(e.DATA_DIR),
     logLevel: e.LOG_LEVEL,
-    cache: { searchTtlMs: e.SEARCH_CACHE_TTL_MS, catalogTtlMs: e.CATALOG_CACHE_TTL_MS, leaderboardTtlMs: e.LEADERBOARD_CACHE_TTL_MS },
+    search: { engine: e.SEARCH_ENGINE, cacheTtlMs: e.SEARCH_CACHE_TTL_MS },
+    cache: { catalogTtlMs: e.CATALOG_CACHE_TTL_MS, leaderboardTtlMs: e.LEADERBOARD_CACHE_TTL_MS },
     crawl: {
       allowPrivateNetworks: e.CRAWL_ALLOW_PRIVATE_NETWORKS,
       timeoutMs: e.CRAWL_TIMEOUT_MS,

@@ -6,6 +6,7 @@ import { drainServer } from './api/drain.ts';
 import { createApp } from './app.ts';
 import { loadConfig, type Config } from './config.ts';
 import { migrate } from './db/knex.ts';
+import { memorySearchOf } from './domain/listings/search-memory.ts';
 import { seed } from './db/seed.ts';
 import { endpointsFor, startEmbeddedStack } from './embedded/stack.ts';
 import { startEmbeddedPostgres } from './embedded/postgres.ts';
@@ -107,6 +108,13 @@ async function startRoles(services: Services, endpoints: Endpoints, roles: { api
     stops.push(() => workers.shutdown());
   }
   if (roles.api) {
+    if (services.config.search.engine === 'memory') {
+      // Loaded before listening: the first searches would otherwise wait for it.
+      const started = Date.now();
+      const search = memorySearchOf(services.db);
+      await search.load();
+      services.log.info({ listings: search.size, ms: Date.now() - started }, 'search index loaded');
+    }
     const app = createApp(services, operations);
     const server = http.createServer(app.callback());
     const { port, host } = services.config;

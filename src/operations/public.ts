@@ -41,7 +41,7 @@ export const searchListingsOp = defineOperation({
     searchListings(
       ctx.db,
       { siteId: ctx.site.id, siteKey: ctx.site.key, q: input.q, page: input.page, perPage: input.per_page },
-      ctx.config.cache.searchTtlMs,
+      ctx.config.search,
     ),
 });
 

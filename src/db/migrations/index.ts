@@ -13,6 +13,7 @@ import * as votes from './013-votes.ts';
 import * as claims from './014-claims.ts';
 import * as search from './016-search.ts';
 import * as searchSpeed from './017-search-speed.ts';
+import * as searchChanges from './018-search-changes.ts';
 import * as orders from './015-orders.ts';
 
 interface Migration {
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   '016-search': search,
   '015-orders': orders,
   '017-search-speed': searchSpeed,
+  '018-search-changes': searchChanges,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

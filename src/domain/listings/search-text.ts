@@ -110,7 +110,13 @@ export function tsqueryOf(text: SearchText, expansions: Expansions = new Map()):
  * word (trigram similarity over `search_terms`); null when nothing changed.
  */
 export async function correctTypos(db: Db, text: SearchText): Promise<SearchText | null> {
-  const words = [
+  const words = typoCandidates(text);
+  return words.length === 0 ? null : withFixes(text, await nearestKnownWords(db, words));
+}
+
+/** The words of a search that typo correction looks at. */
+export function typoCandidates(text: SearchText): string[] {
+  return [
     ...new Set(
       text
         .flat()
@@ -118,7 +124,10 @@ export async function correctTypos(db: Db, text: SearchText): Promise<SearchText
         .map((t) => t.text),
     ),
   ];
-  if (words.length === 0) return null;
+}
+
+/** For each word that starts no known word, the most similar known word (if any is similar enough). */
+export async function nearestKnownWords(db: Db, words: string[]): Promise<Map<string, string>> {
   // Known words one edit away first (swapped letters in short words share too few trigrams),
   // then the most similar by trigrams.
   const { rows } = await db.raw(
@@ -133,9 +142,11 @@ export async function correctTypos(db: Db, text: SearchText): Promise<SearchText
                        WHERE t.term >= w.word COLLATE "C" AND t.term < (w.word || chr(1114111)) COLLATE "C")`,
     [JSON.stringify(words.map((word) => ({ word, edits: word.length <= MAX_EDITED ? oneEditAway(word) : [] })))],
   );
-  const fixes = new Map(
-    (rows as Array<{ word: string; nearest: string | null }>).filter((r) => r.nearest).map((r) => [r.word, r.nearest!]),
-  );
+  return new Map((rows as Array<{ word: string; nearest: string | null }>).filter((r) => r.nearest).map((r) => [r.word, r.nearest!]));
+}
+
+/** The search with the fixed words replaced; null when there is nothing to fix. */
+export function withFixes(text: SearchText, fixes: ReadonlyMap<string, string>): SearchText | null {
   if (fixes.size === 0) return null;
   return text.map((group) =>
     group.map((t) => (t.kind === 'word' && !t.negated && fixes.has(t.text) ? { ...t, text: fixes.get(t.text)! } : t)),

@@ -2,6 +2,8 @@ import { cacheOf } from '../../cache/ttl-cache.ts';
 import type { Db } from '../../db/knex.ts';
 import { isoWeekStart } from '../ranking/weeks.ts';
 import { PUBLIC_COLUMNS, toPublicListing, type ListingRow } from './listings.ts';
+import { memorySearchOf, type MemorySearch } from './search-memory.ts';
+import type { IndexMatches } from './search-index.ts';
 import { correctTypos, expandWords, matchableText, parseSearchText, tsqueryOf, type SearchText } from './search-text.ts';
 
 export interface SearchQuery {
@@ -14,6 +16,16 @@ export interface SearchQuery {
 }
 
 export type SearchPage = Awaited<ReturnType<typeof runSearch>>;
+
+export interface SearchSettings {
+  /**
+   * `memory`: each api process answers from its own in-memory index (search-memory.ts), kept in
+   * step with PostgreSQL before every search. `postgres`: the SQL below answers, the reference.
+   */
+  engine: 'memory' | 'postgres';
+  /** How long the postgres engine reuses a result (the memory engine is always fresh). */
+  cacheTtlMs: number;
+}
 
 /** How deep a search goes: results past the first 1,000 are not served. */
 export const SEARCH_RESULT_LIMIT = 1_000;
@@ -44,25 +56,32 @@ const COLUMNS = PUBLIC_COLUMNS.map((c) => `l.${c}`).join(', ');
  * finds nothing is retried once with misspelt words corrected to known ones. Without `q`: most
  * voted first.
  */
-export function searchListings(db: Db, query: SearchQuery, cacheTtlMs: number): Promise<SearchPage> {
-  // Public results are the same for every caller and popular queries repeat: keep them briefly.
-  const cache = cacheOf<SearchPage>(db, 'search', { ttlMs: cacheTtlMs, maxEntries: 2_000 });
+export function searchListings(db: Db, query: SearchQuery, settings: SearchSettings): Promise<SearchPage> {
   const q = query.q?.trim().replace(/\s+/g, ' ') ?? '';
+  // Public results are the same for every caller and popular queries repeat: keep them.
   const key = JSON.stringify([query.siteId, q.toLowerCase(), query.page, query.perPage]);
-  return cache.get(key, () => runSearch(db, { ...query, q }));
+  if (settings.engine === 'memory') {
+    const memory = memorySearchOf(db);
+    return memory.remembered(key, () => runSearch(db, { ...query, q }, memory));
+  }
+  const cache = cacheOf<SearchPage>(db, 'search', { ttlMs: settings.cacheTtlMs, maxEntries: 2_000 });
+  return cache.get(key, () => runSearch(db, { ...query, q }, null));
 }
 
-async function runSearch(db: Db, query: SearchQuery) {
+async function runSearch(db: Db, query: SearchQuery, memory: MemorySearch | null) {
   const offset = (query.page - 1) * query.perPage;
   const limit = Math.max(0, Math.min(query.perPage, SEARCH_RESULT_LIMIT - offset));
   const text = parseSearchText(query.q ?? '');
   let result: Matches;
-  if (!query.q) result = await byVotes(db, query.siteId, offset, limit);
-  else if (!text) result = NONE;
+  if (!query.q) {
+    result = memory
+      ? await rowsOf(db, memory, await memory.byVotes(query.siteId, offset, limit, SEARCH_TOTAL_LIMIT + 1))
+      : await byVotes(db, query.siteId, offset, limit);
+  } else if (!text) result = NONE;
   else {
-    result = await matching(db, query.siteId, text, offset, limit);
-    const corrected = result.total === 0 ? await correctTypos(db, text) : null;
-    if (corrected) result = await matching(db, query.siteId, corrected, offset, limit);
+    result = await matchingIn(db, memory, query.siteId, text, offset, limit);
+    const corrected = result.total === 0 ? await (memory ? memory.correctTypos(text) : correctTypos(db, text)) : null;
+    if (corrected) result = await matchingIn(db, memory, query.siteId, corrected, offset, limit);
   }
   return {
     items: result.rows.map((r) => ({ ...toPublicListing(r, query.siteKey), featured: result.featured.has(r.id) })),
@@ -70,6 +89,26 @@ async function runSearch(db: Db, query: SearchQuery) {
     per_page: query.perPage,
     total: Math.min(result.total, SEARCH_TOTAL_LIMIT),
     total_capped: result.total > SEARCH_TOTAL_LIMIT,
+  };
+}
+
+/** From the in-memory index when it can answer the search, else from PostgreSQL. */
+async function matchingIn(db: Db, memory: MemorySearch | null, siteId: number, text: SearchText, offset: number, limit: number) {
+  const found = await memory?.matching(siteId, text, offset, limit, SEARCH_TOTAL_LIMIT + 1);
+  return found ? rowsOf(db, memory!, found) : matching(db, siteId, text, offset, limit);
+}
+
+/** The index's answer with its listings' rows (kept from earlier searches, or read by id). */
+async function rowsOf(db: Db, memory: MemorySearch, found: IndexMatches): Promise<Matches> {
+  const rows = await memory.rowsOf(
+    found.rows,
+    async (ids) => (await db.raw(`SELECT ${COLUMNS} FROM listings l WHERE l.id = ANY(?)`, [ids])).rows as ListingRow[],
+  );
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return {
+    rows: found.rows.map((id) => byId.get(id)).filter((r) => r !== undefined),
+    total: found.total,
+    featured: new Set(found.featured),
   };
 }
 

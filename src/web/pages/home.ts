@@ -29,11 +29,7 @@ export const homePages: PageRoutes = (router, services) => {
       ? results(
           q,
           page,
-          await searchListings(
-            services.db,
-            { siteId: site.id, siteKey: site.key, q, page, perPage: PER_PAGE },
-            services.config.cache.searchTtlMs,
-          ),
+          await searchListings(services.db, { siteId: site.id, siteKey: site.key, q, page, perPage: PER_PAGE }, services.config.search),
         )
       : await thisWeek(services.db, site, Boolean(user));
     await renderPage(ctx, services, {

@@ -1,0 +1,315 @@
+import type { Db } from '../../db/knex.ts';
+import { isoWeekStart } from '../ranking/weeks.ts';
+import { SearchIndex, type IndexedListing, type IndexMatches, type IndexQuery, type SearchLimits } from './search-index.ts';
+import { nearestKnownWords, typoCandidates, withFixes, type SearchText } from './search-text.ts';
+
+/**
+ * The in-memory search engine of one api process: a SearchIndex loaded from PostgreSQL and kept
+ * in step with it. Before each search it asks `search_changes` for what changed since its last
+ * look (one indexed probe, usually no rows), in a look that started after the search arrived:
+ * a write committed before a search is in its answer. Concurrent searches share one look.
+ * Stemming stays PostgreSQL's: the index holds the lexemes PostgreSQL stored, and each typed
+ * word's forms (simple and english) are asked of PostgreSQL once and remembered.
+ */
+export class MemorySearch {
+  readonly #db: Db;
+  #index = new SearchIndex();
+  #loaded: Promise<void> | null = null;
+  /** Changes of transactions at or after this xid may not have been seen yet. */
+  #xmin = 0n;
+  /** Changes already applied (xid:listing) that the next look will list again. */
+  #applied = new Map<string, bigint>();
+  #lastLook = 0;
+  #lastPrune = 0;
+  #timer: NodeJS.Timeout | null = null;
+  #running: Promise<void> | null = null;
+  #queued: Promise<void> | null = null;
+  /** This week's featured listings by site, and the week they are of. */
+  #featured = new Map<number, Set<number>>();
+  #featuredWeek = '';
+  readonly #forms = new Map<string, WordForms>();
+  readonly #typos = new Map<string, string | null>();
+  /** Rows of listings recently served, least recently used dropped first; changed ones forgotten. */
+  readonly #rows = new Map<number, object>();
+  /** Counts change batches: rows read and answers made while one was applied are not kept. */
+  #changes = 0;
+  /** Recent answers, each valid while no change came since it was made. */
+  readonly #answers = new Map<string, { changes: number; value: Promise<unknown> }>();
+  /** Tests lower them to take every path on few listings. */
+  limits: SearchLimits | undefined;
+
+  constructor(db: Db) {
+    this.#db = db;
+  }
+
+  get size(): number {
+    return this.#index.size;
+  }
+
+  /** Loads the index (once; concurrent callers share the load). */
+  load(): Promise<void> {
+    this.#loaded ??= this.#load().catch((error: unknown) => {
+      this.#loaded = null;
+      throw error;
+    });
+    return this.#loaded;
+  }
+
+  /** Brings the index up to every change committed before this call. */
+  async sync(): Promise<void> {
+    await this.load();
+    // Changes are kept an hour: an index that has not looked for longer starts again.
+    if (Date.now() - this.#lastLook > RELOAD_AFTER_MS) {
+      this.#loaded = null;
+      await this.load();
+    }
+    if (this.#queued) return this.#queued;
+    if (!this.#running) return this.#start();
+    this.#queued = this.#running
+      .catch(() => undefined)
+      .then(() => {
+        this.#queued = null;
+        return this.#start();
+      });
+    return this.#queued;
+  }
+
+  /**
+   * The search's matches as search.ts cuts them, or null when the index cannot answer it the
+   * way PostgreSQL would (quoted phrases, words PostgreSQL splits into several lexemes).
+   */
+  async matching(siteId: number, text: SearchText, offset: number, limit: number, countLimit: number): Promise<IndexMatches | null> {
+    if (text.flat().some((t) => t.kind === 'phrase')) return null;
+    const forms = await this.#formsOf(text.flat().map((t) => t.text));
+    const featured = await this.#featuredOf(siteId);
+    // No await from here on: a reload cannot swap the index under the search.
+    const query = queryOf(this.#index, text, forms);
+    return query && this.#index.search(siteId, query, featured, { offset, limit, countLimit, limits: this.limits });
+  }
+
+  async byVotes(siteId: number, offset: number, limit: number, countLimit: number): Promise<IndexMatches> {
+    return this.#index.byVotes(siteId, await this.#featuredOf(siteId), offset, limit, countLimit);
+  }
+
+  /** As correctTypos, each word's correction remembered until listings change. */
+  async correctTypos(text: SearchText): Promise<SearchText | null> {
+    const words = typoCandidates(text);
+    const missing = words.filter((w) => !this.#typos.has(w));
+    if (missing.length > 0) {
+      const found = await nearestKnownWords(this.#db, missing);
+      if (this.#typos.size > MAX_REMEMBERED) this.#typos.clear();
+      for (const w of missing) this.#typos.set(w, found.get(w) ?? null);
+    }
+    const fixes = new Map<string, string>();
+    for (const w of words) {
+      const fix = this.#typos.get(w);
+      if (fix) fixes.set(w, fix);
+    }
+    return withFixes(text, fixes);
+  }
+
+  /**
+   * The answer of a search once the index is up to date: the one made earlier if nothing changed
+   * since (popular searches repeat), else made by `answer`. Exact, unlike a time to live.
+   */
+  async remembered<T>(key: string, answer: () => Promise<T>): Promise<T> {
+    await this.sync();
+    const changes = this.#changes;
+    const id = JSON.stringify([key, isoWeekStart(new Date())]);
+    const hit = this.#answers.get(id);
+    this.#answers.delete(id);
+    if (hit?.changes === changes) {
+      this.#answers.set(id, hit);
+      return hit.value as Promise<T>;
+    }
+    const value = answer();
+    this.#answers.set(id, { changes, value });
+    while (this.#answers.size > MAX_ANSWERS) this.#answers.delete(this.#answers.keys().next().value!);
+    value.catch(() => this.#answers.delete(id));
+    return value;
+  }
+
+  /** The rows of `ids` (in no order), read by `readRows` unless kept from an earlier search. */
+  async rowsOf<R extends { id: number }>(ids: number[], readRows: (ids: number[]) => Promise<R[]>): Promise<R[]> {
+    const kept: R[] = [];
+    const missing: number[] = [];
+    for (const id of ids) {
+      const row = this.#rows.get(id) as R | undefined;
+      if (row) {
+        this.#rows.delete(id);
+        this.#rows.set(id, row);
+        kept.push(row);
+      } else missing.push(id);
+    }
+    if (missing.length === 0) return kept;
+    const changes = this.#changes;
+    const read = await readRows(missing);
+    if (changes === this.#changes) {
+      for (const row of read) this.#rows.set(row.id, row);
+      for (const id of this.#rows.keys()) {
+        if (this.#rows.size <= MAX_ROWS) break;
+        this.#rows.delete(id);
+      }
+    }
+    return [...kept, ...read];
+  }
+
+  async #load(): Promise<void> {
+    const index = new SearchIndex();
+    let xmin = 0n;
+    await this.#db.transaction(async (trx) => {
+      // One snapshot for the whole load, and its xmin to look for changes from.
+      await trx.raw('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      const { rows } = await trx.raw('SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin');
+      xmin = BigInt(rows[0].xmin);
+      for (let after = 0; ;) {
+        const batch = await trx.raw(`${LISTING_SQL} WHERE l.status = 'live' AND l.id > ? ORDER BY l.id LIMIT ${LOAD_BATCH}`, [after]);
+        for (const row of batch.rows as ListingSqlRow[]) index.put(indexed(row));
+        if (batch.rows.length < LOAD_BATCH) break;
+        after = batch.rows.at(-1).id;
+      }
+    });
+    index.finishLoad();
+    this.#index = index;
+    this.#xmin = xmin;
+    this.#applied.clear();
+    this.#featuredWeek = '';
+    this.#typos.clear();
+    this.#rows.clear();
+    this.#changes++;
+    this.#lastLook = Date.now();
+    // Looks at least every minute, so an idle process does not fall behind the changes kept.
+    if (!this.#timer) this.#timer = setInterval(() => this.sync().catch(() => undefined), IDLE_LOOK_MS).unref();
+  }
+
+  #start(): Promise<void> {
+    const look = this.#look().finally(() => {
+      if (this.#running === look) this.#running = null;
+    });
+    this.#running = look;
+    return look;
+  }
+
+  async #look(): Promise<void> {
+    const { rows } = await this.#db.raw(
+      `SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin,
+              array(SELECT c.xid::text || ':' || c.listing_id FROM search_changes c WHERE c.xid >= ?::xid8) AS changes`,
+      [this.#xmin.toString()],
+    );
+    const xmin = BigInt(rows[0].xmin);
+    const fresh = (rows[0].changes as string[]).filter((c) => !this.#applied.has(c));
+    if (fresh.length > 0) {
+      const ids = [...new Set(fresh.map((c) => Number(c.split(':')[1])))];
+      const found = await this.#db.raw(`${LISTING_SQL} WHERE l.id = ANY(?)`, [ids]);
+      const seen = new Set<number>();
+      for (const row of found.rows as ListingSqlRow[]) {
+        this.#index.put(indexed(row));
+        seen.add(row.id);
+      }
+      for (const id of ids) if (!seen.has(id)) this.#index.remove(id);
+      for (const id of ids) this.#rows.delete(id);
+      this.#changes++;
+      for (const c of fresh) this.#applied.set(c, BigInt(c.split(':')[0]!));
+      // Placements may have changed, and new words may correct typos differently.
+      this.#featuredWeek = '';
+      this.#typos.clear();
+    }
+    for (const [c, xid] of this.#applied) if (xid < xmin) this.#applied.delete(c);
+    this.#xmin = xmin;
+    this.#lastLook = Date.now();
+    if (this.#lastLook - this.#lastPrune > PRUNE_EVERY_MS) {
+      this.#lastPrune = this.#lastLook;
+      await this.#db.raw(`DELETE FROM search_changes WHERE at < now() - interval '${KEEP_CHANGES_MS} milliseconds'`);
+    }
+  }
+
+  async #featuredOf(siteId: number): Promise<ReadonlySet<number>> {
+    const week = isoWeekStart(new Date());
+    if (week !== this.#featuredWeek) {
+      const rows = await this.#db('featured_placements').where({ week_start: week }).select('site_id', 'listing_id');
+      const featured = new Map<number, Set<number>>();
+      for (const r of rows as Array<{ site_id: number; listing_id: number }>) {
+        if (!featured.has(r.site_id)) featured.set(r.site_id, new Set());
+        featured.get(r.site_id)!.add(r.listing_id);
+      }
+      [this.#featured, this.#featuredWeek] = [featured, week];
+    }
+    return this.#featured.get(siteId) ?? NO_IDS;
+  }
+
+  async #formsOf(words: string[]): Promise<Map<string, WordForms>> {
+    const missing = [...new Set(words.filter((w) => !this.#forms.has(w)))];
+    if (missing.length > 0) {
+      const { rows } = await this.#db.raw(
+        `SELECT w AS word, tsvector_to_array(to_tsvector('simple', w)) AS simple, tsvector_to_array(to_tsvector('english', w)) AS english
+         FROM unnest(?::text[]) w`,
+        [missing],
+      );
+      if (this.#forms.size > MAX_REMEMBERED) this.#forms.clear();
+      for (const r of rows as Array<WordForms & { word: string }>) this.#forms.set(r.word, { simple: r.simple, english: r.english });
+    }
+    return new Map(words.map((w) => [w, this.#forms.get(w)!]));
+  }
+}
+
+/** The search as term bits over the index's lexemes; null when the index cannot evaluate it as PostgreSQL would. */
+function queryOf(index: SearchIndex, text: SearchText, forms: Map<string, WordForms>): IndexQuery | null {
+  const query: IndexQuery = { terms: [], groups: [] };
+  for (const group of text) {
+    const bits = { all: 0, none: 0 };
+    for (const term of group) {
+      const { simple, english } = forms.get(term.text)!;
+      // One lexeme per config is what to_tsquery makes of a word as a single term.
+      if (simple.length !== 1 || english.length > 1) return null;
+      const lexemes = term.negated
+        ? [...simple, ...english].map((l) => index.lexemeId(l)).filter((l) => l !== undefined)
+        : [...new Set([...simple, ...english].flatMap((l) => index.lexemesStarting(l)))];
+      bits[term.negated ? 'none' : 'all'] |= 1 << query.terms.length;
+      query.terms.push(lexemes);
+    }
+    query.groups.push(bits);
+  }
+  return query;
+}
+
+interface WordForms {
+  simple: string[];
+  english: string[];
+}
+
+interface ListingSqlRow {
+  id: number;
+  site_id: number;
+  votes: number;
+  status: string;
+  name: string[];
+  lead: string[];
+  whole: string[];
+}
+
+const LISTING_SQL = `SELECT l.id, l.site_id, l.votes, l.status, tsvector_to_array(l.search_name) AS name,
+  tsvector_to_array(l.search_lead) AS lead, tsvector_to_array(l.search) AS whole FROM listings l`;
+
+function indexed(row: ListingSqlRow): IndexedListing {
+  return { id: row.id, siteId: row.site_id, votes: row.votes, live: row.status === 'live', name: row.name, lead: row.lead, all: row.whole };
+}
+
+const NO_IDS: ReadonlySet<number> = new Set();
+const LOAD_BATCH = 20_000;
+const MAX_REMEMBERED = 200_000;
+/** About 1 KB each. */
+const MAX_ROWS = 50_000;
+const MAX_ANSWERS = 1_000;
+const KEEP_CHANGES_MS = 60 * 60_000;
+const RELOAD_AFTER_MS = KEEP_CHANGES_MS / 2;
+const PRUNE_EVERY_MS = 5 * 60_000;
+const IDLE_LOOK_MS = 60_000;
+
+const engines = new WeakMap<Db, MemorySearch>();
+
+/** The in-memory search engine of a database (one per api process). */
+export function memorySearchOf(db: Db): MemorySearch {
+  let engine = engines.get(db);
+  if (!engine) engines.set(db, (engine = new MemorySearch(db)));
+  return engine;
+}
