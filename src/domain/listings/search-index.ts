@@ -1,16 +1,21 @@
 /**
  * The in-memory search index: each live listing's lexemes as PostgreSQL computed them (from
- * `search_name`, `search_lead` and `search`), postings from lexemes to listings, and each site's
- * live listings in vote order. It answers the same questions as the SQL of search.ts (the
- * capped count, the featured matches, each tier's best listings), with no database.
+ * `search_name`, `search_lead` and `search`), postings from lexemes to listings, common lexemes
+ * also as bitsets. It answers the same questions as the SQL of search.ts (the capped count, the
+ * featured matches, each tier's best listings), with no database.
  *
  * Layout, for a million listings in a few hundred MB: listings live in slots (typed arrays by
  * slot), their lexemes in one pool, an entry per lexeme with the vectors holding it (bits:
  * name 1, lead 2, whole 4). The vectors are kept apart rather than assumed nested: PostgreSQL
  * 18.4 stored some `search_lead` vectors without lexemes of `search_name` (see the differential
- * test), and its statements use what is stored. Postings are one array built at load, a slot
- * and its vector bits in each entry, with later additions kept aside; entries are never
- * removed, so each candidate is checked against its own lexemes.
+ * test), and its statements use what is stored.
+ *
+ * Slots are laid out by site, then most votes first: postings and bitsets are then in vote
+ * order, so a tier's best listings and the capped count are the first matches of a scan that
+ * stops as soon as it has them (a common word's page is found in the first few thousand
+ * listings, not by intersecting all of them). A listing written since the layout (new, other
+ * words or votes) leaves the layout and is evaluated on its own by every search, until there
+ * are enough such listings to lay the index out again.
  */
 
 /** A listing as the index holds it: the lexemes of its three search vectors. */
@@ -45,20 +50,21 @@ export interface IndexMatches {
 
 export interface SearchLimits {
   /**
-   * A tier whose candidates (postings of each group's rarest word) are at most this many is
-   * evaluated whole (about 0.1 µs each); a larger one is walked in vote order, where matches
-   * are dense enough to be met early (20,000 candidates of a common word took 3 ms to
-   * evaluate, its walk a few hundred µs).
+   * A search (or tier) whose candidates (postings of each group's rarest word) are at most this
+   * many is evaluated candidate by candidate (about 0.1 µs each); a larger one is scanned in
+   * bitsets in vote order.
    */
   candidates: number;
+  /** Bitset words (32 slots each) a scan evaluates at a time before it checks whether it has enough. */
+  window: number;
   /**
-   * How far a tier is walked in vote order before its words' postings are intersected instead
-   * (a few hundred µs): three common words that never meet in a name walked every listing.
+   * Listings written since the layout beyond which the index is laid out again: each search
+   * evaluates every one of them (about 1 µs each), a layout takes about 1 µs per listing.
    */
-  walk: number;
+  changed: number;
 }
 
-const LIMITS: SearchLimits = { candidates: 2_000, walk: 3_000 };
+const LIMITS: SearchLimits = { candidates: 2_000, window: 128, changed: 4_096 };
 
 const NAME = 0;
 const LEAD = 1;
@@ -74,15 +80,10 @@ export class SearchIndex {
   #live = new Uint8Array(1024);
   #start = new Int32Array(1024);
   #end = new Int32Array(1024);
+  /** Dedupes a term's candidates across its lexemes (valid where it is the current stamp). */
   #stamp = new Int32Array(1024);
-  /** Terms of an intersection a slot has shown so far (valid where #stamp is the current stamp). */
-  #hits = new Uint8Array(1024);
-  /** The term bits an intersection gathered for a slot from the postings. */
-  #gathered = new Int32Array(1024);
-  /** Slots whose lexemes changed since load: postings may hold stale entries of theirs. */
-  #rewritten = new Uint8Array(1024);
   #stampNow = 0;
-  readonly #slotOf = new Map<number, number>();
+  #slotOf = new Map<number, number>();
 
   #pool = new Int32Array(1 << 16);
   #poolUsed = 0;
@@ -92,23 +93,27 @@ export class SearchIndex {
   readonly #lexemeId = new Map<string, number>();
   /** Lexeme ids in string order, for prefixes. */
   #sorted: number[] = [];
-  /** Per lexeme: listings holding it in the name, lead, whole and any vector (an upper bound: entries are never removed). */
+  /** Per lexeme: listings holding it in the name, lead, whole and any vector (an upper bound between layouts). */
   #counts = new Int32Array(4 * 1024);
   /** Per term bit: the terms a lexeme satisfies, set for one search at a time. */
   #mask = new Uint8Array(1024);
 
-  /** Postings built at load: lexeme l's entries are #postings[#postingStart[l] .. #postingStart[l + 1]]. */
+  /** Postings of the layout: lexeme l's entries are #postings[#postingStart[l] .. #postingStart[l + 1]], in slot order within each part. */
   #postingStart = new Int32Array(1);
   /** How many of lexeme l's entries (the first ones) hold it in the name; in the name or lead. */
   #postingNamed = new Int32Array(0);
   #postingLed = new Int32Array(0);
   #postings = new Int32Array(0);
-  /** Bitsets (name, lead, whole) of common lexemes over the slots of the load; later entries are in #extra. */
-  readonly #dense = new Map<number, Bitsets>();
-  /** Postings added since. */
-  readonly #extra = new Map<number, number[]>();
+  /** Bitsets (name, lead, whole) of the layout's common lexemes. */
+  #dense = new Map<number, Bitsets>();
+  /** Slots as laid out and unchanged since: their postings, bitsets and place in vote order hold. */
+  #clean = new Uint32Array(0);
+  /** Each site's slots in the layout. */
+  #range = new Map<number, { from: number; to: number }>();
+  /** Live slots written since the layout: evaluated one by one. */
+  readonly #changed = new Set<number>();
   /** Live slots of each site, most voted first (ties: lower id). */
-  readonly #order = new Map<number, number[]>();
+  #order = new Map<number, number[]>();
   #loading = true;
 
   get size(): number {
@@ -118,17 +123,19 @@ export class SearchIndex {
   /** Adds or replaces a listing; a listing that is not live stays out of every search. */
   put(listing: IndexedListing): void {
     let slot = this.#slotOf.get(listing.id);
-    const wasLive = slot !== undefined && this.#live[slot] === 1;
-    if (wasLive) this.#unorder(slot!);
-    if (slot === undefined) {
-      slot = this.#newSlot(listing.id);
-    }
     const entries = this.#entries(listing);
+    if (slot !== undefined && this.#same(slot, listing, entries)) return;
+    if (slot !== undefined && this.#live[slot] === 1) this.#unorder(slot);
+    slot ??= this.#newSlot(listing.id);
     if (!this.#sameEntries(slot, entries)) this.#setEntries(slot, entries);
     this.#site[slot] = listing.siteId;
     this.#votes[slot] = listing.votes;
     this.#live[slot] = listing.live ? 1 : 0;
     if (listing.live) this.#reorder(slot);
+    if (this.#loading) return;
+    this.#unclean(slot);
+    if (listing.live) this.#changed.add(slot);
+    else this.#changed.delete(slot);
   }
 
   /** Takes a listing out of search (deleted, or gone from the database). */
@@ -137,60 +144,22 @@ export class SearchIndex {
     if (slot === undefined || this.#live[slot] === 0) return;
     this.#unorder(slot);
     this.#live[slot] = 0;
+    this.#unclean(slot);
+    this.#changed.delete(slot);
   }
 
-  /** Ends the bulk load: builds postings and vote orders once instead of per listing. */
+  /** Ends the bulk load: lays the index out once instead of per listing. */
   finishLoad(): void {
-    const lexemes = this.#lexemes.length;
-    const start = new Int32Array(lexemes + 1);
-    for (let slot = 0; slot < this.#slots; slot++) {
-      for (let i = this.#start[slot]!; i < this.#end[slot]!; i++) start[(this.#pool[i]! >> 3) + 1]!++;
-    }
-    for (let l = 0; l < lexemes; l++) start[l + 1]! += start[l]!;
-    // In each lexeme's block, entries with the name first, then those with the lead: the name
-    // and lead tiers read only their part.
-    const [named, led] = [new Int32Array(lexemes), new Int32Array(lexemes)];
-    for (let slot = 0; slot < this.#slots; slot++) {
-      for (let i = this.#start[slot]!; i < this.#end[slot]!; i++) {
-        const entry = this.#pool[i]!;
-        if (entry & 1) named[entry >> 3]!++;
-        else if (entry & 2) led[entry >> 3]!++;
-      }
-    }
-    const postings = new Int32Array(start[lexemes]!);
-    const fills = [start.slice(0, lexemes), start.slice(0, lexemes), start.slice(0, lexemes)];
-    for (let l = 0; l < lexemes; l++) {
-      fills[1]![l]! += named[l]!;
-      fills[2]![l]! += named[l]! + led[l]!;
-      led[l]! += named[l]!;
-    }
-    for (let slot = 0; slot < this.#slots; slot++) {
-      for (let i = this.#start[slot]!; i < this.#end[slot]!; i++) {
-        const entry = this.#pool[i]!;
-        const fill = fills[entry & 1 ? 0 : entry & 2 ? 1 : 2]!;
-        postings[fill[entry >> 3]!++] = slot * 8 + (entry & 7);
-      }
-    }
-    this.#postingStart = start;
-    this.#postingNamed = named;
-    this.#postingLed = led;
-    this.#postings = postings;
-    // Common lexemes also as bitsets over slots, one per vector: intersecting common words reads
-    // a word per 32 listings instead of an entry per listing.
-    const words = Math.ceil(this.#slots / 32);
-    for (let l = 0; l < lexemes; l++) {
-      if (start[l + 1]! - start[l]! < words) continue;
-      const sets: Bitsets = [new Uint32Array(words), new Uint32Array(words), new Uint32Array(words)];
-      for (let i = start[l]!; i < start[l + 1]!; i++) {
-        const entry = postings[i]!;
-        const slot = entry >> 3;
-        for (let v = NAME; v <= ALL; v++) if (entry & (1 << v)) sets[v]![slot >> 5]! |= 1 << (slot & 31);
-      }
-      this.#dense.set(l, sets);
-    }
+    this.#layout();
     this.#sorted = this.#lexemes.map((_, i) => i).sort((a, b) => compare(this.#lexemes[a]!, this.#lexemes[b]!));
-    for (const slots of this.#order.values()) slots.sort((a, b) => this.#before(a, b));
     this.#loading = false;
+  }
+
+  /** Lays the index out again when too many listings were written since; true when it did. */
+  settle(limits: SearchLimits = LIMITS): boolean {
+    if (this.#changed.size <= limits.changed) return false;
+    this.#layout();
+    return true;
   }
 
   /** Ids of every lexeme starting with `prefix`. */
@@ -253,21 +222,15 @@ export class SearchIndex {
     return {
       ids: this.#ids,
       site: this.#site,
-      votes: this.#votes,
       live: this.#live,
-      order: this.#order,
+      clean: this.#clean,
+      changed: this.#changed,
+      range: this.#range,
       slotOf: this.#slotOf,
       bits: (slot: number) => this.#bits(slot),
       estimate: (term: number[], vector: number) => this.#estimate(term, vector),
       candidates: (term: number[], vector: number, siteId: number, into: number[]) => this.#candidates(term, vector, siteId, into),
-      /** True when the slots' bits were gathered (see `gathered`), false when done in bitsets. */
-      intersect: (terms: number[][], termBits: number[], vector: number, siteId: number, into: number[]) => {
-        if (!this.#denser(terms, vector)) return (this.#intersect(terms, termBits, vector, siteId, into), true);
-        this.#intersectBitsets(terms, vector, siteId, into);
-        return false;
-      },
-      /** The bits an intersection gathered, exact unless the slot was rewritten (then read from its lexemes). */
-      gathered: (slot: number) => (this.#rewritten[slot] === 1 ? this.#bits(slot) : this.#gathered[slot]!),
+      termSets: (term: number[], vector: number, from: number, to: number) => this.#termSets(term, vector, from, to),
       before: (a: number, b: number) => this.#before(a, b),
     };
   }
@@ -303,118 +266,186 @@ export class SearchIndex {
     return n;
   }
 
-  /** Live slots of the site holding one of the term's lexemes in a vector (ANY: in any), each once. */
+  /** Clean live slots of the site holding one of the term's lexemes in a vector (ANY: in any), each once. */
   #candidates(term: number[], vector: number, siteId: number, into: number[]): void {
     const stamp = ++this.#stampNow;
     const bits = vector === ANY ? 7 : 1 << vector;
-    const take = (entry: number) => {
-      const slot = entry >> 3;
-      if ((entry & bits) === 0 || this.#stamp[slot] === stamp) return;
-      this.#stamp[slot] = stamp;
-      if (this.#live[slot] === 1 && this.#site[slot] === siteId) into.push(slot);
-    };
+    const [stamps, clean, site, postings] = [this.#stamp, this.#clean, this.#site, this.#postings];
     for (const l of term) {
       const [from, end] = this.#block(l, vector);
-      for (let i = from; i < end; i++) take(this.#postings[i]!);
-      const extra = this.#extra.get(l);
-      if (extra) for (const entry of extra) take(entry);
+      for (let i = from; i < end; i++) {
+        const entry = postings[i]!;
+        const slot = entry >> 3;
+        if ((entry & bits) === 0 || stamps[slot] === stamp) continue;
+        stamps[slot] = stamp;
+        if ((clean[slot >> 5]! & (1 << (slot & 31))) !== 0 && site[slot] === siteId) into.push(slot);
+      }
     }
   }
 
   /**
-   * Live slots of the site holding a lexeme of every term in a vector (ANY: each in any): each
-   * term's postings counted in turn, a slot going on only if every term before had it. Meanwhile
-   * each slot's term bits are gathered from the postings (`#gathered`): for a search of one
-   * group without exclusions they are its bits, without reading its lexemes.
+   * The term in a vector over bitset words [from, to) of the layout: its rare lexemes' postings
+   * set in one bitset (indexed from `from`), its common lexemes' own bitsets (indexed from 0),
+   * to be OR-ed word by word.
    */
-  #intersect(terms: number[][], termBits: number[], vector: number, siteId: number, into: number[]): void {
-    const stamp = ++this.#stampNow;
-    const bits = vector === ANY ? 7 : 1 << vector;
-    const [stamps, hits, gathered, live, site] = [this.#stamp, this.#hits, this.#gathered, this.#live, this.#site];
-    const postings = this.#postings;
-    const order = terms.map((_, k) => k).sort((a, b) => this.#estimate(terms[a]!, vector) - this.#estimate(terms[b]!, vector));
-    for (const [k, t] of order.entries()) {
-      const last = k === order.length - 1;
-      const bit = termBits[t]!;
-      const scan = (entries: Int32Array | number[], from: number, to: number) => {
-        for (let i = from; i < to; i++) {
-          const entry = entries[i]!;
-          if ((entry & bits) === 0) continue;
-          const slot = entry >> 3;
-          if (stamps[slot] !== stamp) {
-            if (k > 0 || live[slot] !== 1 || site[slot] !== siteId) continue;
-            stamps[slot] = stamp;
-            hits[slot] = 1;
-            gathered[slot] = 0;
-            if (last) into.push(slot);
-          } else if (hits[slot] === k) {
-            hits[slot] = k + 1;
-            if (last) into.push(slot);
-          } else if (hits[slot] !== k + 1) continue;
-          gathered[slot]! |= (entry & 1 ? bit : 0) | (entry & 2 ? bit << 8 : 0) | (entry & 4 ? bit << 16 : 0);
-        }
-      };
-      for (const l of terms[t]!) {
-        const [from, to] = this.#block(l, vector);
-        scan(postings, from, to);
-        const extra = this.#extra.get(l);
-        if (extra) scan(extra, 0, extra.length);
-      }
-    }
-  }
-
-  /** Whether intersecting these terms in bitsets reads less than their postings would. */
-  #denser(terms: number[][], vector: number): boolean {
-    const words = Math.ceil(this.#slots / 32);
-    let entries = 0;
-    for (const term of terms) entries += this.#estimate(term, vector);
-    return entries > 4 * words * terms.length && terms.every((term) => term.some((l) => this.#dense.has(l)));
-  }
-
-  /** As #intersect, in bitsets: each term's lexemes OR-ed (bitsets, or their postings set bit by bit), then AND-ed. */
-  #intersectBitsets(terms: number[][], vector: number, siteId: number, into: number[]): void {
-    const words = Math.ceil(this.#slots / 32);
+  #termSets(term: number[], vector: number, from: number, to: number): { rare: Uint32Array | null; common: Uint32Array[] } {
+    let rare: Uint32Array | null = null;
+    const common: Uint32Array[] = [];
     const bit = 1 << vector;
-    let all: Uint32Array | null = null;
-    for (const term of terms) {
-      const set = new Uint32Array(words);
-      const add = (entries: Int32Array | number[], from: number, to: number) => {
-        for (let i = from; i < to; i++) {
-          const entry = entries[i]!;
-          if (entry & bit) set[entry >> 8]! |= 1 << ((entry >> 3) & 31);
-        }
-      };
-      for (const l of term) {
-        const dense = this.#dense.get(l);
-        if (dense) {
-          const own = dense[vector]!;
-          for (let w = 0; w < own.length; w++) set[w]! |= own[w]!;
-        } else add(this.#postings, ...this.#block(l, vector));
-        const extra = this.#extra.get(l);
-        if (extra) add(extra, 0, extra.length);
+    const postings = this.#postings;
+    for (const l of term) {
+      const dense = this.#dense.get(l);
+      if (dense) {
+        common.push(dense[vector]!);
+        continue;
       }
-      if (all) for (let w = 0; w < words; w++) all[w]! &= set[w]!;
-      else all = set;
-    }
-    for (let w = 0; w < words; w++) {
-      for (let bits = all![w]!; bits !== 0; bits &= bits - 1) {
-        const slot = w * 32 + (31 - Math.clz32(bits & -bits));
-        if (this.#live[slot] === 1 && this.#site[slot] === siteId) into.push(slot);
+      const [start, end] = this.#block(l, vector);
+      if (start === end) continue;
+      rare ??= new Uint32Array(to - from);
+      for (let i = start; i < end; i++) {
+        const entry = postings[i]!;
+        const w = (entry >> 8) - from;
+        if ((entry & bit) !== 0 && w >= 0 && w < rare.length) rare[w]! |= 1 << ((entry >> 3) & 31);
       }
     }
+    return { rare, common };
   }
 
-  /** The part of lexeme l's built postings that can hold it in a vector. */
+  /** The part of lexeme l's postings that can hold it in a vector. */
   #block(l: number, vector: number): [number, number] {
-    const from = this.#postingStart[l] ?? 0;
-    if (vector === NAME) return [from, from + (this.#postingNamed[l] ?? 0)];
-    if (vector === LEAD) return [from, from + (this.#postingLed[l] ?? 0)];
-    return [from, this.#postingStart[l + 1] ?? 0];
+    if (l >= this.#postingNamed.length) return [0, 0]; // a lexeme new since the layout
+    const from = this.#postingStart[l]!;
+    if (vector === NAME) return [from, from + this.#postingNamed[l]!];
+    if (vector === LEAD) return [from, from + this.#postingLed[l]!];
+    return [from, this.#postingStart[l + 1]!];
+  }
+
+  /**
+   * Lays the slots out by site, most votes first (ties: lower id), leaving out listings no longer
+   * live, and builds the postings, bitsets and counts of that layout.
+   */
+  #layout(): void {
+    const kept: number[] = [];
+    for (let slot = 0; slot < this.#slots; slot++) if (this.#live[slot] === 1) kept.push(slot);
+    kept.sort((a, b) => this.#site[a]! - this.#site[b]! || this.#before(a, b));
+    const n = kept.length;
+    const size = Math.max(1024, n);
+    const [ids, site, votes, start, end] = [
+      new Int32Array(size),
+      new Int32Array(size),
+      new Int32Array(size),
+      new Int32Array(size),
+      new Int32Array(size),
+    ];
+    const slotOf = new Map<number, number>();
+    const range = new Map<number, { from: number; to: number }>();
+    const order = new Map<number, number[]>();
+    for (let slot = 0; slot < n; slot++) {
+      const old = kept[slot]!;
+      ids[slot] = this.#ids[old]!;
+      site[slot] = this.#site[old]!;
+      votes[slot] = this.#votes[old]!;
+      start[slot] = this.#start[old]!;
+      end[slot] = this.#end[old]!;
+      slotOf.set(ids[slot]!, slot);
+      const r = range.get(site[slot]!);
+      if (r) r.to = slot + 1;
+      else range.set(site[slot]!, { from: slot, to: slot + 1 });
+    }
+    for (let slot = 0; slot < this.#slots; slot++) if (this.#live[slot] === 0) this.#poolGarbage += this.#end[slot]! - this.#start[slot]!;
+    for (const [s, r] of range)
+      order.set(
+        s,
+        Array.from({ length: r.to - r.from }, (_, i) => r.from + i),
+      );
+    const live = new Uint8Array(size).fill(1, 0, n);
+    const clean = new Uint32Array(Math.ceil(size / 32));
+    for (let slot = 0; slot < n; slot++) clean[slot >> 5]! |= 1 << (slot & 31);
+    [this.#ids, this.#site, this.#votes, this.#live, this.#start, this.#end] = [ids, site, votes, live, start, end];
+    this.#stamp = new Int32Array(size);
+    this.#stampNow = 0;
+    this.#slots = n;
+    this.#slotOf = slotOf;
+    this.#range = range;
+    this.#order = order;
+    this.#clean = clean;
+    this.#changed.clear();
+    this.#buildPostings();
+  }
+
+  /** Postings (in slot order) and bitsets of the laid-out slots, and exact counts. */
+  #buildPostings(): void {
+    const lexemes = this.#lexemes.length;
+    const pool = this.#pool;
+    const counts = new Int32Array(this.#counts.length);
+    // In each lexeme's block, entries with the name first, then those with the lead: the name
+    // and lead tiers read only their part.
+    const start = new Int32Array(lexemes + 1);
+    const [named, led] = [new Int32Array(lexemes), new Int32Array(lexemes)];
+    for (let slot = 0; slot < this.#slots; slot++) {
+      for (let i = this.#start[slot]!, end = this.#end[slot]!; i < end; i++) {
+        const entry = pool[i]!;
+        const l = entry >> 3;
+        start[l + 1]!++;
+        if (entry & 1) named[l]!++;
+        else if (entry & 2) led[l]!++;
+        for (let v = NAME; v <= ALL; v++) if (entry & (1 << v)) counts[l * 4 + v]!++;
+        counts[l * 4 + ANY]!++;
+      }
+    }
+    for (let l = 0; l < lexemes; l++) start[l + 1]! += start[l]!;
+    const postings = new Int32Array(start[lexemes]!);
+    const fills = [start.slice(0, lexemes), start.slice(0, lexemes), start.slice(0, lexemes)];
+    for (let l = 0; l < lexemes; l++) {
+      fills[1]![l]! += named[l]!;
+      fills[2]![l]! += named[l]! + led[l]!;
+      led[l]! += named[l]!;
+    }
+    for (let slot = 0; slot < this.#slots; slot++) {
+      for (let i = this.#start[slot]!, end = this.#end[slot]!; i < end; i++) {
+        const entry = pool[i]!;
+        const fill = fills[entry & 1 ? 0 : entry & 2 ? 1 : 2]!;
+        postings[fill[entry >> 3]!++] = slot * 8 + (entry & 7);
+      }
+    }
+    this.#postingStart = start;
+    this.#postingNamed = named;
+    this.#postingLed = led;
+    this.#postings = postings;
+    this.#counts = counts;
+    // Common lexemes also as bitsets over slots, one per vector: a scan reads a word per 32
+    // listings instead of an entry per listing.
+    const words = Math.ceil(this.#slots / 32);
+    this.#dense = new Map();
+    for (let l = 0; l < lexemes; l++) {
+      if (start[l + 1]! - start[l]! < Math.max(words, 64)) continue;
+      const sets: Bitsets = [new Uint32Array(words), new Uint32Array(words), new Uint32Array(words)];
+      for (let i = start[l]!; i < start[l + 1]!; i++) {
+        const entry = postings[i]!;
+        const slot = entry >> 3;
+        for (let v = NAME; v <= ALL; v++) if (entry & (1 << v)) sets[v]![slot >> 5]! |= 1 << (slot & 31);
+      }
+      this.#dense.set(l, sets);
+    }
   }
 
   /** Most votes first, then the lower id (as `ORDER BY votes DESC, id`). */
   #before(a: number, b: number): number {
     return this.#votes[b]! - this.#votes[a]! || this.#ids[a]! - this.#ids[b]!;
+  }
+
+  #unclean(slot: number): void {
+    if (slot < this.#clean.length * 32) this.#clean[slot >> 5]! &= ~(1 << (slot & 31));
+  }
+
+  /** Whether a put would change nothing the index holds. */
+  #same(slot: number, listing: IndexedListing, entries: number[]): boolean {
+    return (
+      this.#site[slot] === listing.siteId &&
+      this.#votes[slot] === listing.votes &&
+      this.#live[slot] === (listing.live ? 1 : 0) &&
+      this.#sameEntries(slot, entries)
+    );
   }
 
   #unorder(slot: number): void {
@@ -453,11 +484,9 @@ export class SearchIndex {
       this.#start = grow(this.#start, size);
       this.#end = grow(this.#end, size);
       this.#stamp = grow(this.#stamp, size);
-      this.#hits = grow(this.#hits, size);
-      this.#gathered = grow(this.#gathered, size);
-      this.#rewritten = grow(this.#rewritten, size);
     }
     this.#ids[slot] = id;
+    this.#start[slot] = this.#end[slot] = 0;
     this.#slotOf.set(id, slot);
     return slot;
   }
@@ -501,23 +530,18 @@ export class SearchIndex {
     return entries.length === this.#end[slot]! - start && entries.every((e, i) => this.#pool[start + i] === e);
   }
 
+  /** Stores a slot's new entries; its new lexemes count towards the estimates until the next layout. */
   #setEntries(slot: number, entries: number[]): void {
     const had = new Set(this.#pool.subarray(this.#start[slot]!, this.#end[slot]!));
-    if (had.size > 0) this.#rewritten[slot] = 1;
     this.#poolGarbage += this.#end[slot]! - this.#start[slot]!;
     if (this.#poolUsed + entries.length > this.#pool.length) this.#makeRoom(entries.length);
     this.#start[slot] = this.#poolUsed;
     for (const entry of entries) {
       this.#pool[this.#poolUsed++] = entry;
-      if (had.has(entry)) continue;
+      if (this.#loading || had.has(entry)) continue;
       const l = entry >> 3;
       for (let v = NAME; v <= ALL; v++) if (entry & (1 << v)) this.#counts[l * 4 + v]!++;
       this.#counts[l * 4 + ANY]!++;
-      // At load, postings are built in one pass at the end.
-      if (this.#loading) continue;
-      let extra = this.#extra.get(l);
-      if (!extra) this.#extra.set(l, (extra = []));
-      extra.push(slot * 8 + (entry & 7));
     }
     this.#end[slot] = this.#poolUsed;
   }
@@ -547,11 +571,22 @@ class Evaluation {
   readonly #siteId: number;
   readonly #query: IndexQuery;
   readonly #featured: ReadonlySet<number>;
+  readonly #limits: SearchLimits;
   /** Each candidate's term bits, when the whole search is small enough to evaluate at once. */
   #all: Map<number, number> | null = null;
-  /** The slots walked in vote order so far, with their bits. */
-  readonly #walked = { slots: [] as number[], bits: [] as number[] };
-  readonly #limits: SearchLimits;
+  /** Live listings of the site written since the layout, with their bits. */
+  readonly #changed: Array<[number, number]> = [];
+  /** The site's bitset words in the layout. */
+  readonly #from: number;
+  readonly #to: number;
+  readonly #range: { from: number; to: number };
+  /** Each term's sets by vector, made when a scan first needs them. */
+  readonly #sets = new Map<number, ReturnType<SearchIndex['internals']['termSets']>>();
+  /** By vector: the site's words of matching slots, made up to `done` (scans reuse them). */
+  readonly #matchedWords: Array<{ words: Uint32Array; done: number }> = [];
+  readonly #window: Uint32Array;
+  readonly #term: Uint32Array;
+  readonly #group: Uint32Array;
 
   constructor(index: SearchIndex, siteId: number, query: IndexQuery, featured: ReadonlySet<number>, limits: SearchLimits) {
     this.#limits = limits;
@@ -559,11 +594,21 @@ class Evaluation {
     this.#siteId = siteId;
     this.#query = query;
     this.#featured = featured;
+    this.#range = this.#index.range.get(siteId) ?? { from: 0, to: 0 };
+    this.#from = this.#range.from >> 5;
+    this.#to = (this.#range.to + 31) >> 5;
+    [this.#window, this.#term, this.#group] = [0, 1, 2].map(() => new Uint32Array(limits.window)) as [
+      Uint32Array,
+      Uint32Array,
+      Uint32Array,
+    ];
+    const { live, site, bits } = this.#index;
+    for (const slot of this.#index.changed) if (live[slot] === 1 && site[slot] === siteId) this.#changed.push([slot, bits(slot)]);
   }
 
   run(offset: number, limit: number, countLimit: number): IndexMatches {
     if (this.#estimate(ANY) <= this.#limits.candidates) {
-      this.#all = new Map();
+      this.#all = new Map(this.#changed);
       for (const slot of this.#candidates(ANY)) this.#all.set(slot, this.#index.bits(slot));
     }
     const featured = this.#featuredMatches();
@@ -608,7 +653,7 @@ class Evaluation {
     for (const id of this.#featured) {
       const slot = slotOf.get(id);
       if (slot === undefined || live[slot] !== 1 || site[slot] !== this.#siteId) continue;
-      const tier = this.#tierOf(this.#bitsOf(slot));
+      const tier = this.#tierOf(this.#all?.get(slot) ?? this.#index.bits(slot));
       if (tier >= 0) found.push([tier, slot]);
     }
     return found.sort(([ta, a], [tb, b]) => ta - tb || this.#index.before(a, b)).map(([, slot]) => slot);
@@ -620,11 +665,16 @@ class Evaluation {
       for (const bits of this.#all.values()) if (this.#matches(bits, ALL) && ++n >= countLimit) break;
       return n;
     }
-    const walked = this.#walk((_, bits) => this.#matches(bits, ALL), countLimit);
-    if (walked) return walked.length;
-    const { slots, bits } = this.#intersection(ALL, true);
-    for (const slot of slots) if (this.#matches(bits(slot), ALL) && ++n >= countLimit) break;
-    return n;
+    for (const [, bits] of this.#changed) if (this.#matches(bits, ALL) && ++n >= countLimit) return n;
+    this.#scan(
+      ALL,
+      (words) => {
+        for (const word of words) n += popcount(word);
+        return n >= countLimit;
+      },
+      true,
+    );
+    return Math.min(n, countLimit);
   }
 
   /** The tier's best `need` slots, the featured left out, most voted first. */
@@ -634,39 +684,97 @@ class Evaluation {
     const found: number[] = [];
     if (this.#all) {
       for (const [slot, b] of this.#all) if (wanted(slot, b)) found.push(slot);
-    } else if (this.#estimate(tier) <= this.#limits.candidates) {
+      return topK(found, need, this.#index.before);
+    }
+    for (const [slot, b] of this.#changed) if (wanted(slot, b)) found.push(slot);
+    if (this.#estimate(tier) <= this.#limits.candidates) {
       for (const slot of this.#candidates(tier)) if (wanted(slot, bits(slot))) found.push(slot);
     } else {
-      const walked = this.#walk(wanted, need);
-      if (walked) return walked;
-      const sparse = this.#intersection(tier, tier === NAME);
-      for (const slot of sparse.slots) if (wanted(slot, sparse.bits(slot))) found.push(slot);
+      // Laid-out slots come in vote order: the first `need` of them are the best.
+      let laidOut = 0;
+      this.#scan(tier, (words, first) => {
+        for (let w = 0; w < words.length; w++) {
+          for (let b = words[w]!; b !== 0; b &= b - 1) {
+            const slot = (first + w) * 32 + (31 - Math.clz32(b & -b));
+            if (this.#featured.has(ids[slot]!)) continue;
+            found.push(slot);
+            if (++laidOut >= need) return true;
+          }
+        }
+        return false;
+      });
     }
     return topK(found, need, this.#index.before);
   }
 
   /**
-   * The first `need` slots of the site in vote order that `wanted` takes, if they are among the
-   * first `walk` of the limits; null when they are not (the matches are sparse). The walked
-   * slots' bits are kept for the next walk of the same search.
+   * Scans the site's laid-out slots in vote order, a window of bitset words at a time: the
+   * words of the slots in tier t (vector t matches, vector t - 1 does not; with `count`, the
+   * whole vector alone), handed to `visit` until it says it has enough.
    */
-  #walk(wanted: (slot: number, bits: number) => boolean, need: number): number[] | null {
-    const order = this.#index.order.get(this.#siteId) ?? [];
-    const [slots, bits] = [this.#walked.slots, this.#walked.bits];
-    const found: number[] = [];
-    const end = Math.min(order.length, this.#limits.walk);
-    for (let i = 0; i < end && found.length < need; i++) {
-      if (i === slots.length) {
-        slots.push(order[i]!);
-        bits.push(this.#index.bits(order[i]!));
+  #scan(tier: number, visit: (words: Uint32Array, firstWord: number) => boolean, count = false): void {
+    const size = this.#limits.window;
+    const clean = this.#index.clean;
+    const excluding = tier > NAME && !count ? tier - 1 : -1;
+    for (let a = this.#from; a < this.#to; a += size) {
+      const b = Math.min(a + size, this.#to);
+      const matched = this.#matched(tier, b);
+      const before = excluding >= 0 ? this.#matched(excluding, b) : null;
+      const words = this.#window.subarray(0, b - a);
+      for (let w = 0; w < words.length; w++) {
+        const i = a - this.#from + w;
+        words[w] = matched[i]! & ~(before?.[i] ?? 0) & (clean[a + w] ?? 0) & this.#siteWord(a + w);
       }
-      if (wanted(slots[i]!, bits[i]!)) found.push(slots[i]!);
+      if (visit(words, a)) return;
     }
-    return found.length >= need || end === order.length ? found : null;
   }
 
-  #bitsOf(slot: number): number {
-    return this.#all?.get(slot) ?? this.#index.bits(slot);
+  /** The site's words (from its first) of the slots whose vector matches, made at least up to word b. */
+  #matched(vector: number, b: number): Uint32Array {
+    let matched = this.#matchedWords[vector];
+    if (!matched) this.#matchedWords[vector] = matched = { words: new Uint32Array(this.#to - this.#from), done: this.#from };
+    for (let a = matched.done; a < b; a += this.#limits.window) {
+      const end = Math.min(a + this.#limits.window, this.#to);
+      this.#matchWords(vector, a, matched.words.subarray(a - this.#from, end - this.#from));
+      matched.done = end;
+    }
+    return matched.words;
+  }
+
+  /** Words [a, a + out.length) of the slots whose vector matches: groups OR-ed, each its words AND-ed. */
+  #matchWords(vector: number, a: number, out: Uint32Array): void {
+    const term = this.#term.subarray(0, out.length);
+    const group = this.#group.subarray(0, out.length);
+    for (const g of this.#query.groups) {
+      group.fill(0xffffffff);
+      for (let j = 0; j < this.#query.terms.length; j++) {
+        const bit = 1 << j;
+        if ((g.all & bit) === 0 && (g.none & bit) === 0) continue;
+        this.#termWords(j, vector, a, term);
+        if (g.all & bit) for (let w = 0; w < out.length; w++) group[w]! &= term[w]!;
+        else for (let w = 0; w < out.length; w++) group[w]! &= ~term[w]!;
+      }
+      for (let w = 0; w < out.length; w++) out[w]! |= group[w]!;
+    }
+  }
+
+  /** Words [a, a + out.length) of the slots holding term j in a vector. */
+  #termWords(j: number, vector: number, a: number, out: Uint32Array): void {
+    const key = j * 4 + vector;
+    let sets = this.#sets.get(key);
+    if (!sets) this.#sets.set(key, (sets = this.#index.termSets(this.#query.terms[j]!, vector, this.#from, this.#to)));
+    if (sets.rare) out.set(sets.rare.subarray(a - this.#from, a - this.#from + out.length));
+    else out.fill(0);
+    for (const set of sets.common) for (let w = 0; w < out.length; w++) out[w]! |= set[a + w] ?? 0;
+  }
+
+  /** The bits of word w that are slots of the site. */
+  #siteWord(w: number): number {
+    const { from, to } = this.#range;
+    let word = 0xffffffff;
+    if (w === from >> 5) word &= ~0 << (from & 31);
+    if (w === (to - 1) >> 5 && (to & 31) !== 0) word &= ~(~0 << (to & 31));
+    return word;
   }
 
   /** Listings a vector (ANY: any) can match from, by the rarest word of each group (an upper bound). */
@@ -676,30 +784,7 @@ class Evaluation {
     return n;
   }
 
-  /**
-   * Slots holding every word of a group in a vector, of any group, with their bits. When only
-   * that vector's byte is asked (`ownByteOnly`: the count, the name tier) and the search is one
-   * group without exclusions, the bits gathered from the postings read will do (they hold that
-   * byte whole); else they are read from the slots' lexemes.
-   */
-  #intersection(vector: number, ownByteOnly: boolean): { slots: number[]; bits: (slot: number) => number } {
-    const slots: number[] = [];
-    const { groups, terms } = this.#query;
-    let gathered = ownByteOnly && groups.length === 1 && groups[0]!.none === 0;
-    for (const g of groups) {
-      const positive = this.#positive(g);
-      const exact = this.#index.intersect(
-        positive.map((j) => terms[j]!),
-        positive.map((j) => 1 << j),
-        vector,
-        this.#siteId,
-        slots,
-      );
-      gathered &&= exact;
-    }
-    return { slots: groups.length > 1 ? [...new Set(slots)] : slots, bits: gathered ? this.#index.gathered : this.#index.bits };
-  }
-
+  /** Clean slots of the site holding every word of some group's rarest word in a vector. */
   #candidates(vector: number): number[] {
     const slots: number[] = [];
     for (const g of this.#query.groups) {
@@ -721,6 +806,12 @@ class Evaluation {
 }
 
 type Bitsets = [Uint32Array, Uint32Array, Uint32Array];
+
+function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+}
 
 /** The first `k` of `slots` by `before`, in that order. */
 function topK(slots: number[], k: number, before: (a: number, b: number) => number): number[] {

@@ -207,6 +207,7 @@ export class MemorySearch {
         seen.add(row.id);
       }
       for (const id of ids) if (!seen.has(id)) this.#index.remove(id);
+      this.#index.settle(this.limits);
       for (const id of ids) this.#rows.delete(id);
       this.#changes++;
       for (const c of fresh) this.#applied.set(c, BigInt(c.split(':')[0]!));
