@@ -30,6 +30,30 @@ export function createApp(services: Services, operations: readonly Operation[]):
   app.use(requestContext(services.log, services.metrics));
   app.use(problemErrors(services.config.baseUrl));
 
+  // The REST API first: its prefix check is the whole cost the API pays for the routes below.
+  const document = openApiDocument(operations, services.config.baseUrl);
+  const api = restRouter(operations, services);
+  api.get('/openapi.json', (ctx) => {
+    ctx.body = document;
+  });
+  const index = apiIndex(operations, services.config.baseUrl);
+  api.get('/', (ctx) => {
+    ctx.body = index;
+  });
+  const apiStack = compose<Koa.Context>([
+    bearerAuth(services.authenticate, resourceIdentifier(services.config, 'api')),
+    allowedMethods(),
+    api.routes() as Koa.Middleware,
+  ]);
+  app.use(async function apiOnly(ctx, next) {
+    if (ctx.path === '/api' || ctx.path === '/api/') ctx.path = '/api/v1'; // the index of the one version
+    if (!ctx.path.startsWith('/api/')) return next();
+    await apiStack(ctx, async () => {});
+    if (ctx.status === 404 && ctx.body === undefined) {
+      throw appError('not_found', `There is no API route ${ctx.method} ${ctx.path}; GET /api/v1 lists them.`);
+    }
+  });
+
   const health = new Router(); // health and discovery documents
   health.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
@@ -58,28 +82,6 @@ export function createApp(services: Services, operations: readonly Operation[]):
     await mcp(ctx, async () => {});
   });
 
-  const document = openApiDocument(operations, services.config.baseUrl);
-  const api = restRouter(operations, services);
-  api.get('/openapi.json', (ctx) => {
-    ctx.body = document;
-  });
-  const index = apiIndex(operations, services.config.baseUrl);
-  api.get('/', (ctx) => {
-    ctx.body = index;
-  });
-  const apiStack = compose<Koa.Context>([
-    bearerAuth(services.authenticate, resourceIdentifier(services.config, 'api')),
-    allowedMethods(),
-    api.routes() as Koa.Middleware,
-  ]);
-  app.use(async function apiOnly(ctx, next) {
-    if (ctx.path === '/api' || ctx.path === '/api/') ctx.path = '/api/v1'; // the index of the one version
-    if (!ctx.path.startsWith('/api/')) return next();
-    await apiStack(ctx, async () => {});
-    if (ctx.status === 404 && ctx.body === undefined) {
-      throw appError('not_found', `There is no API route ${ctx.method} ${ctx.path}; GET /api/v1 lists them.`);
-    }
-  });
   app.use(paymentWebhooks(services));
   // Server-rendered pages (also sign-in and consent of OAuth): every path not taken above.
   app.use(webPages(services, [consentPages(oauthProvider)]));

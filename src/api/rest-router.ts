@@ -17,12 +17,12 @@ export function restRouter(operations: readonly Operation[], services: Services)
     const koaPath = op.path.replace(/\{(\w+)\}/g, ':$1');
     const shape = { names: pathParams(op.path), properties: operationSchemas(op).input.properties ?? {} };
     router.register(koaPath, [op.method], async function runOperation(ctx: Context) {
-      ctx.state.operation = op.name;
-      // Every line the operation logs names it, next to the request id.
-      ctx.state.log = ctx.state.log.child({ operation: op.name });
+      ctx.state.operation = op.name; // every line the operation logs names it, next to the request id
       const input = await restInput(op, shape, ctx);
       const opCtx = await operationContext(services, {
-        log: ctx.state.log,
+        get log() {
+          return ctx.state.log; // made only if the operation logs
+        },
         requestId: ctx.state.requestId,
         host: ctx.host,
         principal: ctx.state.principal,

@@ -48,8 +48,7 @@ export function mcpEndpoint(services: Services, operations: readonly Operation[]
   /** Labels the request by what it calls, then checks its credentials and the scopes of its tools. */
   async function authorize(ctx: Context, message: unknown): Promise<Principal | null> {
     for (const tool of calledTools(message, isTool)) metrics.mcpToolCalls.inc({ tool });
-    ctx.state.operation = mcpOperation(message, isTool);
-    ctx.state.log = ctx.state.log.child({ operation: ctx.state.operation });
+    ctx.state.operation = mcpOperation(message, isTool); // the request's log lines name it from here on
     const principal = await principalFromHeader(services.authenticate, ctx.get('Authorization'), audience, challenge);
     for (const scope of toolScopes(message, scopeOfTool)) {
       if (!principal) throw unauthorized(`This tool needs the scope "${scope}": sign in first.`, `${challenge}, scope="${scope}"`);

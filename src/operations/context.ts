@@ -21,7 +21,9 @@ export async function operationContext(services: Pick<Services, 'db' | 'config' 
     db: services.db,
     config: services.config,
     workflows: services.workflows,
-    log: call.log,
+    get log() {
+      return call.log; // a transport may make its logger only when it is used
+    },
     requestId: call.requestId,
     site: await siteForHost(services.db, call.host),
     principal: call.principal,
