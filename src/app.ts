@@ -11,13 +11,13 @@ import type { Operation } from './operations/operation.ts';
 import type { Services } from './services.ts';
 import { consentPages } from './web/pages/consent.ts';
 import { webPages } from './web/router.ts';
-import { allowedMethods } from './api/middleware/allowed-methods.ts';
 import { bearerAuth } from './api/middleware/auth.ts';
 import { problemErrors } from './api/middleware/errors.ts';
 import { requestContext } from './api/middleware/request-context.ts';
 import { apiIndex, openApiDocument } from './api/openapi.ts';
 import { paymentWebhooks } from './api/payment-webhooks.ts';
-import { restRouter } from './api/rest-router.ts';
+import { restRoutes } from './api/rest-router.ts';
+import { paths } from './paths.ts';
 import { mediaRouter } from './web/media.ts';
 
 /** The composition root: the one Koa app serving health, media, OAuth, MCP, REST under /api/v1 and the web pages. */
@@ -32,19 +32,15 @@ export function createApp(services: Services, operations: readonly Operation[]):
 
   // The REST API first: its prefix check is the whole cost the API pays for the routes below.
   const document = openApiDocument(operations, services.config.baseUrl);
-  const api = restRouter(operations, services);
-  api.get('/openapi.json', (ctx) => {
+  const index = apiIndex(operations, services.config.baseUrl);
+  const api = restRoutes(operations, services);
+  api.add('GET', paths.openApi, (ctx) => {
     ctx.body = document;
   });
-  const index = apiIndex(operations, services.config.baseUrl);
-  api.get('/', (ctx) => {
+  api.add('GET', paths.api, (ctx) => {
     ctx.body = index;
   });
-  const apiStack = compose<Koa.Context>([
-    bearerAuth(services.authenticate, resourceIdentifier(services.config, 'api')),
-    allowedMethods(),
-    api.routes() as Koa.Middleware,
-  ]);
+  const apiStack = compose<Koa.Context>([bearerAuth(services.authenticate, resourceIdentifier(services.config, 'api')), api.middleware()]);
   app.use(async function apiOnly(ctx, next) {
     if (ctx.path === '/api' || ctx.path === '/api/') ctx.path = '/api/v1'; // the index of the one version
     if (!ctx.path.startsWith('/api/')) return next();

@@ -1,4 +1,3 @@
-import Router from '@koa/router';
 import type { Context } from 'koa';
 import { invalidField } from '../errors.ts';
 import { readJsonObject } from './json-body.ts';
@@ -8,17 +7,18 @@ import { operationContext } from '../operations/context.ts';
 import { bodyLimitOf, type Operation } from '../operations/operation.ts';
 import type { Services } from '../services.ts';
 import { REST_CHALLENGE } from './middleware/auth.ts';
+import { RouteTable } from './route-table.ts';
+import { paths } from '../paths.ts';
 import { hasBody, operationSchemas, pathParams, type JsonSchema } from '../operations/json-schema.ts';
 
 /** One route per operation under /api/v1, in registry order. */
-export function restRouter(operations: readonly Operation[], services: Services): Router {
-  const router = new Router({ prefix: '/api/v1' });
+export function restRoutes(operations: readonly Operation[], services: Services): RouteTable {
+  const routes = new RouteTable();
   for (const op of operations) {
-    const koaPath = op.path.replace(/\{(\w+)\}/g, ':$1');
     const shape = { names: pathParams(op.path), properties: operationSchemas(op).input.properties ?? {} };
-    router.register(koaPath, [op.method], async function runOperation(ctx: Context) {
+    routes.add(op.method, paths.apiRoute(op.path), async function runOperation(ctx, params) {
       ctx.state.operation = op.name; // every line the operation logs names it, next to the request id
-      const input = await restInput(op, shape, ctx);
+      const input = await restInput(op, shape, ctx, params);
       const opCtx = await operationContext(services, {
         get log() {
           return ctx.state.log; // made only if the operation logs
@@ -35,7 +35,7 @@ export function restRouter(operations: readonly Operation[], services: Services)
       ctx.body = result.body;
     });
   }
-  return router;
+  return routes;
 }
 
 /** Path parameters, then the query (GET/DELETE) or the JSON body; path values win. */
@@ -43,9 +43,10 @@ async function restInput(
   op: Operation,
   { names, properties }: { names: string[]; properties: Record<string, JsonSchema> },
   ctx: Context,
+  pathValues: Readonly<Record<string, string>>,
 ): Promise<Record<string, unknown>> {
   const params: Record<string, unknown> = {};
-  for (const name of names) params[name] = fromString(ctx.params[name], properties[name]);
+  for (const name of names) params[name] = fromString(pathValues[name], properties[name]);
   if (!hasBody(op)) {
     const query: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(ctx.query)) {
