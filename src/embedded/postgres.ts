@@ -42,6 +42,10 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     // PostgreSQL refuses to run as root; as root the library runs it as a `postgres` user.
     createPostgresUser: true,
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'],
+    // UTF-8 with PostgreSQL's own locale, whatever the machine's: initdb otherwise follows LANG,
+    // and without one (a bare container, a service manager) makes an SQL_ASCII cluster in which
+    // lower() and full-text search cut non-ASCII words apart ("Bücher" → 'b', 'cher').
+    initdbFlags: ['--encoding=UTF8', '--locale-provider=builtin', '--builtin-locale=C.UTF-8'],
     onLog,
     onError: (err: unknown) => onLog(String(err)),
   });
