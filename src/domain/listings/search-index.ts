@@ -115,6 +115,12 @@ export class SearchIndex {
   /** Live slots of each site, most voted first (ties: lower id). */
   #order = new Map<number, number[]>();
   #loading = true;
+  /**
+   * Zeroed bitsets over the layout's words that searches borrow and give back: a million
+   * listings make each 125 KB, and allocating a few per search made V8 collect its whole heap
+   * every few hundred searches (external memory pressure).
+   */
+  #spare: Uint32Array[] = [];
 
   get size(): number {
     return this.#slotOf.size;
@@ -191,9 +197,11 @@ export class SearchIndex {
     cut: { offset: number; limit: number; countLimit: number; limits?: SearchLimits },
   ): IndexMatches {
     this.#setMask(query, true);
+    const evaluation = new Evaluation(this, siteId, query, featured, cut.limits ?? LIMITS);
     try {
-      return new Evaluation(this, siteId, query, featured, cut.limits ?? LIMITS).run(cut.offset, cut.limit, cut.countLimit);
+      return evaluation.run(cut.offset, cut.limit, cut.countLimit);
     } finally {
+      evaluation.finish();
       this.#setMask(query, false);
     }
   }
@@ -230,7 +238,15 @@ export class SearchIndex {
       bits: (slot: number) => this.#bits(slot),
       estimate: (term: number[], vector: number) => this.#estimate(term, vector),
       candidates: (term: number[], vector: number, siteId: number, into: number[]) => this.#candidates(term, vector, siteId, into),
-      termSets: (term: number[], vector: number, from: number, to: number) => this.#termSets(term, vector, from, to),
+      termSets: (term: number[], vector: number, from: number, to: number, borrow: () => Uint32Array) =>
+        this.#termSets(term, vector, from, to, borrow),
+      borrow: () => this.#spare.pop() ?? new Uint32Array(this.#clean.length),
+      /** Takes back a borrowed bitset whose words [0, used) may be set. */
+      giveBack: (words: Uint32Array, used: number) => {
+        if (words.length !== this.#clean.length) return; // of an earlier layout
+        words.fill(0, 0, used);
+        this.#spare.push(words);
+      },
       before: (a: number, b: number) => this.#before(a, b),
     };
   }
@@ -285,10 +301,16 @@ export class SearchIndex {
 
   /**
    * The term in a vector over bitset words [from, to) of the layout: its rare lexemes' postings
-   * set in one bitset (indexed from `from`), its common lexemes' own bitsets (indexed from 0),
-   * to be OR-ed word by word.
+   * set in one borrowed bitset (indexed from `from`), its common lexemes' own bitsets (indexed
+   * from 0), to be OR-ed word by word.
    */
-  #termSets(term: number[], vector: number, from: number, to: number): { rare: Uint32Array | null; common: Uint32Array[] } {
+  #termSets(
+    term: number[],
+    vector: number,
+    from: number,
+    to: number,
+    borrow: () => Uint32Array,
+  ): { rare: Uint32Array | null; common: Uint32Array[] } {
     let rare: Uint32Array | null = null;
     const common: Uint32Array[] = [];
     const bit = 1 << vector;
@@ -301,11 +323,11 @@ export class SearchIndex {
       }
       const [start, end] = this.#block(l, vector);
       if (start === end) continue;
-      rare ??= new Uint32Array(to - from);
+      rare ??= borrow();
       for (let i = start; i < end; i++) {
         const entry = postings[i]!;
         const w = (entry >> 8) - from;
-        if ((entry & bit) !== 0 && w >= 0 && w < rare.length) rare[w]! |= 1 << ((entry >> 3) & 31);
+        if ((entry & bit) !== 0 && w >= 0 && w < to - from) rare[w]! |= 1 << ((entry >> 3) & 31);
       }
     }
     return { rare, common };
@@ -370,6 +392,7 @@ export class SearchIndex {
     this.#order = order;
     this.#clean = clean;
     this.#changed.clear();
+    this.#spare = [];
     this.#buildPostings();
   }
 
@@ -606,6 +629,13 @@ class Evaluation {
     for (const slot of this.#index.changed) if (live[slot] === 1 && site[slot] === siteId) this.#changed.push([slot, bits(slot)]);
   }
 
+  /** Gives the borrowed bitsets back. */
+  finish(): void {
+    const { giveBack } = this.#index;
+    for (const sets of this.#sets.values()) if (sets.rare) giveBack(sets.rare, this.#to - this.#from);
+    for (const matched of this.#matchedWords) if (matched) giveBack(matched.words, matched.done - this.#from);
+  }
+
   run(offset: number, limit: number, countLimit: number): IndexMatches {
     if (this.#estimate(ANY) <= this.#limits.candidates) {
       this.#all = new Map(this.#changed);
@@ -732,7 +762,7 @@ class Evaluation {
   /** The site's words (from its first) of the slots whose vector matches, made at least up to word b. */
   #matched(vector: number, b: number): Uint32Array {
     let matched = this.#matchedWords[vector];
-    if (!matched) this.#matchedWords[vector] = matched = { words: new Uint32Array(this.#to - this.#from), done: this.#from };
+    if (!matched) this.#matchedWords[vector] = matched = { words: this.#index.borrow(), done: this.#from };
     for (let a = matched.done; a < b; a += this.#limits.window) {
       const end = Math.min(a + this.#limits.window, this.#to);
       this.#matchWords(vector, a, matched.words.subarray(a - this.#from, end - this.#from));
@@ -762,7 +792,7 @@ class Evaluation {
   #termWords(j: number, vector: number, a: number, out: Uint32Array): void {
     const key = j * 4 + vector;
     let sets = this.#sets.get(key);
-    if (!sets) this.#sets.set(key, (sets = this.#index.termSets(this.#query.terms[j]!, vector, this.#from, this.#to)));
+    if (!sets) this.#sets.set(key, (sets = this.#index.termSets(this.#query.terms[j]!, vector, this.#from, this.#to, this.#index.borrow)));
     if (sets.rare) out.set(sets.rare.subarray(a - this.#from, a - this.#from + out.length));
     else out.fill(0);
     for (const set of sets.common) for (let w = 0; w < out.length; w++) out[w]! |= set[a + w] ?? 0;
