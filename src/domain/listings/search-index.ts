@@ -302,7 +302,7 @@ export class SearchIndex {
   /**
    * The term in a vector over bitset words [from, to) of the layout: its rare lexemes' postings
    * set in one borrowed bitset (indexed from `from`), its common lexemes' own bitsets (indexed
-   * from 0), to be OR-ed word by word.
+   * from 0; those with no listing in the vector left out), to be OR-ed word by word.
    */
   #termSets(
     term: number[],
@@ -318,7 +318,8 @@ export class SearchIndex {
     for (const l of term) {
       const dense = this.#dense.get(l);
       if (dense) {
-        common.push(dense[vector]!);
+        // An english stem is in no name (simple), an unstemmed word in few headlines.
+        if (this.#counts[l * 4 + vector]! > 0) common.push(dense[vector]!);
         continue;
       }
       const [start, end] = this.#block(l, vector);
@@ -750,11 +751,13 @@ class Evaluation {
       const b = Math.min(a + size, this.#to);
       const matched = this.#matched(tier, b);
       const before = excluding >= 0 ? this.#matched(excluding, b) : null;
-      const words = this.#window.subarray(0, b - a);
-      for (let w = 0; w < words.length; w++) {
-        const i = a - this.#from + w;
-        words[w] = matched[i]! & ~(before?.[i] ?? 0) & (clean[a + w] ?? 0) & this.#siteWord(a + w);
-      }
+      const [n, i] = [b - a, a - this.#from];
+      const words = this.#window.subarray(0, n);
+      if (before) for (let w = 0; w < n; w++) words[w] = matched[i + w]! & ~before[i + w]! & clean[a + w]!;
+      else for (let w = 0; w < n; w++) words[w] = matched[i + w]! & clean[a + w]!;
+      // Only the site's first and last words hold slots of other sites.
+      words[0]! &= this.#siteWord(a);
+      words[n - 1]! &= this.#siteWord(b - 1);
       if (visit(words, a)) return;
     }
   }
@@ -771,31 +774,50 @@ class Evaluation {
     return matched.words;
   }
 
-  /** Words [a, a + out.length) of the slots whose vector matches: groups OR-ed, each its words AND-ed. */
+  /** Words [a, a + out.length) of the slots whose vector matches: groups OR-ed, each its terms' words AND-ed. */
   #matchWords(vector: number, a: number, out: Uint32Array): void {
-    const term = this.#term.subarray(0, out.length);
-    const group = this.#group.subarray(0, out.length);
-    for (const g of this.#query.groups) {
-      group.fill(0xffffffff);
+    const n = out.length;
+    const group = this.#group;
+    groups: for (const g of this.#query.groups) {
+      let first = true;
       for (let j = 0; j < this.#query.terms.length; j++) {
         const bit = 1 << j;
-        if ((g.all & bit) === 0 && (g.none & bit) === 0) continue;
-        this.#termWords(j, vector, a, term);
-        if (g.all & bit) for (let w = 0; w < out.length; w++) group[w]! &= term[w]!;
-        else for (let w = 0; w < out.length; w++) group[w]! &= ~term[w]!;
+        if (((g.all | g.none) & bit) === 0) continue;
+        const [t, at] = this.#termWords(j, vector, a, n);
+        if (g.all & bit) {
+          if (t === null) continue groups;
+          if (first) for (let w = 0; w < n; w++) group[w] = t[at + w]!;
+          else for (let w = 0; w < n; w++) group[w]! &= t[at + w]!;
+        } else if (t !== null) {
+          if (first) for (let w = 0; w < n; w++) group[w] = ~t[at + w]!;
+          else for (let w = 0; w < n; w++) group[w]! &= ~t[at + w]!;
+        } else if (first) group.fill(0xffffffff, 0, n);
+        first = false;
       }
-      for (let w = 0; w < out.length; w++) out[w]! |= group[w]!;
+      if (first) group.fill(0xffffffff, 0, n);
+      for (let w = 0; w < n; w++) out[w]! |= group[w]!;
     }
   }
 
-  /** Words [a, a + out.length) of the slots holding term j in a vector. */
-  #termWords(j: number, vector: number, a: number, out: Uint32Array): void {
+  /**
+   * Words [a, a + n) of the slots holding term j in a vector, as an array and the index of word
+   * a in it: a term of one set is read in place, others are OR-ed into #term; null when no
+   * listing holds the term in the vector.
+   */
+  #termWords(j: number, vector: number, a: number, n: number): [Uint32Array, number] | [null, 0] {
     const key = j * 4 + vector;
     let sets = this.#sets.get(key);
     if (!sets) this.#sets.set(key, (sets = this.#index.termSets(this.#query.terms[j]!, vector, this.#from, this.#to, this.#index.borrow)));
-    if (sets.rare) out.set(sets.rare.subarray(a - this.#from, a - this.#from + out.length));
-    else out.fill(0);
-    for (const set of sets.common) for (let w = 0; w < out.length; w++) out[w]! |= set[a + w] ?? 0;
+    const { rare, common } = sets;
+    if (!rare) {
+      if (common.length === 0) return [null, 0];
+      if (common.length === 1) return [common[0]!, a];
+    } else if (common.length === 0) return [rare, a - this.#from];
+    const term = this.#term;
+    if (rare) term.set(rare.subarray(a - this.#from, a - this.#from + n));
+    else term.fill(0, 0, n);
+    for (const set of common) for (let w = 0; w < n; w++) term[w]! |= set[a + w]!;
+    return [term, 0];
   }
 
   /** The bits of word w that are slots of the site. */
