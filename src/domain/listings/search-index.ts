@@ -112,6 +112,14 @@ export class SearchIndex {
   #range = new Map<number, { from: number; to: number }>();
   /** Live slots written since the layout: evaluated one by one. */
   readonly #changed = new Set<number>();
+  /**
+   * Postings of the written slots by lexeme (slot, its version, vector bits), so that a search
+   * evaluates only the written listings holding its words, not all of them (at 1M listings,
+   * evaluating 4,096 cost 0.5 ms a search). Entries of an older version of a slot are stale.
+   */
+  #written = new Map<number, number[]>();
+  /** Per slot: how many times its postings were added to #written since the layout. */
+  #version = new Int32Array(1024);
   /** Live slots of each site, most voted first (ties: lower id). */
   #order = new Map<number, number[]>();
   #loading = true;
@@ -132,16 +140,58 @@ export class SearchIndex {
     const entries = this.#entries(listing);
     if (slot !== undefined && this.#same(slot, listing, entries)) return;
     if (slot !== undefined && this.#live[slot] === 1) this.#unorder(slot);
+    const written = slot !== undefined && this.#changed.has(slot);
     slot ??= this.#newSlot(listing.id);
-    if (!this.#sameEntries(slot, entries)) this.#setEntries(slot, entries);
+    const newEntries = !this.#sameEntries(slot, entries);
+    if (newEntries) this.#setEntries(slot, entries);
     this.#site[slot] = listing.siteId;
     this.#votes[slot] = listing.votes;
     this.#live[slot] = listing.live ? 1 : 0;
     if (listing.live) this.#reorder(slot);
     if (this.#loading) return;
     this.#unclean(slot);
-    if (listing.live) this.#changed.add(slot);
-    else this.#changed.delete(slot);
+    if (!listing.live) {
+      this.#changed.delete(slot);
+      return;
+    }
+    // A written slot's postings still hold unless its lexemes changed (votes often do alone).
+    if (!written || newEntries) this.#addWritten(slot);
+    this.#changed.add(slot);
+  }
+
+  #addWritten(slot: number): void {
+    const version = ++this.#version[slot]!;
+    for (let i = this.#start[slot]!, end = this.#end[slot]!; i < end; i++) {
+      const entry = this.#pool[i]!;
+      let list = this.#written.get(entry >> 3);
+      if (!list) this.#written.set(entry >> 3, (list = []));
+      list.push(slot, version, entry & 7);
+    }
+  }
+
+  /**
+   * The written live slots of a site holding a word of the search, with their term bits (as
+   * #bits); null when a group has no positive word (then a slot with none of its words matches).
+   */
+  #writtenBits(query: IndexQuery, siteId: number): Map<number, number> | null {
+    if (query.groups.some((g) => g.all === 0)) return null;
+    const found = new Map<number, number>();
+    const [version, live, site] = [this.#version, this.#live, this.#site];
+    for (const [j, term] of query.terms.entries()) {
+      const bit = 1 << j;
+      for (const l of term) {
+        const list = this.#written.get(l);
+        if (!list) continue;
+        for (let i = 0; i < list.length; i += 3) {
+          const slot = list[i]!;
+          if (version[slot] !== list[i + 1] || live[slot] !== 1 || site[slot] !== siteId) continue;
+          const v = list[i + 2]!;
+          const bits = (v & 1 ? bit : 0) | (v & 2 ? bit << 8 : 0) | (v & 4 ? bit << 16 : 0);
+          found.set(slot, (found.get(slot) ?? 0) | bits);
+        }
+      }
+    }
+    return found;
   }
 
   /** Takes a listing out of search (deleted, or gone from the database). */
@@ -233,6 +283,7 @@ export class SearchIndex {
       live: this.#live,
       clean: this.#clean,
       changed: this.#changed,
+      writtenBits: (query: IndexQuery, siteId: number) => this.#writtenBits(query, siteId),
       range: this.#range,
       slotOf: this.#slotOf,
       bits: (slot: number) => this.#bits(slot),
@@ -393,6 +444,8 @@ export class SearchIndex {
     this.#order = order;
     this.#clean = clean;
     this.#changed.clear();
+    this.#written = new Map();
+    this.#version = new Int32Array(size);
     this.#spare = [];
     this.#buildPostings();
   }
@@ -508,6 +561,7 @@ export class SearchIndex {
       this.#start = grow(this.#start, size);
       this.#end = grow(this.#end, size);
       this.#stamp = grow(this.#stamp, size);
+      this.#version = grow(this.#version, size);
     }
     this.#ids[slot] = id;
     this.#start[slot] = this.#end[slot] = 0;
@@ -598,7 +652,7 @@ class Evaluation {
   readonly #limits: SearchLimits;
   /** Each candidate's term bits, when the whole search is small enough to evaluate at once. */
   #all: Map<number, number> | null = null;
-  /** Live listings of the site written since the layout, with their bits. */
+  /** Live listings of the site written since the layout that can match, with their bits. */
   readonly #changed: Array<[number, number]> = [];
   /** The site's bitset words in the layout. */
   readonly #from: number;
@@ -626,8 +680,12 @@ class Evaluation {
       Uint32Array,
       Uint32Array,
     ];
-    const { live, site, bits } = this.#index;
-    for (const slot of this.#index.changed) if (live[slot] === 1 && site[slot] === siteId) this.#changed.push([slot, bits(slot)]);
+    const written = this.#index.writtenBits(query, siteId);
+    if (written) for (const pair of written) this.#changed.push(pair);
+    else {
+      const { live, site, bits } = this.#index;
+      for (const slot of this.#index.changed) if (live[slot] === 1 && site[slot] === siteId) this.#changed.push([slot, bits(slot)]);
+    }
   }
 
   /** Gives the borrowed bitsets back. */
