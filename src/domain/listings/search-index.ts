@@ -14,8 +14,9 @@
  * order, so a tier's best listings and the capped count are the first matches of a scan that
  * stops as soon as it has them (a common word's page is found in the first few thousand
  * listings, not by intersecting all of them). A listing written since the layout (new, other
- * words or votes) leaves the layout and is evaluated on its own by every search, until there
- * are enough such listings to lay the index out again.
+ * words or votes) leaves the layout; written listings have postings of their own, from which a
+ * search evaluates those holding its words, until there are enough of them to lay the index
+ * out again.
  */
 
 /** A listing as the index holds it: the lexemes of its three search vectors. */
@@ -59,7 +60,7 @@ export interface SearchLimits {
   window: number;
   /**
    * Listings written since the layout beyond which the index is laid out again: each search
-   * evaluates every one of them (about 1 µs each), a layout takes about 1 µs per listing.
+   * evaluates those holding its words, a layout takes about 1.5 µs per listing.
    */
   changed: number;
 }
@@ -110,11 +111,25 @@ export class SearchIndex {
   #clean = new Uint32Array(0);
   /** Each site's slots in the layout. */
   #range = new Map<number, { from: number; to: number }>();
-  /** Live slots written since the layout: evaluated one by one. */
+  /** Live slots written since the layout: out of the layout's postings and bitsets. */
   readonly #changed = new Set<number>();
+  /**
+   * Postings of the written slots by lexeme (slot, its version, vector bits), so that a search
+   * evaluates only the written listings holding its words, not all of them (at 1M listings,
+   * evaluating 4,096 cost 0.5 ms a search). Entries of an older version of a slot are stale.
+   */
+  #written = new Map<number, number[]>();
+  /** Per slot: how many times its postings were added to #written since the layout. */
+  #version = new Int32Array(1024);
   /** Live slots of each site, most voted first (ties: lower id). */
   #order = new Map<number, number[]>();
   #loading = true;
+  /**
+   * Zeroed bitsets over the layout's words that searches borrow and give back: a million
+   * listings make each 125 KB, and allocating a few per search made V8 collect its whole heap
+   * every few hundred searches (external memory pressure).
+   */
+  #spare: Uint32Array[] = [];
 
   get size(): number {
     return this.#slotOf.size;
@@ -126,16 +141,58 @@ export class SearchIndex {
     const entries = this.#entries(listing);
     if (slot !== undefined && this.#same(slot, listing, entries)) return;
     if (slot !== undefined && this.#live[slot] === 1) this.#unorder(slot);
+    const written = slot !== undefined && this.#changed.has(slot);
     slot ??= this.#newSlot(listing.id);
-    if (!this.#sameEntries(slot, entries)) this.#setEntries(slot, entries);
+    const newEntries = !this.#sameEntries(slot, entries);
+    if (newEntries) this.#setEntries(slot, entries);
     this.#site[slot] = listing.siteId;
     this.#votes[slot] = listing.votes;
     this.#live[slot] = listing.live ? 1 : 0;
     if (listing.live) this.#reorder(slot);
     if (this.#loading) return;
     this.#unclean(slot);
-    if (listing.live) this.#changed.add(slot);
-    else this.#changed.delete(slot);
+    if (!listing.live) {
+      this.#changed.delete(slot);
+      return;
+    }
+    // A written slot's postings still hold unless its lexemes changed (votes often do alone).
+    if (!written || newEntries) this.#addWritten(slot);
+    this.#changed.add(slot);
+  }
+
+  #addWritten(slot: number): void {
+    const version = ++this.#version[slot]!;
+    for (let i = this.#start[slot]!, end = this.#end[slot]!; i < end; i++) {
+      const entry = this.#pool[i]!;
+      let list = this.#written.get(entry >> 3);
+      if (!list) this.#written.set(entry >> 3, (list = []));
+      list.push(slot, version, entry & 7);
+    }
+  }
+
+  /**
+   * The written live slots of a site holding a word of the search, with their term bits (as
+   * #bits); null when a group has no positive word (then a slot with none of its words matches).
+   */
+  #writtenBits(query: IndexQuery, siteId: number): Map<number, number> | null {
+    if (query.groups.some((g) => g.all === 0)) return null;
+    const found = new Map<number, number>();
+    const [version, live, site] = [this.#version, this.#live, this.#site];
+    for (const [j, term] of query.terms.entries()) {
+      const bit = 1 << j;
+      for (const l of term) {
+        const list = this.#written.get(l);
+        if (!list) continue;
+        for (let i = 0; i < list.length; i += 3) {
+          const slot = list[i]!;
+          if (version[slot] !== list[i + 1] || live[slot] !== 1 || site[slot] !== siteId) continue;
+          const v = list[i + 2]!;
+          const bits = (v & 1 ? bit : 0) | (v & 2 ? bit << 8 : 0) | (v & 4 ? bit << 16 : 0);
+          found.set(slot, (found.get(slot) ?? 0) | bits);
+        }
+      }
+    }
+    return found;
   }
 
   /** Takes a listing out of search (deleted, or gone from the database). */
@@ -191,9 +248,11 @@ export class SearchIndex {
     cut: { offset: number; limit: number; countLimit: number; limits?: SearchLimits },
   ): IndexMatches {
     this.#setMask(query, true);
+    const evaluation = new Evaluation(this, siteId, query, featured, cut.limits ?? LIMITS);
     try {
-      return new Evaluation(this, siteId, query, featured, cut.limits ?? LIMITS).run(cut.offset, cut.limit, cut.countLimit);
+      return evaluation.run(cut.offset, cut.limit, cut.countLimit);
     } finally {
+      evaluation.finish();
       this.#setMask(query, false);
     }
   }
@@ -225,12 +284,20 @@ export class SearchIndex {
       live: this.#live,
       clean: this.#clean,
       changed: this.#changed,
+      writtenBits: (query: IndexQuery, siteId: number) => this.#writtenBits(query, siteId),
       range: this.#range,
       slotOf: this.#slotOf,
       bits: (slot: number) => this.#bits(slot),
       estimate: (term: number[], vector: number) => this.#estimate(term, vector),
       candidates: (term: number[], vector: number, siteId: number, into: number[]) => this.#candidates(term, vector, siteId, into),
-      termSets: (term: number[], vector: number, from: number, to: number) => this.#termSets(term, vector, from, to),
+      termSets: (term: number[], vector: number, from: number, to: number, borrow: () => Uint32Array) =>
+        this.#termSets(term, vector, from, to, borrow),
+      borrow: () => this.#spare.pop() ?? new Uint32Array(this.#clean.length),
+      /** Takes back a borrowed bitset whose words [0, used) may be set. */
+      giveBack: (words: Uint32Array, used: number) => {
+        words.fill(0, 0, used);
+        this.#spare.push(words);
+      },
       before: (a: number, b: number) => this.#before(a, b),
     };
   }
@@ -285,10 +352,16 @@ export class SearchIndex {
 
   /**
    * The term in a vector over bitset words [from, to) of the layout: its rare lexemes' postings
-   * set in one bitset (indexed from `from`), its common lexemes' own bitsets (indexed from 0),
-   * to be OR-ed word by word.
+   * set in one borrowed bitset (indexed from `from`), its common lexemes' own bitsets (indexed
+   * from 0; those with no listing in the vector left out), to be OR-ed word by word.
    */
-  #termSets(term: number[], vector: number, from: number, to: number): { rare: Uint32Array | null; common: Uint32Array[] } {
+  #termSets(
+    term: number[],
+    vector: number,
+    from: number,
+    to: number,
+    borrow: () => Uint32Array,
+  ): { rare: Uint32Array | null; common: Uint32Array[] } {
     let rare: Uint32Array | null = null;
     const common: Uint32Array[] = [];
     const bit = 1 << vector;
@@ -296,16 +369,17 @@ export class SearchIndex {
     for (const l of term) {
       const dense = this.#dense.get(l);
       if (dense) {
-        common.push(dense[vector]!);
+        // An english stem is in no name (simple), an unstemmed word in few headlines.
+        if (this.#counts[l * 4 + vector]! > 0) common.push(dense[vector]!);
         continue;
       }
       const [start, end] = this.#block(l, vector);
       if (start === end) continue;
-      rare ??= new Uint32Array(to - from);
+      rare ??= borrow();
       for (let i = start; i < end; i++) {
         const entry = postings[i]!;
         const w = (entry >> 8) - from;
-        if ((entry & bit) !== 0 && w >= 0 && w < rare.length) rare[w]! |= 1 << ((entry >> 3) & 31);
+        if ((entry & bit) !== 0 && w >= 0 && w < to - from) rare[w]! |= 1 << ((entry >> 3) & 31);
       }
     }
     return { rare, common };
@@ -370,6 +444,9 @@ export class SearchIndex {
     this.#order = order;
     this.#clean = clean;
     this.#changed.clear();
+    this.#written = new Map();
+    this.#version = new Int32Array(size);
+    this.#spare = [];
     this.#buildPostings();
   }
 
@@ -484,6 +561,7 @@ export class SearchIndex {
       this.#start = grow(this.#start, size);
       this.#end = grow(this.#end, size);
       this.#stamp = grow(this.#stamp, size);
+      this.#version = grow(this.#version, size);
     }
     this.#ids[slot] = id;
     this.#start[slot] = this.#end[slot] = 0;
@@ -574,7 +652,7 @@ class Evaluation {
   readonly #limits: SearchLimits;
   /** Each candidate's term bits, when the whole search is small enough to evaluate at once. */
   #all: Map<number, number> | null = null;
-  /** Live listings of the site written since the layout, with their bits. */
+  /** Live listings of the site written since the layout that can match, with their bits. */
   readonly #changed: Array<[number, number]> = [];
   /** The site's bitset words in the layout. */
   readonly #from: number;
@@ -602,8 +680,19 @@ class Evaluation {
       Uint32Array,
       Uint32Array,
     ];
-    const { live, site, bits } = this.#index;
-    for (const slot of this.#index.changed) if (live[slot] === 1 && site[slot] === siteId) this.#changed.push([slot, bits(slot)]);
+    const written = this.#index.writtenBits(query, siteId);
+    if (written) for (const pair of written) this.#changed.push(pair);
+    else {
+      const { live, site, bits } = this.#index;
+      for (const slot of this.#index.changed) if (live[slot] === 1 && site[slot] === siteId) this.#changed.push([slot, bits(slot)]);
+    }
+  }
+
+  /** Gives the borrowed bitsets back. */
+  finish(): void {
+    const { giveBack } = this.#index;
+    for (const sets of this.#sets.values()) if (sets.rare) giveBack(sets.rare, this.#to - this.#from);
+    for (const matched of this.#matchedWords) if (matched) giveBack(matched.words, matched.done - this.#from);
   }
 
   run(offset: number, limit: number, countLimit: number): IndexMatches {
@@ -720,11 +809,13 @@ class Evaluation {
       const b = Math.min(a + size, this.#to);
       const matched = this.#matched(tier, b);
       const before = excluding >= 0 ? this.#matched(excluding, b) : null;
-      const words = this.#window.subarray(0, b - a);
-      for (let w = 0; w < words.length; w++) {
-        const i = a - this.#from + w;
-        words[w] = matched[i]! & ~(before?.[i] ?? 0) & (clean[a + w] ?? 0) & this.#siteWord(a + w);
-      }
+      const [n, i] = [b - a, a - this.#from];
+      const words = this.#window.subarray(0, n);
+      if (before) for (let w = 0; w < n; w++) words[w] = matched[i + w]! & ~before[i + w]! & clean[a + w]!;
+      else for (let w = 0; w < n; w++) words[w] = matched[i + w]! & clean[a + w]!;
+      // Only the site's first and last words hold slots of other sites.
+      words[0]! &= this.#siteWord(a);
+      words[n - 1]! &= this.#siteWord(b - 1);
       if (visit(words, a)) return;
     }
   }
@@ -732,7 +823,7 @@ class Evaluation {
   /** The site's words (from its first) of the slots whose vector matches, made at least up to word b. */
   #matched(vector: number, b: number): Uint32Array {
     let matched = this.#matchedWords[vector];
-    if (!matched) this.#matchedWords[vector] = matched = { words: new Uint32Array(this.#to - this.#from), done: this.#from };
+    if (!matched) this.#matchedWords[vector] = matched = { words: this.#index.borrow(), done: this.#from };
     for (let a = matched.done; a < b; a += this.#limits.window) {
       const end = Math.min(a + this.#limits.window, this.#to);
       this.#matchWords(vector, a, matched.words.subarray(a - this.#from, end - this.#from));
@@ -741,31 +832,50 @@ class Evaluation {
     return matched.words;
   }
 
-  /** Words [a, a + out.length) of the slots whose vector matches: groups OR-ed, each its words AND-ed. */
+  /** Words [a, a + out.length) of the slots whose vector matches: groups OR-ed, each its terms' words AND-ed. */
   #matchWords(vector: number, a: number, out: Uint32Array): void {
-    const term = this.#term.subarray(0, out.length);
-    const group = this.#group.subarray(0, out.length);
-    for (const g of this.#query.groups) {
-      group.fill(0xffffffff);
+    const n = out.length;
+    const group = this.#group;
+    groups: for (const g of this.#query.groups) {
+      let first = true;
       for (let j = 0; j < this.#query.terms.length; j++) {
         const bit = 1 << j;
-        if ((g.all & bit) === 0 && (g.none & bit) === 0) continue;
-        this.#termWords(j, vector, a, term);
-        if (g.all & bit) for (let w = 0; w < out.length; w++) group[w]! &= term[w]!;
-        else for (let w = 0; w < out.length; w++) group[w]! &= ~term[w]!;
+        if (((g.all | g.none) & bit) === 0) continue;
+        const [t, at] = this.#termWords(j, vector, a, n);
+        if (g.all & bit) {
+          if (t === null) continue groups;
+          if (first) for (let w = 0; w < n; w++) group[w] = t[at + w]!;
+          else for (let w = 0; w < n; w++) group[w]! &= t[at + w]!;
+        } else if (t !== null) {
+          if (first) for (let w = 0; w < n; w++) group[w] = ~t[at + w]!;
+          else for (let w = 0; w < n; w++) group[w]! &= ~t[at + w]!;
+        } else if (first) group.fill(0xffffffff, 0, n);
+        first = false;
       }
-      for (let w = 0; w < out.length; w++) out[w]! |= group[w]!;
+      if (first) group.fill(0xffffffff, 0, n);
+      for (let w = 0; w < n; w++) out[w]! |= group[w]!;
     }
   }
 
-  /** Words [a, a + out.length) of the slots holding term j in a vector. */
-  #termWords(j: number, vector: number, a: number, out: Uint32Array): void {
+  /**
+   * Words [a, a + n) of the slots holding term j in a vector, as an array and the index of word
+   * a in it: a term of one set is read in place, others are OR-ed into #term; null when no
+   * listing holds the term in the vector.
+   */
+  #termWords(j: number, vector: number, a: number, n: number): [Uint32Array, number] | [null, 0] {
     const key = j * 4 + vector;
     let sets = this.#sets.get(key);
-    if (!sets) this.#sets.set(key, (sets = this.#index.termSets(this.#query.terms[j]!, vector, this.#from, this.#to)));
-    if (sets.rare) out.set(sets.rare.subarray(a - this.#from, a - this.#from + out.length));
-    else out.fill(0);
-    for (const set of sets.common) for (let w = 0; w < out.length; w++) out[w]! |= set[a + w] ?? 0;
+    if (!sets) this.#sets.set(key, (sets = this.#index.termSets(this.#query.terms[j]!, vector, this.#from, this.#to, this.#index.borrow)));
+    const { rare, common } = sets;
+    if (!rare) {
+      if (common.length === 0) return [null, 0];
+      if (common.length === 1) return [common[0]!, a];
+    } else if (common.length === 0) return [rare, a - this.#from];
+    const term = this.#term;
+    if (rare) term.set(rare.subarray(a - this.#from, a - this.#from + n));
+    else term.fill(0, 0, n);
+    for (const set of common) for (let w = 0; w < n; w++) term[w]! |= set[a + w]!;
+    return [term, 0];
   }
 
   /** The bits of word w that are slots of the site. */
