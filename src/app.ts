@@ -30,7 +30,7 @@ export function createApp(services: Services, operations: readonly Operation[]):
   app.use(requestContext(services.log, services.metrics));
   app.use(problemErrors(services.config.baseUrl));
 
-  // The REST API first: its prefix check is the whole cost the API pays for the routes below.
+  // The REST API and MCP first: a path check is all they pay for the routes below.
   const document = openApiDocument(operations, services.config.baseUrl);
   const index = apiIndex(operations, services.config.baseUrl);
   const api = restRoutes(operations, services);
@@ -48,6 +48,12 @@ export function createApp(services: Services, operations: readonly Operation[]):
     if (ctx.status === 404 && ctx.body === undefined) {
       throw appError('not_found', `There is no API route ${ctx.method} ${ctx.path}; GET /api/v1 lists them.`);
     }
+  });
+
+  const mcp = mcpEndpoint(services, operations);
+  app.use(async function mcpOnly(ctx, next) {
+    if (ctx.path !== MCP_PATH) return next();
+    await mcp(ctx, async () => {});
   });
 
   const health = new Router(); // health and discovery documents
@@ -71,12 +77,6 @@ export function createApp(services: Services, operations: readonly Operation[]):
 
   const oauthProvider = createOAuthProvider(services);
   app.use(oauthRoutes(oauthProvider, services.config, services.db));
-
-  const mcp = mcpEndpoint(services, operations);
-  app.use(async function mcpOnly(ctx, next) {
-    if (ctx.path !== MCP_PATH) return next();
-    await mcp(ctx, async () => {});
-  });
 
   app.use(paymentWebhooks(services));
   // Server-rendered pages (also sign-in and consent of OAuth): every path not taken above.
