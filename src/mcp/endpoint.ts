@@ -58,16 +58,11 @@ export function mcpEndpoint(services: Services, operations: readonly Operation[]
   }
 
   async function mcpCall(ctx: Context, principal: Principal | null): Promise<McpCall> {
-    const call = {
-      get log() {
-        return ctx.state.log; // made only if the tool logs
-      },
-      requestId: ctx.state.requestId,
-      host: ctx.host,
-      principal,
-      clientIp: ctx.ip,
+    const { log, requestId } = ctx.state;
+    return {
+      challenge,
+      operationContext: await operationContext(services, { log, requestId, host: ctx.host, principal, clientIp: ctx.ip }),
     };
-    return { challenge, operationContext: await operationContext(services, call) };
   }
 
   return compose<Context>([
