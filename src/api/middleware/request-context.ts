@@ -59,10 +59,6 @@ function lazyRequestLog(state: Koa.DefaultState, log: Logger): void {
       }
       return made;
     },
-    set(value: Logger) {
-      made = value;
-      madeFor = state.operation;
-    },
   });
 }
 
