@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import { invalidField } from '../errors.ts';
+import { jsonText } from '../cache/frozen-json.ts';
 import { readJsonObject } from './json-body.ts';
 import { idempotencyKey } from '../operations/idempotency-key.ts';
 import { invoke } from '../operations/invoke.ts';
@@ -32,7 +33,10 @@ export function restRoutes(operations: readonly Operation[], services: Services)
       const result = await invoke(op, input, opCtx, { idempotencyKey: key, challenge: REST_CHALLENGE });
       if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
       ctx.status = result.status;
-      ctx.body = result.body;
+      if (result.body !== null && typeof result.body === 'object') {
+        ctx.type = 'json';
+        ctx.body = jsonText(result.body); // written once for a shared answer, as Koa would write it
+      } else ctx.body = result.body;
     });
   }
   return routes;

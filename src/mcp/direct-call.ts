@@ -7,6 +7,7 @@ import {
   type CallToolResult,
   type RequestId,
 } from '@modelcontextprotocol/server';
+import { jsonText } from '../cache/frozen-json.ts';
 import { LEGACY_REVISIONS } from './revisions.ts';
 
 /**
@@ -132,7 +133,7 @@ export function directCallResponse(call: DirectCall, result: CallToolResult, ser
       : `,"structuredContent":${text?.type === 'text' ? text.text : JSON.stringify(result.structuredContent)}`;
   const modern = call.era === 'modern' ? `,"resultType":"complete","_meta":${JSON.stringify({ [SERVER_INFO_META_KEY]: serverInfo })}` : '';
   const sse = call.era === 'legacy';
-  const body = `${sse ? 'event: message\ndata: ' : ''}{"result":{"content":${JSON.stringify(result.content)}${structured}${result.isError ? ',"isError":true' : ''}${modern}},"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}${sse ? '\n\n' : ''}`;
+  const body = `${sse ? 'event: message\ndata: ' : ''}{"result":{"content":${jsonText(result.content)}${structured}${result.isError ? ',"isError":true' : ''}${modern}},"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}${sse ? '\n\n' : ''}`;
   return { headers: sse ? SSE_HEADERS : JSON_HEADERS, body };
 }
 

@@ -6,6 +6,7 @@ import {
   type McpRequestContext,
   type Tool,
 } from '@modelcontextprotocol/server';
+import { deepFreeze, isFrozenWhole, jsonText } from '../cache/frozen-json.ts';
 import { toProblem } from '../errors.ts';
 import { IDEMPOTENCY_KEY_SCHEMA, idempotencyKey } from '../operations/idempotency-key.ts';
 import type { OperationContext, Operation } from '../operations/operation.ts';
@@ -80,6 +81,20 @@ export function mcpServerFactory(tools: McpTools, serverInfo: { name: string; ve
   };
 }
 
+/** A shared answer's (search page's) text block is shared too, so its escaped JSON is made once (direct-call.ts). */
+const sharedTextContent = new WeakMap<object, CallToolResult['content']>();
+
+/** The result's one text block: the JSON of the body. */
+function textContent(body: unknown): CallToolResult['content'] {
+  if (!isFrozenWhole(body)) return [{ type: 'text', text: JSON.stringify(body) }];
+  let content = sharedTextContent.get(body as object);
+  if (!content) {
+    content = deepFreeze([{ type: 'text' as const, text: jsonText(body) }]);
+    sharedTextContent.set(body as object, content);
+  }
+  return content;
+}
+
 /**
  * Runs the operation behind a tool; a failure is the REST problem object in an isError result.
  * An object body is both structuredContent and, for clients that read text, its JSON in the first content block.
@@ -91,10 +106,10 @@ export async function callTool(op: Operation, args: unknown, call: McpCall): Pro
     const idempotency = idempotencyKey(key, 'idempotency_key');
     const result = await invoke(op, input, ctx, { idempotencyKey: idempotency, challenge: call.challenge });
     const body = result.body;
-    const text = JSON.stringify(body);
+    const content = textContent(body);
     return body !== null && typeof body === 'object' && !Array.isArray(body)
-      ? { content: [{ type: 'text', text }], structuredContent: body as Record<string, unknown> }
-      : { content: [{ type: 'text', text }] };
+      ? { content, structuredContent: body as Record<string, unknown> }
+      : { content };
   } catch (err) {
     const problem = toProblem(err, ctx.config.baseUrl, ctx.requestId);
     if (problem.status >= 500) ctx.log.error({ err, tool: op.name }, 'tool failed');

@@ -106,6 +106,9 @@ test.serial('a public tool answers the same with and without the direct path', a
   t.deepEqual(result._meta, { 'io.modelcontextprotocol/serverInfo': { name: 'listing-directory', version: '0.1.0' } });
   t.deepEqual(result.structuredContent.items.map((i: any) => i.name).sort(), ['Orbital Analytics', 'Payroll Analytics']);
   t.deepEqual(JSON.parse(result.content[0].text), result.structuredContent);
+  // Asked again, the page is the remembered one, its JSON written once and shared: the same bytes.
+  const again = await sameAnswer(t, toolCall('search_listings', { q: 'analytics' }));
+  t.deepEqual(again.body, answer.body);
   // A string id and text that needs escaping survive the hand-built envelope.
   const quoted = await sameAnswer(t, toolCall('search_listings', { q: 'rocket "launch" \\ \u2028 ü' }, { id: 'call-"7"' }));
   t.is((quoted.body as any).id, 'call-"7"');
