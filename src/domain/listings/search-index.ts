@@ -63,9 +63,13 @@ export interface SearchLimits {
    * evaluates those holding its words, a layout takes about 1.5 µs per listing.
    */
   changed: number;
+  /** Milliseconds a layout built in the background works before it lets searches run. */
+  sliceMs: number;
 }
 
-const LIMITS: SearchLimits = { candidates: 2_000, window: 128, changed: 4_096 };
+const LIMITS: SearchLimits = { candidates: 2_000, window: 128, changed: 4_096, sliceMs: 8 };
+/** A layout being built looks at the clock every this many + 1 slots (a power of two, less one). */
+const SLICE_SLOTS = 0x1fff;
 
 const NAME = 0;
 const LEAD = 1;
@@ -130,6 +134,8 @@ export class SearchIndex {
    * every few hundred searches (external memory pressure).
    */
   #spare: Uint32Array[] = [];
+  /** The layout being built in the background, and the listings written since its snapshot (null: removed). */
+  #building: { done: Promise<void>; writes: Map<number, IndexedListing | null> } | null = null;
 
   get size(): number {
     return this.#slotOf.size;
@@ -137,6 +143,7 @@ export class SearchIndex {
 
   /** Adds or replaces a listing; a listing that is not live stays out of every search. */
   put(listing: IndexedListing): void {
+    this.#building?.writes.set(listing.id, listing);
     let slot = this.#slotOf.get(listing.id);
     const entries = this.#entries(listing);
     if (slot !== undefined && this.#same(slot, listing, entries)) return;
@@ -197,6 +204,7 @@ export class SearchIndex {
 
   /** Takes a listing out of search (deleted, or gone from the database). */
   remove(id: number): void {
+    this.#building?.writes.set(id, null);
     const slot = this.#slotOf.get(id);
     if (slot === undefined || this.#live[slot] === 0) return;
     this.#unorder(slot);
@@ -207,16 +215,55 @@ export class SearchIndex {
 
   /** Ends the bulk load: lays the index out once instead of per listing. */
   finishLoad(): void {
-    this.#layout();
+    // While loading, slots were only appended to their site's order: sort each once.
+    const order = new Map<number, number[]>();
+    for (let slot = 0; slot < this.#slots; slot++) {
+      if (this.#live[slot] !== 1) continue;
+      let siteOrder = order.get(this.#site[slot]!);
+      if (!siteOrder) order.set(this.#site[slot]!, (siteOrder = []));
+      siteOrder.push(slot);
+    }
+    for (const siteOrder of order.values()) siteOrder.sort((a, b) => this.#before(a, b));
+    this.#order = order;
+    const build = this.#build();
+    let step = build.next();
+    while (!step.done) step = build.next();
+    this.#swap(step.value);
     this.#sorted = this.#lexemes.map((_, i) => i).sort((a, b) => compare(this.#lexemes[a]!, this.#lexemes[b]!));
     this.#loading = false;
   }
 
-  /** Lays the index out again when too many listings were written since; true when it did. */
-  settle(limits: SearchLimits = LIMITS): boolean {
-    if (this.#changed.size <= limits.changed) return false;
-    this.#layout();
-    return true;
+  /**
+   * Lays the index out again when too many listings were written since the last layout. Why in
+   * the background: at a million listings a layout takes over a second, and done at once it held
+   * up every search meanwhile. So it is built in slices of at most `sliceMs` from a snapshot
+   * while searches keep using the current layout and writes keep coming; once built it is
+   * swapped in and the listings written meanwhile are put again. Returns the layout being built
+   * (null when none is due), for those who must wait for it.
+   */
+  settle(limits: SearchLimits = LIMITS): Promise<void> | null {
+    if (this.#building) return this.#building.done;
+    if (this.#changed.size <= limits.changed) return null;
+    const writes = new Map<number, IndexedListing | null>();
+    const build = this.#build();
+    const done = (async () => {
+      try {
+        let step = build.next();
+        for (let sliceStart = performance.now(); !step.done; step = build.next()) {
+          if (performance.now() - sliceStart < limits.sliceMs) continue;
+          await new Promise((resolve) => setImmediate(resolve));
+          sliceStart = performance.now();
+        }
+        this.#swap(step.value);
+      } finally {
+        this.#building = null;
+      }
+      for (const [id, listing] of writes)
+        if (listing) this.put(listing);
+        else this.remove(id);
+    })();
+    this.#building = { done, writes };
+    return done;
   }
 
   /** Ids of every lexeme starting with `prefix`. */
@@ -395,115 +442,154 @@ export class SearchIndex {
   }
 
   /**
-   * Lays the slots out by site, most votes first (ties: lower id), leaving out listings no longer
-   * live, and builds the postings, bitsets and counts of that layout.
+   * A new layout from what the index holds now: the live slots by site, most votes first (each
+   * site's vote order is kept up to date on every write, so nothing is sorted), their postings,
+   * bitsets and exact counts. Everything it reads is copied or left untouched by later writes
+   * before the first yield (the pool only grows, or is replaced by a compacted copy), so the
+   * rest may run in slices while searches and writes go on.
    */
-  #layout(): void {
-    const kept: number[] = [];
-    for (let slot = 0; slot < this.#slots; slot++) if (this.#live[slot] === 1) kept.push(slot);
-    kept.sort((a, b) => this.#site[a]! - this.#site[b]! || this.#before(a, b));
-    const n = kept.length;
+  *#build(): Generator<void, Layout> {
+    const sites = [...this.#order.keys()].sort((a, b) => a - b);
+    let n = 0;
+    for (const site of sites) n += this.#order.get(site)!.length;
+    const kept = new Int32Array(n);
+    let at = 0;
+    for (const site of sites) {
+      const order = this.#order.get(site)!;
+      kept.set(order, at);
+      at += order.length;
+    }
+    const [oldIds, oldSite, oldVotes, oldStart, oldEnd] = [this.#ids, this.#site, this.#votes, this.#start, this.#end].map((a) =>
+      a.slice(0, this.#slots),
+    ) as [Int32Array, Int32Array, Int32Array, Int32Array, Int32Array];
+    const [pool, poolUsed, lexemes] = [this.#pool, this.#poolUsed, this.#lexemes.length];
+    yield;
+
     const size = Math.max(1024, n);
-    const [ids, site, votes, start, end] = [
-      new Int32Array(size),
-      new Int32Array(size),
-      new Int32Array(size),
-      new Int32Array(size),
-      new Int32Array(size),
-    ];
+    const [ids, site, votes, start, end] = [0, 0, 0, 0, 0].map(() => new Int32Array(size));
     const slotOf = new Map<number, number>();
     const range = new Map<number, { from: number; to: number }>();
     const order = new Map<number, number[]>();
+    let entries = 0;
     for (let slot = 0; slot < n; slot++) {
+      if ((slot & SLICE_SLOTS) === 0) yield;
       const old = kept[slot]!;
-      ids[slot] = this.#ids[old]!;
-      site[slot] = this.#site[old]!;
-      votes[slot] = this.#votes[old]!;
-      start[slot] = this.#start[old]!;
-      end[slot] = this.#end[old]!;
+      ids[slot] = oldIds[old]!;
+      site[slot] = oldSite[old]!;
+      votes[slot] = oldVotes[old]!;
+      start[slot] = oldStart[old]!;
+      end[slot] = oldEnd[old]!;
+      entries += end[slot]! - start[slot]!;
       slotOf.set(ids[slot]!, slot);
       const r = range.get(site[slot]!);
       if (r) r.to = slot + 1;
       else range.set(site[slot]!, { from: slot, to: slot + 1 });
+      let siteOrder = order.get(site[slot]!);
+      if (!siteOrder) order.set(site[slot]!, (siteOrder = []));
+      siteOrder.push(slot);
     }
-    for (let slot = 0; slot < this.#slots; slot++) if (this.#live[slot] === 0) this.#poolGarbage += this.#end[slot]! - this.#start[slot]!;
-    for (const [s, r] of range)
-      order.set(
-        s,
-        Array.from({ length: r.to - r.from }, (_, i) => r.from + i),
-      );
-    const live = new Uint8Array(size).fill(1, 0, n);
     const clean = new Uint32Array(Math.ceil(size / 32));
     for (let slot = 0; slot < n; slot++) clean[slot >> 5]! |= 1 << (slot & 31);
-    [this.#ids, this.#site, this.#votes, this.#live, this.#start, this.#end] = [ids, site, votes, live, start, end];
-    this.#stamp = new Int32Array(size);
-    this.#stampNow = 0;
-    this.#slots = n;
-    this.#slotOf = slotOf;
-    this.#range = range;
-    this.#order = order;
-    this.#clean = clean;
-    this.#changed.clear();
-    this.#written = new Map();
-    this.#version = new Int32Array(size);
-    this.#spare = [];
-    this.#buildPostings();
-  }
 
-  /** Postings (in slot order) and bitsets of the laid-out slots, and exact counts. */
-  #buildPostings(): void {
-    const lexemes = this.#lexemes.length;
-    const pool = this.#pool;
-    const counts = new Int32Array(this.#counts.length);
     // In each lexeme's block, entries with the name first, then those with the lead: the name
     // and lead tiers read only their part.
-    const start = new Int32Array(lexemes + 1);
+    const counts = new Int32Array(lexemes * 4);
+    const postingStart = new Int32Array(lexemes + 1);
     const [named, led] = [new Int32Array(lexemes), new Int32Array(lexemes)];
-    for (let slot = 0; slot < this.#slots; slot++) {
-      for (let i = this.#start[slot]!, end = this.#end[slot]!; i < end; i++) {
+    for (let slot = 0; slot < n; slot++) {
+      if ((slot & SLICE_SLOTS) === 0) yield;
+      for (let i = start[slot]!, stop = end[slot]!; i < stop; i++) {
         const entry = pool[i]!;
         const l = entry >> 3;
-        start[l + 1]!++;
+        postingStart[l + 1]!++;
         if (entry & 1) named[l]!++;
         else if (entry & 2) led[l]!++;
         for (let v = NAME; v <= ALL; v++) if (entry & (1 << v)) counts[l * 4 + v]!++;
         counts[l * 4 + ANY]!++;
       }
     }
-    for (let l = 0; l < lexemes; l++) start[l + 1]! += start[l]!;
-    const postings = new Int32Array(start[lexemes]!);
-    const fills = [start.slice(0, lexemes), start.slice(0, lexemes), start.slice(0, lexemes)];
+    for (let l = 0; l < lexemes; l++) postingStart[l + 1]! += postingStart[l]!;
+    const postings = new Int32Array(postingStart[lexemes]!);
+    const fills = [postingStart.slice(0, lexemes), postingStart.slice(0, lexemes), postingStart.slice(0, lexemes)];
     for (let l = 0; l < lexemes; l++) {
       fills[1]![l]! += named[l]!;
       fills[2]![l]! += named[l]! + led[l]!;
       led[l]! += named[l]!;
     }
-    for (let slot = 0; slot < this.#slots; slot++) {
-      for (let i = this.#start[slot]!, end = this.#end[slot]!; i < end; i++) {
+    for (let slot = 0; slot < n; slot++) {
+      if ((slot & SLICE_SLOTS) === 0) yield;
+      for (let i = start[slot]!, stop = end[slot]!; i < stop; i++) {
         const entry = pool[i]!;
         const fill = fills[entry & 1 ? 0 : entry & 2 ? 1 : 2]!;
         postings[fill[entry >> 3]!++] = slot * 8 + (entry & 7);
       }
     }
-    this.#postingStart = start;
-    this.#postingNamed = named;
-    this.#postingLed = led;
-    this.#postings = postings;
-    this.#counts = counts;
     // Common lexemes also as bitsets over slots, one per vector: a scan reads a word per 32
     // listings instead of an entry per listing.
-    const words = Math.ceil(this.#slots / 32);
-    this.#dense = new Map();
+    const words = Math.ceil(n / 32);
+    const dense = new Map<number, Bitsets>();
     for (let l = 0; l < lexemes; l++) {
-      if (start[l + 1]! - start[l]! < Math.max(words, 64)) continue;
+      if (postingStart[l + 1]! - postingStart[l]! < Math.max(words, 64)) continue;
+      yield;
       const sets: Bitsets = [new Uint32Array(words), new Uint32Array(words), new Uint32Array(words)];
-      for (let i = start[l]!; i < start[l + 1]!; i++) {
+      for (let i = postingStart[l]!; i < postingStart[l + 1]!; i++) {
         const entry = postings[i]!;
         const slot = entry >> 3;
         for (let v = NAME; v <= ALL; v++) if (entry & (1 << v)) sets[v]![slot >> 5]! |= 1 << (slot & 31);
       }
-      this.#dense.set(l, sets);
+      dense.set(l, sets);
     }
+    return {
+      n,
+      size,
+      ids,
+      site,
+      votes,
+      start,
+      end,
+      slotOf,
+      range,
+      order,
+      clean,
+      pool,
+      poolUsed,
+      entries,
+      postingStart,
+      named,
+      led,
+      postings,
+      counts,
+      dense,
+    };
+  }
+
+  /** Makes a built layout the index's. Listings written since its snapshot must be put again. */
+  #swap(layout: Layout): void {
+    const { n, size } = layout;
+    [this.#ids, this.#site, this.#votes, this.#start, this.#end] = [layout.ids, layout.site, layout.votes, layout.start, layout.end];
+    this.#live = new Uint8Array(size).fill(1, 0, n);
+    this.#stamp = new Int32Array(size);
+    this.#stampNow = 0;
+    this.#slots = n;
+    this.#slotOf = layout.slotOf;
+    this.#range = layout.range;
+    this.#order = layout.order;
+    this.#clean = layout.clean;
+    this.#changed.clear();
+    this.#written = new Map();
+    this.#version = new Int32Array(size);
+    this.#spare = [];
+    // Entries added to the pool after the snapshot belong to the listings put again: their room is reused.
+    this.#pool = layout.pool;
+    this.#poolUsed = layout.poolUsed;
+    this.#poolGarbage = layout.poolUsed - layout.entries;
+    this.#postingStart = layout.postingStart;
+    this.#postingNamed = layout.named;
+    this.#postingLed = layout.led;
+    this.#postings = layout.postings;
+    // Lexemes new since the snapshot have no postings yet, but room for counts.
+    this.#counts = layout.counts.length < this.#counts.length ? grow(layout.counts, this.#counts.length) : layout.counts;
+    this.#dense = layout.dense;
   }
 
   /** Most votes first, then the lower id (as `ORDER BY votes DESC, id`). */
@@ -916,6 +1002,31 @@ class Evaluation {
 }
 
 type Bitsets = [Uint32Array, Uint32Array, Uint32Array];
+
+/** A layout built by SearchIndex#build: slots by site and votes, postings, bitsets and counts. */
+interface Layout {
+  n: number;
+  size: number;
+  ids: Int32Array<ArrayBuffer>;
+  site: Int32Array<ArrayBuffer>;
+  votes: Int32Array<ArrayBuffer>;
+  start: Int32Array<ArrayBuffer>;
+  end: Int32Array<ArrayBuffer>;
+  slotOf: Map<number, number>;
+  range: Map<number, { from: number; to: number }>;
+  order: Map<number, number[]>;
+  clean: Uint32Array<ArrayBuffer>;
+  pool: Int32Array<ArrayBuffer>;
+  poolUsed: number;
+  /** Pool entries of the laid-out slots. */
+  entries: number;
+  postingStart: Int32Array<ArrayBuffer>;
+  named: Int32Array<ArrayBuffer>;
+  led: Int32Array<ArrayBuffer>;
+  postings: Int32Array<ArrayBuffer>;
+  counts: Int32Array<ArrayBuffer>;
+  dense: Map<number, Bitsets>;
+}
 
 function popcount(x: number): number {
   x -= (x >>> 1) & 0x55555555;

@@ -37,6 +37,11 @@ export class MemorySearch {
   readonly #answers = new Map<string, { changes: number; value: Promise<unknown> }>();
   /** Tests lower them to take every path on few listings. */
   limits: SearchLimits | undefined;
+  /**
+   * The index's layout being built, if any. A failed build leaves the current layout in place
+   * (searches stay exact, only slower) and the next change starts another.
+   */
+  #layingOut: Promise<void> | undefined;
 
   constructor(db: Db) {
     this.#db = db;
@@ -53,6 +58,11 @@ export class MemorySearch {
       throw error;
     });
     return this.#loaded;
+  }
+
+  /** Waits for the layout being built in the background, if any; fails as it did (tests). */
+  async laidOut(): Promise<void> {
+    await this.#layingOut;
   }
 
   /** Brings the index up to every change committed before this call. */
@@ -207,7 +217,12 @@ export class MemorySearch {
         seen.add(row.id);
       }
       for (const id of ids) if (!seen.has(id)) this.#index.remove(id);
-      this.#index.settle(this.limits);
+      // Not awaited: searches go on with the current layout while the next one is built.
+      const building = this.#index.settle(this.limits);
+      if (building) {
+        building.catch(() => undefined);
+        this.#layingOut = building;
+      }
       for (const id of ids) this.#rows.delete(id);
       this.#changes++;
       for (const c of fresh) this.#applied.set(c, BigInt(c.split(':')[0]!));
