@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { invalidField } from '../errors.ts';
-import { jsonText } from '../cache/frozen-json.ts';
+import { jsonText } from '../cache/shared-json.ts';
 import { readJsonObject } from './json-body.ts';
 import { idempotencyKey } from '../operations/idempotency-key.ts';
 import { invoke } from '../operations/invoke.ts';

@@ -7,7 +7,7 @@ import {
   type CallToolResult,
   type RequestId,
 } from '@modelcontextprotocol/server';
-import { jsonText } from '../cache/frozen-json.ts';
+import { jsonText } from '../cache/shared-json.ts';
 import { LEGACY_REVISIONS } from './revisions.ts';
 
 /**

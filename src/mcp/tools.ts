@@ -6,7 +6,7 @@ import {
   type McpRequestContext,
   type Tool,
 } from '@modelcontextprotocol/server';
-import { deepFreeze, isFrozenWhole, jsonText } from '../cache/frozen-json.ts';
+import { markShared, isShared, jsonText } from '../cache/shared-json.ts';
 import { toProblem } from '../errors.ts';
 import { IDEMPOTENCY_KEY_SCHEMA, idempotencyKey } from '../operations/idempotency-key.ts';
 import type { OperationContext, Operation } from '../operations/operation.ts';
@@ -86,10 +86,10 @@ const sharedTextContent = new WeakMap<object, CallToolResult['content']>();
 
 /** The result's one text block: the JSON of the body. */
 function textContent(body: unknown): CallToolResult['content'] {
-  if (!isFrozenWhole(body)) return [{ type: 'text', text: JSON.stringify(body) }];
+  if (!isShared(body)) return [{ type: 'text', text: JSON.stringify(body) }];
   let content = sharedTextContent.get(body as object);
   if (!content) {
-    content = deepFreeze([{ type: 'text' as const, text: jsonText(body) }]);
+    content = markShared([{ type: 'text' as const, text: jsonText(body) }]);
     sharedTextContent.set(body as object, content);
   }
   return content;

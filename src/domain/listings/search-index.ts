@@ -136,9 +136,15 @@ export class SearchIndex {
   #spare: Uint32Array[] = [];
   /** The layout being built in the background, and the listings written since its snapshot (null: removed). */
   #building: { done: Promise<void>; writes: Map<number, IndexedListing | null> } | null = null;
+  #layouts = 0;
 
   get size(): number {
     return this.#slotOf.size;
+  }
+
+  /** Layouts made since the index was created (the load's included). */
+  get layouts(): number {
+    return this.#layouts;
   }
 
   /** Adds or replaces a listing; a listing that is not live stays out of every search. */
@@ -566,6 +572,7 @@ export class SearchIndex {
   /** Makes a built layout the index's. Listings written since its snapshot must be put again. */
   #swap(layout: Layout): void {
     const { n, size } = layout;
+    this.#layouts++;
     [this.#ids, this.#site, this.#votes, this.#start, this.#end] = [layout.ids, layout.site, layout.votes, layout.start, layout.end];
     this.#live = new Uint8Array(size).fill(1, 0, n);
     this.#stamp = new Int32Array(size);

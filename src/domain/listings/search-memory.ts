@@ -51,6 +51,11 @@ export class MemorySearch {
     return this.#index.size;
   }
 
+  /** Layouts of the index so far (each every few thousand written listings). */
+  get layouts(): number {
+    return this.#index.layouts;
+  }
+
   /** Loads the index (once; concurrent callers share the load). */
   load(): Promise<void> {
     this.#loaded ??= this.#load().catch((error: unknown) => {

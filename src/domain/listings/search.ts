@@ -5,7 +5,7 @@ import { PUBLIC_COLUMNS, toPublicListing, type ListingRow } from './listings.ts'
 import { memorySearchOf, type MemorySearch } from './search-memory.ts';
 import type { IndexMatches } from './search-index.ts';
 import { correctTypos, expandWords, matchableText, parseSearchText, tsqueryOf, type SearchText } from './search-text.ts';
-import { deepFreeze } from '../../cache/frozen-json.ts';
+import { markShared } from '../../cache/shared-json.ts';
 
 export interface SearchQuery {
   siteId: number;
@@ -59,15 +59,15 @@ const COLUMNS = PUBLIC_COLUMNS.map((c) => `l.${c}`).join(', ');
  */
 export function searchListings(db: Db, query: SearchQuery, settings: SearchSettings): Promise<SearchPage> {
   const q = query.q?.trim().replace(/\s+/g, ' ') ?? '';
-  // Public results are the same for every caller and popular queries repeat: keep them, frozen so
-  // that every caller shares one page and its JSON is written once (jsonText).
+  // Public results are the same for every caller and popular queries repeat: keep them, shared
+  // (never changed) so that their JSON is written once (jsonText).
   const key = JSON.stringify([query.siteId, q.toLowerCase(), query.page, query.perPage]);
   if (settings.engine === 'memory') {
     const memory = memorySearchOf(db);
-    return memory.remembered(key, async () => deepFreeze(await runSearch(db, { ...query, q }, memory)));
+    return memory.remembered(key, async () => markShared(await runSearch(db, { ...query, q }, memory)));
   }
   const cache = cacheOf<SearchPage>(db, 'search', { ttlMs: settings.cacheTtlMs, maxEntries: 2_000 });
-  return cache.get(key, async () => deepFreeze(await runSearch(db, { ...query, q }, null)));
+  return cache.get(key, async () => markShared(await runSearch(db, { ...query, q }, null)));
 }
 
 async function runSearch(db: Db, query: SearchQuery, memory: MemorySearch | null) {
