@@ -25,7 +25,7 @@ function loaded(listings: Iterable<IndexedListing>): SearchIndex {
   return index;
 }
 
-/** Every one- and two-word prefix search of a few words, on both sites, on three pages. */
+/** Both sites by votes, and every one- and two-word prefix search of a few words, on three pages. */
 function answers(index: SearchIndex) {
   const out: unknown[] = [];
   const term = (word: string) => index.lexemesStarting(word);
@@ -35,10 +35,12 @@ function answers(index: SearchIndex) {
     queries.push({ terms: [term(a), term('word')], groups: [{ all: 3, none: 0 }] });
     queries.push({ terms: [term(a), term(WORDS[20]!)], groups: [{ all: 1, none: 2 }] });
   }
-  for (const siteId of [1, 2])
+  for (const siteId of [1, 2]) {
+    for (const offset of [0, 20, 980]) out.push(index.byVotes(siteId, new Set([7, 8]), offset, 20, 101));
     for (const query of queries)
       for (const offset of [0, 20, 60])
         out.push(index.search(siteId, query, new Set([7, 8]), { offset, limit: 20, countLimit: 101, limits: LIMITS }));
+  }
   return out;
 }
 

@@ -125,8 +125,8 @@ export class SearchIndex {
   #written = new Map<number, number[]>();
   /** Per slot: how many times its postings were added to #written since the layout. */
   #version = new Int32Array(1024);
-  /** Live slots of each site, most voted first (ties: lower id). */
-  #order = new Map<number, number[]>();
+  /** The written live slots (#changed) of each site, most voted first (ties: lower id). */
+  #writtenOrder = new Map<number, number[]>();
   #loading = true;
   /**
    * Zeroed bitsets over the layout's words that searches borrow and give back: a million
@@ -153,15 +153,14 @@ export class SearchIndex {
     let slot = this.#slotOf.get(listing.id);
     const entries = this.#entries(listing);
     if (slot !== undefined && this.#same(slot, listing, entries)) return;
-    if (slot !== undefined && this.#live[slot] === 1) this.#unorder(slot);
     const written = slot !== undefined && this.#changed.has(slot);
+    if (written) this.#unorder(slot!); // found by its votes before they change
     slot ??= this.#newSlot(listing.id);
     const newEntries = !this.#sameEntries(slot, entries);
     if (newEntries) this.#setEntries(slot, entries);
     this.#site[slot] = listing.siteId;
     this.#votes[slot] = listing.votes;
     this.#live[slot] = listing.live ? 1 : 0;
-    if (listing.live) this.#reorder(slot);
     if (this.#loading) return;
     this.#unclean(slot);
     if (!listing.live) {
@@ -171,6 +170,7 @@ export class SearchIndex {
     // A written slot's postings still hold unless its lexemes changed (votes often do alone).
     if (!written || newEntries) this.#addWritten(slot);
     this.#changed.add(slot);
+    this.#reorder(slot);
   }
 
   #addWritten(slot: number): void {
@@ -213,7 +213,7 @@ export class SearchIndex {
     this.#building?.writes.set(id, null);
     const slot = this.#slotOf.get(id);
     if (slot === undefined || this.#live[slot] === 0) return;
-    this.#unorder(slot);
+    if (this.#changed.has(slot)) this.#unorder(slot);
     this.#live[slot] = 0;
     this.#unclean(slot);
     this.#changed.delete(slot);
@@ -221,17 +221,10 @@ export class SearchIndex {
 
   /** Ends the bulk load: lays the index out once instead of per listing. */
   finishLoad(): void {
-    // While loading, slots were only appended to their site's order: sort each once.
-    const order = new Map<number, number[]>();
-    for (let slot = 0; slot < this.#slots; slot++) {
-      if (this.#live[slot] !== 1) continue;
-      let siteOrder = order.get(this.#site[slot]!);
-      if (!siteOrder) order.set(this.#site[slot]!, (siteOrder = []));
-      siteOrder.push(slot);
-    }
-    for (const siteOrder of order.values()) siteOrder.sort((a, b) => this.#before(a, b));
-    this.#order = order;
-    const build = this.#build();
+    const kept: number[] = [];
+    for (let slot = 0; slot < this.#slots; slot++) if (this.#live[slot] === 1) kept.push(slot);
+    kept.sort((a, b) => this.#site[a]! - this.#site[b]! || this.#before(a, b));
+    const build = this.#build(kept);
     let step = build.next();
     while (!step.done) step = build.next();
     this.#swap(step.value);
@@ -251,7 +244,7 @@ export class SearchIndex {
     if (this.#building) return this.#building.done;
     if (this.#changed.size <= limits.changed) return null;
     const writes = new Map<number, IndexedListing | null>();
-    const build = this.#build();
+    const build = this.#build(this.#liveInVoteOrder());
     const done = (async () => {
       try {
         let step = build.next();
@@ -312,7 +305,6 @@ export class SearchIndex {
 
   /** Live listings of a site, most voted first: the featured first, then the others. */
   byVotes(siteId: number, featured: ReadonlySet<number>, offset: number, limit: number, countLimit: number): IndexMatches {
-    const order = this.#order.get(siteId) ?? [];
     const first = [...featured]
       .map((id) => this.#slotOf.get(id))
       .filter((s) => s !== undefined && this.#live[s] === 1 && this.#site[s] === siteId)
@@ -320,13 +312,38 @@ export class SearchIndex {
       .map((s) => this.#ids[s!]!);
     const rows = first.slice(offset, offset + limit);
     let skip = Math.max(0, offset - first.length);
-    for (let i = 0; i < order.length && rows.length < limit; i++) {
-      const id = this.#ids[order[i]!]!;
-      if (featured.has(id)) continue;
+    let total = 0;
+    for (const slot of this.#inVoteOrder(siteId)) {
+      if (rows.length >= limit && total >= countLimit) break;
+      total++;
+      const id = this.#ids[slot]!;
+      if (rows.length >= limit || featured.has(id)) continue;
       if (skip > 0) skip--;
       else rows.push(id);
     }
-    return { total: Math.min(order.length, countLimit), featured: first, rows };
+    return { total: Math.min(total, countLimit), featured: first, rows };
+  }
+
+  /** A site's live slots, most voted first: the layout's unchanged ones merged with the written ones. */
+  *#inVoteOrder(siteId: number): Generator<number> {
+    const { from, to } = this.#range.get(siteId) ?? { from: 0, to: 0 };
+    const written = this.#writtenOrder.get(siteId) ?? [];
+    const clean = this.#clean;
+    let w = 0;
+    for (let slot = from; slot < to; slot++) {
+      if ((clean[slot >> 5]! & (1 << (slot & 31))) === 0) continue;
+      while (w < written.length && this.#before(written[w]!, slot) < 0) yield written[w++]!;
+      yield slot;
+    }
+    while (w < written.length) yield written[w++]!;
+  }
+
+  /** Every live slot by site, then most votes first: what a new layout lays out. */
+  #liveInVoteOrder(): number[] {
+    const kept: number[] = [];
+    const sites = [...new Set([...this.#range.keys(), ...this.#writtenOrder.keys()])].sort((a, b) => a - b);
+    for (const site of sites) for (const slot of this.#inVoteOrder(site)) kept.push(slot);
+    return kept;
   }
 
   // Evaluation reads the slots directly: these are its views.
@@ -448,23 +465,13 @@ export class SearchIndex {
   }
 
   /**
-   * A new layout from what the index holds now: the live slots by site, most votes first (each
-   * site's vote order is kept up to date on every write, so nothing is sorted), their postings,
+   * A new layout of `kept` (live slots by site, then most votes first): its slots, postings,
    * bitsets and exact counts. Everything it reads is copied or left untouched by later writes
    * before the first yield (the pool only grows, or is replaced by a compacted copy), so the
    * rest may run in slices while searches and writes go on.
    */
-  *#build(): Generator<void, Layout> {
-    const sites = [...this.#order.keys()].sort((a, b) => a - b);
-    let n = 0;
-    for (const site of sites) n += this.#order.get(site)!.length;
-    const kept = new Int32Array(n);
-    let at = 0;
-    for (const site of sites) {
-      const order = this.#order.get(site)!;
-      kept.set(order, at);
-      at += order.length;
-    }
+  *#build(kept: number[]): Generator<void, Layout> {
+    const n = kept.length;
     const [oldIds, oldSite, oldVotes, oldStart, oldEnd] = [this.#ids, this.#site, this.#votes, this.#start, this.#end].map((a) =>
       a.slice(0, this.#slots),
     ) as [Int32Array, Int32Array, Int32Array, Int32Array, Int32Array];
@@ -475,7 +482,6 @@ export class SearchIndex {
     const [ids, site, votes, start, end] = [0, 0, 0, 0, 0].map(() => new Int32Array(size));
     const slotOf = new Map<number, number>();
     const range = new Map<number, { from: number; to: number }>();
-    const order = new Map<number, number[]>();
     let entries = 0;
     for (let slot = 0; slot < n; slot++) {
       if ((slot & SLICE_SLOTS) === 0) yield;
@@ -490,9 +496,6 @@ export class SearchIndex {
       const r = range.get(site[slot]!);
       if (r) r.to = slot + 1;
       else range.set(site[slot]!, { from: slot, to: slot + 1 });
-      let siteOrder = order.get(site[slot]!);
-      if (!siteOrder) order.set(site[slot]!, (siteOrder = []));
-      siteOrder.push(slot);
     }
     const clean = new Uint32Array(Math.ceil(size / 32));
     for (let slot = 0; slot < n; slot++) clean[slot >> 5]! |= 1 << (slot & 31);
@@ -555,7 +558,6 @@ export class SearchIndex {
       end,
       slotOf,
       range,
-      order,
       clean,
       pool,
       poolUsed,
@@ -580,7 +582,7 @@ export class SearchIndex {
     this.#slots = n;
     this.#slotOf = layout.slotOf;
     this.#range = layout.range;
-    this.#order = layout.order;
+    this.#writtenOrder = new Map();
     this.#clean = layout.clean;
     this.#changed.clear();
     this.#written = new Map();
@@ -619,18 +621,16 @@ export class SearchIndex {
   }
 
   #unorder(slot: number): void {
-    if (this.#loading) return;
-    const order = this.#order.get(this.#site[slot]!)!;
+    const order = this.#writtenOrder.get(this.#site[slot]!)!;
     const at = this.#position(order, slot);
     if (order[at] === slot) order.splice(at, 1);
   }
 
   #reorder(slot: number): void {
     const site = this.#site[slot]!;
-    let order = this.#order.get(site);
-    if (!order) this.#order.set(site, (order = []));
-    if (this.#loading) order.push(slot);
-    else order.splice(this.#position(order, slot), 0, slot);
+    let order = this.#writtenOrder.get(site);
+    if (!order) this.#writtenOrder.set(site, (order = []));
+    order.splice(this.#position(order, slot), 0, slot);
   }
 
   #position(order: number[], slot: number): number {
@@ -1021,7 +1021,6 @@ interface Layout {
   end: Int32Array<ArrayBuffer>;
   slotOf: Map<number, number>;
   range: Map<number, { from: number; to: number }>;
-  order: Map<number, number[]>;
   clean: Uint32Array<ArrayBuffer>;
   pool: Int32Array<ArrayBuffer>;
   poolUsed: number;
