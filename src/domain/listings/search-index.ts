@@ -313,37 +313,43 @@ export class SearchIndex {
     const rows = first.slice(offset, offset + limit);
     let skip = Math.max(0, offset - first.length);
     let total = 0;
-    for (const slot of this.#inVoteOrder(siteId)) {
-      if (rows.length >= limit && total >= countLimit) break;
+    this.#eachInVoteOrder(siteId, (slot) => {
+      if (rows.length >= limit && total >= countLimit) return false;
       total++;
       const id = this.#ids[slot]!;
-      if (rows.length >= limit || featured.has(id)) continue;
-      if (skip > 0) skip--;
-      else rows.push(id);
-    }
+      if (rows.length < limit && !featured.has(id)) {
+        if (skip > 0) skip--;
+        else rows.push(id);
+      }
+      return true;
+    });
     return { total: Math.min(total, countLimit), featured: first, rows };
   }
 
-  /** A site's live slots, most voted first: the layout's unchanged ones merged with the written ones. */
-  *#inVoteOrder(siteId: number): Generator<number> {
+  /**
+   * Visits a site's live slots, most voted first (the layout's unchanged ones merged with the
+   * written ones), until `visit` returns false.
+   */
+  #eachInVoteOrder(siteId: number, visit: (slot: number) => boolean): void {
     const { from, to } = this.#range.get(siteId) ?? { from: 0, to: 0 };
     const written = this.#writtenOrder.get(siteId) ?? [];
     const clean = this.#clean;
     let w = 0;
     for (let slot = from; slot < to; slot++) {
       if ((clean[slot >> 5]! & (1 << (slot & 31))) === 0) continue;
-      while (w < written.length && this.#before(written[w]!, slot) < 0) yield written[w++]!;
-      yield slot;
+      while (w < written.length && this.#before(written[w]!, slot) < 0) if (!visit(written[w++]!)) return;
+      if (!visit(slot)) return;
     }
-    while (w < written.length) yield written[w++]!;
+    while (w < written.length) if (!visit(written[w++]!)) return;
   }
 
   /** Every live slot by site, then most votes first: what a new layout lays out. */
-  #liveInVoteOrder(): number[] {
-    const kept: number[] = [];
+  #liveInVoteOrder(): Int32Array {
+    const kept = new Int32Array(this.#slots);
+    let n = 0;
     const sites = [...new Set([...this.#range.keys(), ...this.#writtenOrder.keys()])].sort((a, b) => a - b);
-    for (const site of sites) for (const slot of this.#inVoteOrder(site)) kept.push(slot);
-    return kept;
+    for (const site of sites) this.#eachInVoteOrder(site, (slot) => ((kept[n++] = slot), true));
+    return kept.subarray(0, n);
   }
 
   // Evaluation reads the slots directly: these are its views.
@@ -470,7 +476,7 @@ export class SearchIndex {
    * before the first yield (the pool only grows, or is replaced by a compacted copy), so the
    * rest may run in slices while searches and writes go on.
    */
-  *#build(kept: number[]): Generator<void, Layout> {
+  *#build(kept: ArrayLike<number>): Generator<void, Layout> {
     const n = kept.length;
     const [oldIds, oldSite, oldVotes, oldStart, oldEnd] = [this.#ids, this.#site, this.#votes, this.#start, this.#end].map((a) =>
       a.slice(0, this.#slots),
