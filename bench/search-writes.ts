@@ -71,7 +71,9 @@ async function main() {
     console.log(
       `${SECONDS} s: ${Math.round(written / seconds)} written listings/s, ${Math.round(latencies.length / seconds)} searches/s at ${SEARCHERS} at a time`,
     );
-    console.log(`search latency ms: p50 ${at(0.5)}, p99 ${at(0.99)}, max ${latencies.at(-1)!.toFixed(1)}`);
+    console.log(
+      `search latency ms: p50 ${at(0.5)}, p90 ${at(0.9)}, p99 ${at(0.99)}, p99.9 ${at(0.999)}, max ${latencies.at(-1)!.toFixed(1)}`,
+    );
     console.log(`event loop held at most ${(delay.max / 1e6).toFixed(1)} ms (p99 ${(delay.percentile(99) / 1e6).toFixed(1)} ms)`);
     console.log(`layouts during the run: ${memory.layouts - layoutsBefore}; RSS ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB`);
   } finally {

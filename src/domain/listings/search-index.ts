@@ -481,7 +481,7 @@ export class SearchIndex {
     const [oldIds, oldSite, oldVotes, oldStart, oldEnd] = [this.#ids, this.#site, this.#votes, this.#start, this.#end].map((a) =>
       a.slice(0, this.#slots),
     ) as [Int32Array, Int32Array, Int32Array, Int32Array, Int32Array];
-    const [pool, poolUsed, lexemes] = [this.#pool, this.#poolUsed, this.#lexemes.length];
+    const [pool, poolUsed, lexemes, countsRoom] = [this.#pool, this.#poolUsed, this.#lexemes.length, this.#counts.length];
     yield;
 
     const size = Math.max(1024, n);
@@ -508,7 +508,7 @@ export class SearchIndex {
 
     // In each lexeme's block, entries with the name first, then those with the lead: the name
     // and lead tiers read only their part.
-    const counts = new Int32Array(lexemes * 4);
+    const counts = new Int32Array(countsRoom); // as much room as now: no copy when swapped in
     const postingStart = new Int32Array(lexemes + 1);
     const [named, led] = [new Int32Array(lexemes), new Int32Array(lexemes)];
     for (let slot = 0; slot < n; slot++) {
