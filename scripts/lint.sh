@@ -6,7 +6,7 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"
-if [ ! -x tools/lint/node_modules/.bin/eslint ]; then
+if [ ! -x tools/lint/node_modules/.bin/eslint ] || [ ! -x tools/lint/node_modules/.bin/depcruise ]; then
   echo "[lint] installing the lint toolchain (tools/lint)"
   npm ci --prefix tools/lint --no-audit --no-fund --loglevel=error
 fi
@@ -16,5 +16,8 @@ if [ "${1:-}" = "--write" ]; then
 fi
 echo "[lint] eslint"
 bash scripts/node24.sh tools/lint/node_modules/eslint/bin/eslint.js --max-warnings 0 .
+echo "[lint] dependency-cruiser (the layers; known violations listed in .dependency-cruiser-known-violations.json)"
+bash scripts/node24.sh tools/lint/node_modules/dependency-cruiser/bin/dependency-cruise.mjs \
+  --config .dependency-cruiser.cjs --ignore-known --output-type err src
 echo "[lint] prettier --check"
 "${PRETTIER[@]}" --check --log-level warn src test bench
