@@ -10,6 +10,7 @@ import { memorySearchOf } from './domain/listings/search-memory.ts';
 import { seed } from './db/seed.ts';
 import { endpointsFor, startEmbeddedStack } from './embedded/stack.ts';
 import { startEmbeddedPostgres } from './embedded/postgres.ts';
+import { announceStack, endpointsForCommand } from './embedded/running-stack.ts';
 import { StartupError } from './embedded/startup-error.ts';
 import { operations } from './operations/index.ts';
 import { devMailboxNotice } from './web/pages/dev-mailbox.ts';
@@ -68,6 +69,7 @@ async function startAll(config: Config): Promise<void> {
   const services = createServices(config, stack.endpoints, log);
   await prepareDatabase(services);
   const stops = await startRoles(services, stack.endpoints, { api: true, worker: true });
+  const unannounce = await announceStack(config.dataDir, stack.endpoints);
   console.log(
     [
       '',
@@ -85,7 +87,7 @@ async function startAll(config: Config): Promise<void> {
       '',
     ].join('\n'),
   );
-  onShutdown(log, [...stops, () => services.close(), () => stack.stop()]);
+  onShutdown(log, [...stops, unannounce, () => services.close(), () => stack.stop()]);
 }
 
 async function runRoles(config: Config, endpoints: Endpoints, roles: { api: boolean; worker: boolean }): Promise<void> {
@@ -146,7 +148,7 @@ async function startRoles(services: Services, endpoints: Endpoints, roles: { api
 
 /** Admin commands and migrations: use the running database, or bring the embedded one up briefly. */
 async function withDatabase(config: Config, work: (services: Services) => Promise<void>): Promise<void> {
-  const endpoints = endpointsFor(config);
+  const endpoints = await endpointsForCommand(config);
   let stopPg: Stop | null = null;
   if (!config.databaseUrl && !(await reachable(endpoints.databaseUrl))) {
     const server = await startEmbeddedPostgres({ dir: path.join(config.dataDir, 'postgres'), port: config.embeddedPgPort });
