@@ -3,9 +3,7 @@ import { appError, insufficientScope, unauthorized, validationFailed, type Field
 import { requestHash, withIdempotency } from '../domain/idempotency/store.ts';
 import { nulFieldErrors } from './nul-guard.ts';
 import type { Operation, OperationContext } from './operation.ts';
-import { operationContext, type CallInfo } from './context.ts';
 import { SCOPES, type Principal } from '../auth/scopes.ts';
-import type { Services } from '../services.ts';
 
 export interface InvokeOptions {
   idempotencyKey?: string;
@@ -71,25 +69,6 @@ function checkedOutput(op: Operation, body: unknown, ctx: OperationContext): unk
   const problems = fieldErrors(checked.error).map((e) => `${e.path}: ${e.message}`);
   ctx.log.error({ operation: op.name, problems }, 'output breaks its schema');
   throw appError('output_invalid', `${op.name} returned output that breaks its schema: ${problems.join('; ')}`);
-}
-
-/** What a caller outside REST and MCP (a web page) knows of one call. */
-export type CallAs = Omit<CallInfo, 'principal'>;
-
-/**
- * The same call as REST and MCP make, for a caller already known (a web session's person): a web
- * form and an API call of one operation validate, authorise and act identically. Returns the body.
- */
-export async function invokeAs<I extends z.ZodObject, O extends z.ZodType>(
-  op: Operation<I, O>,
-  input: z.input<I>,
-  principal: Principal,
-  services: Pick<Services, 'db' | 'config' | 'workflows'>,
-  call: CallAs,
-): Promise<z.output<O>> {
-  const ctx = await operationContext(services, { ...call, principal });
-  const result = await invoke(op as unknown as Operation, input, ctx, { challenge: 'Session' });
-  return result.body as z.output<O>;
 }
 
 /** A signed-in person in the browser: their own pages may do what any key of theirs could. */

@@ -1,15 +1,38 @@
 import type { Context } from 'koa';
 import type { z } from 'zod';
-import { invokeAs, sessionPrincipal } from '../operations/invoke.ts';
-import type { Operation } from '../operations/operation.ts';
+import { operationContext } from '../operations/context.ts';
+import { invoke, sessionPrincipal } from '../operations/invoke.ts';
+import type { Operation, OperationContext } from '../operations/operation.ts';
 import { operationSchemas as operationSchemasOf } from '../operations/json-schema.ts';
 import { currentSession } from './session.ts';
 import type { WebServices } from './web-services.ts';
 
 /**
- * Runs an operation of the registry as this request's signed-in person (the route is behind
- * requireUser): a form and the API call of the same operation are the same call. Refusals are
- * AppErrors with field paths, for refusal() / formMessages() to put beside the fields.
+ * The context operations and read models run with for this request, as for an API call: the
+ * site of its host, and the signed-in person as the principal (null for a visitor). Built once
+ * per request.
+ */
+export function pageContext(ctx: Context, services: WebServices): Promise<OperationContext> {
+  ctx.state.pageContext ??= buildPageContext(ctx, services);
+  return ctx.state.pageContext as Promise<OperationContext>;
+}
+
+async function buildPageContext(ctx: Context, services: WebServices): Promise<OperationContext> {
+  const session = await currentSession(ctx, services);
+  return operationContext(services, {
+    log: ctx.state.log,
+    requestId: ctx.state.requestId,
+    host: ctx.host,
+    clientIp: ctx.ip,
+    principal: session ? sessionPrincipal(session.user.id, session.idHash) : null,
+  });
+}
+
+/**
+ * Runs an operation of the registry for this request's person: a form and the API call of the
+ * same operation are the same call (scope, input schema, handler, errors). Refusals are AppErrors
+ * with field paths, for refusal() / formMessages() to put beside the fields. A scoped operation
+ * needs a route behind requireUser(); without a session it is refused like an API call without a key.
  */
 export async function invokeForPage<I extends z.ZodObject, O extends z.ZodType>(
   ctx: Context,
@@ -17,10 +40,8 @@ export async function invokeForPage<I extends z.ZodObject, O extends z.ZodType>(
   op: Operation<I, O>,
   input: z.input<I>,
 ): Promise<z.output<O>> {
-  const session = await currentSession(ctx, services);
-  if (!session) throw new Error('invokeForPage() on a route without requireUser()');
-  const principal = sessionPrincipal(session.user.id, session.idHash);
-  return invokeAs(op, input, principal, services, { log: ctx.state.log, requestId: ctx.state.requestId, host: ctx.host });
+  const result = await invoke(op as unknown as Operation, input, await pageContext(ctx, services), { challenge: 'Session' });
+  return result.body as z.output<O>;
 }
 
 /** The `maxLength` an operation's input schema gives a field: the form's `maxlength`, from the same rule. */

@@ -9,7 +9,7 @@ import { csrfToken } from '../csrf.ts';
 import type { FieldMessages } from '../forms.ts';
 import { formBody, formString } from '../forms.ts';
 import { html } from '../html.ts';
-import { invokeAsSession } from '../invoke-session.ts';
+import { invokeForPage } from '../invoke.ts';
 import { CREATE_DRAFT_PATH, draftNextStep, draftPage, listingNextStep, stepAction } from '../next-steps.ts';
 import { refusal } from '../owner-forms.ts';
 import { renderPage } from '../render.ts';
@@ -34,7 +34,7 @@ export const accountListingPages: PageRoutes = (router, services) => {
     const user = (await currentUser(ctx, services))!;
     const url = formString(formBody(ctx), 'url').trim();
     try {
-      const draft = await invokeAsSession(createDraftOp, { url }, ctx, services, user);
+      const draft = await invokeForPage(ctx, services, createDraftOp, { url });
       ctx.status = 303;
       ctx.redirect(draftPage(draft.id));
     } catch (err) {
@@ -53,7 +53,7 @@ export const accountListingPages: PageRoutes = (router, services) => {
     const user = (await currentUser(ctx, services))!;
     const id = draftIdOf(ctx);
     try {
-      await invokeAsSession(submitDraftOp, { id }, ctx, services, user);
+      await invokeForPage(ctx, services, submitDraftOp, { id });
     } catch (err) {
       const { status, errors } = refusal(err);
       const draft = toDraftView(await getOwnedDraft(services.db, user.id, id));
