@@ -73,7 +73,7 @@ export function createApp(services: Services, operations: readonly Operation[]):
   health.get('/.well-known/oauth-protected-resource', serveResourceMetadata(services.config, 'mcp'));
   health.get(resourceMetadataPath('api'), serveResourceMetadata(services.config, 'api'));
   app.use(health.routes());
-  app.use(mediaRouter(services.db).routes());
+  app.use(mediaRouter(services).routes());
 
   const oauthProvider = createOAuthProvider(services);
   app.use(oauthRoutes(oauthProvider, services.config, services.db));

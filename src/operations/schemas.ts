@@ -15,6 +15,7 @@ export {
   LIMITS,
   ListingStatus,
   oneLine,
+  parseId,
   plainText,
 } from '../domain/fields.ts';
 

@@ -1,5 +1,5 @@
-import { paragraphs } from '../domain/founders/public-story.ts';
 import type { MissingItem } from '../domain/founders/publish-rules.ts';
+import { paragraphs } from '../operations/read-models/founders.ts';
 import { html, type SafeHtml } from './html.ts';
 
 /** Rendering of what owners wrote (plain text, links) and of shared page parts. Everything is escaped. */

@@ -1,9 +1,9 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import type { Db } from '../db/knex.ts';
-import { loadFounderPhoto } from '../domain/founders/photos.ts';
 import { notFound } from '../errors.ts';
-import { parseId } from '../domain/fields.ts';
+import { founderPhotoFile } from '../operations/read-models/founders.ts';
+import { parseId } from '../operations/schemas.ts';
+import type { WebServices } from './web-services.ts';
 
 /** A day: photo URLs carry `?v=<etag>`, so a changed photo has a new URL anyway. */
 const MAX_AGE_SECONDS = 86_400;
@@ -12,11 +12,11 @@ const MAX_AGE_SECONDS = 86_400;
  * Public media stored in PostgreSQL (so any api process can serve it): founder photos as WebP,
  * with ETag revalidation. GET and HEAD.
  */
-export function mediaRouter(db: Db): Router {
+export function mediaRouter(services: WebServices): Router {
   const router = new Router();
   router.get('/media/founders/:user_id/photo.webp', async function founderPhoto(ctx: Context) {
     const userId = parseId(ctx.params.user_id);
-    const photo = userId ? await loadFounderPhoto(db, userId) : null;
+    const photo = userId ? await founderPhotoFile(services, userId) : null;
     if (!photo) throw notFound('The photo');
     ctx.set('Cache-Control', `public, max-age=${MAX_AGE_SECONDS}`);
     ctx.set('X-Content-Type-Options', 'nosniff');

@@ -1,16 +1,12 @@
 import type { Context } from 'koa';
-import { listInterviewQuestions, type InterviewQuestion } from '../../domain/catalog/interview-questions.ts';
-import { saveInterviewAnswers } from '../../domain/founders/interview.ts';
-import { PHOTO_LIMITS, processPhoto, saveFounderPhoto } from '../../domain/founders/photos.ts';
-import { founderProfileView, type FounderProfileView } from '../../domain/founders/profiles.ts';
-import { RULES } from '../../domain/founders/publish-rules.ts';
-import { founderUrls } from '../../domain/founders/urls.ts';
-import { wakeProfileWaiters } from '../../domain/launches/owner-actions.ts';
-import { listOwnedListings } from '../../domain/listings/listings.ts';
-import { siteForHost } from '../../domain/sites/sites.ts';
+import type { z } from 'zod';
+import type { InterviewQuestion } from '../../domain/catalog/interview-questions.ts';
 import { AppError, type FieldError, payloadTooLarge } from '../../errors.ts';
-import { answerInterviewOp, updateFounderProfileOp } from '../../operations/founder-profile.ts';
-import { fieldErrors } from '../../operations/invoke.ts';
+import { answerInterviewOp, getFounderProfileOp, updateFounderProfileOp, uploadFounderPhotoOp } from '../../operations/founder-profile.ts';
+import { listMyListingsOp } from '../../operations/listings.ts';
+import { listInterviewQuestionsOp } from '../../operations/public.ts';
+import { PHOTO_LIMITS, RULES } from '../../operations/read-models/founders.ts';
+import { paths } from '../../paths.ts';
 import { errorSummary, field, postForm } from '../components.ts';
 import { csrfToken } from '../csrf.ts';
 import { founderPhoto, missingList } from '../content.ts';
@@ -21,11 +17,11 @@ import { formMessages, refusal, textArea } from '../owner-forms.ts';
 import { redirectWithFlash, takeFlash } from '../flash.ts';
 import { invokeForPage, maxLengthOf } from '../invoke.ts';
 import { renderPage } from '../render.ts';
-import { currentUser, requireUser } from '../session.ts';
+import { requireUser } from '../session.ts';
 import type { WebServices } from '../web-services.ts';
 import type { PageRoutes } from './page-routes.ts';
 
-const PAGE = founderUrls.profileEditor('');
+const PAGE = paths.founderProfile;
 const PHOTO_FORM = `${PAGE}/photo`;
 const INTERVIEW_FORM = `${PAGE}/interview`;
 
@@ -44,6 +40,9 @@ export const founderPhotoUpload = (services: WebServices): Record<string, Upload
 /** A refused photo: back to the form (never left on the POST URL) with the message beside the field. */
 const photoRefused = (ctx: Context, services: WebServices, errors: FieldMessages) =>
   redirectWithFlash(ctx, services, `${PAGE}#photo`, { form: 'photo', errors });
+
+/** What get_founder_profile answers: the profile, what keeps it from being complete, the interview answers. */
+type FounderProfileView = z.output<typeof getFounderProfileOp.output>;
 
 const NOTICES: Record<string, string> = {
   'profile-saved': 'Your founder profile is saved.',
@@ -87,9 +86,8 @@ export const founderProfilePages: PageRoutes = (router, services) => {
     const upload = ctx.state.uploads?.get('photo');
     if (!upload?.bytes.length) return photoRefused(ctx, services, { photo: 'Choose a photo to upload.' });
     try {
-      // Checked by content (type, size, pixels) exactly as upload_founder_photo does.
-      await saveFounderPhoto(services.db, await userId(ctx, services), await processPhoto(upload.bytes));
-      await wakeProfileWaiters(services, await userId(ctx, services));
+      // The form's file is the API's image_base64: the same checks by content (type, size, pixels).
+      await invokeForPage(ctx, services, uploadFounderPhotoOp, { image_base64: upload.bytes.toString('base64') });
     } catch (err) {
       return photoRefused(ctx, services, refusal(err, 'photo').errors);
     }
@@ -98,18 +96,15 @@ export const founderProfilePages: PageRoutes = (router, services) => {
 
   router.post(INTERVIEW_FORM, requireUser(services), async function saveInterview(ctx) {
     const body = formBody(ctx);
-    const site = await siteForHost(services.db, ctx.host);
-    const questions = await listInterviewQuestions(services.db, site.id);
+    const questions = await interviewQuestions(ctx, services);
     const values = Object.fromEntries(questions.map((q) => [answerField(q), formString(body, answerField(q))]));
     const answered = questions.filter((q) => values[answerField(q)]!.trim() !== '');
     const answers = answered.map((q) => ({ question_id: q.id, answer: values[answerField(q)]! }));
     const fail = (errors: FieldError[]) =>
       profilePage(ctx, services, { status: 400, form: 'interview', errors: interviewMessages(errors, answered), values });
     if (answers.length === 0) return fail([{ path: '(body)', message: 'Write at least one answer.' }]);
-    const parsed = answerInterviewOp.input.safeParse({ answers });
-    if (!parsed.success) return fail(fieldErrors(parsed.error));
     try {
-      await saveInterviewAnswers(services.db, await userId(ctx, services), site.id, parsed.data.answers);
+      await invokeForPage(ctx, services, answerInterviewOp, { answers });
     } catch (err) {
       if (err instanceof AppError && err.errors) return fail(err.errors);
       throw err;
@@ -131,8 +126,9 @@ function interviewMessages(errors: FieldError[], answered: InterviewQuestion[]):
   );
 }
 
-async function userId(ctx: Context, services: WebServices): Promise<number> {
-  return (await currentUser(ctx, services))!.id;
+/** This site's active interview questions, in their order (list_interview_questions). */
+async function interviewQuestions(ctx: Context, services: WebServices): Promise<InterviewQuestion[]> {
+  return (await invokeForPage(ctx, services, listInterviewQuestionsOp, {})).items;
 }
 
 function seeOther(ctx: Context, notice: string, hash = '') {
@@ -141,12 +137,10 @@ function seeOther(ctx: Context, notice: string, hash = '') {
 }
 
 async function profilePage(ctx: Context, services: WebServices, view: ProfileView) {
-  const user = (await currentUser(ctx, services))!;
-  const site = await siteForHost(services.db, ctx.host);
   const [profile, questions, listings, token] = await Promise.all([
-    founderProfileView(services.db, services.config.baseUrl, user.id, site.id),
-    listInterviewQuestions(services.db, site.id),
-    listOwnedListings(services.db, user.id, 1, 100),
+    invokeForPage(ctx, services, getFounderProfileOp, {}),
+    interviewQuestions(ctx, services),
+    invokeForPage(ctx, services, listMyListingsOp, { page: 1, per_page: 100 }),
     csrfToken(ctx, services),
   ]);
   const errorsOf = (form: FormName) => (view.form === form ? view.errors : undefined);
@@ -169,16 +163,14 @@ ${interviewForm(profile, questions, token, errorsOf('interview'), view.form === 
 ${
   listings.items.length === 0
     ? html`<p>You have no listings yet.</p>`
-    : html`<ul>${listings.items.map(
-        (l) => html`<li>${l.name}: <a href="${founderUrls.storyEditor('', l.id)}">edit the founder story</a></li>`,
-      )}</ul>`
+    : html`<ul>${listings.items.map((l) => html`<li>${l.name}: <a href="${paths.storyEditor(l.id)}">edit the founder story</a></li>`)}</ul>`
 }`,
   });
 }
 
 function profileStatus(profile: FounderProfileView) {
   if (profile.complete) {
-    return html`<p class="status" data-status="complete">Your profile is complete: see <a href="${founderUrls.founderPage('', profile.user_id)}">your public founder page</a>.</p>`;
+    return html`<p class="status" data-status="complete">Your profile is complete: see <a href="${paths.founder(profile.user_id)}">your public founder page</a>.</p>`;
   }
   return html`<p class="status" data-status="incomplete">Your profile is not complete yet, so it has no public page and your stories cannot publish.</p>
 ${missingList(profile.missing, 'What your profile still needs')}`;

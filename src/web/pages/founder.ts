@@ -1,9 +1,10 @@
-import { publicFounder, type PublicFounder } from '../../domain/founders/profiles.ts';
-import { siteForHost } from '../../domain/sites/sites.ts';
-import { parseId } from '../../domain/fields.ts';
+import type { PublicFounder } from '../../domain/founders/profiles.ts';
 import { notFound } from '../../errors.ts';
+import { founderPage } from '../../operations/read-models/founders.ts';
+import { parseId } from '../../operations/schemas.ts';
 import { externalLink, founderPhoto, textBlocks } from '../content.ts';
 import { html } from '../html.ts';
+import { pageContext } from '../invoke.ts';
 import { renderPage } from '../render.ts';
 import type { PageRoutes } from './page-routes.ts';
 
@@ -11,9 +12,8 @@ import type { PageRoutes } from './page-routes.ts';
 export const founderPages: PageRoutes = (router, services) => {
   router.get('/founders/:user_id', async function showFounder(ctx) {
     const userId = parseId(ctx.params.user_id);
-    const site = await siteForHost(services.db, ctx.host);
-    // Only complete profiles have a public page (publicFounder returns null otherwise).
-    const founder = userId ? await publicFounder(services.db, userId, site.id) : null;
+    // Only complete profiles have a public page (founderPage returns null otherwise).
+    const founder = userId ? await founderPage(await pageContext(ctx, services), userId) : null;
     if (!founder) throw notFound('The founder');
     await renderPage(ctx, services, { title: founder.display_name, main: founderProfile(founder) });
   });

@@ -1,20 +1,20 @@
 import type { Context } from 'koa';
-import { RULES } from '../../domain/founders/publish-rules.ts';
-import { getFounderStory, setFounderStory, type StoryView } from '../../domain/founders/stories.ts';
-import { countWords, SECTION_HEADINGS, STORY_SECTIONS } from '../../domain/founders/story-sections.ts';
-import { founderUrls } from '../../domain/founders/urls.ts';
-import { getOwnedListing } from '../../domain/listings/listings.ts';
-import { parseId } from '../../domain/fields.ts';
+import type { StoryView } from '../../domain/founders/stories.ts';
 import { notFound } from '../../errors.ts';
-import { setFounderStoryOp } from '../../operations/founder-story.ts';
+import { getFounderStoryOp, setFounderStoryOp } from '../../operations/founder-story.ts';
+import { getMyListingOp } from '../../operations/listings.ts';
+import { countWords, RULES, SECTION_HEADINGS, STORY_SECTIONS } from '../../operations/read-models/founders.ts';
+import { parseId } from '../../operations/schemas.ts';
+import { paths } from '../../paths.ts';
 import { errorSummary, field, postForm, time } from '../components.ts';
 import { csrfToken } from '../csrf.ts';
 import { missingList } from '../content.ts';
 import { formBody, formString, type FieldMessages } from '../forms.ts';
 import { html } from '../html.ts';
-import { parseWithSchema, refusal, textArea } from '../owner-forms.ts';
+import { invokeForPage } from '../invoke.ts';
+import { refusal, textArea } from '../owner-forms.ts';
 import { renderPage } from '../render.ts';
-import { currentUser, requireUser } from '../session.ts';
+import { requireUser } from '../session.ts';
 import type { WebServices } from '../web-services.ts';
 import type { PageRoutes } from './page-routes.ts';
 
@@ -39,21 +39,17 @@ export const storyEditorPages: PageRoutes = (router, services) => {
 
   router.post('/account/listings/:listing_id/story', requireUser(services), async function saveStory(ctx) {
     const listingId = listingIdOf(ctx);
-    const user = (await currentUser(ctx, services))!;
     const body = formBody(ctx);
     // Every field is on the form, so an emptied section is cleared, as in set_founder_story.
     const values = Object.fromEntries(FIELDS.map((name) => [name, formString(body, name)]));
-    const form = parseWithSchema(setFounderStoryOp.input, { listing_id: listingId, ...values });
-    if (!form.ok) return editorPage(ctx, services, { status: 400, errors: form.errors, values });
-    const { listing_id: _id, ...fields } = form.data;
     let saved: StoryView;
     try {
-      saved = await setFounderStory(services.db, services.config.baseUrl, user.id, listingId, fields);
+      saved = await invokeForPage(ctx, services, setFounderStoryOp, { listing_id: listingId, ...values });
     } catch (err) {
       return editorPage(ctx, services, { ...refusal(err), values });
     }
     ctx.status = 303;
-    ctx.redirect(`${founderUrls.storyEditor('', listingId)}?notice=${saved.status}`);
+    ctx.redirect(`${paths.storyEditor(listingId)}?notice=${saved.status}`);
   });
 };
 
@@ -66,10 +62,9 @@ function listingIdOf(ctx: Context): number {
 
 async function editorPage(ctx: Context, services: WebServices, view: EditorView) {
   const listingId = listingIdOf(ctx);
-  const user = (await currentUser(ctx, services))!;
   // Another owner's listing is "not found", the same as through the API.
-  const listing = await getOwnedListing(services.db, user.id, listingId);
-  const story = await getFounderStory(services.db, services.config.baseUrl, user.id, listingId);
+  const listing = await invokeForPage(ctx, services, getMyListingOp, { listing_id: listingId });
+  const story = await invokeForPage(ctx, services, getFounderStoryOp, { listing_id: listingId });
   const token = await csrfToken(ctx, services);
   const notice = typeof ctx.query.notice === 'string' ? NOTICES[ctx.query.notice] : undefined;
   const value = (name: (typeof FIELDS)[number]) => view.values?.[name] ?? (name === 'title' ? story.title : story.sections[name]) ?? '';
@@ -80,7 +75,7 @@ async function editorPage(ctx: Context, services: WebServices, view: EditorView)
     main: html`${storyStatus(story, listing.status.replace(/_/g, ' '))}
 ${errorSummary(view.errors)}
 ${postForm(
-  founderUrls.storyEditor('', listingId),
+  paths.storyEditor(listingId),
   token,
   html`<p class="hint">Tell the story in your own words, in plain text; a blank line starts a new paragraph. It publishes once it has
 at least ${RULES.storyMinWords} words over at least ${RULES.storyMinSections} sections and your founder profile is complete.</p>

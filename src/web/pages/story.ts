@@ -1,5 +1,6 @@
-import { publicStory, type PublicStory } from '../../domain/founders/public-story.ts';
+import type { PublicStory } from '../../domain/founders/public-story.ts';
 import { notFound } from '../../errors.ts';
+import { storyPage } from '../../operations/read-models/founders.ts';
 import { time } from '../components.ts';
 import { founderPhoto, lines } from '../content.ts';
 import { html } from '../html.ts';
@@ -9,7 +10,7 @@ import type { PageRoutes } from './page-routes.ts';
 /** The public page of a published founder story; anything else is a 404. */
 export const storyPages: PageRoutes = (router, services) => {
   router.get('/stories/:slug', async function showStory(ctx) {
-    const story = await publicStory(services.db, ctx.params.slug!);
+    const story = await storyPage(services, ctx.params.slug!);
     if (!story) throw notFound('The story');
     await renderPage(ctx, services, { title: story.title, main: storyArticle(story) });
   });
