@@ -1,5 +1,5 @@
 import type { DraftStatus } from '../domain/drafts/drafts.ts';
-import { founderUrls } from '../domain/founders/urls.ts';
+import { paths } from '../paths.ts';
 import { postForm } from './components.ts';
 import { html, type SafeHtml } from './html.ts';
 
@@ -52,7 +52,7 @@ const LISTING_STEPS: Record<string, (l: ListingLike) => NextStep> = {
   draft: (l) => ({ state: 'Listing draft', action: { label: 'Choose how to launch', href: launchPanel(l.id) } }),
   awaiting_profile: () => ({
     state: 'Waiting for your founder profile',
-    action: { label: 'Complete your founder profile', href: founderUrls.profileEditor('') },
+    action: { label: 'Complete your founder profile', href: paths.founderProfile },
   }),
   awaiting_badge: (l) => ({
     state: 'Waiting for our badge on your site',
@@ -73,7 +73,7 @@ export function listingNextStep(listing: ListingLike): NextStep {
   if (step) return step(listing);
   return {
     state: listing.status.replace(/_/g, ' '),
-    action: { label: 'Write the founder story', href: founderUrls.storyEditor('', listing.id) },
+    action: { label: 'Write the founder story', href: paths.storyEditor(listing.id) },
   };
 }
 

@@ -1,8 +1,9 @@
 import { listApiKeys } from '../../auth/api-keys.ts';
-import { founderUrls } from '../../domain/founders/urls.ts';
-import { listOwnedListings } from '../../domain/listings/listings.ts';
+import { listMyListingsOp } from '../../operations/listings.ts';
+import { paths } from '../../paths.ts';
 import { time } from '../components.ts';
 import { html } from '../html.ts';
+import { invokeForPage } from '../invoke.ts';
 import { renderPage } from '../render.ts';
 import { currentUser, requireUser } from '../session.ts';
 import type { PageRoutes } from './page-routes.ts';
@@ -16,7 +17,7 @@ export const accountPages: PageRoutes = (router, services) => {
     const user = (await currentUser(ctx, services))!;
     const [keys, listings] = await Promise.all([
       listApiKeys(services.db, user.id),
-      listOwnedListings(services.db, user.id, 1, LISTINGS_SHOWN),
+      invokeForPage(ctx, services, listMyListingsOp, { page: 1, per_page: LISTINGS_SHOWN }),
     ]);
     await renderPage(ctx, services, {
       title: 'Your account',
@@ -32,7 +33,7 @@ export const accountPages: PageRoutes = (router, services) => {
 <li><a href="/account/listings">Your listings</a> — drafts and listings, their status and next step</li>
 <li><a href="/account/notifications">Notifications</a> — updates of the listings you follow</li>
 <li><a href="/account/orders">Orders</a> — what you bought, with invoices</li>
-<li><a href="${founderUrls.profileEditor('')}">Founder profile</a> — your name, photo, bio and interview</li>
+<li><a href="${paths.founderProfile}">Founder profile</a> — your name, photo, bio and interview</li>
 <li><a href="/account/keys">API keys</a></li>
 <li><a href="/account/claims">Claims</a> — listings of your company you asked to own</li>
 <li><a href="/account/connected-apps">Connected apps</a> — AI agents and apps signed in with your account</li>
@@ -45,7 +46,7 @@ ${
 <h2 id="your-listings">Your listings</h2>
 <ul class="owned">${listings.items.map(
     (l) =>
-      html`<li>${(l.status as string) === 'live' ? html`<a href="/listings/${l.slug}">${l.name}</a>` : l.name} <span class="muted">(${l.status})</span> · <a href="/account/listings/${l.id}">Launch panel<span class="visually-hidden"> of ${l.name}</span></a> · <a href="${founderUrls.storyEditor('', l.id)}">Edit the founder story<span class="visually-hidden"> of ${l.name}</span></a></li>`,
+      html`<li>${(l.status as string) === 'live' ? html`<a href="/listings/${l.slug}">${l.name}</a>` : l.name} <span class="muted">(${l.status})</span> · <a href="/account/listings/${l.id}">Launch panel<span class="visually-hidden"> of ${l.name}</span></a> · <a href="${paths.storyEditor(l.id)}">Edit the founder story<span class="visually-hidden"> of ${l.name}</span></a></li>`,
   )}</ul>
 ${listings.total > LISTINGS_SHOWN && html`<p class="muted">The newest ${LISTINGS_SHOWN} of your ${listings.total} listings.</p>`}
 <p><a href="/account/listings">Drafts, statuses and next steps</a></p>

@@ -1,5 +1,6 @@
-import { BADGE_THEMES, badgeForSlug, type BadgeTheme } from '../../domain/launches/badges.ts';
+import type { BadgeTheme } from '../../domain/launches/badges.ts';
 import { AppError, notFound } from '../../errors.ts';
+import { BADGE_THEMES, listingBadge } from '../../operations/read-models/badges.ts';
 import type { PageRoutes } from './page-routes.ts';
 
 /** Badges change with votes; caches may keep one for a few minutes and revalidate by ETag. */
@@ -14,7 +15,7 @@ export const badgePages: PageRoutes = (router, services) => {
     if (typeof theme !== 'string' || !(BADGE_THEMES as readonly string[]).includes(theme)) {
       throw new AppError(400, 'invalid_theme', 'Unknown badge theme', `theme must be one of: ${BADGE_THEMES.join(', ')}.`);
     }
-    const badge = await badgeForSlug(services.db, slug, theme as BadgeTheme);
+    const badge = await listingBadge(services, slug, theme as BadgeTheme);
     ctx.set('Cache-Control', CACHE_CONTROL);
     ctx.set('ETag', badge.etag);
     ctx.set('Access-Control-Allow-Origin', '*');

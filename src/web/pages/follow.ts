@@ -1,8 +1,10 @@
 import type { Context } from 'koa';
-import { followListing, isFollowing, unfollowListing } from '../../domain/updates/followers.ts';
+import { followListingOp, unfollowListingOp } from '../../operations/follows.ts';
+import { isFollowing } from '../../operations/read-models/listings.ts';
 import { postForm } from '../components.ts';
 import { csrfToken } from '../csrf.ts';
 import { html, type SafeHtml } from '../html.ts';
+import { invokeForPage } from '../invoke.ts';
 import { currentUser } from '../session.ts';
 import type { WebServices } from '../web-services.ts';
 import { listingAction } from './listing-actions.ts';
@@ -12,23 +14,23 @@ const followPath = (slug: string) => `/listings/${encodeURIComponent(slug)}/foll
 const unfollowPath = (slug: string) => `/listings/${encodeURIComponent(slug)}/unfollow`;
 
 /**
- * Following from the listing page: the same domain functions as follow_listing and
- * unfollow_listing, as CSRF-checked form posts (the router refuses a post without the token).
+ * Following from the listing page: follow_listing and unfollow_listing as CSRF-checked form
+ * posts (the router refuses a post without the token).
  */
 export const followPages: PageRoutes = (router, services) => {
-  // followListing answers 404 unless the listing is live.
+  // follow_listing answers 404 unless the listing is live.
   listingAction(
     router,
     services,
     'follow',
-    ({ userId, listing }) => followListing(services.db, userId, listing.id),
+    (ctx, listing) => invokeForPage(ctx, services, followListingOp, { listing_id: listing.id }),
     (ctx, slug) => backToListing(ctx, slug, 'followed'),
   );
   listingAction(
     router,
     services,
     'unfollow',
-    ({ userId, listing }) => unfollowListing(services.db, userId, listing.id),
+    (ctx, listing) => invokeForPage(ctx, services, unfollowListingOp, { listing_id: listing.id }),
     (ctx, slug) => backToListing(ctx, slug, 'unfollowed'),
   );
 };
@@ -54,7 +56,7 @@ export async function followControl(
   }
   const token = await csrfToken(ctx, services);
   const name = html`<span class="visually-hidden"> ${listing.name}</span>`;
-  if (await isFollowing(services.db, user.id, listing.id)) {
+  if (await isFollowing(services, user.id, listing.id)) {
     return html`<div class="follow" data-following="true"><p>You follow this listing: each update shows in your <a href="/account/notifications">notifications</a>.</p>
 ${postForm(unfollowPath(listing.slug), token, html`<button type="submit" class="secondary">Unfollow${name}</button>`)}</div>`;
   }

@@ -1,9 +1,10 @@
-import { listNotifications } from '../../domain/updates/notifications.ts';
+import { listMyNotificationsOp } from '../../operations/updates.ts';
 import { time } from '../components.ts';
 import { pager, textBlocks } from '../content.ts';
 import { html } from '../html.ts';
+import { invokeForPage } from '../invoke.ts';
 import { renderPage } from '../render.ts';
-import { currentUser, requireUser } from '../session.ts';
+import { requireUser } from '../session.ts';
 import type { PageRoutes } from './page-routes.ts';
 import { pageNumber } from './updates.ts';
 
@@ -13,9 +14,8 @@ const PER_PAGE = 20;
 /** The signed-in person's notifications, newest first (what list_my_notifications returns). */
 export const notificationPages: PageRoutes = (router, services) => {
   router.get(PATH, requireUser(services), async function showNotifications(ctx) {
-    const user = (await currentUser(ctx, services))!;
     const page = pageNumber(ctx.query.page);
-    const list = await listNotifications(services.db, user.id, page, PER_PAGE);
+    const list = await invokeForPage(ctx, services, listMyNotificationsOp, { page, per_page: PER_PAGE });
     await renderPage(ctx, services, {
       title: 'Notifications',
       main: html`${

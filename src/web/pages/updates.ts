@@ -1,9 +1,9 @@
-import { siteForHost } from '../../domain/sites/sites.ts';
-import { latestUpdates } from '../../domain/updates/updates.ts';
 import { invalidField } from '../../errors.ts';
+import { listLatestUpdatesOp } from '../../operations/updates.ts';
 import { time } from '../components.ts';
 import { pager, textBlocks } from '../content.ts';
 import { html } from '../html.ts';
+import { invokeForPage, pageContext } from '../invoke.ts';
 import { renderPage } from '../render.ts';
 import type { PageRoutes } from './page-routes.ts';
 
@@ -14,8 +14,8 @@ const MAX_PAGE = 100_000;
 export const updatesPages: PageRoutes = (router, services) => {
   router.get('/updates', async function showUpdates(ctx) {
     const page = pageNumber(ctx.query.page);
-    const site = await siteForHost(services.db, ctx.host);
-    const feed = await latestUpdates(services.db, site.id, page, PER_PAGE);
+    const { site } = await pageContext(ctx, services);
+    const feed = await invokeForPage(ctx, services, listLatestUpdatesOp, { page, per_page: PER_PAGE });
     await renderPage(ctx, services, {
       title: 'Latest updates',
       main: html`<p>What the makers on ${site.name} shipped lately, newest first.</p>

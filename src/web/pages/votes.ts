@@ -1,9 +1,9 @@
 import type { Context } from 'koa';
-import { castVote, withdrawVote } from '../../domain/ranking/votes.ts';
-import { addWeeks } from '../../domain/ranking/weeks.ts';
+import { unvoteClosesAt, voteFor, withdrawVoteFor } from '../../operations/votes.ts';
 import { postForm } from '../components.ts';
 import { csrfToken } from '../csrf.ts';
 import { html, type SafeHtml } from '../html.ts';
+import { pageContext } from '../invoke.ts';
 import { safeReturnTo } from '../return-to.ts';
 import { currentUser } from '../session.ts';
 import type { WebServices } from '../web-services.ts';
@@ -22,14 +22,14 @@ export const votePages: PageRoutes = (router, services) => {
     router,
     services,
     'vote',
-    ({ userId, listing }) => castVote(services.db, userId, listing.id),
+    async (ctx, listing) => voteFor(await pageContext(ctx, services), listing.id),
     (ctx, slug) => back(ctx, slug, 'voted'),
   );
   listingAction(
     router,
     services,
     'unvote',
-    ({ userId, listing }) => withdrawVote(services.db, userId, listing.id),
+    async (ctx, listing) => withdrawVoteFor(await pageContext(ctx, services), listing.id),
     (ctx, slug) => back(ctx, slug, 'unvoted'),
   );
 };
@@ -75,7 +75,7 @@ export async function voteControl(ctx: Context, services: WebServices, l: VoteTa
       postForm(`${listingPath(l.slug)}/vote`, token, html`${returnField}<button type="submit">Vote${name}</button>`, 'inline'),
     );
   }
-  const weekEnds = l.launch_week ? Date.parse(`${addWeeks(l.launch_week, 1)}T00:00:00Z`) : 0;
+  const weekEnds = l.launch_week ? unvoteClosesAt(l.launch_week) : 0;
   if (Date.now() >= weekEnds) return wrap('voted', html`<span class="muted">You voted</span>`);
   return wrap(
     'voted',
