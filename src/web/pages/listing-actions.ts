@@ -6,8 +6,8 @@ import type { WebServices } from '../web-services.ts';
 
 /**
  * Registers `POST /listings/:slug/{action}` for signed-in people (the router refuses a post
- * without its CSRF token): `run` does the work for the listing of the path (through an operation,
- * which decides whether the listing's status allows it); `done` answers (a redirect back).
+ * without its CSRF token): `run` acts on the listing of the path (the operation it calls decides
+ * whether the listing's status allows it); `done` answers (a redirect back).
  */
 export function listingAction(
   router: Router,
