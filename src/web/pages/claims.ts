@@ -156,7 +156,8 @@ async function claimForm(
   errors: FieldMessages | undefined,
   status: number,
 ) {
-  const listing = await services.db('listings').where({ slug: values.slug, status: 'live' }).first('name', 'url');
+  // Any status, as claim_listing: the listing submit_draft refused a second one for.
+  const listing = await services.db('listings').where({ slug: values.slug }).first('name', 'url');
   if (!listing) throw notFound('The listing');
   await renderFormPage(ctx, services, {
     title: `Claim ${listing.name}`,
