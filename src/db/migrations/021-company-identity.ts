@@ -13,14 +13,24 @@ const BATCH = 1000;
  * index, and support merges old duplicates by hand. The lookup index becomes (company, site).
  */
 export async function up(db: Knex): Promise<void> {
+  await recomputeCompanyKeys(db);
+  await db.schema.alterTable('listings', (t) => {
+    t.dropIndex(['company_domain']);
+    t.index(['company_domain', 'site_id'], 'listings_company_site');
+  });
+}
+
+/** Rewrites every listing's company key that the rule now says differently; returns how many changed. */
+export async function recomputeCompanyKeys(db: Knex): Promise<number> {
   let after = 0;
+  let changedCount = 0;
   for (;;) {
     const rows: { id: number; url: string; company_domain: string }[] = await db('listings')
       .where('id', '>', after)
       .orderBy('id')
       .limit(BATCH)
       .select('id', 'url', 'company_domain');
-    if (rows.length === 0) break;
+    if (rows.length === 0) return changedCount;
     after = rows[rows.length - 1]!.id;
     const changed = rows.flatMap((r) => {
       const key = keyOf(r.url);
@@ -32,11 +42,8 @@ export async function up(db: Knex): Promise<void> {
        FROM (VALUES ${changed.map(() => '(?::int, ?::text)').join(', ')}) AS v(id, key) WHERE l.id = v.id`,
       changed.flat(),
     );
+    changedCount += changed.length;
   }
-  await db.schema.alterTable('listings', (t) => {
-    t.dropIndex(['company_domain']);
-    t.index(['company_domain', 'site_id'], 'listings_company_site');
-  });
 }
 
 export async function down(db: Knex): Promise<void> {
