@@ -230,6 +230,26 @@ test('two submissions of one company at once make exactly one listing', async (t
   t.is(Number((await env.services.db('drafts').whereIn('id', drafts).where({ status: 'submitted' }).count({ n: '*' }))[0].n), 1);
 });
 
+test('two companies of one name submitted at once: two listings with their own slugs, never a 500', async (t) => {
+  const users = await Promise.all([1, 2, 3].map(() => env.user()));
+  const name = `Same Name ${tag()}`;
+  const drafts = await Promise.all(users.map((u) => readyDraft(u.userId, `https://same-${tag()}.com/`, name)));
+  const results = await Promise.all(users.map((u, i) => submit(u.key, drafts[i]!)));
+  t.deepEqual(
+    results.map((r) => r.status),
+    [201, 201, 201],
+    JSON.stringify(results.map((r) => r.body)),
+  );
+  const slugs = await env.services
+    .db('listings')
+    .whereIn(
+      'id',
+      results.map((r) => r.body.listing_id),
+    )
+    .pluck('slug');
+  t.is(new Set(slugs).size, 3);
+});
+
 test('submit_draft over MCP: already_listed is the problem REST gives, with slug and claim_url', async (t) => {
   const parity = mcpParity(env);
   t.teardown(() => parity.close());
