@@ -59,6 +59,7 @@ export const ERROR_CODES = {
   not_found: [404, 'Not found'],
   method_not_allowed: [405, 'Method not allowed'],
   idempotency_in_flight: [409, 'Conflict'],
+  already_listed: [409, 'Company already listed'],
   payload_too_large: [413, 'Payload too large'],
   image_too_large: [413, 'Image too large'],
   unsupported_media_type: [415, 'Unsupported media type'],
@@ -87,7 +88,7 @@ const STATUS_TITLES: Record<number, string> = {
   503: 'Service unavailable',
 };
 
-type Extra = { errors?: FieldError[]; headers?: Record<string, string> };
+type Extra = { errors?: FieldError[]; headers?: Record<string, string>; extensions?: Record<string, unknown> };
 
 /** The error of a catalogue code: its status and title, this call's detail. */
 export function appError(code: ErrorCode, detail: string, extra: Extra = {}): AppError {

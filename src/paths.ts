@@ -10,6 +10,8 @@ export const paths = {
   verifyEmail: (token: string) => `/verify-email?token=${encodeURIComponent(token)}`,
   resetPassword: (token: string) => `/reset-password?token=${encodeURIComponent(token)}`,
   listing: (slug: string) => `/listings/${encodeURIComponent(slug)}`,
+  /** The form that starts a claim of a listing (a person's way; agents call claim_listing). */
+  newClaim: (slug: string) => `/account/claims/new?slug=${encodeURIComponent(slug)}`,
   apiKeys: '/account/keys',
   revokeApiKey: (keyId: number) => `/account/keys/${keyId}/revoke`,
   founderProfile: '/account/founder-profile',

@@ -8,7 +8,11 @@ export const LISTINGS_IMPORT_USAGE =
   'npm run admin -- listings:import --site KEY --url URL   (crawl a website and publish it as a live listing without owner; prints id and slug)';
 
 /** `listings:import`: seeds a site's directory with a company its owner can claim later. */
-export async function listingsImport(db: Db, config: Pick<Config, 'crawl'>, flags: { site?: string; url?: string }): Promise<string> {
+export async function listingsImport(
+  db: Db,
+  config: Pick<Config, 'crawl' | 'baseUrl'>,
+  flags: { site?: string; url?: string },
+): Promise<string> {
   if (!flags.site || !flags.url) throw badRequest('usage', `--site and --url are required.\n  ${LISTINGS_IMPORT_USAGE}`);
   const site = await siteByKey(db, flags.site);
   if (!site) throw badRequest('unknown_site', `There is no site with the key "${flags.site}".`);
@@ -19,6 +23,6 @@ export async function listingsImport(db: Db, config: Pick<Config, 'crawl'>, flag
     throw badRequest('invalid_url', `--url "${flags.url}" is not a web address.`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw badRequest('invalid_url', `--url must be an http or https address.`);
-  const listing = await importListing(db, config.crawl, { siteId: site.id, url: url.href });
+  const listing = await importListing(db, config.crawl, { siteId: site.id, url: url.href, baseUrl: config.baseUrl });
   return `imported listing ${listing.id} ${listing.slug}`;
 }

@@ -23,6 +23,9 @@ const PROBLEM_SCHEMA = {
     limit: { type: 'integer', description: 'The quota’s limit' },
     window_seconds: { type: ['integer', 'null'], description: 'The quota’s window; null for a limit on work in flight' },
     retry_after_seconds: { type: 'integer', description: 'Same as the Retry-After header' },
+    // Extension members of 409 already_listed: the listing that holds the company, to claim.
+    slug: { type: 'string', description: 'already_listed: the slug of the listing to claim (claim_listing)' },
+    claim_url: { type: 'string', format: 'uri', description: 'already_listed: the web page where a person claims that listing' },
   },
 };
 

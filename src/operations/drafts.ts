@@ -128,17 +128,25 @@ export const updateDraftOp = defineOperation({
 export const submitDraftOp = defineOperation({
   name: 'submit_draft',
   summary: 'Submit a ready draft as a listing',
-  description: 'Creates a listing in status draft (with the website evidence). A draft is submitted once.',
+  description:
+    'Creates a listing in status draft (with the website evidence). A draft is submitted once. ' +
+    'One listing per company and site: a company already listed here is 409 `already_listed`, whose problem carries the listing’s `slug` (for claim_listing) and a `claim_url`.',
   method: 'POST',
   path: '/drafts/{id}/submit',
   scope: 'listings:write',
   idempotent: true,
   readOnly: false,
   successStatus: 201,
+  errors: {
+    '409':
+      'The company is listed on this site already (`already_listed`, with the listing’s `slug` and a `claim_url`), ' +
+      'the draft is not ready or was submitted (`draft_crawling`, `draft_drafting`, `draft_submitted`, `draft_failed`), ' +
+      'or a request with the same Idempotency-Key is in flight',
+  },
   tags: ['drafts'],
   input: z.object({ id: Id }),
   output: z.object({ listing_id: Id }),
-  handler: async (input, ctx) => ({ listing_id: await submitDraft(ctx.db, callerId(ctx), input.id) }),
+  handler: async (input, ctx) => ({ listing_id: await submitDraft(ctx.db, callerId(ctx), input.id, ctx.config.baseUrl) }),
 });
 
 const DraftSummary = Draft.omit({ fields: true, evidence: true }).extend({

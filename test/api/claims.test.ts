@@ -237,10 +237,15 @@ test('claim_listing refuses bad input with a problem naming the field, and saves
       );
   }
   t.like((await claim(owner.key, { slug: listing.slug, method: 'dns' })).body, { status: 409, code: 'claim_own_listing' });
-  // A draft (not live) listing of someone else is not found either.
-  await db()('listings').where({ id: listing.id }).update({ status: 'draft' });
-  t.is((await claim(alice.key, { slug: listing.slug, method: 'dns' })).status, 404);
   t.is(await db()('claims').where({ listing_id: listing.id }).first(), undefined);
+});
+
+test('a listing not live yet can be claimed: it holds its company, so submit_draft sends a second owner here', async (t) => {
+  const listing = await company(owner.userId);
+  await db()('listings').where({ id: listing.id }).update({ status: 'draft' });
+  const made = await claim(alice.key, { slug: listing.slug, method: 'dns' });
+  t.is(made.status, 201, JSON.stringify(made.body));
+  t.like(made.body, { slug: listing.slug, status: 'pending' });
 });
 
 test('email claims: only at the registrable domain of a company that is not a free-mail provider or shared host', async (t) => {
@@ -257,7 +262,7 @@ test('email claims: only at the registrable domain of a company that is not a fr
   t.is(links.length, 1);
   t.false(JSON.stringify(links).includes(made.body.instructions.token));
 
-  for (const url of ['https://gmail.com/', 'https://someone.github.io/', 'http://127.0.0.1:9/']) {
+  for (const url of ['https://gmail.com/', 'https://someone.github.io/', 'https://acme.vercel.app/', 'http://127.0.0.1:9/']) {
     const id = await insertLiveListing(db(), { name: `Shared ${randomBytes(3).toString('hex')}`, url });
     const { slug } = await db()('listings').where({ id }).first('slug');
     const host = new URL(url).hostname;
@@ -265,7 +270,16 @@ test('email claims: only at the registrable domain of a company that is not a fr
     const res = await claim(alice.key, { slug, method: 'email', email: host.includes('.0.') ? 'me@example.com' : `me@${host}` });
     t.is(res.status, 422, url);
     t.is(res.body.code, 'email_claim_unavailable');
+    t.regex(res.body.detail, /use dns, meta or file/, url);
+    // The other methods stay open.
+    t.is((await claim(alice.key, { slug, method: 'dns' })).status, 201, url);
   }
+  // Under a private suffix the reason names it: no address at vercel.app is the company's.
+  const vercel = await db()('listings').where({ url: 'https://acme.vercel.app/' }).first('slug');
+  t.regex(
+    (await claim(bob.key, { slug: vercel.slug, method: 'email', email: 'me@acme.vercel.app' })).body.detail,
+    /shared domain vercel\.app/,
+  );
 });
 
 test('BOLA: another account neither sees, verifies nor finds a claim', async (t) => {

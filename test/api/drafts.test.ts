@@ -1,10 +1,14 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import test from 'ava';
 import { Client, Connection } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
+import { createVerifiedUser } from '../../src/auth/accounts.ts';
 import { api, startTestEnv, type TestEnv } from '../helpers/env.ts';
+import { mcpParity } from '../helpers/mcp-parity.ts';
 import { html, serve, text, type Handler, type TestSite } from '../helpers/site.ts';
+import { WebClient } from '../helpers/web.ts';
 
 const HOME = `<!doctype html><html><head>
 <title>Acme Rockets | Rockets for small teams</title>
@@ -132,12 +136,165 @@ test('website → draft → edit → submit → listing', async (t) => {
   t.is(foreign.body.code, 'not_found');
   t.deepEqual((await api(env, 'GET', '/me/listings', { key: other.key })).body.items, []);
 
-  // A second listing from the same site gets its own slug.
+  // One listing per company and site: another account drafting the same website is sent to claim it.
   const second = await api(env, 'POST', '/drafts', { key: other.key, body: { url: site.url } });
   const secondReady = await waitForDraft(other.key, second.body.id);
-  const secondListing = await api(env, 'POST', `/drafts/${secondReady.id}/submit`, { key: other.key });
-  const secondView = await api(env, 'GET', `/me/listings/${secondListing.body.listing_id}`, { key: other.key });
-  t.not(secondView.body.slug, listing.body.slug);
+  const refused = await api(env, 'POST', `/drafts/${secondReady.id}/submit`, { key: other.key });
+  t.is(refused.status, 409, JSON.stringify(refused.body));
+  t.is(refused.headers.get('content-type'), 'application/problem+json');
+  t.like(refused.body, {
+    code: 'already_listed',
+    slug: listing.body.slug,
+    claim_url: `${env.baseUrl}/account/claims/new?slug=${encodeURIComponent(listing.body.slug)}`,
+  });
+  t.regex(refused.body.detail, /claim_listing/);
+  t.is((await api(env, 'GET', `/drafts/${secondReady.id}`, { key: other.key })).body.status, 'ready', 'the draft stays ready');
+  t.deepEqual((await api(env, 'GET', '/me/listings', { key: other.key })).body.items, []);
+  // The owner drafting it again is told the listing is theirs.
+  const mineAgain = await readyDraft(owner.userId, `${site.url}about`);
+  const own = await api(env, 'POST', `/drafts/${mineAgain}/submit`, { key: owner.key });
+  t.like(own.body, { status: 409, code: 'already_listed', slug: listing.body.slug });
+  t.regex(own.body.detail, /yours/);
+});
+
+/** A draft as the workflow leaves it once drafted (status ready), of `url`, on the main site. */
+async function readyDraft(ownerId: number, url: string, name = 'Drafted Co'): Promise<number> {
+  const db = env.services.db;
+  const siteRow = await db('sites').where({ key: 'main' }).first('id');
+  const fields = {
+    name,
+    headline: null,
+    summary: null,
+    logo_url: null,
+    image_url: null,
+    facts: {},
+    socials: {},
+    faqs: [],
+    categories: [],
+    contact_email: null,
+  };
+  const [{ id }] = await db('drafts')
+    .insert({ owner_id: ownerId, site_id: siteRow.id, url, status: 'ready', fields: JSON.stringify(fields), evidence: '{}' })
+    .returning('id');
+  return id;
+}
+
+const tag = () => randomBytes(4).toString('hex');
+const submit = (key: string, draftId: number) => api(env, 'POST', `/drafts/${draftId}/submit`, { key });
+const companyOfListing = async (id: number) => (await env.services.db('listings').where({ id }).first('company_domain')).company_domain;
+
+test('subdomains of vercel.app and github.io are companies of their own; a second listing of one is already_listed', async (t) => {
+  const [a, b, c] = [await env.user(), await env.user(), await env.user()];
+  const n = tag();
+  const hosts = [`acme-${n}.vercel.app`, `zeta-${n}.vercel.app`, `a-${n}.github.io`, `b-${n}.github.io`];
+  const listed: { id: number; slug: string }[] = [];
+  for (const [i, host] of hosts.entries()) {
+    const user = i % 2 === 0 ? a : b;
+    const res = await submit(user.key, await readyDraft(user.userId, `https://${host}/`, `Co ${host}`));
+    t.is(res.status, 201, `${host}: ${JSON.stringify(res.body)}`);
+    t.is(await companyOfListing(res.body.listing_id), host);
+    const { slug } = await env.services.db('listings').where({ id: res.body.listing_id }).first('slug');
+    listed.push({ id: res.body.listing_id, slug });
+  }
+  // www. and a path are still acme's website.
+  const again = await submit(c.key, await readyDraft(c.userId, `https://www.${hosts[0]}/pricing`));
+  t.is(again.status, 409);
+  t.like(again.body, { code: 'already_listed', slug: listed[0]!.slug });
+  t.regex(again.body.detail, new RegExp(`${hosts[0]!.replace(/\./g, '\\.')} is listed on this site already`));
+});
+
+test('websites given by an IP address are one company per address and port', async (t) => {
+  const [a, b] = [await env.user(), await env.user()];
+  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  const first = await submit(a.key, await readyDraft(a.userId, `http://127.0.0.1:${port}/`));
+  const second = await submit(b.key, await readyDraft(b.userId, `http://127.0.0.1:${port + 1}/`));
+  t.is(first.status, 201, JSON.stringify(first.body));
+  t.is(second.status, 201, JSON.stringify(second.body));
+  t.is(await companyOfListing(first.body.listing_id), `127.0.0.1:${port}`);
+  const samePort = await submit(b.key, await readyDraft(b.userId, `http://127.0.0.1:${port}/about`));
+  t.like(samePort.body, { status: 409, code: 'already_listed' });
+});
+
+test('two submissions of one company at once make exactly one listing', async (t) => {
+  const users = await Promise.all([1, 2, 3, 4, 5].map(() => env.user()));
+  const host = `www.race-${tag()}.com`;
+  const drafts = await Promise.all(users.map((u) => readyDraft(u.userId, `https://${host}/`)));
+  const results = await Promise.all(users.map((u, i) => submit(u.key, drafts[i]!)));
+  t.deepEqual(results.map((r) => r.status).sort(), [201, 409, 409, 409, 409], JSON.stringify(results.map((r) => r.body)));
+  t.true(results.filter((r) => r.status === 409).every((r) => r.body.code === 'already_listed'));
+  const [{ count }] = await env.services
+    .db('listings')
+    .where({ company_domain: host.slice(4) })
+    .count({ count: '*' });
+  t.is(Number(count), 1);
+  t.is(Number((await env.services.db('drafts').whereIn('id', drafts).where({ status: 'submitted' }).count({ n: '*' }))[0].n), 1);
+});
+
+test('two companies of one name submitted at once: two listings with their own slugs, never a 500', async (t) => {
+  const users = await Promise.all([1, 2, 3].map(() => env.user()));
+  const name = `Same Name ${tag()}`;
+  const drafts = await Promise.all(users.map((u) => readyDraft(u.userId, `https://same-${tag()}.com/`, name)));
+  const results = await Promise.all(users.map((u, i) => submit(u.key, drafts[i]!)));
+  t.deepEqual(
+    results.map((r) => r.status),
+    [201, 201, 201],
+    JSON.stringify(results.map((r) => r.body)),
+  );
+  const slugs = await env.services
+    .db('listings')
+    .whereIn(
+      'id',
+      results.map((r) => r.body.listing_id),
+    )
+    .pluck('slug');
+  t.is(new Set(slugs).size, 3);
+});
+
+test('submit_draft over MCP: already_listed is the problem REST gives, with slug and claim_url', async (t) => {
+  const parity = mcpParity(env);
+  t.teardown(() => parity.close());
+  const [a, b, c] = [await env.user(), await env.user(), await env.user()];
+  const url = `https://mcp-${tag()}.netlify.app/`;
+  const made = await submit(a.key, await readyDraft(a.userId, url));
+  t.is(made.status, 201);
+  const { slug } = await env.services.db('listings').where({ id: made.body.listing_id }).first('slug');
+  const viaMcp = await parity.viaMcp(b.key, 'submit_draft', { id: await readyDraft(b.userId, url) });
+  const viaRest = await parity.viaRest(c.key, 'submit_draft', { id: await readyDraft(c.userId, url) });
+  t.true(viaMcp.error);
+  const { request_id: _m, ...fromTool } = viaMcp.body;
+  const { request_id: _r, ...fromRoute } = viaRest.body;
+  t.deepEqual(fromTool, fromRoute);
+  t.like(fromTool, {
+    status: 409,
+    code: 'already_listed',
+    slug,
+    claim_url: `${env.baseUrl}/account/claims/new?slug=${encodeURIComponent(slug)}`,
+  });
+});
+
+test('the draft page says in words that the company is listed, with a link to claim it', async (t) => {
+  const a = await env.user();
+  const url = `https://web-${tag()}.org/`;
+  const made = await submit(a.key, await readyDraft(a.userId, url));
+  const { slug } = await env.services.db('listings').where({ id: made.body.listing_id }).first('slug');
+  const email = `web-${tag()}@example.com`;
+  const person = await createVerifiedUser(env.services.db, email, 'draft page password');
+  const client = new WebClient(env.baseUrl);
+  await client.signIn(email, 'draft page password');
+  const draftId = await readyDraft(person.id, url);
+  const _csrf = await client.csrfFrom(`/account/drafts/${draftId}`);
+  const page = await client.post(`/account/drafts/${draftId}/submit`, { _csrf });
+  t.is(page.status, 409);
+  const alert = page.$('[data-code=already_listed]');
+  t.regex(alert.text(), /already has a listing on this site/);
+  t.is(
+    alert
+      .find('a')
+      .filter((_, el) => /claim that listing/.test(page.$(el).text()))
+      .attr('href'),
+    `/account/claims/new?slug=${encodeURIComponent(slug)}`,
+  );
+  t.false(page.text.includes('claim_url'), 'words for people, not the API’s field names');
 });
 
 test('a site that robots.txt closes fails the draft with the reason', async (t) => {

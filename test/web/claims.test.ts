@@ -96,6 +96,14 @@ test('claim by form, see the instructions, Check now (rate-limited), verified', 
   t.is((await client.post(`/account/claims/${claim.id}/check`, {})).status, 403);
 });
 
+test('the claim form says at once that email cannot prove a company under a private suffix', async (t) => {
+  const id = await insertLiveListing(db(), { name: `Pages ${randomBytes(3).toString('hex')}`, url: 'https://acme.vercel.app/' });
+  const { slug } = await db()('listings').where({ id }).first('slug');
+  const { client } = await signedIn();
+  const form = await client.get(`/account/claims/new?slug=${slug}`);
+  t.regex(form.$('#f-email-hint').text(), /shared domain vercel\.app, where no address is the company's; use dns, meta or file/);
+});
+
 test('the claim form says what is wrong and saves nothing', async (t) => {
   const listing = await company();
   const { client } = await signedIn();

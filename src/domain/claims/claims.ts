@@ -120,12 +120,14 @@ export interface CreatedClaim {
 }
 
 /**
- * Starts a claim on a live listing (one pending claim per account and listing: a repeated call
- * returns it). An email claim needs an address at the listing's registrable domain, and gets
+ * Starts a claim on a listing (one pending claim per account and listing: a repeated call
+ * returns it). Any status: a listing not yet live holds its company too (submit_draft answers
+ * already_listed with this listing to claim), so a company must be able to win it back from
+ * whoever listed it first. An email claim needs an address at the listing's registrable domain, and gets
  * its single-use link queued in the same transaction.
  */
 export async function createClaim(db: Db, input: NewClaim): Promise<CreatedClaim> {
-  const listing = await db('listings').where({ slug: input.slug, status: 'live' }).first('id', 'owner_id', 'url');
+  const listing = await db('listings').where({ slug: input.slug }).first('id', 'owner_id', 'url');
   if (!listing) throw notFound(`Listing "${input.slug}"`);
   if (listing.owner_id === input.userId) throw conflict('claim_own_listing', `You already own the listing "${input.slug}".`);
   const existing = await pendingClaim(db, listing.id, input.userId);

@@ -1,7 +1,7 @@
 import { load } from 'cheerio';
-import { getDomain } from 'tldts';
 import { CrawlError, type CrawlOptions } from '../crawl/types.ts';
 import { createCrawlAgent, fetchPage, type FetchedPage } from '../crawl/fetch-page.ts';
+import { companyKey } from '../company.ts';
 import { META_NAME } from './instructions.ts';
 import { outcome, quoted, type CheckResult } from './check-result.ts';
 
@@ -63,7 +63,7 @@ async function guardedCheck(
     timeoutMs: Math.min(crawl.timeoutMs, CLAIM_FETCH_LIMITS.timeoutMs),
     maxBytes: CLAIM_FETCH_LIMITS.maxBytes,
   };
-  const site = registrableDomain(new URL(url).hostname);
+  const site = companyKey(url);
   const agent = createCrawlAgent(crawl.allowPrivateNetworks);
   try {
     const page = await fetchPage(url, options, agent, { ...extra, allowHttpErrors: true, beforeRequest: sameSiteOnly(url, site) });
@@ -78,16 +78,10 @@ async function guardedCheck(
   }
 }
 
-/** The registrable domain (example.co.uk for www.example.co.uk); an IP address or a bare name is itself. */
-export function registrableDomain(host: string): string {
-  const h = host.toLowerCase().replace(/\.$/, '');
-  return getDomain(h, { allowPrivateDomains: true }) ?? h;
-}
-
-/** A redirect may not leave the site: another registrable domain could vouch for anyone. */
+/** A redirect may not leave the company's website: another company could vouch for anyone. */
 function sameSiteOnly(start: string, site: string) {
   return async (next: string) => {
-    if (registrableDomain(new URL(next).hostname) === site) return;
+    if (companyKey(next) === site) return;
     throw new CrawlError(
       'redirect_refused',
       `${start} redirected to ${next}, outside ${site}; only redirects within ${site} are followed.`,

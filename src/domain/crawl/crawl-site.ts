@@ -1,8 +1,8 @@
 import * as cheerio from 'cheerio';
-import { getDomain } from 'tldts';
 import { createCrawlAgent, fetchPage } from './fetch-page.ts';
 import { assertRobotsAllow, fetchRobots } from './robots.ts';
 import type { RobotsRules } from './robots.ts';
+import { sameCompany } from '../company.ts';
 import { parseHttpUrl } from '../fields.ts';
 import { CrawlError, invalidCrawlUrl } from './types.ts';
 import type { CrawlOptions, CrawlResult, CrawledPage } from './types.ts';
@@ -48,7 +48,7 @@ export async function crawlSite(url: string, options: CrawlOptions): Promise<Cra
       try {
         const page = await fetchPage(candidate, options, agent, { beforeRequest });
         if (pages.some((p) => p.url === page.url)) continue;
-        if (!isSameSite(page.url, home.url)) continue;
+        if (!sameCompany(page.url, home.url)) continue;
         pages.push({ url: page.url, html: page.body });
       } catch (err) {
         if (!(err instanceof CrawlError)) throw err;
@@ -59,14 +59,6 @@ export async function crawlSite(url: string, options: CrawlOptions): Promise<Cra
   } finally {
     await agent.destroy().catch(() => {});
   }
-}
-
-function isSameSite(a: string, b: string): boolean {
-  const ha = new URL(a).hostname;
-  const hb = new URL(b).hostname;
-  if (ha === hb) return true;
-  const da = getDomain(ha);
-  return da !== null && da === getDomain(hb);
 }
 
 /** Same-site links of the home page that look like about/company/team/pricing/FAQ/contact pages. */
@@ -88,7 +80,7 @@ export function pickSecondaryPages(homeUrl: string, html: string, robots: Robots
     const target = parseHttpUrl(URL.parse(href, home)?.href ?? '');
     if (!target) return;
     target.hash = '';
-    if (seen.has(target.href) || !isSameSite(target.href, home.href)) return;
+    if (seen.has(target.href) || !sameCompany(target, home)) return;
     if (/\.(pdf|png|jpe?g|gif|svg|webp|zip|mp4|mp3|xml|json|css|js)$/i.test(target.pathname)) return;
     const path = decodeSafe(target.pathname);
     const text = $(el).text().replace(/\s+/g, ' ').trim();

@@ -1,4 +1,4 @@
-import { getDomain } from 'tldts';
+import { registrableDomain } from '../company.ts';
 import { scoreCategories } from './categories.ts';
 import { extractFacts } from './extract-facts.ts';
 import { extractFaqs } from './extract-faqs.ts';
@@ -143,7 +143,7 @@ export function brandFromTitle(title: string, url: string): string | null {
   let label = '';
   try {
     const host = new URL(url).hostname;
-    label = letters((getDomain(host) ?? host).split('.')[0] ?? '');
+    label = letters((registrableDomain(host) ?? host).split('.')[0] ?? '');
   } catch {
     // no domain hint
   }
@@ -270,7 +270,7 @@ function findContactEmail(pages: ParsedPage[], siteUrl: string): Found<string> |
   let siteDomain = '';
   try {
     const host = new URL(siteUrl).hostname;
-    siteDomain = getDomain(host) ?? host;
+    siteDomain = registrableDomain(host) ?? host;
   } catch {
     // no domain
   }
@@ -281,7 +281,7 @@ function findContactEmail(pages: ParsedPage[], siteUrl: string): Found<string> |
     if (!isEmail(email)) return;
     const [local, domain] = email.split('@') as [string, string];
     let score = base;
-    if (siteDomain && (getDomain(domain) ?? domain) === siteDomain) score += 4;
+    if (siteDomain && (registrableDomain(domain) ?? domain) === siteDomain) score += 4;
     const pref = PREFERRED_LOCAL_PARTS.indexOf(local);
     if (pref >= 0) score += 2 - pref / PREFERRED_LOCAL_PARTS.length;
     if (/^(no-?reply|donotreply|privacy|abuse|legal|gdpr|dpo)$/.test(local)) score -= 3;

@@ -2,7 +2,8 @@ import type { Db } from '../../db/knex.ts';
 import { pageOf } from '../../db/pages.ts';
 import { conflict, notFound, unprocessable } from '../../errors.ts';
 import type { DraftEvidence, DraftFields, CrawledPage } from '../crawl/types.ts';
-import { insertListing, type NewListing } from '../listings/listings.ts';
+import { insertCompanyListing } from '../listings/company-listing.ts';
+import type { NewListing } from '../listings/listings.ts';
 import { HOUR_SECONDS, lockQuota, quotaExceeded, windowUse, type QuotaSettings } from '../quotas/quotas.ts';
 
 export type { DraftStatus } from '../fields.ts';
@@ -154,8 +155,11 @@ export async function updateDraftFields(db: Db, ownerId: number, id: number, cha
   });
 }
 
-/** Turns a ready draft into a listing in status `draft`; a draft is submitted once. */
-export async function submitDraft(db: Db, ownerId: number, id: number): Promise<number> {
+/**
+ * Turns a ready draft into a listing in status `draft`; a draft is submitted once, and a company
+ * already listed on the site is 409 already_listed (claim that listing instead).
+ */
+export async function submitDraft(db: Db, ownerId: number, id: number, baseUrl: string): Promise<number> {
   return db.transaction(async (trx) => {
     const row: DraftRow | undefined = await trx('drafts').where({ id, owner_id: ownerId }).forUpdate().first(VIEW_COLUMNS);
     if (!row) throw notFound(`Draft ${id}`);
@@ -164,7 +168,10 @@ export async function submitDraft(db: Db, ownerId: number, id: number): Promise<
     if (!f.name) {
       throw unprocessable('draft_incomplete', 'The draft has no name yet; set one with update_draft.');
     }
-    const listingId = await insertListing(trx, listingFromDraft(f, row.evidence, { siteId: row.site_id, ownerId, url: row.url }));
+    const listingId = await insertCompanyListing(trx, listingFromDraft(f, row.evidence, { siteId: row.site_id, ownerId, url: row.url }), {
+      baseUrl,
+      callerId: ownerId,
+    });
     await trx('drafts').where({ id }).update({ status: 'submitted', listing_id: listingId, updated_at: trx.fn.now() });
     return listingId;
   });

@@ -1,7 +1,8 @@
 import type { Db } from '../../db/knex.ts';
 import { tooManyRequests, unprocessable } from '../../errors.ts';
 import type { CrawlOptions } from '../crawl/types.ts';
-import { fetchBadge, registrableDomain, type BadgeStatus } from './badge-fetch.ts';
+import { companyKey } from '../company.ts';
+import { fetchBadge, type BadgeStatus } from './badge-fetch.ts';
 
 /** The last badge check of a listing, as owners see it. */
 export interface BadgeCheckView {
@@ -58,14 +59,15 @@ export async function badgePageOf(db: Db, listing: { id: number; url: string }):
   return row?.badge_url ?? listing.url;
 }
 
-/** Refuses a badge page off the listing's registrable domain (422), before anything is written. */
+/** Refuses a badge page off the listing's company website (422), before anything is written. */
 export function assertBadgeUrl(listing: { url: string }, badgeUrl: string | null): void {
-  if (badgeUrl !== null && registrableDomain(badgeUrl) !== registrableDomain(listing.url)) {
-    throw unprocessable('badge_url_off_domain', `badge_url must be a page of ${registrableDomain(listing.url)}, the listing's own site.`);
+  const company = companyKey(listing.url);
+  if (badgeUrl !== null && companyKey(badgeUrl) !== company) {
+    throw unprocessable('badge_url_off_domain', `badge_url must be a page of ${company}, the listing's own site.`);
   }
 }
 
-/** Sets (or with null clears) the page to check; it must be on the listing's registrable domain. */
+/** Sets (or with null clears) the page to check; it must be on the listing's company website. */
 export async function setBadgeUrl(db: Db, listing: { id: number; url: string }, badgeUrl: string | null): Promise<void> {
   assertBadgeUrl(listing, badgeUrl);
   await db('listing_badges')

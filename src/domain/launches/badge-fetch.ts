@@ -1,10 +1,10 @@
 import type { Dispatcher } from 'undici';
-import { getDomain } from 'tldts';
+import { companyKey } from '../company.ts';
 import { createCrawlAgent, fetchPage } from '../crawl/fetch-page.ts';
 import { CrawlError, type CrawlOptions } from '../crawl/types.ts';
 import { detectBadge, type BadgeTarget } from './badge-detect.ts';
 
-/** Badge pages: 5 redirects within the registrable domain, 10 s, the first 1 MB (issue 11 §1). */
+/** Badge pages: 5 redirects within the company's website (domain/company.ts), 10 s, the first 1 MB (issue 11 §1). */
 export const BADGE_FETCH_LIMITS = { maxRedirects: 5, timeoutMs: 10_000, maxBytes: 1_000_000 } as const;
 
 export type BadgeStatus = 'present' | 'missing' | 'inconclusive';
@@ -35,17 +35,17 @@ class OffDomainRedirect extends Error {}
 
 /**
  * Fetches the owner's page through the crawler's SSRF guard and looks for the badge. Redirects
- * may not leave the registrable domain of `pageUrl`; only the first 1 MB is read.
+ * may not leave the company of `pageUrl` (domain/company.ts); only the first 1 MB is read.
  */
 export async function fetchBadge(pageUrl: string, target: BadgeTarget, crawl: CrawlOptions): Promise<BadgeFetchResult> {
-  const domain = registrableDomain(pageUrl);
+  const domain = companyKey(pageUrl);
   const options = { ...crawl, ...BADGE_FETCH_LIMITS, timeoutMs: Math.min(crawl.timeoutMs, BADGE_FETCH_LIMITS.timeoutMs) };
   try {
     const page = await fetchPage(pageUrl, options, badgeAgent(crawl.allowPrivateNetworks), {
       allowHttpErrors: true,
       truncate: true,
       beforeRequest: async (url) => {
-        if (registrableDomain(url) !== domain)
+        if (companyKey(url) !== domain)
           throw new OffDomainRedirect(`The page redirects to ${url}, outside ${domain}; the badge must be on your own site.`);
       },
     });
@@ -70,9 +70,3 @@ function fromResponse(page: { url: string; status: number; body: string }, targe
 }
 
 const result = (status: BadgeStatus, detail: string): BadgeFetchResult => ({ status, detail, finalUrl: null, httpStatus: null, rel: [] });
-
-/** acme.co.uk for https://www.acme.co.uk/x; the host itself for IPs and single-label hosts. */
-export function registrableDomain(url: string): string {
-  const host = new URL(url).hostname.toLowerCase();
-  return getDomain(host, { allowPrivateDomains: false }) ?? host;
-}

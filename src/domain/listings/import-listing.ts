@@ -1,9 +1,10 @@
 import type { Db } from '../../db/knex.ts';
-import { AppError, conflict } from '../../errors.ts';
+import { AppError } from '../../errors.ts';
+import { companyKey } from '../company.ts';
 import { crawlSite, CrawlError, extractDraft, type CrawlOptions } from '../crawl/index.ts';
 import { listingFromDraft } from '../drafts/drafts.ts';
 import { isoWeekStart } from '../ranking/weeks.ts';
-import { companyDomain, insertListing } from './listings.ts';
+import { alreadyListed, findCompanyListing, insertCompanyListing } from './company-listing.ts';
 
 /**
  * listings:import (how a site team seeds its directory): the website is crawled and drafted the
@@ -13,11 +14,13 @@ import { companyDomain, insertListing } from './listings.ts';
 export async function importListing(
   db: Db,
   crawl: CrawlOptions,
-  input: { siteId: number; url: string },
+  input: { siteId: number; url: string; baseUrl: string },
 ): Promise<{ id: number; slug: string }> {
-  const domain = companyDomain(input.url);
-  const existing = await db('listings').where({ site_id: input.siteId, company_domain: domain }).first('id', 'slug');
-  if (existing) throw conflict('already_listed', `${domain} is listed on this site already: listing ${existing.id} (${existing.slug}).`);
+  const domain = companyKey(input.url);
+  const context = { baseUrl: input.baseUrl, callerId: null };
+  // Checked before crawling (no crawl for a listed company), and again under the lock at the insert.
+  const existing = await findCompanyListing(db, input.siteId, input.url);
+  if (existing) throw alreadyListed(domain, existing, context);
   let drafted;
   try {
     const crawled = await crawlSite(input.url, crawl);
@@ -29,9 +32,10 @@ export async function importListing(
   // A site without a usable name is listed under its domain; the owner renames it after claiming.
   const fields = { ...drafted.fields, name: drafted.fields.name ?? domain };
   return db.transaction(async (trx) => {
-    const id = await insertListing(
+    const id = await insertCompanyListing(
       trx,
       listingFromDraft(fields, drafted.evidence, { siteId: input.siteId, ownerId: null, url: input.url }),
+      context,
     );
     const [row] = await trx('listings')
       .where({ id })

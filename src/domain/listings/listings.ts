@@ -1,7 +1,7 @@
-import { getDomain } from 'tldts';
 import type { Db } from '../../db/knex.ts';
 import { pageOf } from '../../db/pages.ts';
 import { notFound } from '../../errors.ts';
+import { companyKey } from '../company.ts';
 import { launchDetails } from '../launches/owner-launch.ts';
 import type { CompanyFacts, Evidence, Faq, ListingStatus, UnlockedSection } from '../fields.ts';
 import { listSites } from '../sites/sites.ts';
@@ -117,12 +117,6 @@ export async function getOwnedListing(db: Db, ownerId: number, listingId: number
   return row as ListingRow;
 }
 
-/** Company = the registrable domain of the listing's website (acme.co.uk for www.acme.co.uk). */
-export function companyDomain(url: string): string {
-  const host = new URL(url).hostname.toLowerCase();
-  return getDomain(host, { allowPrivateDomains: false }) ?? host;
-}
-
 export type NewListing = Omit<
   ListingRow,
   | 'id'
@@ -138,14 +132,18 @@ export type NewListing = Omit<
   | 'updated_at'
 >;
 
-/** Inserts a listing in status `draft` with a unique slug; runs inside the caller's transaction. */
+/**
+ * Inserts a listing in status `draft` with a unique slug; runs inside the caller's transaction.
+ * `company_domain` is the website's company key (domain/company.ts). Owners and imports go
+ * through insertCompanyListing, which keeps one listing per company and site.
+ */
 export async function insertListing(trx: Db, listing: NewListing): Promise<number> {
   const slug = await uniqueSlug(trx, listing.name);
   const [{ id }] = await trx('listings')
     .insert({
       ...listing,
       slug,
-      company_domain: companyDomain(listing.url),
+      company_domain: companyKey(listing.url),
       status: 'draft',
       facts: JSON.stringify(listing.facts),
       socials: JSON.stringify(listing.socials),

@@ -15,10 +15,12 @@ export function slugify(name: string): string {
 
 /**
  * A slug not yet taken: `acme`, then `acme-2`, `acme-3`... Call inside the inserting
- * transaction; the table's unique index still guards against a concurrent insert.
+ * transaction: listings of one slug base take turns under a transaction-scoped lock, so two
+ * companies of one name submitted at once get `acme` and `acme-2` (not a unique violation).
  */
 export async function uniqueSlug(db: Db, name: string): Promise<string> {
   const base = slugify(name);
+  await db.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`slug:${base}`]);
   const taken = new Set<string>(await db('listings').where('slug', base).orWhere('slug', 'like', `${base}-%`).pluck('slug'));
   if (!taken.has(base)) return base;
   for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;

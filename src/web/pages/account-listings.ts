@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import type { SessionUser } from '../../auth/sessions.ts';
 import { getOwnedDraft, listOwnedDrafts, toDraftView } from '../../domain/drafts/drafts.ts';
 import { listOwnedListings } from '../../domain/listings/listings.ts';
-import { notFound } from '../../errors.ts';
+import { AppError, notFound } from '../../errors.ts';
 import { createDraftOp, submitDraftOp } from '../../operations/drafts.ts';
 import { errorSummary, field, postForm } from '../components.ts';
 import { csrfToken } from '../csrf.ts';
@@ -16,7 +16,7 @@ import { renderPage } from '../render.ts';
 import { currentUser, requireUser } from '../session.ts';
 import type { WebServices } from '../web-services.ts';
 import type { PageRoutes } from './page-routes.ts';
-import { draftProgressPage } from './draft-progress.ts';
+import { draftProgressPage, type ListedCompany } from './draft-progress.ts';
 
 /** Owners rarely have more; the API lists the rest (list_my_drafts, list_my_listings). */
 const SHOWN = 50;
@@ -57,12 +57,19 @@ export const accountListingPages: PageRoutes = (router, services) => {
     } catch (err) {
       const { status, errors } = refusal(err);
       const draft = toDraftView(await getOwnedDraft(services.db, user.id, id));
-      return draftProgressPage(ctx, services, draft, { status, errors });
+      return draftProgressPage(ctx, services, draft, { status, errors, listed: listedCompany(err) });
     }
     ctx.status = 303;
     ctx.redirect('/account/listings?notice=draft-submitted');
   });
 };
+
+/** The listing that holds the company, when submit_draft answered already_listed. */
+function listedCompany(err: unknown): ListedCompany | undefined {
+  if (!(err instanceof AppError) || err.code !== 'already_listed') return undefined;
+  const slug = err.extensions.slug;
+  return typeof slug === 'string' ? { slug } : undefined;
+}
 
 /** The draft id of the path; anything but a positive 32-bit integer is a page that does not exist. */
 function draftIdOf(ctx: Context): number {

@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import { claimLinkPath } from '../../domain/claims/email-links.ts';
 import { openClaimLink, type LinkOutcome } from '../../domain/claims/open-link.ts';
+import { paths } from '../../paths.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { renderPage } from '../render.ts';
 import { currentUser } from '../session.ts';
@@ -84,5 +85,5 @@ export async function claimPrompt(ctx: Context, services: WebServices, listing: 
   if (!(await currentUser(ctx, services))) return html``;
   const row = await services.db('listings').where({ id: listing.id }).first('owner_id');
   if (row?.owner_id !== null) return html``;
-  return html`<p class="claim">Is this your company? <a href="/account/claims/new?slug=${encodeURIComponent(listing.slug)}">Claim it</a></p>`;
+  return html`<p class="claim">Is this your company? <a href="${paths.newClaim(listing.slug)}">Claim it</a></p>`;
 }

@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { listOwnClaims, type ClaimView } from '../../domain/claims/claims.ts';
+import { emailClaimRefusal } from '../../domain/claims/email-domain.ts';
 import { resendClaimLink } from '../../domain/claims/email-links.ts';
 import { CLAIM_METHODS } from '../../domain/claims/instructions.ts';
 import { requestClaimCheck } from '../../domain/claims/request-check.ts';
@@ -156,7 +157,8 @@ async function claimForm(
   errors: FieldMessages | undefined,
   status: number,
 ) {
-  const listing = await services.db('listings').where({ slug: values.slug, status: 'live' }).first('name', 'url');
+  // Any status, as claim_listing: the listing submit_draft refused a second one for.
+  const listing = await services.db('listings').where({ slug: values.slug }).first('name', 'url');
   if (!listing) throw notFound('The listing');
   await renderFormPage(ctx, services, {
     title: `Claim ${listing.name}`,
@@ -169,7 +171,7 @@ async function claimForm(
 ${errors?.method && html`<p class="error">${errors.method}</p>`}
 ${CLAIM_METHODS.map((m) => html`<label class="check"><input type="radio" name="method" value="${m}"${values.method === m ? html` checked` : ''}> ${METHOD_LABELS[m]}</label>`)}
 </fieldset>
-${field({ name: 'email', label: 'Email address (email only)', type: 'email', value: values.email ?? '', error: errors?.email, hint: 'An address at the company’s own domain.', autocomplete: 'email' })}
+${field({ name: 'email', label: 'Email address (email only)', type: 'email', value: values.email ?? '', error: errors?.email, hint: emailClaimRefusal(listing.url) ?? 'An address at the company’s own domain.', autocomplete: 'email' })}
 <button type="submit">Start the claim</button>`,
   });
 }

@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import type { toDraftView } from '../../domain/drafts/drafts.ts';
 import { founderUrls } from '../../domain/founders/urls.ts';
+import { paths } from '../../paths.ts';
 import { errorSummary, postForm } from '../components.ts';
 import { csrfToken } from '../csrf.ts';
 import type { FieldMessages } from '../forms.ts';
@@ -10,6 +11,11 @@ import { renderPage } from '../render.ts';
 import type { WebServices } from '../web-services.ts';
 
 type DraftView = ReturnType<typeof toDraftView>;
+
+/** The listing that already holds the draft's company on this site (submit refused: already_listed). */
+export interface ListedCompany {
+  slug: string;
+}
 
 /** How often a page of a draft still in the works reloads itself. */
 const POLL_MS = 1500;
@@ -23,7 +29,7 @@ export async function draftProgressPage(
   ctx: Context,
   services: WebServices,
   draft: DraftView,
-  o: { status?: number; errors?: FieldMessages } = {},
+  o: { status?: number; errors?: FieldMessages; listed?: ListedCompany } = {},
 ): Promise<void> {
   const token = await csrfToken(ctx, services);
   const step = draftNextStep(draft);
@@ -31,7 +37,7 @@ export async function draftProgressPage(
   await renderPage(ctx, services, {
     title: `Draft from ${draft.url}`,
     status: o.status,
-    main: html`${errorSummary(o.errors)}
+    main: html`${o.listed ? alreadyListed(o.listed) : errorSummary(o.errors)}
 <p class="draft-status" role="status"><strong>${step.state}</strong></p>
 ${working && html`<p>This page updates by itself until the draft is ready. <a href="${draftPage(draft.id)}">Reload</a></p>`}
 ${draft.status === 'ready' && readyDraft(draft, token)}
@@ -40,6 +46,15 @@ ${draft.status === 'submitted' && draft.listing_id && html`<p><a href="${founder
 <p><a href="/account/listings">All your listings</a></p>`,
     script: working ? `setTimeout(function () { location.reload(); }, ${POLL_MS});` : undefined,
   });
+}
+
+/** submit refused because the company is listed: say so in words, with the way to claim that listing. */
+function alreadyListed(listed: ListedCompany): SafeHtml {
+  return html`<div class="error-summary" role="alert" data-code="already_listed">
+<h2>Your company is listed here already</h2>
+<p>This website’s company already has a listing on this site (<code>${listed.slug}</code>), and each company is listed once per site, so this draft cannot become a second one.</p>
+<p>If the company is yours, <a href="${paths.newClaim(listed.slug)}">claim that listing</a>: prove ownership by a DNS record, a meta tag, a file or an email at your domain, and it becomes yours to edit.</p>
+</div>`;
 }
 
 function readyDraft(draft: DraftView, token: string): SafeHtml {

@@ -1,5 +1,6 @@
 import test from 'ava';
 import { CrawlError, crawlSite, extractDraft } from '../../../src/domain/crawl/index.ts';
+import { pickSecondaryPages } from '../../../src/domain/crawl/crawl-site.ts';
 import type { CrawlOptions } from '../../../src/domain/crawl/index.ts';
 import { closedPort, html, OPTIONS, redirect, serve, text } from './helpers.ts';
 import type { Handler, TestSite } from './helpers.ts';
@@ -479,5 +480,17 @@ test('robots.txt is checked on every redirect hop', async (t) => {
       t.regex(err.message, /\/private\/home/);
       t.false(site.requests.includes('/private/home'));
     },
+  );
+});
+
+test('secondary pages stay within the company: another github.io site or loopback port is not followed', (t) => {
+  const links = (hrefs: string[]) => `<html><body>${hrefs.map((h) => `<a href="${h}">About us</a>`).join(' ')}</body></html>`;
+  t.deepEqual(
+    pickSecondaryPages('https://acme.github.io/', links(['https://zeta.github.io/about', 'https://docs.acme.github.io/about']), null, 5),
+    ['https://docs.acme.github.io/about'],
+  );
+  t.deepEqual(
+    pickSecondaryPages('http://127.0.0.1:4001/', links(['http://127.0.0.1:4002/about', 'http://127.0.0.1:4001/about']), null, 5),
+    ['http://127.0.0.1:4001/about'],
   );
 });
