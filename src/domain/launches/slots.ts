@@ -57,7 +57,10 @@ export async function bookFreeSlot(trx: Db, listing: { id: number; site_id: numb
 export async function takePaidSlot(trx: Db, listing: { id: number; site_id: number }, monday: string, perWeek: number): Promise<void> {
   await lockWeek(trx, listing.site_id, monday);
   if ((await paidTakenByOthers(trx, listing.site_id, monday, listing.id)) >= perWeek) {
-    throw conflict('launch_week_full', `All ${perWeek} paid launch slots of ${isoWeekLabel(monday)} are taken or held; choose another week.`);
+    throw conflict(
+      'launch_week_full',
+      `All ${perWeek} paid launch slots of ${isoWeekLabel(monday)} are taken or held; choose another week.`,
+    );
   }
   await trx('launch_slots').insert({ listing_id: listing.id, site_id: listing.site_id, week_start: monday, kind: 'paid' });
 }

@@ -137,7 +137,14 @@ export async function expireOrder(db: Db, number: string): Promise<boolean> {
 /** Records a refund once per dedupe key (the provider call used the same key). */
 export async function recordRefund(
   db: Db,
-  refund: { number: string; lineId?: number | null; amountCents: number; reason: string; providerRefundId: string | null; dedupeKey: string },
+  refund: {
+    number: string;
+    lineId?: number | null;
+    amountCents: number;
+    reason: string;
+    providerRefundId: string | null;
+    dedupeKey: string;
+  },
 ): Promise<void> {
   const order = await db('orders').where({ number: refund.number }).first('id');
   await db('refunds')

@@ -28,7 +28,9 @@ export async function refundUndeliverableLine(
   const dedupeKey = `undeliverable:${order.number}:${line.position}`;
   // Once per key at the provider too, so a retry of this step never refunds twice. A line free of charge has nothing to give back.
   const refundId =
-    amountCents > 0 && order.payment_id ? (await paymentProvider(db, config).refund(order.payment_id, amountCents, dedupeKey)).refundId : null;
+    amountCents > 0 && order.payment_id
+      ? (await paymentProvider(db, config).refund(order.payment_id, amountCents, dedupeKey)).refundId
+      : null;
   await db.transaction(async (trx) => {
     await trx('orders').where({ id: order.id }).forUpdate().first('id');
     await recordRefund(trx, {
