@@ -95,9 +95,9 @@ test('an expired checkout gives its slot back; a canceled one too', async (t) =>
   const week = mondayIn(10);
   await fillWeek(week, 1);
   const first = await buyer();
-  // A 2-second link: the order workflow's expiry timer is the order's expires_at.
+  // A 5-second link: the order workflow's expiry timer is the order's expires_at.
   const site = (await listSites(db())).find((s) => s.key === 'main')!;
-  const config = { ...env.services.config, orders: { ...env.services.config.orders, checkoutTtlSeconds: 2 } };
+  const config = { ...env.services.config, orders: { ...env.services.config.orders, checkoutTtlSeconds: 5 } };
   const ctx = { site, userId: first.userId, clientIp: '127.0.0.1', now: new Date(), promoLimits: config.orders.promoLimits };
   const short = await createCheckout({ db: db(), config, workflows: env.services.workflows }, ctx, launchIn(first.listingId, week));
   t.like(await weekRow(week), { paid_held: 1 });
