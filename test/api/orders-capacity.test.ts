@@ -5,7 +5,7 @@ import { listSites } from '../../src/domain/sites/sites.ts';
 import { api, startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { insertDraftListing, insertLiveListing } from '../helpers/listings.ts';
 import { checkout, inDays, mondayIn, postWebhook, quote, succeededEvent, waitForOrder } from '../helpers/orders.ts';
-import { workflowResult } from '../helpers/workflows.ts';
+import { recordHistory, workflowResult } from '../helpers/workflows.ts';
 
 /** Capacity is held, not hoped for (issue 20 §1), and items are for listings of the request's site (§4). */
 
@@ -235,6 +235,9 @@ test('a launch whose held slot was lost to an operator change is refunded (that 
   t.regex(refunds[0].reason, /paid launch slots of .* are taken/);
   t.like(await db()('listings').where({ id: b.listingId }).first(), { status: 'draft' });
   t.is(await count('featured_placements', { listing_id: b.listingId }), 1);
+  t.deepEqual(await workflowResult(env, `order:${res.body.number}`), { status: 'fulfilled' });
+  // UPDATE_FIXTURES=1 rewrites the replay fixture of this path (test/workflows/order-replay.test.ts).
+  await recordHistory(env, `order:${res.body.number}`, 'order-workflow-line-refunded.json');
 });
 
 test('a paid launch books its held slot: held becomes taken', async (t) => {
