@@ -240,6 +240,25 @@ test('a launch whose held slot was lost to an operator change is refunded (that 
   await recordHistory(env, `order:${res.body.number}`, 'order-workflow-line-refunded.json');
 });
 
+test('paid billboard days whose hold was lost are refunded, and nothing is booked over the holder', async (t) => {
+  const [a, b] = [await buyer(), await buyer()];
+  const board = (listingId: number) => ({
+    items: [{ product: 'billboard', listing_id: listingId, options: { start_date: inDays(250), days: 7 } }],
+    billing_country: 'US',
+  });
+  const lost = await checkout(env, a.key, board(a.listingId));
+  t.is(lost.status, 201, JSON.stringify(lost.body));
+  const { id: orderId } = await db()('orders').where({ number: lost.body.number }).first('id');
+  // An operator removes the hold; someone else's checkout holds the days.
+  t.is(await db()('capacity_holds').where({ order_id: orderId }).delete(), 7);
+  t.is((await checkout(env, b.key, board(b.listingId))).status, 201);
+  t.is((await pay(lost.body)).status, 200);
+  t.is((await waitForOrder(env, a.key, lost.body.number, ['refunded', 'attention', 'fulfilled'])).status, 'refunded');
+  t.is(await count('billboard_days', { listing_id: a.listingId }), 0);
+  t.like(await db()('refunds').where({ order_id: orderId }).first(), { amount_cents: lost.body.total_cents });
+  t.is(await count('mail_outbox', { dedupe_key: `undeliverable:${lost.body.number}:0` }), 1);
+});
+
 test('a paid launch books its held slot: held becomes taken', async (t) => {
   const week = mondayIn(7);
   const perWeek = await fillWeek(week, 1);
