@@ -60,6 +60,7 @@ export const ERROR_CODES = {
   method_not_allowed: [405, 'Method not allowed'],
   idempotency_in_flight: [409, 'Conflict'],
   already_listed: [409, 'Company already listed'],
+  sold_out: [409, 'Sold out'],
   payload_too_large: [413, 'Payload too large'],
   image_too_large: [413, 'Image too large'],
   unsupported_media_type: [415, 'Unsupported media type'],
@@ -127,6 +128,16 @@ export const forbidden = (code: 'csrf_failed' | 'host_not_allowed' | 'origin_not
 export const notFound = (what: string) => appError('not_found', `${what} was not found.`);
 
 export const conflict = (code: string, detail: string) => coded(409, code, detail);
+
+/**
+ * No room left for what an order item needs (a week's paid launch slot, billboard days): each
+ * refused item in `errors` with the next week or first date that has room, and that in `available`.
+ */
+export const soldOut = (errors: FieldError[], available: Record<string, unknown>[]) =>
+  new AppError(409, 'sold_out', ERROR_CODES.sold_out[1], errors.map((e) => `${e.path}: ${e.message}`).join(' '), {
+    errors,
+    extensions: { available },
+  });
 
 /** A body over the operation's limit; `what` names it in the caller's terms. */
 export const payloadTooLarge = (

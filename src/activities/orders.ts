@@ -1,8 +1,10 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/knex.ts';
-import { FulfilmentRefused, fulfilLine, openLines } from '../domain/orders/fulfilment.ts';
+import { FulfilmentRefused, Undeliverable, fulfilLine, openLines } from '../domain/orders/fulfilment.ts';
+import { UNDELIVERABLE } from '../domain/orders/order-flow.ts';
 import { applyPayment, completeOrder, expireOrder, markAttention, recordRefund, type PaymentOutcome } from '../domain/orders/payment.ts';
+import { refundUndeliverableLine } from '../domain/orders/undeliverable.ts';
 import { paymentProvider } from '../payments/index.ts';
 import type { WorkflowStarter } from '../temporal/client.ts';
 
@@ -33,8 +35,13 @@ export function createOrderActivities({ db, config, workflows }: OrderActivityDe
         return await fulfilLine({ db, workflows }, lineId);
       } catch (err) {
         if (err instanceof FulfilmentRefused) throw ApplicationFailure.nonRetryable(err.message, 'FulfilmentRefused');
+        if (err instanceof Undeliverable) throw ApplicationFailure.nonRetryable(err.message, UNDELIVERABLE);
         throw err;
       }
+    },
+    /** A line fulfilLine found `undeliverable`: refunded (its share of the payment), the buyer told; once per line. */
+    async refundUndeliverable(number: string, lineId: number, reason: string): Promise<void> {
+      await refundUndeliverableLine(db, config, number, lineId, reason);
     },
     markAttention: (number: string, reason: string): Promise<void> => markAttention(db, number, reason),
     /** Support asked for a retry: the order is `paid` again while its lines are retried. */

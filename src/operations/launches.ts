@@ -97,8 +97,8 @@ export const listLaunchWeeksOp = defineOperation({
   name: 'list_launch_weeks',
   summary: 'The launch queue: the next 12 weeks and how full they are',
   description:
-    'This week and the next eleven of this site, with free and paid slots and how many are taken. state: live (this week), ' +
-    'open, full (no free and no paid slot left). Your own week and place show on your listing (launch_week, queue_position).',
+    'This week and the next eleven of this site, with free and paid slots and how many are taken; paid slots held by pending ' +
+    'checkouts count as taken and show apart in paid_held. state: live (this week), open, full (no free and no paid slot left). Your own week and place show on your listing (launch_week, queue_position).',
   method: 'GET',
   path: '/launch-weeks',
   idempotent: false,
@@ -113,7 +113,8 @@ export const listLaunchWeeksOp = defineOperation({
         free_slots: z.int(),
         free_taken: z.int(),
         paid_slots: z.int(),
-        paid_taken: z.int(),
+        paid_taken: z.int().describe('Paid slots taken: booked, or held by a checkout not paid yet; paid_slots - paid_taken are free'),
+        paid_held: z.int().describe('Of paid_taken, the slots held by checkouts not paid yet (they come back when the link expires)'),
         state: z.enum(['open', 'full', 'live', 'closed']),
       }),
     ),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkRoom } from '../domain/orders/capacity-holds.ts';
 import { createCheckout } from '../domain/orders/checkout.ts';
 import { getOrderView, listOrderViews } from '../domain/orders/order-views.ts';
 import { priceOrder, type PricingContext } from '../domain/orders/pricing.ts';
@@ -27,12 +28,19 @@ export const quoteOrderOp = defineOperation({
   readOnly: true,
   // Read-only, yet it refuses what cannot be priced (found by npm run fuzz: the 422 was undocumented).
   errors: {
+    '404': 'A listing that is not one of yours on this site (`not_found`)',
+    '409': 'No room left for an item (`sold_out`): `errors` and `available` name the next week or first date with room',
     '422': 'Refused: an item (`order_item_refused`), the promo code (`promo_code_invalid`) or the VAT number (`vat_number_invalid`)',
   },
   tags: ['orders'],
   input: z.object(QuoteBody),
   output: Quote,
-  handler: async (input, ctx) => (await priceOrder(ctx.db, { ...pricing(ctx), catalogTtlMs: ctx.config.cache.catalogTtlMs }, input)).quote,
+  async handler(input, ctx) {
+    const context = { ...pricing(ctx), catalogTtlMs: ctx.config.cache.catalogTtlMs };
+    const priced = await priceOrder(ctx.db, context, input);
+    await checkRoom(ctx.db, ctx.site.id, priced.items, context.now);
+    return priced.quote;
+  },
 });
 
 export const createCheckoutOp = defineOperation({
@@ -40,13 +48,23 @@ export const createCheckoutOp = defineOperation({
   summary: 'Build an order and get its checkout link',
   description:
     'Prices the order like quote_order, saves it as `pending` and returns `checkout_url`: give it to the person, who reviews ' +
-    'the order, enters billing details and pays there. Never ask for card details. The link expires at `expires_at`.',
+    'the order, enters billing details and pays there. Never ask for card details. The link expires at `expires_at`; ' +
+    'until then the order holds what it needs (a paid launch slot of its week, billboard days), and gives it back when the link expires.',
   method: 'POST',
   path: '/orders/checkout',
   scope: 'orders:write',
   idempotent: true,
   readOnly: false,
   successStatus: 201,
+  errors: {
+    '404': 'A listing that is not one of yours on this site (`not_found`)',
+    '409':
+      'No room left for an item (`sold_out`: `errors` and `available` name the next week or first date with room), ' +
+      'or a request with the same Idempotency-Key is in flight',
+    '422':
+      'Refused: an item (`order_item_refused`), the promo code (`promo_code_invalid`), the VAT number (`vat_number_invalid`), ' +
+      'or the Idempotency-Key was used with another body (`idempotency_conflict`)',
+  },
   tags: ['orders'],
   input: z.object(QuoteBody),
   output: Order,

@@ -11,7 +11,7 @@ import {
 } from '@temporalio/workflow';
 import type { MailActivities } from '../activities/mail.ts';
 import type { OrderActivities } from '../activities/orders.ts';
-import type { OrderWorkflowInput, PaymentConfirmed } from '../domain/orders/order-flow.ts';
+import type { OrderWorkflowInput, PaymentConfirmed, UndeliverableType } from '../domain/orders/order-flow.ts';
 
 // Short: a worker that dies mid-activity is noticed at the timeout, then the step is retried.
 const STEP_TIMEOUT = '10 seconds';
@@ -23,6 +23,13 @@ const FULFIL_TIMEOUT = '30 seconds';
  * per line) while the receipt goes out alongside.
  */
 const LOCAL_FULFILMENT_PATCH = 'order-local-fulfilment';
+/**
+ * A line fulfilLine finds undeliverable (failure type `undeliverable`) is refunded and the other
+ * lines go on, instead of the order waiting in `attention` (issue 20 §1). Runs from before it,
+ * whose fulfilment failed (then only as `FulfilmentRefused`), replay their `attention` path.
+ */
+const REFUND_UNDELIVERABLE_PATCH = 'order-refund-undeliverable';
+const UNDELIVERABLE: UndeliverableType = 'undeliverable';
 
 // The short database steps run as local activities: no round trip through the server per step,
 // which keeps payment → fulfilled well under a second (bench/orders.ts).
@@ -130,6 +137,10 @@ async function fulfilAll(
       try {
         await fulfilLine(line.id);
       } catch (err) {
+        if (isUndeliverable(err) && patched(REFUND_UNDELIVERABLE_PATCH)) {
+          await orders.refundUndeliverable(input.number, line.id, causeOf(err));
+          continue;
+        }
         failure = `line ${line.id} (${line.product}): ${causeOf(err)}`;
         break;
       }
@@ -140,6 +151,11 @@ async function fulfilAll(
     await condition(retryRequested);
     await orders.resumeOrder(input.number);
   }
+}
+
+function isUndeliverable(err: unknown): boolean {
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  return cause instanceof ApplicationFailure && cause.type === UNDELIVERABLE;
 }
 
 function causeOf(err: unknown): string {

@@ -115,8 +115,8 @@ test('a launch week needs a paid slot left, at quote and at checkout', async (t)
 
   await takeSlot('paid');
   for (const res of [await usQuote(items), await checkout(env, owner.key, { items, billing_country: 'US' })]) {
-    t.is(res.status, 422, JSON.stringify(res.body));
-    t.is(res.body.code, 'order_item_refused');
+    t.is(res.status, 409, JSON.stringify(res.body));
+    t.is(res.body.code, 'sold_out');
     t.deepEqual(
       res.body.errors.map((e: { path: string }) => e.path),
       ['items.1.options.week'],
@@ -155,7 +155,8 @@ test('a billboard overlapping a booked one is refused with the first free date',
     Array.from({ length: 7 }, (_, i) => ({ site_id: site.id, day: inDays(40 + i), order_line_id: line.id, listing_id: listingId })),
   );
   const res = await usQuote([item('billboard', { start_date: inDays(35), days: 7 })]);
-  t.is(res.status, 422);
+  t.is(res.status, 409);
+  t.is(res.body.code, 'sold_out');
   t.is(res.body.errors[0].path, 'items.0.options.start_date');
   t.true(res.body.errors[0].message.includes(inDays(47)), res.body.errors[0].message);
   t.is((await usQuote([item('billboard', { start_date: inDays(47), days: 7 })])).status, 200);

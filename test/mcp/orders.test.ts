@@ -73,3 +73,22 @@ test('quote_order, create_checkout, list_my_orders and get_order answer alike ov
   });
   t.like(badItem.body, { code: 'validation_failed', errors: [{ path: 'items.0.options.weeks' }] });
 });
+
+test('sold_out is the same problem over MCP and REST, with what is available', async (t) => {
+  const [first, second] = [await env.user(), await env.user()];
+  const mine = await insertLiveListing(db(), { name: 'Board First', ownerId: first.userId });
+  const theirs = await insertLiveListing(db(), { name: 'Board Second', ownerId: second.userId });
+  const start = new Date(Date.now() + 150 * 86_400_000).toISOString().slice(0, 10);
+  const board = (listingId: number) => ({
+    items: [{ product: 'billboard', listing_id: listingId, options: { start_date: start, days: 7 } }],
+    billing_country: 'US',
+  });
+  t.is((await call.viaRest(first.key, 'create_checkout', board(mine))).status, 201);
+  const viaMcp = await call.viaMcp(second.key, 'create_checkout', board(theirs));
+  const viaRest = await call.viaRest(second.key, 'create_checkout', board(theirs));
+  t.true(viaMcp.error);
+  t.is(viaRest.status, 409);
+  t.like(viaMcp.body, { code: 'sold_out', status: 409, errors: [{ path: 'items.0.options.start_date' }] });
+  t.deepEqual(viaMcp.body.available, viaRest.body.available);
+  t.is(viaMcp.body.detail, viaRest.body.detail);
+});

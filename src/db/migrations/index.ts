@@ -14,6 +14,7 @@ import * as claims from './014-claims.ts';
 import * as search from './016-search.ts';
 import * as searchSpeed from './017-search-speed.ts';
 import * as searchChanges from './018-search-changes.ts';
+import * as capacityHolds from './019-capacity-holds.ts';
 import * as orders from './015-orders.ts';
 import * as companyIdentity from './021-company-identity.ts';
 
@@ -41,6 +42,7 @@ const migrations: Record<string, Migration> = {
   '015-orders': orders,
   '017-search-speed': searchSpeed,
   '018-search-changes': searchChanges,
+  '019-capacity-holds': capacityHolds,
   '021-company-identity': companyIdentity,
 };
 

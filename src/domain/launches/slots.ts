@@ -1,5 +1,6 @@
 import type { Db } from '../../db/knex.ts';
 import { conflict } from '../../errors.ts';
+import { paidTakenByOthers } from './paid-capacity.ts';
 import { addWeeks, isoWeekLabel } from './weeks.ts';
 
 /** Free launches use the queue; paid launches have their own, smaller, capacity per week. */
@@ -18,7 +19,7 @@ export interface Slot {
  * Locks a week's row for the rest of the transaction, creating it first. Every booking of the
  * week counts and inserts under this lock, so two bookings can never both see the last slot.
  */
-async function lockWeek(trx: Db, siteId: number, monday: string): Promise<void> {
+export async function lockWeek(trx: Db, siteId: number, monday: string): Promise<void> {
   await trx('launch_weeks').insert({ site_id: siteId, week_start: monday }).onConflict(['site_id', 'week_start']).ignore();
   await trx('launch_weeks').where({ site_id: siteId, week_start: monday }).forUpdate().first('site_id');
 }
@@ -49,11 +50,17 @@ export async function bookFreeSlot(trx: Db, listing: { id: number; site_id: numb
   );
 }
 
-/** Takes a paid slot in the given week (inside the caller's transaction); 409 when the week is full. */
+/**
+ * Takes a paid slot in the given week (inside the caller's transaction); 409 when the week is full.
+ * Slots held by other listings' checkouts count as taken: a paid order books its own hold's place.
+ */
 export async function takePaidSlot(trx: Db, listing: { id: number; site_id: number }, monday: string, perWeek: number): Promise<void> {
   await lockWeek(trx, listing.site_id, monday);
-  if ((await takenCount(trx, listing.site_id, monday, 'paid')) >= perWeek) {
-    throw conflict('launch_week_full', `All ${perWeek} paid launch slots of ${isoWeekLabel(monday)} are taken; choose another week.`);
+  if ((await paidTakenByOthers(trx, listing.site_id, monday, listing.id)) >= perWeek) {
+    throw conflict(
+      'launch_week_full',
+      `All ${perWeek} paid launch slots of ${isoWeekLabel(monday)} are taken or held; choose another week.`,
+    );
   }
   await trx('launch_slots').insert({ listing_id: listing.id, site_id: listing.site_id, week_start: monday, kind: 'paid' });
 }

@@ -3,6 +3,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/knex.ts';
 import type { WorkflowStarter } from '../../temporal/client.ts';
 import type { OrderWorkflowInput } from './order-flow.ts';
+import { holdCapacity } from './capacity-holds.ts';
 import { linesOf, toOrderView, type OrderRow, type OrderView } from './order-views.ts';
 import { priceOrder, type PricedOrder, type PricingContext, type QuoteInput } from './pricing.ts';
 import { promoInvalid, promoRefusal, type PromoCode } from './promos.ts';
@@ -28,7 +29,8 @@ export const newCheckoutToken = () => randomBytes(32).toString('base64url');
 /**
  * create_checkout: prices the order with the one pricing function, saves it `pending` with its
  * lines, reserves the promo redemption (under a lock of the code, so the cap holds however many
- * checkouts race), then starts `order:{number}`.
+ * checkouts race), holds the capacity its items need for the life of the link (under the locks
+ * bookings take; 409 sold_out when there is no room), then starts `order:{number}`.
  */
 export async function createCheckout(deps: CheckoutDeps, ctx: PricingContext, input: QuoteInput): Promise<OrderView> {
   const priced = await priceOrder(deps.db, ctx, input);
@@ -70,10 +72,19 @@ async function insertOrder(db: Db, ctx: PricingContext, input: QuoteInput, price
             expires_at: expiresAt,
           })
           .returning('*');
-        await trx('order_lines').insert(
-          priced.quote.lines.map((l, position) => ({ ...l, options: JSON.stringify(l.options), order_id: order.id, position })),
-        );
+        const lines: { id: number }[] = await trx('order_lines')
+          .insert(priced.quote.lines.map((l, position) => ({ ...l, options: JSON.stringify(l.options), order_id: order.id, position })))
+          .returning('id');
         if (promo) await reservePromo(trx, ctx, priced, promo, order.id);
+        // Last: the week and billboard locks are held for as short a time as the transaction allows.
+        await holdCapacity(
+          trx,
+          ctx.site.id,
+          order.id,
+          lines.map((l) => l.id),
+          priced.items,
+          ctx.now,
+        );
         return order as OrderRow;
       });
     } catch (err) {

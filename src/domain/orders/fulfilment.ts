@@ -1,7 +1,10 @@
 import type { Db } from '../../db/knex.ts';
+import { AppError } from '../../errors.ts';
 import type { WorkflowStarter } from '../../temporal/client.ts';
 import { launchPaid } from '../launches/launch-paid.ts';
 import { isoWeekStart } from '../ranking/weeks.ts';
+import { lockBillboard, takenDays } from './billboard-capacity.ts';
+import { releaseLineHolds } from './capacity-holds.ts';
 import type { OrderLineRow } from './order-views.ts';
 import { addDays } from './product-options.ts';
 
@@ -12,6 +15,16 @@ export interface FulfilmentDeps {
 
 /** A line that cannot be fulfilled however often it is retried (support must act). */
 export class FulfilmentRefused extends Error {}
+
+/**
+ * A paid line whose product can no longer be delivered (its week is full after an operator
+ * change, its billboard days went to another order, its section is unlocked already, its listing
+ * is unlisted...): the order refunds it at once (issue 20 §1), support has nothing to decide.
+ */
+export class Undeliverable extends Error {}
+
+// What launchPaid refuses that no retry can change: the line cannot be delivered.
+const UNDELIVERABLE_LAUNCH = new Set(['not_found', 'listing_unlisted', 'launch_week_full', 'launch_week_past', 'launch_week_too_far']);
 
 /** The order's lines not fulfilled yet, in order. */
 export async function openLines(db: Db, number: string): Promise<{ id: number; product: string }[]> {
@@ -48,7 +61,14 @@ type Fulfil = (deps: FulfilmentDeps, line: OrderLineRow, order: { siteId: number
 
 const PRODUCTS: Record<string, Fulfil> = {
   async launch(deps, line) {
-    await launchPaid(deps, line.listing_id!, (line.options.week as string | undefined) ?? null);
+    try {
+      await launchPaid(deps, line.listing_id!, (line.options.week as string | undefined) ?? null);
+    } catch (err) {
+      if (err instanceof AppError && UNDELIVERABLE_LAUNCH.has(err.code)) throw new Undeliverable(err.message);
+      throw err;
+    }
+    // Booked: the slot the checkout held is the booking now.
+    await releaseLineHolds(deps.db, line.id);
   },
   async featured({ db }, line, order) {
     const first = isoWeekStart(order.paidAt);
@@ -71,19 +91,29 @@ const PRODUCTS: Record<string, Fulfil> = {
   },
   async billboard({ db }, line, order) {
     const days = Array.from({ length: line.options.days as number }, (_, i) => addDays(line.options.start_date as string, i));
-    const rows = days.map((day) => ({ site_id: order.siteId, day, order_line_id: line.id, listing_id: line.listing_id }));
-    await db('billboard_days').insert(rows).onConflict(['site_id', 'day']).ignore();
-    // Another order booked some of these days between checkout and payment: support decides.
-    const mine = await db('billboard_days').where({ order_line_id: line.id }).count({ n: '*' });
-    if (Number(mine[0]!.n) !== days.length) throw new FulfilmentRefused(`billboard days from ${days[0]} are booked by another order`);
+    await db.transaction(async (trx) => {
+      await lockBillboard(trx, order.siteId);
+      // Days another order booked or holds (this line's hold lost meanwhile): nothing is booked, the line is refunded.
+      const taken = await takenDays(trx, order.siteId, days[0]!, days.at(-1)!, line.id);
+      if (taken.size) throw new Undeliverable(`billboard days from ${[...taken].sort()[0]} are booked or held by another order`);
+      const rows = days.map((day) => ({ site_id: order.siteId, day, order_line_id: line.id, listing_id: line.listing_id }));
+      await trx('billboard_days').insert(rows).onConflict(['site_id', 'day']).ignore();
+      await releaseLineHolds(trx, line.id);
+    });
   },
   async unlock_section({ db }, line) {
-    await db('listings')
-      .where({ id: line.listing_id })
-      .whereRaw('NOT (? = ANY(unlocked_sections))', [line.options.section as string])
-      .update({
-        unlocked_sections: db.raw('array_append(unlocked_sections, ?)', [line.options.section as string]),
-        updated_at: db.fn.now(),
-      });
+    const section = line.options.section as string;
+    // Unlocked and marked fulfilled in one transaction: a retry after a crash finds the line
+    // fulfilled (fulfilLine returns early), so a section found unlocked was unlocked by something else.
+    await db.transaction(async (trx) => {
+      const listing = await trx('listings').where({ id: line.listing_id }).forUpdate().first('unlocked_sections');
+      if (!listing) throw new Undeliverable(`listing ${line.listing_id} no longer exists`);
+      if ((listing.unlocked_sections as string[]).includes(section))
+        throw new Undeliverable(`the section "${section}" was unlocked on this listing meanwhile`);
+      await trx('listings')
+        .where({ id: line.listing_id })
+        .update({ unlocked_sections: trx.raw('array_append(unlocked_sections, ?)', [section]), updated_at: trx.fn.now() });
+      await trx('order_lines').where({ id: line.id }).update({ fulfilled_at: trx.fn.now() });
+    });
   },
 };

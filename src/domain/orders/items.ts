@@ -1,10 +1,9 @@
 import { cacheOf } from '../../cache/ttl-cache.ts';
 import type { Db } from '../../db/knex.ts';
-import { AppError, notFound, validationFailed, type FieldError } from '../../errors.ts';
+import { AppError, appError, validationFailed, type FieldError } from '../../errors.ts';
 import { listProducts } from '../catalog/products.ts';
 import type { Site } from '../sites/sites.ts';
-import { readLaunchSettings } from '../launches/launch-settings.ts';
-import { isoWeekLabel, isoWeekStart } from '../ranking/weeks.ts';
+import { isoWeekStart } from '../ranking/weeks.ts';
 import { MAX_WEEKS_AHEAD, addDays, isProductKey, optionsSchema, type ProductKey } from './product-options.ts';
 
 /** One element of `items` as the caller sent it. */
@@ -33,7 +32,8 @@ export interface ProductRow {
 
 /**
  * Validates every item with its product's options schema and the rules that need the database
- * (weeks ahead, billboard days free, section not yet unlocked, the caller's own listing).
+ * (weeks ahead, billboard dates, section not yet unlocked, the caller's own listing on this site).
+ * Room for capacity (paid slots, billboard days) is not checked here: see capacity-holds.ts.
  * Malformed options → 400, refused ones → 422; both name `items.{index}.{field}`.
  */
 export async function resolveItems(
@@ -78,8 +78,8 @@ export async function resolveItems(
   });
   if (malformed.length) throw validationFailed(malformed, 'Some order items are invalid.');
   const resolved = parsed as ResolvedItem[];
-  await checkListings(db, userId, resolved, cacheTtlMs);
-  const refused = await refusals(db, site, resolved, now);
+  await checkListings(db, site.id, userId, resolved, cacheTtlMs);
+  const refused = await refusals(db, resolved, now);
   if (refused.length) {
     throw new AppError(422, 'order_item_refused', 'Order item refused', refused.map((r) => `${r.path}: ${r.message}`).join(' '), {
       errors: refused,
@@ -89,30 +89,29 @@ export async function resolveItems(
 }
 
 /**
- * Every listing named must be the caller's; another owner's listing is "not found". With a cache
- * TTL (quotes, which change nothing) the caller's listings may be as old as the TTL; a listing not
- * among them is looked up in the table, so a listing just claimed is found at once.
+ * Every listing named must be the caller's and on the request's site (issue 20 §4): another
+ * owner's listing, or one of the caller's on another site, is "not found" here, as it is in this
+ * site's directory (a company may have a listing on each site; placements are sold per site). With
+ * a cache TTL (quotes, which change nothing) the caller's listings may be as old as the TTL; a
+ * listing not among them is looked up in the table, so a listing just claimed is found at once.
  */
-async function checkListings(db: Db, userId: number, items: ResolvedItem[], cacheTtlMs: number): Promise<void> {
+async function checkListings(db: Db, siteId: number, userId: number, items: ResolvedItem[], cacheTtlMs: number): Promise<void> {
   const ids = [...new Set(items.map((i) => i.listing_id).filter((id): id is number => id !== null))];
   if (!ids.length) return;
+  const owned = (query: Db) => query('listings').where({ owner_id: userId, site_id: siteId });
   if (cacheTtlMs) {
     const mine = await cacheOf<Set<number>>(db, 'owned-listings', { ttlMs: cacheTtlMs, maxEntries: 10_000 }).get(
-      String(userId),
-      async () => {
-        return new Set((await db('listings').where({ owner_id: userId }).pluck('id')) as number[]);
-      },
+      `${siteId}:${userId}`,
+      async () => new Set((await owned(db).pluck('id')) as number[]),
     );
     if (ids.every((id) => mine.has(id))) return;
   }
-  const owned = new Set(
-    (await db('listings').whereIn('id', ids).where({ owner_id: userId }).select('id')).map((r: { id: number }) => r.id),
-  );
-  const missing = ids.find((id) => !owned.has(id));
-  if (missing !== undefined) throw notFound(`Listing ${missing}`);
+  const found = new Set((await owned(db).whereIn('id', ids).select('id')).map((r: { id: number }) => r.id));
+  const missing = ids.find((id) => !found.has(id));
+  if (missing !== undefined) throw appError('not_found', `Listing ${missing} was not found among your listings on this site.`);
 }
 
-async function refusals(db: Db, site: Site, items: ResolvedItem[], now: Date): Promise<FieldError[]> {
+async function refusals(db: Db, items: ResolvedItem[], now: Date): Promise<FieldError[]> {
   const out: FieldError[] = [];
   const today = now.toISOString().slice(0, 10);
   for (const [i, item] of items.entries()) {
@@ -123,19 +122,10 @@ async function refusals(db: Db, site: Site, items: ResolvedItem[], now: Date): P
       if (o.week < thisWeek) at('week', `The week ${o.week} is in the past`);
       else if (o.week > addDays(thisWeek, MAX_WEEKS_AHEAD * 7)) at('week', `Choose a week within the next ${MAX_WEEKS_AHEAD} weeks`);
     }
-    if (item.product === 'launch' && !out.some((r) => r.path === `items.${i}.options.week`)) {
-      const full = await paidWeekFull(db, site.id, item, thisWeekOf(o.week, now));
-      if (full) at('week', full);
-    }
     if (item.product === 'billboard') {
       const start = o.start_date as string;
-      const days = o.days as number;
       if (start <= today) at('start_date', 'The billboard must start after today');
       else if (start > addDays(today, 365)) at('start_date', 'The billboard must start within a year');
-      else {
-        const free = await firstFreeStart(db, site.id, start, days);
-        if (free !== start) at('start_date', `These days overlap a booked billboard; the first free start date is ${free}`);
-      }
     }
     if (item.product === 'unlock_section' && item.listing_id !== null) {
       const row = await db('listings').where({ id: item.listing_id }).first('unlocked_sections');
@@ -145,42 +135,4 @@ async function refusals(db: Db, site: Site, items: ResolvedItem[], now: Date): P
     }
   }
   return out;
-}
-
-/** The week a launch item is for: its `week`, or this week when it launches now. */
-const thisWeekOf = (week: unknown, now: Date) => (typeof week === 'string' ? week : isoWeekStart(now));
-
-/**
- * Why a paid launch cannot have `week` (every paid slot of it taken; the listing's own slot there
- * stays its own), or null. Fulfilment books the slot under the week's lock; this tells the buyer
- * before paying instead of after.
- */
-async function paidWeekFull(db: Db, siteId: number, item: ResolvedItem, week: string): Promise<string | null> {
-  const [{ paid_slots_per_week: perWeek }, [{ n }]] = await Promise.all([
-    readLaunchSettings(db, siteId),
-    db('launch_slots')
-      .where({ site_id: siteId, week_start: week, kind: 'paid' })
-      .whereNot('listing_id', item.listing_id ?? 0)
-      .count({ n: '*' }),
-  ]);
-  if (Number(n) < perWeek) return null;
-  return `No paid launch slot is left in ${isoWeekLabel(week)} (${perWeek} a week, all taken); choose another week (see list_launch_weeks)`;
-}
-
-/** The first date on or after `start` from which `days` consecutive days are unbooked. */
-export async function firstFreeStart(db: Db, siteId: number, start: string, days: number): Promise<string> {
-  const booked = new Set(
-    (
-      await db('billboard_days').where({ site_id: siteId }).where('day', '>=', start).select(db.raw(`to_char(day, 'YYYY-MM-DD') AS day`))
-    ).map((r: { day: string }) => r.day),
-  );
-  let candidate = start;
-  for (let offset = 0; offset < days; offset++) {
-    const day = addDays(candidate, offset);
-    if (booked.has(day)) {
-      candidate = addDays(day, 1);
-      offset = -1;
-    }
-  }
-  return candidate;
 }

@@ -17,3 +17,7 @@ export interface PaymentConfirmed {
 
 export const PAYMENT_CONFIRMED_SIGNAL = 'paymentConfirmed';
 export const RETRY_UPDATE = 'retry';
+
+/** ApplicationFailure type of a fulfilLine failure whose line cannot be delivered: the workflow refunds the line. */
+export const UNDELIVERABLE = 'undeliverable';
+export type UndeliverableType = typeof UNDELIVERABLE;

@@ -2,6 +2,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/knex.ts';
 import { queueMail } from '../../mail/outbox.ts';
 import { toPaymentEvent, type PaymentEvent, type ProviderName } from '../../payments/port.ts';
+import { releaseHolds } from './capacity-holds.ts';
 import { linesOf, invoiceUrl, type OrderRow } from './order-views.ts';
 import { receiptText } from './receipt.ts';
 
@@ -121,13 +122,14 @@ async function receiptIds(trx: Db, number: string): Promise<number[]> {
   return rows.map((r: { id: number }) => r.id);
 }
 
-/** The pending order's link has expired: `expired`, promo reservation released. No-op otherwise. */
+/** The pending order's link has expired: `expired`, promo reservation and capacity holds released. No-op otherwise. */
 export async function expireOrder(db: Db, number: string): Promise<boolean> {
   return db.transaction(async (trx) => {
     const order = await trx('orders').where({ number }).forUpdate().first('id', 'status');
     if (order?.status !== 'pending') return false;
     await trx('orders').where({ id: order.id }).update({ status: 'expired', updated_at: trx.fn.now() });
     await trx('promo_redemptions').where({ order_id: order.id, state: 'reserved' }).update({ state: 'released' });
+    await releaseHolds(trx, order.id);
     return true;
   });
 }
@@ -135,7 +137,14 @@ export async function expireOrder(db: Db, number: string): Promise<boolean> {
 /** Records a refund once per dedupe key (the provider call used the same key). */
 export async function recordRefund(
   db: Db,
-  refund: { number: string; lineId?: number | null; amountCents: number; reason: string; providerRefundId: string; dedupeKey: string },
+  refund: {
+    number: string;
+    lineId?: number | null;
+    amountCents: number;
+    reason: string;
+    providerRefundId: string | null;
+    dedupeKey: string;
+  },
 ): Promise<void> {
   const order = await db('orders').where({ number: refund.number }).first('id');
   await db('refunds')

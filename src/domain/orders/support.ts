@@ -5,6 +5,7 @@ import { paymentProvider } from '../../payments/index.ts';
 import type { WorkflowStarter } from '../../temporal/client.ts';
 import { RETRY_UPDATE, orderWorkflowId, type OrderWorkflowInput } from './order-flow.ts';
 import { linesOf, type OrderLineRow, type OrderRow } from './order-views.ts';
+import { releaseLineHolds } from './capacity-holds.ts';
 import { recordRefund } from './payment.ts';
 
 /** What support sees of an order: the row, its lines, payment events and refunds. */
@@ -83,6 +84,7 @@ export async function refundOrder(db: Db, config: Config, number: string, positi
       open.map((l) => l.id),
     )
     .update({ refunded_at: db.fn.now() });
+  for (const l of open) await releaseLineHolds(db, l.id);
   const left = await db('order_lines').where({ order_id: order.id }).whereNull('refunded_at').first('id');
   if (!left) await db('orders').where({ id: order.id }).update({ status: 'refunded', updated_at: db.fn.now() });
   return { amountCents };

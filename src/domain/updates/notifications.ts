@@ -4,7 +4,7 @@ import { siteKeys } from '../listings/listings.ts';
 
 interface NotificationRow {
   id: number;
-  kind: 'listing_update' | 'listing_claimed' | 'launch' | 'weekly_result';
+  kind: 'listing_update' | 'listing_claimed' | 'launch' | 'weekly_result' | 'order_refund';
   created_at: Date;
   update_id: number | null;
   title: string;

@@ -107,6 +107,6 @@ function upcomingWeeksTable(weeks: LaunchWeek[]): SafeHtml {
 <thead><tr><th scope="col">Week</th><th scope="col">Starts</th><th scope="col">Free slots taken</th><th scope="col">Paid slots taken</th><th scope="col">State</th></tr></thead>
 <tbody>${weeks.map(
     (w) =>
-      html`<tr data-week="${w.week}"><td>${w.week}</td><td>${w.week_start}</td><td>${w.free_taken} of ${w.free_slots}</td><td>${w.paid_taken} of ${w.paid_slots}</td><td>${w.state}</td></tr>`,
+      html`<tr data-week="${w.week}"><td>${w.week}</td><td>${w.week_start}</td><td>${w.free_taken} of ${w.free_slots}</td><td>${w.paid_taken} of ${w.paid_slots}${w.paid_held ? ` (${w.paid_held} held)` : ''}</td><td>${w.state}</td></tr>`,
   )}</tbody></table>`;
 }
