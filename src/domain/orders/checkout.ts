@@ -4,7 +4,7 @@ import type { Db } from '../../db/knex.ts';
 import type { WorkflowStarter } from '../../temporal/client.ts';
 import type { OrderWorkflowInput } from './order-flow.ts';
 import { linesOf, toOrderView, type OrderRow, type OrderView } from './order-views.ts';
-import { priceOrder, type PricedOrder, type PricingContext, type QuoteInput } from './pricing.ts';
+import { priceOrder, type PricedOrder, type PricingContext, type QuoteInput, type QuoteLine } from './pricing.ts';
 import { promoInvalid, promoRefusal, type PromoCode } from './promos.ts';
 
 export interface CheckoutDeps {
@@ -70,9 +70,7 @@ async function insertOrder(db: Db, ctx: PricingContext, input: QuoteInput, price
             expires_at: expiresAt,
           })
           .returning('*');
-        await trx('order_lines').insert(
-          priced.quote.lines.map((l, position) => ({ ...l, options: JSON.stringify(l.options), order_id: order.id, position })),
-        );
+        await trx('order_lines').insert(priced.quote.lines.map((l, position) => lineRow(l, order.id, position)));
         if (promo) await reservePromo(trx, ctx, priced, promo, order.id);
         return order as OrderRow;
       });
@@ -83,6 +81,14 @@ async function insertOrder(db: Db, ctx: PricingContext, input: QuoteInput, price
     }
   }
 }
+
+/** The order_lines row of a quote line: the quote's fields are its columns. */
+const lineRow = (line: QuoteLine, orderId: number, position: number) => ({
+  ...line,
+  options: JSON.stringify(line.options),
+  order_id: orderId,
+  position,
+});
 
 /** Under the code's row lock, so that concurrent checkouts count each other's reservations. */
 async function reservePromo(trx: Db, ctx: PricingContext, priced: PricedOrder, promo: PromoCode, orderId: number): Promise<void> {

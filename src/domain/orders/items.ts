@@ -5,7 +5,16 @@ import { listProducts } from '../catalog/products.ts';
 import type { Site } from '../sites/sites.ts';
 import { readLaunchSettings } from '../launches/launch-settings.ts';
 import { isoWeekLabel, isoWeekStart } from '../ranking/weeks.ts';
-import { MAX_WEEKS_AHEAD, addDays, isProductKey, optionsSchema, type ProductKey } from './product-options.ts';
+import {
+  MAX_WEEKS_AHEAD,
+  addDays,
+  isProductKey,
+  optionsSchema,
+  quantityOf,
+  unitOf,
+  type ProductKey,
+  type ProductUnit,
+} from './product-options.ts';
 
 /** One element of `items` as the caller sent it. */
 export interface OrderItemInput {
@@ -14,13 +23,17 @@ export interface OrderItemInput {
   options?: Record<string, unknown> | undefined;
 }
 
-/** An item checked against the catalog: the price snapshot and the normalised options. */
+/** An item checked against the catalog: the unit price snapshot, the normalised options and how many units they buy. */
 export interface ResolvedItem {
   product: ProductKey;
   product_name: string;
   listing_id: number | null;
+  /** The listing's name, so that pages, orders and invoices never say "listing 2". */
+  listing_name: string | null;
   options: Record<string, unknown>;
-  unit_cents: number;
+  unit: ProductUnit;
+  quantity: number;
+  unit_price_cents: number;
 }
 
 /** What pricing needs of a product: the site's current price. */
@@ -72,13 +85,16 @@ export async function resolveItems(
       product: item.product,
       product_name: product.name,
       listing_id: item.listing_id ?? null,
+      listing_name: null,
       options: options.data,
-      unit_cents: product.price_cents,
+      unit: unitOf(item.product),
+      quantity: quantityOf(item.product, options.data),
+      unit_price_cents: product.price_cents,
     };
   });
   if (malformed.length) throw validationFailed(malformed, 'Some order items are invalid.');
-  const resolved = parsed as ResolvedItem[];
-  await checkListings(db, userId, resolved, cacheTtlMs);
+  const names = await checkListings(db, userId, parsed as ResolvedItem[], cacheTtlMs);
+  const resolved = (parsed as ResolvedItem[]).map((i) => ({ ...i, listing_name: i.listing_id === null ? null : names.get(i.listing_id)! }));
   const refused = await refusals(db, site, resolved, now);
   if (refused.length) {
     throw new AppError(422, 'order_item_refused', 'Order item refused', refused.map((r) => `${r.path}: ${r.message}`).join(' '), {
@@ -89,27 +105,26 @@ export async function resolveItems(
 }
 
 /**
- * Every listing named must be the caller's; another owner's listing is "not found". With a cache
- * TTL (quotes, which change nothing) the caller's listings may be as old as the TTL; a listing not
- * among them is looked up in the table, so a listing just claimed is found at once.
+ * Every listing named must be the caller's; another owner's listing is "not found". Returns their
+ * names by id. With a cache TTL (quotes, which change nothing) the caller's listings may be as old
+ * as the TTL; a listing not among them is looked up in the table, so a listing just claimed is found at once.
  */
-async function checkListings(db: Db, userId: number, items: ResolvedItem[], cacheTtlMs: number): Promise<void> {
+async function checkListings(db: Db, userId: number, items: ResolvedItem[], cacheTtlMs: number): Promise<Map<number, string>> {
   const ids = [...new Set(items.map((i) => i.listing_id).filter((id): id is number => id !== null))];
-  if (!ids.length) return;
+  if (!ids.length) return new Map();
+  const namesOf = async (query: ReturnType<Db>) =>
+    new Map(((await query.where({ owner_id: userId }).select('id', 'name')) as { id: number; name: string }[]).map((r) => [r.id, r.name]));
   if (cacheTtlMs) {
-    const mine = await cacheOf<Set<number>>(db, 'owned-listings', { ttlMs: cacheTtlMs, maxEntries: 10_000 }).get(
+    const mine = await cacheOf<Map<number, string>>(db, 'owned-listings', { ttlMs: cacheTtlMs, maxEntries: 10_000 }).get(
       String(userId),
-      async () => {
-        return new Set((await db('listings').where({ owner_id: userId }).pluck('id')) as number[]);
-      },
+      () => namesOf(db('listings')),
     );
-    if (ids.every((id) => mine.has(id))) return;
+    if (ids.every((id) => mine.has(id))) return mine;
   }
-  const owned = new Set(
-    (await db('listings').whereIn('id', ids).where({ owner_id: userId }).select('id')).map((r: { id: number }) => r.id),
-  );
+  const owned = await namesOf(db('listings').whereIn('id', ids));
   const missing = ids.find((id) => !owned.has(id));
   if (missing !== undefined) throw notFound(`Listing ${missing}`);
+  return owned;
 }
 
 async function refusals(db: Db, site: Site, items: ResolvedItem[], now: Date): Promise<FieldError[]> {
