@@ -313,3 +313,23 @@ test('wrong promo tries stop at the limit with Retry-After; right codes never co
   t.is((await quote(env, user.key, { items: [item('featured', { weeks: 1 }, mine)], billing_country: 'US' })).status, 200);
   t.is(Number((await db()('promo_attempts').where({ user_id: user.userId }).count({ n: '*' }))[0].n), 5);
 });
+
+test('an order too large for one checkout is refused, never a 500', async (t) => {
+  // On the makers site, whose prices no other test here reads.
+  const makers = await insertLiveListing(db(), { name: 'Big Spender', ownerId: owner.userId, site: 'makers' });
+  await db()('products')
+    .whereIn('site_id', db()('sites').where({ key: 'makers' }).select('id'))
+    .where({ key: 'billboard' })
+    .update({ price_cents: 50_000_000 });
+  const body = { items: [item('billboard', { start_date: inDays(30), days: 90 }, makers)], billing_country: 'US' };
+  const host = { host: 'makers.localhost' };
+  const built = await api(env, 'POST', '/orders/checkout', { key: owner.key, body, headers: host });
+  t.like(built.body, { status: 422, code: 'order_item_refused' });
+  const refused = await quote(env, owner.key, body, host);
+  t.like(refused.body, { status: 422, code: 'order_item_refused', errors: [{ path: 'items' }] });
+  t.regex(refused.body.detail, /USD 45000000\.00 before VAT, above the USD 10000000\.00/);
+  t.is(
+    (await quote(env, owner.key, { ...body, items: [item('billboard', { start_date: inDays(30), days: 14 }, makers)] }, host)).status,
+    200,
+  );
+});

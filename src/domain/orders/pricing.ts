@@ -1,6 +1,8 @@
 import type { Db } from '../../db/knex.ts';
+import { AppError } from '../../errors.ts';
 import type { Site } from '../sites/sites.ts';
 import { resolveItems, type OrderItemInput, type ResolvedItem } from './items.ts';
+import { formatCents } from './line-text.ts';
 import { applyBp, splitByLargestRemainder } from './money.ts';
 import {
   findPromo,
@@ -91,8 +93,25 @@ export async function priceOrder(db: Db, ctx: PricingContext, input: QuoteInput)
   const items = resolved.map((item, i) => withAmount(item, ctx.unitPrices?.[i] ?? item.unit_price_cents));
   const promo = input.promo_code === undefined ? null : await usablePromo(db, ctx, input.promo_code, items);
   const vat = decideVat(ctx.site.settings.seller_country, country, vatCheck, ctx.now);
-  return { quote: computeQuote(items, promo, vat), items, vatCheck, promo };
+  const quote = computeQuote(items, promo, vat);
+  if (quote.subtotal_cents > MAX_SUBTOTAL_CENTS) throw tooLarge(quote.subtotal_cents);
+  return { quote, items, vatCheck, promo };
 }
+
+/**
+ * The largest subtotal taken (USD 10,000,000.00): with per-unit prices 90 days of an admin's
+ * price could pass the 32-bit amounts of the order tables; with VAT the total stays below them.
+ */
+export const MAX_SUBTOTAL_CENTS = 1_000_000_000;
+
+const tooLarge = (subtotal: number) =>
+  new AppError(
+    422,
+    'order_item_refused',
+    'Order item refused',
+    `The order comes to ${formatCents(subtotal)} before VAT, above the ${formatCents(MAX_SUBTOTAL_CENTS)} one order can be; split it.`,
+    { errors: [{ path: 'items', message: `At most ${formatCents(MAX_SUBTOTAL_CENTS)} before VAT in one order` }] },
+  );
 
 /** The price is per unit: a featured week, a billboard day, a category (DESIGN.md §7). */
 const withAmount = (item: ResolvedItem, unitPriceCents: number): PricedItem => ({

@@ -58,7 +58,11 @@ test('old lines become one unit at their price, with the listing’s name; untou
   });
   t.false('unit_cents' in line);
   t.is((await db('products').where({ site_id: site.id, key: 'billboard' }).first()).price_cents, 1500);
-  t.is((await db('products').whereNot({ site_id: site.id }).where({ key: 'billboard' }).first()).price_cents, 2500, 'an admin’s price stays');
+  t.is(
+    (await db('products').whereNot({ site_id: site.id }).where({ key: 'billboard' }).first()).price_cents,
+    2500,
+    'an admin’s price stays',
+  );
   // A line whose amount is not quantity × unit price cannot be written.
   await t.throwsAsync(db('order_lines').where({ id: line.id }).update({ quantity: 2 }), { message: /order_lines_amount/ });
 });
