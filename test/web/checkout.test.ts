@@ -1,5 +1,7 @@
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
+import { createVerifiedUser } from '../../src/auth/accounts.ts';
+import { createApiKey } from '../../src/auth/api-keys.ts';
 import { disablePromo } from '../../src/domain/orders/promos-admin.ts';
 import { startBrowserTestEnv } from '../helpers/browser.ts';
 import { request, type TestEnv } from '../helpers/env.ts';
@@ -229,11 +231,9 @@ test('bad billing input is a clear message on the page, never a 500', async (t) 
   await page.context().close();
 });
 
-test('at 390 px no amount breaks inside, and nothing scrolls sideways', async (t) => {
-  const { order } = await newOrder({ promo_code: await promo(db(), { percent: 10 }) });
-  const page = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
-  await page.goto(order.checkout_url);
-  const broken = await page.evaluate(() =>
+/** Amounts on the page that wrap onto more than one line ("USD 49.0" / "0"). */
+const brokenAmounts = (page: Page) =>
+  page.evaluate(() =>
     [...document.querySelectorAll('main td, main span, main strong')]
       .filter((el) => /^−?USD [\d.]+$/.test((el.textContent ?? '').trim()))
       .map((el) => {
@@ -243,8 +243,41 @@ test('at 390 px no amount breaks inside, and nothing scrolls sideways', async (t
       })
       .filter((m) => m.lines > 1),
   );
-  t.deepEqual(broken, []);
-  t.true(await page.evaluate(() => document.documentElement.scrollWidth <= 390));
+
+const scrollsSideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
+
+test('at 390 px no amount breaks inside, and nothing scrolls sideways: pay page, orders, invoice', async (t) => {
+  const email = `narrow-${Math.random().toString(36).slice(2, 8)}@example.com`;
+  const user = await createVerifiedUser(db(), email, 'narrow screen password');
+  const { key } = await createApiKey(db(), user.id, 'narrow', ['account:read', 'orders:write']);
+  const listingId = await insertLiveListing(db(), { name: 'Narrow Screens Inc', ownerId: user.id });
+  const res = await checkout(env, key, {
+    items: [
+      { product: 'featured', listing_id: listingId, options: { weeks: 12 } },
+      { product: 'categories', listing_id: listingId, options: { categories: ['ai', 'data'] } },
+    ],
+    billing_country: 'DE',
+    promo_code: await promo(db(), { percent: 10 }),
+  });
+  t.is(res.status, 201, JSON.stringify(res.body));
+  const page = await (await browser.newContext({ viewport: { width: 390, height: 844 }, baseURL: env.baseUrl })).newPage();
+  await page.goto(res.body.checkout_url);
+  t.deepEqual(await brokenAmounts(page), [], 'pay page');
+  t.false(await scrollsSideways(page), 'pay page');
+  await payByCard(page, '4242 4242 4242 4242');
+  await page.waitForURL(/\/done$/);
+  await waitForOrder(env, key, res.body.number, ['fulfilled']);
+  await page.goto('/signin');
+  await page.getByLabel('Email address').fill(email);
+  await page.getByLabel('Password').fill('narrow screen password');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
+  for (const path of ['/account/orders', `/account/orders/${res.body.number}`, `/account/orders/${res.body.number}/invoice`]) {
+    await page.goto(path);
+    t.regex(await page.locator('main').innerText(), /Narrow Screens Inc/, path);
+    t.deepEqual(await brokenAmounts(page), [], path);
+    t.false(await scrollsSideways(page), path);
+  }
   await page.context().close();
 });
 
