@@ -1,31 +1,22 @@
 import type { Context } from 'koa';
-import { z } from 'zod';
 import { linesOf, type OrderRow } from '../../domain/orders/order-views.ts';
 import { takePaymentEvent } from '../../domain/orders/payment-intake.ts';
 import { formatCents } from '../../domain/orders/line-text.ts';
-import { repriceOrder } from '../../domain/orders/reprice.ts';
-import { normalVatNumber } from '../../domain/orders/vat.ts';
 import { AppError } from '../../errors.ts';
-import { BillingDetails } from '../../operations/order-schemas.ts';
 import { paymentProvider } from '../../payments/index.ts';
 import type { StripePayments } from '../../payments/stripe/index.ts';
 import { TEST_METHODS, type TestMethod, type TestPaymentResult } from '../../payments/test-provider/index.ts';
+import { money, priceBilling, typedValues } from '../checkout-billing.ts';
 import { payPage, valuesOf, type PayFormValues } from '../checkout-view.ts';
 import { postForm } from '../components.ts';
 import { csrfToken } from '../csrf.ts';
-import { formBody, formString, parseForm, type FieldMessages } from '../forms.ts';
+import { formBody, formString, type FieldMessages } from '../forms.ts';
 import { html } from '../html.ts';
 import { renderPage } from '../render.ts';
 import type { WebServices } from '../web-services.ts';
 import type { PageRoutes } from './page-routes.ts';
 
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
-
-/** The pay form's billing fields, checked by the operation's own billing schema; a blank field is absent. */
-const BillingForm = z.preprocess(
-  (body) => Object.fromEntries(Object.entries(body as Record<string, unknown>).filter(([, v]) => !(typeof v === 'string' && !v.trim()))),
-  BillingDetails,
-);
 
 /**
  * The pay page `/checkout/{token}`: the unguessable link is the authority (no session needed).
@@ -43,8 +34,8 @@ export const checkoutPages: PageRoutes = (router, services) => {
   router.post('/checkout/:token/billing', async function updateBilling(ctx) {
     const order = await payableOrder(services, ctx.params.token!);
     const typed = typedValues(formBody(ctx));
-    const billing = await priceBilling(ctx, services, order, typed);
-    if (!billing.ok) return;
+    const billing = await priceBilling(services, order, typed, ctx.ip);
+    if (!billing.ok) return renderPay(ctx, services, order, { values: typed, errors: billing.errors, status: billing.status });
     const { order: repriced, notice } = billing;
     await renderPay(ctx, services, repriced, {
       values: typed,
@@ -60,8 +51,8 @@ export const checkoutPages: PageRoutes = (router, services) => {
     if (!TEST_METHODS.includes(method))
       return renderPay(ctx, services, order, { values: typed, errors: { method: 'Choose a payment method' }, status: 400 });
     // Billing details and the promo code are priced again before anything is charged; a changed total is shown first.
-    const billing = await priceBilling(ctx, services, order, typed);
-    if (!billing.ok) return;
+    const billing = await priceBilling(services, order, typed, ctx.ip);
+    if (!billing.ok) return renderPay(ctx, services, order, { values: typed, errors: billing.errors, status: billing.status });
     const { order: current, notice } = billing;
     if (notice) return renderPay(ctx, services, current, { values: typed, notice, status: 409 });
     const card = { number: typed.card_number, expiry: typed.expiry, cvc: typed.cvc };
@@ -124,63 +115,6 @@ const STATUS_TEXT: Record<string, string> = {
   canceled: 'canceled',
   refunded: 'refunded',
 };
-
-const money = (order: OrderRow) => formatCents(order.total_cents, order.currency);
-
-/** The fields as typed, as strings (absent ones empty), to show them again whatever happens. */
-function typedValues(body: Record<string, unknown>): PayFormValues {
-  const value = (name: keyof PayFormValues) => formString(body, name);
-  return {
-    name: value('name'),
-    country: value('country'),
-    vat_number: value('vat_number'),
-    method: value('method'),
-    card_number: value('card_number'),
-    expiry: value('expiry'),
-    cvc: value('cvc'),
-  };
-}
-
-type PricedBilling = { ok: true; order: OrderRow; notice: string | null } | { ok: false };
-
-/**
- * Saves the typed billing details and prices the order with them (re-checking the promo code).
- * The notice says why the person must look again before paying: another country or VAT number
- * (the VAT and the total may differ), a dropped promo code or a changed price. Invalid details
- * render the page with the messages and the typed values.
- */
-async function priceBilling(ctx: Context, services: WebServices, order: OrderRow, typed: PayFormValues): Promise<PricedBilling> {
-  const form = parseForm(BillingForm, { name: typed.name, country: typed.country, vat_number: typed.vat_number });
-  if (!form.ok) {
-    await renderPay(ctx, services, order, { values: typed, errors: form.errors, status: 400 });
-    return { ok: false };
-  }
-  const billing = { name: form.data.name ?? null, country: form.data.country, vat_number: form.data.vat_number ?? null };
-  const changed =
-    billing.country !== order.billing.country ||
-    (billing.vat_number && normalVatNumber(billing.vat_number)) !== (order.billing.vat_number || null);
-  try {
-    const { order: repriced, promoDropped } = await repriceOrder(services.db, services.config, order, billing, ctx.ip);
-    const notice = promoDropped
-      ? promoNotice(order, repriced, promoDropped)
-      : changed
-        ? `With these billing details the VAT is ${formatCents(repriced.quote.vat.amount_cents, repriced.currency)} and the total is ${money(repriced)}. Nothing was charged; check the order and press Pay to confirm.`
-        : repriced.total_cents !== order.total_cents
-          ? promoNotice(order, repriced, null)
-          : null;
-    return { ok: true, order: repriced, notice };
-  } catch (err) {
-    if (!(err instanceof AppError) || err.code !== 'vat_number_invalid') throw err;
-    await renderPay(ctx, services, order, { values: typed, errors: { vat_number: err.message }, status: 422 });
-    return { ok: false };
-  }
-}
-
-function promoNotice(before: OrderRow, after: OrderRow, reason: string | null): string {
-  const code = before.quote.promo?.code;
-  const why = reason ? `The promo code ${code} can no longer be used (${reason.replaceAll('_', ' ')}). ` : 'The price has changed. ';
-  return `${why}The new total is ${money(after)}. Nothing was charged; review the order and pay again.`;
-}
 
 function cardErrors(card: { number: string; expiry: string; cvc: string }): FieldMessages {
   const errors: FieldMessages = {};
