@@ -1,6 +1,6 @@
 import type { Config } from '../config.ts';
 import type { Db } from '../db/knex.ts';
-import { formatCents } from '../domain/orders/receipt.ts';
+import { formatCents, unitPriceText } from '../domain/orders/line-text.ts';
 import { orderDetails, refundOrder, retryOrder } from '../domain/orders/support.ts';
 import type { WorkflowStarter } from '../temporal/client.ts';
 import { OrderUsageError, type OrderFlags } from './orders.ts';
@@ -38,7 +38,7 @@ export async function runOrderSupportCommand(
       );
       for (const l of lines) {
         console.log(
-          `line ${l.position}\t${l.product}\tlisting ${l.listing_id ?? '-'}\t${money(l.net_cents)} + ${money(l.vat_cents)}\t${l.fulfilled_at ? `fulfilled ${l.fulfilled_at.toISOString()}` : 'not fulfilled'}${l.refunded_at ? '\trefunded' : ''}`,
+          `line ${l.position}\t${l.product}\tlisting ${l.listing_id ?? '-'}${l.listing_name ? ` ${JSON.stringify(l.listing_name)}` : ''}\t${unitPriceText(l, order.currency)}\tnet ${money(l.net_cents)} + VAT ${money(l.vat_cents)}\t${l.fulfilled_at ? `fulfilled ${l.fulfilled_at.toISOString()}` : 'not fulfilled'}${l.refunded_at ? '\trefunded' : ''}`,
         );
       }
       for (const e of events)

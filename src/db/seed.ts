@@ -25,7 +25,12 @@ const SITES: SiteSeed[] = [
   },
 ];
 
-/** Starting prices (USD cents, excluding VAT); admins change them in the database afterwards. */
+/**
+ * Starting prices per unit (USD cents, excluding VAT; the unit is the product's, see unitOf):
+ * a launch, a featured week, a category, a billboard day, a section. One unit costs what one
+ * unit always did, except the billboard: a day is USD 15 (its 7-day minimum USD 105, above a
+ * featured week, as it is the only banner that day). Admins change prices afterwards.
+ */
 const PRODUCTS = [
   {
     key: 'launch',
@@ -37,22 +42,22 @@ const PRODUCTS = [
   {
     key: 'featured',
     name: 'Featured placement',
-    description: 'Pinned above the weekly ranking for 1 to 12 weeks.',
+    description: 'Pinned above the weekly ranking; priced per week, 1 to 12 weeks.',
     price_cents: 9900,
     options: { weeks: { type: 'integer', min: 1, max: 12, required: true } },
   },
   {
     key: 'categories',
     name: 'Category placement',
-    description: 'Listed at the top of up to 5 categories.',
+    description: 'Listed at the top of the categories you choose; priced per category, up to 5.',
     price_cents: 2900,
     options: { categories: { type: 'array', items: 'category slug', min: 1, max: 5, required: true } },
   },
   {
     key: 'billboard',
     name: 'Billboard',
-    description: 'The banner on every page of the site for the days you book.',
-    price_cents: 1900,
+    description: 'The banner on every page of the site; priced per day you book.',
+    price_cents: 1500,
     options: {
       days: { type: 'integer', min: 'site billboard_min_days', default: 7, required: false },
       start_date: { type: 'string', format: 'YYYY-MM-DD', required: true },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PRODUCT_UNITS } from '../domain/orders/product-options.ts';
 import { Id } from './schemas.ts';
 
 /** Schemas of the orders operations (issue 12 §2, §5). */
@@ -11,26 +12,46 @@ export const OrderItem = z
   })
   .strict();
 
+const COUNTRY_MESSAGE = 'Enter a two-letter country code (ISO 3166-1 alpha-2), e.g. IE';
 const Country = z
-  .string()
+  .string({ error: COUNTRY_MESSAGE })
   // On the input too, so that the OpenAPI document says which strings are accepted.
-  .regex(/^\s*[A-Za-z]{2}\s*$/, { message: 'Must be an ISO 3166-1 alpha-2 country code', abort: true })
+  .regex(/^\s*[A-Za-z]{2}\s*$/, { message: COUNTRY_MESSAGE, abort: true })
   .trim()
   .transform((v) => v.toUpperCase())
-  .pipe(z.string().regex(/^[A-Z]{2}$/, 'Must be an ISO 3166-1 alpha-2 country code'));
+  .pipe(z.string().regex(/^[A-Z]{2}$/, COUNTRY_MESSAGE));
+
+/** What one unit of a product is; prices are per unit. */
+export const ProductUnit = z.enum(PRODUCT_UNITS);
+
+const VatNumber = z.string().trim().min(4, 'A VAT number has at least 4 characters').max(20, 'A VAT number has at most 20 characters');
 
 export const QuoteBody = {
   items: z.array(OrderItem).min(1).max(20).describe('What to buy; at most 20 items'),
   billing_country: Country.describe('ISO 3166-1 alpha-2 code of the buyer, e.g. IE'),
-  vat_number: z.string().trim().min(4).max(20).optional().describe('EU businesses: a valid VAT number of billing_country → reverse charge'),
+  vat_number: VatNumber.optional().describe('EU businesses: a valid VAT number of billing_country → reverse charge'),
   promo_code: z.string().max(64).optional().describe('Exactly as the user typed it'),
 };
+
+/**
+ * The billing details the person gives on the pay page: the country and VAT number are the
+ * quote's own fields (QuoteBody), the name goes on the invoice.
+ */
+export const BillingDetails = z.object({
+  name: z.string().trim().max(200, 'At most 200 characters').optional().describe('Name on the invoice (a person or a company)'),
+  country: QuoteBody.billing_country,
+  vat_number: QuoteBody.vat_number,
+});
 
 const QuoteLine = z.object({
   product: z.string(),
   listing_id: Id.nullable(),
+  listing_name: z.string().nullable().describe('The listing as it was named when the line was priced'),
   options: z.record(z.string(), z.unknown()),
-  unit_cents: z.int(),
+  unit: ProductUnit.describe('What one unit is (list_products)'),
+  quantity: z.int().describe('Units bought: weeks, days, categories, or 1'),
+  unit_price_cents: z.int().describe('Price of one unit, excluding VAT'),
+  amount_cents: z.int().describe('quantity × unit_price_cents, before any discount'),
   discount_cents: z.int(),
   net_cents: z.int(),
   vat_cents: z.int(),

@@ -6,6 +6,7 @@ import { ISO_WEEK_PATTERN, isoWeekMonday, isoWeekStart } from '../domain/ranking
 import { searchListings } from '../domain/listings/search.ts';
 import { listSites } from '../domain/sites/sites.ts';
 import { defineOperation } from './operation.ts';
+import { ProductUnit } from './order-schemas.ts';
 import { Id, PageQuery, PublicListing, page } from './schemas.ts';
 
 export const searchListingsOp = defineOperation({
@@ -114,7 +115,9 @@ export const listInterviewQuestionsOp = defineOperation({
 export const listProductsOp = defineOperation({
   name: 'list_products',
   summary: 'Products with current prices',
-  description: 'Prices are in USD cents excluding VAT and change; always read them here.',
+  description:
+    'Prices are in USD cents excluding VAT, per `unit` (a featured week, a billboard day, a category, or the item), and change; ' +
+    'always read them here. An order line costs quantity × price.',
   method: 'GET',
   path: '/products',
   idempotent: false,
@@ -127,7 +130,8 @@ export const listProductsOp = defineOperation({
         key: z.string(),
         name: z.string(),
         description: z.string(),
-        price_cents: z.int(),
+        price_cents: z.int().describe('Price of one unit'),
+        unit: ProductUnit.describe('What one unit is: featured weeks, billboard days, categories'),
         currency: z.literal('USD'),
         needs_listing: z.boolean(),
         options: z.record(z.string(), z.unknown()).describe('Accepted options of an order item for this product'),

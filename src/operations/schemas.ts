@@ -70,7 +70,8 @@ export const BadgeCheck = z.object({
 /** The owner's view: public data plus plan, launch week and unlocked paid sections. */
 export const OwnerListing = PublicListing.extend({
   plan: z.enum(['free', 'paid']).nullable(),
-  launch_week: z.string().nullable().describe('Monday (YYYY-MM-DD, UTC) of the ISO launch week'),
+  launch_week: z.string().nullable().describe('ISO week of the launch, e.g. 2026-W52 (as list_launch_weeks names weeks)'),
+  launch_week_start: z.string().nullable().describe('Monday (YYYY-MM-DD) of launch_week; the listing goes live at 00:00 UTC'),
   queue_position: z.int().nullable().describe('1-based place within the launch week, in order of booking'),
   badge: BadgeCheck,
   badge_note: z.string().nullable().describe('Set when the badge has been missing beyond the grace period after launch'),

@@ -44,6 +44,8 @@ th, td { text-align: left; padding: .5rem; border-bottom: 1px solid var(--line);
   table.stack tr { display: block; border-bottom: 1px solid var(--line); padding: .5rem 0; }
   table.stack td { display: block; border: 0; padding: .125rem 0; }
   table.stack td[data-label]::before { content: attr(data-label) ": "; font-weight: 600; }
+  table.stack tfoot tr { display: flex; justify-content: space-between; gap: 1rem; padding: .25rem 0; }
+  table.stack tfoot th, table.stack tfoot td { border: 0; padding: 0; }
 }
 pre.mail { white-space: pre-wrap; background: var(--panel); padding: 1rem; border-radius: 6px; }
 .muted { color: var(--muted); }
@@ -71,6 +73,8 @@ section.operation h2 code, nav code { overflow-wrap: anywhere; }
 section.operation { border-top: 1px solid var(--line); margin-top: 2rem; }
 .billboard { background: var(--panel); border-bottom: 1px solid var(--line); text-align: center; padding: .5rem 1rem; }
 .invoice .parties { display: flex; gap: 2rem; flex-wrap: wrap; }
+.money { white-space: nowrap; overflow-wrap: normal; }
+.address { white-space: pre-line; }
 @media print { header.site, footer, .no-print { display: none; } main { max-width: none; } }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 `;

@@ -69,7 +69,8 @@ test.serial('a founder profile completed later moves an awaiting_profile listing
   t.true(chosen.body.missing.every((m: { code: string }) => m.code !== 'badge_missing'));
   await completeProfile(env, user.key);
   const view = await api(env, 'GET', `/me/listings/${listing.id}`, { key: user.key });
-  t.like(view.body, { status: 'scheduled', launch_week: earliestFreeWeek(new Date(), 4), missing: [] });
+  const week = earliestFreeWeek(new Date(), 4);
+  t.like(view.body, { status: 'scheduled', launch_week: isoWeekLabel(week), launch_week_start: week, missing: [] });
 });
 
 test.serial('badge missing → awaiting_badge; recheck_badge finds it → scheduled in the first week with room', async (t) => {
@@ -91,17 +92,31 @@ test.serial('badge missing → awaiting_badge; recheck_badge finds it → schedu
 
   const week = earliestFreeWeek(new Date(), 4);
   const view = await api(env, 'GET', `/me/listings/${listing.id}`, { key: user.key });
-  t.like(view.body, { status: 'scheduled', launch_week: week, missing: [], badge: { status: 'present' } });
+  // The ISO week label as list_launch_weeks names weeks, with its Monday beside it.
+  t.like(view.body, {
+    status: 'scheduled',
+    launch_week: isoWeekLabel(week),
+    launch_week_start: week,
+    missing: [],
+    badge: { status: 'present' },
+  });
+  t.regex(view.body.launch_week, /^\d{4}-W\d{2}$/);
   t.true(view.body.queue_position >= 1);
   const mine = await api(env, 'GET', '/me/listings', { key: user.key });
-  t.like(mine.body.items[0], { id: listing.id, status: 'scheduled', launch_week: week, queue_position: view.body.queue_position });
+  t.like(mine.body.items[0], {
+    id: listing.id,
+    status: 'scheduled',
+    launch_week: isoWeekLabel(week),
+    launch_week_start: week,
+    queue_position: view.body.queue_position,
+  });
   const weeks = await api(env, 'GET', '/launch-weeks');
   const booked = weeks.body.items.find((w: { week_start: string }) => w.week_start === week);
   t.like(booked, { week: isoWeekLabel(week), free_slots: 15, state: 'open' });
   t.true(booked.free_taken >= 1);
   // Choosing again changes nothing and checks nothing.
   const again = await api(env, 'POST', `/me/listings/${listing.id}/free`, { key: user.key });
-  t.like(again.body, { status: 'scheduled', launch_week: week, queue_position: view.body.queue_position });
+  t.like(again.body, { status: 'scheduled', launch_week_start: week, queue_position: view.body.queue_position });
   t.is(await checksOf(listing.id), 2);
 });
 
@@ -219,7 +234,7 @@ test.serial('50 concurrent choose_free_listing calls never overbook a week', asy
   t.true(perWeekCounts[0]!.week_start >= earliestFreeWeek(new Date(), 2));
   // Positions are 1..n within each week, without gaps or doubles.
   const byWeek = new Map<string, number[]>();
-  for (const r of results) byWeek.set(r.body.launch_week, [...(byWeek.get(r.body.launch_week) ?? []), r.body.queue_position]);
+  for (const r of results) byWeek.set(r.body.launch_week_start, [...(byWeek.get(r.body.launch_week_start) ?? []), r.body.queue_position]);
   for (const [week, positions] of byWeek) {
     const taken = (await db()('launch_slots').where({ week_start: week, kind: 'free' }).count({ n: '*' }))[0]!.n;
     t.deepEqual(

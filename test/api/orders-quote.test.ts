@@ -33,32 +33,72 @@ test('list_products publishes the options schema that validates items', async (t
   t.is(res.body.items.find((p: { key: string }) => p.key === 'categories').options.properties.categories.maxItems, 5);
 });
 
+test('list_products says what one unit is; the price is per unit', async (t) => {
+  const res = await api(env, 'GET', '/products');
+  t.is(res.status, 200);
+  const units = Object.fromEntries(res.body.items.map((p: { key: string; unit: string }) => [p.key, p.unit]));
+  t.deepEqual(units, { launch: 'item', featured: 'week', categories: 'category', billboard: 'day', unlock_section: 'item' });
+  for (const p of res.body.items) t.is(p.price_cents, await priceOf(db(), p.key), p.key);
+});
+
 test('a quote has the exact shape, in integer cents and basis points', async (t) => {
   const launch = await priceOf(db(), 'launch');
   const featured = await priceOf(db(), 'featured');
   const res = await usQuote([item('launch'), item('featured', { weeks: 3 })]);
   t.is(res.status, 200, JSON.stringify(res.body));
+  const line = (product: string, options: object, unit: string, quantity: number, price: number) => ({
+    product,
+    listing_id: listingId,
+    listing_name: 'Quote Rockets',
+    options,
+    unit,
+    quantity,
+    unit_price_cents: price,
+    amount_cents: quantity * price,
+    discount_cents: 0,
+    net_cents: quantity * price,
+    vat_cents: 0,
+  });
   t.deepEqual(res.body, {
     currency: 'USD',
-    lines: [
-      { product: 'launch', listing_id: listingId, options: {}, unit_cents: launch, discount_cents: 0, net_cents: launch, vat_cents: 0 },
-      {
-        product: 'featured',
-        listing_id: listingId,
-        options: { weeks: 3 },
-        unit_cents: featured,
-        discount_cents: 0,
-        net_cents: featured,
-        vat_cents: 0,
-      },
-    ],
-    subtotal_cents: launch + featured,
+    lines: [line('launch', {}, 'item', 1, launch), line('featured', { weeks: 3 }, 'week', 3, featured)],
+    subtotal_cents: launch + 3 * featured,
     discount_cents: 0,
-    net_cents: launch + featured,
+    net_cents: launch + 3 * featured,
     vat: { country: 'US', rate_bp: 0, treatment: 'outside_eu', note: 'Outside the EU: no EU VAT charged.', amount_cents: 0 },
-    total_cents: launch + featured,
+    total_cents: launch + 3 * featured,
     promo: null,
   });
+});
+
+test('prices are per unit: weeks featured, billboard days, categories', async (t) => {
+  const cases: [Record<string, unknown>, string, number][] = [
+    [item('featured', { weeks: 1 }), 'featured', 1],
+    [item('featured', { weeks: 4 }), 'featured', 4],
+    [item('featured', { weeks: 12 }), 'featured', 12],
+    [item('billboard', { start_date: inDays(200), days: 7 }), 'billboard', 7],
+    [item('billboard', { start_date: inDays(200), days: 90 }), 'billboard', 90],
+    [item('categories', { categories: ['ai', 'data', 'design'] }), 'categories', 3],
+    [item('unlock_section', { section: 'faqs' }), 'unlock_section', 1],
+  ];
+  for (const [one, product, quantity] of cases) {
+    const unit = await priceOf(db(), product);
+    const res = await usQuote([one]);
+    t.is(res.status, 200, JSON.stringify(res.body));
+    t.like(res.body.lines[0], { quantity, unit_price_cents: unit, amount_cents: quantity * unit, net_cents: quantity * unit }, product);
+    t.is(res.body.total_cents, quantity * unit, `${product} × ${quantity}`);
+  }
+  // The checkout prices with the same function and snapshots the unit price into the order's lines.
+  const order = await checkout(env, owner.key, { items: [item('featured', { weeks: 4 })], billing_country: 'DE' });
+  t.is(order.status, 201, JSON.stringify(order.body));
+  const unit = await priceOf(db(), 'featured');
+  t.like(order.body.lines[0], { unit: 'week', quantity: 4, unit_price_cents: unit, amount_cents: 4 * unit, listing_name: 'Quote Rockets' });
+  t.is(order.body.vat.amount_cents, Math.floor((4 * unit * 1900 + 5000) / 10000));
+  const row = await db()('order_lines')
+    .join('orders', 'orders.id', 'order_lines.order_id')
+    .where('orders.number', order.body.number)
+    .first();
+  t.like(row, { unit: 'week', quantity: 4, unit_price_cents: unit, amount_cents: 4 * unit, listing_name: 'Quote Rockets' });
 });
 
 test('option refusals name the item index and field', async (t) => {
@@ -273,4 +313,24 @@ test('wrong promo tries stop at the limit with Retry-After; right codes never co
   t.is((await quote(env, user.key, body(good))).status, 429);
   t.is((await quote(env, user.key, { items: [item('featured', { weeks: 1 }, mine)], billing_country: 'US' })).status, 200);
   t.is(Number((await db()('promo_attempts').where({ user_id: user.userId }).count({ n: '*' }))[0].n), 5);
+});
+
+test('an order too large for one checkout is refused, never a 500', async (t) => {
+  // On the makers site, whose prices no other test here reads.
+  const makers = await insertLiveListing(db(), { name: 'Big Spender', ownerId: owner.userId, site: 'makers' });
+  await db()('products')
+    .whereIn('site_id', db()('sites').where({ key: 'makers' }).select('id'))
+    .where({ key: 'billboard' })
+    .update({ price_cents: 50_000_000 });
+  const body = { items: [item('billboard', { start_date: inDays(30), days: 90 }, makers)], billing_country: 'US' };
+  const host = { host: 'makers.localhost' };
+  const built = await api(env, 'POST', '/orders/checkout', { key: owner.key, body, headers: host });
+  t.like(built.body, { status: 422, code: 'order_item_refused' });
+  const refused = await quote(env, owner.key, body, host);
+  t.like(refused.body, { status: 422, code: 'order_item_refused', errors: [{ path: 'items' }] });
+  t.regex(refused.body.detail, /USD 45000000\.00 before VAT, above the USD 10000000\.00/);
+  t.is(
+    (await quote(env, owner.key, { ...body, items: [item('billboard', { start_date: inDays(30), days: 14 }, makers)] }, host)).status,
+    200,
+  );
 });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import test from 'ava';
 import { createVerifiedUser } from '../../src/auth/accounts.ts';
 import { createApiKey } from '../../src/auth/api-keys.ts';
+import { setSellerDetails } from '../../src/domain/sites/seller.ts';
 import { startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
 import { checkout, postWebhook, succeededEvent, waitForOrder } from '../helpers/orders.ts';
@@ -26,7 +27,7 @@ async function buyer() {
   return { user, key, client, email };
 }
 
-test('the account lists orders; a paid order has a printable invoice with the reverse-charge note', async (t) => {
+test.serial('the account lists orders; a paid order has a printable invoice with the reverse-charge note', async (t) => {
   const { user, key, client } = await buyer();
   const listingId = await insertLiveListing(db(), { name: 'Invoice Co', ownerId: user.id });
   const pending = (
@@ -59,11 +60,60 @@ test('the account lists orders; a paid order has a printable invoice with the re
   t.regex(invoice.$('[data-buyer]').text(), /VAT number: FR40303265045/);
   t.regex(invoice.$('[data-vat-note]').text(), /Reverse charge/);
   t.regex(invoice.text, /Seller/);
+  // Until the admin sets a legal name, the seller is the site.
+  t.is(invoice.$('[data-seller-name]').text(), 'Listing Directory');
+  // Lines name the listing, never "listing 2".
+  t.is(invoice.$('[data-listing-name]').text(), 'Invoice Co');
+  t.false(invoice.text.includes(`listing ${listingId}`));
+  t.regex(invoice.$('[data-unit-price]').text(), /1 item × USD \d+\.\d{2}/);
+  t.false(page.text.includes(`listing ${listingId}`));
+  t.regex(page.$('[data-line-fulfilled]').text(), /Paid launch for Invoice Co: fulfilled/);
+  t.regex(list.$(`[data-order="${order.number}"]`).text(), /Paid launch for Invoice Co/);
 
   t.is((await client.get(`/account/orders/${pending.number}/invoice`)).status, 404);
+  t.regex(pendingPage.$('[data-unit-price]').text(), /1 week × USD \d+\.\d{2}/);
   const stranger = await buyer();
   t.is((await stranger.client.get(`/account/orders/${order.number}`)).status, 404);
   t.is((await stranger.client.get(`/account/orders/${order.number}/invoice`)).status, 404);
   const anonymous = await new WebClient(env.baseUrl).get('/account/orders');
   t.is(anonymous.status, 303);
+});
+
+test.serial('an invoice carries the seller’s legal name, address and VAT ID and the buyer’s name, country and VAT number', async (t) => {
+  const { user, key, client, email } = await buyer();
+  const listingId = await insertLiveListing(db(), { name: 'Billed & Co', ownerId: user.id });
+  const order = (
+    await checkout(env, key, {
+      items: [{ product: 'featured', listing_id: listingId, options: { weeks: 4 } }],
+      billing_country: 'DE',
+      vat_number: 'DE 129 273 398',
+    })
+  ).body;
+  t.like(order.lines[0], { listing_name: 'Billed & Co', unit: 'week', quantity: 4 });
+  await db()('orders')
+    .where({ number: order.number })
+    .update({ billing: { name: 'Billed & Co GmbH', country: 'DE', vat_number: 'DE129273398' } });
+  await postWebhook(env, succeededEvent(order.number, order.total_cents));
+  await waitForOrder(env, key, order.number, ['fulfilled']);
+  await setSellerDetails(db(), 'main', {
+    seller_name: 'Listing Directory Ltd',
+    seller_address: '1 Main Street\nDublin 2',
+    seller_vat_id: 'IE6388047V',
+  });
+  try {
+    const invoice = await client.get(`/account/orders/${order.number}/invoice`);
+    t.is(invoice.status, 200);
+    t.is(invoice.$('[data-seller-name]').text(), 'Listing Directory Ltd');
+    t.is(invoice.$('[data-seller-address]').text(), '1 Main Street\nDublin 2');
+    t.is(invoice.$('[data-seller-vat-id]').text(), 'IE6388047V');
+    t.regex(invoice.$('[data-seller]').text(), /Country: IE/);
+    t.is(invoice.$('[data-buyer-name]').text(), 'Billed & Co GmbH');
+    t.regex(invoice.$('[data-buyer]').text(), /Country: DE/);
+    t.regex(invoice.$('[data-buyer]').text(), /VAT number: DE129273398/);
+    t.false(invoice.text.includes(email));
+    t.is(invoice.$('[data-listing-name]').text(), 'Billed & Co');
+    t.regex(invoice.$('[data-unit-price]').text(), /4 weeks × USD \d+\.\d{2}/);
+  } finally {
+    await setSellerDetails(db(), 'main', { seller_name: '', seller_address: '', seller_vat_id: '' });
+  }
 });

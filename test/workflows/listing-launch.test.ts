@@ -186,7 +186,7 @@ test.serial('an upgrade re-aims a flow that sleeps until its free week; operator
   const { user, listing } = await freeListing();
   badges.add(listing.slug);
   const chosen = await api(env, 'POST', `/me/listings/${listing.id}/free`, { key: user.key });
-  t.like(chosen.body, { status: 'scheduled', launch_week: addWeeks(isoWeekStart(new Date()), 3) });
+  t.like(chosen.body, { status: 'scheduled', launch_week_start: addWeeks(isoWeekStart(new Date()), 3) });
   const { client, close } = await temporalClient(env);
   t.teardown(close);
   const handle = client.workflow.getHandle(`listing:${listing.id}`);
@@ -198,7 +198,7 @@ test.serial('an upgrade re-aims a flow that sleeps until its free week; operator
   const started = (await handle.fetchHistory()).events!.find((e) => e.timerStartedEventAttributes)!;
   const firesAfterMs = Number(started.timerStartedEventAttributes!.startToFireTimeout!.seconds) * 1000;
   const startedAtMs = Number(started.eventTime!.seconds) * 1000;
-  t.true(Math.abs(startedAtMs + firesAfterMs - weekStartMs(chosen.body.launch_week)) < 2_000, `${startedAtMs} + ${firesAfterMs}`);
+  t.true(Math.abs(startedAtMs + firesAfterMs - weekStartMs(chosen.body.launch_week_start)) < 2_000, `${startedAtMs} + ${firesAfterMs}`);
   const described = await handle.describe();
   t.is(described.typedSearchAttributes.get(defineSearchAttributeKey('ListingId', SearchAttributeType.INT)), listing.id);
   t.is(described.typedSearchAttributes.get(defineSearchAttributeKey('SiteKey', SearchAttributeType.KEYWORD)), 'main');

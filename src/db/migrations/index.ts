@@ -16,6 +16,7 @@ import * as searchSpeed from './017-search-speed.ts';
 import * as searchChanges from './018-search-changes.ts';
 import * as capacityHolds from './019-capacity-holds.ts';
 import * as orders from './015-orders.ts';
+import * as unitPrices from './020-unit-prices.ts';
 import * as companyIdentity from './021-company-identity.ts';
 
 interface Migration {
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   '017-search-speed': searchSpeed,
   '018-search-changes': searchChanges,
   '019-capacity-holds': capacityHolds,
+  '020-unit-prices': unitPrices,
   '021-company-identity': companyIdentity,
 };
 

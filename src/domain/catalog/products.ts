@@ -1,13 +1,15 @@
 import { cacheOf } from '../../cache/ttl-cache.ts';
 import type { Db } from '../../db/knex.ts';
-import { isProductKey, optionsJsonSchema } from '../orders/product-options.ts';
+import { isProductKey, optionsJsonSchema, unitOf, type ProductUnit } from '../orders/product-options.ts';
 import type { SiteSettings } from '../sites/sites.ts';
 
 export interface Product {
   key: string;
   name: string;
   description: string;
+  /** The price is for one unit: a featured week, a billboard day, a category, or the item. */
   price_cents: number;
+  unit: ProductUnit;
   currency: 'USD';
   needs_listing: boolean;
   options: Record<string, unknown>;
@@ -30,6 +32,7 @@ async function readProducts(db: Db, siteId: number): Promise<Product[]> {
   return rows.map((r) => ({
     ...r,
     options: isProductKey(r.key) ? optionsJsonSchema(r.key, minDays) : r.options,
+    unit: isProductKey(r.key) ? unitOf(r.key) : 'item',
     currency: 'USD' as const,
   }));
 }

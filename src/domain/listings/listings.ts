@@ -3,6 +3,7 @@ import { pageOf } from '../../db/pages.ts';
 import { notFound } from '../../errors.ts';
 import { companyKey } from '../company.ts';
 import { launchDetails } from '../launches/owner-launch.ts';
+import { isoWeekLabel } from '../ranking/weeks.ts';
 import type { CompanyFacts, Evidence, Faq, ListingStatus, UnlockedSection } from '../fields.ts';
 import { listSites } from '../sites/sites.ts';
 import { uniqueSlug } from './slug.ts';
@@ -88,7 +89,9 @@ export function toOwnerListing(row: ListingRow, siteKey: string) {
   return {
     ...toPublicListing(row, siteKey),
     plan: row.plan,
-    launch_week: row.launch_week,
+    // The ISO label as everywhere else in the API, with its Monday beside it (DESIGN.md §7).
+    launch_week: row.launch_week === null ? null : isoWeekLabel(row.launch_week),
+    launch_week_start: row.launch_week,
     unlocked_sections: row.unlocked_sections,
     contact_email: row.contact_email,
     evidence: row.evidence,

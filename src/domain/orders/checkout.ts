@@ -5,7 +5,7 @@ import type { WorkflowStarter } from '../../temporal/client.ts';
 import type { OrderWorkflowInput } from './order-flow.ts';
 import { holdCapacity } from './capacity-holds.ts';
 import { linesOf, toOrderView, type OrderRow, type OrderView } from './order-views.ts';
-import { priceOrder, type PricedOrder, type PricingContext, type QuoteInput } from './pricing.ts';
+import { priceOrder, type PricedOrder, type PricingContext, type QuoteInput, type QuoteLine } from './pricing.ts';
 import { promoInvalid, promoRefusal, type PromoCode } from './promos.ts';
 
 export interface CheckoutDeps {
@@ -73,7 +73,7 @@ async function insertOrder(db: Db, ctx: PricingContext, input: QuoteInput, price
           })
           .returning('*');
         const lines: { id: number }[] = await trx('order_lines')
-          .insert(priced.quote.lines.map((l, position) => ({ ...l, options: JSON.stringify(l.options), order_id: order.id, position })))
+          .insert(priced.quote.lines.map((l, position) => lineRow(l, order.id, position)))
           .returning('id');
         if (promo) await reservePromo(trx, ctx, priced, promo, order.id);
         // Last: the week and billboard locks are held for as short a time as the transaction allows.
@@ -94,6 +94,14 @@ async function insertOrder(db: Db, ctx: PricingContext, input: QuoteInput, price
     }
   }
 }
+
+/** The order_lines row of a quote line: the quote's fields are its columns. */
+const lineRow = (line: QuoteLine, orderId: number, position: number) => ({
+  ...line,
+  options: JSON.stringify(line.options),
+  order_id: orderId,
+  position,
+});
 
 /** Under the code's row lock, so that concurrent checkouts count each other's reservations. */
 async function reservePromo(trx: Db, ctx: PricingContext, priced: PricedOrder, promo: PromoCode, orderId: number): Promise<void> {

@@ -4,7 +4,16 @@ import { AppError, appError, validationFailed, type FieldError } from '../../err
 import { listProducts } from '../catalog/products.ts';
 import type { Site } from '../sites/sites.ts';
 import { isoWeekStart } from '../ranking/weeks.ts';
-import { MAX_WEEKS_AHEAD, addDays, isProductKey, optionsSchema, type ProductKey } from './product-options.ts';
+import {
+  MAX_WEEKS_AHEAD,
+  addDays,
+  isProductKey,
+  optionsSchema,
+  quantityOf,
+  unitOf,
+  type ProductKey,
+  type ProductUnit,
+} from './product-options.ts';
 
 /** One element of `items` as the caller sent it. */
 export interface OrderItemInput {
@@ -13,13 +22,17 @@ export interface OrderItemInput {
   options?: Record<string, unknown> | undefined;
 }
 
-/** An item checked against the catalog: the price snapshot and the normalised options. */
+/** An item checked against the catalog: the unit price snapshot, the normalised options and how many units they buy. */
 export interface ResolvedItem {
   product: ProductKey;
   product_name: string;
   listing_id: number | null;
+  /** The listing's name, so that pages, orders and invoices never say "listing 2". */
+  listing_name: string | null;
   options: Record<string, unknown>;
-  unit_cents: number;
+  unit: ProductUnit;
+  quantity: number;
+  unit_price_cents: number;
 }
 
 /** What pricing needs of a product: the site's current price. */
@@ -72,13 +85,16 @@ export async function resolveItems(
       product: item.product,
       product_name: product.name,
       listing_id: item.listing_id ?? null,
+      listing_name: null,
       options: options.data,
-      unit_cents: product.price_cents,
+      unit: unitOf(item.product),
+      quantity: quantityOf(item.product, options.data),
+      unit_price_cents: product.price_cents,
     };
   });
   if (malformed.length) throw validationFailed(malformed, 'Some order items are invalid.');
-  const resolved = parsed as ResolvedItem[];
-  await checkListings(db, site.id, userId, resolved, cacheTtlMs);
+  const names = await checkListings(db, site.id, userId, parsed as ResolvedItem[], cacheTtlMs);
+  const resolved = (parsed as ResolvedItem[]).map((i) => ({ ...i, listing_name: i.listing_id === null ? null : names.get(i.listing_id)! }));
   const refused = await refusals(db, resolved, now);
   if (refused.length) {
     throw new AppError(422, 'order_item_refused', 'Order item refused', refused.map((r) => `${r.path}: ${r.message}`).join(' '), {
@@ -91,24 +107,32 @@ export async function resolveItems(
 /**
  * Every listing named must be the caller's and on the request's site (issue 20 §4): another
  * owner's listing, or one of the caller's on another site, is "not found" here, as it is in this
- * site's directory (a company may have a listing on each site; placements are sold per site). With
- * a cache TTL (quotes, which change nothing) the caller's listings may be as old as the TTL; a
- * listing not among them is looked up in the table, so a listing just claimed is found at once.
+ * site's directory (a company may have a listing on each site; placements are sold per site).
+ * Returns their names by id. With a cache TTL (quotes, which change nothing) the caller's listings
+ * may be as old as the TTL; a listing not among them is looked up in the table, so a listing just
+ * claimed is found at once.
  */
-async function checkListings(db: Db, siteId: number, userId: number, items: ResolvedItem[], cacheTtlMs: number): Promise<void> {
+async function checkListings(db: Db, siteId: number, userId: number, items: ResolvedItem[], cacheTtlMs: number): Promise<Map<number, string>> {
   const ids = [...new Set(items.map((i) => i.listing_id).filter((id): id is number => id !== null))];
-  if (!ids.length) return;
-  const owned = (query: Db) => query('listings').where({ owner_id: userId, site_id: siteId });
-  if (cacheTtlMs) {
-    const mine = await cacheOf<Set<number>>(db, 'owned-listings', { ttlMs: cacheTtlMs, maxEntries: 10_000 }).get(
-      `${siteId}:${userId}`,
-      async () => new Set((await owned(db).pluck('id')) as number[]),
+  if (!ids.length) return new Map();
+  const namesOf = async (query: ReturnType<Db>) =>
+    new Map(
+      ((await query.where({ owner_id: userId, site_id: siteId }).select('id', 'name')) as { id: number; name: string }[]).map((r) => [
+        r.id,
+        r.name,
+      ]),
     );
-    if (ids.every((id) => mine.has(id))) return;
+  if (cacheTtlMs) {
+    const mine = await cacheOf<Map<number, string>>(db, 'owned-listings', { ttlMs: cacheTtlMs, maxEntries: 10_000 }).get(
+      `${siteId}:${userId}`,
+      () => namesOf(db('listings')),
+    );
+    if (ids.every((id) => mine.has(id))) return mine;
   }
-  const found = new Set((await owned(db).whereIn('id', ids).select('id')).map((r: { id: number }) => r.id));
-  const missing = ids.find((id) => !found.has(id));
+  const owned = await namesOf(db('listings').whereIn('id', ids));
+  const missing = ids.find((id) => !owned.has(id));
   if (missing !== undefined) throw appError('not_found', `Listing ${missing} was not found among your listings on this site.`);
+  return owned;
 }
 
 async function refusals(db: Db, items: ResolvedItem[], now: Date): Promise<FieldError[]> {

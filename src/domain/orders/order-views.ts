@@ -2,6 +2,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/knex.ts';
 import { notFound } from '../../errors.ts';
 import type { Quote } from './pricing.ts';
+import type { ProductUnit } from './product-options.ts';
 
 export type OrderStatus = 'pending' | 'paid' | 'fulfilled' | 'expired' | 'canceled' | 'refunded' | 'attention';
 
@@ -38,8 +39,12 @@ export interface OrderLineRow {
   position: number;
   product: string;
   listing_id: number | null;
+  listing_name: string | null;
   options: Record<string, unknown>;
-  unit_cents: number;
+  unit: ProductUnit;
+  quantity: number;
+  unit_price_cents: number;
+  amount_cents: number;
   discount_cents: number;
   net_cents: number;
   vat_cents: number;
@@ -60,8 +65,12 @@ export function toOrderView(config: Pick<Config, 'baseUrl'>, order: OrderRow, li
     lines: lines.map((l) => ({
       product: l.product,
       listing_id: l.listing_id,
+      listing_name: l.listing_name,
       options: l.options,
-      unit_cents: l.unit_cents,
+      unit: l.unit,
+      quantity: l.quantity,
+      unit_price_cents: l.unit_price_cents,
+      amount_cents: l.amount_cents,
       discount_cents: l.discount_cents,
       net_cents: l.net_cents,
       vat_cents: l.vat_cents,

@@ -1,6 +1,8 @@
 import type { Db } from '../../db/knex.ts';
+import { AppError } from '../../errors.ts';
 import type { Site } from '../sites/sites.ts';
 import { resolveItems, type OrderItemInput, type ResolvedItem } from './items.ts';
+import { formatCents } from './line-text.ts';
 import { applyBp, splitByLargestRemainder } from './money.ts';
 import {
   findPromo,
@@ -13,6 +15,7 @@ import {
   type PromoAttemptLimits,
   type PromoCode,
 } from './promos.ts';
+import type { ProductUnit } from './product-options.ts';
 import { checkVatNumber, decideVat, type VatCheck, type VatDecision } from './vat.ts';
 
 /** The body of quote_order and create_checkout. */
@@ -26,8 +29,13 @@ export interface QuoteInput {
 export interface QuoteLine {
   product: string;
   listing_id: number | null;
+  listing_name: string | null;
   options: Record<string, unknown>;
-  unit_cents: number;
+  unit: ProductUnit;
+  quantity: number;
+  unit_price_cents: number;
+  /** quantity × unit price, before any discount. */
+  amount_cents: number;
   discount_cents: number;
   net_cents: number;
   vat_cents: number;
@@ -54,7 +62,7 @@ export interface PricingContext {
   /** Re-pricing an existing order: its own promo reservation does not count against it, and a refusal is no wrong try. */
   orderId?: number;
   /** Unit prices snapshotted into the order's lines at checkout; re-pricing keeps them. */
-  unitCents?: number[];
+  unitPrices?: number[];
   /**
    * Quotes may read the product list as list_products does and the caller's listings (cached for
    * this long); checkouts leave it out and read the tables, so the snapshot is the admin's
@@ -63,9 +71,12 @@ export interface PricingContext {
   catalogTtlMs?: number;
 }
 
+/** An item with its amount: quantity × unit price, before any discount. */
+export type PricedItem = ResolvedItem & { amount_cents: number };
+
 export interface PricedOrder {
   quote: Quote;
-  items: ResolvedItem[];
+  items: PricedItem[];
   vatCheck: VatCheck | null;
   promo: PromoCode | null;
 }
@@ -79,13 +90,37 @@ export async function priceOrder(db: Db, ctx: PricingContext, input: QuoteInput)
   const country = input.billing_country;
   const vatCheck = input.vat_number ? checkVatNumber(input.vat_number, country, ctx.now) : null;
   const resolved = await resolveItems(db, ctx.site, ctx.userId, input.items, ctx.now, ctx.catalogTtlMs);
-  const items = ctx.unitCents ? resolved.map((item, i) => ({ ...item, unit_cents: ctx.unitCents![i]! })) : resolved;
+  const items = resolved.map((item, i) => withAmount(item, ctx.unitPrices?.[i] ?? item.unit_price_cents));
   const promo = input.promo_code === undefined ? null : await usablePromo(db, ctx, input.promo_code, items);
   const vat = decideVat(ctx.site.settings.seller_country, country, vatCheck, ctx.now);
-  return { quote: computeQuote(items, promo, vat), items, vatCheck, promo };
+  const quote = computeQuote(items, promo, vat);
+  if (quote.subtotal_cents > MAX_SUBTOTAL_CENTS) throw tooLarge(quote.subtotal_cents);
+  return { quote, items, vatCheck, promo };
 }
 
-async function usablePromo(db: Db, ctx: PricingContext, typed: string, items: ResolvedItem[]): Promise<PromoCode> {
+/**
+ * The largest subtotal taken (USD 10,000,000.00): with per-unit prices 90 days of an admin's
+ * price could pass the 32-bit amounts of the order tables; with VAT the total stays below them.
+ */
+export const MAX_SUBTOTAL_CENTS = 1_000_000_000;
+
+const tooLarge = (subtotal: number) =>
+  new AppError(
+    422,
+    'order_item_refused',
+    'Order item refused',
+    `The order comes to ${formatCents(subtotal)} before VAT, above the ${formatCents(MAX_SUBTOTAL_CENTS)} one order can be; split it.`,
+    { errors: [{ path: 'items', message: `At most ${formatCents(MAX_SUBTOTAL_CENTS)} before VAT in one order` }] },
+  );
+
+/** The price is per unit: a featured week, a billboard day, a category (DESIGN.md §7). */
+const withAmount = (item: ResolvedItem, unitPriceCents: number): PricedItem => ({
+  ...item,
+  unit_price_cents: unitPriceCents,
+  amount_cents: item.quantity * unitPriceCents,
+});
+
+async function usablePromo(db: Db, ctx: PricingContext, typed: string, items: PricedItem[]): Promise<PromoCode> {
   const recheck = ctx.orderId !== undefined;
   if (!recheck) await guardPromoAttempts(db, ctx.promoLimits, ctx.userId, ctx.clientIp);
   const promo = await findPromo(db, ctx.site.id, typed);
@@ -102,11 +137,11 @@ async function usablePromo(db: Db, ctx: PricingContext, typed: string, items: Re
  * is computed once on the discounted net (half-up) and split over the lines the same way.
  */
 export function computeQuote(
-  items: Pick<ResolvedItem, 'product' | 'listing_id' | 'options' | 'unit_cents'>[],
+  items: Omit<PricedItem, 'product_name'>[],
   promo: Pick<PromoCode, 'code' | 'percent_bp' | 'amount_cents' | 'products'> | null,
   vat: VatDecision,
 ): Quote {
-  const subtotal = items.reduce((sum, i) => sum + i.unit_cents, 0);
+  const subtotal = items.reduce((sum, i) => sum + i.amount_cents, 0);
   const eligible = promo ? eligibleCents(promo, items) : 0;
   const discount = !promo
     ? 0
@@ -115,9 +150,9 @@ export function computeQuote(
       : Math.min(promo.amount_cents ?? 0, eligible);
   const discounts = splitByLargestRemainder(
     discount,
-    items.map((i) => (promo && isEligible(promo, i.product) ? i.unit_cents : 0)),
+    items.map((i) => (promo && isEligible(promo, i.product) ? i.amount_cents : 0)),
   );
-  const nets = items.map((i, k) => i.unit_cents - discounts[k]!);
+  const nets = items.map((i, k) => i.amount_cents - discounts[k]!);
   const net = subtotal - discount;
   const vatAmount = applyBp(net, vat.rate_bp);
   const vats = splitByLargestRemainder(vatAmount, nets);
@@ -126,8 +161,12 @@ export function computeQuote(
     lines: items.map((i, k) => ({
       product: i.product,
       listing_id: i.listing_id,
+      listing_name: i.listing_name,
       options: i.options,
-      unit_cents: i.unit_cents,
+      unit: i.unit,
+      quantity: i.quantity,
+      unit_price_cents: i.unit_price_cents,
+      amount_cents: i.amount_cents,
       discount_cents: discounts[k]!,
       net_cents: nets[k]!,
       vat_cents: vats[k]!,

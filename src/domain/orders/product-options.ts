@@ -6,6 +6,35 @@ import { isoWeekStart } from '../ranking/weeks.ts';
 export const PRODUCT_KEYS = ['launch', 'featured', 'categories', 'billboard', 'unlock_section'] as const;
 export type ProductKey = (typeof PRODUCT_KEYS)[number];
 
+/** What one unit of a product is: prices are per unit (a week featured, a day on the billboard, a category). */
+export const PRODUCT_UNITS = ['week', 'day', 'category', 'item'] as const;
+export type ProductUnit = (typeof PRODUCT_UNITS)[number];
+
+const UNITS: Record<ProductKey, ProductUnit> = {
+  launch: 'item',
+  featured: 'week',
+  categories: 'category',
+  billboard: 'day',
+  unlock_section: 'item',
+};
+
+/** The unit a product's price is for. */
+export const unitOf = (product: ProductKey): ProductUnit => UNITS[product];
+
+/** How many units an item of `product` with these (validated) options buys. */
+export function quantityOf(product: ProductKey, options: Record<string, unknown>): number {
+  switch (unitOf(product)) {
+    case 'week':
+      return options.weeks as number;
+    case 'day':
+      return options.days as number;
+    case 'category':
+      return (options.categories as string[]).length;
+    case 'item':
+      return 1;
+  }
+}
+
 export const MAX_WEEKS_AHEAD = 12;
 export const MAX_BILLBOARD_DAYS = 90;
 const DAY_MS = 86_400_000;

@@ -62,8 +62,8 @@ export async function findPromo(db: Db, siteId: number, typed: string): Promise<
 
 export interface PromoUse {
   userId: number;
-  /** Products of the order and their prices before any discount. */
-  lines: { product: string; unit_cents: number }[];
+  /** Products of the order and their amounts (quantity × unit price) before any discount. */
+  lines: { product: string; amount_cents: number }[];
   now: Date;
   /** The order this use belongs to (its own reservation does not count against it). */
   orderId?: number;
@@ -90,8 +90,8 @@ export async function promoRefusal(db: Db, promo: PromoCode | undefined, use: Pr
 }
 
 /** What the code applies to: the lines of its products (all lines without a product list). */
-export function eligibleCents(promo: Pick<PromoCode, 'products'>, lines: { product: string; unit_cents: number }[]): number {
-  return lines.filter((l) => isEligible(promo, l.product)).reduce((sum, l) => sum + l.unit_cents, 0);
+export function eligibleCents(promo: Pick<PromoCode, 'products'>, lines: { product: string; amount_cents: number }[]): number {
+  return lines.filter((l) => isEligible(promo, l.product)).reduce((sum, l) => sum + l.amount_cents, 0);
 }
 
 export const isEligible = (promo: Pick<PromoCode, 'products'>, product: string) => !promo.products || promo.products.includes(product);

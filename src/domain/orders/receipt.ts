@@ -1,7 +1,5 @@
+import { formatCents, lineText } from './line-text.ts';
 import type { OrderLineRow, OrderRow } from './order-views.ts';
-
-/** `4900` → `USD 49.00`. */
-export const formatCents = (cents: number, currency = 'USD') => `${currency} ${(cents / 100).toFixed(2)}`;
 
 const TREATMENT: Record<string, string> = {
   domestic: 'domestic VAT',
@@ -14,9 +12,7 @@ const TREATMENT: Record<string, string> = {
 export function receiptText(order: OrderRow, lines: OrderLineRow[], invoiceLink: string): string {
   const q = order.quote;
   const money = (c: number) => formatCents(c, order.currency);
-  const rows = lines.map(
-    (l) => `  ${l.product}${l.listing_id ? ` (listing ${l.listing_id})` : ''}: ${money(l.net_cents)} + VAT ${money(l.vat_cents)}`,
-  );
+  const rows = lines.map((l) => `  ${lineText(l, order.currency)}; net ${money(l.net_cents)} + VAT ${money(l.vat_cents)}`);
   return [
     `Thank you for your order ${order.number}.`,
     '',

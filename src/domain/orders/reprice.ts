@@ -33,7 +33,7 @@ export async function repriceOrder(db: Db, config: Config, order: OrderRow, bill
     now: new Date(),
     promoLimits: config.orders.promoLimits,
     orderId: order.id,
-    unitCents: lines.map((l: { unit_cents: number }) => l.unit_cents),
+    unitPrices: lines.map((l: { unit_price_cents: number }) => l.unit_price_cents),
   };
   const input: QuoteInput = {
     items: lines.map((l: { product: string; listing_id: number | null; options: Record<string, unknown> }) => ({
@@ -76,7 +76,7 @@ async function saveRepriced(db: Db, order: OrderRow, billing: BillingInput, pric
     for (const [position, line] of priced.quote.lines.entries()) {
       await trx('order_lines')
         .where({ order_id: order.id, position })
-        .update({ unit_cents: line.unit_cents, discount_cents: line.discount_cents, net_cents: line.net_cents, vat_cents: line.vat_cents });
+        .update({ discount_cents: line.discount_cents, net_cents: line.net_cents, vat_cents: line.vat_cents });
     }
     return row as OrderRow;
   });

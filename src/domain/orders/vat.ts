@@ -64,13 +64,16 @@ export function vatRateBp(country: string, at: Date): number {
   return history.find((period) => period.until > at.getTime())!.bp;
 }
 
+/** A VAT number as stored: `fr 40.303-265 045` → `FR40303265045`. */
+export const normalVatNumber = (raw: string) => raw.replace(/[\s.-]/g, '').toUpperCase();
+
 /**
  * Checks a VAT number's format and checksum and that it belongs to `billingCountry`; an invalid
  * number is refused with the reason (a business that typed a wrong number must not silently pay
  * consumer VAT).
  */
 export function checkVatNumber(raw: string, billingCountry: string, now: Date): VatCheck {
-  const number = raw.replace(/[\s.-]/g, '').toUpperCase();
+  const number = normalVatNumber(raw);
   const result = checkVAT(number, countries);
   const country = result.country?.isoCode.short;
   const refuse = (detail: string) =>

@@ -1,7 +1,6 @@
 import type { Context } from 'koa';
 import { badgeSnippets } from '../../domain/launches/badges.ts';
 import { chooseFree, recheckBadge } from '../../domain/launches/owner-actions.ts';
-import { isoWeekLabel } from '../../domain/launches/weeks.ts';
 import { ownerListingView } from '../../domain/listings/listing-views.ts';
 import { getOwnedListing } from '../../domain/listings/listings.ts';
 import { listSites } from '../../domain/sites/sites.ts';
@@ -102,7 +101,7 @@ function launchStatus(v: OwnerView): SafeHtml {
 <dl class="launch" data-status="${v.status}">
 <dt>Status</dt><dd data-field="status">${v.status}</dd>
 <dt>Plan</dt><dd data-field="plan">${v.plan ?? 'not chosen yet'}</dd>
-<dt>Launch week</dt><dd data-field="launch-week">${v.launch_week ? html`${isoWeekLabel(v.launch_week)} (live from Monday ${v.launch_week}, 00:00 UTC)` : html`<span class="muted">none yet</span>`}</dd>
+<dt>Launch week</dt><dd data-field="launch-week">${v.launch_week ? html`${v.launch_week} (live from Monday ${v.launch_week_start}, 00:00 UTC)` : html`<span class="muted">none yet</span>`}</dd>
 <dt>Place in that week</dt><dd data-field="queue-position">${v.queue_position ?? html`<span class="muted">—</span>`}</dd>
 </dl>
 ${(v.status as string) === 'live' && html`<p><a href="/listings/${v.slug}">See the public page</a></p>`}

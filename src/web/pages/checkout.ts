@@ -1,17 +1,16 @@
 import type { Context } from 'koa';
-import { z } from 'zod';
 import { linesOf, type OrderRow } from '../../domain/orders/order-views.ts';
 import { takePaymentEvent } from '../../domain/orders/payment-intake.ts';
-import { formatCents } from '../../domain/orders/receipt.ts';
-import { repriceOrder } from '../../domain/orders/reprice.ts';
+import { formatCents } from '../../domain/orders/line-text.ts';
 import { AppError } from '../../errors.ts';
 import { paymentProvider } from '../../payments/index.ts';
 import type { StripePayments } from '../../payments/stripe/index.ts';
 import { TEST_METHODS, type TestMethod, type TestPaymentResult } from '../../payments/test-provider/index.ts';
-import { payPage } from '../checkout-view.ts';
+import { money, priceBilling, typedValues } from '../checkout-billing.ts';
+import { payPage, valuesOf, type PayFormValues } from '../checkout-view.ts';
 import { postForm } from '../components.ts';
 import { csrfToken } from '../csrf.ts';
-import { formBody, formString, parseForm, type FieldMessages } from '../forms.ts';
+import { formBody, formString, type FieldMessages } from '../forms.ts';
 import { html } from '../html.ts';
 import { renderPage } from '../render.ts';
 import type { WebServices } from '../web-services.ts';
@@ -19,27 +18,10 @@ import type { PageRoutes } from './page-routes.ts';
 
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
-const BillingForm = z.object({
-  name: z
-    .string()
-    .trim()
-    .max(200, 'At most 200 characters')
-    .transform((v) => v || null),
-  country: z
-    .string()
-    .trim()
-    .toUpperCase()
-    .regex(/^[A-Z]{2}$/, 'Enter a two-letter country code, e.g. IE'),
-  vat_number: z
-    .string()
-    .trim()
-    .max(20, 'At most 20 characters')
-    .transform((v) => v || null),
-});
-
 /**
  * The pay page `/checkout/{token}`: the unguessable link is the authority (no session needed).
- * Review, billing details (re-priced by the one pricing function), then the payment method.
+ * Review, then one form of billing details and payment; billing details are priced by the one
+ * pricing function before anything is charged.
  */
 export const checkoutPages: PageRoutes = (router, services) => {
   router.get('/checkout/:token', async function showCheckout(ctx) {
@@ -48,45 +30,42 @@ export const checkoutPages: PageRoutes = (router, services) => {
     await renderPay(ctx, services, order, {});
   });
 
+  // Stripe's Payment Element confirms in the browser: there the billing details are saved first, here.
   router.post('/checkout/:token/billing', async function updateBilling(ctx) {
     const order = await payableOrder(services, ctx.params.token!);
-    const form = parseForm(BillingForm, formBody(ctx));
-    if (!form.ok) return renderPay(ctx, services, order, { errors: form.errors, status: 400 });
-    try {
-      const { order: repriced, promoDropped } = await repriceOrder(services.db, services.config, order, form.data, ctx.ip);
-      const notice = promoDropped ? promoNotice(order, repriced, promoDropped) : `Billing details saved. The total is ${money(repriced)}.`;
-      await renderPay(ctx, services, repriced, { notice });
-    } catch (err) {
-      if (err instanceof AppError && err.code === 'vat_number_invalid') {
-        return renderPay(ctx, services, order, { errors: { vat_number: err.message }, status: 422 });
-      }
-      throw err;
-    }
+    const typed = typedValues(formBody(ctx));
+    const billing = await priceBilling(services, order, typed, ctx.ip);
+    if (!billing.ok) return renderPay(ctx, services, order, { values: typed, errors: billing.errors, status: billing.status });
+    const { order: repriced, notice } = billing;
+    await renderPay(ctx, services, repriced, {
+      values: typed,
+      notice: notice ?? `Billing details saved. The total is ${money(repriced)}.`,
+    });
   });
 
   router.post('/checkout/:token/pay', async function pay(ctx) {
     const order = await payableOrder(services, ctx.params.token!);
     const body = formBody(ctx);
-    const method = formString(body, 'method') as TestMethod;
+    const typed = typedValues(body);
+    const method = typed.method as TestMethod;
     if (!TEST_METHODS.includes(method))
-      return renderPay(ctx, services, order, { errors: { method: 'Choose a payment method' }, status: 400 });
-    // The promo code is checked again before anything is charged; a changed total is shown first.
-    const { order: current, promoDropped } = await repriceOrder(services.db, services.config, order, order.billing, ctx.ip);
-    if (promoDropped || current.total_cents !== order.total_cents) {
-      return renderPay(ctx, services, current, { notice: promoNotice(order, current, promoDropped), method, status: 409 });
-    }
-    const provider = testPayments(services);
-    const card = { number: formString(body, 'card_number'), expiry: formString(body, 'expiry'), cvc: formString(body, 'cvc') };
+      return renderPay(ctx, services, order, { values: typed, errors: { method: 'Choose a payment method' }, status: 400 });
+    // Billing details and the promo code are priced again before anything is charged; a changed total is shown first.
+    const billing = await priceBilling(services, order, typed, ctx.ip);
+    if (!billing.ok) return renderPay(ctx, services, order, { values: typed, errors: billing.errors, status: billing.status });
+    const { order: current, notice } = billing;
+    if (notice) return renderPay(ctx, services, current, { values: typed, notice, status: 409 });
+    const card = { number: typed.card_number, expiry: typed.expiry, cvc: typed.cvc };
     if (method === 'card') {
       const missing = cardErrors(card);
-      if (Object.keys(missing).length) return renderPay(ctx, services, current, { errors: missing, method, status: 400 });
+      if (Object.keys(missing).length) return renderPay(ctx, services, current, { values: typed, errors: missing, status: 400 });
     }
-    const result = await provider.pay(
+    const result = await testPayments(services).pay(
       { number: current.number, amountCents: current.total_cents, currency: current.currency },
       method,
       card,
     );
-    await afterPayment(ctx, services, current, method, result);
+    await afterPayment(ctx, services, current, typed, result);
   });
 
   router.get('/checkout/:token/step/:payment', async function showStep(ctx) {
@@ -110,7 +89,7 @@ ${postForm(action, csrf, html`<input type="hidden" name="decision" value="declin
     const approve = formString(formBody(ctx), 'decision') === 'approve';
     const result = await testPayments(services).decide(ctx.params.payment!, order.number, approve);
     const payment = await testPayments(services).payment(ctx.params.payment!);
-    await afterPayment(ctx, services, order, payment?.method ?? 'card', result);
+    await afterPayment(ctx, services, order, { ...valuesOf(order), method: payment?.method ?? 'card' }, result);
   });
 
   router.get('/checkout/:token/done', async function showDone(ctx) {
@@ -137,14 +116,6 @@ const STATUS_TEXT: Record<string, string> = {
   refunded: 'refunded',
 };
 
-const money = (order: OrderRow) => formatCents(order.total_cents, order.currency);
-
-function promoNotice(before: OrderRow, after: OrderRow, reason: string | null): string {
-  const code = before.quote.promo?.code;
-  const why = reason ? `The promo code ${code} can no longer be used (${reason.replaceAll('_', ' ')}). ` : 'The price has changed. ';
-  return `${why}The new total is ${money(after)}. Nothing was charged; review the order and pay again.`;
-}
-
 function cardErrors(card: { number: string; expiry: string; cvc: string }): FieldMessages {
   const errors: FieldMessages = {};
   if (!card.number.trim()) errors.card_number = 'Enter the card number';
@@ -163,14 +134,14 @@ async function afterPayment(
   ctx: Context,
   services: WebServices,
   order: OrderRow,
-  method: string,
+  values: PayFormValues,
   result: TestPaymentResult,
 ): Promise<void> {
   const base = `/checkout/${order.checkout_token}`;
   if (result.status === 'succeeded' || result.status === 'processing') return ctx.redirect(`${base}/done`);
   if (result.status === 'requires_action' || result.status === 'awaiting_approval') return ctx.redirect(`${base}/step/${result.paymentId}`);
   // Declined: the order stays pending and the person can try again.
-  await renderPay(ctx, services, order, { errors: { form: result.message ?? 'The payment was declined.' }, method, status: 402 });
+  await renderPay(ctx, services, order, { values, errors: { form: result.message ?? 'The payment was declined.' }, status: 402 });
 }
 
 /** The success page also asks the provider, so a lost webhook does not strand a payer. */
@@ -219,7 +190,7 @@ async function renderPay(
   ctx: Context,
   services: WebServices,
   order: OrderRow,
-  o: { errors?: FieldMessages; notice?: string; method?: string; status?: number },
+  o: { values?: PayFormValues; errors?: FieldMessages; notice?: string; status?: number },
 ): Promise<void> {
   const lines = (await linesOf(services.db, [order.id])).get(order.id)!;
   const csrf = await csrfToken(ctx, services);
@@ -229,7 +200,16 @@ async function renderPay(
   await renderPage(ctx, services, {
     title: 'Checkout',
     status: o.status,
-    main: payPage({ order, lines, base, csrf, errors: o.errors, notice: o.notice, method: o.method, payment: stripe?.element }),
+    main: payPage({
+      order,
+      lines,
+      base,
+      csrf,
+      values: o.values ?? valuesOf(order),
+      errors: o.errors,
+      notice: o.notice,
+      payment: stripe?.element,
+    }),
     script: stripe?.script,
   });
 }

@@ -1,5 +1,6 @@
 import { getOwnedOrder, linesOf, listOrderViews } from '../../domain/orders/order-views.ts';
-import { formatCents } from '../../domain/orders/receipt.ts';
+import { formatCents, listingText, productName } from '../../domain/orders/line-text.ts';
+import { readSeller } from '../../domain/sites/seller.ts';
 import { listSites } from '../../domain/sites/sites.ts';
 import type { Db } from '../../db/knex.ts';
 import { AppError } from '../../errors.ts';
@@ -25,8 +26,8 @@ export const orderPages: PageRoutes = (router, services) => {
     await renderPage(ctx, services, {
       title: 'Your orders',
       main: list.items.length
-        ? html`<table><thead><tr><th scope="col">Order</th><th scope="col">Date</th><th scope="col">Status</th><th scope="col">Total</th></tr></thead>
-<tbody>${list.items.map((o) => html`<tr data-order="${o.number}"><td><a href="${PATH}/${o.number}">${o.number}</a></td><td>${time(o.created_at)}</td><td>${o.status}</td><td>${formatCents(o.total_cents)}</td></tr>`)}</tbody></table>
+        ? html`<table class="stack"><thead><tr><th scope="col">Order</th><th scope="col">Date</th><th scope="col">Items</th><th scope="col">Status</th><th scope="col">Total</th></tr></thead>
+<tbody>${list.items.map((o) => html`<tr data-order="${o.number}"><td data-label="Order"><a href="${PATH}/${o.number}">${o.number}</a></td><td data-label="Date">${time(o.created_at)}</td><td data-label="Items">${o.lines.map((l, i) => html`${i ? html`<br>` : ''}${lineSummary(l)}`)}</td><td data-label="Status">${o.status}</td><td data-label="Total" class="money">${formatCents(o.total_cents)}</td></tr>`)}</tbody></table>
 ${pager(PATH, page, PER_PAGE, list.total)}`
         : html`<p>No orders yet. Orders are built through the API (create_checkout) and paid on their checkout page.</p>`,
     });
@@ -40,7 +41,7 @@ ${pager(PATH, page, PER_PAGE, list.total)}`
 ${order.status === 'pending' ? html`<p><a href="/checkout/${order.checkout_token}">Pay this order</a> (the link is valid until ${time(order.expires_at)})</p>` : ''}
 ${orderTable(order, lines)}
 <h2>Fulfilment</h2>
-<ul>${lines.map((l) => html`<li data-line-fulfilled="${l.fulfilled_at ? 'true' : 'false'}">${l.product}: ${l.fulfilled_at ? html`fulfilled ${time(l.fulfilled_at)}` : 'not yet fulfilled'}${l.refunded_at ? ' (refunded)' : ''}</li>`)}</ul>
+<ul>${lines.map((l) => html`<li data-line-fulfilled="${l.fulfilled_at ? 'true' : 'false'}">${lineSummary(l)}: ${l.fulfilled_at ? html`fulfilled ${time(l.fulfilled_at)}` : 'not yet fulfilled'}${l.refunded_at ? ' (refunded)' : ''}</li>`)}</ul>
 ${order.invoice_number !== null ? html`<p><a href="${PATH}/${order.number}/invoice">Invoice ${order.invoice_number}</a> (printable)</p>` : ''}`,
     });
   });
@@ -50,14 +51,15 @@ ${order.invoice_number !== null ? html`<p><a href="${PATH}/${order.number}/invoi
     if (order.invoice_number === null)
       throw new AppError(404, 'not_found', 'No invoice yet', 'The invoice is issued when the order is paid.');
     const site = (await listSites(services.db)).find((s) => s.id === order.site_id)!;
+    const seller = await readSeller(services.db, order.site_id);
     const buyer = await services.db('users').where({ id: order.user_id }).first('email');
     await renderPage(ctx, services, {
       title: `Invoice ${order.invoice_number}`,
       main: html`<section class="invoice" aria-label="Invoice">
 <p>Invoice number <strong data-invoice-number>${order.invoice_number}</strong> · date ${time(order.paid_at)} · order ${order.number}</p>
 <div class="parties">
-<div><h2>Seller</h2><p>${site.name}<br>Country: ${site.settings.seller_country}</p></div>
-<div><h2>Buyer</h2><p data-buyer>${order.billing.name ?? buyer.email}<br>Country: ${order.billing.country}${order.billing.vat_number ? html`<br>VAT number: ${order.billing.vat_number}` : ''}</p></div>
+<div><h2>Seller</h2><p data-seller><span data-seller-name>${seller.seller_name ?? site.name}</span>${seller.seller_address ? html`<br><span class="address" data-seller-address>${seller.seller_address}</span>` : ''}<br>Country: ${seller.seller_country}${seller.seller_vat_id ? html`<br>VAT ID: <span data-seller-vat-id>${seller.seller_vat_id}</span>` : ''}</p></div>
+<div><h2>Buyer</h2><p data-buyer><span data-buyer-name>${order.billing.name ?? buyer.email}</span><br>Country: ${order.billing.country}${order.billing.vat_number ? html`<br>VAT number: ${order.billing.vat_number}` : ''}</p></div>
 </div>
 ${orderTable(order, lines)}
 <p>Paid ${formatCents(order.paid_cents ?? order.total_cents, order.paid_currency ?? order.currency)}${order.payment_method ? ` by ${order.payment_method}` : ''}.</p>
@@ -66,6 +68,10 @@ ${orderTable(order, lines)}
     });
   });
 };
+
+/** `Featured placement for Acme`: what a line bought, the listing by its name. */
+const lineSummary = (l: { product: string; listing_id: number | null; listing_name: string | null }) =>
+  `${productName(l.product)}${l.listing_id !== null ? ` for ${listingText(l)}` : ''}`;
 
 /** One of the person's orders; another account's order is a 404 page. */
 async function ownOrder(db: Db, number: string, userId: number) {
