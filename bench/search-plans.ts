@@ -7,7 +7,7 @@
  */
 import type pg from 'pg';
 import { createDb } from '../src/db/knex.ts';
-import { searchListings } from '../src/domain/listings/search.ts';
+import { searchListings } from '../src/search/postgres-engine.ts';
 import { benchDatabase, realisticPaths, runBench } from './harness.ts';
 
 const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 100_000);

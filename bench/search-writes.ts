@@ -9,8 +9,8 @@
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createDb } from '../src/db/knex.ts';
-import { searchListings } from '../src/domain/listings/search.ts';
-import { memorySearchOf } from '../src/domain/listings/search-memory.ts';
+import { searchListings } from '../src/search/postgres-engine.ts';
+import { memorySearchOf } from '../src/search/memory-engine.ts';
 import { benchDatabase, realisticPaths, runBench } from './harness.ts';
 
 const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 100_000);

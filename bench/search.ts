@@ -9,7 +9,7 @@ import Koa from 'koa';
 import { createApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { operations } from '../src/operations/index.ts';
-import { memorySearchOf } from '../src/domain/listings/search-memory.ts';
+import { memorySearchOf } from '../src/search/memory-engine.ts';
 import { createServices } from '../src/services.ts';
 import { benchDatabase, compare, listen, load as run, printTable, realisticPaths, runBench, type LoadResult } from './harness.ts';
 

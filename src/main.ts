@@ -6,7 +6,7 @@ import { drainServer } from './api/drain.ts';
 import { createApp } from './app.ts';
 import { loadConfig, type Config } from './config.ts';
 import { migrate } from './db/knex.ts';
-import { memorySearchOf } from './domain/listings/search-memory.ts';
+import { memorySearchOf } from './search/memory-engine.ts';
 import { seed } from './db/seed.ts';
 import { endpointsFor, startEmbeddedStack } from './embedded/stack.ts';
 import { startEmbeddedPostgres } from './embedded/postgres.ts';

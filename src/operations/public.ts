@@ -3,7 +3,7 @@ import { listInterviewQuestions } from '../domain/catalog/interview-questions.ts
 import { listProducts } from '../domain/catalog/products.ts';
 import { cachedCommunityLeaderboard } from '../domain/ranking/leaderboard.ts';
 import { ISO_WEEK_PATTERN, isoWeekMonday, isoWeekStart } from '../domain/ranking/weeks.ts';
-import { searchListings } from '../domain/listings/search.ts';
+import { searchListings } from '../search/postgres-engine.ts';
 import { listSites } from '../domain/sites/sites.ts';
 import { defineOperation } from './operation.ts';
 import { Id, PageQuery, PublicListing, page } from './schemas.ts';

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/knex.ts';
-import { searchListings, type SearchPage } from '../../domain/listings/search.ts';
+import { searchListings, type SearchPage } from '../../search/postgres-engine.ts';
 import { communityLeaderboard } from '../../domain/ranking/leaderboard.ts';
 import { isoWeekStart } from '../../domain/ranking/weeks.ts';
 import { siteForHost, type Site } from '../../domain/sites/sites.ts';

@@ -1,11 +1,11 @@
-import { cacheOf } from '../../cache/ttl-cache.ts';
-import type { Db } from '../../db/knex.ts';
-import { isoWeekStart } from '../ranking/weeks.ts';
-import { PUBLIC_COLUMNS, toPublicListing, type ListingRow } from './listings.ts';
-import { memorySearchOf, type MemorySearch } from './search-memory.ts';
-import type { IndexMatches } from './search-index.ts';
-import { correctTypos, expandWords, matchableText, parseSearchText, tsqueryOf, type SearchText } from './search-text.ts';
-import { markShared } from '../../cache/shared-json.ts';
+import { cacheOf } from '../cache/ttl-cache.ts';
+import type { Db } from '../db/knex.ts';
+import { isoWeekStart } from '../domain/ranking/weeks.ts';
+import { PUBLIC_COLUMNS, toPublicListing, type ListingRow } from '../domain/listings/listings.ts';
+import { memorySearchOf, type MemorySearch } from './memory-engine.ts';
+import type { IndexMatches } from './memory-index.ts';
+import { correctTypos, expandWords, matchableText, parseSearchText, tsqueryOf, type SearchText } from './text.ts';
+import { markShared } from '../cache/shared-json.ts';
 
 export interface SearchQuery {
   siteId: number;

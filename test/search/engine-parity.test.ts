@@ -1,7 +1,7 @@
 import test from 'ava';
 import type { Db } from '../../src/db/knex.ts';
-import { memorySearchOf } from '../../src/domain/listings/search-memory.ts';
-import { searchListings } from '../../src/domain/listings/search.ts';
+import { memorySearchOf } from '../../src/search/memory-engine.ts';
+import { searchListings } from '../../src/search/postgres-engine.ts';
 import { isoWeekStart } from '../../src/domain/ranking/weeks.ts';
 import { startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { featureListing } from '../helpers/orders.ts';

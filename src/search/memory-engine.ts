@@ -1,7 +1,7 @@
-import type { Db } from '../../db/knex.ts';
-import { isoWeekStart } from '../ranking/weeks.ts';
-import { SearchIndex, type IndexedListing, type IndexMatches, type IndexQuery, type SearchLimits } from './search-index.ts';
-import { nearestKnownWords, typoCandidates, withFixes, type SearchText } from './search-text.ts';
+import type { Db } from '../db/knex.ts';
+import { isoWeekStart } from '../domain/ranking/weeks.ts';
+import { SearchIndex, type IndexedListing, type IndexMatches, type IndexQuery, type SearchLimits } from './memory-index.ts';
+import { nearestKnownWords, typoCandidates, withFixes, type SearchText } from './text.ts';
 
 /**
  * The in-memory search engine of one api process: a SearchIndex loaded from PostgreSQL and kept
