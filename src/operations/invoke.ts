@@ -84,7 +84,7 @@ export async function invokeAs<I extends z.ZodObject, O extends z.ZodType>(
   op: Operation<I, O>,
   input: z.input<I>,
   principal: Principal,
-  services: Pick<Services, 'db' | 'config' | 'workflows'>,
+  services: Pick<Services, 'db' | 'config' | 'workflows' | 'search'>,
   call: CallAs,
 ): Promise<z.output<O>> {
   const ctx = await operationContext(services, { ...call, principal });

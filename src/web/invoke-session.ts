@@ -23,6 +23,7 @@ export async function invokeAsSession<I extends z.ZodObject, O extends z.ZodType
     db: services.db,
     config: services.config,
     workflows: services.workflows,
+    search: services.search,
     log: ctx.state.log,
     requestId: ctx.state.requestId,
     clientIp: ctx.ip,
