@@ -52,7 +52,13 @@ async function main() {
       while (performance.now() < stopAt) {
         const params = queries[next++ % queries.length]!;
         const t = performance.now();
-        await memory.search({ siteId: site, siteKey: 'main', q: params.get('q') ?? '', page: Number(params.get('page') ?? 1), perPage: 20 });
+        await memory.search({
+          siteId: site,
+          siteKey: 'main',
+          q: params.get('q') ?? '',
+          page: Number(params.get('page') ?? 1),
+          perPage: 20,
+        });
         latencies.push(performance.now() - t);
       }
     });

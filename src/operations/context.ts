@@ -16,7 +16,10 @@ export interface CallInfo {
 }
 
 /** The context an operation handler runs with, the same for REST and MCP. */
-export async function operationContext(services: Pick<Services, 'db' | 'config' | 'workflows' | 'search'>, call: CallInfo): Promise<OperationContext> {
+export async function operationContext(
+  services: Pick<Services, 'db' | 'config' | 'workflows' | 'search'>,
+  call: CallInfo,
+): Promise<OperationContext> {
   return {
     db: services.db,
     config: services.config,

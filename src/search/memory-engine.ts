@@ -2,7 +2,8 @@ import type { Db } from '../db/knex.ts';
 import type { ListingRow } from '../domain/listings/listing-row.ts';
 import type { SearchEngine, SearchPage, SearchQuery } from '../domain/listings/search-port.ts';
 import { isoWeekStart } from '../domain/ranking/weeks.ts';
-import { SearchIndex, type IndexedListing, type IndexMatches, type IndexQuery, type SearchLimits } from './memory-index.ts';
+import type { IndexedListing, IndexMatches, IndexQuery, SearchLimits } from './index-types.ts';
+import { SearchIndex } from './memory-index.ts';
 import { PostgresSearch } from './postgres-engine.ts';
 import { COLUMNS, normalised, run, SEARCH_TOTAL_LIMIT, type Finder, type Matches } from './results.ts';
 import { nearestKnownWords, typoCandidates, withFixes, type SearchText } from './text.ts';
@@ -353,4 +354,3 @@ const KEEP_CHANGES_MS = 60 * 60_000;
 const RELOAD_AFTER_MS = KEEP_CHANGES_MS / 2;
 const PRUNE_EVERY_MS = 5 * 60_000;
 const IDLE_LOOK_MS = 60_000;
-

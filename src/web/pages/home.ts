@@ -26,11 +26,7 @@ export const homePages: PageRoutes = (router, services) => {
     const site = await siteForHost(services.db, ctx.host);
     const user = await currentUser(ctx, services);
     const body = q
-      ? results(
-          q,
-          page,
-          await services.search.search({ siteId: site.id, siteKey: site.key, q, page, perPage: PER_PAGE }),
-        )
+      ? results(q, page, await services.search.search({ siteId: site.id, siteKey: site.key, q, page, perPage: PER_PAGE }))
       : await thisWeek(services.db, site, Boolean(user));
     await renderPage(ctx, services, {
       title: q ? `Search: ${q}` : site.name,
