@@ -14,6 +14,7 @@ import * as claims from './014-claims.ts';
 import * as search from './016-search.ts';
 import * as searchSpeed from './017-search-speed.ts';
 import * as searchChanges from './018-search-changes.ts';
+import * as searchTriggerColumns from './024-search-trigger-columns.ts';
 import * as orders from './015-orders.ts';
 
 interface Migration {
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '015-orders': orders,
   '017-search-speed': searchSpeed,
   '018-search-changes': searchChanges,
+  '024-search-trigger-columns': searchTriggerColumns,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
