@@ -54,8 +54,19 @@ module.exports = {
       name: 'lower-layers-know-no-upper',
       severity: 'error',
       comment: 'db, config, payments, mail and caches sit below the domain and import nothing above them.',
-      from: { path: '^src/(db|payments|mail|cache|search|config\\.ts|config-orders\\.ts|errors\\.ts|paths\\.ts)' },
+      from: { path: '^src/(db|payments|mail|cache|config\\.ts|config-orders\\.ts|errors\\.ts|paths\\.ts)' },
       to: { path: [TRANSPORT, '^src/operations/', '^src/domain/', '^src/auth/', '^src/workflows/', '^src/activities/'] },
+    },
+    {
+      name: 'search-implements-its-port',
+      severity: 'error',
+      comment:
+        'The search engines implement the domain\'s SearchEngine port: they read its types, the listing row and the calendar, and db; nothing else above them.',
+      from: { path: '^src/search/' },
+      to: {
+        path: [TRANSPORT, '^src/operations/', '^src/domain/', '^src/auth/', '^src/workflows/', '^src/activities/'],
+        pathNot: '^src/domain/(listings/(search-port|listing-row)|ranking/weeks)\\.ts$',
+      },
     },
     {
       name: 'workflows-are-deterministic',

@@ -7,7 +7,7 @@
  */
 import type pg from 'pg';
 import { createDb } from '../src/db/knex.ts';
-import { searchListings } from '../src/domain/listings/search.ts';
+import { PostgresSearch } from '../src/search/postgres-engine.ts';
 import { benchDatabase, realisticPaths, runBench } from './harness.ts';
 
 const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 100_000);
@@ -38,7 +38,7 @@ async function main() {
           statements.push({ sql: query.sql, bindings: query.bindings ?? [] });
         db.on('query', onQuery);
         const started = performance.now();
-        const result = await searchListings(db, { siteId, siteKey: 'main', q, page, perPage: 20 }, { engine: 'postgres', cacheTtlMs: 0 });
+        const result = await new PostgresSearch(db, { cacheTtlMs: 0 }).search({ siteId, siteKey: 'main', q, page, perPage: 20 });
         const elapsed = performance.now() - started;
         db.removeListener('query', onQuery);
         const capped = result.total_capped ? ' (capped)' : '';
@@ -69,7 +69,7 @@ async function stream(db: ReturnType<typeof createDb>, siteId: number, count: nu
     const params = new URL(path, 'http://x').searchParams;
     const [q, page] = [params.get('q')!, Number(params.get('page'))];
     const started = performance.now();
-    await searchListings(db, { siteId, siteKey: 'main', q, page, perPage: 20 }, { engine: 'postgres', cacheTtlMs: 0 });
+    await new PostgresSearch(db, { cacheTtlMs: 0 }).search({ siteId, siteKey: 'main', q, page, perPage: 20 });
     times.push({ ms: performance.now() - started, q, page });
   }
   const sorted = times.map((t) => t.ms).sort((a, b) => a - b);

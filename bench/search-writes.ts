@@ -9,8 +9,7 @@
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createDb } from '../src/db/knex.ts';
-import { searchListings } from '../src/domain/listings/search.ts';
-import { memorySearchOf } from '../src/domain/listings/search-memory.ts';
+import { MemorySearch } from '../src/search/memory-engine.ts';
 import { benchDatabase, realisticPaths, runBench } from './harness.ts';
 
 const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 100_000);
@@ -22,7 +21,7 @@ async function main() {
   const database = await benchDatabase(LISTINGS);
   const db = createDb(database.databaseUrl, SEARCHERS + 2);
   try {
-    const memory = memorySearchOf(db);
+    const memory = new MemorySearch(db);
     let started = performance.now();
     await memory.load();
     console.log(`index of ${memory.size} listings loaded in ${Math.round(performance.now() - started)} ms`);
@@ -53,11 +52,13 @@ async function main() {
       while (performance.now() < stopAt) {
         const params = queries[next++ % queries.length]!;
         const t = performance.now();
-        await searchListings(
-          db,
-          { siteId: site, siteKey: 'main', q: params.get('q') ?? '', page: Number(params.get('page') ?? 1), perPage: 20 },
-          { engine: 'memory', cacheTtlMs: 0 },
-        );
+        await memory.search({
+          siteId: site,
+          siteKey: 'main',
+          q: params.get('q') ?? '',
+          page: Number(params.get('page') ?? 1),
+          perPage: 20,
+        });
         latencies.push(performance.now() - t);
       }
     });

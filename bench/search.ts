@@ -9,7 +9,7 @@ import Koa from 'koa';
 import { createApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { operations } from '../src/operations/index.ts';
-import { memorySearchOf } from '../src/domain/listings/search-memory.ts';
+import { MemorySearch } from '../src/search/memory-engine.ts';
 import { createServices } from '../src/services.ts';
 import { benchDatabase, compare, listen, load as run, printTable, realisticPaths, runBench, type LoadResult } from './harness.ts';
 
@@ -35,12 +35,10 @@ async function main() {
       SEARCH_ENGINE: engine,
     });
     const services = createServices(config, { databaseUrl, temporalAddress: '127.0.0.1:1' });
-    if (engine === 'memory') {
+    if (services.search instanceof MemorySearch) {
       const started = performance.now();
-      await memorySearchOf(services.db).load();
-      console.log(
-        `in-memory index: ${memorySearchOf(services.db).size} listings loaded in ${Math.round(performance.now() - started)} ms; ${rss()}`,
-      );
+      await services.search.ready();
+      console.log(`in-memory index: ${services.search.size} listings loaded in ${Math.round(performance.now() - started)} ms; ${rss()}`);
     }
     const app = await listen(createApp(services, operations).callback());
     const bare = new Koa();

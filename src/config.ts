@@ -3,7 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { RegistrationLimit } from './auth/oauth/registration-limit.ts';
 import type { SigninLimits } from './auth/signin-limiter.ts';
-import type { SearchSettings } from './domain/listings/search.ts';
+import type { SearchSettings } from './search/engines.ts';
 import type { QuotaSettings } from './domain/quotas/quotas.ts';
 import type { CrawlOptions } from './domain/crawl/types.ts';
 import { ORDER_ENV, orderConfig, type OrderConfig } from './config-orders.ts';

@@ -6,7 +6,6 @@ import { drainServer } from './api/drain.ts';
 import { createApp } from './app.ts';
 import { loadConfig, type Config } from './config.ts';
 import { migrate } from './db/knex.ts';
-import { memorySearchOf } from './domain/listings/search-memory.ts';
 import { seed } from './db/seed.ts';
 import { endpointsFor, startEmbeddedStack } from './embedded/stack.ts';
 import { startEmbeddedPostgres } from './embedded/postgres.ts';
@@ -110,13 +109,10 @@ async function startRoles(services: Services, endpoints: Endpoints, roles: { api
     stops.push(() => workers.shutdown());
   }
   if (roles.api) {
-    if (services.config.search.engine === 'memory') {
-      // Loaded before listening: the first searches would otherwise wait for it.
-      const started = Date.now();
-      const search = memorySearchOf(services.db);
-      await search.load();
-      services.log.info({ listings: search.size, ms: Date.now() - started }, 'search index loaded');
-    }
+    // Ready before listening: the first searches would otherwise wait for the index to load.
+    const started = Date.now();
+    await services.search.ready();
+    services.log.info({ engine: services.config.search.engine, ms: Date.now() - started }, 'search ready');
     const app = createApp(services, operations);
     const server = http.createServer(app.callback());
     const { port, host } = services.config;

@@ -3,7 +3,9 @@ import { createAuthenticator, type Authenticate } from './auth/credentials.ts';
 import { loadOAuthKeys, type OAuthKeys } from './auth/oauth/keys.ts';
 import type { Config } from './config.ts';
 import { createDb, type Db } from './db/knex.ts';
+import type { SearchEngine } from './domain/listings/search-port.ts';
 import { createMetrics, type Metrics } from './metrics/registry.ts';
+import { createSearchEngine } from './search/engines.ts';
 import { createWorkflowStarter, type WorkflowStarter } from './temporal/client.ts';
 
 /** Long-lived handles of one process, created once and passed down. */
@@ -18,6 +20,8 @@ export interface Services {
   authenticate: Authenticate;
   /** Prometheus series of this process (served on METRICS_PORT). */
   metrics: Metrics;
+  /** Answers search_listings and the front page's search (SEARCH_ENGINE), one per process. */
+  search: SearchEngine;
   close(): Promise<void>;
 }
 
@@ -42,6 +46,7 @@ export function createServices(config: Config, endpoints: Endpoints, log = creat
     oauthKeys,
     authenticate: createAuthenticator(db, config, oauthKeys),
     metrics: createMetrics(db),
+    search: createSearchEngine(db, config.search),
     async close() {
       await workflows.close().catch(() => {});
       await db.destroy();

@@ -16,11 +16,15 @@ export interface CallInfo {
 }
 
 /** The context an operation handler runs with, the same for REST and MCP. */
-export async function operationContext(services: Pick<Services, 'db' | 'config' | 'workflows'>, call: CallInfo): Promise<OperationContext> {
+export async function operationContext(
+  services: Pick<Services, 'db' | 'config' | 'workflows' | 'search'>,
+  call: CallInfo,
+): Promise<OperationContext> {
   return {
     db: services.db,
     config: services.config,
     workflows: services.workflows,
+    search: services.search,
     get log() {
       return call.log; // a transport may make its logger only when it is used
     },

@@ -4,6 +4,7 @@ import type { Principal, Scope } from '../auth/scopes.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/knex.ts';
 import type { Site } from '../domain/sites/sites.ts';
+import type { SearchEngine } from '../domain/listings/search-port.ts';
 import type { WorkflowStarter } from '../temporal/client.ts';
 import { payloadTooLarge, type AppError } from '../errors.ts';
 
@@ -26,6 +27,7 @@ export interface OperationContext {
   db: Db;
   config: Config;
   workflows: WorkflowStarter;
+  search: SearchEngine;
   log: Logger;
   requestId: string;
   /** The site the request came to (by host), or the default site. */

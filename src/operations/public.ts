@@ -3,7 +3,6 @@ import { listInterviewQuestions } from '../domain/catalog/interview-questions.ts
 import { listProducts } from '../domain/catalog/products.ts';
 import { cachedCommunityLeaderboard } from '../domain/ranking/leaderboard.ts';
 import { ISO_WEEK_PATTERN, isoWeekMonday, isoWeekStart } from '../domain/ranking/weeks.ts';
-import { searchListings } from '../domain/listings/search.ts';
 import { listSites } from '../domain/sites/sites.ts';
 import { defineOperation } from './operation.ts';
 import { ProductUnit } from './order-schemas.ts';
@@ -39,11 +38,7 @@ export const searchListingsOp = defineOperation({
       .describe('True when there are more than 100 matches (`total` is then 100; results are served up to the first 1,000)'),
   }),
   handler: (input, ctx) =>
-    searchListings(
-      ctx.db,
-      { siteId: ctx.site.id, siteKey: ctx.site.key, q: input.q, page: input.page, perPage: input.per_page },
-      ctx.config.search,
-    ),
+    ctx.search.search({ siteId: ctx.site.id, siteKey: ctx.site.key, q: input.q, page: input.page, perPage: input.per_page }),
 });
 
 /** An ISO week label (`2026-W48`) that names a real week. */

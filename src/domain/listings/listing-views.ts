@@ -1,7 +1,8 @@
 import type { Db } from '../../db/knex.ts';
 import { notFound } from '../../errors.ts';
 import { launchDetails } from '../launches/owner-launch.ts';
-import { siteKeys, toOwnerListing, toPublicListing, type ListingRow } from './listings.ts';
+import { siteKeys, toOwnerListing, type ListingRow } from './listings.ts';
+import { toPublicListing } from './listing-row.ts';
 import { listMilestones, milestonesArePublic } from './milestones.ts';
 
 /** The owner's view of a listing with all its milestones (shown publicly or not) and its launch details. */

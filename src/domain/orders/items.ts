@@ -112,7 +112,13 @@ export async function resolveItems(
  * may be as old as the TTL; a listing not among them is looked up in the table, so a listing just
  * claimed is found at once.
  */
-async function checkListings(db: Db, siteId: number, userId: number, items: ResolvedItem[], cacheTtlMs: number): Promise<Map<number, string>> {
+async function checkListings(
+  db: Db,
+  siteId: number,
+  userId: number,
+  items: ResolvedItem[],
+  cacheTtlMs: number,
+): Promise<Map<number, string>> {
   const ids = [...new Set(items.map((i) => i.listing_id).filter((id): id is number => id !== null))];
   if (!ids.length) return new Map();
   const namesOf = async (query: ReturnType<Db>) =>

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/knex.ts';
-import { searchListings, type SearchPage } from '../../domain/listings/search.ts';
+import type { SearchPage } from '../../domain/listings/search-port.ts';
 import { communityLeaderboard } from '../../domain/ranking/leaderboard.ts';
 import { isoWeekStart } from '../../domain/ranking/weeks.ts';
 import { siteForHost, type Site } from '../../domain/sites/sites.ts';
@@ -26,11 +26,7 @@ export const homePages: PageRoutes = (router, services) => {
     const site = await siteForHost(services.db, ctx.host);
     const user = await currentUser(ctx, services);
     const body = q
-      ? results(
-          q,
-          page,
-          await searchListings(services.db, { siteId: site.id, siteKey: site.key, q, page, perPage: PER_PAGE }, services.config.search),
-        )
+      ? results(q, page, await services.search.search({ siteId: site.id, siteKey: site.key, q, page, perPage: PER_PAGE }))
       : await thisWeek(services.db, site, Boolean(user));
     await renderPage(ctx, services, {
       title: q ? `Search: ${q}` : site.name,

@@ -1,47 +1,16 @@
-import { cacheOf } from '../../cache/ttl-cache.ts';
-import type { Db } from '../../db/knex.ts';
-import { isoWeekStart } from '../ranking/weeks.ts';
-import { PUBLIC_COLUMNS, toPublicListing, type ListingRow } from './listings.ts';
-import { memorySearchOf, type MemorySearch } from './search-memory.ts';
-import type { IndexMatches } from './search-index.ts';
-import { correctTypos, expandWords, matchableText, parseSearchText, tsqueryOf, type SearchText } from './search-text.ts';
-import { markShared } from '../../cache/shared-json.ts';
-
-export interface SearchQuery {
-  siteId: number;
-  /** The key of that site, which every item names. */
-  siteKey: string;
-  q: string | undefined;
-  page: number;
-  perPage: number;
-}
-
-export type SearchPage = Awaited<ReturnType<typeof runSearch>>;
-
-export interface SearchSettings {
-  /**
-   * `memory`: each api process answers from its own in-memory index (search-memory.ts), kept in
-   * step with PostgreSQL before every search. `postgres`: the SQL below answers, the reference.
-   */
-  engine: 'memory' | 'postgres';
-  /** How long the postgres engine reuses a result (the memory engine is always fresh). */
-  cacheTtlMs: number;
-}
-
-/** How deep a search goes: results past the first 1,000 are not served. */
-export const SEARCH_RESULT_LIMIT = 1_000;
+import { TtlCache } from '../cache/ttl-cache.ts';
+import type { Db } from '../db/knex.ts';
+import type { ListingRow } from '../domain/listings/listing-row.ts';
+import type { SearchEngine, SearchPage, SearchQuery } from '../domain/listings/search-port.ts';
+import { isoWeekStart } from '../domain/ranking/weeks.ts';
+import { COLUMNS, NONE, normalised, run, SEARCH_TOTAL_LIMIT, type Finder, type Matches } from './results.ts';
+import { correctTypos, expandWords, matchableText, tsqueryOf, type SearchText } from './text.ts';
 
 /**
- * How far matches are counted: a larger total is reported as 100 with `total_capped`. Counting
- * visits every match counted, and for a common word counting to 1,000 cost more than finding
- * its page.
- */
-export const SEARCH_TOTAL_LIMIT = 100;
-
-/**
- * Relevance tiers, best first: every word in the name or web address, then in the headline too,
- * then anywhere (summary). Within a tier, most votes first. Each tier is walked in vote order
- * (or from its index when the words are rare), never ranked as a whole.
+ * The PostgreSQL engine, the reference: every search is SQL over the listings' stored vectors
+ * (migrations 016-017). Relevance tiers, best first: every word in the name or web address, then
+ * in the headline too, then anywhere (summary). Within a tier, most votes first. Each tier is
+ * walked in vote order (or from its index when the words are rare), never ranked as a whole.
  */
 const TIERS = [
   { vector: 'search_name', excluding: null },
@@ -49,80 +18,35 @@ const TIERS = [
   { vector: 'search', excluding: 'search_lead' },
 ] as const;
 
-const COLUMNS = PUBLIC_COLUMNS.map((c) => `l.${c}`).join(', ');
+export class PostgresSearch implements SearchEngine, Finder {
+  readonly #db: Db;
+  /** Popular queries repeat: answers are reused for `cacheTtlMs` (0: never). */
+  readonly #answers: TtlCache<SearchPage>;
 
-/**
- * Live listings of a site. With `q`: words match as prefixes (`bo` finds Bolt) in the name, web
- * address, headline (english stemming) and summary, ranked by tier then votes; a query that
- * finds nothing is retried once with misspelt words corrected to known ones. Without `q`: most
- * voted first.
- */
-export function searchListings(db: Db, query: SearchQuery, settings: SearchSettings): Promise<SearchPage> {
-  const q = query.q?.trim().replace(/\s+/g, ' ') ?? '';
-  // Public results are the same for every caller and popular queries repeat: keep them, shared
-  // (never changed) so that their JSON is written once (jsonText).
-  const key = JSON.stringify([query.siteId, q.toLowerCase(), query.page, query.perPage]);
-  if (settings.engine === 'memory') {
-    const memory = memorySearchOf(db);
-    return memory.remembered(key, async () => markShared(await runSearch(db, { ...query, q }, memory)));
+  constructor(db: Db, settings: { cacheTtlMs: number }) {
+    this.#db = db;
+    this.#answers = new TtlCache({ ttlMs: settings.cacheTtlMs, maxEntries: 2_000 });
   }
-  const cache = cacheOf<SearchPage>(db, 'search', { ttlMs: settings.cacheTtlMs, maxEntries: 2_000 });
-  return cache.get(key, async () => markShared(await runSearch(db, { ...query, q }, null)));
-}
 
-async function runSearch(db: Db, query: SearchQuery, memory: MemorySearch | null) {
-  const offset = (query.page - 1) * query.perPage;
-  const limit = Math.max(0, Math.min(query.perPage, SEARCH_RESULT_LIMIT - offset));
-  const text = parseSearchText(query.q ?? '');
-  let result: Matches;
-  if (!query.q) {
-    result = memory
-      ? await rowsOf(db, memory, await memory.byVotes(query.siteId, offset, limit, SEARCH_TOTAL_LIMIT + 1))
-      : await byVotes(db, query.siteId, offset, limit);
-  } else if (!text) result = NONE;
-  else {
-    result = await matchingIn(db, memory, query.siteId, text, offset, limit);
-    const corrected = result.total === 0 ? await (memory ? memory.correctTypos(text) : correctTypos(db, text)) : null;
-    if (corrected) result = await matchingIn(db, memory, query.siteId, corrected, offset, limit);
+  search(search: SearchQuery): Promise<SearchPage> {
+    const { query, key } = normalised(search);
+    return this.#answers.get(key, () => run(this, query));
   }
-  return {
-    items: result.rows.map((r) => ({ ...toPublicListing(r, query.siteKey), featured: result.featured.has(r.id) })),
-    page: query.page,
-    per_page: query.perPage,
-    total: Math.min(result.total, SEARCH_TOTAL_LIMIT),
-    total_capped: result.total > SEARCH_TOTAL_LIMIT,
-  };
-}
 
-/** From the in-memory index when it can answer the search, else from PostgreSQL. */
-async function matchingIn(db: Db, memory: MemorySearch | null, siteId: number, text: SearchText, offset: number, limit: number) {
-  const found = await memory?.matching(siteId, text, offset, limit, SEARCH_TOTAL_LIMIT + 1);
-  return found ? rowsOf(db, memory!, found) : matching(db, siteId, text, offset, limit);
-}
+  async ready(): Promise<void> {}
 
-/** The index's answer with its listings' rows (kept from earlier searches, or read by id). */
-async function rowsOf(db: Db, memory: MemorySearch, found: IndexMatches): Promise<Matches> {
-  const rows = await memory.rowsOf(
-    found.rows,
-    async (ids) => (await db.raw(`SELECT ${COLUMNS} FROM listings l WHERE l.id = ANY(?)`, [ids])).rows as ListingRow[],
-  );
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return {
-    rows: found.rows.map((id) => byId.get(id)).filter((r) => r !== undefined),
-    total: found.total,
-    featured: new Set(found.featured),
-  };
-}
+  byVotes(siteId: number, offset: number, limit: number): Promise<Matches> {
+    return byVotes(this.#db, siteId, offset, limit);
+  }
 
-interface Matches {
-  rows: ListingRow[];
-  /** Up to SEARCH_TOTAL_LIMIT + 1: one more than the limit means "more than the limit". */
-  total: number;
-  /** Ids of the rows featured this week (they come first). */
-  featured: Set<number>;
-}
+  matching(siteId: number, text: SearchText, offset: number, limit: number): Promise<Matches> {
+    return matching(this.#db, siteId, text, offset, limit);
+  }
 
-const NONE: Matches = { rows: [], total: 0, featured: new Set() };
+  correctTypos(text: SearchText): Promise<SearchText | null> {
+    return correctTypos(this.#db, text);
+  }
+}
 
 const LIVE = `l.site_id = ? AND l.status = 'live'`;
 
@@ -201,11 +125,11 @@ async function matching(db: Db, siteId: number, text: SearchText, offset: number
     const need = depth - rows.length;
     const where = tierWhere(tier, tsquery, siteId);
     // Uncapped, every tier holds at most `total` rows: its index finds them all cheaply.
-    let found = capped ? await run(db, walkSql(siteId, i, where, need, WALK_DEPTHS[0])) : null;
+    let found = capped ? await select(db, walkSql(siteId, i, where, need, WALK_DEPTHS[0])) : null;
     if (found && found.length < need && (await areLarge(db, siteId, [where]))[0]) {
-      found = await run(db, walkSql(siteId, i, where, need, WALK_DEPTHS[1]));
+      found = await select(db, walkSql(siteId, i, where, need, WALK_DEPTHS[1]));
     }
-    if (!found || found.length < need) found = await run(db, indexSql(siteId, i, where, need));
+    if (!found || found.length < need) found = await select(db, indexSql(siteId, i, where, need));
     rows.push(...found);
   }
   return { rows: [...featured, ...rows].slice(offset, offset + limit), total, featured: new Set(featured.map((r) => r.id)) };
@@ -318,7 +242,7 @@ function indexSql(siteId: number, tier: number, where: Sql, need: number, gate =
   };
 }
 
-async function run(db: Db, query: Sql): Promise<TierRow[]> {
+async function select(db: Db, query: Sql): Promise<TierRow[]> {
   return (await db.raw(query.sql, query.bindings as never[])).rows;
 }
 

@@ -1,4 +1,4 @@
-import type { Db } from '../../db/knex.ts';
+import type { Db } from '../db/knex.ts';
 
 /** One term of a search: a word matched as a prefix, or a quoted phrase; `-` excludes it. */
 export interface SearchTerm {

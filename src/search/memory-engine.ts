@@ -1,7 +1,12 @@
-import type { Db } from '../../db/knex.ts';
-import { isoWeekStart } from '../ranking/weeks.ts';
-import { SearchIndex, type IndexedListing, type IndexMatches, type IndexQuery, type SearchLimits } from './search-index.ts';
-import { nearestKnownWords, typoCandidates, withFixes, type SearchText } from './search-text.ts';
+import type { Db } from '../db/knex.ts';
+import type { ListingRow } from '../domain/listings/listing-row.ts';
+import type { SearchEngine, SearchPage, SearchQuery } from '../domain/listings/search-port.ts';
+import { isoWeekStart } from '../domain/ranking/weeks.ts';
+import type { IndexedListing, IndexMatches, IndexQuery, SearchLimits } from './index-types.ts';
+import { SearchIndex } from './memory-index.ts';
+import { PostgresSearch } from './postgres-engine.ts';
+import { COLUMNS, normalised, run, SEARCH_TOTAL_LIMIT, type Finder, type Matches } from './results.ts';
+import { nearestKnownWords, typoCandidates, withFixes, type SearchText } from './text.ts';
 
 /**
  * The in-memory search engine of one api process: a SearchIndex loaded from PostgreSQL and kept
@@ -11,8 +16,10 @@ import { nearestKnownWords, typoCandidates, withFixes, type SearchText } from '.
  * Stemming stays PostgreSQL's: the index holds the lexemes PostgreSQL stored, and each typed
  * word's forms (simple and english) are asked of PostgreSQL once and remembered.
  */
-export class MemorySearch {
+export class MemorySearch implements SearchEngine, Finder {
   readonly #db: Db;
+  /** Answers what the index cannot (quoted phrases, words PostgreSQL splits in several lexemes). */
+  readonly #sql: PostgresSearch;
   #index = new SearchIndex();
   #loaded: Promise<void> | null = null;
   /** Changes of transactions at or after this xid may not have been seen yet. */
@@ -30,7 +37,7 @@ export class MemorySearch {
   readonly #forms = new Map<string, WordForms>();
   readonly #typos = new Map<string, string | null>();
   /** Rows of listings recently served, least recently used dropped first; changed ones forgotten. */
-  readonly #rows = new Map<number, object>();
+  readonly #rows = new Map<number, ListingRow>();
   /** Counts change batches: rows read and answers made while one was applied are not kept. */
   #changes = 0;
   /** Recent answers, each valid while no change came since it was made. */
@@ -45,6 +52,17 @@ export class MemorySearch {
 
   constructor(db: Db) {
     this.#db = db;
+    this.#sql = new PostgresSearch(db, { cacheTtlMs: 0 });
+  }
+
+  /** Answers from the index once it holds every change committed before the search. */
+  search(search: SearchQuery): Promise<SearchPage> {
+    const { query, key } = normalised(search);
+    return this.#remembered(key, () => run(this, query));
+  }
+
+  ready(): Promise<void> {
+    return this.load();
   }
 
   get size(): number {
@@ -89,21 +107,21 @@ export class MemorySearch {
     return this.#queued;
   }
 
-  /**
-   * The search's matches as search.ts cuts them, or null when the index cannot answer it the
-   * way PostgreSQL would (quoted phrases, words PostgreSQL splits into several lexemes).
-   */
-  async matching(siteId: number, text: SearchText, offset: number, limit: number, countLimit: number): Promise<IndexMatches | null> {
-    if (text.flat().some((t) => t.kind === 'phrase')) return null;
+  /** From the index when it can answer the search the way PostgreSQL would, else from PostgreSQL. */
+  async matching(siteId: number, text: SearchText, offset: number, limit: number): Promise<Matches> {
+    if (text.flat().some((t) => t.kind === 'phrase')) return this.#sql.matching(siteId, text, offset, limit);
     const forms = await this.#formsOf(text.flat().map((t) => t.text));
     const featured = await this.#featuredOf(siteId);
     // No await from here on: a reload cannot swap the index under the search.
     const query = queryOf(this.#index, text, forms);
-    return query && this.#index.search(siteId, query, featured, { offset, limit, countLimit, limits: this.limits });
+    if (!query) return this.#sql.matching(siteId, text, offset, limit);
+    const countLimit = SEARCH_TOTAL_LIMIT + 1;
+    return this.#withRows(this.#index.search(siteId, query, featured, { offset, limit, countLimit, limits: this.limits }));
   }
 
-  async byVotes(siteId: number, offset: number, limit: number, countLimit: number): Promise<IndexMatches> {
-    return this.#index.byVotes(siteId, await this.#featuredOf(siteId), offset, limit, countLimit);
+  async byVotes(siteId: number, offset: number, limit: number): Promise<Matches> {
+    const featured = await this.#featuredOf(siteId);
+    return this.#withRows(this.#index.byVotes(siteId, featured, offset, limit, SEARCH_TOTAL_LIMIT + 1));
   }
 
   /** As correctTypos, each word's correction remembered until listings change. */
@@ -127,7 +145,7 @@ export class MemorySearch {
    * The answer of a search once the index is up to date: the one made earlier if nothing changed
    * since (popular searches repeat), else made by `answer`. Exact, unlike a time to live.
    */
-  async remembered<T>(key: string, answer: () => Promise<T>): Promise<T> {
+  async #remembered<T>(key: string, answer: () => Promise<T>): Promise<T> {
     await this.sync();
     const changes = this.#changes;
     const id = JSON.stringify([key, isoWeekStart(new Date())]);
@@ -144,12 +162,23 @@ export class MemorySearch {
     return value;
   }
 
-  /** The rows of `ids` (in no order), read by `readRows` unless kept from an earlier search. */
-  async rowsOf<R extends { id: number }>(ids: number[], readRows: (ids: number[]) => Promise<R[]>): Promise<R[]> {
-    const kept: R[] = [];
+  /** The index's answer with its listings' rows, in its order. */
+  async #withRows(found: IndexMatches): Promise<Matches> {
+    const rows = await this.#rowsOf(found.rows);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return {
+      rows: found.rows.map((id) => byId.get(id)).filter((r) => r !== undefined),
+      total: found.total,
+      featured: new Set(found.featured),
+    };
+  }
+
+  /** The rows of `ids` (in no order), read from PostgreSQL unless kept from an earlier search. */
+  async #rowsOf(ids: number[]): Promise<ListingRow[]> {
+    const kept: ListingRow[] = [];
     const missing: number[] = [];
     for (const id of ids) {
-      const row = this.#rows.get(id) as R | undefined;
+      const row = this.#rows.get(id);
       if (row) {
         this.#rows.delete(id);
         this.#rows.set(id, row);
@@ -158,7 +187,7 @@ export class MemorySearch {
     }
     if (missing.length === 0) return kept;
     const changes = this.#changes;
-    const read = await readRows(missing);
+    const read = (await this.#db.raw(`SELECT ${COLUMNS} FROM listings l WHERE l.id = ANY(?)`, [missing])).rows as ListingRow[];
     if (changes === this.#changes) {
       for (const row of read) this.#rows.set(row.id, row);
       for (const id of this.#rows.keys()) {
@@ -325,12 +354,3 @@ const KEEP_CHANGES_MS = 60 * 60_000;
 const RELOAD_AFTER_MS = KEEP_CHANGES_MS / 2;
 const PRUNE_EVERY_MS = 5 * 60_000;
 const IDLE_LOOK_MS = 60_000;
-
-const engines = new WeakMap<Db, MemorySearch>();
-
-/** The in-memory search engine of a database (one per api process). */
-export function memorySearchOf(db: Db): MemorySearch {
-  let engine = engines.get(db);
-  if (!engine) engines.set(db, (engine = new MemorySearch(db)));
-  return engine;
-}

@@ -1,5 +1,6 @@
 import test from 'ava';
-import { SearchIndex, type IndexedListing, type IndexQuery } from '../../src/domain/listings/search-index.ts';
+import type { IndexedListing, IndexQuery } from '../../src/search/index-types.ts';
+import { SearchIndex } from '../../src/search/memory-index.ts';
 
 // The layout built in the background, checked against an index loaded at once from the same
 // listings: the same answers while it is built, after it is swapped in, and for the listings

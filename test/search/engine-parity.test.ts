@@ -1,7 +1,7 @@
 import test from 'ava';
 import type { Db } from '../../src/db/knex.ts';
-import { memorySearchOf } from '../../src/domain/listings/search-memory.ts';
-import { searchListings } from '../../src/domain/listings/search.ts';
+import { MemorySearch } from '../../src/search/memory-engine.ts';
+import { PostgresSearch } from '../../src/search/postgres-engine.ts';
 import { isoWeekStart } from '../../src/domain/ranking/weeks.ts';
 import { startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { featureListing } from '../helpers/orders.ts';
@@ -9,8 +9,12 @@ import { featureListing } from '../helpers/orders.ts';
 // The in-memory engine against the PostgreSQL one (the reference) on the same listings: every
 // search, page and change below must give the same answer from both.
 let env: TestEnv;
+let memory: MemorySearch;
+let postgres: PostgresSearch;
 test.before(async () => {
   env = await startTestEnv(import.meta.url);
+  memory = new MemorySearch(env.services.db);
+  postgres = new PostgresSearch(env.services.db, { cacheTtlMs: 0 });
 });
 test.after.always(() => env?.close());
 
@@ -135,9 +139,7 @@ async function compare(t: { deepEqual: (a: unknown, b: unknown, m: string) => vo
   for (const q of queries()) {
     for (const [page, perPage] of PAGES) {
       const query = { siteId, siteKey: 'main', q, page, perPage };
-      const memory = await searchListings(db, query, { engine: 'memory', cacheTtlMs: 0 });
-      const postgres = await searchListings(db, query, { engine: 'postgres', cacheTtlMs: 0 });
-      t.deepEqual(memory, postgres, `q=${JSON.stringify(q)} page=${page} per_page=${perPage}`);
+      t.deepEqual(await memory.search(query), await postgres.search(query), `q=${JSON.stringify(q)} page=${page} per_page=${perPage}`);
     }
   }
 }
@@ -172,7 +174,7 @@ for (const [name, limits] of [
 ] as const) {
   test.serial(`${name} gives the same answers as evaluating candidates`, async (t) => {
     const db = env.services.db;
-    memorySearchOf(db).limits = limits;
+    memory.limits = limits;
     try {
       const site = (await db('sites').orderBy('id').first('id')).id as number;
       await compare(t, db, site);
@@ -184,12 +186,12 @@ for (const [name, limits] of [
         .update({ name: `Quillon ${name.length}`, headline: 'Vellum for metal teams' });
       await db('listings').where({ id: live[151] }).update({ status: 'removed' });
       // Laid out in the background: the answers are the same while it is built and after.
-      await memorySearchOf(db).sync();
+      await memory.sync();
       await compare(t, db, site);
-      await memorySearchOf(db).laidOut();
+      await memory.laidOut();
       await compare(t, db, site);
     } finally {
-      memorySearchOf(db).limits = undefined;
+      memory.limits = undefined;
     }
   });
 }
@@ -198,9 +200,7 @@ test.serial('a listing is found at once after it is written, and gone at once af
   const db = env.services.db;
   const site = (await db('sites').orderBy('id').first('id')).id as number;
   const search = async (q: string) =>
-    (await searchListings(db, { siteId: site, siteKey: 'main', q, page: 1, perPage: 20 }, { engine: 'memory', cacheTtlMs: 0 })).items.map(
-      (i) => i.id,
-    );
+    (await memory.search({ siteId: site, siteKey: 'main', q, page: 1, perPage: 20 })).items.map((i) => i.id);
   await seedListings(db, 1, 'fresh');
   const [id] = await db('listings').where({ slug: 'fresh-1' }).pluck('id');
   await db('listings').where({ id }).update({ name: 'Wobbleflux', status: 'live' });
