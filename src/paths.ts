@@ -12,6 +12,8 @@ export const paths = {
   listing: (slug: string) => `/listings/${encodeURIComponent(slug)}`,
   /** The form that starts a claim of a listing (a person's way; agents call claim_listing). */
   newClaim: (slug: string) => `/account/claims/new?slug=${encodeURIComponent(slug)}`,
+  /** Where the single-use link of an email claim lands (`?token=`). */
+  claimLink: '/claims/email-link',
   apiKeys: '/account/keys',
   revokeApiKey: (keyId: number) => `/account/keys/${keyId}/revoke`,
   founderProfile: '/account/founder-profile',

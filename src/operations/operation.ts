@@ -39,7 +39,7 @@ export interface OperationContext {
 }
 
 /** The signed-in caller's user id; invoke() guarantees a principal on scoped operations. */
-export function callerId(ctx: OperationContext): number {
+export function callerId(ctx: Pick<OperationContext, 'principal'>): number {
   if (!ctx.principal) throw new Error('operation without a scope used callerId()');
   return ctx.principal.userId;
 }

@@ -2,14 +2,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../../db/knex.ts';
 import { conflict, notFound } from '../../errors.ts';
 import { queueMail } from '../../mail/outbox.ts';
+import { paths } from '../../paths.ts';
 import { claimLinkMail } from './mails.ts';
 
 /** Links of one claim: the first and at most 3 re-sends. */
 export const MAX_CLAIM_LINKS = 4;
 /** A link works for 7 days at most (and never after its claim expired). */
 export const CLAIM_LINK_LIFETIME_MS = 7 * 86_400_000;
-
-export const claimLinkPath = '/claims/email-link';
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -20,7 +19,7 @@ export async function issueClaimLink(trx: Db, o: { claimId: number; to: string; 
   await trx('claim_email_links').insert({ claim_id: o.claimId, token_hash: hashToken(token), expires_at: expiresAt });
   const listing = await trx('claims as c').join('listings as l', 'l.id', 'c.listing_id').where('c.id', o.claimId).first('l.name');
   const dedupeKey = `claim-link:${hashToken(token)}`;
-  await queueMail(trx, { ...claimLinkMail(o.to, listing.name, `${o.baseUrl}${claimLinkPath}?token=${token}`, expiresAt), dedupeKey });
+  await queueMail(trx, { ...claimLinkMail(o.to, listing.name, `${o.baseUrl}${paths.claimLink}?token=${token}`, expiresAt), dedupeKey });
   return (await trx('mail_outbox').where({ dedupe_key: dedupeKey }).first('id')).id;
 }
 

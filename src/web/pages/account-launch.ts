@@ -1,23 +1,24 @@
 import type { Context } from 'koa';
-import { badgeSnippets } from '../../domain/launches/badges.ts';
-import { chooseFree, recheckBadge } from '../../domain/launches/owner-actions.ts';
-import { ownerListingView } from '../../domain/listings/listing-views.ts';
-import { getOwnedListing } from '../../domain/listings/listings.ts';
-import { listSites } from '../../domain/sites/sites.ts';
+import type { z } from 'zod';
+import type { BadgeSnippet } from '../../domain/launches/badges.ts';
 import { notFound } from '../../errors.ts';
+import { chooseFreeListingOp, getBadgesOp, recheckBadgeOp } from '../../operations/launches.ts';
+import type { OwnerListingView } from '../../operations/listing-edit-schemas.ts';
+import { getMyListingOp } from '../../operations/listings.ts';
 import { errorSummary, postForm, time } from '../components.ts';
 import { missingList } from '../content.ts';
 import { csrfToken } from '../csrf.ts';
 import type { FieldMessages } from '../forms.ts';
 import { html, type SafeHtml } from '../html.ts';
+import { invokeForPage } from '../invoke.ts';
 import { refusal } from '../owner-forms.ts';
 import { renderPage } from '../render.ts';
-import { currentUser, requireUser } from '../session.ts';
+import { requireUser } from '../session.ts';
 import type { WebServices } from '../web-services.ts';
 import { COPY_SCRIPT } from './api-keys.ts';
 import type { PageRoutes } from './page-routes.ts';
 
-type OwnerView = Awaited<ReturnType<typeof ownerListingView>>;
+type OwnerView = z.output<typeof OwnerListingView>;
 
 const NOTICES: Record<string, string> = {
   checked: 'We checked your site for the badge just now.',
@@ -33,9 +34,8 @@ export const accountLaunchPages: PageRoutes = (router, services) => {
   });
 
   router.post('/account/listings/:listing_id/badge-check', requireUser(services), async function checkBadgeNow(ctx) {
-    const user = (await currentUser(ctx, services))!;
     try {
-      await recheckBadge(services, user.id, listingIdOf(ctx));
+      await invokeForPage(ctx, services, recheckBadgeOp, { listing_id: listingIdOf(ctx) });
     } catch (err) {
       const { status, errors } = refusal(err);
       return panelPage(ctx, services, status, errors);
@@ -45,9 +45,8 @@ export const accountLaunchPages: PageRoutes = (router, services) => {
   });
 
   router.post('/account/listings/:listing_id/free', requireUser(services), async function chooseFreeLaunch(ctx) {
-    const user = (await currentUser(ctx, services))!;
     try {
-      await chooseFree(services, user.id, listingIdOf(ctx));
+      await invokeForPage(ctx, services, chooseFreeListingOp, { listing_id: listingIdOf(ctx) });
     } catch (err) {
       const { status, errors } = refusal(err);
       return panelPage(ctx, services, status, errors);
@@ -65,11 +64,12 @@ function listingIdOf(ctx: Context): number {
 }
 
 async function panelPage(ctx: Context, services: WebServices, status: number, errors?: FieldMessages) {
-  const user = (await currentUser(ctx, services))!;
   // Another owner's listing is "not found", the same as through the API.
-  const row = await getOwnedListing(services.db, user.id, listingIdOf(ctx));
-  const view = await ownerListingView(services.db, row, services.config.baseUrl);
-  const site = (await listSites(services.db)).find((s) => s.id === row.site_id)!;
+  const listing_id = listingIdOf(ctx);
+  const [view, { badges }] = await Promise.all([
+    invokeForPage(ctx, services, getMyListingOp, { listing_id }),
+    invokeForPage(ctx, services, getBadgesOp, { listing_id }),
+  ]);
   const token = await csrfToken(ctx, services);
   const notice = status === 200 && typeof ctx.query.notice === 'string' ? NOTICES[ctx.query.notice] : undefined;
   await renderPage(ctx, services, {
@@ -91,7 +91,7 @@ ${
   )
 }
 ${badgeSection(view, token)}
-${snippetSection(badgeSnippets(services.config.baseUrl, view, site.name))}`,
+${snippetSection(badges)}`,
   });
 }
 
@@ -120,7 +120,7 @@ ${postForm(`${panelPath(v.id)}/badge-check`, token, html`<button type="submit">C
 </section>`;
 }
 
-function snippetSection(snippets: ReturnType<typeof badgeSnippets>): SafeHtml {
+function snippetSection(snippets: BadgeSnippet[]): SafeHtml {
   return html`<section aria-labelledby="snippets-title">
 <h2 id="snippets-title">Badge snippets</h2>
 <p>Paste one on your homepage, visible to visitors (not in a comment, a template, a script or a hidden element).</p>

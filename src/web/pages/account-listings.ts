@@ -1,19 +1,18 @@
 import type { Context } from 'koa';
-import type { SessionUser } from '../../auth/sessions.ts';
-import { getOwnedDraft, listOwnedDrafts, toDraftView } from '../../domain/drafts/drafts.ts';
-import { listOwnedListings } from '../../domain/listings/listings.ts';
 import { AppError, notFound } from '../../errors.ts';
-import { createDraftOp, submitDraftOp } from '../../operations/drafts.ts';
+import { createDraftOp, getDraftOp, submitDraftOp } from '../../operations/drafts.ts';
+import { listMyListingsOp } from '../../operations/listings.ts';
+import { openDrafts } from '../../operations/read-models/drafts.ts';
 import { errorSummary, field, postForm } from '../components.ts';
 import { csrfToken } from '../csrf.ts';
 import type { FieldMessages } from '../forms.ts';
 import { formBody, formString } from '../forms.ts';
 import { html } from '../html.ts';
-import { invokeForPage } from '../invoke.ts';
+import { invokeForPage, pageContext } from '../invoke.ts';
 import { CREATE_DRAFT_PATH, draftNextStep, draftPage, listingNextStep, stepAction } from '../next-steps.ts';
 import { refusal } from '../owner-forms.ts';
 import { renderPage } from '../render.ts';
-import { currentUser, requireUser } from '../session.ts';
+import { requireUser } from '../session.ts';
 import type { WebServices } from '../web-services.ts';
 import type { PageRoutes } from './page-routes.ts';
 import { draftProgressPage, type ListedCompany } from './draft-progress.ts';
@@ -27,11 +26,10 @@ const SHOWN = 50;
  */
 export const accountListingPages: PageRoutes = (router, services) => {
   router.get('/account/listings', requireUser(services), async function showMyListings(ctx) {
-    await listingsPage(ctx, services, (await currentUser(ctx, services))!, {});
+    await listingsPage(ctx, services, {});
   });
 
   router.post(CREATE_DRAFT_PATH, requireUser(services), async function createDraftFromForm(ctx) {
-    const user = (await currentUser(ctx, services))!;
     const url = formString(formBody(ctx), 'url').trim();
     try {
       const draft = await invokeForPage(ctx, services, createDraftOp, { url });
@@ -39,24 +37,22 @@ export const accountListingPages: PageRoutes = (router, services) => {
       ctx.redirect(draftPage(draft.id));
     } catch (err) {
       const { status, errors } = refusal(err, 'url');
-      await listingsPage(ctx, services, user, { status, errors, url });
+      await listingsPage(ctx, services, { status, errors, url });
     }
   });
 
   router.get('/account/drafts/:id', requireUser(services), async function showDraft(ctx) {
-    const user = (await currentUser(ctx, services))!;
-    const draft = toDraftView(await getOwnedDraft(services.db, user.id, draftIdOf(ctx)));
+    const draft = await invokeForPage(ctx, services, getDraftOp, { id: draftIdOf(ctx) });
     await draftProgressPage(ctx, services, draft);
   });
 
   router.post('/account/drafts/:id/submit', requireUser(services), async function submitDraftFromForm(ctx) {
-    const user = (await currentUser(ctx, services))!;
     const id = draftIdOf(ctx);
     try {
       await invokeForPage(ctx, services, submitDraftOp, { id });
     } catch (err) {
       const { status, errors } = refusal(err);
-      const draft = toDraftView(await getOwnedDraft(services.db, user.id, id));
+      const draft = await invokeForPage(ctx, services, getDraftOp, { id });
       return draftProgressPage(ctx, services, draft, { status, errors, listed: listedCompany(err) });
     }
     ctx.status = 303;
@@ -84,10 +80,10 @@ interface FormState {
   url?: string;
 }
 
-async function listingsPage(ctx: Context, services: WebServices, user: SessionUser, form: FormState): Promise<void> {
+async function listingsPage(ctx: Context, services: WebServices, form: FormState): Promise<void> {
   const [drafts, listings, token] = await Promise.all([
-    listOwnedDrafts(services.db, user.id, 1, SHOWN, { open: true }),
-    listOwnedListings(services.db, user.id, 1, SHOWN),
+    openDrafts(await pageContext(ctx, services), SHOWN),
+    invokeForPage(ctx, services, listMyListingsOp, { page: 1, per_page: SHOWN }),
     csrfToken(ctx, services),
   ]);
   const rows = [

@@ -1,8 +1,7 @@
-import { CATEGORY_SLUGS } from '../../domain/crawl/categories.ts';
-import { categoryListings } from '../../domain/orders/placements.ts';
-import { siteForHost } from '../../domain/sites/sites.ts';
 import { AppError } from '../../errors.ts';
+import { CATEGORY_SLUGS, categoryPage } from '../../operations/read-models/categories.ts';
 import { html } from '../html.ts';
+import { pageContext } from '../invoke.ts';
 import { renderPage } from '../render.ts';
 import type { PageRoutes } from './page-routes.ts';
 
@@ -14,8 +13,7 @@ export const categoryPages: PageRoutes = (router, services) => {
     const slug = ctx.params.slug!;
     if (!(CATEGORY_SLUGS as readonly string[]).includes(slug))
       throw new AppError(404, 'not_found', 'Page not found', 'There is no such category.');
-    const site = await siteForHost(services.db, ctx.host);
-    const listings = await categoryListings(services.db, site.id, slug);
+    const listings = await categoryPage(await pageContext(ctx, services), slug);
     await renderPage(ctx, services, {
       title: title(slug),
       main: listings.length

@@ -1,8 +1,9 @@
 import type { Context } from 'koa';
-import { claimLinkPath } from '../../domain/claims/email-links.ts';
-import { openClaimLink, type LinkOutcome } from '../../domain/claims/open-link.ts';
+import type { LinkOutcome } from '../../domain/claims/open-link.ts';
+import { openClaimLinkAs } from '../../operations/claim-links.ts';
 import { paths } from '../../paths.ts';
 import { html, type SafeHtml } from '../html.ts';
+import { pageContext } from '../invoke.ts';
 import { renderPage } from '../render.ts';
 import { currentUser } from '../session.ts';
 import type { WebServices } from '../web-services.ts';
@@ -13,28 +14,18 @@ import type { PageRoutes } from './page-routes.ts';
  * and verifies; anyone else (a mail scanner, another account) changes nothing.
  */
 export const claimLinkPages: PageRoutes = (router, services) => {
-  router.get(claimLinkPath, async function openLink(ctx) {
+  router.get(paths.claimLink, async function openLink(ctx) {
     const token = typeof ctx.query.token === 'string' ? ctx.query.token : '';
     const user = await currentUser(ctx, services);
-    const result = await openClaimLink(services.db, token, user?.id ?? null, services.config.baseUrl);
+    const result = await openClaimLinkAs(await pageContext(ctx, services), token);
     if (result.kind === 'sign_in') {
       ctx.status = 303;
       return ctx.redirect(`/signin?return_to=${encodeURIComponent(ctx.originalUrl)}`);
     }
-    if (result.kind === 'verified') await tellWorkflow(ctx, services, result.claimId);
     const page = linkPage(result, user?.email ?? '');
     await renderPage(ctx, services, { title: page.title, status: page.status, main: page.main });
   });
 };
-
-/** The workflow stops checking and delivers the previous owner's mail; the sweeper would too. */
-async function tellWorkflow(ctx: Context, services: WebServices, claimId: number): Promise<void> {
-  try {
-    await services.workflows.signalClaimLinkOpened(claimId);
-  } catch (err) {
-    ctx.state.log?.warn({ err, claimId }, 'could not signal the claim workflow; it sees the claim verified at its next check');
-  }
-}
 
 function linkPage(r: LinkOutcome, email: string): { title: string; status: number; main: SafeHtml } {
   if (r.kind === 'invalid') {
@@ -81,9 +72,11 @@ function linkPage(r: LinkOutcome, email: string): { title: string; status: numbe
 }
 
 /** "Is this your company? Claim it" on the page of a listing without an owner, for signed-in people. */
-export async function claimPrompt(ctx: Context, services: WebServices, listing: { id: number; slug: string }): Promise<SafeHtml> {
-  if (!(await currentUser(ctx, services))) return html``;
-  const row = await services.db('listings').where({ id: listing.id }).first('owner_id');
-  if (row?.owner_id !== null) return html``;
+export async function claimPrompt(
+  ctx: Context,
+  services: WebServices,
+  listing: { slug: string; owner_id: number | null },
+): Promise<SafeHtml> {
+  if (listing.owner_id !== null || !(await currentUser(ctx, services))) return html``;
   return html`<p class="claim">Is this your company? <a href="${paths.newClaim(listing.slug)}">Claim it</a></p>`;
 }

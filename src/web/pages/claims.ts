@@ -1,19 +1,18 @@
 import type { Context } from 'koa';
 import { z } from 'zod';
-import { listOwnClaims, type ClaimView } from '../../domain/claims/claims.ts';
-import { emailClaimRefusal } from '../../domain/claims/email-domain.ts';
-import { resendClaimLink } from '../../domain/claims/email-links.ts';
-import { CLAIM_METHODS } from '../../domain/claims/instructions.ts';
-import { requestClaimCheck } from '../../domain/claims/request-check.ts';
-import { startClaim } from '../../domain/claims/start-claim.ts';
+import type { ClaimView } from '../../domain/claims/claims.ts';
 import { AppError, notFound } from '../../errors.ts';
+import { resendClaimLinkFor } from '../../operations/claim-links.ts';
+import { claimListingOp, listMyClaimsOp, verifyClaimOp } from '../../operations/claims.ts';
+import { CLAIM_METHODS, claimTarget, emailClaimRefusal } from '../../operations/read-models/claims.ts';
 import { field, postForm, time } from '../components.ts';
 import { pager } from '../content.ts';
 import { csrfToken } from '../csrf.ts';
 import { formBody, formString, parseForm, type FieldMessages } from '../forms.ts';
 import { html, type SafeHtml } from '../html.ts';
+import { invokeForPage, pageContext } from '../invoke.ts';
 import { renderFormPage, renderPage } from '../render.ts';
-import { currentUser, requireUser } from '../session.ts';
+import { requireUser } from '../session.ts';
 import type { WebServices } from '../web-services.ts';
 import { COPY_SCRIPT } from './api-keys.ts';
 import type { PageRoutes } from './page-routes.ts';
@@ -47,9 +46,8 @@ const ClaimForm = z.object({
 /** The claimant's pages: their claims with instructions, starting a claim, Check now, re-send. */
 export const claimPages: PageRoutes = (router, services) => {
   router.get(PATH, requireUser(services), async function showClaims(ctx) {
-    const user = (await currentUser(ctx, services))!;
     const page = pageNumber(ctx.query.page);
-    const list = await listOwnClaims(services.db, user.id, page, PER_PAGE);
+    const list = await invokeForPage(ctx, services, listMyClaimsOp, { page, per_page: PER_PAGE });
     const token = await csrfToken(ctx, services);
     await renderPage(ctx, services, {
       title: 'Your claims',
@@ -70,13 +68,14 @@ ${pager(PATH, page, PER_PAGE, list.total)}`,
   });
 
   router.post(PATH, requireUser(services), async function submitClaim(ctx) {
-    const user = (await currentUser(ctx, services))!;
     const body = formBody(ctx);
     const values = { slug: formString(body, 'slug'), method: formString(body, 'method'), email: formString(body, 'email') };
     const form = parseForm(ClaimForm, body);
     if (!form.ok) return claimForm(ctx, services, values, form.errors, 400);
+    // The form shows the email field whatever the method; claim_listing takes it for method email only.
+    const { slug, method, email } = form.data;
     try {
-      await startClaim(services, { userId: user.id, ...form.data });
+      await invokeForPage(ctx, services, claimListingOp, method === 'email' ? { slug, method, email } : { slug, method });
     } catch (err) {
       if (!(err instanceof AppError) || err.status >= 500) throw err;
       const errors = Object.fromEntries((err.errors ?? [{ path: 'form', message: err.message }]).map((e) => [e.path, e.message]));
@@ -87,11 +86,10 @@ ${pager(PATH, page, PER_PAGE, list.total)}`,
   });
 
   router.post(`${PATH}/:id/check`, requireUser(services), async function checkNow(ctx) {
-    const user = (await currentUser(ctx, services))!;
     const id = claimId(ctx);
     let notice = 'checked';
     try {
-      const claim = await requestClaimCheck(services.db, services.workflows, services.config.claims, user.id, id);
+      const claim = await invokeForPage(ctx, services, verifyClaimOp, { claim_id: id });
       if (claim.status === 'verified') notice = 'verified';
     } catch (err) {
       if (!(err instanceof AppError) || err.status !== 429) throw err;
@@ -102,8 +100,7 @@ ${pager(PATH, page, PER_PAGE, list.total)}`,
   });
 
   router.post(`${PATH}/:id/resend`, requireUser(services), async function resendLink(ctx) {
-    const user = (await currentUser(ctx, services))!;
-    await resendClaimLink(services.db, user.id, claimId(ctx), services.config.baseUrl);
+    await resendClaimLinkFor(await pageContext(ctx, services), claimId(ctx));
     ctx.status = 303;
     ctx.redirect(`${PATH}?notice=resent`);
   });
@@ -157,9 +154,7 @@ async function claimForm(
   errors: FieldMessages | undefined,
   status: number,
 ) {
-  // Any status, as claim_listing: the listing submit_draft refused a second one for.
-  const listing = await services.db('listings').where({ slug: values.slug }).first('name', 'url');
-  if (!listing) throw notFound('The listing');
+  const listing = await claimTarget(await pageContext(ctx, services), values.slug);
   await renderFormPage(ctx, services, {
     title: `Claim ${listing.name}`,
     status,

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
-import type { toDraftView } from '../../domain/drafts/drafts.ts';
-import { founderUrls } from '../../domain/founders/urls.ts';
+import type { z } from 'zod';
+import type { getDraftOp } from '../../operations/drafts.ts';
 import { paths } from '../../paths.ts';
 import { errorSummary, postForm } from '../components.ts';
 import { csrfToken } from '../csrf.ts';
@@ -10,7 +10,7 @@ import { draftNextStep, draftPage, stepAction } from '../next-steps.ts';
 import { renderPage } from '../render.ts';
 import type { WebServices } from '../web-services.ts';
 
-type DraftView = ReturnType<typeof toDraftView>;
+type DraftView = z.output<typeof getDraftOp.output>;
 
 /** The listing that already holds the draft's company on this site (submit refused: already_listed). */
 export interface ListedCompany {
@@ -42,7 +42,7 @@ export async function draftProgressPage(
 ${working && html`<p>This page updates by itself until the draft is ready. <a href="${draftPage(draft.id)}">Reload</a></p>`}
 ${draft.status === 'ready' && readyDraft(draft, token)}
 ${draft.status === 'failed' && html`<p>${stepAction(step, token)} — or <a href="/account/listings">draft from another address</a>.</p>`}
-${draft.status === 'submitted' && draft.listing_id && html`<p><a href="${founderUrls.storyEditor('', draft.listing_id)}">Write the founder story of your listing</a></p>`}
+${draft.status === 'submitted' && draft.listing_id && html`<p><a href="${paths.storyEditor(draft.listing_id)}">Write the founder story of your listing</a></p>`}
 <p><a href="/account/listings">All your listings</a></p>`,
     script: working ? `setTimeout(function () { location.reload(); }, ${POLL_MS});` : undefined,
   });

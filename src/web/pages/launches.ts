@@ -1,17 +1,24 @@
 import type { Context } from 'koa';
-import { listLaunchWeeks, type LaunchWeek } from '../../domain/launches/launch-weeks.ts';
-import { featuredListings, type PlacedListing } from '../../domain/orders/placements.ts';
-import { communityLeaderboard, type Leaderboard } from '../../domain/ranking/leaderboard.ts';
-import { votedListingIds } from '../../domain/ranking/votes.ts';
-import { addWeeks, isoWeekLabel, isoWeekMonday, isoWeekStart } from '../../domain/ranking/weeks.ts';
-import { siteForHost } from '../../domain/sites/sites.ts';
+import type { LaunchWeek } from '../../domain/launches/launch-weeks.ts';
+import type { PlacedListing } from '../../domain/orders/placements.ts';
+import type { Leaderboard } from '../../domain/ranking/leaderboard.ts';
 import { validationFailed } from '../../errors.ts';
+import { listLaunchWeeksOp } from '../../operations/launches.ts';
+import {
+  addWeeks,
+  featuredThisWeek,
+  isoWeekLabel,
+  isoWeekMonday,
+  isoWeekStart,
+  weekRanking,
+} from '../../operations/read-models/launches.ts';
+import { votedByCaller, voteTargets } from '../../operations/read-models/votes.ts';
 import { html, type SafeHtml } from '../html.ts';
+import { invokeForPage, pageContext } from '../invoke.ts';
 import { renderPage } from '../render.ts';
-import { currentUser } from '../session.ts';
 import type { WebServices } from '../web-services.ts';
 import type { PageRoutes } from './page-routes.ts';
-import { voteControl, type VoteTarget } from './votes.ts';
+import { voteControl } from './votes.ts';
 
 /** Launches the page ranks (the leaderboard operation pages through the rest). */
 const SHOWN = 100;
@@ -23,12 +30,12 @@ const SHOWN = 100;
  */
 export const launchesPages: PageRoutes = (router, services) => {
   router.get('/launches', async function showLaunches(ctx) {
-    const site = await siteForHost(services.db, ctx.host);
+    const page = await pageContext(ctx, services);
     const weekStart = weekOf(ctx.query.week);
-    const board = await communityLeaderboard(services.db, site.id, { weekStart, page: 1, perPage: SHOWN });
+    const board = await weekRanking(page, weekStart, SHOWN);
     const [upcoming, featured] = await Promise.all([
-      listLaunchWeeks(services.db, site.id),
-      featuredListings(services.db, site.id, weekStart),
+      invokeForPage(ctx, services, listLaunchWeeksOp, {}),
+      featuredThisWeek(page, weekStart),
     ]);
     await renderPage(ctx, services, {
       title: `Launches of ${board.week}`,
@@ -38,7 +45,7 @@ ${await rankingTable(ctx, services, board)}
 <h2>How the ranking works</h2>
 <p class="formula" data-formula>${board.formula}.</p>
 <p class="hint">Votes are cast here by people with a confirmed account; there is no API or agent tool for voting.</p>
-${upcomingWeeksTable(upcoming)}`,
+${upcomingWeeksTable(upcoming.items)}`,
     });
   });
 };
@@ -77,13 +84,9 @@ function weekNavigation(board: Leaderboard): SafeHtml {
 async function rankingTable(ctx: Context, services: WebServices, board: Leaderboard): Promise<SafeHtml> {
   if (board.items.length === 0) return html`<p>No launches in this week.</p>`;
   const ids = board.items.map((i) => i.id);
-  const rows: VoteTarget[] = await services
-    .db('listings')
-    .whereIn('id', ids)
-    .select('id', 'slug', 'name', 'votes', 'owner_id', 'launch_week');
+  const page = await pageContext(ctx, services);
+  const [rows, voted] = await Promise.all([voteTargets(page, ids), votedByCaller(page, ids)]);
   const targets = new Map(rows.map((r) => [r.id, r]));
-  const user = await currentUser(ctx, services);
-  const voted = user ? await votedListingIds(services.db, user.id, ids) : new Set<number>();
   const here = `/launches?week=${board.week}`;
   const votable = board.state === 'live' && board.week_start === isoWeekStart(new Date());
   const controls = await Promise.all(

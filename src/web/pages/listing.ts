@@ -1,48 +1,60 @@
 import type { Context } from 'koa';
-import { publicStory } from '../../domain/founders/public-story.ts';
-import { founderUrls } from '../../domain/founders/urls.ts';
-import { publicListingBySlug } from '../../domain/listings/listing-views.ts';
-import { removedVotes, type RemovedVotes } from '../../domain/ranking/voided-votes.ts';
-import { votedListingIds } from '../../domain/ranking/votes.ts';
+import type { z } from 'zod';
+import type { RemovedVotes } from '../../domain/ranking/voided-votes.ts';
+import { AppError, notFound } from '../../errors.ts';
+import type { PublicListingView } from '../../operations/listing-edit-schemas.ts';
+import { getListingOp } from '../../operations/public-listing.ts';
+import { storyPage } from '../../operations/read-models/founders.ts';
+import { removedVotesOf, votedByCaller, voteTargets, type VoteTarget } from '../../operations/read-models/votes.ts';
+import { paths } from '../../paths.ts';
 import { day, externalLink, textBlocks } from '../content.ts';
 import { html, type SafeHtml } from '../html.ts';
+import { invokeForPage, pageContext } from '../invoke.ts';
 import { renderPage } from '../render.ts';
-import { currentUser } from '../session.ts';
 import type { WebServices } from '../web-services.ts';
 import { claimPrompt } from './claim-link.ts';
 import { followControl } from './follow.ts';
 import type { PageRoutes } from './page-routes.ts';
 import { voteControl } from './votes.ts';
 
-type PublicListingPage = Awaited<ReturnType<typeof publicListingBySlug>>;
+type PublicListingPage = z.output<typeof PublicListingView>;
 
 /** The public page of a live listing (what get_listing returns), with a link to its story. */
 export const listingPages: PageRoutes = (router, services) => {
   router.get('/listings/:slug', async function showListing(ctx) {
     const slug = ctx.params.slug!;
-    const listing = await publicListingBySlug(services.db, slug); // 404 unless live
-    const story = await publicStory(services.db, slug);
+    const listing = await liveListing(ctx, services, slug);
+    const page = await pageContext(ctx, services);
+    const [story, [target]] = await Promise.all([storyPage(page, slug), voteTargets(page, [listing.id])]);
     await renderPage(ctx, services, {
       title: listing.name,
       // The listing page shows the story only where it is paid for (plan or unlocked section).
       main: listingBody(
         listing,
-        story?.shown_on_listing ? { title: story.title, path: founderUrls.storyPage('', listing.slug) } : null,
-        html`${await followControl(ctx, services, listing)}${await claimPrompt(ctx, services, listing)}`,
-        await listingVotes(ctx, services, listing),
+        story?.shown_on_listing ? { title: story.title, path: paths.story(listing.slug) } : null,
+        html`${await followControl(ctx, services, listing)}${await claimPrompt(ctx, services, target!)}`,
+        await listingVotes(ctx, services, target!),
       ),
     });
   });
 };
 
+/** get_listing (404 unless live); a slug it refuses as input (too long) names no listing either. */
+async function liveListing(ctx: Context, services: WebServices, slug: string): Promise<PublicListingPage> {
+  try {
+    return await invokeForPage(ctx, services, getListingOp, { slug });
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'validation_failed') throw notFound(`Listing "${slug}"`);
+    throw err;
+  }
+}
+
 /** The vote control of the listing page and the public count of removed votes with their reasons. */
-async function listingVotes(ctx: Context, services: WebServices, listing: PublicListingPage): Promise<SafeHtml> {
-  const row = await services.db('listings').where({ id: listing.id }).first('owner_id', 'launch_week');
-  const user = await currentUser(ctx, services);
-  const voted = user ? (await votedListingIds(services.db, user.id, [listing.id])).has(listing.id) : false;
-  const path = `/listings/${encodeURIComponent(listing.slug)}`;
-  const control = await voteControl(ctx, services, { ...listing, ...row }, voted, path);
-  return html`${control}${removedVotesNote(await removedVotes(services.db, listing.id))}`;
+async function listingVotes(ctx: Context, services: WebServices, target: VoteTarget): Promise<SafeHtml> {
+  const page = await pageContext(ctx, services);
+  const [voted, removed] = await Promise.all([votedByCaller(page, [target.id]), removedVotesOf(page, target.id)]);
+  const control = await voteControl(ctx, services, target, voted.has(target.id), paths.listing(target.slug));
+  return html`${control}${removedVotesNote(removed)}`;
 }
 
 function removedVotesNote(removed: RemovedVotes): SafeHtml {

@@ -1,4 +1,5 @@
 import type { Context } from 'koa';
+import type { VoteTarget } from '../../operations/read-models/votes.ts';
 import { unvoteClosesAt, voteFor, withdrawVoteFor } from '../../operations/votes.ts';
 import { postForm } from '../components.ts';
 import { csrfToken } from '../csrf.ts';
@@ -41,16 +42,6 @@ function back(ctx: Context, slug: string, notice: 'voted' | 'unvoted') {
   target.hash = `vote-${slug}`;
   ctx.status = 303;
   ctx.redirect(target.pathname + target.search + target.hash);
-}
-
-/** What the vote control of one listing needs to know. */
-export interface VoteTarget {
-  id: number;
-  slug: string;
-  name: string;
-  votes: number;
-  owner_id: number | null;
-  launch_week: string | null;
 }
 
 /**
