@@ -115,3 +115,17 @@ test('set_founder_story: the document refuses an older section name with its cur
   t.is(res.status, 400);
   t.true(res.body.errors.some((e: { path: string }) => e.path === 'story'));
 });
+
+test('an empty Idempotency-Key is a 400, as the documented minLength 1 says (it was read as no key)', async (t) => {
+  const { key } = await env.user();
+  t.is(doc.paths['/me/founder-profile'].patch.parameters.find((p: { name: string }) => p.name === 'Idempotency-Key').schema.minLength, 1);
+  const res = await api(env, 'PATCH', '/me/founder-profile', { key, body: { display_name: 'Keyed' }, headers: { 'idempotency-key': '' } });
+  t.is(res.status, 400);
+  t.is(res.body.code, 'invalid_idempotency_key');
+  t.deepEqual(
+    res.body.errors.map((e: { path: string }) => e.path),
+    ['Idempotency-Key'],
+  );
+  const profile = await api(env, 'GET', '/me/founder-profile', { key });
+  t.is(profile.body.display_name, null);
+});
