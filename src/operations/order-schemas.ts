@@ -1,11 +1,15 @@
 import { z } from 'zod';
+import { PRODUCT_KEYS } from '../domain/orders/product-options.ts';
 import { Id } from './schemas.ts';
 
 /** Schemas of the orders operations (issue 12 §2, §5). */
 
 export const OrderItem = z
   .object({
-    product: z.string().min(1).max(40).describe('Product key from list_products'),
+    // The keys any site can sell, so the document names them; a site that does not sell one says so (400).
+    product: z
+      .enum(PRODUCT_KEYS, { error: (issue) => `Unknown product "${String(issue.input)}"; see list_products` })
+      .describe('Product key from list_products'),
     listing_id: Id.optional().describe('One of your listings; required for products with needs_listing'),
     options: z.record(z.string(), z.unknown()).optional().describe("Options validated by the product's `options` schema (list_products)"),
   })
