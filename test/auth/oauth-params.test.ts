@@ -34,8 +34,7 @@ function authorizePath(extra: Record<string, string>): string {
   return `/oauth/authorize?${query}`;
 }
 
-const interactions = async () =>
-  Number((await env.services.db('oauth_payloads').where({ model: 'Interaction' }).count({ n: '*' }))[0]!.n);
+const interactions = async () => Number((await env.services.db('oauth_payloads').where({ model: 'Interaction' }).count({ n: '*' }))[0]!.n);
 
 /** The headers src/web/security-headers.ts gives every page of ours. */
 function assertPageHeaders(t: import('ava').ExecutionContext, headers: Headers, what: string) {
@@ -57,8 +56,8 @@ test('a control character in an authorization parameter is a 400 before anything
     ['login_hint', 'me\u0000@example.com'],
     ['display', 'page\n'],
     ['state', 'st\u001b[31m'],
-    ['nonce', 'n\u007f'],
-    ['acr_values', '\u0085'],
+    ['login_hint', 'me\u007f'],
+    ['ui_locales', 'en \u0085de'],
   ] as const) {
     const res = await request(env, 'GET', authorizePath({ [name]: value }));
     t.is(res.status, 400, `${name}: ${res.text}`);
@@ -69,14 +68,21 @@ test('a control character in an authorization parameter is a 400 before anything
   t.is(await interactions(), before + 1, 'no interaction was stored for a refused request');
 });
 
-test('the same parameters in a POSTed authorization request are refused too', async (t) => {
-  const query = new URL(authorizePath({ login_hint: 'a\u0000b' }), env.baseUrl).searchParams;
-  const res = await request(env, 'POST', '/oauth/authorize', {
-    body: query.toString(),
+test('a pushed authorization request (PAR) with a control character is a 400 invalid_request, nothing stored', async (t) => {
+  const pushed = async () =>
+    Number((await env.services.db('oauth_payloads').where({ model: 'PushedAuthorizationRequest' }).count({ n: '*' }))[0]!.n);
+  const before = await pushed();
+  const form = (extra: Record<string, string>) => new URL(authorizePath(extra), env.baseUrl).searchParams.toString();
+  const ok = await request(env, 'POST', '/oauth/par', { body: form({}), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  t.is(ok.status, 201, ok.text);
+  const res = await request(env, 'POST', '/oauth/par', {
+    body: form({ login_hint: 'a\u0000b' }),
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
   });
   t.is(res.status, 400, res.text);
-  t.regex(res.text, /login_hint must be one line/);
+  t.is(res.body.error, 'invalid_request');
+  t.regex(res.body.error_description, /login_hint must be one line/);
+  t.is(await pushed(), before + 1);
 });
 
 test('client metadata PostgreSQL cannot store is a 400 invalid_client_metadata, not a 500', async (t) => {

@@ -102,10 +102,9 @@ test('DEV_MAILBOX=true serves the mailbox on a non-loopback BASE_URL (a staging 
 
 test('the mailbox answers only to BASE_URL’s host: a rebound name (DNS rebinding) gets a 404', async (t) => {
   const env = await start({});
-  const [{ id }] = await env.services.db('mail_outbox').insert(
-    { to_address: 'victim@example.com', subject: 'rebind-subject-9', body_text: 'token' },
-    ['id'],
-  );
+  const [{ id }] = await env.services
+    .db('mail_outbox')
+    .insert({ to_address: 'victim@example.com', subject: 'rebind-subject-9', body_text: 'token' }, ['id']);
   const own = new URL(env.baseUrl).host;
   t.is((await getWithHost(env, '/dev/mailbox', own)).status, 200);
   for (const host of ['attacker.example', `attacker.example:${env.services.config.port}`]) {

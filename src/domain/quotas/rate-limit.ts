@@ -2,11 +2,12 @@ import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Db } from '../../db/knex.ts';
 
 /**
- * THE rate limiter of tries (wrong promo codes, OAuth registrations; the sign-in limiter, with its
- * slow-down per email, is still its own): rate-limiter-flexible over the `rate_limits` table (migration 023), through the
- * app's knex pool. A try takes its point in one atomic upsert *before* it is evaluated, so
- * concurrent tries across api processes cannot all see room: 30 parallel tries against a limit of
- * 5 evaluate exactly 5. Windows are fixed, starting at a key's first point (the library's model).
+ * THE rate limiter of tries (wrong promo codes, OAuth registrations; the sign-in limiter, with
+ * its slow-down per email, is still its own): rate-limiter-flexible over the `rate_limits` table
+ * (migration 023), through the app's knex pool. A try takes its point in one atomic upsert
+ * *before* it is evaluated, so concurrent tries across api processes cannot all see room: 30
+ * parallel tries against a limit of 5 evaluate exactly 5. Windows are fixed, starting at a key's
+ * first point (the library's model).
  */
 
 /** One limit: at most `points` tries per key in `seconds`. `name` prefixes its keys in the table. */
