@@ -26,7 +26,19 @@ const Country = z
 export const QuoteBody = {
   items: z.array(OrderItem).min(1).max(20).describe('What to buy; at most 20 items'),
   billing_country: Country.describe('ISO 3166-1 alpha-2 code of the buyer, e.g. IE'),
-  vat_number: z.string().trim().min(4).max(20).optional().describe('EU businesses: a valid VAT number of billing_country → reverse charge'),
+  vat_number: z
+    .string()
+    // The prefix rule as a pattern, so the document says it; a prefix of another country than
+    // billing_country, a wrong format or checksum stay the validator's 422 vat_number_invalid (vat.ts).
+    .regex(/^[\s.-]*[A-Za-z]{2}/, 'Must start with the prefix of an EU member state: billing_country’s (EL for Greece)')
+    .trim()
+    .min(4)
+    .max(20)
+    .optional()
+    .describe(
+      'EU businesses: a valid VAT number of billing_country → reverse charge. It starts with billing_country’s prefix ' +
+        '(EL for Greece); another country’s number, a wrong format or checksum is 422 vat_number_invalid',
+    ),
   promo_code: z.string().max(64).optional().describe('Exactly as the user typed it'),
 };
 
