@@ -157,6 +157,15 @@ test('a body nested deeper than 64 levels is a 400 before anything walks it; 64 
   const allowed = await profile(owner.key, nested(63), 'application/json');
   t.is(allowed.status, 400);
   t.deepEqual(allowed.body.errors, [{ path: 'x', message: 'Unknown field "x"' }]);
+  // A free-form field (an order item's options) took the deep value past the schema: ~8,000 levels overflowed the string guard (500).
+  const options =
+    '{"items":[{"product":"featured","listing_id":1,"options":{"x":' +
+    '['.repeat(8_000) +
+    ']'.repeat(8_000) +
+    '}}],"billing_country":"IE"}';
+  const quote = await api(env, 'POST', '/orders/quote', { key: owner.key, body: options });
+  t.is(quote.status, 400);
+  t.deepEqual(quote.body.errors, [{ path: '(body)', message: 'Must not nest arrays and objects deeper than 64 levels' }]);
   // Brackets inside strings are text, not nesting.
   const text = await profile(owner.key, JSON.stringify({ display_name: '[{'.repeat(100) + '\\"[' }), 'application/json');
   t.is(text.status, 400);
@@ -164,11 +173,14 @@ test('a body nested deeper than 64 levels is a 400 before anything walks it; 64 
 });
 
 test('an MCP message nested deeper than 64 levels (inside its envelope) is a 400 too', async (t) => {
+  const owner = await env.user();
   const deep = '['.repeat(8_000) + ']'.repeat(8_000);
-  const body = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_sites","arguments":{"x":${deep}}}}`;
+  const args = `{"items":[{"product":"featured","listing_id":1,"options":{"x":${deep}}}],"billing_country":"IE"}`;
+  const body = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"quote_order","arguments":${args}}}`;
   const res = await request(env, 'POST', '/mcp', {
+    key: owner.key,
     body,
-    headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json' },
+    headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25' },
   });
   t.is(res.status, 400);
   t.is(res.body.code, 'validation_failed');
