@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import { invalidJson, unsupportedMediaType, validationFailed } from '../errors.ts';
+import { MAX_JSON_DEPTH, nestsDeeperThan, tooDeep } from '../http/json-depth.ts';
 import { hasRequestBody, readBody } from '../http/read-body.ts';
 import type { BodyLimit } from '../operations/operation.ts';
 
@@ -14,7 +15,8 @@ function isJson(ctx: Context): boolean {
 
 /**
  * The JSON object of a REST request body; no body is `{}`. A body of another media type is a
- * 415, never ignored; a body over the operation's limit is its 413; anything but an object a 400.
+ * 415, never ignored; a body over the operation's limit is its 413; anything but an object, or
+ * an object nested deeper than MAX_JSON_DEPTH, a 400.
  */
 export async function readJsonObject(ctx: Context, limit: BodyLimit): Promise<Record<string, unknown>> {
   if (!hasRequestBody(ctx.req)) return {};
@@ -27,6 +29,7 @@ export async function readJsonObject(ctx: Context, limit: BodyLimit): Promise<Re
   }
   const text = (await readBody(ctx.req, limit.bytes, limit.tooLarge)).toString('utf8');
   if (!text.trim()) return {};
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw tooDeep();
   let value: unknown;
   try {
     value = JSON.parse(text);

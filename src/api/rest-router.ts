@@ -29,7 +29,8 @@ export function restRoutes(operations: readonly Operation[], services: Services)
         principal: ctx.state.principal,
         clientIp: ctx.ip,
       });
-      const key = op.idempotent ? idempotencyKey(ctx.get('Idempotency-Key') || undefined, 'Idempotency-Key') : undefined;
+      // The raw header, not ctx.get (which answers '' for an absent one): an empty key is a 400, not no key.
+      const key = op.idempotent ? idempotencyKey(ctx.req.headers['idempotency-key'], 'Idempotency-Key') : undefined;
       const result = await invoke(op, input, opCtx, { idempotencyKey: key, challenge: REST_CHALLENGE });
       if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
       ctx.status = result.status;

@@ -19,7 +19,8 @@ const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
 /**
  * The REST API's routes, matched as @koa/router matched them (in the order added, case-insensitive,
  * one optional trailing slash, parameters percent-decoded) without its per-request work (a
- * middleware chain composed for every request). A path served under other methods answers
+ * middleware chain composed for every request), except that a path named outright is not also
+ * matched by a `{parameter}` route added after it. A path served under other methods answers
  * OPTIONS with `Allow`, and any other method — also ones no route knows, like TRACE or PROPFIND —
  * a 405 problem carrying `Allow`.
  */
@@ -48,9 +49,14 @@ export class RouteTable {
       const path = ctx.path;
       const exact = withoutTrailingSlash(path).toLowerCase();
       let allowed: string[] | undefined;
+      let named = false;
       for (const route of this.#routes) {
+        // A path a route names outright is that route's resource: a later `{parameter}` route
+        // does not also claim it (GET /orders/{number} is no method of /orders/quote).
+        if (named && route.pattern) continue;
         const params = matchRoute(route, path, exact);
         if (!params) continue;
+        named ||= !route.pattern;
         if (route.methods.includes(ctx.method)) return route.handler(ctx, params);
         (allowed ??= []).push(...route.methods);
       }

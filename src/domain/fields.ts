@@ -39,6 +39,16 @@ export const PLAIN_TEXT_PATTERN = /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u00
 /** Whether `value` is one line without control characters (for checks outside a schema). */
 export const isOneLine = (value: string) => ONE_LINE_PATTERN.test(value);
 
+/**
+ * Why PostgreSQL cannot store `value` in text or jsonb (a NUL, or a lone surrogate such as
+ * `\ud800`: not well-formed Unicode), or null when it can. THE rule every input string passes:
+ * operation inputs (operations/string-guard.ts) and what the OAuth server stores.
+ */
+export function unstorableText(value: string): string | null {
+  if (value.includes('\u0000')) return 'Must not contain NUL (\\u0000) characters';
+  return value.isWellFormed() ? null : 'Must be well-formed Unicode (no lone surrogate such as \\ud800)';
+}
+
 /** One line of text (names, titles, headlines), trimmed, at most `max` characters. */
 export const oneLine = (max: number) => z.string().trim().max(max).regex(ONE_LINE_PATTERN, 'Must be one line without control characters');
 

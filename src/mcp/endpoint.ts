@@ -4,6 +4,7 @@ import type { Context, DefaultState, Middleware } from 'koa';
 import compose from 'koa-compose';
 import type { Principal, Scope } from '../auth/scopes.ts';
 import { insufficientScope, methodNotAllowed, payloadTooLarge, unauthorized } from '../errors.ts';
+import { MAX_JSON_DEPTH, nestsDeeperThan, tooDeep } from '../http/json-depth.ts';
 import { readBody } from '../http/read-body.ts';
 import { operationContext } from '../operations/context.ts';
 import { bodyLimitOf, type Operation } from '../operations/operation.ts';
@@ -18,6 +19,8 @@ import { callTool, mcpServerFactory, mcpTools, type McpCall } from './tools.ts';
 
 // A tool call carries one operation's input: the largest body limit of the registry, plus room for the JSON-RPC envelope.
 const ENVELOPE_BYTES = 64 * 1024;
+// A tool's arguments sit two levels down (message → params → arguments): the same depth as a REST body.
+const MAX_MESSAGE_DEPTH = MAX_JSON_DEPTH + 2;
 const SERVER_INFO = { name: 'listing-directory', version: '0.1.0' };
 /** Methods of Streamable HTTP (OPTIONS for CORS preflights); the same list the CORS headers name. */
 const MCP_METHODS = ['GET', 'POST', 'DELETE', 'OPTIONS'];
@@ -101,11 +104,16 @@ export function mcpEndpoint(services: Services, operations: readonly Operation[]
   ]);
 }
 
-/** The parsed body, or undefined when absent or not JSON (the SDK then answers a JSON-RPC parse error). */
+/**
+ * The parsed body, or undefined when absent or not JSON (the SDK then answers a JSON-RPC parse error).
+ * A message nested too deep is a 400 before anyone parses or walks it.
+ */
 function parseJson(raw: Buffer | undefined): unknown {
   if (!raw?.length) return undefined;
+  const text = raw.toString('utf8');
+  if (nestsDeeperThan(text, MAX_MESSAGE_DEPTH)) throw tooDeep('The MCP message', MAX_MESSAGE_DEPTH);
   try {
-    return JSON.parse(raw.toString('utf8'));
+    return JSON.parse(text);
   } catch {
     return undefined;
   }

@@ -1,24 +1,13 @@
 import type { Context, Next } from 'koa';
 import type { Config } from '../config.ts';
 import { forbidden } from '../errors.ts';
-
-const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
-
-/** Hosts a request may name: BASE_URL's, its loopback aliases when it is loopback, and configured extras. */
-function allowedHosts(config: Config): Set<string> {
-  const base = new URL(config.baseUrl);
-  const hosts = new Set([base.host.toLowerCase(), ...config.mcp.allowedHosts.map((h) => h.toLowerCase())]);
-  if (LOOPBACK.includes(base.hostname)) {
-    for (const name of LOOPBACK) hosts.add(base.port ? `${name}:${base.port}` : name);
-  }
-  return hosts;
-}
+import { hostGuard, LOOPBACK_NAMES } from '../http/host-guard.ts';
 
 function allowedOrigins(config: Config): { any: boolean; origins: Set<string> } {
   const base = new URL(config.baseUrl);
   const origins = new Set([base.origin, ...config.mcp.allowedOrigins.filter((o) => o !== '*')]);
-  if (LOOPBACK.includes(base.hostname)) {
-    for (const name of LOOPBACK) origins.add(`${base.protocol}//${name}${base.port ? `:${base.port}` : ''}`);
+  if (LOOPBACK_NAMES.includes(base.hostname)) {
+    for (const name of LOOPBACK_NAMES) origins.add(`${base.protocol}//${name}${base.port ? `:${base.port}` : ''}`);
   }
   return { any: config.mcp.allowedOrigins.includes('*'), origins };
 }
@@ -36,10 +25,10 @@ const CORS_HEADERS = {
  * Allowed browser origins get CORS headers, and preflights are answered here.
  */
 export function mcpOriginGuard(config: Config) {
-  const hosts = allowedHosts(config);
+  const isOurHost = hostGuard(config);
   const origins = allowedOrigins(config);
   return async function checkHostAndOrigin(ctx: Context, next: Next) {
-    if (!hosts.has(ctx.get('Host').toLowerCase())) {
+    if (!isOurHost(ctx.get('Host'))) {
       throw forbidden('host_not_allowed', `This server does not answer to the host "${ctx.get('Host')}".`);
     }
     const origin = ctx.get('Origin');

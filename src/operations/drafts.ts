@@ -76,7 +76,7 @@ export const createDraftOp = defineOperation({
   tags: ['drafts'],
   input: z.object({
     url: HttpUrl.describe('The website to draft from (http or https)'),
-    site: z.string().max(60).optional().describe('Site key (see list_sites); default: the site of this host'),
+    site: z.string().min(1).max(60).optional().describe('Site key (see list_sites); default: the site of this host'),
   }),
   output: Draft,
   async handler(input, ctx) {

@@ -71,6 +71,7 @@ export const updateFounderProfileOp = defineOperation({
               issues.addIssue({ code: 'custom', path: [i], message: `Same link as links.${links.indexOf(link)}` });
           });
         })
+        .meta({ uniqueItems: true }) // the refinement above, stated in the document
         .optional()
         .describe('Up to 5 https links (your site, social profiles); replaces all'),
     })

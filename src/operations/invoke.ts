@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { appError, insufficientScope, unauthorized, validationFailed, type FieldError } from '../errors.ts';
 import { requestHash, withIdempotency } from '../domain/idempotency/store.ts';
-import { nulFieldErrors } from './nul-guard.ts';
+import { stringFieldErrors } from './string-guard.ts';
 import type { Operation, OperationContext } from './operation.ts';
 import { SCOPES, type Principal } from '../auth/scopes.ts';
 
@@ -48,8 +48,8 @@ export async function invoke(op: Operation, rawInput: unknown, ctx: OperationCon
   }
   const parsed = op.input.safeParse(rawInput);
   if (!parsed.success) throw validationFailed(fieldErrors(parsed.error));
-  const nul = nulFieldErrors(parsed.data);
-  if (nul.length) throw validationFailed(nul);
+  const strings = stringFieldErrors(parsed.data);
+  if (strings.length) throw validationFailed(strings);
   const run = async () => ({ status: op.successStatus ?? 200, body: checkedOutput(op, await op.handler(parsed.data, ctx), ctx) });
   if (options.idempotencyKey !== undefined && op.idempotent && ctx.principal) {
     const scope = { credential: ctx.principal.credentialId, operation: op.name, key: options.idempotencyKey };

@@ -65,7 +65,12 @@ export const recheckBadgeOp = defineOperation({
   idempotent: true,
   readOnly: false,
   tags: ['launches'],
-  input: z.object({ listing_id: Id, badge_url: HttpUrl.nullable().optional() }),
+  input: z.object({
+    listing_id: Id,
+    badge_url: HttpUrl.nullable()
+      .optional()
+      .describe('A page on the listing’s registrable domain (else 422 badge_url_off_domain); null: the listing’s website'),
+  }),
   output: BadgeCheck,
   async handler(input, ctx) {
     return recheckBadge(ctx, callerId(ctx), input.listing_id, input.badge_url);

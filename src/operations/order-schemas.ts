@@ -1,12 +1,15 @@
 import { z } from 'zod';
-import { PRODUCT_UNITS } from '../domain/orders/product-options.ts';
+import { PRODUCT_KEYS, PRODUCT_UNITS } from '../domain/orders/product-options.ts';
 import { Id } from './schemas.ts';
 
 /** Schemas of the orders operations (issue 12 §2, §5). */
 
 export const OrderItem = z
   .object({
-    product: z.string().min(1).max(40).describe('Product key from list_products'),
+    // The keys any site can sell, so the document names them; a site that does not sell one says so (400).
+    product: z
+      .enum(PRODUCT_KEYS, { error: (issue) => `Unknown product "${String(issue.input)}"; see list_products` })
+      .describe('Product key from list_products'),
     listing_id: Id.optional().describe('One of your listings; required for products with needs_listing'),
     options: z.record(z.string(), z.unknown()).optional().describe("Options validated by the product's `options` schema (list_products)"),
   })
@@ -24,12 +27,22 @@ const Country = z
 /** What one unit of a product is; prices are per unit. */
 export const ProductUnit = z.enum(PRODUCT_UNITS);
 
-const VatNumber = z.string().trim().min(4, 'A VAT number has at least 4 characters').max(20, 'A VAT number has at most 20 characters');
+const VatNumber = z
+  .string()
+  // The prefix rule as a pattern, so the document says it; a prefix of another country than
+  // billing_country, a wrong format or checksum stay the validator's 422 vat_number_invalid (vat.ts).
+  .regex(/^[\s.-]*[A-Za-z]{2}/, 'Must start with the prefix of an EU member state: billing_country’s (EL for Greece)')
+  .trim()
+  .min(4, 'A VAT number has at least 4 characters')
+  .max(20, 'A VAT number has at most 20 characters');
 
 export const QuoteBody = {
   items: z.array(OrderItem).min(1).max(20).describe('What to buy; at most 20 items'),
   billing_country: Country.describe('ISO 3166-1 alpha-2 code of the buyer, e.g. IE'),
-  vat_number: VatNumber.optional().describe('EU businesses: a valid VAT number of billing_country → reverse charge'),
+  vat_number: VatNumber.optional().describe(
+    'EU businesses: a valid VAT number of billing_country → reverse charge. It starts with billing_country’s prefix ' +
+      '(EL for Greece); another country’s number, a wrong format or checksum is 422 vat_number_invalid',
+  ),
   promo_code: z.string().max(64).optional().describe('Exactly as the user typed it'),
 };
 

@@ -14,7 +14,7 @@ test.before(async () => {
 test.after.always(() => env?.close());
 
 /** The schema of one request-body property or query parameter, as the document states it. */
-function documented(path: string, method: string, name: string): { pattern?: string } {
+function documented(path: string, method: string, name: string): { pattern?: string; uniqueItems?: boolean; minLength?: number } {
   const op = doc.paths[path][method];
   const param = op.parameters.find((p: { name: string }) => p.name === name);
   return param ? param.schema : op.requestBody.content['application/json'].schema.properties[name];
@@ -91,10 +91,20 @@ test('image_base64: the document rejects what is not base64 ("0" was generated a
 test('quote_order documents the 422 it answers for a VAT number of another country', async (t) => {
   const { key } = await env.user();
   t.truthy(doc.paths['/orders/quote'].post.responses['422']);
-  const body = { billing_country: 'AA', items: [{ product: '0' }], vat_number: '0000' };
+  const body = { billing_country: 'AA', items: [{ product: 'launch' }], vat_number: 'DE123456789' };
   const res = await api(env, 'POST', '/orders/quote', { key, body });
   t.is(res.status, 422);
   t.like(res.body, { code: 'vat_number_invalid' });
+  // No country prefix at all ("0000" was generated as valid): the document's pattern refuses it, and so does the API.
+  const schema = documented('/orders/quote', 'post', 'vat_number');
+  t.false(matches(schema, '0000'));
+  t.true(matches(schema, 'IE 6388047V'));
+  const unprefixed = await api(env, 'POST', '/orders/quote', { key, body: { ...body, vat_number: '0000' } });
+  t.is(unprefixed.status, 400);
+  t.deepEqual(
+    unprefixed.body.errors.map((e: { path: string }) => e.path),
+    ['vat_number'],
+  );
 });
 
 test('start_claim: the document says email goes with method email only ({"method":"dns","email":…} was generated as valid)', async (t) => {
@@ -114,4 +124,39 @@ test('set_founder_story: the document refuses an older section name with its cur
   const res = await api(env, 'PUT', '/me/listings/1/story', { key, body: { story: '', how_started: '' } });
   t.is(res.status, 400);
   t.true(res.body.errors.some((e: { path: string }) => e.path === 'story'));
+});
+
+test('an empty Idempotency-Key is a 400, as the documented minLength 1 says (it was read as no key)', async (t) => {
+  const { key } = await env.user();
+  t.is(doc.paths['/me/founder-profile'].patch.parameters.find((p: { name: string }) => p.name === 'Idempotency-Key').schema.minLength, 1);
+  const res = await api(env, 'PATCH', '/me/founder-profile', { key, body: { display_name: 'Keyed' }, headers: { 'idempotency-key': '' } });
+  t.is(res.status, 400);
+  t.is(res.body.code, 'invalid_idempotency_key');
+  t.deepEqual(
+    res.body.errors.map((e: { path: string }) => e.path),
+    ['Idempotency-Key'],
+  );
+  const profile = await api(env, 'GET', '/me/founder-profile', { key });
+  t.is(profile.body.display_name, null);
+});
+
+test('founder links: the document says they are unique, as the API requires (four equal links were generated as valid)', async (t) => {
+  const { key } = await env.user();
+  t.true(documented('/me/founder-profile', 'patch', 'links').uniqueItems);
+  const res = await api(env, 'PATCH', '/me/founder-profile', { key, body: { links: ['https://0.com', 'https://0.com'] } });
+  t.is(res.status, 400);
+  t.deepEqual(res.body.errors, [{ path: 'links.1', message: 'Same link as links.0' }]);
+});
+
+test('create_draft: the document says site is never empty', async (t) => {
+  t.is(documented('/drafts', 'post', 'site').minLength, 1);
+});
+
+test('quote_order: the document names the products (product "0" was generated as valid)', async (t) => {
+  const { key } = await env.user();
+  const item = doc.paths['/orders/quote'].post.requestBody.content['application/json'].schema.properties.items.items;
+  t.deepEqual(item.properties.product.enum, ['launch', 'featured', 'categories', 'billboard', 'unlock_section']);
+  const res = await api(env, 'POST', '/orders/quote', { key, body: { items: [{ product: '0' }], billing_country: 'IE' } });
+  t.is(res.status, 400);
+  t.deepEqual(res.body.errors, [{ path: 'items.0.product', message: 'Unknown product "0"; see list_products' }]);
 });

@@ -142,3 +142,65 @@ test('an MCP message over the largest operation limit is a 413 from the same bod
   t.is(res.body.code, 'payload_too_large');
   t.regex(res.body.detail, /^The MCP message is larger than 8\.1 MB\.$/);
 });
+
+const nested = (levels: number) => '{"display_name":"Deep","x":' + '['.repeat(levels) + ']'.repeat(levels) + '}';
+
+test('a body nested deeper than 64 levels is a 400 before anything walks it; 64 levels are read', async (t) => {
+  const owner = await env.user();
+  for (const levels of [64, 8_000, 200_000]) {
+    const res = await profile(owner.key, nested(levels), 'application/json');
+    t.is(res.status, 400, String(levels));
+    t.is(res.body.code, 'validation_failed');
+    t.deepEqual(res.body.errors, [{ path: '(body)', message: 'Must not nest arrays and objects deeper than 64 levels' }]);
+  }
+  // 63 levels inside the body object are 64 in all: refused by the schema (unknown field), not by depth.
+  const allowed = await profile(owner.key, nested(63), 'application/json');
+  t.is(allowed.status, 400);
+  t.deepEqual(allowed.body.errors, [{ path: 'x', message: 'Unknown field "x"' }]);
+  // A free-form field (an order item's options) took the deep value past the schema: ~8,000 levels overflowed the string guard (500).
+  const options =
+    '{"items":[{"product":"featured","listing_id":1,"options":{"x":' +
+    '['.repeat(8_000) +
+    ']'.repeat(8_000) +
+    '}}],"billing_country":"IE"}';
+  const quote = await api(env, 'POST', '/orders/quote', { key: owner.key, body: options });
+  t.is(quote.status, 400);
+  t.deepEqual(quote.body.errors, [{ path: '(body)', message: 'Must not nest arrays and objects deeper than 64 levels' }]);
+  // Brackets inside strings are text, not nesting.
+  const text = await profile(owner.key, JSON.stringify({ display_name: '[{'.repeat(100) + '\\"[' }), 'application/json');
+  t.is(text.status, 400);
+  t.false(JSON.stringify(text.body.errors).includes('deeper'));
+});
+
+test('an MCP message nested deeper than 64 levels (inside its envelope) is a 400 too', async (t) => {
+  const owner = await env.user();
+  const deep = '['.repeat(8_000) + ']'.repeat(8_000);
+  const args = `{"items":[{"product":"featured","listing_id":1,"options":{"x":${deep}}}],"billing_country":"IE"}`;
+  const body = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"quote_order","arguments":${args}}}`;
+  const res = await request(env, 'POST', '/mcp', {
+    key: owner.key,
+    body,
+    headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25' },
+  });
+  t.is(res.status, 400);
+  t.is(res.body.code, 'validation_failed');
+  t.regex(res.body.detail, /^The MCP message nests arrays and objects deeper than 66 levels\.$/);
+});
+
+test('a string that is not well-formed Unicode is a 400 naming the field, on REST and MCP', async (t) => {
+  const owner = await env.user();
+  const res = await profile(owner.key, '{"display_name":"Lone \\ud800 surrogate"}', 'application/json');
+  t.is(res.status, 400);
+  t.is(res.body.code, 'validation_failed');
+  t.deepEqual(res.body.errors, [{ path: 'display_name', message: 'Must be well-formed Unicode (no lone surrogate such as \\ud800)' }]);
+  // A pair is a character like any other.
+  const pair = await profile(owner.key, '{"display_name":"Rocket \\ud83d\\ude80"}', 'application/json');
+  t.is(pair.status, 200);
+  t.is(pair.body.display_name, 'Rocket 🚀');
+  const mcp = await request(env, 'POST', '/mcp', {
+    body: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_listings","arguments":{"q":"\\udfff"}}}',
+    headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25' },
+  });
+  t.is(mcp.status, 200);
+  t.regex(JSON.stringify(mcp.body), /well-formed Unicode/);
+});

@@ -26,10 +26,15 @@ test.after.always(() => env?.close());
 const ODD_METHODS = ['TRACE', 'PROPFIND', 'PROPPATCH', 'MKCOL', 'LOCK', 'UNLOCK', 'COPY', 'MOVE', 'SEARCH', 'PURGE', 'LINK', 'REPORT'];
 
 /** What `Allow` must say for a registry path: its operations' methods, HEAD with GET, OPTIONS. */
-/** Methods of every registry route the concrete `url` matches (`/orders/quote` also matches `/orders/{number}`). */
+/**
+ * Methods of the registry routes the concrete `url` matches: those naming it outright when any do
+ * (`/orders/quote` is not also `/orders/{number}`), else every parameter route matching it.
+ */
 function allowOf(url: string): string[] {
   const matches = (path: string) => new RegExp(`^${path.replace(/\{\w+\}/g, '[^/]+')}$`).test(url);
-  const methods = [...new Set(operations.filter((op) => matches(op.path)).map((op) => op.method))];
+  const named = operations.filter((op) => op.path === url);
+  const served = named.length ? named : operations.filter((op) => matches(op.path));
+  const methods = [...new Set(served.map((op) => op.method))];
   return [...methods, ...(methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'];
 }
 
@@ -67,6 +72,13 @@ test('every 405 of the REST API carries Allow; OPTIONS answers it', async (t) =>
     const other = ['PUT', 'DELETE', 'PATCH', 'POST'].find((m) => !allow.includes(m))!;
     const body = other === 'DELETE' ? undefined : {};
     assertMethodProblem(t, await api(env, other, url, { key, body }), allow, `${other} ${path}`);
+  }
+  // /orders/quote and /orders/checkout are POST only, though /orders/{number} has GET.
+  for (const path of ['/orders/quote', '/orders/checkout']) {
+    const res = await api(env, 'OPTIONS', path, { key });
+    t.is(res.status, 204, path);
+    t.is(res.headers.get('allow'), 'POST, OPTIONS', path);
+    assertMethodProblem(t, await api(env, 'GET', path, { key }), ['POST', 'OPTIONS'], `GET ${path}`);
   }
   const options = await api(env, 'OPTIONS', '/products');
   t.is(options.status, 204);

@@ -312,7 +312,20 @@ test('wrong promo tries stop at the limit with Retry-After; right codes never co
   // Even the right code waits now; a quote without a code does not.
   t.is((await quote(env, user.key, body(good))).status, 429);
   t.is((await quote(env, user.key, { items: [item('featured', { weeks: 1 }, mine)], billing_country: 'US' })).status, 200);
-  t.is(Number((await db()('promo_attempts').where({ user_id: user.userId }).count({ n: '*' }))[0].n), 5);
+});
+
+test('the wrong-try limit is exact under concurrency: of 30 parallel wrong tries, 5 are evaluated and 25 get 429', async (t) => {
+  const user = await env.user();
+  const mine = await insertLiveListing(db(), { name: 'Parallel Guesses', ownerId: user.userId });
+  const body = (promo_code: string) => ({ items: [item('featured', { weeks: 1 }, mine)], billing_country: 'US', promo_code });
+  const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => quote(env, user.key, body(`GUESS${i}`))));
+  const statuses = answers.map((a) => a.status);
+  t.is(statuses.filter((s) => s === 422).length, 5, statuses.join(' '));
+  t.is(statuses.filter((s) => s === 429).length, 25, statuses.join(' '));
+  for (const limited of answers.filter((a) => a.status === 429)) {
+    t.is(limited.body.code, 'too_many_promo_attempts');
+    t.true(Number(limited.headers.get('retry-after')) >= 1);
+  }
 });
 
 test('an order too large for one checkout is refused, never a 500', async (t) => {

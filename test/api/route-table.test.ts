@@ -71,3 +71,18 @@ test('a path served under other methods: OPTIONS lists them, anything else is a 
   t.deepEqual(await dispatch(routes, 'PUT', '/api/v1'), { status: 405, allow: 'HEAD, GET, OPTIONS' });
   t.is((await dispatch(routes, 'GET', '/api/v1/nowhere')).status, 404);
 });
+
+test('a path named outright is not claimed by a later parameter route: Allow lists only its own methods', async (t) => {
+  const routes = new RouteTable();
+  const route = (name: string) => (ctx: Koa.Context) => {
+    ctx.body = { ran: name };
+  };
+  routes.add('POST', '/api/v1/orders/quote', route('quote'));
+  routes.add('POST', '/api/v1/orders/checkout', route('checkout'));
+  routes.add('GET', '/api/v1/orders/{number}', route('get order'));
+  t.deepEqual(await dispatch(routes, 'OPTIONS', '/api/v1/orders/quote'), { status: 204, allow: 'POST, OPTIONS' });
+  t.deepEqual(await dispatch(routes, 'GET', '/api/v1/orders/checkout/'), { status: 405, allow: 'POST, OPTIONS' });
+  t.like(await dispatch(routes, 'POST', '/api/v1/orders/quote'), { ran: 'quote' });
+  t.like(await dispatch(routes, 'GET', '/api/v1/orders/LD-1'), { ran: 'get order' });
+  t.deepEqual(await dispatch(routes, 'OPTIONS', '/api/v1/orders/LD-1'), { status: 204, allow: 'HEAD, GET, OPTIONS' });
+});

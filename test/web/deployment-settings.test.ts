@@ -1,3 +1,4 @@
+import http from 'node:http';
 import test from 'ava';
 import { createVerifiedUser } from '../../src/auth/accounts.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -75,12 +76,44 @@ test('a public BASE_URL without SMTP_URL does not serve mail (reset links) to an
   t.is((await client.get('/signup')).$('a[href="/dev/mailbox"]').length, 0);
 });
 
-test('DEV_MAILBOX=true serves the mailbox on a non-loopback BASE_URL (a staging host)', async (t) => {
+/** GET `path` of the env's server with this Host header (fetch does not let a caller set one). */
+function getWithHost(env: TestEnv, path: string, host: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.get({ host: '127.0.0.1', port: env.services.config.port, path, headers: { host } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, text }));
+    });
+    req.on('error', reject);
+  });
+}
+
+test('DEV_MAILBOX=true serves the mailbox on a non-loopback BASE_URL (a staging host), to that host only', async (t) => {
   const env = await start({ BASE_URL: 'https://staging.example', DEV_MAILBOX: 'true' });
   await env.services.db('mail_outbox').insert({ to_address: 'dev@example.com', subject: 'staging-subject-5', body_text: 'hello' });
-  const res = await new WebClient(`http://127.0.0.1:${env.services.config.port}`).get('/dev/mailbox');
+  const res = await getWithHost(env, '/dev/mailbox', 'staging.example');
   t.is(res.status, 200);
   t.true(res.text.includes('staging-subject-5'));
+  const other = await getWithHost(env, '/dev/mailbox', `127.0.0.1:${env.services.config.port}`);
+  t.is(other.status, 404);
+  t.false(other.text.includes('staging-subject-5'));
+});
+
+test('the mailbox answers only to BASE_URL’s host: a rebound name (DNS rebinding) gets a 404', async (t) => {
+  const env = await start({});
+  const [{ id }] = await env.services
+    .db('mail_outbox')
+    .insert({ to_address: 'victim@example.com', subject: 'rebind-subject-9', body_text: 'token' }, ['id']);
+  const own = new URL(env.baseUrl).host;
+  t.is((await getWithHost(env, '/dev/mailbox', own)).status, 200);
+  for (const host of ['attacker.example', `attacker.example:${env.services.config.port}`]) {
+    for (const path of ['/dev/mailbox', `/dev/mailbox/${id}`]) {
+      const res = await getWithHost(env, path, host);
+      t.is(res.status, 404, `${host}${path}`);
+      t.false(res.text.includes('rebind-subject-9'), `${host}${path}`);
+    }
+  }
 });
 
 test('with SMTP_URL set the mailbox pages do not exist and pages do not point to them', async (t) => {

@@ -106,6 +106,12 @@ async function seed(userId: number) {
     // A pending claim's links count against its resend limit, expired or not.
     link('live-pending-expired', pending, ago(HOUR)),
   ]);
+  // rate-limiter-flexible's rows: an expired window counts nothing; a running one still limits.
+  await db()('rate_limits').insert([
+    { key: 'promo-ip-day:dead-1', points: 3, expire: Date.now() - HOUR },
+    { key: 'promo-ip-day:dead-2', points: 1, expire: Date.now() - 1000 },
+    { key: 'promo-ip-day:live-1', points: 2, expire: Date.now() + HOUR },
+  ]);
 }
 
 const keysOf = async (table: string, column: string) => (await db()(table).pluck(column)).sort();
@@ -128,17 +134,19 @@ test.serial('the workflow deletes exactly the dead rows, in batches, and a secon
       web_sessions: 2,
       account_tokens: 2,
       claim_email_links: 2,
+      rate_limits: 2,
     });
     // Three expired keys with batches of two: two purge calls for that kind.
     const history = await client.workflow.getHandle('test-maintenance-1').fetchHistory();
     const scheduled = history.events!.filter((e) => e.activityTaskScheduledEventAttributes).length;
-    t.is(scheduled, 2 + 2 + 2 + 2 + 2);
+    t.is(scheduled, 2 + 2 + 2 + 2 + 2 + 2);
     t.deepEqual(await run('test-maintenance-2'), {
       idempotency_keys: 0,
       oauth_rows: 0,
       web_sessions: 0,
       account_tokens: 0,
       claim_email_links: 0,
+      rate_limits: 0,
     });
   } finally {
     await close();
@@ -152,6 +160,7 @@ test.serial('the workflow deletes exactly the dead rows, in batches, and a secon
   t.deepEqual(await keysOf('web_sessions', 'id_hash'), ['live-1']);
   t.deepEqual(await keysOf('account_tokens', 'token_hash'), ['live-recent', 'live-unused']);
   t.deepEqual(await keysOf('claim_email_links', 'token_hash'), ['live-pending-expired', 'live-used-recently']);
+  t.deepEqual(await keysOf('rate_limits', 'key'), ['promo-ip-day:live-1']);
 });
 
 test.serial('the maintenance Schedule exists after worker start and creating it again succeeds', async (t) => {

@@ -1,6 +1,7 @@
 import type Provider from 'oidc-provider';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import { addressRange, isIpLiteral, stripBrackets } from '../../domain/crawl/address-guard.ts';
+import { cspNonce, pageSecurityHeaders } from '../../web/security-headers.ts';
 
 interface OAuthErrorOut {
   error: string;
@@ -15,7 +16,7 @@ interface OAuthErrorOut {
  * Once the person has decided on the consent page, the answer (a code, or access_denied after
  * Deny) goes back to the client as usual.
  */
-export function keepPreConsentErrorsHome(provider: Provider): void {
+export function keepPreConsentErrorsHome(provider: Provider, page: PageOptions): void {
   const failed = new WeakMap<object, { statusCode?: number; expose?: boolean; message: string; error_description?: string }>();
   const remember = (ctx: KoaContextWithOIDC, err: Error) => failed.set(ctx, err);
   provider.on('authorization.error', remember);
@@ -31,6 +32,7 @@ export function keepPreConsentErrorsHome(provider: Provider): void {
     renderOAuthError(
       ctx as KoaContextWithOIDC,
       err.expose ? { error: err.message, error_description: err.error_description } : { error: 'server_error' },
+      page,
     );
   });
 }
@@ -57,9 +59,18 @@ export function isLoopbackUri(uri: unknown): boolean {
   return isIpLiteral(url.hostname) && addressRange(stripBrackets(url.hostname)) === 'loopback';
 }
 
-/** Errors shown in the browser (bad authorization requests that cannot or must not go back to a client). */
-export function renderOAuthError(ctx: KoaContextWithOIDC, out: OAuthErrorOut): void {
+/** How the provider's pages are served: over https (HSTS) or not. */
+export interface PageOptions {
+  https: boolean;
+}
+
+/**
+ * Errors shown in the browser (bad authorization requests that cannot or must not go back to a
+ * client; the provider's renderError): with the CSP and frame headers of our own pages.
+ */
+export function renderOAuthError(ctx: KoaContextWithOIDC, out: OAuthErrorOut, page: PageOptions): void {
   const escape = (v: unknown) => String(v ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  ctx.set(pageSecurityHeaders(cspNonce(), page));
   ctx.type = 'html';
   ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign-in request refused</title></head>
 <body><main><h1>This sign-in request cannot continue</h1><p>${escape(out.error_description ?? out.error)}</p>

@@ -1,5 +1,6 @@
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Db } from '../../db/knex.ts';
+import { assertStorablePayload } from './stored-text.ts';
 
 const TABLE = 'oauth_payloads';
 
@@ -20,6 +21,7 @@ export function postgresAdapter(db: Db) {
 
     async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
       if (this.model === 'Client' && !expiresIn) expiresIn = UNUSED_CLIENT_TTL_SECONDS;
+      assertStorablePayload(this.model, payload);
       await db(TABLE)
         .insert({
           model: this.model,

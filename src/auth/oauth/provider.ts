@@ -6,6 +6,7 @@ import { SCOPES } from '../scopes.ts';
 import { keepPreConsentErrorsHome, renderOAuthError } from './authorization-errors.ts';
 import type { OAuthKeys } from './keys.ts';
 import { clientMetadataFetch, metadataFetchAllowed } from './metadata-fetch.ts';
+import { authorizationParamChecks } from './stored-text.ts';
 import { postgresAdapter } from './pg-adapter.ts';
 import { resourceIdentifier, resourceNamed } from './resources.ts';
 
@@ -26,6 +27,7 @@ export function createOAuthProvider(deps: { config: Config; db: Db; oauthKeys: O
   const { config, db, oauthKeys: keys, log } = deps;
   const mcp = resourceIdentifier(config, 'mcp');
   const allowMetadataFetch = metadataFetchAllowed(config);
+  const page = { https: config.baseUrl.startsWith('https:') };
   const configuration: Configuration = {
     // The only outgoing requests of the provider are client ID metadata documents.
     fetch: clientMetadataFetch(config),
@@ -49,6 +51,8 @@ export function createOAuthProvider(deps: { config: Config; db: Db; oauthKeys: O
     // OAuth 2.1: the authorization code flow only (no implicit or hybrid response types).
     responseTypes: ['code'],
     scopes: ['openid', 'offline_access', ...SCOPES],
+    // Not new parameters: validators of the standard ones, run before anything is stored.
+    extraParams: authorizationParamChecks(),
     claims: { openid: ['sub'] },
     clientDefaults: {
       application_type: 'native', // loopback redirect URIs on any port
@@ -116,7 +120,7 @@ export function createOAuthProvider(deps: { config: Config; db: Db; oauthKeys: O
       Grant: 365 * 24 * 3600,
       RefreshToken: REFRESH_TOKEN_TTL_SECONDS,
     },
-    renderError: (ctx, out) => renderOAuthError(ctx, out),
+    renderError: (ctx, out) => renderOAuthError(ctx, out, page),
   };
   const provider = new Provider(config.baseUrl, configuration);
   // Behind a TLS-terminating proxy the request is plain http: the provider must trust
@@ -124,6 +128,6 @@ export function createOAuthProvider(deps: { config: Config; db: Db; oauthKeys: O
   provider.proxy = config.proxyHops > 0;
   provider.maxIpsCount = config.proxyHops;
   provider.on('server_error', (_ctx, err) => log.error({ err }, 'oauth server error'));
-  keepPreConsentErrorsHome(provider);
+  keepPreConsentErrorsHome(provider, page);
   return provider;
 }

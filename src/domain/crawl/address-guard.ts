@@ -19,11 +19,16 @@ export function isAddressRefusedError(err: unknown): err is AddressRefusedError 
   return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === ADDRESS_REFUSED_CODE;
 }
 
+/**
+ * The refusal of `address` (`host` resolved to it). The message names the address only when the
+ * caller gave it: what a host name resolves to is never told (it maps our internal network);
+ * `address` stays on the error for our logs.
+ */
 export function addressRefusedError(host: string, address: string, range: string): AddressRefusedError {
   const err = new Error(
     host === address
       ? `The address ${address} is a ${describeRange(range)} address, which the crawler does not connect to.`
-      : `${host} resolves to ${address}, a ${describeRange(range)} address, which the crawler does not connect to.`,
+      : `${host} resolves to a ${describeRange(range)} address, which the crawler does not connect to.`,
   ) as AddressRefusedError;
   err.code = ADDRESS_REFUSED_CODE;
   err.address = address;

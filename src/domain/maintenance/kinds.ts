@@ -1,5 +1,12 @@
 // Pure (no I/O): the maintenance workflow imports it.
 
 /** Rows the daily `maintenance` workflow removes, one kind per table. */
-export const PURGE_KINDS = ['idempotency_keys', 'oauth_rows', 'web_sessions', 'account_tokens', 'claim_email_links'] as const;
+export const PURGE_KINDS = [
+  'idempotency_keys',
+  'oauth_rows',
+  'web_sessions',
+  'account_tokens',
+  'claim_email_links',
+  'rate_limits',
+] as const;
 export type PurgeKind = (typeof PURGE_KINDS)[number];

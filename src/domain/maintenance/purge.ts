@@ -25,6 +25,8 @@ const DEAD: Record<PurgeKind, { table: string; where: Where }> = {
         .where((w) => w.where('expires_at', '<', db.fn.now()).orWhereNotNull('used_at'))
         .andWhere('created_at', '<', new Date(Date.now() - ACCOUNT_TOKEN_WINDOW_MS)),
   },
+  // rate-limiter-flexible's rows: `expire` is epoch milliseconds; an expired row counts nothing.
+  rate_limits: { table: 'rate_limits', where: (q) => q.where('expire', '<', Date.now()) },
   claim_email_links: {
     table: 'claim_email_links',
     where: (q, db) =>

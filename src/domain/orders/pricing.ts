@@ -6,12 +6,11 @@ import { formatCents } from './line-text.ts';
 import { applyBp, splitByLargestRemainder } from './money.ts';
 import {
   findPromo,
-  guardPromoAttempts,
   isEligible,
   eligibleCents,
   promoInvalid,
   promoRefusal,
-  recordWrongTry,
+  takePromoTry,
   type PromoAttemptLimits,
   type PromoCode,
 } from './promos.ts';
@@ -121,14 +120,12 @@ const withAmount = (item: ResolvedItem, unitPriceCents: number): PricedItem => (
 });
 
 async function usablePromo(db: Db, ctx: PricingContext, typed: string, items: PricedItem[]): Promise<PromoCode> {
-  const recheck = ctx.orderId !== undefined;
-  if (!recheck) await guardPromoAttempts(db, ctx.promoLimits, ctx.userId, ctx.clientIp);
+  // Re-pricing an order re-checks its own code: no try is taken, a refusal is no wrong try.
+  const tried = ctx.orderId === undefined ? await takePromoTry(db, ctx.promoLimits, ctx.userId, ctx.clientIp) : null;
   const promo = await findPromo(db, ctx.site.id, typed);
   const reason = await promoRefusal(db, promo, { userId: ctx.userId, lines: items, now: ctx.now, orderId: ctx.orderId });
-  if (reason) {
-    if (!recheck) await recordWrongTry(db, ctx.userId, ctx.clientIp);
-    throw promoInvalid(reason);
-  }
+  if (reason) throw promoInvalid(reason);
+  await tried?.giveBack();
   return promo!;
 }
 

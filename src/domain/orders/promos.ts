@@ -1,5 +1,6 @@
 import type { Db } from '../../db/knex.ts';
 import { AppError } from '../../errors.ts';
+import { RateLimitedError, takePoints, type RateClaim, type TakenPoints } from '../quotas/rate-limit.ts';
 
 /** A promo code row (percent in basis points, or a fixed amount in cents). */
 export interface PromoCode {
@@ -101,43 +102,32 @@ async function count(query: ReturnType<Db>): Promise<number> {
   return Number(rows[0]!.n);
 }
 
-/**
- * Refuses with 429 while the account or the client address has had too many wrong tries;
- * `Retry-After` says when the oldest counted try leaves its window.
- */
-export async function guardPromoAttempts(db: Db, limits: PromoAttemptLimits, userId: number, ip: string): Promise<void> {
-  const windows: { where: Record<string, unknown>; seconds: number; max: number }[] = [
-    { where: { user_id: userId }, seconds: 900, max: limits.perAccount15Min },
-    { where: { user_id: userId }, seconds: 86_400, max: limits.perAccountDay },
-    { where: { ip }, seconds: 86_400, max: limits.perIpDay },
+/** The wrong-try limits as rate limits: per account (15 minutes, a day) and per client address (a day). */
+function promoTryClaims(limits: PromoAttemptLimits, userId: number, ip: string): RateClaim[] {
+  return [
+    { limit: { name: 'promo-account-15m', points: limits.perAccount15Min, seconds: 900 }, key: String(userId) },
+    { limit: { name: 'promo-account-day', points: limits.perAccountDay, seconds: 86_400 }, key: String(userId) },
+    { limit: { name: 'promo-ip-day', points: limits.perIpDay, seconds: 86_400 }, key: ip },
   ];
-  let retryAfter = 0;
-  for (const w of windows) {
-    const rows = db('promo_attempts')
-      .where(w.where)
-      .where('created_at', '>', db.raw(`now() - make_interval(secs => ?)`, [w.seconds]));
-    const n = await count(rows.clone());
-    if (n < w.max) continue;
-    const oldest = await rows
-      .orderBy('created_at', 'desc')
-      .offset(w.max - 1)
-      .first(db.raw(`ceil(extract(epoch FROM created_at + make_interval(secs => ?) - now()))::int AS wait`, [w.seconds]));
-    retryAfter = Math.max(retryAfter, Math.max(1, (oldest as { wait: number } | undefined)?.wait ?? w.seconds));
-  }
-  if (retryAfter > 0) {
+}
+
+/**
+ * Takes one try of the account and of the client address before a code is evaluated, so that
+ * concurrent wrong tries cannot all slip under the limit; 429 `too_many_promo_attempts` with
+ * `Retry-After` once a limit is spent. A right code gives its try back (right codes never count).
+ */
+export async function takePromoTry(db: Db, limits: PromoAttemptLimits, userId: number, ip: string): Promise<TakenPoints> {
+  try {
+    return await takePoints(db, promoTryClaims(limits, userId, ip));
+  } catch (err) {
+    if (!(err instanceof RateLimitedError)) throw err;
+    const retryAfter = err.retryAfterSeconds;
     throw new AppError(
       429,
       'too_many_promo_attempts',
       'Too many promo code attempts',
       `Too many wrong promo codes; try again in ${retryAfter} seconds.`,
-      {
-        headers: { 'Retry-After': String(retryAfter) },
-      },
+      { headers: { 'Retry-After': String(retryAfter) } },
     );
   }
-}
-
-/** Counts one wrong try (right codes never count). */
-export async function recordWrongTry(db: Db, userId: number, ip: string): Promise<void> {
-  await db('promo_attempts').insert({ user_id: userId, ip });
 }

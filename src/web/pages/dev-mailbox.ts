@@ -1,6 +1,8 @@
+import type { Context, Next } from 'koa';
 import type { Config } from '../../config.ts';
 import { parseId } from '../../domain/fields.ts';
 import { notFound } from '../../errors.ts';
+import { hostGuard } from '../../http/host-guard.ts';
 import { time } from '../components.ts';
 import { escapeHtml, html, raw, type SafeHtml } from '../html.ts';
 import { renderPage } from '../render.ts';
@@ -11,12 +13,19 @@ const SHOWN = 100;
 /**
  * Development only (DEV_MAILBOX, or a loopback BASE_URL without SMTP_URL outside production): the
  * mail outbox as pages, so a newcomer can open the verification link. It shows reset links too,
- * so a public deployment must never serve it. Off, the paths are ordinary unknown pages.
+ * so a public deployment must never serve it. Off, the paths are ordinary unknown pages; on, they
+ * answer only to our own host names (/mcp's DNS-rebinding check): a web page of another name
+ * rebound to our loopback address cannot read the mail.
  */
 export const devMailboxPages: PageRoutes = (router, services) => {
   if (!services.config.devMailbox) return;
+  const isOurHost = hostGuard(services.config);
+  const ourHostOnly = async function ourHostOnly(ctx: Context, next: Next) {
+    if (!isOurHost(ctx.get('Host'))) throw notFound('The page');
+    await next();
+  };
 
-  router.get('/dev/mailbox', async function listMail(ctx) {
+  router.get('/dev/mailbox', ourHostOnly, async function listMail(ctx) {
     const rows = await services.db('mail_outbox').orderBy('id', 'desc').limit(SHOWN).select('id', 'to_address', 'subject', 'created_at');
     await renderPage(ctx, services, {
       title: 'Mailbox (development)',
@@ -32,7 +41,7 @@ ${
     });
   });
 
-  router.get('/dev/mailbox/:id', async function showMail(ctx) {
+  router.get('/dev/mailbox/:id', ourHostOnly, async function showMail(ctx) {
     const id = parseId(ctx.params.id);
     const mail = id ? await services.db('mail_outbox').where({ id }).first() : undefined;
     if (!mail) throw notFound('The mail');
