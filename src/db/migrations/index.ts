@@ -15,6 +15,7 @@ import * as search from './016-search.ts';
 import * as searchSpeed from './017-search-speed.ts';
 import * as searchChanges from './018-search-changes.ts';
 import * as orders from './015-orders.ts';
+import * as testPaymentRefunds from './022-test-payment-refunds.ts';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '015-orders': orders,
   '017-search-speed': searchSpeed,
   '018-search-changes': searchChanges,
+  '022-test-payment-refunds': testPaymentRefunds,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
