@@ -24,8 +24,8 @@ const paymentIntent = z.looseObject({
   amount: amountCents.optional(),
   amount_received: amountCents.optional(),
   currency: z.string().regex(/^[a-zA-Z]{3}$/, 'must be a three-letter currency code'),
-  metadata: z.looseObject({ order_number: printable(64).optional(), method: printable(64).optional() }).optional(),
-  payment_method_types: z.array(printable(64)).max(20).optional(),
+  metadata: z.looseObject({ order_number: printable(255).optional(), method: printable(255).optional() }).optional(),
+  payment_method_types: z.array(printable(255)).max(50).optional(),
 });
 
 /**
