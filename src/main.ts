@@ -22,7 +22,7 @@ import { onShutdown, type ShutdownStep } from './shutdown.ts';
 type Stop = () => Promise<void>;
 
 /** What the embedded servers get to stop once the app is down (the dev server's own SIGKILL comes later). */
-const EMBEDDED_STOP_MS = 3_000;
+const EMBEDDED_STOP_MS = 2_000;
 
 /** `start` (all-in-one), `api`, `worker`, `admin`, `migrate`. */
 async function main(role: string | undefined, args: string[]): Promise<void> {

@@ -2,6 +2,9 @@ import type { Logger } from 'pino';
 
 type Stop = () => Promise<void>;
 
+/** What a drain step gets beyond the grace period before it is left behind. */
+const DRAIN_EXTRA_MS = 1_500;
+
 /** One thing to stop; `ms` bounds the wait for it (default: ShutdownTiming's). */
 export interface ShutdownStep {
   name: string;
@@ -22,7 +25,7 @@ export interface ShutdownTiming {
   graceMs: number;
   /** Beyond the grace period for the whole shutdown; then the process exits whatever still runs. @default 5000 */
   marginMs?: number;
-  /** Longest wait for one `close` step (a pool waits for a stuck query for ever). @default 1500 */
+  /** Longest wait for one `close` step (a pool waits for a stuck query for ever). @default 1000 */
   closeStepMs?: number;
 }
 
@@ -34,7 +37,7 @@ export interface ShutdownTiming {
  */
 export function onShutdown(log: Logger, steps: ShutdownSteps, timing: ShutdownTiming): void {
   const margin = timing.marginMs ?? 5_000;
-  const closeStepMs = timing.closeStepMs ?? 1_500;
+  const closeStepMs = timing.closeStepMs ?? 1_000;
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -46,7 +49,8 @@ export function onShutdown(log: Logger, steps: ShutdownSteps, timing: ShutdownTi
       process.exit(1);
     }, timing.graceMs + margin).unref();
     // The workers' own force timer (grace + 1 s, worker.ts) ends them first; this only guards it.
-    await Promise.all(steps.drain.map((step) => bounded(log, step, step.ms ?? timing.graceMs + margin / 2)));
+    // Drain (grace + 1.5 s), services (1 s) and embedded servers (2 s) end before the last timer.
+    await Promise.all(steps.drain.map((step) => bounded(log, step, step.ms ?? timing.graceMs + DRAIN_EXTRA_MS)));
     for (const step of steps.close) await bounded(log, step, step.ms ?? closeStepMs);
     log.info({ ms: Date.now() - started }, 'stopped');
     process.exit(0);
