@@ -89,19 +89,38 @@ test.serial('a second payment 0–50 ms after the first is fulfilled is refunded
     t.like(answer.body, { received: true, duplicate: false, order: order.number });
     runs.push({ number: order.number, total: order.total_cents, firstRun, second: second.data.object.id });
   }
+  // One deadline for all: the refunds come within a second or two of their events.
+  const deadline = Date.now() + 20_000;
+  const refunds = new Map<string, any>();
+  while (refunds.size < runs.length && Date.now() < deadline) {
+    const rows = await db()('refunds').whereIn(
+      'dedupe_key',
+      runs.map((r) => `refund:${r.second}`),
+    );
+    for (const row of rows) refunds.set(row.dedupe_key, row);
+    if (refunds.size < runs.length) await sleep(100);
+  }
   let inFirstRun = 0;
   let recorded = false;
   for (const run of runs) {
-    const refund = await refundOf(run.second);
-    t.like(refund, { amount_cents: run.total, reason: 'the order was already paid' }, `order ${run.number}: second payment not refunded`);
-    t.is((await db()('orders').where({ number: run.number }).first('status')).status, 'fulfilled');
-    // Reached the run that fulfilled the order (not a new run started for the late event).
     if ((await client.workflow.getHandle(`order:${run.number}`).describe()).runId !== run.firstRun) continue;
+    // Reached the run that fulfilled the order (not a new run started for the late event).
     inFirstRun++;
-    if (!recorded) await recordHistory(env, `order:${run.number}`, 'order-workflow-late-payment.json');
-    recorded = true;
+    if (!recorded && refunds.has(`refund:${run.second}`)) {
+      await recordHistory(env, `order:${run.number}`, 'order-workflow-late-payment.json');
+      recorded = true;
+    }
   }
-  t.log(`${inFirstRun} of ${ORDERS} second payments reached the run that was still finishing the order`);
+  t.log(`${inFirstRun} of ${ORDERS} second payments reached the run still finishing the order; ${refunds.size} of ${ORDERS} refunded`);
+  t.deepEqual(
+    runs.filter((run) => !refunds.has(`refund:${run.second}`)).map((run) => run.number),
+    [],
+    'second payments never refunded',
+  );
+  for (const run of runs) {
+    t.like(refunds.get(`refund:${run.second}`), { amount_cents: run.total, reason: 'the order was already paid' });
+    t.is((await db()('orders').where({ number: run.number }).first('status')).status, 'fulfilled');
+  }
 });
 
 test('two payments for an expired or a canceled order, a few ms apart, are both refunded', async (t) => {
