@@ -16,7 +16,10 @@ export interface ShutdownStep {
 export interface ShutdownSteps {
   /** Stopped together, each within the grace period: the api's drain, the workers. */
   drain: ShutdownStep[];
-  /** Then one after another, each briefly: database pools, embedded servers. */
+  /**
+   * Then together, each briefly: database pools, embedded servers (a pool waiting for a stuck
+   * query lets go when the embedded PostgreSQL stops; neither waits for the other).
+   */
   close: ShutdownStep[];
 }
 
@@ -49,9 +52,9 @@ export function onShutdown(log: Logger, steps: ShutdownSteps, timing: ShutdownTi
       process.exit(1);
     }, timing.graceMs + margin).unref();
     // The workers' own force timer (grace + 1 s, worker.ts) ends them first; this only guards it.
-    // Drain (grace + 1.5 s), services (1 s) and embedded servers (2 s) end before the last timer.
+    // Drain (grace + 1.5 s) then closing (2 s at most) end before the last timer at grace + 5 s.
     await Promise.all(steps.drain.map((step) => bounded(log, step, step.ms ?? timing.graceMs + DRAIN_EXTRA_MS)));
-    for (const step of steps.close) await bounded(log, step, step.ms ?? closeStepMs);
+    await Promise.all(steps.close.map((step) => bounded(log, step, step.ms ?? closeStepMs)));
     log.info({ ms: Date.now() - started }, 'stopped');
     process.exit(0);
   };
