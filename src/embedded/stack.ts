@@ -88,6 +88,7 @@ export function portsNeeded(config: Config): PortNeed[] {
   return needs;
 }
 
+/** Together: neither server needs the other (the dev server keeps its own SQLite), and a shutdown's time is bounded. */
 async function stopAll(stops: (() => Promise<void>)[]): Promise<void> {
-  for (const stop of stops.reverse()) await stop().catch(() => {});
+  await Promise.all(stops.map((stop) => stop().catch(() => {})));
 }

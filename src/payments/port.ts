@@ -26,11 +26,20 @@ export interface PaymentEvent {
 /** A webhook whose signature did not verify (→ 400, nothing changes). */
 export class ForgedWebhookError extends Error {}
 
+/**
+ * The provider answered that this refund will never be made (unknown payment, amount above what
+ * was paid, a card that takes no refunds): retrying cannot help, support must act.
+ */
+export class RefundRefusedError extends Error {}
+
 export interface PaymentProvider {
   readonly name: ProviderName;
   /** Checks the `Stripe-Signature` header over the raw body; throws ForgedWebhookError when it does not verify. */
   verifyWebhook(rawBody: string, signature: string | undefined): PaymentEvent;
-  /** Refunds a payment in full; `idempotencyKey` makes a repeated call refund once. */
+  /**
+   * Refunds a payment in full; `idempotencyKey` makes a repeated call refund once. Throws
+   * RefundRefusedError when the provider refuses; any other error may pass on a retry.
+   */
   refund(paymentId: string, amountCents: number, idempotencyKey: string): Promise<{ refundId: string }>;
   /** The order's succeeded payment as an event (the success page asks, so a lost webhook does not strand a payer). */
   findSucceededPayment(orderNumber: string): Promise<PaymentEvent | null>;

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import Stripe from 'stripe';
+import { parseWebhookEvent, type WebhookEvent } from './event-schema.ts';
 import { ForgedWebhookError } from './port.ts';
 
 /** Seconds a signed webhook stays acceptable (Stripe's default tolerance). */
@@ -12,18 +13,27 @@ export function signWebhook(payload: string, secret: string, timestamp = Math.fl
 }
 
 /**
- * The one verification path of both adapters: the official SDK checks the signature and the
- * timestamp tolerance, so a test webhook that passes here is one Stripe's format accepts.
+ * The one verification path of both adapters: the official SDK checks the signature and that the
+ * timestamp is not stale, so a test webhook that passes here is one Stripe's format accepts. The
+ * SDK takes any timestamp ahead of the clock; one further ahead than the tolerance is refused
+ * like a stale one (a signature made for later use). Then the event's fields are checked
+ * (InvalidWebhookError) before anything is stored.
  */
-export function verifySignedEvent(rawBody: string, header: string | undefined, secret: string) {
+export function verifySignedEvent(rawBody: string, header: string | undefined, secret: string, now = Date.now()): WebhookEvent {
   if (!header) throw new ForgedWebhookError('missing Stripe-Signature');
+  let event: unknown;
   try {
-    return Stripe.webhooks.constructEvent(rawBody, header, secret, SIGNATURE_TOLERANCE_SECONDS) as unknown as {
-      id: string;
-      type: string;
-      data: { object: Record<string, unknown> };
-    };
+    event = Stripe.webhooks.constructEvent(rawBody, header, secret, SIGNATURE_TOLERANCE_SECONDS);
   } catch (err) {
     throw new ForgedWebhookError((err as Error).message);
   }
+  if (signedAt(header) * 1000 > now + SIGNATURE_TOLERANCE_SECONDS * 1000)
+    throw new ForgedWebhookError('timestamp outside the tolerance zone');
+  return parseWebhookEvent(event);
+}
+
+/** The header's timestamp read as the SDK reads it (the last `t=` item, parseInt), so both judge the same value. */
+function signedAt(header: string): number {
+  const items = header.split(',').filter((item) => item.split('=')[0] === 't');
+  return parseInt(items.at(-1)?.split('=')[1] ?? '', 10);
 }

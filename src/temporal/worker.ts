@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
+import { GracefulShutdownPeriodExpiredError, NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/knex.ts';
@@ -17,6 +17,18 @@ import { startMailSweeper } from '../mail/sweeper.ts';
 import { ensureSchedules } from './schedules.ts';
 import { ensureSearchAttributes } from './search-attributes.ts';
 import { TASK_QUEUES } from './task-queues.ts';
+
+/**
+ * After the grace period running activities are cancelled; one that ignores it (a query stuck on
+ * a lock, a local activity retrying) would hold the worker for ever. This long after the grace
+ * period the worker gives up on them: Temporal retries them elsewhere at their timeouts.
+ */
+const FORCE_AFTER_GRACE_MS = 1_000;
+
+const shutdownTimes = (config: Config) => ({
+  shutdownGraceTime: config.shutdownGraceMs,
+  shutdownForceTime: config.shutdownGraceMs + FORCE_AFTER_GRACE_MS,
+});
 
 export const WORKFLOWS_PATH = path.resolve(import.meta.dirname, '../workflows/index.ts');
 
@@ -55,7 +67,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
     namespace: deps.namespace,
     taskQueue: TASK_QUEUES.drafts,
     workflowBundle: bundle,
-    shutdownGraceTime: deps.config.shutdownGraceMs,
+    ...shutdownTimes(deps.config),
     activities: createDraftActivities({ db: deps.db, config: deps.config }),
   });
   const mailer = createMailer(deps.config);
@@ -64,7 +76,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
     namespace: deps.namespace,
     taskQueue: TASK_QUEUES.listings,
     workflowBundle: bundle,
-    shutdownGraceTime: deps.config.shutdownGraceMs,
+    ...shutdownTimes(deps.config),
     activities: {
       ...createListingUpdateActivities({ db: deps.db, config: deps.config }),
       ...createMailActivities({ db: deps.db, mailer }),
@@ -76,7 +88,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
     namespace: deps.namespace,
     taskQueue: TASK_QUEUES.claims,
     workflowBundle: bundle,
-    shutdownGraceTime: deps.config.shutdownGraceMs,
+    ...shutdownTimes(deps.config),
     activities: { ...createClaimActivities({ db: deps.db, config: deps.config }), ...createMailActivities({ db: deps.db, mailer }) },
   });
   const ranking = await Worker.create({
@@ -84,7 +96,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
     namespace: deps.namespace,
     taskQueue: TASK_QUEUES.ranking,
     workflowBundle: bundle,
-    shutdownGraceTime: deps.config.shutdownGraceMs,
+    ...shutdownTimes(deps.config),
     activities: {
       ...createRankingActivities({ db: deps.db, config: deps.config }),
       ...createMailActivities({ db: deps.db, mailer }),
@@ -99,7 +111,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
     namespace: deps.namespace,
     taskQueue: TASK_QUEUES.orders,
     workflowBundle: bundle,
-    shutdownGraceTime: deps.config.shutdownGraceMs,
+    ...shutdownTimes(deps.config),
     activities: {
       ...createOrderActivities({ db: deps.db, config: deps.config, workflows: starter }),
       ...createMailActivities({ db: deps.db, mailer }),
@@ -114,7 +126,10 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
     async shutdown() {
       await sweeper?.stop();
       for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
-      await done;
+      await done.catch((err: unknown) => {
+        if (!(err instanceof GracefulShutdownPeriodExpiredError)) throw err;
+        deps.log.warn('activities still running after the grace period were cut off (Temporal retries them)');
+      });
       await starter.close().catch(() => {});
       mailer?.close();
     },

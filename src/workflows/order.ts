@@ -30,6 +30,15 @@ const LOCAL_FULFILMENT_PATCH = 'order-local-fulfilment';
  */
 const REFUND_UNDELIVERABLE_PATCH = 'order-refund-undeliverable';
 const UNDELIVERABLE: UndeliverableType = 'undeliverable';
+/**
+ * Runs from before this patch end as they ended: one last look at the queue after fulfilment,
+ * payment steps retried without limit. Newer runs apply every queued payment before they
+ * complete (one arriving while the receipt goes out is refunded, not dropped) and give a payment
+ * step up to `stepRetry.maximumAttempts` tries before the order needs support.
+ */
+const PAYMENT_DRAIN_PATCH = 'order-payment-drain';
+/** Payment-step retries of runs whose input has no `stepRetry` (started before it existed). */
+const STEP_RETRY_DEFAULT = { initialIntervalMs: 1_000, maximumAttempts: 8 };
 
 // The short database steps run as local activities: no round trip through the server per step,
 // which keeps payment → fulfilled well under a second (bench/orders.ts).
@@ -68,6 +77,7 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
   });
 
   const local = patched(LOCAL_FULFILMENT_PATCH);
+  const drains = patched(PAYMENT_DRAIN_PATCH);
   const mails: Promise<unknown>[] = [];
   // Older runs wait for the receipt before fulfilling; newer ones send it alongside and wait at the end.
   const sendReceipt = (ids: number[]) => {
@@ -76,7 +86,9 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
     mails.push(sent);
     return undefined;
   };
-  const apply = () => applyQueued(input, queue, sendReceipt);
+  // Payment steps that failed for good (a refund refused): support takes over before the run ends.
+  const problems: string[] = [];
+  const apply = () => applyQueued(input, paymentSteps(input, drains), queue, sendReceipt, problems);
   const initial = await orders.orderStatus(input.number);
   if (initial === 'pending') {
     const remaining = Date.parse(input.expiresAt) - Date.now();
@@ -95,20 +107,91 @@ export async function orderWorkflow(input: OrderWorkflowInput): Promise<{ status
     );
     await apply(); // payments that came in meanwhile (duplicates, second payments)
   }
+  if (drains) return drainAndComplete(input, queue, mails, apply, problems);
   await Promise.all(mails);
+  await handOver(input, problems);
   return { status: await orders.orderStatus(input.number) };
 }
 
-/** Applies the queued payment events; true when one of them paid the order. */
-async function applyQueued(input: OrderWorkflowInput, queue: number[], sendReceipt: (ids: number[]) => unknown): Promise<boolean> {
+/**
+ * Applies every payment that reaches the order before the run ends: one that arrives while the
+ * receipt goes out or the status is read is applied (refunded) too. No await lies between the
+ * last look at the queue and the return, so a signal delivered after it makes Temporal refuse
+ * the completion (the task is retried with the signal in its history) and the loop sees it.
+ */
+async function drainAndComplete(
+  input: OrderWorkflowInput,
+  queue: number[],
+  mails: Promise<unknown>[],
+  apply: () => Promise<boolean>,
+  problems: string[],
+): Promise<{ status: string | null }> {
+  for (;;) {
+    await Promise.all(mails);
+    if (queue.length > 0) {
+      await apply();
+      continue;
+    }
+    await handOver(input, problems);
+    const status = await orders.orderStatus(input.number);
+    if (queue.length === 0) return { status };
+  }
+}
+
+/** Support takes over an order whose payment steps failed for good, with the reasons. */
+async function handOver(input: OrderWorkflowInput, problems: string[]): Promise<void> {
+  if (problems.length === 0) return;
+  await orders.markAttention(input.number, problems.join('; '));
+  problems.length = 0;
+}
+
+type PaymentSteps = Pick<OrderActivities, 'applyPayment' | 'refundPayment'>;
+
+/** applyPayment and refundPayment: bounded tries for runs with the drain patch, as before otherwise. */
+function paymentSteps(input: OrderWorkflowInput, bounded: boolean): PaymentSteps {
+  if (!bounded) return orders;
+  const retry = input.stepRetry ?? STEP_RETRY_DEFAULT;
+  return proxyLocalActivities<OrderActivities>({
+    startToCloseTimeout: STEP_TIMEOUT,
+    retry: {
+      initialInterval: retry.initialIntervalMs,
+      backoffCoefficient: 2,
+      maximumInterval: '1 minute',
+      maximumAttempts: retry.maximumAttempts,
+    },
+  });
+}
+
+/**
+ * Applies the queued payment events; true when one of them paid the order. A step that failed for
+ * good (its tries used up, or refused) is noted in `problems` and the next event is applied.
+ */
+async function applyQueued(
+  input: OrderWorkflowInput,
+  steps: PaymentSteps,
+  queue: number[],
+  sendReceipt: (ids: number[]) => unknown,
+  problems: string[],
+): Promise<boolean> {
   let paid = false;
   while (queue.length > 0) {
-    const outcome = await orders.applyPayment(input.number, queue.shift()!);
+    const eventId = queue.shift()!;
+    let outcome;
+    try {
+      outcome = await steps.applyPayment(input.number, eventId);
+    } catch (err) {
+      problems.push(`payment event ${eventId} could not be applied: ${causeOf(err)}`);
+      continue;
+    }
     if (outcome.kind === 'paid') {
       paid = true;
       if (outcome.mailIds.length) await sendReceipt(outcome.mailIds);
     } else if (outcome.kind === 'refund') {
-      await orders.refundPayment(input.number, outcome.paymentId, outcome.amountCents, outcome.reason);
+      try {
+        await steps.refundPayment(input.number, outcome.paymentId, outcome.amountCents, outcome.reason);
+      } catch (err) {
+        problems.push(`refund of payment ${outcome.paymentId} (${outcome.reason}) failed: ${causeOf(err)}`);
+      }
     }
   }
   return paid;

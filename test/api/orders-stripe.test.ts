@@ -23,6 +23,9 @@ test.before(async () => {
     STRIPE_API_HOST: '127.0.0.1',
     STRIPE_API_PORT: String(stripe.port),
     STRIPE_API_PROTOCOL: 'http',
+    // Short tries of the payment steps (passed to each order run): a failing refund ends in seconds.
+    ORDER_STEP_MAX_ATTEMPTS: '2',
+    ORDER_STEP_RETRY_INITIAL_MS: '50',
   });
   await env.startWorkers();
 });
@@ -147,4 +150,45 @@ test('a payment for an expired order is refunded through Stripe with an idempote
   const call = stripe.requests.find((r) => r.path === '/v1/refunds' && r.form.get('payment_intent') === intent.id)!;
   t.is(call.idempotencyKey, `refund:${intent.id}`);
   t.is(call.form.get('amount'), String(order.total_cents));
+});
+
+test('a refund Stripe refuses is not retried and one Stripe keeps failing stops after its tries: both orders need support', async (t) => {
+  const cases = [
+    {
+      status: 400,
+      error: { type: 'invalid_request_error', code: 'charge_already_refunded', message: 'Charge has already been refunded.' },
+    },
+    { status: 500, error: { type: 'api_error', message: 'An unknown error occurred' } },
+  ];
+  const orders = [];
+  for (const failure of cases) {
+    const { owner, order } = await newOrder();
+    await new WebClient(env.baseUrl).get(new URL(order.checkout_url).pathname);
+    await db()('orders').where({ number: order.number }).update({ status: 'expired' });
+    const intent = stripe.succeed([...stripe.intents.values()].find((i) => i.metadata.order_number === order.number)!.id);
+    stripe.refundFailures.set(intent.id, failure);
+    const payload = JSON.stringify(stripeEvent('payment_intent.succeeded', intent));
+    const posted = await request(env, 'POST', '/webhooks/payments/stripe', {
+      body: payload,
+      headers: { 'stripe-signature': signWebhook(payload, WEBHOOK_SECRET) },
+    });
+    t.is(posted.status, 200);
+    orders.push({ owner, order, intent });
+  }
+  const calls = (intentId: string) =>
+    stripe.requests.filter((r) => r.path === '/v1/refunds' && r.form.get('payment_intent') === intentId).length;
+  const [refused, failing] = orders;
+  t.is((await waitForOrder(env, refused!.owner.key, refused!.order.number, ['attention'], 30_000)).status, 'attention');
+  const refusedRow = await db()('orders').where({ number: refused!.order.number }).first('attention_reason');
+  t.regex(refusedRow.attention_reason, /failed: the provider refused: Charge has already been refunded/);
+  t.is(calls(refused!.intent.id), 1, 'a refusal is asked once');
+
+  t.is((await waitForOrder(env, failing!.owner.key, failing!.order.number, ['attention'], 60_000)).status, 'attention');
+  const failingRow = await db()('orders').where({ number: failing!.order.number }).first('attention_reason');
+  t.regex(failingRow.attention_reason, /refund of payment pi_fake_\d+ \(payment for an order that is expired\) failed: /);
+  // Two tries of the step, each with the SDK's own network retries (maxNetworkRetries: 2).
+  const tries = calls(failing!.intent.id);
+  t.true(tries >= 2 && tries <= 6, `${tries} refund calls`);
+  await new Promise((r) => setTimeout(r, 1000));
+  t.is(calls(failing!.intent.id), tries, 'nothing retries after the order went to support');
 });

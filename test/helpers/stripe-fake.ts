@@ -30,6 +30,8 @@ export async function startFakeStripe(secretKey: string) {
   const requests: FakeStripeRequest[] = [];
   const intents = new Map<string, Intent>();
   const replays = new Map<string, string>();
+  /** How refunds of an intent are answered instead of succeeding: an HTTP status and Stripe's error object. */
+  const refundFailures = new Map<string, { status: number; error: { type: string; code?: string; message: string } }>();
   let next = 1;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -86,6 +88,8 @@ export async function startFakeStripe(secretKey: string) {
       }
       if (entry.method === 'POST' && entry.path === '/v1/refunds') {
         const intent = intents.get(form.get('payment_intent') ?? '');
+        const failure = refundFailures.get(form.get('payment_intent') ?? '');
+        if (failure) return send(failure.status, { error: failure.error });
         return send(200, {
           id: `re_fake_${next++}`,
           object: 'refund',
@@ -102,6 +106,7 @@ export async function startFakeStripe(secretKey: string) {
     port: (server.address() as AddressInfo).port,
     requests,
     intents,
+    refundFailures,
     /** The payer completed the payment on Stripe's side. */
     succeed(id: string) {
       const intent = intents.get(id)!;

@@ -76,6 +76,25 @@ test('without its patch marker, the refunded run fails the replay (the refund is
   await t.throwsAsync(replay(history, 'order-line-refunded-unpatched'), { message: /refundUndeliverable.*markAttention/ });
 });
 
+/** The local activities of a history, in order (their markers carry the type). */
+const localActivitiesOf = (history: History) =>
+  history.events!.flatMap((e) => {
+    const data = e.markerRecordedEventAttributes?.details?.data?.payloads?.[0]?.data;
+    return e.markerRecordedEventAttributes?.markerName === 'core_local_activity' && data
+      ? [JSON.parse(Buffer.from(data).toString()).activity_type as string]
+      : [];
+  });
+
+test('orderWorkflow replays a run that refunded a second payment arriving while its receipt went out', async (t) => {
+  // Recorded by test/api/orders-payment-drain.test.ts (UPDATE_FIXTURES=1), with patched('order-payment-drain').
+  const history = await recorded('order-workflow-late-payment.json');
+  const signals = history.events!.filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'paymentConfirmed');
+  t.is(signals.length, 2);
+  t.deepEqual(activitiesOf(history), ['deliverMail']);
+  t.deepEqual(localActivitiesOf(history).slice(-3), ['applyPayment', 'refundPayment', 'orderStatus']);
+  await t.notThrowsAsync(replay(history, 'order-late-payment'));
+});
+
 test('a history where fulfilment came before the receipt fails the replay', async (t) => {
   const history = await recorded('order-workflow-fulfilled-v1.json');
   const mail = history.events!.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'deliverMail')!;

@@ -18,6 +18,7 @@ import * as capacityHolds from './019-capacity-holds.ts';
 import * as orders from './015-orders.ts';
 import * as unitPrices from './020-unit-prices.ts';
 import * as companyIdentity from './021-company-identity.ts';
+import * as testPaymentRefunds from './022-test-payment-refunds.ts';
 import * as rateLimits from './023-rate-limits.ts';
 import * as searchTriggerColumns from './024-search-trigger-columns.ts';
 
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   '019-capacity-holds': capacityHolds,
   '020-unit-prices': unitPrices,
   '021-company-identity': companyIdentity,
+  '022-test-payment-refunds': testPaymentRefunds,
   '023-rate-limits': rateLimits,
   '024-search-trigger-columns': searchTriggerColumns,
 };

@@ -40,6 +40,7 @@ export async function createCheckout(deps: CheckoutDeps, ctx: PricingContext, in
     number: order.number,
     expiresAt: expiresAt.toISOString(),
     fulfilMaxAttempts: deps.config.orders.fulfilMaxAttempts,
+    stepRetry: deps.config.orders.stepRetry,
   };
   try {
     await deps.workflows.startOrder(flow, listingIdsOf(priced));

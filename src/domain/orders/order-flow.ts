@@ -8,6 +8,11 @@ export interface OrderWorkflowInput {
   expiresAt: string;
   /** Tries of one fulfilment step before the order needs support. */
   fulfilMaxAttempts: number;
+  /**
+   * Retries of the payment steps (applying an event, a refund); after the last the order needs
+   * support. Absent in runs started before it existed: the workflow's defaults apply.
+   */
+  stepRetry?: { initialIntervalMs: number; maximumAttempts: number };
 }
 
 /** Signal `paymentConfirmed`: a stored payment event (deduplicated by `eventId`). */

@@ -1,5 +1,7 @@
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/knex.ts';
+import { AppError } from '../../errors.ts';
+import { isPayableAmount } from '../../payments/event-schema.ts';
 import type { PaymentEvent, ProviderName } from '../../payments/port.ts';
 import type { WorkflowStarter } from '../../temporal/client.ts';
 import type { OrderWorkflowInput } from './order-flow.ts';
@@ -29,6 +31,7 @@ export async function takePaymentEvent(
   event: PaymentEvent,
   payload: unknown,
 ): Promise<IntakeResult> {
+  assertTakeable(event);
   const stored = await storePaymentEvent(deps.db, provider, event, payload);
   const result = { eventId: stored.id, duplicate: !stored.isNew, order: null };
   if (!event.succeeded || !event.orderNumber) return result;
@@ -39,6 +42,7 @@ export async function takePaymentEvent(
     number: order.number,
     expiresAt: order.expires_at.toISOString(),
     fulfilMaxAttempts: deps.config.orders.fulfilMaxAttempts,
+    stepRetry: deps.config.orders.stepRetry,
   };
   await deps.workflows.signalPayment(
     flow,
@@ -46,4 +50,17 @@ export async function takePaymentEvent(
     { eventId: stored.id },
   );
   return { ...result, order: order.number };
+}
+
+/**
+ * The webhook checks every field before this; the success page's lookup comes here directly, so
+ * the fields a payment row takes are checked once more: nothing malformed is ever stored.
+ */
+function assertTakeable(event: PaymentEvent): void {
+  const errors = [];
+  if (event.amountCents !== null && !isPayableAmount(event.amountCents)) errors.push({ path: 'amount', message: 'not a payable amount' });
+  if (event.currency !== null && !/^[A-Z]{3}$/.test(event.currency)) errors.push({ path: 'currency', message: 'not a currency code' });
+  if (!/^[\x20-\x7e]{1,255}$/.test(event.id)) errors.push({ path: 'id', message: 'not an event id' });
+  if (errors.length)
+    throw new AppError(400, 'invalid_webhook', 'Invalid webhook', 'The event has fields no payment can carry.', { errors });
 }

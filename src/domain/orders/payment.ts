@@ -1,6 +1,7 @@
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/knex.ts';
 import { queueMail } from '../../mail/outbox.ts';
+import { isPayableAmount } from '../../payments/event-schema.ts';
 import { toPaymentEvent, type PaymentEvent, type ProviderName } from '../../payments/port.ts';
 import { releaseHolds } from './capacity-holds.ts';
 import { linesOf, invoiceUrl, type OrderRow } from './order-views.ts';
@@ -63,7 +64,8 @@ export async function applyPayment(
     const base = {
       payment_id: event.paymentId,
       payment_method: event.method,
-      paid_cents: event.amountCents,
+      // An event stored before payloads were checked may carry an amount no column takes (1e30).
+      paid_cents: isPayableAmount(event.amountCents) ? event.amountCents : null,
       paid_currency: event.currency,
       updated_at: trx.fn.now(),
     };

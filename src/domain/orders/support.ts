@@ -53,6 +53,7 @@ export async function retryOrder(db: Db, config: Config, workflows: WorkflowStar
     number: order.number,
     expiresAt: order.expires_at.toISOString(),
     fulfilMaxAttempts: config.orders.fulfilMaxAttempts,
+    stepRetry: config.orders.stepRetry,
   };
   await workflows.startOrder(input, [...new Set(lines.map((l) => l.listing_id).filter((id): id is number => id !== null))]);
   return 'restarted';

@@ -1,6 +1,6 @@
 import Stripe from 'stripe';
 import type { OrderConfig } from '../../config-orders.ts';
-import { toPaymentEvent, type PaymentProvider } from '../port.ts';
+import { RefundRefusedError, toPaymentEvent, type PaymentProvider } from '../port.ts';
 import { verifySignedEvent } from '../signature.ts';
 
 export interface StripePayments {
@@ -23,8 +23,16 @@ export function createStripeProvider(options: NonNullable<OrderConfig['stripe']>
     publishableKey: options.publishableKey,
     verifyWebhook: (raw, signature) => toPaymentEvent(verifySignedEvent(raw, signature, options.webhookSecret)),
     async refund(paymentId, amountCents, idempotencyKey) {
-      const refund = await stripe.refunds.create({ payment_intent: paymentId, amount: amountCents }, { idempotencyKey });
-      return { refundId: refund.id };
+      try {
+        const refund = await stripe.refunds.create({ payment_intent: paymentId, amount: amountCents }, { idempotencyKey });
+        return { refundId: refund.id };
+      } catch (err) {
+        // 4xx answers (no such payment, amount above the charge, already refunded) stay the same
+        // however often they are asked; network errors, 5xx and rate limits may pass later.
+        if (err instanceof Stripe.errors.StripeInvalidRequestError || err instanceof Stripe.errors.StripeCardError)
+          throw new RefundRefusedError(err.message);
+        throw err;
+      }
     },
     async findSucceededPayment(orderNumber) {
       const found = await stripe.paymentIntents.search({

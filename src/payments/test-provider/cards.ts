@@ -11,6 +11,11 @@ export type CardOutcome =
 
 const DECLINED = '4000000000000002';
 const NEEDS_AUTHENTICATION = '4000002760003184';
+/** Stripe's "refund fails" card: the payment succeeds, refunds to it are refused (at once, here). */
+const REFUNDS_REFUSED = '4000000000005126';
+
+/** True for the card whose refunds the test provider refuses. */
+export const refusesRefunds = (card: CardDetails): boolean => card.number.replace(/[\s-]/g, '') === REFUNDS_REFUSED;
 
 /** Luhn checksum of a card number (digits only). */
 function luhn(digits: string): boolean {

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { request } from 'undici';
 import type { Db } from '../../db/knex.ts';
 import type { OrderConfig } from '../../config-orders.ts';
-import { toPaymentEvent, type PaymentEvent, type PaymentProvider } from '../port.ts';
+import { RefundRefusedError, toPaymentEvent, type PaymentEvent, type PaymentProvider } from '../port.ts';
 import { signWebhook, verifySignedEvent } from '../signature.ts';
-import { cardOutcome, type CardDetails } from './cards.ts';
+import { cardOutcome, refusesRefunds, type CardDetails } from './cards.ts';
 
 export const TEST_METHODS = ['card', 'wallet', 'account', 'crypto'] as const;
 export type TestMethod = (typeof TEST_METHODS)[number];
@@ -26,6 +26,7 @@ interface TestPaymentRow {
   status: TestPaymentStatus;
   amount_cents: number;
   currency: string;
+  refunds_refused?: boolean;
 }
 
 /** The test adapter's own steps, used by the pay page (not part of the port: Stripe's page does these). */
@@ -82,7 +83,12 @@ export function createTestProvider(db: Db, config: OrderConfig): PaymentProvider
   return {
     name: 'test',
     verifyWebhook: (raw, signature) => toPaymentEvent(verifySignedEvent(raw, signature, secret)),
-    async refund(paymentId) {
+    async refund(paymentId, amountCents) {
+      // Payments announced only by a signed webhook (tests, support scripts) are not in the table.
+      const payment = await row(paymentId);
+      if (payment?.refunds_refused) throw new RefundRefusedError('the card issuer refuses refunds to this card');
+      if (payment && amountCents > payment.amount_cents)
+        throw new RefundRefusedError(`the refund (${amountCents}) is more than the payment (${payment.amount_cents})`);
       await setStatus(paymentId, 'refunded');
       return { refundId: `re_${paymentId.slice(3)}` };
     },
@@ -112,6 +118,7 @@ export function createTestProvider(db: Db, config: OrderConfig): PaymentProvider
         status,
         amount_cents: order.amountCents,
         currency: order.currency,
+        refunds_refused: method === 'card' && refusesRefunds(card!),
       };
       await db('test_payments').insert(created);
       if (outcome?.status === 'succeeded') return succeed(created);
