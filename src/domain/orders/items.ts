@@ -97,7 +97,7 @@ export async function resolveItems(
   const resolved = (parsed as ResolvedItem[]).map((i) => ({ ...i, listing_name: i.listing_id === null ? null : names.get(i.listing_id)! }));
   const refused = await refusals(db, resolved, now);
   if (refused.length) {
-    throw new AppError(422, 'order_item_refused', 'Order item refused', refused.map((r) => `${r.path}: ${r.message}`).join(' '), {
+    throw new AppError('order_item_refused', refused.map((r) => `${r.path}: ${r.message}`).join(' '), {
       errors: refused,
     });
   }
@@ -112,7 +112,13 @@ export async function resolveItems(
  * may be as old as the TTL; a listing not among them is looked up in the table, so a listing just
  * claimed is found at once.
  */
-async function checkListings(db: Db, siteId: number, userId: number, items: ResolvedItem[], cacheTtlMs: number): Promise<Map<number, string>> {
+async function checkListings(
+  db: Db,
+  siteId: number,
+  userId: number,
+  items: ResolvedItem[],
+  cacheTtlMs: number,
+): Promise<Map<number, string>> {
   const ids = [...new Set(items.map((i) => i.listing_id).filter((id): id is number => id !== null))];
   if (!ids.length) return new Map();
   const namesOf = async (query: ReturnType<Db>) =>

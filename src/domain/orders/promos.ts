@@ -50,7 +50,7 @@ const DETAIL: Record<PromoReason, string> = {
 
 /** 422 `promo_code_invalid` with the machine `reason`. */
 export const promoInvalid = (reason: PromoReason) =>
-  new AppError(422, 'promo_code_invalid', 'Promo code cannot be used', DETAIL[reason], {
+  new AppError('promo_code_invalid', DETAIL[reason], {
     extensions: { reason },
     errors: [{ path: 'promo_code', message: DETAIL[reason] }],
   });
@@ -125,15 +125,9 @@ export async function guardPromoAttempts(db: Db, limits: PromoAttemptLimits, use
     retryAfter = Math.max(retryAfter, Math.max(1, (oldest as { wait: number } | undefined)?.wait ?? w.seconds));
   }
   if (retryAfter > 0) {
-    throw new AppError(
-      429,
-      'too_many_promo_attempts',
-      'Too many promo code attempts',
-      `Too many wrong promo codes; try again in ${retryAfter} seconds.`,
-      {
-        headers: { 'Retry-After': String(retryAfter) },
-      },
-    );
+    throw new AppError('too_many_promo_attempts', `Too many wrong promo codes; try again in ${retryAfter} seconds.`, {
+      headers: { 'Retry-After': String(retryAfter) },
+    });
   }
 }
 
