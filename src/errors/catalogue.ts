@@ -76,10 +76,9 @@ export const ERROR_CATALOGUE = {
   csrf_failed: { status: 403, title: 'This form has expired', action: 'Go back, reload the page and send the form again.' },
   host_not_allowed: { status: 403, title: 'Forbidden', action: 'Call the server by its own host name.' },
   origin_not_allowed: { status: 403, title: 'Forbidden', action: 'Call the server from an allowed origin, or from outside a browser.' },
-  // 404, 405, 410.
+  // 404, 405.
   not_found: { status: 404, title: 'Not found', action: 'Check the id or address; another owner’s resource is not found either.' },
   method_not_allowed: { status: 405, title: 'Method not allowed', action: 'Use one of the methods the Allow header lists.' },
-  checkout_expired: { status: 410, title: 'This checkout has expired', action: 'Nothing was charged: ask for a new checkout link.' },
   // 409: the state of something stands in the way.
   idempotency_in_flight: {
     status: 409,
@@ -116,6 +115,8 @@ export const ERROR_CATALOGUE = {
   already_refunded: { status: 409, title: 'Conflict', action: 'Nothing to do: the order is refunded.' },
   promo_code_exists: { status: 409, title: 'Conflict', action: 'Choose another code, or change the existing one.' },
   week_not_over: { status: 409, title: 'Conflict', action: 'Close the week after it ends.' },
+  // 410: gone for good.
+  checkout_expired: { status: 410, title: 'This checkout has expired', action: 'Nothing was charged: ask for a new checkout link.' },
   // 413, 415.
   payload_too_large: { status: 413, title: 'Payload too large', action: 'Send a smaller body; the detail names the limit.' },
   image_too_large: { status: 413, title: 'Image too large', action: 'Upload a smaller image; the detail names the limit.' },
