@@ -25,7 +25,7 @@ export const quoteOrderOp = defineOperation({
   path: '/orders/quote',
   scope: 'orders:write',
   idempotent: false,
-  // Read-only (readOnly below), yet it refuses what cannot be priced (found by npm run fuzz: the 422 was undocumented).
+  // Read-only, yet it refuses what cannot be priced (found by npm run fuzz: the 422 was undocumented).
   errorCodes: ['not_found', 'order_item_refused', 'promo_code_invalid', 'too_many_promo_attempts', 'vat_number_invalid', 'sold_out'],
   readOnly: true,
   tags: ['orders'],
