@@ -4,104 +4,40 @@ export interface FieldError {
   message: string;
 }
 
+import { ERROR_CATALOGUE, type CodeOf, type ErrorCode } from './errors/catalogue.ts';
+
+export { ERROR_CATALOGUE, ERROR_CODES, type CodeOf, type ErrorCode, type ErrorEntry } from './errors/catalogue.ts';
+
+type Extra = { errors?: FieldError[]; headers?: Record<string, string>; extensions?: Record<string, unknown> };
+
 /**
  * The one error family of the service. Transports map it once: REST and web to
  * problem+json (RFC 9457), MCP to an `isError` result carrying the same problem object.
- * Build one with a factory below (or appError), so a code always has the same status and title.
+ * It takes a catalogue code only, so a code always has the same status and title.
  */
 export class AppError extends Error {
   readonly status: number;
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly title: string;
   readonly errors: FieldError[] | undefined;
-  /** Extra response headers (WWW-Authenticate, Retry-After). */
+  /** Extra response headers (WWW-Authenticate, Retry-After, Allow). */
   readonly headers: Record<string, string>;
   /** RFC 9457 extension members of the problem (e.g. a quota's `limit`). */
   readonly extensions: Record<string, unknown>;
-  constructor(
-    status: number,
-    code: string,
-    title: string,
-    detail: string,
-    extra: { errors?: FieldError[]; headers?: Record<string, string>; extensions?: Record<string, unknown> } = {},
-  ) {
+  constructor(code: ErrorCode, detail: string, extra: Extra = {}) {
     super(detail);
     this.name = 'AppError';
-    this.status = status;
     this.code = code;
-    this.title = title;
+    this.status = ERROR_CATALOGUE[code].status;
+    this.title = ERROR_CATALOGUE[code].title;
     this.errors = extra.errors;
     this.headers = extra.headers ?? {};
     this.extensions = extra.extensions ?? {};
   }
 }
 
-/**
- * THE CATALOGUE of stable error codes: each with its one status and title. A code not listed here
- * (e.g. `draft_submitted` of a state conflict) gets the generic title of its status.
- */
-export const ERROR_CODES = {
-  validation_failed: [400, 'Invalid request'],
-  invalid_json: [400, 'Invalid JSON'],
-  invalid_idempotency_key: [400, 'Invalid Idempotency-Key'],
-  invalid_url: [400, 'Invalid URL'],
-  address_refused: [400, 'Address refused'],
-  invalid_form: [400, 'The form could not be read'],
-  unsupported_image: [400, 'Unsupported image'],
-  interaction_mismatch: [400, 'This request has changed'],
-  interaction_expired: [400, 'This sign-in request has expired'],
-  unknown_client: [400, 'Unknown application'],
-  unauthorized: [401, 'Authentication required'],
-  insufficient_scope: [403, 'Insufficient scope'],
-  csrf_failed: [403, 'This form has expired'],
-  host_not_allowed: [403, 'Forbidden'],
-  origin_not_allowed: [403, 'Forbidden'],
-  not_found: [404, 'Not found'],
-  method_not_allowed: [405, 'Method not allowed'],
-  idempotency_in_flight: [409, 'Conflict'],
-  already_listed: [409, 'Company already listed'],
-  sold_out: [409, 'Sold out'],
-  payload_too_large: [413, 'Payload too large'],
-  image_too_large: [413, 'Image too large'],
-  unsupported_media_type: [415, 'Unsupported media type'],
-  idempotency_conflict: [422, 'Unprocessable request'],
-  invalid_answers: [422, 'Answers refused'],
-  rate_limited: [429, 'Too many requests'],
-  internal_error: [500, 'Internal error'],
-  output_invalid: [500, 'Output breaks its schema'],
-  workflow_unavailable: [503, 'Service unavailable'],
-  database_unavailable: [503, 'Service unavailable'],
-} as const satisfies Record<string, readonly [number, string]>;
-
-export type ErrorCode = keyof typeof ERROR_CODES;
-
-const STATUS_TITLES: Record<number, string> = {
-  400: 'Bad request',
-  401: 'Authentication required',
-  403: 'Forbidden',
-  404: 'Not found',
-  405: 'Method not allowed',
-  409: 'Conflict',
-  413: 'Payload too large',
-  415: 'Unsupported media type',
-  422: 'Unprocessable request',
-  429: 'Too many requests',
-  503: 'Service unavailable',
-};
-
-type Extra = { errors?: FieldError[]; headers?: Record<string, string>; extensions?: Record<string, unknown> };
-
 /** The error of a catalogue code: its status and title, this call's detail. */
-export function appError(code: ErrorCode, detail: string, extra: Extra = {}): AppError {
-  const [status, title] = ERROR_CODES[code];
-  return new AppError(status, code, title, detail, extra);
-}
-
-/** An error of a domain-specific code with the given status; a catalogue code keeps its title. */
-function coded(status: number, code: string, detail: string, extra: Extra = {}): AppError {
-  const title = (ERROR_CODES as Record<string, readonly [number, string]>)[code]?.[1] ?? STATUS_TITLES[status] ?? 'Error';
-  return new AppError(status, code, title, detail, extra);
-}
+export const appError = (code: ErrorCode, detail: string, extra: Extra = {}) => new AppError(code, detail, extra);
 
 export const validationFailed = (errors: FieldError[], detail = 'The request has invalid fields.') =>
   appError('validation_failed', detail, { errors });
@@ -110,7 +46,14 @@ export const validationFailed = (errors: FieldError[], detail = 'The request has
 export const invalidField = (path: string, message: string, detail = `${path}: ${message}`) =>
   validationFailed([{ path, message }], detail);
 
-export const badRequest = (code: string, detail: string) => coded(400, code, detail);
+// The status-named factories take only codes of their status, so a throw site reads as what it is.
+export const badRequest = (code: CodeOf<400>, detail: string) => appError(code, detail);
+
+export const conflict = (code: CodeOf<409>, detail: string) => appError(code, detail);
+
+export const unprocessable = (code: CodeOf<422>, detail: string) => appError(code, detail);
+
+export const forbidden = (code: CodeOf<403>, detail: string) => appError(code, detail);
 
 export const invalidJson = (detail = 'The request body is not valid JSON.') => appError('invalid_json', detail);
 
@@ -123,21 +66,14 @@ export const insufficientScope = (scope: string, challenge = 'Bearer') =>
     headers: { 'WWW-Authenticate': `${challenge}, error="insufficient_scope", scope="${scope}"` },
   });
 
-export const forbidden = (code: 'csrf_failed' | 'host_not_allowed' | 'origin_not_allowed', detail: string) => appError(code, detail);
-
 export const notFound = (what: string) => appError('not_found', `${what} was not found.`);
-
-export const conflict = (code: string, detail: string) => coded(409, code, detail);
 
 /**
  * No room left for what an order item needs (a week's paid launch slot, billboard days): each
  * refused item in `errors` with the next week or first date that has room, and that in `available`.
  */
 export const soldOut = (errors: FieldError[], available: Record<string, unknown>[]) =>
-  new AppError(409, 'sold_out', ERROR_CODES.sold_out[1], errors.map((e) => `${e.path}: ${e.message}`).join(' '), {
-    errors,
-    extensions: { available },
-  });
+  appError('sold_out', errors.map((e) => `${e.path}: ${e.message}`).join(' '), { errors, extensions: { available } });
 
 /** A body over the operation's limit; `what` names it in the caller's terms. */
 export const payloadTooLarge = (
@@ -147,8 +83,6 @@ export const payloadTooLarge = (
 ) => appError(code, `${what} is larger than ${formatBytes(limitBytes)}.`);
 
 export const unsupportedMediaType = (detail: string) => appError('unsupported_media_type', detail);
-
-export const unprocessable = (code: string, detail: string) => coded(422, code, detail);
 
 export const tooManyRequests = (detail: string, retryAfterSeconds: number) =>
   appError('rate_limited', detail, { headers: { 'Retry-After': String(retryAfterSeconds) } });
@@ -199,9 +133,7 @@ export function formatBytes(bytes: number): string {
 
 /** 405 with the `Allow` header RFC 9110 requires: the methods the resource does answer. */
 export const methodNotAllowed = (method: string, allowed: readonly string[]) =>
-  new AppError(405, 'method_not_allowed', 'Method not allowed', `${method} is not allowed here; use ${allowed.join(', ')}.`, {
-    headers: { Allow: allowed.join(', ') },
-  });
+  appError('method_not_allowed', `${method} is not allowed here; use ${allowed.join(', ')}.`, { headers: { Allow: allowed.join(', ') } });
 
 /** RFC 9457 problem details as sent on the wire. */
 export interface Problem {
@@ -209,7 +141,7 @@ export interface Problem {
   title: string;
   status: number;
   detail: string;
-  code: string;
+  code: ErrorCode;
   errors?: FieldError[];
   request_id?: string;
   /** Extension members (RFC 9457 §3.2), e.g. `limit` and `window_seconds` of a quota. */

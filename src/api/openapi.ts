@@ -1,5 +1,6 @@
 import { bodyLimitOf, type Operation } from '../operations/operation.ts';
-import { formatBytes } from '../errors.ts';
+import { ERROR_CATALOGUE, ERROR_CODES, formatBytes, type ErrorCode } from '../errors.ts';
+import { errorCodesByStatus, operationErrorCodes } from '../operations/error-codes.ts';
 import { absoluteUrl, paths } from '../paths.ts';
 import { IDEMPOTENCY_KEY_SCHEMA } from '../operations/idempotency-key.ts';
 import { hasBody, operationSchemas, pathParams, type JsonSchema } from '../operations/json-schema.ts';
@@ -12,7 +13,7 @@ const PROBLEM_SCHEMA = {
     title: { type: 'string' },
     status: { type: 'integer' },
     detail: { type: 'string' },
-    code: { type: 'string', description: 'Stable machine code, e.g. validation_failed, not_found, insufficient_scope' },
+    code: { $ref: '#/components/schemas/ErrorCode' },
     errors: {
       type: 'array',
       items: { type: 'object', required: ['path', 'message'], properties: { path: { type: 'string' }, message: { type: 'string' } } },
@@ -29,32 +30,31 @@ const PROBLEM_SCHEMA = {
   },
 };
 
-/** Every error status an operation can answer, with what it means there. */
-function errorResponses(op: Operation): Record<string, string> {
-  const responses: Record<string, string> = {
-    '400':
-      'Invalid input (`validation_failed`, `errors` names each failing field)' + (op.idempotent ? ', or `invalid_idempotency_key`' : ''),
-    '404': 'Not found (also another owner’s resource)',
-    '429': 'Too many requests; see Retry-After',
-  };
-  if (op.scope) {
-    responses['401'] = 'Missing or invalid credentials (`unauthorized`)';
-    responses['403'] = `The credential lacks the scope ${op.scope} (\`insufficient_scope\`)`;
-  }
-  if (!op.readOnly) {
-    responses['409'] = 'State conflict, or a request with the same Idempotency-Key is in flight';
-    responses['422'] = 'Refused, e.g. the Idempotency-Key was used with another body (`idempotency_conflict`)';
-  }
-  if (hasBody(op)) {
-    const limit = bodyLimitOf(op);
-    responses['413'] = `The body is larger than ${formatBytes(limit.bytes)} (\`${limit.tooLarge().code}\`)`;
-    responses['415'] = 'The body is not JSON: send `application/json` or another `+json` type (`unsupported_media_type`)';
-  }
-  Object.assign(responses, op.errors);
-  responses['503'] = op.startsWorkflow
-    ? 'The database or the workflow service is unavailable for a moment; retry after Retry-After (`database_unavailable`, `workflow_unavailable`)'
-    : 'The database is unavailable for a moment; retry after Retry-After (`database_unavailable`)';
-  return responses;
+/** The whole catalogue as one enum; each code's status, title and what to do in `x-enum-descriptions`. */
+const ERROR_CODE_SCHEMA = {
+  type: 'string',
+  description: 'Stable machine code of a problem. Each operation lists the ones it can return in `x-error-codes`.',
+  enum: ERROR_CODES,
+  'x-enum-descriptions': Object.fromEntries(
+    ERROR_CODES.map((code) => {
+      const { status, title, action } = ERROR_CATALOGUE[code];
+      return [code, `${status} ${title}: ${action}`];
+    }),
+  ),
+};
+
+/** Each error status an operation can answer, described by the codes it returns with that status. */
+function errorResponses(op: Operation): Record<string, { description: string; 'x-error-codes': ErrorCode[] }> {
+  const describe = (status: string, codes: ErrorCode[]) =>
+    status === '413'
+      ? `The body is larger than ${formatBytes(bodyLimitOf(op).bytes)} (${codes.map((code) => `\`${code}\``).join(', ')})`
+      : codes.map((code) => `\`${code}\` (${ERROR_CATALOGUE[code].title})`).join(', ');
+  return Object.fromEntries(
+    Object.entries(errorCodesByStatus(op)).map(([status, codes]) => [
+      status,
+      { description: describe(status, codes), 'x-error-codes': codes },
+    ]),
+  );
 }
 
 /** The OpenAPI 3.1 document of the REST API, generated from the operation registry. */
@@ -75,7 +75,7 @@ export function openApiDocument(operations: readonly Operation[], baseUrl: strin
     tags: [...new Set(operations.flatMap((o) => o.tags))].map((name) => ({ name })),
     paths: pathItems,
     components: {
-      schemas: { Problem: PROBLEM_SCHEMA },
+      schemas: { Problem: PROBLEM_SCHEMA, ErrorCode: ERROR_CODE_SCHEMA },
       securitySchemes: {
         bearerAuth: {
           type: 'http',
@@ -111,8 +111,8 @@ function pathItemOperation(op: Operation) {
   const responses: Record<string, unknown> = {
     [String(op.successStatus ?? 200)]: { description: 'Success', content: { 'application/json': { schema: output } } },
   };
-  for (const [status, description] of Object.entries(errorResponses(op))) {
-    responses[status] = { description, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
+  for (const [status, response] of Object.entries(errorResponses(op))) {
+    responses[status] = { ...response, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
   }
   const result: Record<string, unknown> = {
     operationId: op.name,
@@ -124,6 +124,7 @@ function pathItemOperation(op: Operation) {
     // OpenAPI 3.1 lets non-OAuth schemes name the roles (here: scopes) they need.
     security: op.scope ? [{ bearerAuth: [op.scope] }] : [],
     'x-required-scope': op.scope ?? null,
+    'x-error-codes': operationErrorCodes(op),
   };
   if (hasBody(op)) {
     const schema = bodySchema(input, inPath);

@@ -19,19 +19,18 @@ export function paymentWebhooks(services: Services) {
   return async function paymentWebhook(ctx: Context, next: Next) {
     const match = PATH.exec(ctx.path);
     if (!match) return next();
-    if (ctx.method !== 'POST') throw new AppError(405, 'method_not_allowed', 'Method not allowed', 'Webhooks are POSTed.');
+    if (ctx.method !== 'POST') throw new AppError('method_not_allowed', 'Webhooks are POSTed.');
     const provider = paymentProvider(services.db, services.config);
-    if (match[1] !== provider.name) throw new AppError(404, 'not_found', 'Not found', `No webhooks are taken for "${match[1]}".`);
+    if (match[1] !== provider.name) throw new AppError('not_found', `No webhooks are taken for "${match[1]}".`);
     const raw = await readRaw(ctx.req);
     let event;
     try {
       event = provider.verifyWebhook(raw, ctx.get('Stripe-Signature') || undefined);
     } catch (err) {
-      if (err instanceof ForgedWebhookError)
-        throw new AppError(400, 'invalid_signature', 'Invalid signature', 'The webhook signature does not verify.');
+      if (err instanceof ForgedWebhookError) throw new AppError('invalid_signature', 'The webhook signature does not verify.');
       if (err instanceof InvalidWebhookError)
-        throw new AppError(400, 'invalid_webhook', 'Invalid webhook', 'The event has fields no payment can carry.', { errors: err.errors });
-      throw new AppError(400, 'invalid_webhook', 'Invalid webhook', 'The webhook body is not an event.');
+        throw new AppError('invalid_webhook', 'The event has fields no payment can carry.', { errors: err.errors });
+      throw new AppError('invalid_webhook', 'The webhook body is not an event.');
     }
     const result = await takePaymentEvent(services, provider.name, event, JSON.parse(raw));
     ctx.state.log?.info({ event: event.id, type: event.type, order: result.order, duplicate: result.duplicate }, 'payment webhook');
@@ -44,7 +43,7 @@ async function readRaw(req: IncomingMessage): Promise<string> {
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_BYTES) throw new AppError(413, 'payload_too_large', 'Payload too large', 'Webhooks are limited to 1 MiB.');
+    if (size > MAX_BYTES) throw new AppError('payload_too_large', 'Webhooks are limited to 1 MiB.');
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');

@@ -71,6 +71,7 @@ export const createDraftOp = defineOperation({
   startsWorkflow: true,
   scope: 'listings:write',
   idempotent: true,
+  errorCodes: ['unknown_site', 'invalid_url', 'address_refused', 'quota_exceeded'],
   readOnly: false,
   successStatus: 201,
   tags: ['drafts'],
@@ -116,6 +117,7 @@ export const updateDraftOp = defineOperation({
   path: '/drafts/{id}',
   scope: 'listings:write',
   idempotent: true,
+  errorCodes: ['draft_crawling', 'draft_drafting', 'draft_submitted', 'draft_failed'],
   readOnly: false,
   tags: ['drafts'],
   input: DraftFields.partial().strict().extend({ id: Id }),
@@ -135,14 +137,9 @@ export const submitDraftOp = defineOperation({
   path: '/drafts/{id}/submit',
   scope: 'listings:write',
   idempotent: true,
+  errorCodes: ['draft_crawling', 'draft_drafting', 'draft_submitted', 'draft_failed', 'draft_incomplete', 'already_listed'],
   readOnly: false,
   successStatus: 201,
-  errors: {
-    '409':
-      'The company is listed on this site already (`already_listed`, with the listing’s `slug` and a `claim_url`), ' +
-      'the draft is not ready or was submitted (`draft_crawling`, `draft_drafting`, `draft_submitted`, `draft_failed`), ' +
-      'or a request with the same Idempotency-Key is in flight',
-  },
   tags: ['drafts'],
   input: z.object({ id: Id }),
   output: z.object({ listing_id: Id }),

@@ -96,6 +96,7 @@ export const uploadFounderPhotoOp = defineOperation({
   bodyLimit: { bytes: PHOTO_LIMITS.maxJsonBytes, tooLarge: photoTooLarge },
   scope: 'listings:write',
   idempotent: true,
+  errorCodes: ['unsupported_image', 'image_too_many_pixels', 'image_too_small'],
   readOnly: false,
   destructive: true,
   tags: ['founder'],
@@ -131,6 +132,7 @@ export const answerInterviewOp = defineOperation({
   path: '/me/interview',
   scope: 'listings:write',
   idempotent: true,
+  errorCodes: ['invalid_answers'],
   readOnly: false,
   tags: ['founder'],
   input: z

@@ -60,6 +60,7 @@ export const setFounderStoryOp = defineOperation({
   path: '/me/listings/{listing_id}/story',
   scope: 'listings:write',
   idempotent: true,
+  errorCodes: ['story_below_minimum'],
   readOnly: false,
   tags: ['founder'],
   input: z

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { appError, insufficientScope, unauthorized, validationFailed, type FieldError } from '../errors.ts';
+import { appError, insufficientScope, knownError, unauthorized, validationFailed, type FieldError } from '../errors.ts';
+import { operationErrorCodes } from './error-codes.ts';
 import { requestHash, withIdempotency } from '../domain/idempotency/store.ts';
 import { stringFieldErrors } from './string-guard.ts';
 import type { Operation, OperationContext } from './operation.ts';
@@ -50,12 +51,30 @@ export async function invoke(op: Operation, rawInput: unknown, ctx: OperationCon
   if (!parsed.success) throw validationFailed(fieldErrors(parsed.error));
   const strings = stringFieldErrors(parsed.data);
   if (strings.length) throw validationFailed(strings);
-  const run = async () => ({ status: op.successStatus ?? 200, body: checkedOutput(op, await op.handler(parsed.data, ctx), ctx) });
+  const run = async () => ({ status: op.successStatus ?? 200, body: checkedOutput(op, await handle(op, parsed.data, ctx), ctx) });
   if (options.idempotencyKey !== undefined && op.idempotent && ctx.principal) {
     const scope = { credential: ctx.principal.credentialId, operation: op.name, key: options.idempotencyKey };
     return withIdempotency(ctx.db, scope, requestHash(parsed.data), run);
   }
   return { ...(await run()), replayed: false };
+}
+
+/**
+ * The handler's result. With CHECK_OUTPUTS (all tests), an error whose code the operation does not
+ * declare fails the call loudly, as a broken output does: the OpenAPI document, /docs and MCP
+ * promise every client the operation's codes, so the whole suite holds the declarations true.
+ */
+async function handle(op: Operation, input: Parameters<Operation['handler']>[0], ctx: OperationContext): Promise<unknown> {
+  try {
+    return await op.handler(input, ctx);
+  } catch (err) {
+    const code = ctx.config.checkOutputs ? knownError(err)?.code : undefined;
+    if (code && !operationErrorCodes(op).includes(code)) {
+      ctx.log.error({ operation: op.name, code }, 'error code not declared');
+      throw appError('output_invalid', `${op.name} returned the error code ${code}, which it does not declare (errorCodes).`);
+    }
+    throw err;
+  }
 }
 
 /**

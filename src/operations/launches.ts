@@ -63,6 +63,7 @@ export const recheckBadgeOp = defineOperation({
   path: '/me/listings/{listing_id}/badge-check',
   scope: 'listings:write',
   idempotent: true,
+  errorCodes: ['badge_url_off_domain', 'invalid_url', 'address_refused', 'rate_limited', 'workflow_unavailable'],
   readOnly: false,
   tags: ['launches'],
   input: z.object({
@@ -89,6 +90,7 @@ export const chooseFreeListingOp = defineOperation({
   path: '/me/listings/{listing_id}/free',
   scope: 'listings:write',
   idempotent: true,
+  errorCodes: ['listing_not_draft', 'paid_launch_chosen', 'free_queue_full', 'rate_limited', 'workflow_unavailable'],
   readOnly: false,
   tags: ['launches'],
   input: z.object({ listing_id: Id }),

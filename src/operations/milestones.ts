@@ -12,6 +12,7 @@ export const addMilestoneOp = defineOperation({
   path: '/me/listings/{listing_id}/milestones',
   scope: 'listings:write',
   idempotent: true,
+  errorCodes: ['milestone_limit'],
   readOnly: false,
   successStatus: 201,
   tags: ['my listings'],

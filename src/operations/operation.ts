@@ -6,7 +6,7 @@ import type { Db } from '../db/knex.ts';
 import type { Site } from '../domain/sites/sites.ts';
 import type { SearchEngine } from '../domain/listings/search-port.ts';
 import type { WorkflowStarter } from '../temporal/client.ts';
-import { payloadTooLarge, type AppError } from '../errors.ts';
+import { payloadTooLarge, type AppError, type ErrorCode } from '../errors.ts';
 
 /** A request body limit: bytes, and the error a larger body gets. */
 export interface BodyLimit {
@@ -68,8 +68,11 @@ export interface Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodT
   bodyLimit?: BodyLimit;
   /** Starts a Temporal workflow, so it answers 503 workflow_unavailable while Temporal is unreachable. */
   startsWorkflow?: boolean;
-  /** Error statuses beyond the ones its flags imply (see errorResponses), with what they mean there. */
-  errors?: Record<string, string>;
+  /**
+   * The error codes its handler can throw beyond the ones its flags imply (see operationErrorCodes):
+   * the contract publishes them, and invoke() refuses an undeclared one in tests.
+   */
+  errorCodes?: ErrorCode[];
   /** HTTP status of a success; default 200. */
   successStatus?: number;
   tags: string[];

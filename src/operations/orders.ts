@@ -25,13 +25,9 @@ export const quoteOrderOp = defineOperation({
   path: '/orders/quote',
   scope: 'orders:write',
   idempotent: false,
-  readOnly: true,
   // Read-only, yet it refuses what cannot be priced (found by npm run fuzz: the 422 was undocumented).
-  errors: {
-    '404': 'A listing that is not one of yours on this site (`not_found`)',
-    '409': 'No room left for an item (`sold_out`): `errors` and `available` name the next week or first date with room',
-    '422': 'Refused: an item (`order_item_refused`), the promo code (`promo_code_invalid`) or the VAT number (`vat_number_invalid`)',
-  },
+  errorCodes: ['not_found', 'order_item_refused', 'promo_code_invalid', 'too_many_promo_attempts', 'vat_number_invalid', 'sold_out'],
+  readOnly: true,
   tags: ['orders'],
   input: z.object(QuoteBody),
   output: Quote,
@@ -54,17 +50,18 @@ export const createCheckoutOp = defineOperation({
   path: '/orders/checkout',
   scope: 'orders:write',
   idempotent: true,
+  errorCodes: [
+    'not_found',
+    'order_item_refused',
+    'promo_code_invalid',
+    'too_many_promo_attempts',
+    'vat_number_invalid',
+    'sold_out',
+    'payments_unavailable',
+    'workflow_unavailable',
+  ],
   readOnly: false,
   successStatus: 201,
-  errors: {
-    '404': 'A listing that is not one of yours on this site (`not_found`)',
-    '409':
-      'No room left for an item (`sold_out`: `errors` and `available` name the next week or first date with room), ' +
-      'or a request with the same Idempotency-Key is in flight',
-    '422':
-      'Refused: an item (`order_item_refused`), the promo code (`promo_code_invalid`), the VAT number (`vat_number_invalid`), ' +
-      'or the Idempotency-Key was used with another body (`idempotency_conflict`)',
-  },
   tags: ['orders'],
   input: z.object(QuoteBody),
   output: Order,

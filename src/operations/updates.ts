@@ -24,6 +24,7 @@ export const postListingUpdateOp = defineOperation({
   startsWorkflow: true,
   scope: 'listings:write',
   idempotent: true,
+  errorCodes: ['quota_exceeded'],
   readOnly: false,
   successStatus: 201,
   tags: ['my listings'],

@@ -14,12 +14,7 @@ const byConfig = new WeakMap<Config, ConfiguredProvider>();
 export function paymentProvider(db: Db, config: Config): ConfiguredProvider {
   let provider = byConfig.get(config);
   if (!provider && config.orders.provider === null) {
-    throw new AppError(
-      503,
-      'payments_unavailable',
-      'Payments unavailable',
-      'Payments are not configured on this server (PAYMENT_PROVIDER and the Stripe keys).',
-    );
+    throw new AppError('payments_unavailable', 'Payments are not configured on this server (PAYMENT_PROVIDER and the Stripe keys).');
   }
   if (!provider) {
     provider = (

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import test from 'ava';
 import { api, startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { operations } from '../../src/operations/index.ts';
+import { ERROR_CODES } from '../../src/errors.ts';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -54,16 +55,23 @@ test('every registry operation is a documented route, and nothing else is', asyn
   t.truthy(createDraft.responses['400']);
 });
 
-test('each operation documents exactly the error statuses it can answer', async (t) => {
+test('each operation documents exactly the error statuses it can answer, by their codes', async (t) => {
   const doc = (await api(env, 'GET', '/openapi.json')).body;
   const statuses = (path: string, method: string) => Object.keys(doc.paths[path][method].responses).sort();
-  t.deepEqual(statuses('/drafts', 'post'), ['201', '400', '401', '403', '404', '409', '413', '415', '422', '429', '503']);
-  t.deepEqual(statuses('/sites', 'get'), ['200', '400', '404', '429', '503']);
-  t.deepEqual(statuses('/me/founder-profile', 'get'), ['200', '400', '401', '403', '404', '429', '503']);
+  t.deepEqual(statuses('/drafts', 'post'), ['201', '400', '401', '403', '409', '413', '415', '422', '429', '500', '503']);
+  t.deepEqual(statuses('/sites', 'get'), ['200', '400', '500', '503']);
+  t.deepEqual(statuses('/me/founder-profile', 'get'), ['200', '400', '401', '403', '500', '503']);
+  t.deepEqual(statuses('/listings/{slug}', 'get'), ['200', '400', '404', '500', '503']);
   const photo = doc.paths['/me/founder-profile/photo'].put.responses;
   t.is(photo['413'].description, 'The body is larger than 8 MB (`image_too_large`)');
   t.is(doc.paths['/me/founder-profile'].patch.responses['413'].description, 'The body is larger than 1 MB (`payload_too_large`)');
-  t.is(photo['503'].description, 'The database is unavailable for a moment; retry after Retry-After (`database_unavailable`)');
+  t.is(photo['503'].description, '`database_unavailable` (Service unavailable)');
+  t.deepEqual(photo['503']['x-error-codes'], ['database_unavailable']);
+  const quote = doc.paths['/orders/quote'].post;
+  t.deepEqual(quote.responses['409']['x-error-codes'], ['sold_out']);
+  t.deepEqual(quote.responses['422']['x-error-codes'], ['order_item_refused', 'promo_code_invalid', 'vat_number_invalid']);
+  t.true(quote['x-error-codes'].includes('sold_out'));
+  t.true(quote['x-error-codes'].includes('unauthorized'));
   const key = doc.paths['/drafts'].post.parameters.find((p: { name: string }) => p.name === 'Idempotency-Key');
   t.like(key.schema, { type: 'string', minLength: 1, maxLength: 255 });
 });
@@ -86,4 +94,15 @@ test('the document states the real URL and text rules and the "at least one of" 
     { required: ['faqs'] },
   ]);
   t.false(JSON.stringify(doc).includes('\\\\p{'), 'no Unicode property classes');
+});
+
+test('the whole error catalogue is the enum ErrorCode, and every code an operation lists is in it', async (t) => {
+  const doc = (await api(env, 'GET', '/openapi.json')).body;
+  const { enum: codes, 'x-enum-descriptions': descriptions } = doc.components.schemas.ErrorCode;
+  t.deepEqual(codes, ERROR_CODES);
+  t.is(descriptions.sold_out, '409 Sold out: Choose another week or date; `available` names the next one with room.');
+  t.deepEqual(doc.components.schemas.Problem.properties.code, { $ref: '#/components/schemas/ErrorCode' });
+  for (const item of Object.values(doc.paths as Record<string, Record<string, { 'x-error-codes': string[] }>>)) {
+    for (const op of Object.values(item)) for (const code of op['x-error-codes']) t.true(codes.includes(code), code);
+  }
 });

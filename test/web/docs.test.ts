@@ -3,6 +3,8 @@ import { promisify } from 'node:util';
 import test from 'ava';
 import { load } from 'cheerio';
 import { z } from 'zod';
+import { ERROR_CATALOGUE, ERROR_CODES } from '../../src/errors.ts';
+import { operationErrorCodes } from '../../src/operations/error-codes.ts';
 import { operations } from '../../src/operations/index.ts';
 import { operationSchemas, pathParams } from '../../src/operations/json-schema.ts';
 import { defineOperation } from '../../src/operations/operation.ts';
@@ -47,6 +49,31 @@ test('every registry operation appears with its path, tool name, scope and idemp
     t.true(facts.includes(op.idempotent ? 'Idempotent' + 'yes' : 'Idempotent' + 'no'), op.name);
     t.is(page.$(`nav a[href="#${op.name}"]`).length, 1, `${op.name} in the contents`);
   }
+});
+
+test('an Errors section lists every code with its status and what to do; each operation links its codes there', (t) => {
+  const rows = page.$('section#errors tbody tr');
+  t.deepEqual(
+    rows.map((_, el) => page.$(el).attr('id')).get(),
+    ERROR_CODES.map((code) => `error-${code}`),
+  );
+  const soldOut = page.$('tr#error-sold_out td');
+  t.deepEqual([soldOut.eq(1).text(), soldOut.eq(2).text()], ['409', 'Sold out']);
+  t.is(soldOut.eq(3).text(), ERROR_CATALOGUE.sold_out.action.replaceAll('`', ''));
+  for (const op of operations) {
+    const linked = section(op.name)
+      .find('h3:contains("Errors") + ul a')
+      .map((_, el) => page.$(el).attr('href'))
+      .get();
+    t.deepEqual(
+      linked.sort(),
+      operationErrorCodes(op)
+        .map((code) => `#error-${code}`)
+        .sort(),
+      op.name,
+    );
+  }
+  t.is(page.$('nav a[href="#errors"]').length, 1, 'in the contents');
 });
 
 test('input and output fields come with their descriptions, errors with their statuses', (t) => {

@@ -1,5 +1,5 @@
 import type { Context, Next } from 'koa';
-import { AppError, knownError, toProblem } from '../../errors.ts';
+import { AppError, knownError, toProblem, type ErrorCode } from '../../errors.ts';
 
 /** The single place errors become responses: problem+json, 5xx details hidden and logged. */
 export function problemErrors(baseUrl: string) {
@@ -18,19 +18,22 @@ export function problemErrors(baseUrl: string) {
   };
 }
 
-/** Koa and its middleware throw http-errors (with `status` and `expose`); keep their 4xx. */
+/**
+ * Koa and its middleware throw http-errors (with `status` and `expose`): each 4xx becomes its
+ * catalogue code, any other 4xx the 400 `bad_request` (the catalogue has one status per code).
+ */
 function asAppError(err: unknown): AppError | null {
   const known = knownError(err);
   if (known) return known;
   const e = err as { status?: number; expose?: boolean; message?: string };
   if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && e.expose) {
-    const code = HTTP_CODES[e.status] ?? 'bad_request';
-    return new AppError(e.status, code, e.message ?? 'Bad request', e.message ?? 'Bad request');
+    return new AppError(HTTP_CODES[e.status] ?? 'bad_request', e.message ?? 'Bad request');
   }
   return null;
 }
 
-const HTTP_CODES: Record<number, string> = {
+const HTTP_CODES: Record<number, ErrorCode> = {
+  404: 'not_found',
   405: 'method_not_allowed',
   413: 'payload_too_large',
   415: 'unsupported_media_type',

@@ -32,7 +32,7 @@ export async function updateProduct(
     change.price_cents !== undefined &&
     !(Number.isInteger(change.price_cents) && change.price_cents >= 0 && change.price_cents <= 100_000_000)
   ) {
-    throw new AppError(400, 'validation_failed', 'Invalid price', 'The price must be whole cents between 0 and 100000000.');
+    throw new AppError('validation_failed', 'The price must be whole cents between 0 and 100000000.');
   }
   const n = await db('products')
     .where({ site_id: site.id, key })

@@ -159,7 +159,7 @@ async function pendingClaim(db: Db, listingId: number, userId: number): Promise<
 
 function checkEmailClaim(listingUrl: string, email: string): void {
   const refusal = emailClaimRefusal(listingUrl);
-  if (refusal) throw new AppError(422, 'email_claim_unavailable', 'Email claim not possible', refusal);
+  if (refusal) throw new AppError('email_claim_unavailable', refusal);
   const domain = emailClaimDomain(listingUrl);
   if (!isAddressAt(email, domain)) {
     throw validationFailed([{ path: 'email', message: `Must be an address at ${domain} (or a subdomain of it), the listing's domain` }]);

@@ -54,7 +54,7 @@ export async function requestClaimCheck(
 /** claims:recheck (support): any pending claim, no rate limit; restarts its workflow when it had closed. */
 export async function recheckClaim(db: Db, workflows: ClaimWorkflows, settings: ClaimSettings, claimId: number): Promise<ClaimRow> {
   const claim = await getClaim(db, claimId);
-  if (!claim) throw new AppError(404, 'not_found', 'Not found', `Claim ${claimId} was not found.`);
+  if (!claim) throw new AppError('not_found', `Claim ${claimId} was not found.`);
   if (claim.status !== 'pending')
     throw conflict('claim_not_pending', `Claim ${claimId} is ${claim.status}; only a pending claim is checked.`);
   if (claim.method === 'email') await workflows.startClaim(claimWorkflowInput(claim, settings));

@@ -26,7 +26,7 @@ export async function importListing(
     const crawled = await crawlSite(input.url, crawl);
     drafted = extractDraft({ url: crawled.pages[0]?.url ?? input.url, pages: crawled.pages });
   } catch (err) {
-    if (err instanceof CrawlError) throw new AppError(422, err.code, 'Crawl failed', err.message);
+    if (err instanceof CrawlError) throw new AppError(err.code, err.message);
     throw err;
   }
   // A site without a usable name is listed under its domain; the owner renames it after claiming.

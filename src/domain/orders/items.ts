@@ -97,7 +97,7 @@ export async function resolveItems(
   const resolved = (parsed as ResolvedItem[]).map((i) => ({ ...i, listing_name: i.listing_id === null ? null : names.get(i.listing_id)! }));
   const refused = await refusals(db, resolved, now);
   if (refused.length) {
-    throw new AppError(422, 'order_item_refused', 'Order item refused', refused.map((r) => `${r.path}: ${r.message}`).join(' '), {
+    throw new AppError('order_item_refused', refused.map((r) => `${r.path}: ${r.message}`).join(' '), {
       errors: refused,
     });
   }

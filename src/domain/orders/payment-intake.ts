@@ -61,6 +61,5 @@ function assertTakeable(event: PaymentEvent): void {
   if (event.amountCents !== null && !isPayableAmount(event.amountCents)) errors.push({ path: 'amount', message: 'not a payable amount' });
   if (event.currency !== null && !/^[A-Z]{3}$/.test(event.currency)) errors.push({ path: 'currency', message: 'not a currency code' });
   if (!/^[\x20-\x7e]{1,255}$/.test(event.id)) errors.push({ path: 'id', message: 'not an event id' });
-  if (errors.length)
-    throw new AppError(400, 'invalid_webhook', 'Invalid webhook', 'The event has fields no payment can carry.', { errors });
+  if (errors.length) throw new AppError('invalid_webhook', 'The event has fields no payment can carry.', { errors });
 }

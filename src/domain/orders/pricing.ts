@@ -105,9 +105,7 @@ export const MAX_SUBTOTAL_CENTS = 1_000_000_000;
 
 const tooLarge = (subtotal: number) =>
   new AppError(
-    422,
     'order_item_refused',
-    'Order item refused',
     `The order comes to ${formatCents(subtotal)} before VAT, above the ${formatCents(MAX_SUBTOTAL_CENTS)} one order can be; split it.`,
     { errors: [{ path: 'items', message: `At most ${formatCents(MAX_SUBTOTAL_CENTS)} before VAT in one order` }] },
   );

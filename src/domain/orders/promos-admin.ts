@@ -18,7 +18,7 @@ export interface NewPromo {
   products?: string[] | undefined;
 }
 
-const refuse = (detail: string) => new AppError(400, 'validation_failed', 'Invalid promo code', detail);
+const refuse = (detail: string) => new AppError('validation_failed', detail);
 
 /** Creates a promo code (admin); the code is stored trimmed and matched without case. */
 export async function createPromo(db: Db, p: NewPromo): Promise<PromoCode> {
@@ -32,7 +32,7 @@ export async function createPromo(db: Db, p: NewPromo): Promise<PromoCode> {
   if (unknown.length) throw refuse(`Unknown products: ${unknown.join(', ')}.`);
   if (p.startsAt && p.expiresAt && p.expiresAt <= p.startsAt) throw refuse('--expires must be after --starts.');
   const exists = await db('promo_codes').where({ site_id: site.id }).whereRaw('lower(code) = lower(?)', [code]).first('id');
-  if (exists) throw new AppError(409, 'promo_code_exists', 'Conflict', `The code "${code}" exists on ${p.site}.`);
+  if (exists) throw new AppError('promo_code_exists', `The code "${code}" exists on ${p.site}.`);
   const [row] = await db('promo_codes')
     .insert({
       site_id: site.id,

@@ -51,7 +51,7 @@ const DETAIL: Record<PromoReason, string> = {
 
 /** 422 `promo_code_invalid` with the machine `reason`. */
 export const promoInvalid = (reason: PromoReason) =>
-  new AppError(422, 'promo_code_invalid', 'Promo code cannot be used', DETAIL[reason], {
+  new AppError('promo_code_invalid', DETAIL[reason], {
     extensions: { reason },
     errors: [{ path: 'promo_code', message: DETAIL[reason] }],
   });
@@ -122,12 +122,8 @@ export async function takePromoTry(db: Db, limits: PromoAttemptLimits, userId: n
   } catch (err) {
     if (!(err instanceof RateLimitedError)) throw err;
     const retryAfter = err.retryAfterSeconds;
-    throw new AppError(
-      429,
-      'too_many_promo_attempts',
-      'Too many promo code attempts',
-      `Too many wrong promo codes; try again in ${retryAfter} seconds.`,
-      { headers: { 'Retry-After': String(retryAfter) } },
-    );
+    throw new AppError('too_many_promo_attempts', `Too many wrong promo codes; try again in ${retryAfter} seconds.`, {
+      headers: { 'Retry-After': String(retryAfter) },
+    });
   }
 }

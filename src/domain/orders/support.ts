@@ -34,9 +34,7 @@ export async function retryOrder(db: Db, config: Config, workflows: WorkflowStar
   const { order, lines } = await orderDetails(db, number);
   if (!['paid', 'attention'].includes(order.status) || !order.paid_at) {
     throw new AppError(
-      409,
       'order_not_stuck',
-      'Conflict',
       `Order ${order.number} is ${order.status}; only paid orders that are not fulfilled can be retried.`,
     );
   }
@@ -62,12 +60,11 @@ export async function retryOrder(db: Db, config: Config, workflows: WorkflowStar
 /** `orders:refund`: refunds the whole paid order, or one line (its net plus VAT), once each. */
 export async function refundOrder(db: Db, config: Config, number: string, position?: number): Promise<{ amountCents: number }> {
   const { order, lines } = await orderDetails(db, number);
-  if (!order.payment_id || !order.paid_at)
-    throw new AppError(409, 'order_not_paid', 'Conflict', `Order ${order.number} has no payment to refund.`);
+  if (!order.payment_id || !order.paid_at) throw new AppError('order_not_paid', `Order ${order.number} has no payment to refund.`);
   const line = position === undefined ? null : lines.find((l) => l.position === position);
   if (position !== undefined && !line) throw notFound(`Line ${position} of order ${order.number}`);
   const open = (line ? [line] : lines).filter((l) => !l.refunded_at);
-  if (!open.length) throw new AppError(409, 'already_refunded', 'Conflict', 'Already refunded.');
+  if (!open.length) throw new AppError('already_refunded', 'Already refunded.');
   const amountCents = open.reduce((sum, l: OrderLineRow) => sum + l.net_cents + l.vat_cents, 0);
   const dedupeKey = `support-refund:${order.number}:${line ? line.position : 'all'}`;
   const { refundId } = await paymentProvider(db, config).refund(order.payment_id, amountCents, dedupeKey);

@@ -76,8 +76,7 @@ export function checkVatNumber(raw: string, billingCountry: string, now: Date): 
   const number = normalVatNumber(raw);
   const result = checkVAT(number, countries);
   const country = result.country?.isoCode.short;
-  const refuse = (detail: string) =>
-    new AppError(422, 'vat_number_invalid', 'Invalid VAT number', detail, { errors: [{ path: 'vat_number', message: detail }] });
+  const refuse = (detail: string) => new AppError('vat_number_invalid', detail, { errors: [{ path: 'vat_number', message: detail }] });
   if (!result.isSupportedCountry || !country) throw refuse(`"${raw}" does not start with the prefix of an EU member state.`);
   if (country !== billingCountry) {
     throw refuse(`The VAT number is from ${country} but the billing country is ${billingCountry}.`);

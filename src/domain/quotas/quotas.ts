@@ -58,7 +58,7 @@ export function quotaExceeded(
   retryAfterSeconds: number,
   detail: string,
 ): AppError {
-  return new AppError(429, 'quota_exceeded', 'Too many requests', detail, {
+  return new AppError('quota_exceeded', detail, {
     headers: { 'Retry-After': String(retryAfterSeconds) },
     extensions: { quota, limit, window_seconds: windowSeconds, retry_after_seconds: retryAfterSeconds },
   });

@@ -87,9 +87,7 @@ async function explainRefusedVote(db: Db, userId: number, listingId: number): Pr
   if (!listing || listing.status !== 'live') throw notFound('The listing');
   if (!user?.email_verified_at) {
     throw new AppError(
-      403,
       'email_unconfirmed',
-      'Email not confirmed',
       'Confirm your email address first (see the link we mailed you): only confirmed accounts can vote.',
     );
   }

@@ -13,7 +13,7 @@ export const badgePages: PageRoutes = (router, services) => {
     if (!slug || slug.length > 200) throw notFound('The badge');
     const theme = ctx.query.theme ?? 'light';
     if (typeof theme !== 'string' || !(BADGE_THEMES as readonly string[]).includes(theme)) {
-      throw new AppError(400, 'invalid_theme', 'Unknown badge theme', `theme must be one of: ${BADGE_THEMES.join(', ')}.`);
+      throw new AppError('invalid_theme', `theme must be one of: ${BADGE_THEMES.join(', ')}.`);
     }
     const badge = await listingBadge(services, slug, theme as BadgeTheme);
     ctx.set('Cache-Control', CACHE_CONTROL);

@@ -11,8 +11,7 @@ const title = (slug: string) => slug.replace(/-/g, ' ').replace(/^./, (c) => c.t
 export const categoryPages: PageRoutes = (router, services) => {
   router.get('/categories/:slug', async function showCategory(ctx) {
     const slug = ctx.params.slug!;
-    if (!(CATEGORY_SLUGS as readonly string[]).includes(slug))
-      throw new AppError(404, 'not_found', 'Page not found', 'There is no such category.');
+    if (!(CATEGORY_SLUGS as readonly string[]).includes(slug)) throw new AppError('not_found', 'There is no such category.');
     const listings = await categoryPage(await pageContext(ctx, services), slug);
     await renderPage(ctx, services, {
       title: title(slug),

@@ -71,8 +71,7 @@ export const checkoutPages: PageRoutes = (router, services) => {
   router.get('/checkout/:token/step/:payment', async function showStep(ctx) {
     const order = await payableOrder(services, ctx.params.token!);
     const payment = await testPayments(services).payment(ctx.params.payment!);
-    if (!payment || payment.order_number !== order.number)
-      throw new AppError(404, 'not_found', 'Page not found', 'There is no such payment step.');
+    if (!payment || payment.order_number !== order.number) throw new AppError('not_found', 'There is no such payment step.');
     const csrf = await csrfToken(ctx, services);
     const card = payment.method === 'card';
     const action = `/checkout/${ctx.params.token}/step/${payment.id}`;
@@ -126,7 +125,7 @@ function cardErrors(card: { number: string; expiry: string; cvc: string }): Fiel
 
 function testPayments(services: WebServices) {
   const provider = paymentProvider(services.db, services.config);
-  if (provider.name !== 'test') throw new AppError(404, 'not_found', 'Page not found', 'This payment step belongs to the test provider.');
+  if (provider.name !== 'test') throw new AppError('not_found', 'This payment step belongs to the test provider.');
   return provider;
 }
 
@@ -177,12 +176,10 @@ async function payableOrder(services: WebServices, token: string, o: { allowClos
   const order = TOKEN.test(token)
     ? ((await services.db('orders').where({ checkout_token: token }).first()) as OrderRow | undefined)
     : undefined;
-  if (!order) throw new AppError(404, 'not_found', 'Page not found', 'There is no checkout at this address.');
+  if (!order) throw new AppError('not_found', 'There is no checkout at this address.');
   const expired = order.status === 'expired' || (order.status === 'pending' && order.expires_at <= new Date());
-  if (expired)
-    throw new AppError(410, 'checkout_expired', 'This checkout has expired', 'Nothing was charged. Ask for a new checkout link.');
-  if (!o.allowClosed && order.status !== 'pending')
-    throw new AppError(409, 'order_not_pending', 'Already paid', 'This order is no longer waiting for payment.');
+  if (expired) throw new AppError('checkout_expired', 'Nothing was charged. Ask for a new checkout link.');
+  if (!o.allowClosed && order.status !== 'pending') throw new AppError('order_not_pending', 'This order is no longer waiting for payment.');
   return order;
 }
 

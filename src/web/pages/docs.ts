@@ -1,4 +1,5 @@
-import { openApiDocument } from '../../api/openapi.ts';
+import { ERROR_CATALOGUE, ERROR_CODES, type ErrorCode } from '../../errors.ts';
+import { errorCodesByStatus } from '../../operations/error-codes.ts';
 import { operations } from '../../operations/index.ts';
 import { operationSchemas, pathParams } from '../../operations/json-schema.ts';
 import type { Operation } from '../../operations/operation.ts';
@@ -20,13 +21,8 @@ export const docsPages: PageRoutes = (router, services) => {
   });
 };
 
-type Responses = Record<string, { description?: string }>;
-
-/** The reference of any list of operations: contents, then one section per operation. */
+/** The reference of any list of operations: contents, one section per operation, then the error catalogue. */
 export function apiReference(ops: readonly Operation[], baseUrl: string): SafeHtml {
-  const document = openApiDocument(ops, baseUrl);
-  const responsesOf = (op: Operation) =>
-    (document.paths[op.path]?.[op.method.toLowerCase()] as { responses?: Responses } | undefined)?.responses ?? {};
   const tags = [...new Set(ops.map((op) => op.tags[0] ?? 'other'))];
   return html`${intro(baseUrl, ops.length)}
 <nav aria-labelledby="docs-contents"><h2 id="docs-contents">Operations</h2>
@@ -36,8 +32,10 @@ ${tags.map(
       .filter((op) => (op.tags[0] ?? 'other') === tag)
       .map((op) => html`<li><a href="#${op.name}"><code>${op.name}</code></a> — ${op.summary}</li>`)}</ul>`,
 )}
+<p><a href="#errors">Errors</a>: every code, its status and what to do.</p>
 </nav>
-${ops.map((op) => operationSection(op, responsesOf(op)))}`;
+${ops.map(operationSection)}
+${errorCatalogue()}`;
 }
 
 function intro(baseUrl: string, count: number): SafeHtml {
@@ -47,7 +45,7 @@ form is the <a href="/api/v1/openapi.json">OpenAPI document</a>.</p>
 <ul>
 <li><strong>Credentials</strong>: <code>Authorization: Bearer &lt;key&gt;</code> with an API key from
 <a href="/account/keys">your account</a> (or an OAuth access token). Each protected operation names the scope it needs.</li>
-<li><strong>Errors</strong> are <code>application/problem+json</code> objects with a stable <code>code</code>; over MCP the same
+<li><strong>Errors</strong> are <code>application/problem+json</code> objects with a stable <code>code</code> from <a href="#errors">the catalogue</a>; over MCP the same
 object comes back as an <code>isError</code> result.</li>
 <li><strong>Idempotent</strong> operations take an <code>Idempotency-Key</code> header (MCP: an <code>idempotency_key</code>
 argument): a retry with the same key and input replays the first answer.</li>
@@ -56,7 +54,7 @@ argument): a retry with the same key and input replays the first answer.</li>
 <p>In the examples, <code>BASE=${baseUrl}</code> and <code>KEY</code> holds an API key.</p>`;
 }
 
-function operationSection(op: Operation, responses: Responses): SafeHtml {
+function operationSection(op: Operation): SafeHtml {
   const { input, output } = operationSchemas(op);
   const inPath = new Set(pathParams(op.path));
   const where = (row: FieldRow) => {
@@ -64,7 +62,6 @@ function operationSection(op: Operation, responses: Responses): SafeHtml {
     if (inPath.has(top)) return 'path';
     return op.method === 'GET' || op.method === 'DELETE' ? 'query' : 'body';
   };
-  const errors = Object.entries(responses).filter(([status]) => !status.startsWith('2'));
   return html`<section class="operation" id="${op.name}" aria-labelledby="${op.name}-title">
 <h2 id="${op.name}-title"><code>${op.name}</code></h2>
 <p>${op.summary}.${op.description ? html` ${op.description}` : ''}</p>
@@ -80,12 +77,35 @@ ${fieldTable(fieldRows(input), where)}
 <h3>Output</h3>
 ${fieldTable(fieldRows(output), null)}
 <h3>Errors</h3>
-<ul>${errors.map(([status, r]) => html`<li><strong>${status}</strong> ${r.description ?? ''}</li>`)}</ul>
+<ul>${Object.entries(errorCodesByStatus(op)).map(
+    ([status, codes]) => html`<li><strong>${status}</strong> ${codes.map((code, i) => html`${i ? ', ' : ''}${errorLink(code)}`)}</li>`,
+  )}</ul>
 <h3>Examples</h3>
 <pre class="example"><code>${curlExample(op)}</code></pre>
 <pre class="example"><code>${mcpCurlExample(op)}</code></pre>
 </section>`;
 }
+
+const errorLink = (code: ErrorCode) => html`<a href="#error-${code}"><code>${code}</code></a>`;
+
+/** The whole catalogue: what each code means and what the caller does about it. */
+function errorCatalogue(): SafeHtml {
+  return html`<section id="errors" aria-labelledby="errors-title">
+<h2 id="errors-title">Errors</h2>
+<p>Every error is a problem object with one of these codes; each operation above lists the ones it can return.
+The OpenAPI document has them as the enum <code>ErrorCode</code> and, per operation, <code>x-error-codes</code>.</p>
+<div class="table-scroll"><table>
+<thead><tr><th scope="col">Code</th><th scope="col">Status</th><th scope="col">Title</th><th scope="col">What to do</th></tr></thead>
+<tbody>${ERROR_CODES.map((code) => {
+    const { status, title, action } = ERROR_CATALOGUE[code];
+    return html`<tr id="error-${code}"><td><code>${code}</code></td><td>${status}</td><td>${title}</td><td>${markdownCode(action)}</td></tr>`;
+  })}</tbody>
+</table></div>
+</section>`;
+}
+
+/** The catalogue's texts mark names as `code`, as in the OpenAPI descriptions. */
+const markdownCode = (text: string): SafeHtml[] => text.split('`').map((part, i) => (i % 2 ? html`<code>${part}</code>` : html`${part}`));
 
 /** Input tables say where each field goes and which are required; output tables list what comes back. */
 function fieldTable(rows: FieldRow[], where: ((row: FieldRow) => string) | null): SafeHtml {

@@ -40,7 +40,7 @@ export const homePages: PageRoutes = (router, services) => {
 function searchWords(value: unknown): string {
   if (value === undefined) return '';
   if (typeof value !== 'string' || value.length > MAX_QUERY) {
-    throw new AppError(400, 'validation_failed', 'Search too long', `Search with at most ${MAX_QUERY} characters.`);
+    throw new AppError('validation_failed', `Search with at most ${MAX_QUERY} characters.`);
   }
   return value.trim();
 }

@@ -48,8 +48,7 @@ ${order.invoice_number !== null ? html`<p><a href="${PATH}/${order.number}/invoi
 
   router.get(`${PATH}/:number/invoice`, requireUser(services), async function showInvoice(ctx) {
     const { order, lines } = await ownOrder(services.db, ctx.params.number!, (await currentUser(ctx, services))!.id);
-    if (order.invoice_number === null)
-      throw new AppError(404, 'not_found', 'No invoice yet', 'The invoice is issued when the order is paid.');
+    if (order.invoice_number === null) throw new AppError('not_found', 'The invoice is issued when the order is paid.');
     const site = (await listSites(services.db)).find((s) => s.id === order.site_id)!;
     const seller = await readSeller(services.db, order.site_id);
     const buyer = await services.db('users').where({ id: order.user_id }).first('email');
@@ -75,7 +74,7 @@ const lineSummary = (l: { product: string; listing_id: number | null; listing_na
 
 /** One of the person's orders; another account's order is a 404 page. */
 async function ownOrder(db: Db, number: string, userId: number) {
-  if (!NUMBER.test(number)) throw new AppError(404, 'not_found', 'Page not found', 'There is no such order.');
+  if (!NUMBER.test(number)) throw new AppError('not_found', 'There is no such order.');
   const order = await getOwnedOrder(db, userId, number);
   return { order, lines: (await linesOf(db, [order.id])).get(order.id)! };
 }
