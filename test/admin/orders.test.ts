@@ -88,43 +88,41 @@ test.serial('orders:show, orders:retry after attention, orders:refund', async (t
     ],
     billing_country: 'IE',
   };
-  const first = (await checkout(env, user.key, body)).body;
-  const second = (await checkout(env, user.key, body)).body;
-  await postWebhook(env, succeededEvent(first.number, first.total_cents));
-  await waitForOrder(env, user.key, first.number, ['fulfilled']);
-  await postWebhook(env, succeededEvent(second.number, second.total_cents));
-  await waitForOrder(env, user.key, second.number, ['attention']);
+  // A fault support must look at (booking a product twice is impossible: capacity is held at
+  // checkout): the placements table refuses writes, so the featured line fails its one try.
+  await db().raw(`CREATE FUNCTION refuse_placements() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN RAISE EXCEPTION 'featured_placements is read-only for maintenance'; END $$`);
+  await db().raw(`CREATE TRIGGER refuse_placements BEFORE INSERT ON featured_placements FOR EACH ROW EXECUTE FUNCTION refuse_placements()`);
+  t.teardown(() => db().raw('DROP FUNCTION IF EXISTS refuse_placements() CASCADE'));
+  const stuck = (await checkout(env, user.key, body)).body;
+  await postWebhook(env, succeededEvent(stuck.number, stuck.total_cents));
+  await waitForOrder(env, user.key, stuck.number, ['attention']);
 
-  const shown = await run('orders:show', '--number', second.number);
+  const shown = await run('orders:show', '--number', stuck.number);
   t.is(shown.code, 0, shown.stderr);
-  t.regex(shown.stdout, new RegExp(`order ${second.number}\\tattention\\tline \\d+ \\(billboard\\): billboard days from .* are booked`));
-  t.regex(shown.stdout, /line 0\tbillboard\t.*not fulfilled/);
+  t.regex(shown.stdout, new RegExp(`order ${stuck.number}\\tattention\\tline \\d+ \\(featured\\): .*read-only for maintenance`));
+  t.regex(shown.stdout, /line 1\tfeatured\t.*not fulfilled/);
   t.regex(shown.stdout, /event test:evt_/);
 
-  // Support moves the first order's billboard away, then retries the stuck one.
-  await db()('billboard_days')
-    .whereIn(
-      'order_line_id',
-      db()('order_lines').join('orders', 'orders.id', 'order_lines.order_id').where('orders.number', first.number).select('order_lines.id'),
-    )
-    .delete();
-  const retried = await run('orders:retry', '--number', second.number);
+  // Support fixes the cause, then retries the stuck order.
+  await db().raw('DROP FUNCTION refuse_placements() CASCADE');
+  const retried = await run('orders:retry', '--number', stuck.number);
   t.is(retried.code, 0, retried.stderr);
   t.regex(retried.stdout, /^(updated|restarted) order:/);
-  const done = await waitForOrder(env, user.key, second.number, ['fulfilled']);
+  const done = await waitForOrder(env, user.key, stuck.number, ['fulfilled']);
   t.true(done.lines.every((l: { fulfilled: boolean }) => l.fulfilled));
-  t.is((await run('orders:retry', '--number', second.number)).code, 1);
+  t.is((await run('orders:retry', '--number', stuck.number)).code, 1);
 
-  const line = await run('orders:refund', '--number', second.number, '--line', '1');
+  const line = await run('orders:refund', '--number', stuck.number, '--line', '1');
   t.is(line.code, 0, line.stderr);
-  t.is((await run('orders:refund', '--number', second.number, '--line', '1')).code, 1);
-  t.is((await run('orders:refund', '--number', second.number)).code, 0);
-  const order = await db()('orders').where({ number: second.number }).first();
+  t.is((await run('orders:refund', '--number', stuck.number, '--line', '1')).code, 1);
+  t.is((await run('orders:refund', '--number', stuck.number)).code, 0);
+  const order = await db()('orders').where({ number: stuck.number }).first();
   t.is(order.status, 'refunded');
   const refunds = await db()('refunds').where({ order_id: order.id }).orderBy('id');
   t.is(
     refunds.reduce((s: number, r: { amount_cents: number }) => s + r.amount_cents, 0),
-    second.total_cents,
+    stuck.total_cents,
   );
   t.is((await run('orders:show', '--number', 'LD-NOPE-NOPE')).code, 1);
 });
