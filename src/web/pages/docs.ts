@@ -1,4 +1,4 @@
-import { openApiDocument } from '../../api/openapi.ts';
+import { openApiDocument } from '../../operations/openapi.ts';
 import { operations } from '../../operations/index.ts';
 import { operationSchemas, pathParams } from '../../operations/json-schema.ts';
 import type { Operation } from '../../operations/operation.ts';

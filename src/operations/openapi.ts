@@ -1,8 +1,8 @@
-import { bodyLimitOf, type Operation } from '../operations/operation.ts';
+import { bodyLimitOf, type Operation } from './operation.ts';
 import { formatBytes } from '../errors.ts';
 import { absoluteUrl, paths } from '../paths.ts';
-import { IDEMPOTENCY_KEY_SCHEMA } from '../operations/idempotency-key.ts';
-import { hasBody, operationSchemas, pathParams, type JsonSchema } from '../operations/json-schema.ts';
+import { IDEMPOTENCY_KEY_SCHEMA } from './idempotency-key.ts';
+import { hasBody, operationSchemas, pathParams, type JsonSchema } from './json-schema.ts';
 
 const PROBLEM_SCHEMA = {
   type: 'object',
