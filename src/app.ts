@@ -14,7 +14,7 @@ import { webPages } from './web/router.ts';
 import { bearerAuth } from './api/middleware/auth.ts';
 import { problemErrors } from './api/middleware/errors.ts';
 import { requestContext } from './api/middleware/request-context.ts';
-import { apiIndex, openApiDocument } from './api/openapi.ts';
+import { apiIndex, openApiDocument } from './operations/openapi.ts';
 import { paymentWebhooks } from './api/payment-webhooks.ts';
 import { restRoutes } from './api/rest-router.ts';
 import { paths } from './paths.ts';

@@ -1,13 +1,12 @@
 import { z } from 'zod';
-import { formatCents } from '../domain/orders/line-text.ts';
 import type { OrderRow } from '../domain/orders/order-views.ts';
-import { repriceOrder } from '../domain/orders/reprice.ts';
-import { normalVatNumber } from '../domain/orders/vat.ts';
 import { AppError } from '../errors.ts';
+import { repriceWithBilling } from '../operations/checkout-payments.ts';
+import type { OperationContext } from '../operations/operation.ts';
 import { BillingDetails } from '../operations/order-schemas.ts';
+import { formatCents, normalVatNumber } from '../operations/read-models/orders.ts';
 import type { PayFormValues } from './checkout-view.ts';
 import { formString, parseForm, type FieldMessages } from './forms.ts';
-import type { WebServices } from './web-services.ts';
 
 /** The pay page's billing details: read from the one form, priced before anything is charged. */
 
@@ -42,7 +41,7 @@ export type PricedBilling = { ok: true; order: OrderRow; notice: string | null }
  * (the VAT and the total may differ), a dropped promo code or a changed price. Invalid details
  * are messages by field, for the page to show beside the typed values.
  */
-export async function priceBilling(services: WebServices, order: OrderRow, typed: PayFormValues, clientIp: string): Promise<PricedBilling> {
+export async function priceBilling(c: OperationContext, order: OrderRow, typed: PayFormValues): Promise<PricedBilling> {
   const form = parseForm(BillingForm, { name: typed.name, country: typed.country, vat_number: typed.vat_number });
   if (!form.ok) return { ok: false, errors: form.errors, status: 400 };
   const billing = { name: form.data.name ?? null, country: form.data.country, vat_number: form.data.vat_number ?? null };
@@ -50,7 +49,7 @@ export async function priceBilling(services: WebServices, order: OrderRow, typed
     billing.country !== order.billing.country ||
     (billing.vat_number && normalVatNumber(billing.vat_number)) !== (order.billing.vat_number || null);
   try {
-    const { order: repriced, promoDropped } = await repriceOrder(services.db, services.config, order, billing, clientIp);
+    const { order: repriced, promoDropped } = await repriceWithBilling(c, order, billing);
     const notice = promoDropped
       ? promoNotice(order, repriced, promoDropped)
       : changed

@@ -1,5 +1,5 @@
 import type { OrderLineRow, OrderRow } from '../domain/orders/order-views.ts';
-import { formatCents, listingText, optionsText, productName, quantityText } from '../domain/orders/line-text.ts';
+import { formatCents, listingText, optionsText, productName, quantityText } from '../operations/read-models/orders.ts';
 import { errorSummary, field, postForm, time } from './components.ts';
 import type { FieldMessages } from './forms.ts';
 import { html, type SafeHtml } from './html.ts';

@@ -1,22 +1,27 @@
 import type { Context } from 'koa';
-import { linesOf, type OrderRow } from '../../domain/orders/order-views.ts';
-import { takePaymentEvent } from '../../domain/orders/payment-intake.ts';
-import { formatCents } from '../../domain/orders/line-text.ts';
+import type { OrderRow } from '../../domain/orders/order-views.ts';
 import { AppError } from '../../errors.ts';
-import { paymentProvider } from '../../payments/index.ts';
-import type { StripePayments } from '../../payments/stripe/index.ts';
-import { TEST_METHODS, type TestMethod, type TestPaymentResult } from '../../payments/test-provider/index.ts';
+import {
+  confirmWithProvider,
+  decideTestPayment,
+  payWithTestProvider,
+  stripeCheckout,
+  testPayment,
+  TEST_METHODS,
+  type TestMethod,
+  type TestPaymentResult,
+} from '../../operations/checkout-payments.ts';
+import { checkoutOrder, formatCents, orderLines } from '../../operations/read-models/orders.ts';
 import { money, priceBilling, typedValues } from '../checkout-billing.ts';
 import { payPage, valuesOf, type PayFormValues } from '../checkout-view.ts';
 import { postForm } from '../components.ts';
 import { csrfToken } from '../csrf.ts';
 import { formBody, formString, type FieldMessages } from '../forms.ts';
 import { html } from '../html.ts';
+import { pageContext } from '../invoke.ts';
 import { renderPage } from '../render.ts';
 import type { WebServices } from '../web-services.ts';
 import type { PageRoutes } from './page-routes.ts';
-
-const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 /**
  * The pay page `/checkout/{token}`: the unguessable link is the authority (no session needed).
@@ -25,16 +30,17 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/;
  */
 export const checkoutPages: PageRoutes = (router, services) => {
   router.get('/checkout/:token', async function showCheckout(ctx) {
-    const order = await payableOrder(services, ctx.params.token!, { allowClosed: true });
+    const order = await checkoutOrder(await pageContext(ctx, services), ctx.params.token!, { allowClosed: true });
     if (order.status !== 'pending') return ctx.redirect(`/checkout/${ctx.params.token}/done`);
     await renderPay(ctx, services, order, {});
   });
 
   // Stripe's Payment Element confirms in the browser: there the billing details are saved first, here.
   router.post('/checkout/:token/billing', async function updateBilling(ctx) {
-    const order = await payableOrder(services, ctx.params.token!);
+    const c = await pageContext(ctx, services);
+    const order = await checkoutOrder(c, ctx.params.token!);
     const typed = typedValues(formBody(ctx));
-    const billing = await priceBilling(services, order, typed, ctx.ip);
+    const billing = await priceBilling(c, order, typed);
     if (!billing.ok) return renderPay(ctx, services, order, { values: typed, errors: billing.errors, status: billing.status });
     const { order: repriced, notice } = billing;
     await renderPay(ctx, services, repriced, {
@@ -44,14 +50,15 @@ export const checkoutPages: PageRoutes = (router, services) => {
   });
 
   router.post('/checkout/:token/pay', async function pay(ctx) {
-    const order = await payableOrder(services, ctx.params.token!);
+    const c = await pageContext(ctx, services);
+    const order = await checkoutOrder(c, ctx.params.token!);
     const body = formBody(ctx);
     const typed = typedValues(body);
     const method = typed.method as TestMethod;
     if (!TEST_METHODS.includes(method))
       return renderPay(ctx, services, order, { values: typed, errors: { method: 'Choose a payment method' }, status: 400 });
     // Billing details and the promo code are priced again before anything is charged; a changed total is shown first.
-    const billing = await priceBilling(services, order, typed, ctx.ip);
+    const billing = await priceBilling(c, order, typed);
     if (!billing.ok) return renderPay(ctx, services, order, { values: typed, errors: billing.errors, status: billing.status });
     const { order: current, notice } = billing;
     if (notice) return renderPay(ctx, services, current, { values: typed, notice, status: 409 });
@@ -60,17 +67,14 @@ export const checkoutPages: PageRoutes = (router, services) => {
       const missing = cardErrors(card);
       if (Object.keys(missing).length) return renderPay(ctx, services, current, { values: typed, errors: missing, status: 400 });
     }
-    const result = await testPayments(services).pay(
-      { number: current.number, amountCents: current.total_cents, currency: current.currency },
-      method,
-      card,
-    );
+    const result = await payWithTestProvider(c, current, method, card);
     await afterPayment(ctx, services, current, typed, result);
   });
 
   router.get('/checkout/:token/step/:payment', async function showStep(ctx) {
-    const order = await payableOrder(services, ctx.params.token!);
-    const payment = await testPayments(services).payment(ctx.params.payment!);
+    const c = await pageContext(ctx, services);
+    const order = await checkoutOrder(c, ctx.params.token!);
+    const payment = await testPayment(c, ctx.params.payment!);
     if (!payment || payment.order_number !== order.number) throw new AppError('not_found', 'There is no such payment step.');
     const csrf = await csrfToken(ctx, services);
     const card = payment.method === 'card';
@@ -84,16 +88,19 @@ ${postForm(action, csrf, html`<input type="hidden" name="decision" value="declin
   });
 
   router.post('/checkout/:token/step/:payment', async function decideStep(ctx) {
-    const order = await payableOrder(services, ctx.params.token!);
+    const c = await pageContext(ctx, services);
+    const order = await checkoutOrder(c, ctx.params.token!);
     const approve = formString(formBody(ctx), 'decision') === 'approve';
-    const result = await testPayments(services).decide(ctx.params.payment!, order.number, approve);
-    const payment = await testPayments(services).payment(ctx.params.payment!);
+    const result = await decideTestPayment(c, ctx.params.payment!, order.number, approve);
+    const payment = await testPayment(c, ctx.params.payment!);
     await afterPayment(ctx, services, order, { ...valuesOf(order), method: payment?.method ?? 'card' }, result);
   });
 
   router.get('/checkout/:token/done', async function showDone(ctx) {
-    let order = await payableOrder(services, ctx.params.token!, { allowClosed: true });
-    if (order.status === 'pending') order = await askProvider(services, order);
+    const c = await pageContext(ctx, services);
+    let order = await checkoutOrder(c, ctx.params.token!, { allowClosed: true });
+    // The success page also asks the provider, so a lost webhook does not strand a payer.
+    if (order.status === 'pending') order = await confirmWithProvider(c, order);
     const processing = order.status === 'pending';
     await renderPage(ctx, services, {
       title: processing ? 'Payment processing' : order.status === 'expired' ? 'This checkout has expired' : 'Thank you, payment received',
@@ -123,12 +130,6 @@ function cardErrors(card: { number: string; expiry: string; cvc: string }): Fiel
   return errors;
 }
 
-function testPayments(services: WebServices) {
-  const provider = paymentProvider(services.db, services.config);
-  if (provider.name !== 'test') throw new AppError('not_found', 'This payment step belongs to the test provider.');
-  return provider;
-}
-
 async function afterPayment(
   ctx: Context,
   services: WebServices,
@@ -143,57 +144,18 @@ async function afterPayment(
   await renderPay(ctx, services, order, { values, errors: { form: result.message ?? 'The payment was declined.' }, status: 402 });
 }
 
-/** The success page also asks the provider, so a lost webhook does not strand a payer. */
-async function askProvider(services: WebServices, order: OrderRow): Promise<OrderRow> {
-  const provider = paymentProvider(services.db, services.config);
-  const event = await provider.findSucceededPayment(order.number);
-  if (!event) return order;
-  await takePaymentEvent(services, provider.name, event, { id: event.id, type: event.type, data: { object: lookupObject(event) } });
-  for (let i = 0; i < 20; i++) {
-    const current = (await services.db('orders').where({ id: order.id }).first()) as OrderRow;
-    if (current.status !== 'pending') return current;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return order;
-}
-
-const lookupObject = (e: {
-  paymentId: string | null;
-  amountCents: number | null;
-  currency: string | null;
-  orderNumber: string | null;
-  method: string | null;
-}) => ({
-  id: e.paymentId,
-  object: 'payment_intent',
-  amount: e.amountCents,
-  amount_received: e.amountCents,
-  currency: e.currency?.toLowerCase(),
-  metadata: { order_number: e.orderNumber, method: e.method },
-});
-
-async function payableOrder(services: WebServices, token: string, o: { allowClosed?: boolean } = {}): Promise<OrderRow> {
-  const order = TOKEN.test(token)
-    ? ((await services.db('orders').where({ checkout_token: token }).first()) as OrderRow | undefined)
-    : undefined;
-  if (!order) throw new AppError('not_found', 'There is no checkout at this address.');
-  const expired = order.status === 'expired' || (order.status === 'pending' && order.expires_at <= new Date());
-  if (expired) throw new AppError('checkout_expired', 'Nothing was charged. Ask for a new checkout link.');
-  if (!o.allowClosed && order.status !== 'pending') throw new AppError('order_not_pending', 'This order is no longer waiting for payment.');
-  return order;
-}
-
 async function renderPay(
   ctx: Context,
   services: WebServices,
   order: OrderRow,
   o: { values?: PayFormValues; errors?: FieldMessages; notice?: string; status?: number },
 ): Promise<void> {
-  const lines = (await linesOf(services.db, [order.id])).get(order.id)!;
+  const c = await pageContext(ctx, services);
+  const lines = await orderLines(c, order.id);
   const csrf = await csrfToken(ctx, services);
-  const provider = paymentProvider(services.db, services.config);
   const base = `/checkout/${order.checkout_token}`;
-  const stripe = provider.name === 'stripe' ? await stripePayment(ctx, provider, order) : null;
+  const checkout = await stripeCheckout(c, order);
+  const stripe = checkout ? stripePayment(ctx, checkout, order) : null;
   await renderPage(ctx, services, {
     title: 'Checkout',
     status: o.status,
@@ -216,8 +178,7 @@ async function renderPay(
  * Express Checkout, PayPal/Link accounts, crypto) for a PaymentIntent of the order's total; the
  * page's CSP then also allows Stripe.js and its frames.
  */
-async function stripePayment(ctx: Context, provider: StripePayments, order: OrderRow) {
-  const intent = await provider.paymentIntent({ number: order.number, amountCents: order.total_cents, currency: order.currency });
+function stripePayment(ctx: Context, intent: { clientSecret: string; publishableKey: string }, order: OrderRow) {
   const csp = ctx.response
     .get('Content-Security-Policy')
     .replace("script-src 'nonce-", "script-src https://js.stripe.com 'nonce-")
@@ -228,7 +189,7 @@ async function stripePayment(ctx: Context, provider: StripePayments, order: Orde
   ctx.set('Content-Security-Policy', csp);
   const done = `${ctx.origin}/checkout/${order.checkout_token}/done`;
   return {
-    element: html`<form id="stripe-payment" data-client-secret="${intent.clientSecret}" data-publishable-key="${provider.publishableKey}" data-return-url="${done}">
+    element: html`<form id="stripe-payment" data-client-secret="${intent.clientSecret}" data-publishable-key="${intent.publishableKey}" data-return-url="${done}">
 <div id="payment-element"></div>
 <button type="submit">Pay ${money(order)}</button>
 <p class="error" id="payment-error" role="alert"></p>

@@ -1,10 +1,11 @@
 import type { Context, Next } from 'koa';
 import type { Config } from '../../config.ts';
-import { parseId } from '../../domain/fields.ts';
 import { notFound } from '../../errors.ts';
 import { hostGuard } from '../../http/host-guard.ts';
+import { latestMails, outboxMail } from '../../operations/read-models/mailbox.ts';
 import { time } from '../components.ts';
 import { escapeHtml, html, raw, type SafeHtml } from '../html.ts';
+import { pageContext } from '../invoke.ts';
 import { renderPage } from '../render.ts';
 import type { PageRoutes } from './page-routes.ts';
 
@@ -26,7 +27,7 @@ export const devMailboxPages: PageRoutes = (router, services) => {
   };
 
   router.get('/dev/mailbox', ourHostOnly, async function listMail(ctx) {
-    const rows = await services.db('mail_outbox').orderBy('id', 'desc').limit(SHOWN).select('id', 'to_address', 'subject', 'created_at');
+    const rows = await latestMails(await pageContext(ctx, services), SHOWN);
     await renderPage(ctx, services, {
       title: 'Mailbox (development)',
       main: html`<p class="muted">Mail is not sent without <code>SMTP_URL</code>; the last ${SHOWN} mails of the outbox are here.</p>
@@ -42,8 +43,7 @@ ${
   });
 
   router.get('/dev/mailbox/:id', ourHostOnly, async function showMail(ctx) {
-    const id = parseId(ctx.params.id);
-    const mail = id ? await services.db('mail_outbox').where({ id }).first() : undefined;
+    const mail = await outboxMail(await pageContext(ctx, services), ctx.params.id);
     if (!mail) throw notFound('The mail');
     await renderPage(ctx, services, {
       title: mail.subject,

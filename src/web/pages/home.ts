@@ -1,11 +1,11 @@
-import type { Db } from '../../db/knex.ts';
 import type { SearchPage } from '../../domain/listings/search-port.ts';
-import { communityLeaderboard } from '../../domain/ranking/leaderboard.ts';
-import { isoWeekStart } from '../../domain/ranking/weeks.ts';
-import { siteForHost, type Site } from '../../domain/sites/sites.ts';
 import { AppError } from '../../errors.ts';
+import type { OperationContext } from '../../operations/operation.ts';
+import { searchListingsOp } from '../../operations/public.ts';
+import { isoWeekStart, weekRanking } from '../../operations/read-models/launches.ts';
 import { pager } from '../content.ts';
 import { html, type SafeHtml } from '../html.ts';
+import { invokeForPage, pageContext } from '../invoke.ts';
 import { renderPage } from '../render.ts';
 import { currentUser } from '../session.ts';
 import type { PageRoutes } from './page-routes.ts';
@@ -23,13 +23,13 @@ export const homePages: PageRoutes = (router, services) => {
   router.get('/', async function showHome(ctx) {
     const q = searchWords(ctx.query.q);
     const page = pageNumber(ctx.query.page);
-    const site = await siteForHost(services.db, ctx.host);
+    const c = await pageContext(ctx, services);
     const user = await currentUser(ctx, services);
     const body = q
-      ? results(q, page, await services.search.search({ siteId: site.id, siteKey: site.key, q, page, perPage: PER_PAGE }))
-      : await thisWeek(services.db, site, Boolean(user));
+      ? results(q, page, await invokeForPage(ctx, services, searchListingsOp, { q, page, per_page: PER_PAGE }))
+      : await thisWeek(c, Boolean(user));
     await renderPage(ctx, services, {
-      title: q ? `Search: ${q}` : site.name,
+      title: q ? `Search: ${q}` : c.site.name,
       main: html`${searchForm(q)}${body}
 <p class="muted">Owners and agents: every listing operation is in the <a href="/docs">API reference</a> (REST and MCP).</p>`,
     });
@@ -64,8 +64,8 @@ function results(q: string, page: number, found: SearchPage): SafeHtml {
 ${pager('/', page, PER_PAGE, known, { q })}`;
 }
 
-async function thisWeek(db: Db, site: Site, signedIn: boolean): Promise<SafeHtml> {
-  const board = await communityLeaderboard(db, site.id, { weekStart: isoWeekStart(new Date()), page: 1, perPage: 20 });
+async function thisWeek(c: OperationContext, signedIn: boolean): Promise<SafeHtml> {
+  const board = await weekRanking(c, isoWeekStart(new Date()), 20);
   const heading = html`<h2>This week’s listings <span class="muted">(${board.week})</span></h2>`;
   if (board.items.length === 0) {
     return html`${heading}<p>No listing has launched this week yet.</p>

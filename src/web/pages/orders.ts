@@ -1,15 +1,14 @@
-import { getOwnedOrder, linesOf, listOrderViews } from '../../domain/orders/order-views.ts';
-import { formatCents, listingText, productName } from '../../domain/orders/line-text.ts';
-import { readSeller } from '../../domain/sites/seller.ts';
-import { listSites } from '../../domain/sites/sites.ts';
-import type { Db } from '../../db/knex.ts';
 import { AppError } from '../../errors.ts';
+import type { OperationContext } from '../../operations/operation.ts';
+import { listMyOrdersOp } from '../../operations/orders.ts';
+import { formatCents, invoiceParties, listingText, myOrder, productName } from '../../operations/read-models/orders.ts';
 import { orderTable } from '../checkout-view.ts';
 import { time } from '../components.ts';
 import { pager } from '../content.ts';
 import { html } from '../html.ts';
+import { invokeForPage, pageContext } from '../invoke.ts';
 import { renderPage } from '../render.ts';
-import { currentUser, requireUser } from '../session.ts';
+import { requireUser } from '../session.ts';
 import type { PageRoutes } from './page-routes.ts';
 import { pageNumber } from './updates.ts';
 
@@ -20,9 +19,8 @@ const NUMBER = /^LD-[0-9A-Z]{4}-[0-9A-Z]{4}$/;
 /** The signed-in person's orders, one order's page, and its printable invoice. */
 export const orderPages: PageRoutes = (router, services) => {
   router.get(PATH, requireUser(services), async function showOrders(ctx) {
-    const user = (await currentUser(ctx, services))!;
     const page = pageNumber(ctx.query.page);
-    const list = await listOrderViews(services.db, services.config, user.id, page, PER_PAGE);
+    const list = await invokeForPage(ctx, services, listMyOrdersOp, { page, per_page: PER_PAGE });
     await renderPage(ctx, services, {
       title: 'Your orders',
       main: list.items.length
@@ -34,7 +32,7 @@ ${pager(PATH, page, PER_PAGE, list.total)}`
   });
 
   router.get(`${PATH}/:number`, requireUser(services), async function showOrder(ctx) {
-    const { order, lines } = await ownOrder(services.db, ctx.params.number!, (await currentUser(ctx, services))!.id);
+    const { order, lines } = await ownOrder(await pageContext(ctx, services), ctx.params.number!);
     await renderPage(ctx, services, {
       title: `Order ${order.number}`,
       main: html`<p data-order-status="${order.status}">Status: <strong>${order.status}</strong>${order.paid_at ? html` · paid ${time(order.paid_at)}${order.payment_method ? ` by ${order.payment_method}` : ''}` : ''}</p>
@@ -47,18 +45,16 @@ ${order.invoice_number !== null ? html`<p><a href="${PATH}/${order.number}/invoi
   });
 
   router.get(`${PATH}/:number/invoice`, requireUser(services), async function showInvoice(ctx) {
-    const { order, lines } = await ownOrder(services.db, ctx.params.number!, (await currentUser(ctx, services))!.id);
+    const { order, lines } = await ownOrder(await pageContext(ctx, services), ctx.params.number!);
     if (order.invoice_number === null) throw new AppError('not_found', 'The invoice is issued when the order is paid.');
-    const site = (await listSites(services.db)).find((s) => s.id === order.site_id)!;
-    const seller = await readSeller(services.db, order.site_id);
-    const buyer = await services.db('users').where({ id: order.user_id }).first('email');
+    const { site, seller, buyerEmail } = await invoiceParties(await pageContext(ctx, services), order);
     await renderPage(ctx, services, {
       title: `Invoice ${order.invoice_number}`,
       main: html`<section class="invoice" aria-label="Invoice">
 <p>Invoice number <strong data-invoice-number>${order.invoice_number}</strong> · date ${time(order.paid_at)} · order ${order.number}</p>
 <div class="parties">
 <div><h2>Seller</h2><p data-seller><span data-seller-name>${seller.seller_name ?? site.name}</span>${seller.seller_address ? html`<br><span class="address" data-seller-address>${seller.seller_address}</span>` : ''}<br>Country: ${seller.seller_country}${seller.seller_vat_id ? html`<br>VAT ID: <span data-seller-vat-id>${seller.seller_vat_id}</span>` : ''}</p></div>
-<div><h2>Buyer</h2><p data-buyer><span data-buyer-name>${order.billing.name ?? buyer.email}</span><br>Country: ${order.billing.country}${order.billing.vat_number ? html`<br>VAT number: ${order.billing.vat_number}` : ''}</p></div>
+<div><h2>Buyer</h2><p data-buyer><span data-buyer-name>${order.billing.name ?? buyerEmail}</span><br>Country: ${order.billing.country}${order.billing.vat_number ? html`<br>VAT number: ${order.billing.vat_number}` : ''}</p></div>
 </div>
 ${orderTable(order, lines)}
 <p>Paid ${formatCents(order.paid_cents ?? order.total_cents, order.paid_currency ?? order.currency)}${order.payment_method ? ` by ${order.payment_method}` : ''}.</p>
@@ -73,8 +69,7 @@ const lineSummary = (l: { product: string; listing_id: number | null; listing_na
   `${productName(l.product)}${l.listing_id !== null ? ` for ${listingText(l)}` : ''}`;
 
 /** One of the person's orders; another account's order is a 404 page. */
-async function ownOrder(db: Db, number: string, userId: number) {
+function ownOrder(c: OperationContext, number: string) {
   if (!NUMBER.test(number)) throw new AppError('not_found', 'There is no such order.');
-  const order = await getOwnedOrder(db, userId, number);
-  return { order, lines: (await linesOf(db, [order.id])).get(order.id)! };
+  return myOrder(c, number);
 }

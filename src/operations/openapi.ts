@@ -1,9 +1,9 @@
-import { bodyLimitOf, type Operation } from '../operations/operation.ts';
+import { bodyLimitOf, type Operation } from './operation.ts';
 import { ERROR_CATALOGUE, ERROR_CODES, formatBytes, type ErrorCode } from '../errors.ts';
-import { errorCodesByStatus, operationErrorCodes } from '../operations/error-codes.ts';
+import { errorCodesByStatus, operationErrorCodes } from './error-codes.ts';
 import { absoluteUrl, paths } from '../paths.ts';
-import { IDEMPOTENCY_KEY_SCHEMA } from '../operations/idempotency-key.ts';
-import { hasBody, operationSchemas, pathParams, type JsonSchema } from '../operations/json-schema.ts';
+import { IDEMPOTENCY_KEY_SCHEMA } from './idempotency-key.ts';
+import { hasBody, operationSchemas, pathParams, type JsonSchema } from './json-schema.ts';
 
 const PROBLEM_SCHEMA = {
   type: 'object',
