@@ -75,10 +75,15 @@ export class Evaluation {
     };
   }
 
-  /** Whether the name (0), lead (1) or whole vector (2) matches, given a slot's term bits. */
+  /**
+   * Whether the name (0), lead (1) or whole vector (2) matches, given a slot's term bits: a group
+   * has its words in that vector and its excluded words nowhere in the listing (the whole
+   * vector), as postgres-engine.ts's vectorMatches.
+   */
   #matches(bits: number, vector: number): boolean {
     const b = (bits >> (vector * 8)) & 0xff;
-    for (const g of this.#query.groups) if ((b & g.all) === g.all && (b & g.none) === 0) return true;
+    const whole = (bits >> (ALL * 8)) & 0xff;
+    for (const g of this.#query.groups) if ((b & g.all) === g.all && (whole & g.none) === 0) return true;
     return false;
   }
 
@@ -189,7 +194,10 @@ export class Evaluation {
     return matched.words;
   }
 
-  /** Words [a, a + out.length) of the slots whose vector matches: groups OR-ed, each its terms' words AND-ed. */
+  /**
+   * Words [a, a + out.length) of the slots whose vector matches: groups OR-ed, each its words'
+   * words in the vector AND-ed with the complement of its excluded words' in the whole vector.
+   */
   #matchWords(vector: number, a: number, out: Uint32Array): void {
     const n = out.length;
     const group = this.#group;
@@ -198,7 +206,7 @@ export class Evaluation {
       for (let j = 0; j < this.#query.terms.length; j++) {
         const bit = 1 << j;
         if (((g.all | g.none) & bit) === 0) continue;
-        const [t, at] = this.#termWords(j, vector, a, n);
+        const [t, at] = this.#termWords(j, g.all & bit ? vector : ALL, a, n);
         if (g.all & bit) {
           if (t === null) continue groups;
           if (first) for (let w = 0; w < n; w++) group[w] = t[at + w]!;

@@ -16,7 +16,8 @@ export interface IndexedListing {
 /**
  * A search as the index evaluates it: term j of the search holds lexeme ids (a typed word: every
  * lexeme starting with one of its forms; an excluded word: its exact lexemes); a group matches
- * when its `all` terms match and none of its `none` terms does (bit masks over terms).
+ * a vector when its `all` terms are in that vector and none of its `none` terms is in the whole
+ * vector (bit masks over terms): an excluded word leaves a listing out of every tier.
  */
 export interface IndexQuery {
   terms: number[][];

@@ -140,26 +140,31 @@ export class SearchIndex {
   settle(limits: SearchLimits = LIMITS): Promise<void> | null {
     if (this.#building) return this.#building.done;
     if (this.#written.slots.size <= limits.changed) return null;
-    const writes = new Map<number, IndexedListing | null>();
     const build = layOut(this.#snapshot(this.#liveInVoteOrder()));
-    const done = (async () => {
-      try {
-        let step = build.next();
-        for (let sliceStart = performance.now(); !step.done; step = build.next()) {
-          if (performance.now() - sliceStart < limits.sliceMs) continue;
-          await new Promise((resolve) => setImmediate(resolve));
-          sliceStart = performance.now();
-        }
-        this.#swap(step.value);
-      } finally {
-        this.#building = null;
+    // Marked as building before the build starts: a build that ends within its first slice
+    // (no await on the way) clears the mark before its promise is even returned.
+    const building = { done: Promise.resolve(), writes: new Map<number, IndexedListing | null>() };
+    this.#building = building;
+    building.done = this.#build(build, building.writes, limits);
+    return building.done;
+  }
+
+  /** Runs a layout's build in slices, swaps it in, then puts again the listings written meanwhile. */
+  async #build(build: ReturnType<typeof layOut>, writes: Map<number, IndexedListing | null>, limits: SearchLimits): Promise<void> {
+    try {
+      let step = build.next();
+      for (let sliceStart = performance.now(); !step.done; step = build.next()) {
+        if (performance.now() - sliceStart < limits.sliceMs) continue;
+        await new Promise((resolve) => setImmediate(resolve));
+        sliceStart = performance.now();
       }
-      for (const [id, listing] of writes)
-        if (listing) this.put(listing);
-        else this.remove(id);
-    })();
-    this.#building = { done, writes };
-    return done;
+      this.#swap(step.value);
+    } finally {
+      this.#building = null;
+    }
+    for (const [id, listing] of writes)
+      if (listing) this.put(listing);
+      else this.remove(id);
   }
 
   /** Ids of every lexeme starting with `prefix`. */

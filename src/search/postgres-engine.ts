@@ -4,13 +4,14 @@ import type { ListingRow } from '../domain/listings/listing-row.ts';
 import type { SearchEngine, SearchPage, SearchQuery } from '../domain/listings/search-port.ts';
 import { isoWeekStart } from '../domain/ranking/weeks.ts';
 import { COLUMNS, NONE, normalised, run, SEARCH_TOTAL_LIMIT, type Finder, type Matches } from './results.ts';
-import { correctTypos, expandWords, matchableText, tsqueryOf, type SearchText } from './text.ts';
+import { correctTypos, expandWords, matchableText, tsqueryOf, type SearchText, type TsQuery } from './text.ts';
 
 /**
  * The PostgreSQL engine, the reference: every search is SQL over the listings' stored vectors
  * (migrations 016-017). Relevance tiers, best first: every word in the name or web address, then
  * in the headline too, then anywhere (summary). Within a tier, most votes first. Each tier is
  * walked in vote order (or from its index when the words are rare), never ranked as a whole.
+ * An excluded word is looked for in the whole listing in every tier (see vectorMatches).
  */
 const TIERS = [
   { vector: 'search_name', excluding: null },
@@ -74,13 +75,14 @@ const FEATURED_IDS = `SELECT f.listing_id FROM featured_placements f WHERE f.sit
  * a week are few and indexed by site and week, so this stays a small lookup whatever the query.
  */
 function featuredSql(siteId: number, tsquery: TsQuery | null): Sql {
-  const tier = tsquery ? `CASE WHEN l.search_name @@ ${tsquery.sql} THEN 0 WHEN l.search_lead @@ ${tsquery.sql} THEN 1 ELSE 2 END` : '0';
+  const [name, lead] = tsquery ? [vectorMatches('search_name', tsquery), vectorMatches('search_lead', tsquery)] : [];
+  const tier = name && lead ? `CASE WHEN ${name.sql} THEN 0 WHEN ${lead.sql} THEN 1 ELSE 2 END` : '0';
   const sql = `(SELECT coalesce(json_agg(t ORDER BY t.tier, t.votes DESC, t.id), '[]') FROM (
        SELECT ${tier} AS tier, ${COLUMNS} FROM listings l
        WHERE ${LIVE} ${tsquery ? `AND l.search @@ ${tsquery.sql}` : ''}
          AND l.id IN (${FEATURED_IDS})) t)`;
-  const match = tsquery?.bindings ?? [];
-  return { sql, bindings: [...match, ...match, siteId, ...match, siteId, isoWeekStart(new Date())] };
+  const bindings = [...(name?.bindings ?? []), ...(lead?.bindings ?? []), siteId, ...(tsquery?.bindings ?? [])];
+  return { sql, bindings: [...bindings, siteId, isoWeekStart(new Date())] };
 }
 
 async function featuredRows(db: Db, siteId: number): Promise<TierRow[]> {
@@ -140,15 +142,42 @@ interface Sql {
   bindings: unknown[];
 }
 
-type TsQuery = ReturnType<typeof tsqueryOf>;
+/**
+ * Whether a vector of the listing matches the search: some group has its words in that vector
+ * and its excluded terms nowhere in the listing (the whole vector, what the count tests). So a
+ * word excluded from a listing leaves it out of every tier, not only of the count, also when
+ * it is absent from the vector that matched the rest (`-pastry` with pastry in the headline).
+ */
+function vectorMatches(vector: 'search_name' | 'search_lead' | 'search', tsquery: TsQuery): Sql {
+  if (vector === 'search' || tsquery.groups.every((g) => g.excluded === null)) {
+    return { sql: `l.${vector} @@ ${tsquery.sql}`, bindings: tsquery.bindings };
+  }
+  const sql: string[] = [];
+  const bindings: unknown[] = [];
+  for (const { words, excluded } of tsquery.groups) {
+    const parts: string[] = [];
+    if (words) {
+      parts.push(`l.${vector} @@ ${words.sql}`);
+      bindings.push(...words.bindings);
+    }
+    if (excluded) {
+      parts.push(`NOT l.search @@ ${excluded.sql}`);
+      bindings.push(...excluded.bindings);
+    }
+    sql.push(`(${parts.join(' AND ')})`);
+  }
+  return { sql: `(${sql.join(' OR ')})`, bindings };
+}
 
 /** The tier's condition, featured listings left out (they come first anyway). */
 function tierWhere(tier: (typeof TIERS)[number], tsquery: TsQuery, siteId: number): Sql {
-  const sql = [`l.${tier.vector} @@ ${tsquery.sql}`];
-  const bindings: unknown[] = [...tsquery.bindings];
+  const matches = vectorMatches(tier.vector, tsquery);
+  const sql = [matches.sql];
+  const bindings: unknown[] = [...matches.bindings];
   if (tier.excluding) {
-    sql.push(`NOT l.${tier.excluding} @@ ${tsquery.sql}`);
-    bindings.push(...tsquery.bindings);
+    const before = vectorMatches(tier.excluding, tsquery);
+    sql.push(`NOT ${before.sql}`);
+    bindings.push(...before.bindings);
   }
   sql.push(`l.id NOT IN (${FEATURED_IDS})`);
   bindings.push(siteId, isoWeekStart(new Date()));

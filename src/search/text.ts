@@ -82,27 +82,48 @@ export function matchableText(text: SearchText, expansions: Expansions): SearchT
   return groups.length > 0 ? groups : null;
 }
 
+/** A tsquery as SQL with its bindings. */
+export interface TsQuerySql {
+  sql: string;
+  bindings: string[];
+}
+
+/**
+ * The search as a tsquery, and each group's parts: its words (all must match) and its excluded
+ * terms (none may), each a tsquery of its own (null when there are none), for a condition that
+ * tests the words in one vector and the exclusions in another.
+ */
+export interface TsQuery extends TsQuerySql {
+  groups: Array<{ words: TsQuerySql | null; excluded: TsQuerySql | null }>;
+}
+
 /**
  * The tsquery as SQL with bindings. A plain word with expansions is the OR of its whole lexemes
  * (exact index entries); other terms are looked up both unstemmed (names and addresses are
  * indexed with `simple`) and with english stemming (headlines and summaries).
  */
-export function tsqueryOf(text: SearchText, expansions: Expansions = new Map()): { sql: string; bindings: string[] } {
-  const bindings: string[] = [];
-  const term = (t: SearchTerm) => {
+export function tsqueryOf(text: SearchText, expansions: Expansions = new Map()): TsQuery {
+  const term = (t: SearchTerm): TsQuerySql => {
     const lexemes = t.kind === 'word' && !t.negated ? expansions.get(t.text) : null;
-    if (lexemes) {
-      bindings.push(lexemes.map((l) => `'${l.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`).join(' | '));
-      return '?::tsquery';
-    }
+    if (lexemes)
+      return { sql: '?::tsquery', bindings: [lexemes.map((l) => `'${l.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`).join(' | ')] };
     // Terms hold letters, digits and single spaces only: always valid to_tsquery input.
     const fn = t.kind === 'phrase' ? 'phraseto_tsquery' : 'to_tsquery';
     const value = t.kind === 'phrase' ? t.text : t.negated ? t.text : `${t.text}:*`;
-    bindings.push(value, value);
-    return `${t.negated ? '!!' : ''}(${fn}('simple', ?) || ${fn}('english', ?))`;
+    return { sql: `(${fn}('simple', ?) || ${fn}('english', ?))`, bindings: [value, value] };
   };
-  const sql = text.map((group) => `(${group.map(term).join(' && ')})`).join(' || ');
-  return { sql: `(${sql})`, bindings };
+  const joined = (op: string) => (parts: TsQuerySql[]) =>
+    parts.length === 0 ? null : { sql: `(${parts.map((p) => p.sql).join(op)})`, bindings: parts.flatMap((p) => p.bindings) };
+  const [all, any] = [joined(' && '), joined(' || ')];
+  const groups = text.map((group) => {
+    const terms = group.map((t) => ({ ...term(t), negated: t.negated }));
+    return {
+      whole: all(terms.map((q) => (q.negated ? { ...q, sql: `!!${q.sql}` } : q)))!,
+      words: all(terms.filter((q) => !q.negated)),
+      excluded: any(terms.filter((q) => q.negated)),
+    };
+  });
+  return { ...any(groups.map((g) => g.whole))!, groups: groups.map(({ words, excluded }) => ({ words, excluded })) };
 }
 
 /**

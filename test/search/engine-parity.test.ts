@@ -91,6 +91,8 @@ function queries(): string[] {
     'analytics or rocket',
     'design -designer',
     '-cloud data',
+    'data -teams',
+    'cloud -rocket or design',
     'cloud -',
     '"cloud design"',
     'rocket "for data"',

@@ -88,3 +88,31 @@ test('a layout built in the background gives the same answers before, while and 
   t.deepEqual(answers(index), answers(loaded(current.values())));
   t.is(index.size, loaded(current.values()).size);
 });
+
+test('a layout that is built within its first slice lets the next one be built', async (t) => {
+  const rand = random(5);
+  const current = new Map<number, IndexedListing>();
+  for (let id = 1; id <= 30; id++) current.set(id, listingOf(id, rand));
+  const index = loaded(current.values());
+  t.is(index.layouts, 1, 'the load lays the index out');
+  // A small index and a long slice: each layout is built at once, with no pause between slices.
+  const limits = { ...LIMITS, sliceMs: 60_000 };
+  const write = (id: number) => {
+    current.set(id, listingOf(id, rand));
+    index.put(current.get(id)!);
+  };
+
+  write(31);
+  const first = index.settle(limits);
+  t.truthy(first);
+  await first;
+  t.is(index.layouts, 2);
+  write(32);
+  const second = index.settle(limits);
+  t.truthy(second);
+  t.not(second, first, 'a new layout, not the finished one');
+  await second;
+  t.is(index.layouts, 3);
+  t.is(index.settle(limits), null, 'nothing written since: no layout due');
+  t.deepEqual(answers(index), answers(loaded(current.values())));
+});
