@@ -3,10 +3,12 @@ import { createAuthenticator, type Authenticate } from './auth/credentials.ts';
 import { loadOAuthKeys, type OAuthKeys } from './auth/oauth/keys.ts';
 import type { Config } from './config.ts';
 import { createDb, type Db } from './db/knex.ts';
-import type { SearchEngine } from './domain/listings/search-port.ts';
+import type { SearchEngine, WorkflowStarter } from './domain/ports.ts';
+import { createMailer, type Mailer } from './mail/smtp.ts';
 import { createMetrics, type Metrics } from './metrics/registry.ts';
 import { createSearchEngine } from './search/engines.ts';
-import { createWorkflowStarter, type WorkflowStarter } from './temporal/client.ts';
+import { createPaymentProvider, type ConfiguredProvider } from './payments/index.ts';
+import { createWorkflowStarter } from './temporal/client.ts';
 
 /** Long-lived handles of one process, created once and passed down. */
 export interface Services {
@@ -22,6 +24,10 @@ export interface Services {
   metrics: Metrics;
   /** Answers search_listings and the front page's search (SEARCH_ENGINE), one per process. */
   search: SearchEngine;
+  /** The configured payment provider (PAYMENT_PROVIDER); null when payments are not configured (503 where they are needed). */
+  payments: ConfiguredProvider | null;
+  /** Pooled SMTP mailer; null without SMTP_URL (mail then stays in the outbox). */
+  mailer: Mailer | null;
   close(): Promise<void>;
 }
 
@@ -38,6 +44,7 @@ export function createServices(config: Config, endpoints: Endpoints, log = creat
   const db = createDb(endpoints.databaseUrl);
   const oauthKeys = loadOAuthKeys(config);
   const workflows = createWorkflowStarter({ address: endpoints.temporalAddress, namespace: config.temporal.namespace });
+  const mailer = createMailer(config);
   return {
     config,
     db,
@@ -47,8 +54,11 @@ export function createServices(config: Config, endpoints: Endpoints, log = creat
     authenticate: createAuthenticator(db, config, oauthKeys),
     metrics: createMetrics(db),
     search: createSearchEngine(db, config.search),
+    payments: createPaymentProvider(db, config),
+    mailer,
     async close() {
       await workflows.close().catch(() => {});
+      mailer?.close();
       await db.destroy();
     },
   };

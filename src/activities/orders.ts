@@ -5,18 +5,20 @@ import { FulfilmentRefused, Undeliverable, fulfilLine, openLines } from '../doma
 import { UNDELIVERABLE } from '../domain/orders/order-flow.ts';
 import { applyPayment, completeOrder, expireOrder, markAttention, recordRefund, type PaymentOutcome } from '../domain/orders/payment.ts';
 import { refundUndeliverableLine } from '../domain/orders/undeliverable.ts';
-import { paymentProvider } from '../payments/index.ts';
-import type { WorkflowStarter } from '../temporal/client.ts';
+import { requireProvider } from '../domain/orders/payment-port.ts';
+import type { PaymentProvider, WorkflowStarter } from '../domain/ports.ts';
 
 export interface OrderActivityDeps {
   db: Db;
   config: Config;
   /** Fulfilling a launch starts or signals the listing's workflow. */
   workflows: WorkflowStarter;
+  /** Refunds; null when the server has no payment provider. */
+  payments: PaymentProvider | null;
 }
 
 /** Activities of `order:{number}`; thin wrappers over the orders domain. */
-export function createOrderActivities({ db, config, workflows }: OrderActivityDeps) {
+export function createOrderActivities({ db, config, workflows, payments }: OrderActivityDeps) {
   return {
     async orderStatus(number: string): Promise<string | null> {
       return (await db('orders').where({ number }).first('status'))?.status ?? null;
@@ -25,7 +27,7 @@ export function createOrderActivities({ db, config, workflows }: OrderActivityDe
     /** Refunds a payment that must not be kept (expired, canceled or already paid order); once per payment. */
     async refundPayment(number: string, paymentId: string, amountCents: number, reason: string): Promise<void> {
       const dedupeKey = `refund:${paymentId}`;
-      const { refundId } = await paymentProvider(db, config).refund(paymentId, amountCents, dedupeKey);
+      const { refundId } = await requireProvider(payments).refund(paymentId, amountCents, dedupeKey);
       await recordRefund(db, { number, amountCents, reason, providerRefundId: refundId, dedupeKey });
     },
     expireOrder: (number: string): Promise<boolean> => expireOrder(db, number),
@@ -41,7 +43,7 @@ export function createOrderActivities({ db, config, workflows }: OrderActivityDe
     },
     /** A line fulfilLine found `undeliverable`: refunded (its share of the payment), the buyer told; once per line. */
     async refundUndeliverable(number: string, lineId: number, reason: string): Promise<void> {
-      await refundUndeliverableLine(db, config, number, lineId, reason);
+      await refundUndeliverableLine(db, config, payments, number, lineId, reason);
     },
     markAttention: (number: string, reason: string): Promise<void> => markAttention(db, number, reason),
     /** Support asked for a retry: the order is `paid` again while its lines are retried. */

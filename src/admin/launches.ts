@@ -7,7 +7,7 @@ import { queuePositions } from '../domain/launches/slots.ts';
 import { isoWeekLabel, isoWeekStart, mondayOfWeekLabel } from '../domain/launches/weeks.ts';
 import type { ListingRow } from '../domain/listings/listings.ts';
 import { badRequest, notFound } from '../errors.ts';
-import type { WorkflowStarter } from '../temporal/client.ts';
+import type { WorkflowStarter } from '../domain/ports.ts';
 
 export const LAUNCHES_USAGE = `  npm run admin -- launches:list [--week YYYY-Www]   (a week's launches; without --week: waiting, queued and this week's)
   npm run admin -- launches:recheck --listing N        (checks the badge, then signals listing:{N}, restarting it when it is closed)`;

@@ -5,7 +5,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/knex.ts';
 import type { Site } from '../domain/sites/sites.ts';
 import type { SearchEngine } from '../domain/listings/search-port.ts';
-import type { WorkflowStarter } from '../temporal/client.ts';
+import type { WorkflowStarter } from '../domain/ports.ts';
 import { payloadTooLarge, type AppError } from '../errors.ts';
 
 /** A request body limit: bytes, and the error a larger body gets. */

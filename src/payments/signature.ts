@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import Stripe from 'stripe';
-import { ForgedWebhookError } from './port.ts';
+import { ForgedWebhookError } from '../domain/orders/payment-port.ts';
 
 /** Seconds a signed webhook stays acceptable (Stripe's default tolerance). */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;

@@ -1,6 +1,6 @@
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/knex.ts';
-import type { WorkflowStarter } from '../../temporal/client.ts';
+import type { WorkflowStarter } from '../ports.ts';
 import { getOwnedListing, type ListingRow } from '../listings/listings.ts';
 import { listSites } from '../sites/sites.ts';
 import { assertBadgeUrl, claimOwnerCheck, runBadgeCheck, setBadgeUrl, type BadgeCheckView } from './badge-check.ts';

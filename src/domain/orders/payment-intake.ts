@@ -1,7 +1,7 @@
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/knex.ts';
-import type { PaymentEvent, ProviderName } from '../../payments/port.ts';
-import type { WorkflowStarter } from '../../temporal/client.ts';
+import type { PaymentEvent, ProviderName } from './payment-port.ts';
+import type { WorkflowStarter } from '../ports.ts';
 import type { OrderWorkflowInput } from './order-flow.ts';
 import { storePaymentEvent } from './payment.ts';
 

@@ -1,7 +1,7 @@
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/knex.ts';
 import { queueMail } from '../../mail/outbox.ts';
-import { toPaymentEvent, type PaymentEvent, type ProviderName } from '../../payments/port.ts';
+import { toPaymentEvent, type PaymentEvent, type ProviderName } from './payment-port.ts';
 import { releaseHolds } from './capacity-holds.ts';
 import { linesOf, invoiceUrl, type OrderRow } from './order-views.ts';
 import { receiptText } from './receipt.ts';

@@ -3,7 +3,7 @@ import { linesOf, type OrderRow } from '../../domain/orders/order-views.ts';
 import { takePaymentEvent } from '../../domain/orders/payment-intake.ts';
 import { formatCents } from '../../domain/orders/line-text.ts';
 import { AppError } from '../../errors.ts';
-import { paymentProvider } from '../../payments/index.ts';
+import { requirePayments } from '../../payments/index.ts';
 import type { StripePayments } from '../../payments/stripe/index.ts';
 import { TEST_METHODS, type TestMethod, type TestPaymentResult } from '../../payments/test-provider/index.ts';
 import { money, priceBilling, typedValues } from '../checkout-billing.ts';
@@ -125,7 +125,7 @@ function cardErrors(card: { number: string; expiry: string; cvc: string }): Fiel
 }
 
 function testPayments(services: WebServices) {
-  const provider = paymentProvider(services.db, services.config);
+  const provider = requirePayments(services.payments);
   if (provider.name !== 'test') throw new AppError(404, 'not_found', 'Page not found', 'This payment step belongs to the test provider.');
   return provider;
 }
@@ -146,7 +146,7 @@ async function afterPayment(
 
 /** The success page also asks the provider, so a lost webhook does not strand a payer. */
 async function askProvider(services: WebServices, order: OrderRow): Promise<OrderRow> {
-  const provider = paymentProvider(services.db, services.config);
+  const provider = requirePayments(services.payments);
   const event = await provider.findSucceededPayment(order.number);
   if (!event) return order;
   await takePaymentEvent(services, provider.name, event, { id: event.id, type: event.type, data: { object: lookupObject(event) } });
@@ -194,7 +194,7 @@ async function renderPay(
 ): Promise<void> {
   const lines = (await linesOf(services.db, [order.id])).get(order.id)!;
   const csrf = await csrfToken(ctx, services);
-  const provider = paymentProvider(services.db, services.config);
+  const provider = requirePayments(services.payments);
   const base = `/checkout/${order.checkout_token}`;
   const stripe = provider.name === 'stripe' ? await stripePayment(ctx, provider, order) : null;
   await renderPage(ctx, services, {
