@@ -1,5 +1,7 @@
 import { pino, type Logger } from 'pino';
 import { createAuthenticator, type Authenticate } from './auth/credentials.ts';
+import { createAppSecrets, type AppSecrets } from './auth/secrets.ts';
+import { createCaches, type Caches } from './caches.ts';
 import { loadOAuthKeys, type OAuthKeys } from './auth/oauth/keys.ts';
 import type { Config } from './config.ts';
 import { createDb, type Db } from './db/knex.ts';
@@ -28,6 +30,10 @@ export interface Services {
   payments: ConfiguredProvider | null;
   /** Pooled SMTP mailer; null without SMTP_URL (mail then stays in the outbox). */
   mailer: Mailer | null;
+  /** The in-process caches (sites, catalog, leaderboard, billboard, badge ranks, API keys, revoked grants). */
+  caches: Caches;
+  /** Named server secrets shared through PostgreSQL (the CSRF key). */
+  secrets: AppSecrets;
   close(): Promise<void>;
 }
 
@@ -45,17 +51,20 @@ export function createServices(config: Config, endpoints: Endpoints, log = creat
   const oauthKeys = loadOAuthKeys(config);
   const workflows = createWorkflowStarter({ address: endpoints.temporalAddress, namespace: config.temporal.namespace });
   const mailer = createMailer(config);
+  const caches = createCaches(config);
   return {
     config,
     db,
     workflows,
     log,
     oauthKeys,
-    authenticate: createAuthenticator(db, config, oauthKeys),
+    authenticate: createAuthenticator(db, config, oauthKeys, caches),
     metrics: createMetrics(db),
     search: createSearchEngine(db, config.search),
     payments: createPaymentProvider(db, config),
     mailer,
+    caches,
+    secrets: createAppSecrets(db),
     async close() {
       await workflows.close().catch(() => {});
       mailer?.close();

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Logger } from 'pino';
 import type { Principal, Scope } from '../auth/scopes.ts';
+import type { Caches } from '../caches.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/knex.ts';
 import type { Site } from '../domain/sites/sites.ts';
@@ -28,6 +29,8 @@ export interface OperationContext {
   config: Config;
   workflows: WorkflowStarter;
   search: SearchEngine;
+  /** The process's in-process caches. */
+  caches: Caches;
   log: Logger;
   requestId: string;
   /** The site the request came to (by host), or the default site. */

@@ -23,7 +23,7 @@ export const homePages: PageRoutes = (router, services) => {
   router.get('/', async function showHome(ctx) {
     const q = searchWords(ctx.query.q);
     const page = pageNumber(ctx.query.page);
-    const site = await siteForHost(services.db, ctx.host);
+    const site = await siteForHost(services.db, services.caches.sites, ctx.host);
     const user = await currentUser(ctx, services);
     const body = q
       ? results(q, page, await services.search.search({ siteId: site.id, siteKey: site.key, q, page, perPage: PER_PAGE }))

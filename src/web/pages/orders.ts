@@ -50,7 +50,7 @@ ${order.invoice_number !== null ? html`<p><a href="${PATH}/${order.number}/invoi
     const { order, lines } = await ownOrder(services.db, ctx.params.number!, (await currentUser(ctx, services))!.id);
     if (order.invoice_number === null)
       throw new AppError(404, 'not_found', 'No invoice yet', 'The invoice is issued when the order is paid.');
-    const site = (await listSites(services.db)).find((s) => s.id === order.site_id)!;
+    const site = (await listSites(services.db, services.caches.sites)).find((s) => s.id === order.site_id)!;
     const seller = await readSeller(services.db, order.site_id);
     const buyer = await services.db('users').where({ id: order.user_id }).first('email');
     await renderPage(ctx, services, {
