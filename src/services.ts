@@ -7,6 +7,8 @@ import type { Config } from './config.ts';
 import { createDb, type Db } from './db/knex.ts';
 import type { SearchEngine, WorkflowStarter } from './domain/ports.ts';
 import { createMailer, type Mailer } from './mail/smtp.ts';
+import type { Dispatcher } from 'undici';
+import { createBadgeAgent } from './domain/launches/badge-fetch.ts';
 import { createMetrics, type Metrics } from './metrics/registry.ts';
 import { createSearchEngine } from './search/engines.ts';
 import { createPaymentProvider, type ConfiguredProvider } from './payments/index.ts';
@@ -34,6 +36,8 @@ export interface Services {
   caches: Caches;
   /** Named server secrets shared through PostgreSQL (the CSRF key). */
   secrets: AppSecrets;
+  /** The guarded HTTP agent badge checks fetch owners' pages through. */
+  badgeAgent: Dispatcher;
   close(): Promise<void>;
 }
 
@@ -52,6 +56,7 @@ export function createServices(config: Config, endpoints: Endpoints, log = creat
   const workflows = createWorkflowStarter({ address: endpoints.temporalAddress, namespace: config.temporal.namespace });
   const mailer = createMailer(config);
   const caches = createCaches(config);
+  const badgeAgent = createBadgeAgent(config.crawl);
   return {
     config,
     db,
@@ -65,9 +70,11 @@ export function createServices(config: Config, endpoints: Endpoints, log = creat
     mailer,
     caches,
     secrets: createAppSecrets(db),
+    badgeAgent,
     async close() {
       await workflows.close().catch(() => {});
       mailer?.close();
+      await badgeAgent.close().catch(() => {});
       await db.destroy();
     },
   };

@@ -17,7 +17,7 @@ export interface CallInfo {
 
 /** The context an operation handler runs with, the same for REST and MCP. */
 export async function operationContext(
-  services: Pick<Services, 'db' | 'config' | 'workflows' | 'search' | 'caches'>,
+  services: Pick<Services, 'db' | 'config' | 'workflows' | 'search' | 'caches' | 'badgeAgent'>,
   call: CallInfo,
 ): Promise<OperationContext> {
   return {
@@ -26,6 +26,7 @@ export async function operationContext(
     workflows: services.workflows,
     search: services.search,
     caches: services.caches,
+    badgeAgent: services.badgeAgent,
     get log() {
       return call.log; // a transport may make its logger only when it is used
     },

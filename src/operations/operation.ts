@@ -1,3 +1,4 @@
+import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import type { Logger } from 'pino';
 import type { Principal, Scope } from '../auth/scopes.ts';
@@ -31,6 +32,8 @@ export interface OperationContext {
   search: SearchEngine;
   /** The process's in-process caches. */
   caches: Caches;
+  /** The guarded HTTP agent badge checks fetch through. */
+  badgeAgent: Dispatcher;
   log: Logger;
   requestId: string;
   /** The site the request came to (by host), or the default site. */

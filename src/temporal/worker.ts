@@ -17,7 +17,7 @@ import { TASK_QUEUES } from './task-queues.ts';
 export const WORKFLOWS_PATH = path.resolve(import.meta.dirname, '../workflows/index.ts');
 
 /** What the workers use, handed over by the composition root (main.ts, or the tests' harness). */
-export interface WorkerDeps extends Pick<Services, 'config' | 'db' | 'log' | 'workflows' | 'payments' | 'mailer'> {
+export interface WorkerDeps extends Pick<Services, 'config' | 'db' | 'log' | 'workflows' | 'payments' | 'mailer' | 'badgeAgent'> {
   address: string;
   namespace: string;
   /** Reuse a prepared bundle (tests start many workers). */
@@ -62,7 +62,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
     activities: {
       ...createListingUpdateActivities({ db: deps.db, config: deps.config }),
       ...createMailActivities({ db: deps.db, mailer }),
-      ...createLaunchActivities({ db: deps.db, config: deps.config }),
+      ...createLaunchActivities({ db: deps.db, config: deps.config, badgeAgent: deps.badgeAgent }),
     },
   });
   const claims = await Worker.create({

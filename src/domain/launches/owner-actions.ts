@@ -1,3 +1,4 @@
+import type { Dispatcher } from 'undici';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/knex.ts';
 import type { WorkflowStarter } from '../ports.ts';
@@ -11,9 +12,11 @@ export interface LaunchDeps {
   db: Db;
   config: Pick<Config, 'baseUrl' | 'crawl'>;
   workflows: Pick<WorkflowStarter, 'recheckLaunch'>;
+  /** The process's guarded agent for badge pages. */
+  badgeAgent: Dispatcher;
 }
 
-const checkDeps = (deps: LaunchDeps) => ({ db: deps.db, baseUrl: deps.config.baseUrl, crawl: deps.config.crawl });
+const checkDeps = (deps: LaunchDeps) => ({ db: deps.db, baseUrl: deps.config.baseUrl, crawl: deps.config.crawl, badgeAgent: deps.badgeAgent });
 
 /** Key of the site a listing is on (a search attribute of its flow). */
 export async function siteKeyOf(db: Db, listing: Pick<ListingRow, 'site_id'>): Promise<string> {
