@@ -60,7 +60,11 @@ export async function runAdmin(db: Db, argv: string[], services?: SupportDeps & 
     const sites = await runSiteCommand(db, command, values);
     if (sites !== null) return sites;
     if (services) {
-      const launches = await runLaunchCommand({ db, config: services.config, workflows: services.workflows, badgeAgent: services.badgeAgent }, command, values);
+      const launches = await runLaunchCommand(
+        { db, config: services.config, workflows: services.workflows, badgeAgent: services.badgeAgent },
+        command,
+        values,
+      );
       if (launches !== null) return launches;
       const flows = await runFlowsCommand(db, services, command);
       if (flows !== null) return flows;

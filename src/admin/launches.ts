@@ -98,7 +98,11 @@ async function launchesRecheck(deps: LaunchDeps, listing: string | undefined): P
   if (row.plan === null) throw badRequest('no_launch', `Listing ${row.id} has no launch plan yet (status ${row.status}).`);
   let badge = '';
   if (row.plan === 'free' && ['awaiting_badge', 'live'].includes(row.status)) {
-    const check = await runBadgeCheck({ db: deps.db, baseUrl: deps.config.baseUrl, crawl: deps.config.crawl, badgeAgent: deps.badgeAgent }, row, 'admin');
+    const check = await runBadgeCheck(
+      { db: deps.db, baseUrl: deps.config.baseUrl, crawl: deps.config.crawl, badgeAgent: deps.badgeAgent },
+      row,
+      'admin',
+    );
     badge = ` badge ${check.status}: ${check.detail}`;
   }
   const moved = (await advanceFreeListing(deps.db, deps.config.baseUrl, row.id)) ?? row;

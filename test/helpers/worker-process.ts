@@ -10,7 +10,11 @@ import { startWorkers } from '../../src/temporal/worker.ts';
 
 const config = loadConfig();
 const address = process.env.WORKER_TEMPORAL_ADDRESS!;
-const services = createServices(config, { databaseUrl: process.env.WORKER_DATABASE_URL!, temporalAddress: address }, pino({ level: 'silent' }));
+const services = createServices(
+  config,
+  { databaseUrl: process.env.WORKER_DATABASE_URL!, temporalAddress: address },
+  pino({ level: 'silent' }),
+);
 await startWorkers({
   ...services,
   address,

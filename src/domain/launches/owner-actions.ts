@@ -16,7 +16,12 @@ export interface LaunchDeps {
   badgeAgent: Dispatcher;
 }
 
-const checkDeps = (deps: LaunchDeps) => ({ db: deps.db, baseUrl: deps.config.baseUrl, crawl: deps.config.crawl, badgeAgent: deps.badgeAgent });
+const checkDeps = (deps: LaunchDeps) => ({
+  db: deps.db,
+  baseUrl: deps.config.baseUrl,
+  crawl: deps.config.crawl,
+  badgeAgent: deps.badgeAgent,
+});
 
 /** Key of the site a listing is on (a search attribute of its flow). */
 export async function siteKeyOf(db: Db, listing: Pick<ListingRow, 'site_id'>): Promise<string> {

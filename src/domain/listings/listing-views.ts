@@ -8,7 +8,11 @@ import { listMilestones, milestonesArePublic } from './milestones.ts';
 
 /** The owner's view of a listing with all its milestones (shown publicly or not) and its launch details. */
 export async function ownerListingView(db: Db, sites: SitesCache, row: ListingRow, baseUrl = '') {
-  const [keys, milestones, launches] = await Promise.all([siteKeys(db, sites), listMilestones(db, row.id), launchDetails(db, [row], baseUrl)]);
+  const [keys, milestones, launches] = await Promise.all([
+    siteKeys(db, sites),
+    listMilestones(db, row.id),
+    launchDetails(db, [row], baseUrl),
+  ]);
   return { ...toOwnerListing(row, keys.get(row.site_id)!), ...launches.get(row.id)!, milestones };
 }
 

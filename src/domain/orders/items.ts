@@ -140,10 +140,7 @@ async function checkListings(
       ]),
     );
   if (ownedCache) {
-    const mine = await ownedCache.get(
-      `${siteId}:${userId}`,
-      () => namesOf(db('listings')),
-    );
+    const mine = await ownedCache.get(`${siteId}:${userId}`, () => namesOf(db('listings')));
     if (ids.every((id) => mine.has(id))) return mine;
   }
   const owned = await namesOf(db('listings').whereIn('id', ids));

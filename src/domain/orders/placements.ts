@@ -65,7 +65,5 @@ export const createBillboardCache = (ttlMs: number): BillboardCache => new TtlCa
 /** Today's billboard, read on every page view: cached per site for the cache's TTL. */
 export function todaysBillboard(db: Db, cache: BillboardCache, siteId: number): Promise<PlacedListing | null> {
   const today = new Date().toISOString().slice(0, 10);
-  return cache.get(`${siteId}:${today}`, () =>
-    billboardOn(db, siteId, today),
-  );
+  return cache.get(`${siteId}:${today}`, () => billboardOn(db, siteId, today));
 }

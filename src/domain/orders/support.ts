@@ -59,7 +59,12 @@ export async function retryOrder(db: Db, config: Config, workflows: WorkflowStar
 }
 
 /** `orders:refund`: refunds the whole paid order, or one line (its net plus VAT), once each. */
-export async function refundOrder(db: Db, payments: PaymentProvider | null, number: string, position?: number): Promise<{ amountCents: number }> {
+export async function refundOrder(
+  db: Db,
+  payments: PaymentProvider | null,
+  number: string,
+  position?: number,
+): Promise<{ amountCents: number }> {
   const { order, lines } = await orderDetails(db, number);
   if (!order.payment_id || !order.paid_at)
     throw new AppError(409, 'order_not_paid', 'Conflict', `Order ${order.number} has no payment to refund.`);
