@@ -1,7 +1,7 @@
 import { pino, type Logger } from 'pino';
 import { createAuthenticator, type Authenticate } from './auth/credentials.ts';
 import { createAppSecrets, type AppSecrets } from './auth/secrets.ts';
-import { createCaches, type Caches } from './caches.ts';
+import { createCaches, type Caches } from './service-caches.ts';
 import { loadOAuthKeys, type OAuthKeys } from './auth/oauth/keys.ts';
 import type { Config } from './config.ts';
 import { createDb, type Db } from './db/knex.ts';

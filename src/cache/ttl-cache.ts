@@ -9,7 +9,7 @@ export interface TtlCacheOptions {
 /**
  * An in-process cache of async results (lru-cache: time to live, least recently used eviction)
  * with single flight: concurrent misses of one key share one load. A failed load is not kept.
- * Built once by createServices (src/caches.ts) and handed to whoever reads through it.
+ * Built once by createServices (src/service-caches.ts) and handed to whoever reads through it.
  */
 export class TtlCache<V> {
   readonly #enabled: boolean;

@@ -2,7 +2,7 @@ import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import type { Logger } from 'pino';
 import type { Principal, Scope } from '../auth/scopes.ts';
-import type { Caches } from '../caches.ts';
+import type { Caches } from '../service-caches.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/knex.ts';
 import type { Site } from '../domain/sites/sites.ts';
