@@ -55,7 +55,19 @@ module.exports = {
       severity: 'error',
       comment: 'db, config, payments, mail and caches sit below the domain and import nothing above them.',
       from: { path: '^src/(db|payments|mail|cache|config\\.ts|config-orders\\.ts|errors\\.ts|paths\\.ts)' },
-      to: { path: [TRANSPORT, '^src/operations/', '^src/domain/', '^src/auth/', '^src/workflows/', '^src/activities/'] },
+      to: {
+        path: [TRANSPORT, '^src/operations/', '^src/domain/', '^src/auth/', '^src/workflows/', '^src/activities/'],
+        // The payment adapters implement the domain's PaymentProvider port (its types, event mapping
+        // and the event schema every provider's webhook is checked against).
+        pathNot: '^src/domain/orders/payment-(port|events)\\.ts$',
+      },
+    },
+    {
+      name: 'only-payments-implement-the-payment-port',
+      severity: 'error',
+      comment: 'Below the domain only the payment adapters read its PaymentProvider port.',
+      from: { path: '^src/(db|mail|cache|config\\.ts|config-orders\\.ts|errors\\.ts|paths\\.ts)' },
+      to: { path: '^src/domain/orders/payment-(port|events)\\.ts$' },
     },
     {
       name: 'search-implements-its-port',

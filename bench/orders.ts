@@ -36,7 +36,7 @@ async function main() {
     const app = await listen(createApp(services, operations).callback());
     const { key, listingId } = await buyer(services);
     await quoteThroughput(services, app.url, key, listingId);
-    const workers = await startWorkers({ config, db: services.db, address: temporal.address, namespace: 'bench', log: services.log });
+    const workers = await startWorkers({ ...services, address: temporal.address, namespace: 'bench' });
     await fulfilmentLatency(services, app.url, key, listingId);
     await workers.shutdown();
     await app.close();

@@ -1,11 +1,7 @@
 import type { JsonWebKey } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
-import type { RegistrationLimit } from './auth/oauth/registration-limit.ts';
-import type { SigninLimits } from './auth/signin-limiter.ts';
 import type { SearchSettings } from './search/engines.ts';
-import type { QuotaSettings } from './domain/quotas/quotas.ts';
-import type { CrawlOptions } from './domain/crawl/types.ts';
 import { ORDER_ENV, orderConfig, type OrderConfig } from './config-orders.ts';
 
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
@@ -311,4 +307,49 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     orders: orderConfig(e, baseUrl),
     checkOutputs: e.CHECK_OUTPUTS,
   };
+}
+
+export interface RegistrationLimit {
+  /** Registrations per client address within the window (offices and agents behind NAT share one). */
+  perIp: number;
+  windowSeconds: number;
+}
+
+export interface SigninLimits {
+  /**
+   * Failed attempts on one email address within the window: from one client address, then 429
+   * for that address; from all addresses together, then every attempt on it is slowed down.
+   */
+  perEmail: number;
+  /** Failed attempts per client address within the window (higher: offices share an address). */
+  perIp: number;
+  windowSeconds: number;
+  /** Longest slow-down of an attempt on an email address with many failures. */
+  maxDelaySeconds: number;
+}
+
+/** Per-account limits on work that costs us or third parties (crawls, follower mail). */
+export interface QuotaSettings {
+  /** Drafts of one account still crawling or drafting. */
+  draftsInFlight: number;
+  /** Drafts one account may create per hour. */
+  draftsPerHour: number;
+  /** Updates one listing may post per hour. */
+  updatesPerListingPerHour: number;
+}
+
+/** Limits and switches for one crawl; defaults come from src/config.ts. */
+export interface CrawlOptions {
+  /** Allow private, loopback, link-local and other special-use addresses (dev and tests only). */
+  allowPrivateNetworks: boolean;
+  /** Per-request timeout in milliseconds (connect + headers + body). */
+  timeoutMs: number;
+  /** Largest accepted response body in bytes; a larger page fails the request. */
+  maxBytes: number;
+  /** Most pages fetched in one crawl, the home page included. */
+  maxPages: number;
+  /** Most redirects followed for one request. */
+  maxRedirects: number;
+  /** User-Agent sent with every request and matched against robots.txt. */
+  userAgent: string;
 }

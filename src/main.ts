@@ -119,11 +119,9 @@ async function startRoles(services: Services, endpoints: Endpoints, roles: { api
   if (roles.worker) {
     installTemporalRuntime(services.config, services.log);
     const workers: RunningWorkers = await startWorkers({
-      config: services.config,
-      db: services.db,
+      ...services,
       address: endpoints.temporalAddress,
       namespace: services.config.temporal.namespace,
-      log: services.log,
     });
     stops.push({ name: 'workers', stop: () => workers.shutdown() });
   }

@@ -1,12 +1,18 @@
 import { pino, type Logger } from 'pino';
 import { createAuthenticator, type Authenticate } from './auth/credentials.ts';
+import { createAppSecrets, type AppSecrets } from './auth/secrets.ts';
+import { createCaches, type Caches } from './service-caches.ts';
 import { loadOAuthKeys, type OAuthKeys } from './auth/oauth/keys.ts';
 import type { Config } from './config.ts';
 import { createDb, type Db } from './db/knex.ts';
-import type { SearchEngine } from './domain/listings/search-port.ts';
+import type { SearchEngine, WorkflowStarter } from './domain/ports.ts';
+import { createMailer, type Mailer } from './mail/smtp.ts';
+import type { Dispatcher } from 'undici';
+import { createBadgeAgent } from './domain/launches/badge-fetch.ts';
 import { createMetrics, type Metrics } from './metrics/registry.ts';
 import { createSearchEngine } from './search/engines.ts';
-import { createWorkflowStarter, type WorkflowStarter } from './temporal/client.ts';
+import { createPaymentProvider, type ConfiguredProvider } from './payments/index.ts';
+import { createWorkflowStarter } from './temporal/client.ts';
 
 /** Long-lived handles of one process, created once and passed down. */
 export interface Services {
@@ -22,6 +28,16 @@ export interface Services {
   metrics: Metrics;
   /** Answers search_listings and the front page's search (SEARCH_ENGINE), one per process. */
   search: SearchEngine;
+  /** The configured payment provider (PAYMENT_PROVIDER); null when payments are not configured (503 where they are needed). */
+  payments: ConfiguredProvider | null;
+  /** Pooled SMTP mailer; null without SMTP_URL (mail then stays in the outbox). */
+  mailer: Mailer | null;
+  /** The in-process caches (sites, catalog, leaderboard, billboard, badge ranks, API keys, revoked grants). */
+  caches: Caches;
+  /** Named server secrets shared through PostgreSQL (the CSRF key). */
+  secrets: AppSecrets;
+  /** The guarded HTTP agent badge checks fetch owners' pages through. */
+  badgeAgent: Dispatcher;
   close(): Promise<void>;
 }
 
@@ -38,17 +54,27 @@ export function createServices(config: Config, endpoints: Endpoints, log = creat
   const db = createDb(endpoints.databaseUrl);
   const oauthKeys = loadOAuthKeys(config);
   const workflows = createWorkflowStarter({ address: endpoints.temporalAddress, namespace: config.temporal.namespace });
+  const mailer = createMailer(config);
+  const caches = createCaches(config);
+  const badgeAgent = createBadgeAgent(config.crawl);
   return {
     config,
     db,
     workflows,
     log,
     oauthKeys,
-    authenticate: createAuthenticator(db, config, oauthKeys),
+    authenticate: createAuthenticator(db, config, oauthKeys, caches),
     metrics: createMetrics(db),
     search: createSearchEngine(db, config.search),
+    payments: createPaymentProvider(db, config),
+    mailer,
+    caches,
+    secrets: createAppSecrets(db),
+    badgeAgent,
     async close() {
       await workflows.close().catch(() => {});
+      mailer?.close();
+      await badgeAgent.close().catch(() => {});
       await db.destroy();
     },
   };

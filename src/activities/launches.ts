@@ -1,3 +1,4 @@
+import type { Dispatcher } from 'undici';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/knex.ts';
 import { AppError } from '../errors.ts';
@@ -10,11 +11,13 @@ import type { ListingRow } from '../domain/listings/listings.ts';
 export interface LaunchActivityDeps {
   db: Db;
   config: Config;
+  /** The process's guarded agent for badge pages. */
+  badgeAgent: Dispatcher;
 }
 
 /** Activities of `listing:{id}`; thin wrappers over src/domain/launches. */
-export function createLaunchActivities({ db, config }: LaunchActivityDeps) {
-  const deps: BadgeCheckDeps = { db, baseUrl: config.baseUrl, crawl: config.crawl };
+export function createLaunchActivities({ db, config, badgeAgent }: LaunchActivityDeps) {
+  const deps: BadgeCheckDeps = { db, baseUrl: config.baseUrl, crawl: config.crawl, badgeAgent };
   const current = async (listingId: number) =>
     launchStateOf((await db<ListingRow>('listings').where({ id: listingId }).first()) as ListingRow | undefined);
   /** Moves a waiting free listing on; a refusal (no free week left) leaves it waiting. */

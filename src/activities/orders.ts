@@ -5,20 +5,21 @@ import { FulfilmentRefused, Undeliverable, fulfilLine, openLines } from '../doma
 import { UNDELIVERABLE } from '../domain/orders/order-flow.ts';
 import { applyPayment, completeOrder, expireOrder, markAttention, recordRefund, type PaymentOutcome } from '../domain/orders/payment.ts';
 import { refundUndeliverableLine } from '../domain/orders/undeliverable.ts';
-import { isPayableAmount } from '../payments/event-schema.ts';
-import { paymentProvider } from '../payments/index.ts';
-import { RefundRefusedError } from '../payments/port.ts';
-import type { WorkflowStarter } from '../temporal/client.ts';
+import { isPayableAmount } from '../domain/orders/payment-events.ts';
+import { RefundRefusedError, requireProvider } from '../domain/orders/payment-port.ts';
+import type { PaymentProvider, WorkflowStarter } from '../domain/ports.ts';
 
 export interface OrderActivityDeps {
   db: Db;
   config: Config;
   /** Fulfilling a launch starts or signals the listing's workflow. */
   workflows: WorkflowStarter;
+  /** Refunds; null when the server has no payment provider. */
+  payments: PaymentProvider | null;
 }
 
 /** Activities of `order:{number}`; thin wrappers over the orders domain. */
-export function createOrderActivities({ db, config, workflows }: OrderActivityDeps) {
+export function createOrderActivities({ db, config, workflows, payments }: OrderActivityDeps) {
   return {
     async orderStatus(number: string): Promise<string | null> {
       return (await db('orders').where({ number }).first('status'))?.status ?? null;
@@ -36,7 +37,7 @@ export function createOrderActivities({ db, config, workflows }: OrderActivityDe
       const dedupeKey = `refund:${paymentId}`;
       let refundId: string;
       try {
-        ({ refundId } = await paymentProvider(db, config).refund(paymentId, amountCents, dedupeKey));
+        ({ refundId } = await requireProvider(payments).refund(paymentId, amountCents, dedupeKey));
       } catch (err) {
         if (err instanceof RefundRefusedError)
           throw ApplicationFailure.nonRetryable(`the provider refused: ${err.message}`, 'RefundRefused');
@@ -57,7 +58,7 @@ export function createOrderActivities({ db, config, workflows }: OrderActivityDe
     },
     /** A line fulfilLine found `undeliverable`: refunded (its share of the payment), the buyer told; once per line. */
     async refundUndeliverable(number: string, lineId: number, reason: string): Promise<void> {
-      await refundUndeliverableLine(db, config, number, lineId, reason);
+      await refundUndeliverableLine(db, config, payments, number, lineId, reason);
     },
     markAttention: (number: string, reason: string): Promise<void> => markAttention(db, number, reason),
     /** Support asked for a retry: the order is `paid` again while its lines are retried. */

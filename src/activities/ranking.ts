@@ -2,7 +2,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/knex.ts';
 import { freezeWeek, tellTopOwners, type FreezeOutcome } from '../domain/ranking/weekly-close.ts';
-import { listSites, siteByKey } from '../domain/sites/sites.ts';
+import { readSiteByKey, readSites } from '../domain/sites/sites.ts';
 import { AppError } from '../errors.ts';
 
 export interface RankingActivityDeps {
@@ -15,7 +15,7 @@ export function createRankingActivities({ db, config }: RankingActivityDeps) {
   return {
     /** Keys of every site, in id order. */
     async siteKeys(): Promise<string[]> {
-      return (await listSites(db)).map((s) => s.key);
+      return (await readSites(db)).map((s) => s.key);
     },
     /** Freezes a finished week of a site; idempotent. A week not over yet is refused for good. */
     async freezeWeek(siteKey: string, weekStart: string): Promise<FreezeOutcome> {
@@ -34,7 +34,7 @@ export function createRankingActivities({ db, config }: RankingActivityDeps) {
 }
 
 async function siteId(db: Db, key: string): Promise<number> {
-  const site = await siteByKey(db, key);
+  const site = await readSiteByKey(db, key);
   if (!site) throw ApplicationFailure.nonRetryable(`There is no site with the key "${key}".`, 'unknown_site');
   return site.id;
 }

@@ -1,3 +1,4 @@
+import type { Dispatcher } from 'undici';
 import { parseArgs } from 'node:util';
 import { createApiKey } from '../auth/api-keys.ts';
 import { ScopeSchema, type Scope } from '../auth/scopes.ts';
@@ -32,7 +33,7 @@ ${ORDER_SUPPORT_USAGE}
 ${FLOWS_USAGE}`;
 
 /** Runs one admin command; returns the process exit code. Output is for scripts: the key alone on the last line. */
-export async function runAdmin(db: Db, argv: string[], services?: SupportDeps): Promise<number> {
+export async function runAdmin(db: Db, argv: string[], services?: SupportDeps & { badgeAgent: Dispatcher }): Promise<number> {
   const [command, ...rest] = argv;
   const { values } = parseArgs({
     args: rest,
@@ -59,7 +60,11 @@ export async function runAdmin(db: Db, argv: string[], services?: SupportDeps): 
     const sites = await runSiteCommand(db, command, values);
     if (sites !== null) return sites;
     if (services) {
-      const launches = await runLaunchCommand({ db, config: services.config, workflows: services.workflows }, command, values);
+      const launches = await runLaunchCommand(
+        { db, config: services.config, workflows: services.workflows, badgeAgent: services.badgeAgent },
+        command,
+        values,
+      );
       if (launches !== null) return launches;
       const flows = await runFlowsCommand(db, services, command);
       if (flows !== null) return flows;

@@ -1,6 +1,6 @@
 import type { Db } from '../db/knex.ts';
 import { recentEdits, type RecentEdit } from '../domain/listings/listing-versions.ts';
-import { siteByKey } from '../domain/sites/sites.ts';
+import { readSiteByKey } from '../domain/sites/sites.ts';
 import { badRequest } from '../errors.ts';
 
 export const EDITS_LIST_USAGE =
@@ -9,7 +9,7 @@ export const EDITS_LIST_USAGE =
 /** `edits:list`: the latest listing edits, newest first, each with a before/after diff for the site team. */
 export async function editsList(db: Db, options: { site?: string; limit?: string }): Promise<string> {
   const limit = parseLimit(options.limit);
-  if (options.site !== undefined && !(await siteByKey(db, options.site))) {
+  if (options.site !== undefined && !(await readSiteByKey(db, options.site))) {
     throw badRequest('unknown_site', `There is no site with the key "${options.site}".`);
   }
   const edits = await recentEdits(db, { siteKey: options.site, limit });

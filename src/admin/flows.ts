@@ -1,7 +1,7 @@
 import type { Config } from '../config.ts';
 import type { Db } from '../db/knex.ts';
 import { findStuckFlows, type StuckFlow } from '../domain/flows/stuck.ts';
-import type { WorkflowStarter } from '../temporal/client.ts';
+import type { WorkflowStarter } from '../domain/ports.ts';
 
 export const FLOWS_USAGE = `  npm run admin -- flows:stuck   (drafts, orders, claims, launches and mail that are stuck: why, the command that fixes it, the Temporal UI link)`;
 

@@ -1,3 +1,4 @@
+import type { Dispatcher } from 'undici';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/knex.ts';
 import { runBadgeCheck } from '../domain/launches/badge-check.ts';
@@ -7,7 +8,7 @@ import { queuePositions } from '../domain/launches/slots.ts';
 import { isoWeekLabel, isoWeekStart, mondayOfWeekLabel } from '../domain/launches/weeks.ts';
 import type { ListingRow } from '../domain/listings/listings.ts';
 import { badRequest, notFound } from '../errors.ts';
-import type { WorkflowStarter } from '../temporal/client.ts';
+import type { WorkflowStarter } from '../domain/ports.ts';
 
 export const LAUNCHES_USAGE = `  npm run admin -- launches:list [--week YYYY-Www]   (a week's launches; without --week: waiting, queued and this week's)
   npm run admin -- launches:recheck --listing N        (checks the badge, then signals listing:{N}, restarting it when it is closed)`;
@@ -21,6 +22,7 @@ export interface LaunchDeps {
   db: Db;
   config: Pick<Config, 'baseUrl' | 'crawl'>;
   workflows: Pick<WorkflowStarter, 'recheckLaunch'>;
+  badgeAgent: Dispatcher;
 }
 
 /** Runs a `launches:*` command; returns null for other commands. */
@@ -96,7 +98,11 @@ async function launchesRecheck(deps: LaunchDeps, listing: string | undefined): P
   if (row.plan === null) throw badRequest('no_launch', `Listing ${row.id} has no launch plan yet (status ${row.status}).`);
   let badge = '';
   if (row.plan === 'free' && ['awaiting_badge', 'live'].includes(row.status)) {
-    const check = await runBadgeCheck({ db: deps.db, baseUrl: deps.config.baseUrl, crawl: deps.config.crawl }, row, 'admin');
+    const check = await runBadgeCheck(
+      { db: deps.db, baseUrl: deps.config.baseUrl, crawl: deps.config.crawl, badgeAgent: deps.badgeAgent },
+      row,
+      'admin',
+    );
     badge = ` badge ${check.status}: ${check.detail}`;
   }
   const moved = (await advanceFreeListing(deps.db, deps.config.baseUrl, row.id)) ?? row;

@@ -1,7 +1,7 @@
 import type { Config } from '../config.ts';
 import type { Db } from '../db/knex.ts';
 import { importListing } from '../domain/listings/import-listing.ts';
-import { siteByKey } from '../domain/sites/sites.ts';
+import { readSiteByKey } from '../domain/sites/sites.ts';
 import { badRequest } from '../errors.ts';
 
 export const LISTINGS_IMPORT_USAGE =
@@ -14,7 +14,7 @@ export async function listingsImport(
   flags: { site?: string; url?: string },
 ): Promise<string> {
   if (!flags.site || !flags.url) throw badRequest('usage', `--site and --url are required.\n  ${LISTINGS_IMPORT_USAGE}`);
-  const site = await siteByKey(db, flags.site);
+  const site = await readSiteByKey(db, flags.site);
   if (!site) throw badRequest('unknown_site', `There is no site with the key "${flags.site}".`);
   let url: URL;
   try {

@@ -2,7 +2,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/knex.ts';
 import { formatCents, unitPriceText } from '../domain/orders/line-text.ts';
 import { orderDetails, refundOrder, retryOrder } from '../domain/orders/support.ts';
-import type { WorkflowStarter } from '../temporal/client.ts';
+import type { PaymentProvider, WorkflowStarter } from '../domain/ports.ts';
 import { OrderUsageError, type OrderFlags } from './orders.ts';
 
 export const ORDER_SUPPORT_USAGE = `  npm run admin -- orders:show --number N
@@ -13,6 +13,8 @@ export const ORDER_SUPPORT_USAGE = `  npm run admin -- orders:show --number N
 export interface SupportDeps {
   config: Config;
   workflows: WorkflowStarter;
+  /** Null when the server has no payment provider (refunds answer 503). */
+  payments: PaymentProvider | null;
 }
 
 /** Runs an orders:* support command; returns null for other commands. */
@@ -56,7 +58,7 @@ export async function runOrderSupportCommand(
       const line = f.line === undefined ? undefined : Number(f.line);
       if (line !== undefined && !(Number.isInteger(line) && line >= 0))
         throw new OrderUsageError('--line must be a line position (0, 1, ...).');
-      const { amountCents } = await refundOrder(db, deps.config, number, line);
+      const { amountCents } = await refundOrder(db, deps.payments, number, line);
       console.log(`refunded ${formatCents(amountCents)} of ${number}`);
       return 0;
     }

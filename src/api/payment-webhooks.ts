@@ -2,9 +2,9 @@ import type { IncomingMessage } from 'node:http';
 import type { Context, Next } from 'koa';
 import { takePaymentEvent } from '../domain/orders/payment-intake.ts';
 import { AppError } from '../errors.ts';
-import { paymentProvider } from '../payments/index.ts';
-import { InvalidWebhookError } from '../payments/event-schema.ts';
-import { ForgedWebhookError } from '../payments/port.ts';
+import { requirePayments } from '../payments/index.ts';
+import { InvalidWebhookError } from '../domain/orders/payment-events.ts';
+import { ForgedWebhookError } from '../domain/orders/payment-port.ts';
 import type { Services } from '../services.ts';
 
 const PATH = /^\/webhooks\/payments\/([a-z]+)$/;
@@ -20,7 +20,7 @@ export function paymentWebhooks(services: Services) {
     const match = PATH.exec(ctx.path);
     if (!match) return next();
     if (ctx.method !== 'POST') throw new AppError('method_not_allowed', 'Webhooks are POSTed.');
-    const provider = paymentProvider(services.db, services.config);
+    const provider = requirePayments(services.payments);
     if (match[1] !== provider.name) throw new AppError('not_found', `No webhooks are taken for "${match[1]}".`);
     const raw = await readRaw(ctx.req);
     let event;

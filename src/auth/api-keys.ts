@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sha256Hex } from '../hash.ts';
-import { cacheOf } from '../cache/ttl-cache.ts';
+import { TtlCache } from '../cache/ttl-cache.ts';
 import type { Db } from '../db/knex.ts';
 import type { Principal, Scope } from './scopes.ts';
 
@@ -37,15 +37,18 @@ const LAST_USED_RESOLUTION_MS = 60_000;
  */
 export const KEY_CACHE_TTL_MS = 2_000;
 
-const keyCache = (db: Db) => cacheOf<Principal | null>(db, 'api-keys', { ttlMs: KEY_CACHE_TTL_MS, maxEntries: 10_000 });
+/** Verified keys by hash, one cache per process (built by createServices). */
+export type ApiKeyCache = TtlCache<Principal | null>;
+
+export const createApiKeyCache = (): ApiKeyCache => new TtlCache({ ttlMs: KEY_CACHE_TTL_MS, maxEntries: 10_000 });
 
 /** The principal of a live key, or null for an unknown or revoked key. */
-export async function authenticateApiKey(db: Db, key: string): Promise<Principal | null> {
+export async function authenticateApiKey(db: Db, cache: ApiKeyCache, key: string): Promise<Principal | null> {
   if (!looksLikeApiKey(key) || key.length > 200) return null;
   const hash = hashApiKey(key);
-  const principal = await keyCache(db).get(hash, () => loadKey(db, hash));
+  const principal = await cache.get(hash, () => loadKey(db, hash));
   // Unknown keys are not kept: guesses must not crowd out live keys, and a new key works at once.
-  if (!principal) keyCache(db).delete(hash);
+  if (!principal) cache.delete(hash);
   return principal;
 }
 
@@ -60,10 +63,10 @@ async function loadKey(db: Db, hash: string): Promise<Principal | null> {
 }
 
 /** Revokes one of the user's keys; it fails at once on the next call. */
-export async function revokeApiKey(db: Db, userId: number, keyId: number): Promise<boolean> {
+export async function revokeApiKey(db: Db, cache: ApiKeyCache, userId: number, keyId: number): Promise<boolean> {
   const n = await db('api_keys').where({ id: keyId, user_id: userId }).whereNull('revoked_at').update({ revoked_at: db.fn.now() });
   // Only the hash is stored, not which cache entry is this key's: start over (revokes are rare).
-  keyCache(db).clear();
+  cache.clear();
   return n === 1;
 }
 

@@ -1,7 +1,8 @@
 import type { Config } from '../config.ts';
 import type { Db } from '../db/knex.ts';
-import { authenticateApiKey, looksLikeApiKey } from './api-keys.ts';
+import { authenticateApiKey, looksLikeApiKey, type ApiKeyCache } from './api-keys.ts';
 import { accessTokenVerifier } from './oauth/access-tokens.ts';
+import type { RevokedGrantsCache } from './oauth/grants.ts';
 import type { OAuthKeys } from './oauth/keys.ts';
 import type { Principal } from './scopes.ts';
 
@@ -12,7 +13,12 @@ import type { Principal } from './scopes.ts';
  */
 export type Authenticate = (token: string, audience: string) => Promise<Principal | null>;
 
-export function createAuthenticator(db: Db, config: Config, keys: OAuthKeys): Authenticate {
-  const verifyAccessToken = accessTokenVerifier(db, config, keys);
-  return (token, audience) => (looksLikeApiKey(token) ? authenticateApiKey(db, token) : verifyAccessToken(token, audience));
+export function createAuthenticator(
+  db: Db,
+  config: Config,
+  keys: OAuthKeys,
+  caches: { apiKeys: ApiKeyCache; revokedGrants: RevokedGrantsCache },
+): Authenticate {
+  const verifyAccessToken = accessTokenVerifier(db, config, keys, caches.revokedGrants);
+  return (token, audience) => (looksLikeApiKey(token) ? authenticateApiKey(db, caches.apiKeys, token) : verifyAccessToken(token, audience));
 }

@@ -1,14 +1,20 @@
 import { randomBytes } from 'node:crypto';
-import { cacheOf } from '../cache/ttl-cache.ts';
+import { TtlCache } from '../cache/ttl-cache.ts';
 import type { Db } from '../db/knex.ts';
 
 /**
  * A named 256-bit server secret, created on first use and shared through PostgreSQL, so every
  * api process signs and checks with the same key without any configuration.
  */
-export function appSecret(db: Db, name: string): Promise<Buffer> {
+export interface AppSecrets {
+  get(name: string): Promise<Buffer>;
+}
+
+/** The process's app secrets, built once by createServices. */
+export function createAppSecrets(db: Db): AppSecrets {
   // Kept for the life of the process; a failed load is retried by the next call.
-  return cacheOf<Buffer>(db, 'app-secrets', { ttlMs: Infinity, maxEntries: 100 }).get(name, () => loadOrCreate(db, name));
+  const cache = new TtlCache<Buffer>({ ttlMs: Infinity, maxEntries: 100 });
+  return { get: (name) => cache.get(name, () => loadOrCreate(db, name)) };
 }
 
 async function loadOrCreate(db: Db, name: string): Promise<Buffer> {

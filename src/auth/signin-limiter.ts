@@ -1,17 +1,7 @@
 import type { Db } from '../db/knex.ts';
+import type { SigninLimits } from '../config.ts';
 
-export interface SigninLimits {
-  /**
-   * Failed attempts on one email address within the window: from one client address, then 429
-   * for that address; from all addresses together, then every attempt on it is slowed down.
-   */
-  perEmail: number;
-  /** Failed attempts per client address within the window (higher: offices share an address). */
-  perIp: number;
-  windowSeconds: number;
-  /** Longest slow-down of an attempt on an email address with many failures. */
-  maxDelaySeconds: number;
-}
+export type { SigninLimits };
 
 export type AttemptStart = { ok: true; attemptId: number; delayMs: number } | { ok: false; retryAfterSeconds: number };
 

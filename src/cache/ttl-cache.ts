@@ -1,15 +1,26 @@
+import { LRUCache } from 'lru-cache';
+
+/** How long entries live and how many are kept; `ttlMs` 0 turns the cache off, Infinity keeps entries for the process's life. */
+export interface TtlCacheOptions {
+  ttlMs: number;
+  maxEntries: number;
+}
+
 /**
- * A small in-process cache of async results with a time to live, least recently used eviction
- * and single flight: concurrent misses of one key share one load. A failed load is not kept.
+ * An in-process cache of async results (lru-cache: time to live, least recently used eviction)
+ * with single flight: concurrent misses of one key share one load. A failed load is not kept.
+ * Built once by createServices (src/service-caches.ts) and handed to whoever reads through it.
  */
 export class TtlCache<V> {
-  readonly #ttlMs: number;
-  readonly #maxEntries: number;
-  readonly #entries = new Map<string, { value: Promise<V>; expires: number }>();
+  readonly #enabled: boolean;
+  readonly #entries: LRUCache<string, { value: Promise<V> }>;
 
-  constructor(options: { ttlMs: number; maxEntries: number }) {
-    this.#ttlMs = options.ttlMs;
-    this.#maxEntries = options.maxEntries;
+  constructor(options: TtlCacheOptions) {
+    this.#enabled = options.ttlMs > 0;
+    this.#entries = new LRUCache({
+      max: Math.max(1, options.maxEntries),
+      ...(Number.isFinite(options.ttlMs) && options.ttlMs > 0 ? { ttl: options.ttlMs } : {}),
+    });
   }
 
   get size(): number {
@@ -17,22 +28,16 @@ export class TtlCache<V> {
   }
 
   get(key: string, load: () => PromiseLike<V>): Promise<V> {
-    if (this.#ttlMs <= 0) return Promise.resolve(load());
-    const now = Date.now();
+    if (!this.#enabled) return Promise.resolve(load());
     const hit = this.#entries.get(key);
-    this.#entries.delete(key);
-    if (hit && hit.expires > now) {
-      this.#entries.set(key, hit); // most recently used goes last
-      return hit.value;
-    }
+    if (hit) return hit.value;
     // Settled once into a real promise: a knex query builder is a thenable that runs its query
     // again on every await, so kept as it is, every hit would go to the database.
-    const entry = { value: Promise.resolve(load()), expires: now + this.#ttlMs };
+    const entry = { value: Promise.resolve(load()) };
     this.#entries.set(key, entry);
     entry.value.catch(() => {
-      if (this.#entries.get(key) === entry) this.#entries.delete(key);
+      if (this.#entries.peek(key) === entry) this.#entries.delete(key);
     });
-    while (this.#entries.size > this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
     return entry.value;
   }
 
@@ -45,18 +50,4 @@ export class TtlCache<V> {
   clear(): void {
     this.#entries.clear();
   }
-}
-
-const perOwner = new WeakMap<object, Map<string, TtlCache<unknown>>>();
-
-/**
- * The cache named `name` of one owner (a database pool): each api process keeps its own, and two
- * pools in one process (tests) never share entries.
- */
-export function cacheOf<V>(owner: object, name: string, options: { ttlMs: number; maxEntries: number }): TtlCache<V> {
-  let caches = perOwner.get(owner);
-  if (!caches) perOwner.set(owner, (caches = new Map()));
-  let cache = caches.get(name);
-  if (!cache) caches.set(name, (cache = new TtlCache<unknown>(options)));
-  return cache as TtlCache<V>;
 }

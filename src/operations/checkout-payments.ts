@@ -2,7 +2,7 @@ import type { OrderRow } from '../domain/orders/order-views.ts';
 import { takePaymentEvent } from '../domain/orders/payment-intake.ts';
 import { repriceOrder, type BillingInput, type Repriced } from '../domain/orders/reprice.ts';
 import { AppError } from '../errors.ts';
-import { paymentProvider, type ConfiguredProvider } from '../payments/index.ts';
+import { requirePayments, type ConfiguredProvider } from '../payments/index.ts';
 import type { TestMethod, TestPaymentResult, TestPayments } from '../payments/test-provider/index.ts';
 import type { OperationContext } from './operation.ts';
 
@@ -19,7 +19,7 @@ type CardDetails = NonNullable<Parameters<TestPayments['pay']>[2]>;
 type TestPaymentRow = NonNullable<Awaited<ReturnType<TestPayments['payment']>>>;
 
 /** The configured payment provider (503 payments_unavailable when none is); the one place this layer asks for it. */
-const providerOf = (c: Pick<OperationContext, 'db' | 'config'>): ConfiguredProvider => paymentProvider(c.db, c.config);
+const providerOf = (c: Pick<OperationContext, 'payments'>): ConfiguredProvider => requirePayments(c.payments);
 
 /**
  * Saves the billing details on the pending order and prices it again with the one pricing
@@ -39,7 +39,7 @@ export function repriceWithBilling(
  * for the Payment Element.
  */
 export async function stripeCheckout(
-  c: Pick<OperationContext, 'db' | 'config'>,
+  c: Pick<OperationContext, 'db' | 'config' | 'payments'>,
   order: OrderRow,
 ): Promise<{ clientSecret: string; publishableKey: string } | null> {
   const provider = providerOf(c);
@@ -49,7 +49,7 @@ export async function stripeCheckout(
 }
 
 /** The test provider's own steps (Stripe's page does these itself); with another provider the step pages are 404s. */
-function testPayments(c: Pick<OperationContext, 'db' | 'config'>) {
+function testPayments(c: Pick<OperationContext, 'payments'>) {
   const provider = providerOf(c);
   if (provider.name !== 'test') throw new AppError('not_found', 'This payment step belongs to the test provider.');
   return provider;
@@ -57,7 +57,7 @@ function testPayments(c: Pick<OperationContext, 'db' | 'config'>) {
 
 /** Pays the order's total with the test provider: succeeded, declined, or a step to take first. */
 export function payWithTestProvider(
-  c: Pick<OperationContext, 'db' | 'config'>,
+  c: Pick<OperationContext, 'db' | 'config' | 'payments'>,
   order: OrderRow,
   method: TestMethod,
   card: CardDetails,
@@ -66,13 +66,16 @@ export function payWithTestProvider(
 }
 
 /** A payment of the test provider (its step page), or undefined. */
-export function testPayment(c: Pick<OperationContext, 'db' | 'config'>, paymentId: string): Promise<TestPaymentRow | undefined> {
+export function testPayment(
+  c: Pick<OperationContext, 'db' | 'config' | 'payments'>,
+  paymentId: string,
+): Promise<TestPaymentRow | undefined> {
   return testPayments(c).payment(paymentId);
 }
 
 /** The person approves or declines the test provider's step (3-D Secure, wallet or account approval). */
 export function decideTestPayment(
-  c: Pick<OperationContext, 'db' | 'config'>,
+  c: Pick<OperationContext, 'db' | 'config' | 'payments'>,
   paymentId: string,
   orderNumber: string,
   approve: boolean,
@@ -85,7 +88,10 @@ export function decideTestPayment(
  * succeeded payment found there is taken like its webhook, then the order is read again for up
  * to two seconds while the workflow marks it paid. Returns the order as it then stands.
  */
-export async function confirmWithProvider(c: Pick<OperationContext, 'db' | 'config' | 'workflows'>, order: OrderRow): Promise<OrderRow> {
+export async function confirmWithProvider(
+  c: Pick<OperationContext, 'db' | 'config' | 'workflows' | 'payments'>,
+  order: OrderRow,
+): Promise<OrderRow> {
   const provider = providerOf(c);
   const event = await provider.findSucceededPayment(order.number);
   if (!event) return order;

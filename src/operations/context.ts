@@ -17,7 +17,7 @@ export interface CallInfo {
 
 /** The context an operation handler runs with, the same for REST and MCP. */
 export async function operationContext(
-  services: Pick<Services, 'db' | 'config' | 'workflows' | 'search'>,
+  services: Pick<Services, 'db' | 'config' | 'workflows' | 'search' | 'caches' | 'badgeAgent' | 'payments'>,
   call: CallInfo,
 ): Promise<OperationContext> {
   return {
@@ -25,11 +25,14 @@ export async function operationContext(
     config: services.config,
     workflows: services.workflows,
     search: services.search,
+    caches: services.caches,
+    badgeAgent: services.badgeAgent,
+    payments: services.payments,
     get log() {
       return call.log; // a transport may make its logger only when it is used
     },
     requestId: call.requestId,
-    site: await siteForHost(services.db, call.host),
+    site: await siteForHost(services.db, services.caches.sites, call.host),
     principal: call.principal,
     clientIp: call.clientIp ?? 'unknown',
   };

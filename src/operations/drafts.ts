@@ -81,7 +81,7 @@ export const createDraftOp = defineOperation({
   }),
   output: Draft,
   async handler(input, ctx) {
-    const site = input.site === undefined ? ctx.site : await siteByKey(ctx.db, input.site);
+    const site = input.site === undefined ? ctx.site : await siteByKey(ctx.db, ctx.caches.sites, input.site);
     if (!site) throw badRequest('unknown_site', `There is no site with the key "${input.site}"; see list_sites.`);
     await assertCrawlableUrl(input.url, ctx.config.crawl.allowPrivateNetworks);
     const draft = await insertDraftWithinQuota(ctx.db, { ownerId: callerId(ctx), siteId: site.id, url: input.url }, ctx.config.quotas);

@@ -12,7 +12,7 @@ import { BadgeCheck, HttpUrl, Id } from './schemas.ts';
 
 /** The site the listing is on (not necessarily the request's). */
 async function siteOf(ctx: OperationContext, listing: ListingRow) {
-  return (await listSites(ctx.db)).find((s) => s.id === listing.site_id)!;
+  return (await listSites(ctx.db, ctx.caches.sites)).find((s) => s.id === listing.site_id)!;
 }
 
 export const getBadgesOp = defineOperation({
@@ -96,7 +96,7 @@ export const chooseFreeListingOp = defineOperation({
   input: z.object({ listing_id: Id }),
   output: OwnerListingView,
   async handler(input, ctx) {
-    return ownerListingView(ctx.db, await chooseFree(ctx, callerId(ctx), input.listing_id), ctx.config.baseUrl);
+    return ownerListingView(ctx.db, ctx.caches.sites, await chooseFree(ctx, callerId(ctx), input.listing_id), ctx.config.baseUrl);
   },
 });
 

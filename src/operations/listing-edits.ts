@@ -5,7 +5,7 @@ import { editListing } from '../domain/listings/listing-edits.ts';
 import { listListingVersions } from '../domain/listings/listing-versions.ts';
 import { ownerListingView } from '../domain/listings/listing-views.ts';
 import { getOwnedListing } from '../domain/listings/listings.ts';
-import { listSites, type Site } from '../domain/sites/sites.ts';
+import { listSites, type Site, type SitesCache } from '../domain/sites/sites.ts';
 import { AppliedEntry, ApplyTo, EditableFields, FaqList, ListingVersion, OwnerListingView, SocialLinks } from './listing-edit-schemas.ts';
 import { milestoneOperations } from './milestones.ts';
 import { callerId, defineOperation } from './operation.ts';
@@ -46,7 +46,7 @@ export const updateMyListingOp = defineOperation({
     applied: z.array(AppliedEntry).describe('What apply_to did per site and listing; empty without apply_to'),
   }),
   async handler(input, ctx) {
-    const applyTo = input.apply_to ? await sitesByKeys(ctx.db, input.apply_to) : null;
+    const applyTo = input.apply_to ? await sitesByKeys(ctx.db, ctx.caches.sites, input.apply_to) : null;
     const { listing, applied } = await editListing(ctx.db, {
       ownerId: callerId(ctx),
       listingId: input.listing_id,
@@ -54,13 +54,13 @@ export const updateMyListingOp = defineOperation({
       applyTo,
       meta: { editorId: callerId(ctx), operation: 'update_my_listing', requestId: ctx.requestId },
     });
-    return { ...(await ownerListingView(ctx.db, listing, ctx.config.baseUrl)), applied };
+    return { ...(await ownerListingView(ctx.db, ctx.caches.sites, listing, ctx.config.baseUrl)), applied };
   },
 });
 
 /** The sites named by apply_to; each unknown key is a 400 at its own path. */
-async function sitesByKeys(db: Db, keys: string[]): Promise<Site[]> {
-  const sites = await listSites(db);
+async function sitesByKeys(db: Db, cache: SitesCache, keys: string[]): Promise<Site[]> {
+  const sites = await listSites(db, cache);
   if (keys[0] === 'all') return sites;
   const unknown = keys.flatMap((key, i) =>
     sites.some((s) => s.key === key) ? [] : [{ path: `apply_to.${i}`, message: `Unknown site "${key}"; see list_sites` }],

@@ -16,7 +16,7 @@ export const listMyListingsOp = defineOperation({
   tags: ['my listings'],
   input: z.object({ ...PageQuery }),
   output: page(OwnerListing),
-  handler: (input, ctx) => listOwnedListings(ctx.db, callerId(ctx), input.page, input.per_page, ctx.config.baseUrl),
+  handler: (input, ctx) => listOwnedListings(ctx.db, ctx.caches.sites, callerId(ctx), input.page, input.per_page, ctx.config.baseUrl),
 });
 
 export const getMyListingOp = defineOperation({
@@ -32,7 +32,7 @@ export const getMyListingOp = defineOperation({
   input: z.object({ listing_id: Id }),
   output: OwnerListingView,
   async handler(input, ctx) {
-    return ownerListingView(ctx.db, await getOwnedListing(ctx.db, callerId(ctx), input.listing_id), ctx.config.baseUrl);
+    return ownerListingView(ctx.db, ctx.caches.sites, await getOwnedListing(ctx.db, callerId(ctx), input.listing_id), ctx.config.baseUrl);
   },
 });
 

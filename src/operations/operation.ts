@@ -1,11 +1,14 @@
+import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import type { Logger } from 'pino';
 import type { Principal, Scope } from '../auth/scopes.ts';
+import type { Caches } from '../service-caches.ts';
+import type { ConfiguredProvider } from '../payments/index.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/knex.ts';
 import type { Site } from '../domain/sites/sites.ts';
 import type { SearchEngine } from '../domain/listings/search-port.ts';
-import type { WorkflowStarter } from '../temporal/client.ts';
+import type { WorkflowStarter } from '../domain/ports.ts';
 import { payloadTooLarge, type AppError, type ErrorCode } from '../errors.ts';
 
 /** A request body limit: bytes, and the error a larger body gets. */
@@ -28,6 +31,12 @@ export interface OperationContext {
   config: Config;
   workflows: WorkflowStarter;
   search: SearchEngine;
+  /** The process's in-process caches. */
+  caches: Caches;
+  /** The guarded HTTP agent badge checks fetch through. */
+  badgeAgent: Dispatcher;
+  /** The configured payment provider; null when payments are not configured. */
+  payments: ConfiguredProvider | null;
   log: Logger;
   requestId: string;
   /** The site the request came to (by host), or the default site. */

@@ -32,7 +32,7 @@ export const quoteOrderOp = defineOperation({
   input: z.object(QuoteBody),
   output: Quote,
   async handler(input, ctx) {
-    const context = { ...pricing(ctx), catalogTtlMs: ctx.config.cache.catalogTtlMs };
+    const context = { ...pricing(ctx), catalog: ctx.config.cache.catalogTtlMs ? ctx.caches.catalog : undefined };
     const priced = await priceOrder(ctx.db, context, input);
     await checkRoom(ctx.db, ctx.site.id, priced.items, context.now);
     return priced.quote;

@@ -86,12 +86,11 @@ export const getCommunityLeaderboardOp = defineOperation({
     total: z.int().describe('Ranked listings of the week'),
   }),
   handler: (input, ctx) =>
-    cachedCommunityLeaderboard(
-      ctx.db,
-      ctx.site.id,
-      { weekStart: input.week ? isoWeekMonday(input.week)! : isoWeekStart(new Date()), page: input.page, perPage: input.per_page },
-      ctx.config.cache.leaderboardTtlMs,
-    ),
+    cachedCommunityLeaderboard(ctx.db, ctx.caches.leaderboard, ctx.site.id, {
+      weekStart: input.week ? isoWeekMonday(input.week)! : isoWeekStart(new Date()),
+      page: input.page,
+      perPage: input.per_page,
+    }),
 });
 
 export const listInterviewQuestionsOp = defineOperation({
@@ -133,7 +132,7 @@ export const listProductsOp = defineOperation({
       }),
     ),
   }),
-  handler: async (_input, ctx) => ({ items: await listProducts(ctx.db, ctx.site.id, ctx.config.cache.catalogTtlMs) }),
+  handler: async (_input, ctx) => ({ items: await listProducts(ctx.db, ctx.caches.catalog.products, ctx.site.id) }),
 });
 
 export const listSitesOp = defineOperation({
@@ -148,7 +147,7 @@ export const listSitesOp = defineOperation({
   input: z.object({}),
   output: z.object({ items: z.array(z.object({ key: z.string(), name: z.string(), is_default: z.boolean() })) }),
   handler: async (_input, ctx) => ({
-    items: (await listSites(ctx.db)).map((s) => ({ key: s.key, name: s.name, is_default: s.is_default })),
+    items: (await listSites(ctx.db, ctx.caches.sites)).map((s) => ({ key: s.key, name: s.name, is_default: s.is_default })),
   }),
 });
 

@@ -100,7 +100,7 @@ export const listMyNotificationsOp = defineOperation({
         .describe('The update, for listing_update'),
     }),
   ),
-  handler: (input, ctx) => listNotifications(ctx.db, callerId(ctx), input.page, input.per_page),
+  handler: (input, ctx) => listNotifications(ctx.db, ctx.caches.sites, callerId(ctx), input.page, input.per_page),
 });
 
 /** Updates, following and notifications. */

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import Stripe from 'stripe';
-import { parseWebhookEvent, type WebhookEvent } from './event-schema.ts';
-import { ForgedWebhookError } from './port.ts';
+import { parseWebhookEvent, type WebhookEvent } from '../domain/orders/payment-events.ts';
+import { ForgedWebhookError } from '../domain/orders/payment-port.ts';
 
 /** Seconds a signed webhook stays acceptable (Stripe's default tolerance). */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;

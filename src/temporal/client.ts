@@ -2,11 +2,13 @@ import { Client, Connection, WorkflowNotFoundError, type WorkflowStartOptions } 
 import type { SearchAttributePair } from '@temporalio/common';
 import { serviceUnavailable } from '../errors.ts';
 import { claimWorkflowId } from '../domain/claims/claims.ts';
-import type { ClaimWorkflowInput, VerifyNowResult } from '../workflows/claim.ts';
+import type { VerifyNowResult } from '../domain/claims/claim-flow.ts';
+import { listingLaunchWorkflowId } from '../domain/launches/launch-flow.ts';
+import type { WorkflowStarter } from '../domain/ports.ts';
 import { draftWorkflowId } from '../domain/drafts/drafts.ts';
 import { listingUpdateWorkflowId } from '../domain/updates/updates.ts';
 import { CLAIM_ID, DRAFT_ID, DRAFT_STATUS, LISTING_ID, ORDER_NUMBER, SITE_KEY } from '../workflows/search-attributes.ts';
-import { PAYMENT_CONFIRMED_SIGNAL, orderWorkflowId, type OrderWorkflowInput, type PaymentConfirmed } from '../domain/orders/order-flow.ts';
+import { PAYMENT_CONFIRMED_SIGNAL, orderWorkflowId, type OrderWorkflowInput } from '../domain/orders/order-flow.ts';
 import type * as workflows from '../workflows/index.ts';
 import { claimSummary, draftSummary, launchSummary, listingUpdateSummary, orderSummary } from '../workflows/summaries.ts';
 import { TASK_QUEUES } from './task-queues.ts';
@@ -18,42 +20,14 @@ const START_DEADLINE_MS = 5_000;
 /** A requested check fetches a page or asks DNS (10 s at most), plus the round trips. */
 const CHECK_DEADLINE_MS = 30_000;
 
-/** Workflow id of a listing's launch flow. */
-export const listingLaunchWorkflowId = (listingId: number) => `listing:${listingId}`;
-
-/** The workflow starts operations need; one Temporal connection per process. */
-export interface WorkflowStarter {
-  /** Starts `draft:{id}`, searchable by DraftId, DraftStatus and SiteKey. */
-  startDraft(draftId: number, about: { url: string; siteKey: string }): Promise<void>;
-  /** Starts telling the followers of a listing update, `batchSize` followers per activity call. */
-  startListingUpdate(updateId: number, batchSize: number, listingId: number): Promise<void>;
-  /** Wakes `listing:{id}` to look at its launch again (recheck signal), starting it when it is not running. */
-  recheckLaunch(listingId: number, siteKey: string): Promise<void>;
-  /** Re-aims `listing:{id}` after a paid launch was booked (paidLaunch signal), starting it when need be. */
-  paidLaunch(listingId: number, siteKey: string, week: string | null): Promise<void>;
-  /** Starts (or finds) a claim's workflow `claim:{id}`, searchable by ClaimId and ListingId. */
-  startClaim(input: ClaimWorkflowInput & { listingId: number; slug: string }): Promise<void>;
-  /** Update `verifyNow` on a claim's running workflow; WorkflowNotFoundError when it is closed. */
-  verifyClaimNow(claimId: number): Promise<VerifyNowResult>;
-  /** Signal `emailLinkOpened`: the claim was verified by its emailed link. */
-  signalClaimLinkOpened(claimId: number): Promise<void>;
-  /** Starts `order:{number}`: waits for the payment until the link expires, then fulfils. */
-  startOrder(input: OrderWorkflowInput, listingIds: number[]): Promise<void>;
-  /** Delivers a stored payment event to `order:{number}`, starting the workflow when it is closed or missing. */
-  signalPayment(input: OrderWorkflowInput, listingIds: number[], signal: PaymentConfirmed): Promise<void>;
-  /** The Temporal client (support commands use it for updates and queries). */
-  readonly client: Client;
-  /** Frontend reachable (used by /readyz). */
-  ping(): Promise<void>;
-  close(): Promise<void>;
-}
-
 export interface TemporalClientOptions {
   address: string;
   namespace: string;
 }
 
-/** Connects lazily so that the API starts even while Temporal is still coming up. */
+export type { WorkflowStarter };
+
+/** The domain's WorkflowStarter port on Temporal. Connects lazily so that the API starts even while Temporal is still coming up. */
 export function createWorkflowStarter(options: TemporalClientOptions): WorkflowStarter {
   const connection = Connection.lazy({ address: options.address, connectTimeout: '3 seconds' });
   const client = new Client({ connection, namespace: options.namespace });

@@ -1,8 +1,7 @@
 import path from 'node:path';
 import { GracefulShutdownPeriodExpiredError, NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
-import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
-import type { Db } from '../db/knex.ts';
+import type { Services } from '../services.ts';
 import { createClaimActivities } from '../activities/claims.ts';
 import { createDraftActivities } from '../activities/drafts.ts';
 import { createLaunchActivities } from '../activities/launches.ts';
@@ -11,8 +10,6 @@ import { createMailActivities } from '../activities/mail.ts';
 import { createRankingActivities } from '../activities/ranking.ts';
 import { createMaintenanceActivities } from '../activities/maintenance.ts';
 import { createOrderActivities } from '../activities/orders.ts';
-import { createWorkflowStarter } from './client.ts';
-import { createMailer } from '../mail/smtp.ts';
 import { startMailSweeper } from '../mail/sweeper.ts';
 import { ensureSchedules } from './schedules.ts';
 import { ensureSearchAttributes } from './search-attributes.ts';
@@ -32,12 +29,10 @@ const shutdownTimes = (config: Config) => ({
 
 export const WORKFLOWS_PATH = path.resolve(import.meta.dirname, '../workflows/index.ts');
 
-export interface WorkerDeps {
-  config: Config;
-  db: Db;
+/** What the workers use, handed over by the composition root (main.ts, or the tests' harness). */
+export interface WorkerDeps extends Pick<Services, 'config' | 'db' | 'log' | 'workflows' | 'payments' | 'mailer' | 'badgeAgent'> {
   address: string;
   namespace: string;
-  log: Logger;
   /** Reuse a prepared bundle (tests start many workers). */
   bundle?: WorkflowBundle;
 }
@@ -70,7 +65,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
     ...shutdownTimes(deps.config),
     activities: createDraftActivities({ db: deps.db, config: deps.config }),
   });
-  const mailer = createMailer(deps.config);
+  const mailer = deps.mailer;
   const listings = await Worker.create({
     connection,
     namespace: deps.namespace,
@@ -80,7 +75,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
     activities: {
       ...createListingUpdateActivities({ db: deps.db, config: deps.config }),
       ...createMailActivities({ db: deps.db, mailer }),
-      ...createLaunchActivities({ db: deps.db, config: deps.config }),
+      ...createLaunchActivities({ db: deps.db, config: deps.config, badgeAgent: deps.badgeAgent }),
     },
   });
   const claims = await Worker.create({
@@ -104,8 +99,6 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
     },
   });
   deps.log.info({ schedules: await ensureSchedules(connection, deps.namespace) }, 'schedules in place');
-  // Fulfilling orders starts or signals other workflows (a paid launch).
-  const starter = createWorkflowStarter({ address: deps.address, namespace: deps.namespace });
   const orders = await Worker.create({
     connection,
     namespace: deps.namespace,
@@ -113,7 +106,13 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
     workflowBundle: bundle,
     ...shutdownTimes(deps.config),
     activities: {
-      ...createOrderActivities({ db: deps.db, config: deps.config, workflows: starter }),
+      ...createOrderActivities({
+        db: deps.db,
+        config: deps.config,
+        // Fulfilling orders starts or signals other workflows (a paid launch).
+        workflows: deps.workflows,
+        payments: deps.payments,
+      }),
       ...createMailActivities({ db: deps.db, mailer }),
     },
   });
@@ -126,12 +125,11 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
     async shutdown() {
       await sweeper?.stop();
       for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
+      // The starter and the mailer belong to Services, which closes them.
       await done.catch((err: unknown) => {
         if (!(err instanceof GracefulShutdownPeriodExpiredError)) throw err;
         deps.log.warn('activities still running after the grace period were cut off (Temporal retries them)');
       });
-      await starter.close().catch(() => {});
-      mailer?.close();
     },
   };
 }

@@ -1,6 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
-import { appSecret } from '../auth/secrets.ts';
 import { forbidden } from '../errors.ts';
 import { readToken, setCookie } from './cookies.ts';
 import { html, type SafeHtml } from './html.ts';
@@ -62,7 +61,7 @@ export function verifyCsrf(services: WebServices): Middleware {
 }
 
 async function sign(services: WebServices, subject: string): Promise<string> {
-  return createHmac('sha256', await appSecret(services.db, 'csrf'))
+  return createHmac('sha256', await services.secrets.get('csrf'))
     .update(subject)
     .digest('base64url');
 }

@@ -1,7 +1,10 @@
 import type { Services } from '../services.ts';
 
 /** What web pages and their helpers use of the process services. */
-export type WebServices = Pick<Services, 'db' | 'config' | 'log' | 'workflows' | 'search'>;
+export type WebServices = Pick<
+  Services,
+  'db' | 'config' | 'log' | 'workflows' | 'search' | 'payments' | 'caches' | 'secrets' | 'badgeAgent'
+>;
 
 /** Cookies get the Secure flag when the public origin is https. */
 export const secureCookies = (services: WebServices) => services.config.baseUrl.startsWith('https:');

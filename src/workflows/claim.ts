@@ -10,8 +10,8 @@ import {
 } from '@temporalio/workflow';
 import type { ClaimActivities, ClaimReview } from '../activities/claims.ts';
 import type { MailActivities } from '../activities/mail.ts';
-import type { ClaimCheckPhase } from '../config.ts';
 import type { ClaimCheckReport } from '../domain/claims/check.ts';
+import type { ClaimWorkflowInput, VerifyNowResult } from '../domain/claims/claim-flow.ts';
 
 const CHECK_TIMEOUT = '1 minute';
 const STEP_TIMEOUT = '30 seconds';
@@ -34,21 +34,7 @@ const { deliverMail } = proxyActivities<MailActivities>({
 
 type ClaimStatus = ClaimReview['status'];
 
-export interface ClaimWorkflowInput {
-  claimId: number;
-  method: 'dns' | 'meta' | 'file' | 'email';
-  /** When the claim started and when it expires (epoch ms, from the claim row). */
-  startedAt: number;
-  expiresAt: number;
-  schedule: ClaimCheckPhase[];
-  /** Outbox rows to deliver first (the emailed link). */
-  mailIds?: number[];
-}
-
-export interface VerifyNowResult {
-  status: ClaimStatus;
-  check: ClaimCheckReport['check'];
-}
+export type { ClaimWorkflowInput, VerifyNowResult };
 
 /** verify_claim, "Check now", claims:recheck: check at once and answer with what was seen. */
 export const verifyNowUpdate = defineUpdate<VerifyNowResult>('verifyNow');

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { createCheckout } from '../../src/domain/orders/checkout.ts';
 import { isoWeekLabel } from '../../src/domain/ranking/weeks.ts';
-import { listSites } from '../../src/domain/sites/sites.ts';
+import { readSites } from '../../src/domain/sites/sites.ts';
 import { api, startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { insertDraftListing, insertLiveListing } from '../helpers/listings.ts';
 import { checkout, inDays, mondayIn, postWebhook, quote, succeededEvent, waitForOrder } from '../helpers/orders.ts';
@@ -96,7 +96,7 @@ test('an expired checkout gives its slot back; a canceled one too', async (t) =>
   await fillWeek(week, 1);
   const first = await buyer();
   // A 5-second link: the order workflow's expiry timer is the order's expires_at.
-  const site = (await listSites(db())).find((s) => s.key === 'main')!;
+  const site = (await readSites(db())).find((s) => s.key === 'main')!;
   const config = { ...env.services.config, orders: { ...env.services.config.orders, checkoutTtlSeconds: 5 } };
   const ctx = { site, userId: first.userId, clientIp: '127.0.0.1', now: new Date(), promoLimits: config.orders.promoLimits };
   const short = await createCheckout({ db: db(), config, workflows: env.services.workflows }, ctx, launchIn(first.listingId, week));

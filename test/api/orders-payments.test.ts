@@ -1,6 +1,6 @@
 import test from 'ava';
 import { applyPayment, storePaymentEvent } from '../../src/domain/orders/payment.ts';
-import { toPaymentEvent } from '../../src/payments/port.ts';
+import { toPaymentEvent } from '../../src/domain/orders/payment-port.ts';
 import { createTestProvider } from '../../src/payments/test-provider/index.ts';
 import { api, request, startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { insertLiveListing } from '../helpers/listings.ts';

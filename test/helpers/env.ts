@@ -109,7 +109,7 @@ export async function startTestEnv(
       return { userId: user.id, key, email };
     },
     async startWorkers() {
-      const running = await startWorkers({ config, db: services.db, address: temporalAddress, namespace, log: services.log });
+      const running = await startWorkers({ ...services, address: temporalAddress, namespace });
       workers.push(running);
       return running;
     },

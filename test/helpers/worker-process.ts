@@ -5,17 +5,20 @@
 import fs from 'node:fs/promises';
 import { pino } from 'pino';
 import { loadConfig } from '../../src/config.ts';
-import { createDb } from '../../src/db/knex.ts';
+import { createServices } from '../../src/services.ts';
 import { startWorkers } from '../../src/temporal/worker.ts';
 
 const config = loadConfig();
-const db = createDb(process.env.WORKER_DATABASE_URL!);
-await startWorkers({
+const address = process.env.WORKER_TEMPORAL_ADDRESS!;
+const services = createServices(
   config,
-  db,
-  address: process.env.WORKER_TEMPORAL_ADDRESS!,
+  { databaseUrl: process.env.WORKER_DATABASE_URL!, temporalAddress: address },
+  pino({ level: 'silent' }),
+);
+await startWorkers({
+  ...services,
+  address,
   namespace: config.temporal.namespace,
-  log: pino({ level: 'silent' }),
   bundle: { code: await fs.readFile(process.env.WORKER_BUNDLE_FILE!, 'utf8') },
 });
 console.log('worker ready');

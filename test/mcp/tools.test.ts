@@ -142,7 +142,7 @@ test('an unknown, revoked or malformed token is refused at once', async (t) => {
   t.is(ok.status, 200);
   // Revoked as the keys page does (another api process would see it within KEY_CACHE_TTL_MS, see test/auth/api-keys.test.ts).
   const [{ id }] = await env.services.db('api_keys').where({ user_id: user.userId }).select('id');
-  t.true(await revokeApiKey(env.services.db, user.userId, id));
+  t.true(await revokeApiKey(env.services.db, env.services.caches.apiKeys, user.userId, id));
   const revoked = await rawCall(callList('list_my_listings'), { authorization: `Bearer ${user.key}` });
   t.is(revoked.status, 401);
 });

@@ -2,7 +2,7 @@ import { createLocalJWKSet, jwtVerify } from 'jose';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/knex.ts';
 import { SCOPES, type Principal, type Scope } from '../scopes.ts';
-import { revokedGrants } from './grants.ts';
+import { revokedGrants, type RevokedGrantsCache } from './grants.ts';
 import { publicJwk, type OAuthKeys } from './keys.ts';
 
 /**
@@ -10,7 +10,7 @@ import { publicJwk, type OAuthKeys } from './keys.ts';
  * identifier of the resource called, see resources.ts), expiry and type, then the in-memory set
  * of revoked grants. No query per call.
  */
-export function accessTokenVerifier(db: Db, config: Config, keys: OAuthKeys) {
+export function accessTokenVerifier(db: Db, config: Config, keys: OAuthKeys, revoked: RevokedGrantsCache) {
   const jwks = createLocalJWKSet({ keys: keys.signing.map(publicJwk) as never });
   return async function verifyAccessToken(token: string, audience: string): Promise<Principal | null> {
     let payload;
@@ -26,7 +26,7 @@ export function accessTokenVerifier(db: Db, config: Config, keys: OAuthKeys) {
       return null;
     }
     const grantId = String(payload.gid);
-    if ((await revokedGrants(db)).has(grantId)) return null;
+    if ((await revokedGrants(db, revoked)).has(grantId)) return null;
     const userId = Number(payload.sub);
     if (!Number.isSafeInteger(userId) || userId <= 0) return null;
     const scopes = String(payload.scope ?? '')

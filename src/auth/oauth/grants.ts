@@ -1,4 +1,4 @@
-import { cacheOf } from '../../cache/ttl-cache.ts';
+import { TtlCache } from '../../cache/ttl-cache.ts';
 import type { Db } from '../../db/knex.ts';
 import { ACCESS_TOKEN_TTL_SECONDS } from './provider.ts';
 
@@ -83,12 +83,17 @@ async function endGrants(db: Db, grantIds: string[]): Promise<void> {
   await db('oauth_payloads').where({ model: 'Grant' }).whereIn('id', grantIds).delete();
 }
 
+export type RevokedGrantsCache = TtlCache<Set<string>>;
+
+/** The cache behind revokedGrants, one per process. */
+export const createRevokedGrantsCache = (): RevokedGrantsCache => new TtlCache({ ttlMs: REVOCATION_REFRESH_MS, maxEntries: 1 });
+
 /**
  * Grants revoked recently enough that one of their access tokens may still be unexpired: one
  * query per process every couple of seconds, however many calls come in.
  */
-export function revokedGrants(db: Db): Promise<Set<string>> {
-  return cacheOf<Set<string>>(db, 'revoked-grants', { ttlMs: REVOCATION_REFRESH_MS, maxEntries: 1 }).get('all', async () => {
+export function revokedGrants(db: Db, cache: RevokedGrantsCache): Promise<Set<string>> {
+  return cache.get('all', async () => {
     const rows = await db('oauth_revoked_grants')
       .where('revoked_at', '>', db.raw(`now() - interval '${ACCESS_TOKEN_TTL_SECONDS + 60} seconds'`))
       .select('grant_id');

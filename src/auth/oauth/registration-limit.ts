@@ -1,12 +1,9 @@
 import type { Db } from '../../db/knex.ts';
 import { RateLimitedError, takePoints } from '../../domain/quotas/rate-limit.ts';
 import { tooManyRequests } from '../../errors.ts';
+import type { RegistrationLimit } from '../../config.ts';
 
-export interface RegistrationLimit {
-  /** Registrations per client address within the window (offices and agents behind NAT share one). */
-  perIp: number;
-  windowSeconds: number;
-}
+export type { RegistrationLimit };
 
 /**
  * Counts an open dynamic registration of `ip`, or refuses it (429 rate_limited with Retry-After)

@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
-import { companyKey } from '../../domain/company.ts';
+import { parse } from 'tldts';
 
 const BATCH = 1000;
 
 /**
  * Company identity by the public suffix list *with its private section* (issue 20 §4): each
- * listing's `company_domain` is recomputed with domain/company.ts, so a.github.io and
+ * listing's `company_domain` is recomputed by the rule of domain/company.ts as it stood then, so a.github.io and
  * b.github.io (once both "github.io") are two companies, and a website given by an IP address is
  * one company per address and port. The new keys are only finer than the old ones, so no listing
  * joins another's company; listings that already shared one (owners could list a company twice
@@ -57,8 +57,26 @@ export async function down(db: Knex): Promise<void> {
 /** The key of a stored website; null (left as it is) for a value that is no URL. */
 function keyOf(url: string): string | null {
   try {
-    return companyKey(url);
+    return companyKeyAsOf021(url);
   } catch {
     return null;
   }
+}
+
+/**
+ * A frozen copy of domain/company.ts's companyKey as this migration introduced it. A migration
+ * means one change at one point of history: should the domain's rule move on, a fresh database
+ * still passes through this step as it ran everywhere else, and the new rule comes with a
+ * migration of its own. It also keeps db/ below the domain (lint rule lower-layers-know-no-upper).
+ */
+function companyKeyAsOf021(url: string): string {
+  const u = new URL(url);
+  const host = u.hostname
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '');
+  const domain = parse(host, { allowPrivateDomains: true }).domain;
+  if (domain) return domain;
+  const port = u.port || (u.protocol === 'https:' ? '443' : u.protocol === 'http:' ? '80' : '');
+  return `${u.hostname.toLowerCase().replace(/\.$/, '')}:${port}`;
 }

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/knex.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { isOneLine } from '../fields.ts';
-import { siteByKey } from '../sites/sites.ts';
+import { readSiteByKey } from '../sites/sites.ts';
 
 /** A question as the site team manages it (inactive ones included). */
 export interface AdminInterviewQuestion {
@@ -35,7 +35,7 @@ export async function addInterviewQuestion(
   db: Db,
   input: { site: string; text: string; position?: number },
 ): Promise<AdminInterviewQuestion> {
-  const site = await siteByKey(db, input.site);
+  const site = await readSiteByKey(db, input.site);
   if (!site) throw badRequest('unknown_site', `There is no site with the key "${input.site}".`);
   const text = checkedText(input.text);
   const [{ last }] = await db('interview_questions').where({ site_id: site.id }).max({ last: 'position' });

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/knex.ts';
 import { AppError, notFound } from '../../errors.ts';
-import { siteByKey } from '../sites/sites.ts';
+import { readSiteByKey } from '../sites/sites.ts';
 
 export interface AdminProduct {
   site: string;
@@ -26,7 +26,7 @@ export async function updateProduct(
   key: string,
   change: { price_cents?: number; active?: boolean },
 ): Promise<AdminProduct> {
-  const site = await siteByKey(db, siteKey);
+  const site = await readSiteByKey(db, siteKey);
   if (!site) throw notFound(`Site "${siteKey}"`);
   if (
     change.price_cents !== undefined &&

@@ -1,4 +1,4 @@
-import { cacheOf } from '../../cache/ttl-cache.ts';
+import { TtlCache } from '../../cache/ttl-cache.ts';
 import type { Db } from '../../db/knex.ts';
 import { isProductKey, optionsJsonSchema, unitOf, type ProductUnit } from '../orders/product-options.ts';
 import type { SiteSettings } from '../sites/sites.ts';
@@ -15,10 +15,15 @@ export interface Product {
   options: Record<string, unknown>;
 }
 
+/** Each site's product list, one cache per process (built by createServices). */
+export type ProductsCache = TtlCache<Product[]>;
+
+export const createProductsCache = (ttlMs: number): ProductsCache => new TtlCache({ ttlMs, maxEntries: 100 });
+
 /** The site's active products with the admin's current prices (USD cents, excluding VAT). */
-export function listProducts(db: Db, siteId: number, cacheTtlMs: number): Promise<Product[]> {
+export function listProducts(db: Db, cache: ProductsCache, siteId: number): Promise<Product[]> {
   // Read on every page view; an admin's price change shows within the TTL (checkout reads the table).
-  return cacheOf<Product[]>(db, 'products', { ttlMs: cacheTtlMs, maxEntries: 100 }).get(String(siteId), () => readProducts(db, siteId));
+  return cache.get(String(siteId), () => readProducts(db, siteId));
 }
 
 async function readProducts(db: Db, siteId: number): Promise<Product[]> {

@@ -2,8 +2,8 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import type { ClaimSettings } from '../../config.ts';
 import type { Db } from '../../db/knex.ts';
 import { AppError, conflict, tooManyRequests } from '../../errors.ts';
-import type { WorkflowStarter } from '../../temporal/client.ts';
-import type { ClaimWorkflowInput } from '../../workflows/claim.ts';
+import type { WorkflowStarter } from '../ports.ts';
+import type { ClaimWorkflowInput } from './claim-flow.ts';
 import { getClaim, getOwnClaim, type ClaimRow } from './claims.ts';
 
 type ClaimWorkflows = Pick<WorkflowStarter, 'startClaim' | 'verifyClaimNow'>;

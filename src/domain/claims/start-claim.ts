@@ -1,6 +1,6 @@
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/knex.ts';
-import type { WorkflowStarter } from '../../temporal/client.ts';
+import type { WorkflowStarter } from '../ports.ts';
 import { createClaim, deleteClaim, type ClaimRow } from './claims.ts';
 import type { ClaimMethod } from './instructions.ts';
 import { claimWorkflowInput } from './request-check.ts';

@@ -1,23 +1,10 @@
 import type { CompanyFacts, Evidence, Faq } from '../fields.ts';
+import type { CrawlOptions } from '../../config.ts';
 
 // The crawler drafts values of the contract's own field schemas; their types come from them.
 export type { CompanyFacts, Evidence, Faq };
 
-/** Limits and switches for one crawl; defaults come from src/config.ts. */
-export interface CrawlOptions {
-  /** Allow private, loopback, link-local and other special-use addresses (dev and tests only). */
-  allowPrivateNetworks: boolean;
-  /** Per-request timeout in milliseconds (connect + headers + body). */
-  timeoutMs: number;
-  /** Largest accepted response body in bytes; a larger page fails the request. */
-  maxBytes: number;
-  /** Most pages fetched in one crawl, the home page included. */
-  maxPages: number;
-  /** Most redirects followed for one request. */
-  maxRedirects: number;
-  /** User-Agent sent with every request and matched against robots.txt. */
-  userAgent: string;
-}
+export type { CrawlOptions };
 
 /** Stable reasons a crawl fails; shown to owners on the draft as `failure_code`. */
 export type CrawlFailureCode =

@@ -1,6 +1,6 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Db } from '../../db/knex.ts';
-import { listingLaunchWorkflowId } from '../../temporal/client.ts';
+import { listingLaunchWorkflowId } from '../launches/launch-flow.ts';
 import { claimWorkflowId } from '../claims/claims.ts';
 import { draftWorkflowId } from '../drafts/drafts.ts';
 import { orderWorkflowId } from '../orders/order-flow.ts';

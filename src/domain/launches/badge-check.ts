@@ -1,3 +1,4 @@
+import type { Dispatcher } from 'undici';
 import type { Db } from '../../db/knex.ts';
 import { tooManyRequests, unprocessable } from '../../errors.ts';
 import type { CrawlOptions } from '../crawl/types.ts';
@@ -31,6 +32,8 @@ export interface BadgeCheckDeps {
   db: Db;
   baseUrl: string;
   crawl: CrawlOptions;
+  /** The process's guarded agent for badge pages (createBadgeAgent). */
+  badgeAgent: Dispatcher;
 }
 
 /** A listing whose badge was never checked. */
@@ -106,7 +109,7 @@ export async function runBadgeCheck(
   trigger: CheckTrigger,
 ): Promise<BadgeCheckView> {
   const url = await badgePageOf(deps.db, listing);
-  const found = await fetchBadge(url, { baseUrl: deps.baseUrl, slug: listing.slug }, deps.crawl);
+  const found = await fetchBadge(url, { baseUrl: deps.baseUrl, slug: listing.slug }, deps.crawl, deps.badgeAgent);
   return deps.db.transaction(async (trx) => {
     await trx('badge_checks').insert({
       listing_id: listing.id,

@@ -23,12 +23,9 @@ const RETRY_LATER = new Set([401, 403, 408, 425, 429]);
 /** Network trouble is not the owner removing the badge. */
 const INCONCLUSIVE_CODES = new Set(['timeout', 'connection_failed', 'dns_failure', 'address_refused']);
 
-let agents: { allowPrivate: boolean; agent: Dispatcher } | null = null;
-
-/** One guarded agent per process (connections checked by the crawler's address guard). */
-function badgeAgent(allowPrivate: boolean): Dispatcher {
-  if (agents?.allowPrivate !== allowPrivate) agents = { allowPrivate, agent: createCrawlAgent(allowPrivate) };
-  return agents.agent;
+/** The guarded agent badge checks fetch through (connections checked by the crawler's address guard); one per process, built by createServices. */
+export function createBadgeAgent(crawl: Pick<CrawlOptions, 'allowPrivateNetworks'>): Dispatcher {
+  return createCrawlAgent(crawl.allowPrivateNetworks);
 }
 
 class OffDomainRedirect extends Error {}
@@ -37,11 +34,11 @@ class OffDomainRedirect extends Error {}
  * Fetches the owner's page through the crawler's SSRF guard and looks for the badge. Redirects
  * may not leave the company of `pageUrl` (domain/company.ts); only the first 1 MB is read.
  */
-export async function fetchBadge(pageUrl: string, target: BadgeTarget, crawl: CrawlOptions): Promise<BadgeFetchResult> {
+export async function fetchBadge(pageUrl: string, target: BadgeTarget, crawl: CrawlOptions, agent: Dispatcher): Promise<BadgeFetchResult> {
   const domain = companyKey(pageUrl);
   const options = { ...crawl, ...BADGE_FETCH_LIMITS, timeoutMs: Math.min(crawl.timeoutMs, BADGE_FETCH_LIMITS.timeoutMs) };
   try {
-    const page = await fetchPage(pageUrl, options, badgeAgent(crawl.allowPrivateNetworks), {
+    const page = await fetchPage(pageUrl, options, agent, {
       allowHttpErrors: true,
       truncate: true,
       beforeRequest: async (url) => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { cacheOf } from '../../cache/ttl-cache.ts';
+import { TtlCache } from '../../cache/ttl-cache.ts';
 import type { Db } from '../../db/knex.ts';
 import { notFound } from '../../errors.ts';
 import { communityLeaderboard } from '../ranking/leaderboard.ts';
@@ -62,14 +62,14 @@ export function badgeSvg(o: { siteName: string; votes: number; rank: number | nu
 }
 
 /** The badge of a listing by slug (any status but unlisted: owners place it before launch), with its ETag. */
-export async function badgeForSlug(db: Db, slug: string, theme: BadgeTheme): Promise<{ svg: string; etag: string }> {
+export async function badgeForSlug(db: Db, ranks: WeekRanksCache, slug: string, theme: BadgeTheme): Promise<{ svg: string; etag: string }> {
   const listing = await db('listings as l')
     .join('sites as s', 's.id', 'l.site_id')
     .where('l.slug', slug)
     .whereNot('l.status', 'unlisted')
     .first('l.id', 'l.site_id', 'l.votes', 'l.status', 's.name as site_name');
   if (!listing) throw notFound(`The badge of "${slug}"`);
-  const rank = listing.status === 'live' ? ((await weekRanks(db, listing.site_id)).get(listing.id) ?? null) : null;
+  const rank = listing.status === 'live' ? ((await weekRanks(db, ranks, listing.site_id)).get(listing.id) ?? null) : null;
   const svg = badgeSvg({ siteName: listing.site_name, votes: listing.votes, rank, theme });
   return { svg, etag: `"${createHash('sha256').update(svg).digest('base64url').slice(0, 22)}"` };
 }
@@ -77,9 +77,14 @@ export async function badgeForSlug(db: Db, slug: string, theme: BadgeTheme): Pro
 /** Badges are fetched on every view of every owner's page: the week's ranks are shared for a few seconds. */
 const RANKS_TTL_MS = 5_000;
 
+/** This week's ranks per site, one cache per process (built by createServices). */
+export type WeekRanksCache = TtlCache<Map<number, number>>;
+
+export const createWeekRanksCache = (): WeekRanksCache => new TtlCache({ ttlMs: RANKS_TTL_MS, maxEntries: 100 });
+
 /** This week's leaderboard ranks of a site, listing id → rank. */
-function weekRanks(db: Db, siteId: number): Promise<Map<number, number>> {
-  return cacheOf<Map<number, number>>(db, 'badge-week-ranks', { ttlMs: RANKS_TTL_MS, maxEntries: 100 }).get(String(siteId), async () => {
+function weekRanks(db: Db, cache: WeekRanksCache, siteId: number): Promise<Map<number, number>> {
+  return cache.get(String(siteId), async () => {
     const board = await communityLeaderboard(db, siteId, { weekStart: isoWeekStart(new Date()), page: 1, perPage: 100 });
     return new Map(board.items.map((i: { id: number; rank: number }) => [i.id, i.rank]));
   });

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/knex.ts';
 import { conflict, notFound, unprocessable, validationFailed } from '../../errors.ts';
-import type { WorkflowStarter } from '../../temporal/client.ts';
+import type { WorkflowStarter } from '../ports.ts';
 import type { ListingRow } from '../listings/listings.ts';
 import { readLaunchSettings } from './launch-settings.ts';
 import { releaseSlot, takePaidSlot } from './slots.ts';

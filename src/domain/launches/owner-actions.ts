@@ -1,8 +1,8 @@
+import type { Dispatcher } from 'undici';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/knex.ts';
-import type { WorkflowStarter } from '../../temporal/client.ts';
+import type { WorkflowStarter } from '../ports.ts';
 import { getOwnedListing, type ListingRow } from '../listings/listings.ts';
-import { listSites } from '../sites/sites.ts';
 import { assertBadgeUrl, claimOwnerCheck, runBadgeCheck, setBadgeUrl, type BadgeCheckView } from './badge-check.ts';
 import { advanceFreeListing, chooseFreePlan } from './free-route.ts';
 import { WAITING_STATUSES } from './owner-launch.ts';
@@ -12,13 +12,21 @@ export interface LaunchDeps {
   db: Db;
   config: Pick<Config, 'baseUrl' | 'crawl'>;
   workflows: Pick<WorkflowStarter, 'recheckLaunch'>;
+  /** The process's guarded agent for badge pages. */
+  badgeAgent: Dispatcher;
 }
 
-const checkDeps = (deps: LaunchDeps) => ({ db: deps.db, baseUrl: deps.config.baseUrl, crawl: deps.config.crawl });
+const checkDeps = (deps: LaunchDeps) => ({
+  db: deps.db,
+  baseUrl: deps.config.baseUrl,
+  crawl: deps.config.crawl,
+  badgeAgent: deps.badgeAgent,
+});
 
 /** Key of the site a listing is on (a search attribute of its flow). */
 export async function siteKeyOf(db: Db, listing: Pick<ListingRow, 'site_id'>): Promise<string> {
-  return (await listSites(db)).find((s) => s.id === listing.site_id)!.key;
+  // Read by primary key: an owner's or an admin's step, not a hot path, and no process cache to hand down.
+  return (await db('sites').where({ id: listing.site_id }).first('key')).key;
 }
 
 /**

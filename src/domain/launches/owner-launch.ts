@@ -1,7 +1,7 @@
 import type { Db } from '../../db/knex.ts';
 import { profileFacts } from '../founders/profiles.ts';
 import { profileMissing, type MissingItem } from '../founders/publish-rules.ts';
-import type { ListingRow } from '../listings/listings.ts';
+import type { ListingRow } from '../listings/listing-row.ts';
 import { badgeChecks, UNCHECKED, type BadgeCheckView } from './badge-check.ts';
 import { launchPanelUrl } from './owner-notices.ts';
 import { queuePositions } from './slots.ts';

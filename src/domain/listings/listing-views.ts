@@ -1,4 +1,5 @@
 import type { Db } from '../../db/knex.ts';
+import type { SitesCache } from '../sites/sites.ts';
 import { notFound } from '../../errors.ts';
 import { launchDetails } from '../launches/owner-launch.ts';
 import { siteKeys, toOwnerListing, type ListingRow } from './listings.ts';
@@ -6,16 +7,20 @@ import { toPublicListing } from './listing-row.ts';
 import { listMilestones, milestonesArePublic } from './milestones.ts';
 
 /** The owner's view of a listing with all its milestones (shown publicly or not) and its launch details. */
-export async function ownerListingView(db: Db, row: ListingRow, baseUrl = '') {
-  const [keys, milestones, launches] = await Promise.all([siteKeys(db), listMilestones(db, row.id), launchDetails(db, [row], baseUrl)]);
+export async function ownerListingView(db: Db, sites: SitesCache, row: ListingRow, baseUrl = '') {
+  const [keys, milestones, launches] = await Promise.all([
+    siteKeys(db, sites),
+    listMilestones(db, row.id),
+    launchDetails(db, [row], baseUrl),
+  ]);
   return { ...toOwnerListing(row, keys.get(row.site_id)!), ...launches.get(row.id)!, milestones };
 }
 
 /** A live listing by slug as anyone sees it; milestones only where the listing shows them. */
-export async function publicListingBySlug(db: Db, slug: string) {
+export async function publicListingBySlug(db: Db, sites: SitesCache, slug: string) {
   const row: ListingRow | undefined = await db('listings').where({ slug, status: 'live' }).first();
   if (!row) throw notFound(`Listing "${slug}"`);
-  const view = toPublicListing(row, (await siteKeys(db)).get(row.site_id)!);
+  const view = toPublicListing(row, (await siteKeys(db, sites)).get(row.site_id)!);
   if (!milestonesArePublic(row)) return view;
   return { ...view, milestones: await listMilestones(db, row.id) };
 }

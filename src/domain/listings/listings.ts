@@ -4,7 +4,7 @@ import { notFound } from '../../errors.ts';
 import { companyKey } from '../company.ts';
 import { launchDetails } from '../launches/owner-launch.ts';
 import { isoWeekLabel } from '../ranking/weeks.ts';
-import { listSites } from '../sites/sites.ts';
+import { listSites, type SitesCache } from '../sites/sites.ts';
 import { toPublicListing, type ListingRow } from './listing-row.ts';
 import { uniqueSlug } from './slug.ts';
 
@@ -28,14 +28,14 @@ export function toOwnerListing(row: ListingRow, siteKey: string) {
 }
 
 /** site_id → key, for views that name the site. */
-export async function siteKeys(db: Db): Promise<Map<number, string>> {
-  return new Map((await listSites(db)).map((s) => [s.id, s.key]));
+export async function siteKeys(db: Db, sites: SitesCache): Promise<Map<number, string>> {
+  return new Map((await listSites(db, sites)).map((s) => [s.id, s.key]));
 }
 
 /** The caller's listings of any status, newest first, with their launch details (links on `baseUrl`). */
-export async function listOwnedListings(db: Db, ownerId: number, page: number, perPage: number, baseUrl = '') {
+export async function listOwnedListings(db: Db, sites: SitesCache, ownerId: number, page: number, perPage: number, baseUrl = '') {
   const base = () => db('listings').where({ owner_id: ownerId });
-  const [found, keys] = await Promise.all([pageOf<ListingRow>(base().orderBy('id', 'desc'), base(), page, perPage), siteKeys(db)]);
+  const [found, keys] = await Promise.all([pageOf<ListingRow>(base().orderBy('id', 'desc'), base(), page, perPage), siteKeys(db, sites)]);
   const launches = await launchDetails(db, found.items, baseUrl);
   return { ...found, items: found.items.map((r) => ({ ...toOwnerListing(r, keys.get(r.site_id)!), ...launches.get(r.id)! })) };
 }

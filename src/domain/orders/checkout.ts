@@ -1,7 +1,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/knex.ts';
-import type { WorkflowStarter } from '../../temporal/client.ts';
+import type { WorkflowStarter } from '../ports.ts';
 import type { OrderWorkflowInput } from './order-flow.ts';
 import { holdCapacity } from './capacity-holds.ts';
 import { linesOf, toOrderView, type OrderRow, type OrderView } from './order-views.ts';

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/knex.ts';
 import { AppError } from '../../errors.ts';
-import type { WorkflowStarter } from '../../temporal/client.ts';
+import type { WorkflowStarter } from '../ports.ts';
 import { launchPaid } from '../launches/launch-paid.ts';
 import { isoWeekStart } from '../ranking/weeks.ts';
 import { lockBillboard, takenDays } from './billboard-capacity.ts';

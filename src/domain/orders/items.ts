@@ -1,7 +1,7 @@
-import { cacheOf } from '../../cache/ttl-cache.ts';
+import { TtlCache } from '../../cache/ttl-cache.ts';
 import type { Db } from '../../db/knex.ts';
 import { AppError, appError, validationFailed, type FieldError } from '../../errors.ts';
-import { listProducts } from '../catalog/products.ts';
+import { listProducts, type ProductsCache } from '../catalog/products.ts';
 import type { Site } from '../sites/sites.ts';
 import { isoWeekStart } from '../ranking/weeks.ts';
 import {
@@ -20,6 +20,17 @@ export interface OrderItemInput {
   product: string;
   listing_id?: number | undefined;
   options?: Record<string, unknown> | undefined;
+}
+
+/** The caller's listings on a site (id → name) by `{site}:{user}`, one cache per process (built by createServices). */
+export type OwnedListingsCache = TtlCache<Map<number, string>>;
+
+export const createOwnedListingsCache = (ttlMs: number): OwnedListingsCache => new TtlCache({ ttlMs, maxEntries: 10_000 });
+
+/** The caches a quote may read through (checkouts read the tables). */
+export interface CatalogCaches {
+  products: ProductsCache;
+  ownedListings: OwnedListingsCache;
 }
 
 /** An item checked against the catalog: the unit price snapshot, the normalised options and how many units they buy. */
@@ -55,15 +66,15 @@ export async function resolveItems(
   userId: number,
   items: OrderItemInput[],
   now: Date,
-  cacheTtlMs = 0,
+  catalog?: CatalogCaches,
 ): Promise<ResolvedItem[]> {
-  const catalog: ProductRow[] = cacheTtlMs
-    ? await listProducts(db, site.id, cacheTtlMs)
+  const products: ProductRow[] = catalog
+    ? await listProducts(db, catalog.products, site.id)
     : await db('products').where({ site_id: site.id, active: true }).select('key', 'name', 'price_cents', 'needs_listing');
-  const products = new Map<string, ProductRow>(catalog.map((p) => [p.key, p]));
+  const productsByKey = new Map<string, ProductRow>(products.map((p) => [p.key, p]));
   const malformed: FieldError[] = [];
   const parsed = items.map((item, i) => {
-    const product = products.get(item.product);
+    const product = productsByKey.get(item.product);
     if (!product || !isProductKey(item.product)) {
       malformed.push({ path: `items.${i}.product`, message: `Unknown product "${item.product}"; see list_products` });
       return null;
@@ -93,7 +104,7 @@ export async function resolveItems(
     };
   });
   if (malformed.length) throw validationFailed(malformed, 'Some order items are invalid.');
-  const names = await checkListings(db, site.id, userId, parsed as ResolvedItem[], cacheTtlMs);
+  const names = await checkListings(db, site.id, userId, parsed as ResolvedItem[], catalog?.ownedListings);
   const resolved = (parsed as ResolvedItem[]).map((i) => ({ ...i, listing_name: i.listing_id === null ? null : names.get(i.listing_id)! }));
   const refused = await refusals(db, resolved, now);
   if (refused.length) {
@@ -117,7 +128,7 @@ async function checkListings(
   siteId: number,
   userId: number,
   items: ResolvedItem[],
-  cacheTtlMs: number,
+  ownedCache: OwnedListingsCache | undefined,
 ): Promise<Map<number, string>> {
   const ids = [...new Set(items.map((i) => i.listing_id).filter((id): id is number => id !== null))];
   if (!ids.length) return new Map();
@@ -128,11 +139,8 @@ async function checkListings(
         r.name,
       ]),
     );
-  if (cacheTtlMs) {
-    const mine = await cacheOf<Map<number, string>>(db, 'owned-listings', { ttlMs: cacheTtlMs, maxEntries: 10_000 }).get(
-      `${siteId}:${userId}`,
-      () => namesOf(db('listings')),
-    );
+  if (ownedCache) {
+    const mine = await ownedCache.get(`${siteId}:${userId}`, () => namesOf(db('listings')));
     if (ids.every((id) => mine.has(id))) return mine;
   }
   const owned = await namesOf(db('listings').whereIn('id', ids));

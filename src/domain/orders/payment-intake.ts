@@ -1,9 +1,9 @@
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/knex.ts';
 import { AppError } from '../../errors.ts';
-import { isPayableAmount } from '../../payments/event-schema.ts';
-import type { PaymentEvent, ProviderName } from '../../payments/port.ts';
-import type { WorkflowStarter } from '../../temporal/client.ts';
+import { isPayableAmount } from './payment-events.ts';
+import type { PaymentEvent, ProviderName } from './payment-port.ts';
+import type { WorkflowStarter } from '../ports.ts';
 import type { OrderWorkflowInput } from './order-flow.ts';
 import { storePaymentEvent } from './payment.ts';
 

@@ -1,8 +1,8 @@
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/knex.ts';
 import { queueMail } from '../../mail/outbox.ts';
-import { isPayableAmount } from '../../payments/event-schema.ts';
-import { toPaymentEvent, type PaymentEvent, type ProviderName } from '../../payments/port.ts';
+import { isPayableAmount } from './payment-events.ts';
+import { toPaymentEvent, type PaymentEvent, type ProviderName } from './payment-port.ts';
 import { releaseHolds } from './capacity-holds.ts';
 import { linesOf, invoiceUrl, type OrderRow } from './order-views.ts';
 import { receiptText } from './receipt.ts';

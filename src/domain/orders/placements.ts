@@ -1,4 +1,4 @@
-import { cacheOf } from '../../cache/ttl-cache.ts';
+import { TtlCache } from '../../cache/ttl-cache.ts';
 import type { Db } from '../../db/knex.ts';
 
 /** What paid placements show publicly: the featured strip, category pages, the billboard. */
@@ -57,10 +57,13 @@ export async function billboardOn(db: Db, siteId: number, day: string): Promise<
   return row ?? null;
 }
 
-/** Today's billboard, read on every page view: cached per site for `ttlMs`. */
-export function todaysBillboard(db: Db, siteId: number, ttlMs: number): Promise<PlacedListing | null> {
+/** Today's billboard per site and day, one cache per process (built by createServices). */
+export type BillboardCache = TtlCache<PlacedListing | null>;
+
+export const createBillboardCache = (ttlMs: number): BillboardCache => new TtlCache({ ttlMs, maxEntries: 100 });
+
+/** Today's billboard, read on every page view: cached per site for the cache's TTL. */
+export function todaysBillboard(db: Db, cache: BillboardCache, siteId: number): Promise<PlacedListing | null> {
   const today = new Date().toISOString().slice(0, 10);
-  return cacheOf<PlacedListing | null>(db, 'billboard', { ttlMs, maxEntries: 100 }).get(`${siteId}:${today}`, () =>
-    billboardOn(db, siteId, today),
-  );
+  return cache.get(`${siteId}:${today}`, () => billboardOn(db, siteId, today));
 }

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/knex.ts';
 import { AppError } from '../../errors.ts';
 import type { Site } from '../sites/sites.ts';
-import { resolveItems, type OrderItemInput, type ResolvedItem } from './items.ts';
+import { resolveItems, type CatalogCaches, type OrderItemInput, type ResolvedItem } from './items.ts';
 import { formatCents } from './line-text.ts';
 import { applyBp, splitByLargestRemainder } from './money.ts';
 import {
@@ -63,11 +63,11 @@ export interface PricingContext {
   /** Unit prices snapshotted into the order's lines at checkout; re-pricing keeps them. */
   unitPrices?: number[];
   /**
-   * Quotes may read the product list as list_products does and the caller's listings (cached for
-   * this long); checkouts leave it out and read the tables, so the snapshot is the admin's
+   * Quotes may read the product list as list_products does and the caller's listings through
+   * these caches; checkouts leave it out and read the tables, so the snapshot is the admin's
    * current price and ownership is checked against the table.
    */
-  catalogTtlMs?: number;
+  catalog?: CatalogCaches;
 }
 
 /** An item with its amount: quantity × unit price, before any discount. */
@@ -88,7 +88,7 @@ export interface PricedOrder {
 export async function priceOrder(db: Db, ctx: PricingContext, input: QuoteInput): Promise<PricedOrder> {
   const country = input.billing_country;
   const vatCheck = input.vat_number ? checkVatNumber(input.vat_number, country, ctx.now) : null;
-  const resolved = await resolveItems(db, ctx.site, ctx.userId, input.items, ctx.now, ctx.catalogTtlMs);
+  const resolved = await resolveItems(db, ctx.site, ctx.userId, input.items, ctx.now, ctx.catalog);
   const items = resolved.map((item, i) => withAmount(item, ctx.unitPrices?.[i] ?? item.unit_price_cents));
   const promo = input.promo_code === undefined ? null : await usablePromo(db, ctx, input.promo_code, items);
   const vat = decideVat(ctx.site.settings.seller_country, country, vatCheck, ctx.now);

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/knex.ts';
 import { AppError, notFound } from '../../errors.ts';
-import { siteByKey } from '../sites/sites.ts';
+import { readSiteByKey } from '../sites/sites.ts';
 import { isProductKey } from './product-options.ts';
 import type { PromoCode } from './promos.ts';
 
@@ -22,7 +22,7 @@ const refuse = (detail: string) => new AppError('validation_failed', detail);
 
 /** Creates a promo code (admin); the code is stored trimmed and matched without case. */
 export async function createPromo(db: Db, p: NewPromo): Promise<PromoCode> {
-  const site = await siteByKey(db, p.site);
+  const site = await readSiteByKey(db, p.site);
   if (!site) throw notFound(`Site "${p.site}"`);
   const code = p.code.trim();
   if (!/^[A-Za-z0-9_-]{3,40}$/.test(code)) throw refuse('The code must be 3–40 letters, digits, - or _.');
@@ -67,7 +67,7 @@ export async function listPromos(db: Db, siteKey?: string) {
 
 /** Disables a code; it then reads as `unknown` to buyers. */
 export async function disablePromo(db: Db, siteKey: string, code: string): Promise<void> {
-  const site = await siteByKey(db, siteKey);
+  const site = await readSiteByKey(db, siteKey);
   if (!site) throw notFound(`Site "${siteKey}"`);
   const n = await db('promo_codes')
     .where({ site_id: site.id })

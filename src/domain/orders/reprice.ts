@@ -1,7 +1,7 @@
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/knex.ts';
 import { AppError, conflict } from '../../errors.ts';
-import { listSites } from '../sites/sites.ts';
+import { readSites } from '../sites/sites.ts';
 import type { OrderRow } from './order-views.ts';
 import { priceOrder, type PricedOrder, type QuoteInput } from './pricing.ts';
 import type { PromoReason } from './promos.ts';
@@ -24,7 +24,7 @@ export interface Repriced {
  * dropped and its reservation released; the caller shows the reason and the new total.
  */
 export async function repriceOrder(db: Db, config: Config, order: OrderRow, billing: BillingInput, clientIp: string): Promise<Repriced> {
-  const site = (await listSites(db)).find((s) => s.id === order.site_id)!;
+  const site = (await readSites(db)).find((s) => s.id === order.site_id)!;
   const lines = await db('order_lines').where({ order_id: order.id }).orderBy('position');
   const ctx = {
     site,

@@ -1,8 +1,8 @@
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/knex.ts';
 import { AppError, notFound } from '../../errors.ts';
-import { paymentProvider } from '../../payments/index.ts';
-import type { WorkflowStarter } from '../../temporal/client.ts';
+import type { WorkflowStarter } from '../ports.ts';
+import { requireProvider, type PaymentProvider } from './payment-port.ts';
 import { RETRY_UPDATE, orderWorkflowId, type OrderWorkflowInput } from './order-flow.ts';
 import { linesOf, type OrderLineRow, type OrderRow } from './order-views.ts';
 import { releaseLineHolds } from './capacity-holds.ts';
@@ -58,7 +58,12 @@ export async function retryOrder(db: Db, config: Config, workflows: WorkflowStar
 }
 
 /** `orders:refund`: refunds the whole paid order, or one line (its net plus VAT), once each. */
-export async function refundOrder(db: Db, config: Config, number: string, position?: number): Promise<{ amountCents: number }> {
+export async function refundOrder(
+  db: Db,
+  payments: PaymentProvider | null,
+  number: string,
+  position?: number,
+): Promise<{ amountCents: number }> {
   const { order, lines } = await orderDetails(db, number);
   if (!order.payment_id || !order.paid_at) throw new AppError('order_not_paid', `Order ${order.number} has no payment to refund.`);
   const line = position === undefined ? null : lines.find((l) => l.position === position);
@@ -67,7 +72,7 @@ export async function refundOrder(db: Db, config: Config, number: string, positi
   if (!open.length) throw new AppError('already_refunded', 'Already refunded.');
   const amountCents = open.reduce((sum, l: OrderLineRow) => sum + l.net_cents + l.vat_cents, 0);
   const dedupeKey = `support-refund:${order.number}:${line ? line.position : 'all'}`;
-  const { refundId } = await paymentProvider(db, config).refund(order.payment_id, amountCents, dedupeKey);
+  const { refundId } = await requireProvider(payments).refund(order.payment_id, amountCents, dedupeKey);
   await recordRefund(db, {
     number: order.number,
     lineId: line?.id ?? null,

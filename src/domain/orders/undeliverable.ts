@@ -1,8 +1,8 @@
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/knex.ts';
 import { queueMail } from '../../mail/outbox.ts';
-import { paymentProvider } from '../../payments/index.ts';
 import { releaseLineHolds } from './capacity-holds.ts';
+import { requireProvider, type PaymentProvider } from './payment-port.ts';
 import type { OrderLineRow, OrderRow } from './order-views.ts';
 import { recordRefund } from './payment.ts';
 
@@ -16,6 +16,7 @@ import { recordRefund } from './payment.ts';
 export async function refundUndeliverableLine(
   db: Db,
   config: Config,
+  payments: PaymentProvider | null,
   number: string,
   lineId: number,
   reason: string,
@@ -29,7 +30,7 @@ export async function refundUndeliverableLine(
   // Once per key at the provider too, so a retry of this step never refunds twice. A line free of charge has nothing to give back.
   const refundId =
     amountCents > 0 && order.payment_id
-      ? (await paymentProvider(db, config).refund(order.payment_id, amountCents, dedupeKey)).refundId
+      ? (await requireProvider(payments).refund(order.payment_id, amountCents, dedupeKey)).refundId
       : null;
   await db.transaction(async (trx) => {
     await trx('orders').where({ id: order.id }).forUpdate().first('id');

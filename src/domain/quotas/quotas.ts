@@ -1,16 +1,9 @@
 import type { Knex } from 'knex';
 import type { Db } from '../../db/knex.ts';
 import { AppError } from '../../errors.ts';
+import type { QuotaSettings } from '../../config.ts';
 
-/** Per-account limits on work that costs us or third parties (crawls, follower mail). */
-export interface QuotaSettings {
-  /** Drafts of one account still crawling or drafting. */
-  draftsInFlight: number;
-  /** Drafts one account may create per hour. */
-  draftsPerHour: number;
-  /** Updates one listing may post per hour. */
-  updatesPerListingPerHour: number;
-}
+export type { QuotaSettings };
 
 export const HOUR_SECONDS = 3600;
 

@@ -1,4 +1,4 @@
-import { cacheOf } from '../../cache/ttl-cache.ts';
+import { TtlCache } from '../../cache/ttl-cache.ts';
 import type { Db } from '../../db/knex.ts';
 import { isoWeekLabel } from './weeks.ts';
 
@@ -65,9 +65,13 @@ export async function communityLeaderboard(db: Db, siteId: number, query: Leader
   };
 }
 
-/** communityLeaderboard reused for `ttlMs` per process (the public operation under load); 0 = off. */
-export function cachedCommunityLeaderboard(db: Db, siteId: number, query: LeaderboardQuery, ttlMs: number): Promise<Leaderboard> {
-  const cache = cacheOf<Leaderboard>(db, 'leaderboard', { ttlMs, maxEntries: 1_000 });
+/** Leaderboard pages, one cache per process (built by createServices); a TTL of 0 turns it off. */
+export type LeaderboardCache = TtlCache<Leaderboard>;
+
+export const createLeaderboardCache = (ttlMs: number): LeaderboardCache => new TtlCache({ ttlMs, maxEntries: 1_000 });
+
+/** communityLeaderboard reused for the cache's TTL (the public operation under load). */
+export function cachedCommunityLeaderboard(db: Db, cache: LeaderboardCache, siteId: number, query: LeaderboardQuery): Promise<Leaderboard> {
   return cache.get(`${siteId}:${query.weekStart}:${query.page}:${query.perPage}`, () => communityLeaderboard(db, siteId, query));
 }
 

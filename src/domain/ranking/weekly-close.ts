@@ -1,7 +1,7 @@
 import type { Db } from '../../db/knex.ts';
 import { conflict } from '../../errors.ts';
 import { queueMail } from '../../mail/outbox.ts';
-import { listSites } from '../sites/sites.ts';
+import { readSites } from '../sites/sites.ts';
 import { addWeeks, isoWeekLabel } from './weeks.ts';
 
 /** Owners of this many top listings are told their place. */
@@ -65,7 +65,7 @@ export async function tellTopOwners(
   weekStart: string,
   baseUrl: string,
 ): Promise<{ told: number; mailIds: number[] }> {
-  const site = (await listSites(db)).find((s) => s.id === siteId)?.name;
+  const site = (await readSites(db)).find((s) => s.id === siteId)?.name;
   return db.transaction(async (trx) => {
     const top: TopListing[] = await trx('weekly_results as r')
       .join('listings as l', 'l.id', 'r.listing_id')

@@ -1,4 +1,4 @@
-import { cacheOf } from '../../cache/ttl-cache.ts';
+import { TtlCache } from '../../cache/ttl-cache.ts';
 import type { Db } from '../../db/knex.ts';
 
 export interface SiteSettings {
@@ -16,16 +16,30 @@ export interface Site {
   settings: SiteSettings;
 }
 
-/** All sites, cached for 30 s per process (sites change only by admin action). */
-export function listSites(db: Db): Promise<Site[]> {
-  return cacheOf<Site[]>(db, 'sites', { ttlMs: 30_000, maxEntries: 1 }).get('all', () =>
-    db('sites').select('id', 'key', 'name', 'host', 'is_default', 'settings').orderBy('id'),
-  );
+/** The sites, one cache per process (built by createServices). */
+export type SitesCache = TtlCache<Site[]>;
+
+/** Sites change only by admin action: 30 s per process. */
+export const createSitesCache = (): SitesCache => new TtlCache({ ttlMs: 30_000, maxEntries: 1 });
+
+/** All sites, through the process's cache. */
+export function listSites(db: Db, cache: SitesCache): Promise<Site[]> {
+  return cache.get('all', () => readSites(db));
+}
+
+/** All sites from the table, uncached: admin commands and rare steps (a week's close, a re-pricing) read them fresh. */
+export function readSites(db: Db): Promise<Site[]> {
+  return db('sites').select('id', 'key', 'name', 'host', 'is_default', 'settings').orderBy('id');
+}
+
+/** A site by key from the table (uncached, see readSites), or undefined. */
+export async function readSiteByKey(db: Db, key: string): Promise<Site | undefined> {
+  return (await readSites(db)).find((s) => s.key === key);
 }
 
 /** The site whose host the request came to, else the default site. */
-export async function siteForHost(db: Db, host: string): Promise<Site> {
-  const sites = await listSites(db);
+export async function siteForHost(db: Db, cache: SitesCache, host: string): Promise<Site> {
+  const sites = await listSites(db, cache);
   const hostname = host.replace(/:\d+$/, '').toLowerCase();
   const site = sites.find((s) => s.host === hostname) ?? sites.find((s) => s.is_default);
   if (!site) throw new Error('no default site: run the seed');
@@ -33,6 +47,6 @@ export async function siteForHost(db: Db, host: string): Promise<Site> {
 }
 
 /** A site by key, or undefined. */
-export async function siteByKey(db: Db, key: string): Promise<Site | undefined> {
-  return (await listSites(db)).find((s) => s.key === key);
+export async function siteByKey(db: Db, cache: SitesCache, key: string): Promise<Site | undefined> {
+  return (await listSites(db, cache)).find((s) => s.key === key);
 }

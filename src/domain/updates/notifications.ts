@@ -1,6 +1,7 @@
 import type { Db } from '../../db/knex.ts';
 import { pageOf } from '../../db/pages.ts';
 import { siteKeys } from '../listings/listings.ts';
+import type { SitesCache } from '../sites/sites.ts';
 
 interface NotificationRow {
   id: number;
@@ -21,7 +22,7 @@ interface NotificationRow {
  * fan-out delivered them): updates of followed listings, and notes about the user's own listings
  * (launch news, a weekly result, a claim) that carry their own title and text.
  */
-export async function listNotifications(db: Db, userId: number, page: number, perPage: number) {
+export async function listNotifications(db: Db, sites: SitesCache, userId: number, page: number, perPage: number) {
   const base = () => db('notifications as n').where('n.user_id', userId);
   const newestFirst = base()
     .leftJoin('listing_updates as u', 'u.id', 'n.listing_update_id')
@@ -40,7 +41,7 @@ export async function listNotifications(db: Db, userId: number, page: number, pe
       'l.slug as listing_slug',
       'l.site_id',
     );
-  const [found, keys] = await Promise.all([pageOf<NotificationRow>(newestFirst, base(), page, perPage), siteKeys(db)]);
+  const [found, keys] = await Promise.all([pageOf<NotificationRow>(newestFirst, base(), page, perPage), siteKeys(db, sites)]);
   return {
     ...found,
     items: found.items.map((r) => ({

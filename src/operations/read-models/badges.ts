@@ -6,6 +6,10 @@ import type { OperationContext } from '../operation.ts';
 export { BADGE_THEMES } from '../../domain/launches/badges.ts';
 
 /** The badge SVG of the listing with this slug in a theme, with its ETag; 404 for no such (or an unlisted) listing. */
-export function listingBadge(c: Pick<OperationContext, 'db'>, slug: string, theme: BadgeTheme): Promise<{ svg: string; etag: string }> {
-  return badgeForSlug(c.db, slug, theme);
+export function listingBadge(
+  c: Pick<OperationContext, 'db' | 'caches'>,
+  slug: string,
+  theme: BadgeTheme,
+): Promise<{ svg: string; etag: string }> {
+  return badgeForSlug(c.db, c.caches.badgeWeekRanks, slug, theme);
 }

@@ -33,10 +33,10 @@ export async function myOrder(c: Pick<OperationContext, 'db' | 'principal'>, num
 
 /** Who the invoice of an order names: the site it was bought on, that site's seller details, the buyer's email. */
 export async function invoiceParties(
-  c: Pick<OperationContext, 'db'>,
+  c: Pick<OperationContext, 'db' | 'caches'>,
   order: OrderRow,
 ): Promise<{ site: Site; seller: SellerDetails; buyerEmail: string }> {
-  const site = (await listSites(c.db)).find((s) => s.id === order.site_id)!;
+  const site = (await listSites(c.db, c.caches.sites)).find((s) => s.id === order.site_id)!;
   const seller = await readSeller(c.db, order.site_id);
   const buyer = await c.db('users').where({ id: order.user_id }).first('email');
   return { site, seller, buyerEmail: buyer.email };

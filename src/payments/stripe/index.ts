@@ -1,6 +1,6 @@
 import Stripe from 'stripe';
 import type { OrderConfig } from '../../config-orders.ts';
-import { RefundRefusedError, toPaymentEvent, type PaymentProvider } from '../port.ts';
+import { RefundRefusedError, toPaymentEvent, type PaymentProvider } from '../../domain/orders/payment-port.ts';
 import { verifySignedEvent } from '../signature.ts';
 
 export interface StripePayments {

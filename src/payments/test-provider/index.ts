@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { request } from 'undici';
 import type { Db } from '../../db/knex.ts';
 import type { OrderConfig } from '../../config-orders.ts';
-import { RefundRefusedError, toPaymentEvent, type PaymentEvent, type PaymentProvider } from '../port.ts';
+import { RefundRefusedError, toPaymentEvent, type PaymentEvent, type PaymentProvider } from '../../domain/orders/payment-port.ts';
 import { signWebhook, verifySignedEvent } from '../signature.ts';
 import { cardOutcome, refusesRefunds, type CardDetails } from './cards.ts';
 

@@ -83,7 +83,7 @@ ${postForm(paths.revokeApiKey(key.id), token, html`<button type="submit">Revoke 
     const user = (await currentUser(ctx, services))!;
     const id = parseId(ctx.params.id);
     // Another person's key, an unknown id and an already revoked key all look the same.
-    if (!id || !(await revokeApiKey(services.db, user.id, id))) throw notFound('The key');
+    if (!id || !(await revokeApiKey(services.db, services.caches.apiKeys, user.id, id))) throw notFound('The key');
     ctx.status = 303;
     ctx.redirect(`${KEYS_PAGE}?notice=key-revoked`);
   });

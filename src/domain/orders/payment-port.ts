@@ -3,6 +3,7 @@
  * `test-provider/` (simulated methods, signed webhooks in Stripe's format; refused in production)
  * and `stripe/` (the official SDK). Both deliver Stripe-format events, verified the same way.
  */
+import { AppError } from '../../errors.ts';
 
 export type ProviderName = 'test' | 'stripe';
 
@@ -62,4 +63,12 @@ export function toPaymentEvent(event: { id: string; type: string; data: { object
     currency: typeof object.currency === 'string' ? object.currency.toUpperCase() : null,
     method: typeof metadata.method === 'string' ? metadata.method : (types[0] ?? null),
   };
+}
+
+/** The server's provider, or 503 `payments_unavailable` when it has none (PAYMENT_PROVIDER unset): Services.payments is null then. */
+export function requireProvider<P extends PaymentProvider>(provider: P | null): P {
+  if (!provider) {
+    throw new AppError('payments_unavailable', 'Payments are not configured on this server (PAYMENT_PROVIDER and the Stripe keys).');
+  }
+  return provider;
 }

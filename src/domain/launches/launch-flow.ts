@@ -1,0 +1,2 @@
+/** Workflow id of a listing's launch flow. */
+export const listingLaunchWorkflowId = (listingId: number) => `listing:${listingId}`;

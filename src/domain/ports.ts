@@ -1,0 +1,39 @@
+/**
+ * The ports the domain needs from outside it; main.ts builds the implementations once
+ * (src/temporal/client.ts, src/payments/) and hands them down. The search engine's port is
+ * beside its area (listings/search-port.ts), the payment provider's beside orders
+ * (orders/payment-port.ts).
+ */
+import type { Client } from '@temporalio/client';
+import type { ClaimWorkflowInput, VerifyNowResult } from './claims/claim-flow.ts';
+import type { OrderWorkflowInput, PaymentConfirmed } from './orders/order-flow.ts';
+
+export type { PaymentProvider, PaymentEvent, ProviderName } from './orders/payment-port.ts';
+export type { SearchEngine } from './listings/search-port.ts';
+
+/** The workflow starts and messages the domain and the operations need; one Temporal connection per process. */
+export interface WorkflowStarter {
+  /** Starts `draft:{id}`, searchable by DraftId, DraftStatus and SiteKey. */
+  startDraft(draftId: number, about: { url: string; siteKey: string }): Promise<void>;
+  /** Starts telling the followers of a listing update, `batchSize` followers per activity call. */
+  startListingUpdate(updateId: number, batchSize: number, listingId: number): Promise<void>;
+  /** Wakes `listing:{id}` to look at its launch again (recheck signal), starting it when it is not running. */
+  recheckLaunch(listingId: number, siteKey: string): Promise<void>;
+  /** Re-aims `listing:{id}` after a paid launch was booked (paidLaunch signal), starting it when need be. */
+  paidLaunch(listingId: number, siteKey: string, week: string | null): Promise<void>;
+  /** Starts (or finds) a claim's workflow `claim:{id}`, searchable by ClaimId and ListingId. */
+  startClaim(input: ClaimWorkflowInput & { listingId: number; slug: string }): Promise<void>;
+  /** Update `verifyNow` on a claim's running workflow; WorkflowNotFoundError when it is closed. */
+  verifyClaimNow(claimId: number): Promise<VerifyNowResult>;
+  /** Signal `emailLinkOpened`: the claim was verified by its emailed link. */
+  signalClaimLinkOpened(claimId: number): Promise<void>;
+  /** Starts `order:{number}`: waits for the payment until the link expires, then fulfils. */
+  startOrder(input: OrderWorkflowInput, listingIds: number[]): Promise<void>;
+  /** Delivers a stored payment event to `order:{number}`, starting the workflow when it is closed or missing. */
+  signalPayment(input: OrderWorkflowInput, listingIds: number[], signal: PaymentConfirmed): Promise<void>;
+  /** The Temporal client (support commands use it for updates and queries). */
+  readonly client: Client;
+  /** Frontend reachable (used by /readyz). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
