@@ -1,8 +1,6 @@
 // The layering of docs/architecture.md as rules, run by `npm run lint`:
 //   transport (api | mcp | web | admin) → operations → domain → db / Temporal / adapters.
 // Workflows are replayed, so they reach I/O only through activities imported as types.
-// Violations that exist today are listed in .dependency-cruiser-known-violations.json and
-// shrink to none as the restructuring lands; a new one fails the lint.
 const TRANSPORT = '^src/(api|mcp|web|admin|app\\.ts)';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
