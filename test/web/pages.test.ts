@@ -55,10 +55,15 @@ test('unknown pages are HTML 404s; REST, health and the lead’s paths are left 
   t.is((await api(env, 'GET', '/products')).status, 200);
   const health = await client.get('/healthz');
   t.deepEqual(JSON.parse(health.text), { status: 'ok' });
-  for (const path of ['/mcp', '/oauth/authorize', '/.well-known/oauth-authorization-server']) {
+  for (const path of ['/mcp', '/.well-known/oauth-authorization-server']) {
     const res = await client.get(path);
     t.is(res.headers.get('content-security-policy'), null, `${path} is not a web page`);
   }
+  // The authorization server answers its own path; its error page carries our page headers.
+  const authorize = await client.get('/oauth/authorize');
+  t.is(authorize.status, 400);
+  t.regex(authorize.text, /invalid_request/);
+  t.truthy(authorize.headers.get('content-security-policy'));
   // The OAuth consent step is a page of ours (sign-in first), with the page headers.
   const consent = await client.get('/consent/x');
   t.is(consent.status, 303);
