@@ -4,16 +4,8 @@ import { AppError, appError, validationFailed, type FieldError } from '../../err
 import { listProducts, type ProductsCache } from '../catalog/products.ts';
 import type { Site } from '../sites/sites.ts';
 import { isoWeekStart } from '../ranking/weeks.ts';
-import {
-  MAX_WEEKS_AHEAD,
-  addDays,
-  isProductKey,
-  optionsSchema,
-  quantityOf,
-  unitOf,
-  type ProductKey,
-  type ProductUnit,
-} from './product-options.ts';
+import type { LineFacts } from './line-text.ts';
+import { MAX_WEEKS_AHEAD, addDays, isProductKey, optionsSchema, quantityOf, unitOf, type ProductKey } from './product-options.ts';
 
 /** One element of `items` as the caller sent it. */
 export interface OrderItemInput {
@@ -34,16 +26,9 @@ export interface CatalogCaches {
 }
 
 /** An item checked against the catalog: the unit price snapshot, the normalised options and how many units they buy. */
-export interface ResolvedItem {
+export interface ResolvedItem extends LineFacts {
   product: ProductKey;
   product_name: string;
-  listing_id: number | null;
-  /** The listing's name, so that pages, orders and invoices never say "listing 2". */
-  listing_name: string | null;
-  options: Record<string, unknown>;
-  unit: ProductUnit;
-  quantity: number;
-  unit_price_cents: number;
 }
 
 /** What pricing needs of a product: the site's current price. */

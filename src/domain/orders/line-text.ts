@@ -27,6 +27,7 @@ const UNIT_NAMES: Record<ProductUnit, [string, string]> = {
 export interface LineFacts {
   product: string;
   listing_id: number | null;
+  /** The listing's name, so that pages, orders and invoices never say "listing 2". */
   listing_name: string | null;
   options: Record<string, unknown>;
   unit: ProductUnit;

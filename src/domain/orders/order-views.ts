@@ -1,8 +1,7 @@
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/knex.ts';
 import { notFound } from '../../errors.ts';
-import type { Quote } from './pricing.ts';
-import type { ProductUnit } from './product-options.ts';
+import type { Quote, QuoteLine } from './pricing.ts';
 
 export type OrderStatus = 'pending' | 'paid' | 'fulfilled' | 'expired' | 'canceled' | 'refunded' | 'attention';
 
@@ -33,21 +32,10 @@ export interface OrderRow {
   updated_at: Date;
 }
 
-export interface OrderLineRow {
+export interface OrderLineRow extends QuoteLine {
   id: number;
   order_id: number;
   position: number;
-  product: string;
-  listing_id: number | null;
-  listing_name: string | null;
-  options: Record<string, unknown>;
-  unit: ProductUnit;
-  quantity: number;
-  unit_price_cents: number;
-  amount_cents: number;
-  discount_cents: number;
-  net_cents: number;
-  vat_cents: number;
   fulfilled_at: Date | null;
   refunded_at: Date | null;
 }

@@ -2,7 +2,7 @@ import type { Db } from '../../db/knex.ts';
 import { AppError } from '../../errors.ts';
 import type { Site } from '../sites/sites.ts';
 import { resolveItems, type CatalogCaches, type OrderItemInput, type ResolvedItem } from './items.ts';
-import { formatCents } from './line-text.ts';
+import { formatCents, type LineFacts } from './line-text.ts';
 import { applyBp, splitByLargestRemainder } from './money.ts';
 import {
   findPromo,
@@ -14,7 +14,6 @@ import {
   type PromoAttemptLimits,
   type PromoCode,
 } from './promos.ts';
-import type { ProductUnit } from './product-options.ts';
 import { checkVatNumber, decideVat, type VatCheck, type VatDecision } from './vat.ts';
 
 /** The body of quote_order and create_checkout. */
@@ -25,14 +24,7 @@ export interface QuoteInput {
   promo_code?: string | undefined;
 }
 
-export interface QuoteLine {
-  product: string;
-  listing_id: number | null;
-  listing_name: string | null;
-  options: Record<string, unknown>;
-  unit: ProductUnit;
-  quantity: number;
-  unit_price_cents: number;
+export interface QuoteLine extends LineFacts {
   /** quantity × unit price, before any discount. */
   amount_cents: number;
   discount_cents: number;
