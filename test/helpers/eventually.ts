@@ -6,13 +6,13 @@
  */
 export async function eventually<T>(
   what: string,
-  check: () => T | false | null | undefined | Promise<T | false | null | undefined>,
+  check: () => T | Promise<T>,
   { timeoutMs = 30_000, intervalMs = 50 }: { timeoutMs?: number; intervalMs?: number } = {},
-): Promise<T> {
+): Promise<Exclude<T, false | null | undefined>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
-    if (value !== false && value !== undefined && value !== null) return value;
+    if (value !== false && value !== undefined && value !== null) return value as Exclude<T, false | null | undefined>;
     if (Date.now() >= deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, intervalMs));
   }
