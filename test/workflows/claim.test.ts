@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import test from 'ava';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createClaimActivities } from '../../src/activities/claims.ts';
 import { createMailActivities } from '../../src/activities/mail.ts';
 import { createMailer } from '../../src/mail/smtp.ts';
@@ -10,7 +9,7 @@ import { startTestDns, type TestDns } from '../helpers/dns-server.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
 import { startTestSmtp, type TestSmtp } from '../helpers/smtp.ts';
 import { eventually } from '../helpers/eventually.ts';
-import { startTimeSkipping, timeSkippingWorker } from '../helpers/time-skipping.ts';
+import { startTimeSkipping, timeSkippingWorker, type TimeSkippingEnv } from '../helpers/time-skipping.ts';
 import { recordHistory } from '../helpers/workflows.ts';
 
 // The claim workflow on Temporal's clock (the Java test server, time skipping): a schedule of
@@ -20,7 +19,7 @@ import { recordHistory } from '../helpers/workflows.ts';
 // (and app) of its own whose clock starts at now; serial, as skipping time moves all workflows.
 
 let env: TestEnv;
-let testEnv: TestWorkflowEnvironment;
+let testEnv: TimeSkippingEnv;
 let worker: { stop(): Promise<void> };
 let dns: TestDns;
 let smtp: TestSmtp;
@@ -53,9 +52,12 @@ test.beforeEach(async () => {
   user = await env.user();
 });
 test.afterEach.always(async () => {
-  await worker?.stop();
-  await env?.close();
-  await testEnv?.teardown();
+  // Each test's own: a failed beforeEach must not tear down the previous test's twice.
+  const [w, e, te] = [worker, env, testEnv];
+  [worker, env, testEnv] = [undefined as never, undefined as never, undefined as never];
+  await w?.stop();
+  await e?.close();
+  await te?.teardown();
 });
 test.after.always(async () => {
   await dns?.close();
