@@ -6,6 +6,9 @@ ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"
 # The browser tests drive Debian's chromium; a fresh machine (CI) gets it here.
 bash scripts/chromium.sh
+# The workflow timing tests run on Temporal's Java test server (temporal/test-server.sh builds its
+# launcher with Maven on first use): a fresh machine gets java and mvn here.
+bash scripts/java.sh
 # LINT=0 skips the lint step (a quick run of a few files while the tree is being formatted).
 if [ "${LINT:-1}" != "0" ]; then
   bash scripts/lint.sh

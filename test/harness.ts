@@ -1,8 +1,9 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { createDb, migrate } from '../src/db/knex.ts';
 import { seed } from '../src/db/seed.ts';
 import { startEmbeddedPostgres } from '../src/embedded/postgres.ts';
@@ -10,7 +11,8 @@ import { startTemporalDevServer } from '../src/embedded/temporal.ts';
 import { namespaceFor } from './helpers/namespace.ts';
 
 /**
- * Starts one real PostgreSQL and one Temporal dev server on free ports, prepares a migrated
+ * Starts one real PostgreSQL and one Temporal dev server on free ports, provisions Temporal's Java
+ * test server for the time-skipping tests (temporal/test-server.sh), prepares a migrated
  * and seeded template database, then runs ava. Each test file clones the template into its own
  * database and uses its own Temporal namespace (namespaceFor), so files run in parallel.
  */
@@ -46,6 +48,10 @@ async function run(): Promise<number> {
     await migrate(db);
     await seed(db);
     await db.destroy();
+    // Temporal's Java test server (time skipping) for the workflow timing tests, built once into the user cache.
+    const testServer = (
+      await promisify(execFile)('bash', [path.join(ROOT, 'temporal/test-server.sh')], { timeout: 600_000 })
+    ).stdout.trim();
     const files = await testFiles(path.join(ROOT, 'test'));
     temporal = await startTemporalDevServer({
       port: temporalPort,
@@ -63,6 +69,7 @@ async function run(): Promise<number> {
           TEST_PG_URL: pg.url('postgres'),
           TEST_TEMPLATE_DB: TEMPLATE_DB,
           TEST_TEMPORAL_ADDRESS: temporal!.address,
+          TEST_TEMPORAL_TEST_SERVER: testServer,
         },
       });
       child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));

@@ -9,6 +9,7 @@ import { api, startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { mcpParity } from '../helpers/mcp-parity.ts';
 import { html, serve, text, type Handler, type TestSite } from '../helpers/site.ts';
 import { WebClient } from '../helpers/web.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 const HOME = `<!doctype html><html><head>
 <title>Acme Rockets | Rockets for small teams</title>
@@ -46,14 +47,15 @@ test.after.always(async () => {
 });
 
 async function waitForDraft(key: string, id: number) {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const res = await api(env, 'GET', `/drafts/${id}`, { key });
-    if (res.status !== 200) throw new Error(`get_draft ${id}: ${res.status} ${JSON.stringify(res.body)}`);
-    if (!['crawling', 'drafting'].includes(res.body.status)) return res.body;
-    if (Date.now() > deadline) throw new Error(`draft ${id} still ${res.body.status}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
+  return eventually(
+    `draft ${id} to finish`,
+    async () => {
+      const res = await api(env, 'GET', `/drafts/${id}`, { key });
+      if (res.status !== 200) throw new Error(`get_draft ${id}: ${res.status} ${JSON.stringify(res.body)}`);
+      return !['crawling', 'drafting'].includes(res.body.status) && res.body;
+    },
+    { timeoutMs: 60_000 },
+  );
 }
 
 /** Drafts of one owner (tests in this file run concurrently, so never count them all). */

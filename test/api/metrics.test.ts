@@ -4,6 +4,7 @@ import { installTemporalRuntime } from '../../src/temporal/runtime.ts';
 import { api, freePort, startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
 import { mcpParity } from '../helpers/mcp-parity.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 /** /metrics on its own port: request, MCP and database series after real traffic; the SDK's worker metrics. */
 
@@ -131,12 +132,15 @@ test.serial('only GET /metrics is served there, and the public port has no /metr
 });
 
 test.serial('the Temporal SDK exports its worker metrics on TEMPORAL_METRICS_PORT', async (t) => {
-  let text = '';
   // The SDK reports poller and slot metrics once the workers poll.
-  for (let i = 0; i < 50 && !/^temporal_/m.test(text); i++) {
-    text = await scrape(temporalMetricsUrl);
-    if (!/^temporal_/m.test(text)) await new Promise((r) => setTimeout(r, 200));
-  }
+  const text = await eventually(
+    'temporal_ metrics',
+    async () => {
+      const scraped = await scrape(temporalMetricsUrl);
+      return /^temporal_/m.test(scraped) && scraped;
+    },
+    { timeoutMs: 10_000, intervalMs: 200 },
+  );
   t.regex(text, /^temporal_\w+\{[^}]*task_queue="drafts"/m);
   t.regex(text, /^temporal_\w+\{[^}]*namespace="/m);
 });

@@ -5,6 +5,7 @@ import { insertLiveListing } from '../helpers/listings.ts';
 import { checkout, waitForOrder } from '../helpers/orders.ts';
 import { startFakeStripe } from '../helpers/stripe-fake.ts';
 import { WebClient } from '../helpers/web.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 /** The stripe adapter through the official SDK, against a loopback fake of the Stripe API. */
 
@@ -135,18 +136,12 @@ test('a payment for an expired order is refunded through Stripe with an idempote
     ).status,
     200,
   );
-  const deadline = Date.now() + 20_000;
-  let refund;
-  while (
-    !(refund = await db()('refunds')
-      .join('orders', 'orders.id', 'refunds.order_id')
-      .where('orders.number', order.number)
-      .first('refunds.*')) &&
-    Date.now() < deadline
-  ) {
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  t.regex(refund?.provider_refund_id ?? '', /^re_fake_/);
+  const refund = await eventually(
+    'the refund',
+    () => db()('refunds').join('orders', 'orders.id', 'refunds.order_id').where('orders.number', order.number).first('refunds.*'),
+    { timeoutMs: 20_000, intervalMs: 200 },
+  );
+  t.regex(refund.provider_refund_id ?? '', /^re_fake_/);
   const call = stripe.requests.find((r) => r.path === '/v1/refunds' && r.form.get('payment_intent') === intent.id)!;
   t.is(call.idempotencyKey, `refund:${intent.id}`);
   t.is(call.form.get('amount'), String(order.total_cents));

@@ -2,6 +2,7 @@ import test from 'ava';
 import { castVote } from '../../src/domain/ranking/votes.ts';
 import { api, startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 let env: TestEnv;
 test.before(async () => {
@@ -177,12 +178,8 @@ test('list_products reads current prices from the database within the cache TTL'
   const launchPrice = async () =>
     (await api(env, 'GET', '/products')).body.items.find((p: { key: string }) => p.key === 'launch').price_cents;
   const deadline = changed + env.services.config.cache.catalogTtlMs + 1_000;
-  let price = await launchPrice();
-  while (price !== 12345 && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 50));
-    price = await launchPrice();
-  }
-  t.is(price, 12345, 'the new price shows within the TTL');
+  await eventually('the new price', async () => (await launchPrice()) === 12345, { timeoutMs: deadline - Date.now() });
+  t.true(Date.now() <= deadline, 'the new price shows within the TTL');
 });
 
 test('list_interview_questions returns the seeded questions in order', async (t) => {

@@ -1,10 +1,13 @@
 import test from 'ava';
 import { loadConfig } from '../../src/config.ts';
+import { listingUpdateWorkflowId } from '../../src/domain/updates/updates.ts';
 import { api, startTestEnv, type HttpResult, type TestEnv } from '../helpers/env.ts';
 import { verifyEmail } from '../helpers/followers.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
 import { serve, type TestSite } from '../helpers/site.ts';
 import { mailsTo } from '../helpers/web.ts';
+import { eventually } from '../helpers/eventually.ts';
+import { temporalClient } from '../helpers/workflows.ts';
 
 // Issue 9 §4: one API key must not make us flood a third-party site with crawls or a follower's
 // inbox with mail. The attacks are concurrent bursts from one key.
@@ -55,14 +58,6 @@ function assertQuotaProblem(
   t.is(res.body.retry_after_seconds, retryAfter);
 }
 
-async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 test('quota settings have documented defaults', (t) => {
   const config = loadConfig({});
   t.deepEqual(config.quotas, { draftsInFlight: 3, draftsPerHour: 20, updatesPerListingPerHour: 6 });
@@ -85,10 +80,11 @@ test.serial('40 concurrent create_draft with one key start only the in-flight li
   );
 
   // Only three crawls reach the site, however long we wait.
-  await waitUntil(
+  await eventually(
     'the three drafts',
     async () =>
       (await db()('drafts').where({ owner_id: attacker.userId }).whereIn('status', ['crawling', 'drafting']).count({ n: '*' }))[0].n === 0,
+    { timeoutMs: 60_000, intervalMs: 100 },
   );
   t.is(crawls, 3);
 
@@ -164,19 +160,33 @@ test.serial('40 quick post_listing_update: only the hourly limit is published; a
   t.is(Number((await db()('listing_updates').where({ listing_id: listingId }).count({ n: '*' }))[0].n), 6);
 
   // Every update is a notification; the mail is one at once...
-  await waitUntil(
+  await eventually(
     'six notifications',
     async () => (await db()('notifications').where({ user_id: follower.userId }).count({ n: '*' }))[0].n === 6,
+    { timeoutMs: 60_000, intervalMs: 100 },
   );
-  await new Promise((r) => setTimeout(r, 1000));
+  // Each fan-out has sent what it sends at once: it finished, or it sleeps until the digest is due.
+  const fanOuts = published.map((r) => listingUpdateWorkflowId(r.body.id));
+  const { client, close } = await temporalClient(env);
+  t.teardown(close);
+  for (const id of fanOuts) {
+    await eventually(`${id} to finish or wait for the digest`, async () => {
+      const { status } = await client.workflow.getHandle(id).describe();
+      if (status.name === 'COMPLETED') return true;
+      return (await client.workflow.getHandle(id).fetchHistory()).events!.some((e) => e.timerStartedEventAttributes);
+    });
+  }
   let mails = await mailsTo(db(), follower.email);
   t.is(mails.length, 1, mails.map((m) => m.subject).join(' | '));
   const first = published.find((r) => mails[0]!.subject === `Chatty Corp: ${r.body.title}`);
   t.truthy(first, mails[0]!.subject);
 
   // ...and one digest of the other five once the window has passed.
-  await waitUntil('the digest', async () => (await mailsTo(db(), follower.email)).length >= 2, (MAIL_WINDOW_SECONDS + 20) * 1000);
-  await new Promise((r) => setTimeout(r, 1500));
+  await eventually('the digest', async () => (await mailsTo(db(), follower.email)).length >= 2, {
+    timeoutMs: (MAIL_WINDOW_SECONDS + 20) * 1000,
+  });
+  // Every fan-out has ended: nothing else mails about these updates.
+  for (const id of fanOuts) await client.workflow.getHandle(id).result();
   mails = await mailsTo(db(), follower.email);
   t.is(mails.length, 2, mails.map((m) => m.subject).join(' | '));
   t.is(mails[1]!.subject, 'Chatty Corp: 5 new updates');
@@ -194,12 +204,15 @@ test.serial('40 quick post_listing_update: only the hourly limit is published; a
     body: { title: 'Later news', body: 'Later' },
   });
   t.is(later.status, 201);
-  await waitUntil(
+  await eventually(
     'the later notification',
     async () => (await db()('notifications').where({ user_id: follower.userId }).count({ n: '*' }))[0].n === 7,
+    { timeoutMs: 60_000, intervalMs: 100 },
   );
   t.is((await mailsTo(db(), follower.email)).length, 2);
-  await waitUntil('the second digest', async () => (await mailsTo(db(), follower.email)).length >= 3, (MAIL_WINDOW_SECONDS + 20) * 1000);
+  await eventually('the second digest', async () => (await mailsTo(db(), follower.email)).length >= 3, {
+    timeoutMs: (MAIL_WINDOW_SECONDS + 20) * 1000,
+  });
   t.is((await mailsTo(db(), follower.email)).at(-1)!.subject, 'Chatty Corp: 1 new update');
 });
 
@@ -211,13 +224,19 @@ test.serial('a follower not mailed within the window gets each update at once', 
   await api(env, 'POST', `/listings/${listingId}/follow`, { key: follower.key });
   const one = await api(env, 'POST', `/me/listings/${listingId}/updates`, { key: owner.key, body: { title: 'One', body: '1' } });
   t.is(one.status, 201);
-  await waitUntil('the first mail', async () => (await mailsTo(db(), follower.email)).length === 1);
+  await eventually('the first mail', async () => (await mailsTo(db(), follower.email)).length === 1, {
+    timeoutMs: 60_000,
+    intervalMs: 100,
+  });
   // The window passes before the next update.
   await db()('listing_followers')
     .where({ listing_id: listingId, user_id: follower.userId })
     .update({ last_mailed_at: db().raw(`now() - interval '1 hour'`) });
   t.is((await api(env, 'POST', `/me/listings/${listingId}/updates`, { key: owner.key, body: { title: 'Two', body: '2' } })).status, 201);
-  await waitUntil('the second mail', async () => (await mailsTo(db(), follower.email)).length === 2);
+  await eventually('the second mail', async () => (await mailsTo(db(), follower.email)).length === 2, {
+    timeoutMs: 60_000,
+    intervalMs: 100,
+  });
   t.deepEqual(
     (await mailsTo(db(), follower.email)).map((m) => m.subject),
     ['Quiet Corp: One', 'Quiet Corp: Two'],

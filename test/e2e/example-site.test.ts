@@ -1,6 +1,7 @@
 import test from 'ava';
 import { api, startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { serveExampleSite, type TestSite } from '../helpers/site.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 // The README's offline "Try it": the example company site, drafted through the real workflow.
 
@@ -18,13 +19,14 @@ test.after.always(async () => {
 });
 
 async function waitForDraft(key: string, id: number) {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const res = await api(env, 'GET', `/drafts/${id}`, { key });
-    if (!['crawling', 'drafting'].includes(res.body.status)) return res.body;
-    if (Date.now() > deadline) throw new Error(`draft ${id} still ${res.body.status}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
+  return eventually(
+    `draft ${id} to finish`,
+    async () => {
+      const res = await api(env, 'GET', `/drafts/${id}`, { key });
+      return !['crawling', 'drafting'].includes(res.body.status) && res.body;
+    },
+    { timeoutMs: 60_000 },
+  );
 }
 
 test('the example site drafts into a complete listing', async (t) => {

@@ -66,11 +66,11 @@ export async function createTestDatabase(): Promise<string> {
 export async function startTestEnv(
   testFile: string,
   env: Record<string, string> = {},
-  options: { temporalAddress?: string } = {},
+  options: { temporalAddress?: string; namespace?: string } = {},
 ): Promise<TestEnv> {
   const databaseUrl = await createTestDatabase();
   const temporalAddress = options.temporalAddress ?? harnessEnv('TEST_TEMPORAL_ADDRESS');
-  const namespace = namespaceFor(testFile);
+  const namespace = options.namespace ?? namespaceFor(testFile);
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import type { TestEnv } from './env.ts';
+import { eventually } from './eventually.ts';
 
 /** A Temporal client on the env's namespace (close it when done). */
 export async function temporalClient(
@@ -49,11 +50,12 @@ export async function waitForHistoryEvent(
 ): Promise<void> {
   const { client, close } = await temporalClient(env);
   try {
-    for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
-      const history = await client.workflow.getHandle(workflowId).fetchHistory();
-      if (history.events?.some((e) => (e as Record<string, unknown>)[attributes])) return;
-    }
-    throw new Error(`${workflowId} has no ${attributes} after ${timeoutMs} ms`);
+    await eventually(
+      `${attributes} in the history of ${workflowId}`,
+      async () =>
+        (await client.workflow.getHandle(workflowId).fetchHistory()).events?.some((e) => (e as Record<string, unknown>)[attributes]),
+      { timeoutMs, intervalMs: 100 },
+    );
   } finally {
     await close();
   }

@@ -6,6 +6,7 @@ import { createMailer, type Mailer } from '../../src/mail/smtp.ts';
 import { startMailSweeper } from '../../src/mail/sweeper.ts';
 import { startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { startTestSmtp, type TestSmtp } from '../helpers/smtp.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 let env: TestEnv;
 let smtp: TestSmtp;
@@ -131,8 +132,7 @@ test.serial('the sweeper delivers mail that was only queued (e.g. a verification
   t.teardown(() => sweeper.stop());
   await new Promise((r) => setTimeout(r, 150)); // the first sweep found nothing
   const [to] = await queue('swept', 1);
-  const deadline = Date.now() + 10_000;
-  while (smtp.countFor(to!) === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  await eventually('the swept mail', () => smtp.countFor(to!) > 0, { timeoutMs: 10_000 });
   t.is(smtp.countFor(to!), 1);
   await sweeper.stop();
   t.truthy((await rowFor(to!)).sent_at);

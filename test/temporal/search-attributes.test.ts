@@ -6,6 +6,7 @@ import { pino } from 'pino';
 import { SEARCH_ATTRIBUTES } from '../../src/embedded/temporal.ts';
 import { createWorkflowStarter } from '../../src/temporal/client.ts';
 import { ensureSearchAttributes } from '../../src/temporal/search-attributes.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 const address = process.env.TEST_TEMPORAL_ADDRESS!;
 const log = pino({ level: 'silent' });
@@ -17,15 +18,12 @@ async function freshNamespace(): Promise<string> {
   try {
     await connection.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs('1 day') });
     // A new namespace takes a moment to be served.
-    for (let i = 0; ; i++) {
-      try {
-        await connection.operatorService.listSearchAttributes({ namespace });
-        return namespace;
-      } catch (err) {
-        if (i > 100) throw err;
-        await new Promise((r) => setTimeout(r, 200));
-      }
-    }
+    await eventually(
+      `namespace ${namespace} to be served`,
+      () => connection.operatorService.listSearchAttributes({ namespace }).then(() => true, () => false),
+      { timeoutMs: 20_000, intervalMs: 200 },
+    );
+    return namespace;
   } finally {
     await connection.close();
   }

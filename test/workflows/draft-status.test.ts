@@ -4,6 +4,7 @@ import { DRAFT_ID, DRAFT_STATUS } from '../../src/workflows/search-attributes.ts
 import { api, startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { html, serve, serveExampleSite, text, type TestSite } from '../helpers/site.ts';
 import { temporalClient } from '../helpers/workflows.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 let env: TestEnv;
 let site: TestSite;
@@ -30,13 +31,15 @@ test.after.always(async () => {
 async function visible(query: string, expected?: string): Promise<string[]> {
   const { client, close } = await temporalClient(env);
   try {
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      const ids: string[] = [];
-      for await (const run of client.workflow.list({ query })) ids.push(run.workflowId);
-      if (expected === undefined || ids.includes(expected) || Date.now() > deadline) return ids;
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    return await eventually(
+      `${expected} in ${query}`,
+      async () => {
+        const ids: string[] = [];
+        for await (const run of client.workflow.list({ query })) ids.push(run.workflowId);
+        return (expected === undefined || ids.includes(expected)) && ids;
+      },
+      { intervalMs: 200 },
+    );
   } finally {
     await close();
   }

@@ -8,6 +8,7 @@ import { api, startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { badgeHtml, confirmEmail, draftListing, insertCompleteProfile, siteSettings } from '../helpers/launches.ts';
 import { serve, type Handler, type TestSite } from '../helpers/site.ts';
 import { recordHistory, temporalClient } from '../helpers/workflows.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 // listing:{id} end to end on the real Temporal dev server with short durations: re-checks while
 // waiting, the launch, badge checks after it with the grace period, the re-aim by a paid launch.
@@ -46,14 +47,6 @@ test.after.always(async () => {
 
 const db = () => env.services.db;
 
-async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 const statusOf = async (id: number) => (await db()('listings').where({ id }).first('status')).status as string;
 const notices = async (id: number) =>
   (await db()('notifications').where({ listing_id: id, kind: 'launch' }).orderBy('id').pluck('dedupe_key')) as string[];
@@ -88,12 +81,12 @@ test.serial('a whole free launch: waiting for the badge → scheduled → live �
   t.like(chosen.body, { status: 'awaiting_badge' });
 
   // The flow keeps re-checking; the badge appears; the next scheduled check moves the listing on.
-  await waitFor(
+  await eventually(
     'scheduled re-checks',
     async () => (await db()('badge_checks').where({ listing_id: listing.id, trigger: 'schedule' })).length >= 2,
   );
   badges.add(listing.slug);
-  await waitFor('live', async () => (await statusOf(listing.id)) === 'live').catch(async (e) => {
+  await eventually('live', async () => (await statusOf(listing.id)) === 'live').catch(async (e) => {
     console.log(
       await db()('badge_checks').where({ listing_id: listing.id }).select('trigger', 'status', 'checked_at', 'detail'),
       await notices(listing.id),
@@ -156,7 +149,7 @@ test.serial('badge gone at launch time: back to awaiting_badge, slot released, o
   await db()('listing_badges').insert({ listing_id: listing.id, status: 'present', checked_at: db().fn.now() });
   const { handle, close } = await startShortFlow(listing.id, { ...SHORT, afterLaunchChecks: 0 });
   t.teardown(close);
-  await waitFor('awaiting_badge', async () => (await statusOf(listing.id)) === 'awaiting_badge');
+  await eventually('awaiting_badge', async () => (await statusOf(listing.id)) === 'awaiting_badge');
   t.is(await db()('launch_slots').where({ listing_id: listing.id }).first(), undefined);
   t.like(await db()('listings').where({ id: listing.id }).first(), { launch_week: null });
   t.true((await notices(listing.id)).includes(`launch-missed:${listing.id}:${week}`));
@@ -170,9 +163,19 @@ test.serial('re-checks end after their schedule: the owner is told; "Check now" 
   await db()('listings').where({ id: listing.id }).update({ plan: 'free' });
   const { handle, close } = await startShortFlow(listing.id, { ...SHORT, recheck: [{ everyMs: 100, forMs: 300 }], afterLaunchChecks: 0 });
   t.teardown(close);
-  await waitFor('the schedule to end', async () => (await notices(listing.id)).some((k) => k.startsWith('rechecks-over:')));
-  const checks = (await db()('badge_checks').where({ listing_id: listing.id })).length;
-  await new Promise((r) => setTimeout(r, 500));
+  await eventually('the schedule to end', async () => (await notices(listing.id)).some((k) => k.startsWith('rechecks-over:')));
+  // No checks after the schedule: the flow now waits for a signal only (every timer it started
+  // has fired, no activity is in flight, its last workflow task is done), so nothing can check.
+  const checks = await eventually('the flow to wait for a signal only', async () => {
+    const events = (await handle.fetchHistory()).events!;
+    const count = (kind: string) => events.filter((e) => (e as Record<string, unknown>)[kind]).length;
+    const idle =
+      events.at(-1)?.workflowTaskCompletedEventAttributes &&
+      count('timerStartedEventAttributes') === count('timerFiredEventAttributes') &&
+      count('activityTaskScheduledEventAttributes') === count('activityTaskCompletedEventAttributes');
+    return idle && (await db()('badge_checks').where({ listing_id: listing.id })).length;
+  });
+  t.true(checks > 0);
   t.is((await db()('badge_checks').where({ listing_id: listing.id })).length, checks, 'no checks after the schedule');
   t.is(await statusOf(listing.id), 'awaiting_badge');
   badges.add(listing.slug);
@@ -190,7 +193,7 @@ test.serial('an upgrade re-aims a flow that sleeps until its free week; operator
   const { client, close } = await temporalClient(env);
   t.teardown(close);
   const handle = client.workflow.getHandle(`listing:${listing.id}`);
-  await waitFor('the timer to the launch week', async () => {
+  await eventually('the timer to the launch week', async () => {
     const history = await handle.fetchHistory();
     return history.events!.some((e) => e.timerStartedEventAttributes);
   });
@@ -202,7 +205,7 @@ test.serial('an upgrade re-aims a flow that sleeps until its free week; operator
   const described = await handle.describe();
   t.is(described.typedSearchAttributes.get(defineSearchAttributeKey('ListingId', SearchAttributeType.INT)), listing.id);
   t.is(described.typedSearchAttributes.get(defineSearchAttributeKey('SiteKey', SearchAttributeType.KEYWORD)), 'main');
-  await waitFor('visibility', async () => {
+  await eventually('visibility', async () => {
     for await (const w of client.workflow.list({ query: `ListingId = ${listing.id} AND SiteKey = 'main'` }))
       if (w.workflowId === `listing:${listing.id}`) return true;
     return false;
@@ -228,7 +231,7 @@ test.serial('a paid launch booked for a later week is re-aimed to now by a secon
   const { client, close } = await temporalClient(env);
   t.teardown(close);
   const handle = client.workflow.getHandle(`listing:${listing.id}`);
-  await waitFor('the timer', async () => (await handle.fetchHistory()).events!.some((e) => e.timerStartedEventAttributes));
+  await eventually('the timer', async () => (await handle.fetchHistory()).events!.some((e) => e.timerStartedEventAttributes));
   await launchPaid(deps, listing.id, null);
   t.is(await handle.result(), 'live');
   t.like(await db()('launch_slots').where({ listing_id: listing.id }).first(), { kind: 'paid', week_start: isoWeekStart(new Date()) });
@@ -240,7 +243,7 @@ test.serial('a flow that closed while its listing still waits is started again b
   await db()('listings').where({ id: listing.id }).update({ plan: 'free' });
   const { handle, close } = await startShortFlow(listing.id);
   t.teardown(close);
-  await waitFor(
+  await eventually(
     'a scheduled re-check',
     async () => (await db()('badge_checks').where({ listing_id: listing.id, trigger: 'schedule' })).length >= 1,
   );
@@ -249,7 +252,7 @@ test.serial('a flow that closed while its listing still waits is started again b
 
   badges.add(listing.slug);
   t.like((await api(env, 'POST', `/me/listings/${listing.id}/badge-check`, { key: user.key })).body, { status: 'present' });
-  await waitFor('live', async () => (await statusOf(listing.id)) === 'live');
+  await eventually('live', async () => (await statusOf(listing.id)) === 'live');
   const { client, close: closeClient } = await temporalClient(env);
   t.teardown(closeClient);
   const latest = client.workflow.getHandle(`listing:${listing.id}`);

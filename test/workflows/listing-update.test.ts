@@ -5,6 +5,7 @@ import { insertFollowers } from '../helpers/followers.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
 import { startTestSmtp, type TestSmtp } from '../helpers/smtp.ts';
 import { recordHistory, temporalClient, workflowResult } from '../helpers/workflows.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 // The fan-out end to end: REST post → Temporal workflow → notifications + outbox → real SMTP
 // server on loopback. Serial: the tests share the SMTP server and its speed.
@@ -47,14 +48,6 @@ async function notificationsPerUser(updateId: number): Promise<Map<number, numbe
 }
 
 const siteOf = async (listingId: number): Promise<number> => (await db()('listings').where({ id: listingId }).first('site_id')).site_id;
-
-async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 test.serial('every follower gets one notification and one email, batch by batch', async (t) => {
   const workers = await env.startWorkers();
@@ -99,7 +92,7 @@ test.serial('a worker restart in the middle of a fan-out: nobody missed, nobody 
   const notified = async () => (await notificationsPerUser(update.id)).size;
   const mailed = () => followers.filter((f) => smtp.countFor(f.email) > 0).length;
   // Stop while the first batch's mails are going out: committed notifications, half-sent mail.
-  await waitFor('the first batch', async () => (await notified()) >= BATCH_SIZE && mailed() >= 10);
+  await eventually('the first batch', async () => (await notified()) >= BATCH_SIZE && mailed() >= 10, { timeoutMs: 60_000 });
   const stopping = Date.now();
   await first.shutdown();
   t.log(`the first worker stopped in ${Date.now() - stopping} ms`);
@@ -132,7 +125,7 @@ test.serial('a worker restart in the middle of a fan-out: nobody missed, nobody 
   t.log(`${cutOff.length} sends were cut off by the stop`);
   // Bring the retry forward instead of waiting for the back-off; the sweep (every 200 ms here) sends them.
   await outboxRows().whereNull('sent_at').update({ next_attempt_at: db().fn.now() });
-  await waitFor('the retried sends', async () => (await outboxRows().whereNull('sent_at')).length === 0);
+  await eventually('the retried sends', async () => (await outboxRows().whereNull('sent_at')).length === 0, { timeoutMs: 60_000 });
   // A cut-off send the server had already accepted is the one at-least-once window of SMTP (each
   // mail has a stable Message-ID for receivers to drop a copy); the test server counts a mail only
   // after its 30 ms delay, so here each follower has exactly one.

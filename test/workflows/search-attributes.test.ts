@@ -5,6 +5,7 @@ import { pino } from 'pino';
 import { SEARCH_ATTRIBUTES } from '../../src/embedded/temporal.ts';
 import { ensureSearchAttributes } from '../../src/temporal/search-attributes.ts';
 import { namespaceFor } from '../helpers/namespace.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 // A fresh cluster namespace lacks our search attributes: the worker registers them once, and a
 // second start finds them there. (The harness's dev server already has them in its namespaces.)
@@ -16,7 +17,7 @@ test('ensureSearchAttributes adds what a namespace lacks and is a no-op afterwar
   await connection.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs('1 day') });
   const lines: string[] = [];
   const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
-  await waitUntil(async () => {
+  await eventually('the search attributes', async () => {
     try {
       await connection.operatorService.listSearchAttributes({ namespace });
       return true;
@@ -32,11 +33,3 @@ test('ensureSearchAttributes adds what a namespace lacks and is a no-op afterwar
   await ensureSearchAttributes(address, namespace, log);
   t.deepEqual(lines, []);
 });
-
-async function waitUntil(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}

@@ -11,6 +11,7 @@ import { startTestSmtp, type TestSmtp } from '../helpers/smtp.ts';
 import { shiftIntoPast, voters } from '../helpers/votes.ts';
 import { mailsTo } from '../helpers/web.ts';
 import { recordHistory, temporalClient } from '../helpers/workflows.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 /** The weekly close against the Temporal dev server: the Schedule, the per-site workflows, idempotency, the owners told. */
 
@@ -164,19 +165,20 @@ test.serial('a week that is not over is refused for good; the Schedule’s own r
     const last = await pastLaunch('Last Week Winner', 2, 1);
     await client.schedule.getHandle(WEEKLY_CLOSE_SCHEDULE_ID).trigger();
     const id = `weekly-close:main:${isoWeekLabel(addWeeks(thisMonday(), -1))}`;
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const status = await client.workflow
-        .getHandle(id)
-        .describe()
-        .then(
-          (d) => d.status.name,
-          () => 'NOT_FOUND',
-        );
-      if (status === 'COMPLETED') break;
-      if (Date.now() > deadline) throw new Error(`${id} is ${status}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    // The Schedule starts the run; then its result is the event that shows the week closed.
+    await eventually(
+      `${id} to start`,
+      () =>
+        client.workflow
+          .getHandle(id)
+          .describe()
+          .then(
+            () => true,
+            () => false,
+          ),
+      { timeoutMs: 60_000 },
+    );
+    await client.workflow.getHandle(id).result();
     const frozen = await db()('weekly_results')
       .where({ week: addWeeks(thisMonday(), -1), listing_id: last.id })
       .first('rank', 'score');
