@@ -20,6 +20,7 @@ import * as unitPrices from './020-unit-prices.ts';
 import * as companyIdentity from './021-company-identity.ts';
 import * as rateLimits from './023-rate-limits.ts';
 import * as searchTriggerColumns from './024-search-trigger-columns.ts';
+import * as limitsOnRateLimiter from './025-limits-on-rate-limiter.ts';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   '021-company-identity': companyIdentity,
   '023-rate-limits': rateLimits,
   '024-search-trigger-columns': searchTriggerColumns,
+  '025-limits-on-rate-limiter': limitsOnRateLimiter,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
