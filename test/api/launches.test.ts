@@ -323,6 +323,8 @@ test.serial('/badges/{slug}.svg: public SVG with votes and rank, ETag and 304, t
   t.is(light.status, 200);
   t.regex(light.headers.get('content-type')!, /^image\/svg\+xml/);
   t.regex(light.headers.get('cache-control')!, /public/);
+  t.is(light.headers.get('access-control-allow-origin'), '*');
+  t.is(light.headers.get('cross-origin-resource-policy'), 'cross-origin');
   t.regex(light.body, /▲ 3/);
   t.regex(light.body, /#\d+ this week/);
   const etag = light.headers.get('etag')!;
