@@ -1,6 +1,6 @@
 import test from 'ava';
 import { createVerifiedUser } from '../../src/auth/accounts.ts';
-import { slowDownMs } from '../../src/auth/signin-limiter.ts';
+import { forgetFailures, slowDownMs } from '../../src/auth/signin-limiter.ts';
 import { startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { mailsTo, WebClient } from '../helpers/web.ts';
 
@@ -111,6 +111,14 @@ test.serial('a success forgets the earlier failures of that email', async (t) =>
   const fresh = new WebClient(env.baseUrl);
   for (let i = 0; i < 4; i++) t.is((await fresh.signIn('target@example.com', 'typo typo typo')).status, 422);
   t.is((await fresh.signIn('target@example.com', PASSWORD)).status, 303);
+});
+
+test.serial('a password reset forgets the failures on that email from every address', async (t) => {
+  const client = new WebClient(env.baseUrl);
+  for (let i = 0; i < 5; i++) t.is((await client.signIn('target@example.com', `guess ${i} wrong`)).status, 422);
+  t.is((await client.signIn('target@example.com', PASSWORD)).status, 429);
+  await forgetFailures(env.services.db, 'Target@Example.com');
+  t.is((await client.signIn('target@example.com', PASSWORD)).status, 303);
 });
 
 test.serial('an unverified address cannot sign in; the right password sends a new link, a wrong one says nothing', async (t) => {
