@@ -51,8 +51,8 @@ module.exports = {
     {
       name: 'lower-layers-know-no-upper',
       severity: 'error',
-      comment: 'db, config, payments, mail and caches sit below the domain and import nothing above them.',
-      from: { path: '^src/(db|payments|mail|cache|config\\.ts|config-orders\\.ts|errors\\.ts|paths\\.ts)' },
+      comment: 'db, config, payments, mail, caches and the URL check sit below the domain and import nothing above them.',
+      from: { path: '^src/(db|payments|mail|cache|config\\.ts|config-orders\\.ts|errors\\.ts|paths\\.ts|urls\\.ts)' },
       to: {
         path: [TRANSPORT, '^src/operations/', '^src/domain/', '^src/auth/', '^src/workflows/', '^src/activities/'],
         // The payment adapters implement the domain's PaymentProvider port (its types, event mapping

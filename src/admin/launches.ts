@@ -5,7 +5,7 @@ import { runBadgeCheck } from '../domain/launches/badge-check.ts';
 import { advanceFreeListing } from '../domain/launches/free-route.ts';
 import { siteKeyOf } from '../domain/launches/owner-actions.ts';
 import { queuePositions } from '../domain/launches/slots.ts';
-import { isoWeekLabel, isoWeekStart, mondayOfWeekLabel } from '../domain/launches/weeks.ts';
+import { isoWeekLabel, isoWeekStart, isoWeekMonday } from '../domain/ranking/weeks.ts';
 import type { ListingRow } from '../domain/listings/listings.ts';
 import { badRequest, notFound } from '../errors.ts';
 import type { WorkflowStarter } from '../domain/ports.ts';
@@ -55,7 +55,7 @@ async function launchesList(db: Db, week: string | undefined): Promise<string> {
     .orderBy([{ column: 'l.launch_week', order: 'asc', nulls: 'first' }, 'l.id'])
     .select('l.id', 'l.name', 'l.status', 'l.plan', 'l.launch_week', 's.key as site_key', 'b.status as badge');
   if (week !== undefined) {
-    const monday = mondayOfWeekLabel(week);
+    const monday = isoWeekMonday(week);
     if (!monday) throw badRequest('usage', `--week must be an ISO week such as 2026-W52, not "${week}".`);
     query.where('l.launch_week', monday);
   } else {

@@ -85,7 +85,7 @@ export async function signIn(
   if (started.delayMs > 0) await setTimeout(started.delayMs);
   const user = await userRow(db, attempt.email);
   const ok = await verifyPassword(user?.password_hash ?? null, attempt.password);
-  await finishAttempt(db, started.attemptId, attempt.email, attempt.ip, ok ? 'success' : 'failure');
+  await finishAttempt(db, limits, started.attempt, ok ? 'success' : 'failure');
   if (!ok || !user) return { outcome: 'invalid' };
   if (!user.email_verified_at) {
     await sendVerification(db, baseUrl, user);

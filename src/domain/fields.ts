@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseHttpsUrl, parseHttpUrl } from '../urls.ts';
 
 /**
  * THE field rules of the service, in one place: every schema of the contract (operations) and
@@ -56,17 +57,6 @@ export const oneLine = (max: number) => z.string().trim().max(max).regex(ONE_LIN
 export const plainText = (max: number) =>
   z.string().trim().max(max).regex(PLAIN_TEXT_PATTERN, 'Must be plain text without control characters');
 
-/**
- * The URL if `value` is an absolute http(s) URL with a host and without credentials, else null.
- * The one check the API, the crawler and the social-link rules share.
- */
-export function parseHttpUrl(value: string): URL | null {
-  const url = URL.parse(value);
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) return null;
-  if (url.username || url.password || !url.hostname) return null;
-  return url;
-}
-
 // Scheme, then an authority without `@` (so without credentials): what the refinement checks, as a pattern.
 const HTTP_URL_PATTERN = /^[Hh][Tt][Tt][Pp][Ss]?:\/\/[^\s/?#@]+([/?#]\S*)?$/;
 const HTTPS_URL_PATTERN = /^[Hh][Tt][Tt][Pp][Ss]:\/\/[^\s/?#@]+([/?#]\S*)?$/;
@@ -86,7 +76,7 @@ export const HttpsUrl = z
   .min(1)
   .max(LIMITS.url)
   .regex(HTTPS_URL_PATTERN, { message: 'Must be an https URL without credentials', abort: true })
-  .refine((v) => parseHttpUrl(v)?.protocol === 'https:', 'Must be an https URL without credentials')
+  .refine((v) => parseHttpsUrl(v) !== null, 'Must be an https URL without credentials')
   .meta({ format: 'uri' });
 
 export const Email = z.email().max(LIMITS.email);

@@ -157,11 +157,6 @@ export const ERROR_CATALOGUE = {
     title: 'Too many requests',
     action: 'Wait `retry_after_seconds` (also Retry-After); `quota` and `limit` say which limit.',
   },
-  too_many_promo_attempts: {
-    status: 429,
-    title: 'Too many promo code attempts',
-    action: 'Wait the Retry-After seconds before trying another code.',
-  },
   // 5xx: our side.
   internal_error: { status: 500, title: 'Internal error', action: 'Retry later; if it persists, report the request_id.' },
   output_invalid: { status: 500, title: 'Output breaks its schema', action: 'Report the request_id: the server broke its own contract.' },

@@ -1,6 +1,7 @@
 import type { Context, Next } from 'koa';
 import type { Config } from '../config.ts';
 import { forbidden } from '../errors.ts';
+import { mcpCors } from '../http/cors.ts';
 import { hostGuard, LOOPBACK_NAMES } from '../http/host-guard.ts';
 
 function allowedOrigins(config: Config): { any: boolean; origins: Set<string> } {
@@ -12,14 +13,6 @@ function allowedOrigins(config: Config): { any: boolean; origins: Set<string> } 
   return { any: config.mcp.allowedOrigins.includes('*'), origins };
 }
 
-const CORS_HEADERS = {
-  'Access-Control-Allow-Methods': 'GET, POST, DELETE, OPTIONS',
-  'Access-Control-Allow-Headers':
-    'Authorization, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Session-Id, Mcp-Method, Mcp-Name, Last-Event-ID',
-  'Access-Control-Expose-Headers': 'WWW-Authenticate, Mcp-Session-Id, Mcp-Protocol-Version, X-Request-Id',
-  'Access-Control-Max-Age': '600',
-};
-
 /**
  * DNS-rebinding guard for /mcp: the Host must be ours and a browser Origin must be allowed.
  * Allowed browser origins get CORS headers, and preflights are answered here.
@@ -27,6 +20,7 @@ const CORS_HEADERS = {
 export function mcpOriginGuard(config: Config) {
   const isOurHost = hostGuard(config);
   const origins = allowedOrigins(config);
+  const cors = mcpCors();
   return async function checkHostAndOrigin(ctx: Context, next: Next) {
     if (!isOurHost(ctx.get('Host'))) {
       throw forbidden('host_not_allowed', `This server does not answer to the host "${ctx.get('Host')}".`);
@@ -36,12 +30,16 @@ export function mcpOriginGuard(config: Config) {
       if (!origins.any && !origins.origins.has(origin)) {
         throw forbidden('origin_not_allowed', `Requests from the origin "${origin}" are not allowed.`);
       }
-      ctx.set({ 'Access-Control-Allow-Origin': origin, Vary: 'Origin', ...CORS_HEADERS });
     }
-    if (ctx.method === 'OPTIONS') {
-      ctx.status = 204;
-      return;
-    }
-    await next();
+    const answer = async () => {
+      if (ctx.method === 'OPTIONS') {
+        ctx.status = 204;
+        return;
+      }
+      await next();
+    };
+    // An allowed browser origin gets CORS (a preflight is answered by @koa/cors itself).
+    if (origin) return cors(ctx as never, answer);
+    await answer();
   };
 }

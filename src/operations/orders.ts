@@ -26,7 +26,7 @@ export const quoteOrderOp = defineOperation({
   scope: 'orders:write',
   idempotent: false,
   // Read-only, yet it refuses what cannot be priced (found by npm run fuzz: the 422 was undocumented).
-  errorCodes: ['not_found', 'order_item_refused', 'promo_code_invalid', 'too_many_promo_attempts', 'vat_number_invalid', 'sold_out'],
+  errorCodes: ['not_found', 'order_item_refused', 'promo_code_invalid', 'rate_limited', 'vat_number_invalid', 'sold_out'],
   readOnly: true,
   tags: ['orders'],
   input: z.object(QuoteBody),
@@ -54,7 +54,7 @@ export const createCheckoutOp = defineOperation({
     'not_found',
     'order_item_refused',
     'promo_code_invalid',
-    'too_many_promo_attempts',
+    'rate_limited',
     'vat_number_invalid',
     'sold_out',
     'payments_unavailable',

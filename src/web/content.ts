@@ -1,6 +1,7 @@
 import type { MissingItem } from '../domain/founders/publish-rules.ts';
 import { paragraphs } from '../operations/read-models/founders.ts';
 import { html, type SafeHtml } from './html.ts';
+import { parseHttpUrl } from '../urls.ts';
 
 /** Rendering of what owners wrote (plain text, links) and of shared page parts. Everything is escaped. */
 
@@ -18,8 +19,8 @@ export const lines = (text: string): SafeHtml => html`${text.split('\n').map((li
  * and it carries no referrer and no ranking credit. Anything else shows as text.
  */
 export function externalLink(url: string, label: string = displayUrl(url), rel = 'nofollow ugc noopener'): SafeHtml {
-  const parsed = URL.parse(url);
-  if (parsed?.protocol !== 'https:' && parsed?.protocol !== 'http:') return html`${label}`;
+  const parsed = parseHttpUrl(url);
+  if (!parsed) return html`${label}`;
   return html`<a href="${parsed.href}" rel="${rel}">${label}</a>`;
 }
 

@@ -1,4 +1,3 @@
-import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import type { Context, Middleware, Next } from 'koa';
 import compose from 'koa-compose';
@@ -11,6 +10,7 @@ import { pageModules } from './pages/index.ts';
 import type { PageRoutes } from './pages/page-routes.ts';
 import { renderPage } from './render.ts';
 import { securityHeaders } from './security-headers.ts';
+import { urlencodedForms } from './urlencoded.ts';
 import type { WebServices } from './web-services.ts';
 
 /** Paths the web pages leave to other parts of the app (REST, health, MCP, OAuth endpoints). */
@@ -28,13 +28,7 @@ export function webPages(services: WebServices, extraModules: PageRoutes[] = [])
     securityHeaders({ https: services.config.baseUrl.startsWith('https:') }),
     htmlErrors(services),
     multipartForms(founderPhotoUpload(services)),
-    bodyParser({
-      enableTypes: ['form'],
-      formLimit: '64kb',
-      onError: () => {
-        throw appError('invalid_form', 'Go back, reload the page and try again.');
-      },
-    }) as Middleware,
+    urlencodedForms(),
     verifyCsrf(services),
     router.routes() as Middleware,
     async function notFoundPage() {

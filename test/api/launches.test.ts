@@ -1,5 +1,5 @@
 import test from 'ava';
-import { earliestFreeWeek, isoWeekLabel, isoWeekStart } from '../../src/domain/launches/weeks.ts';
+import { earliestFreeWeek, isoWeekLabel, isoWeekStart } from '../../src/domain/ranking/weeks.ts';
 import { api, request, startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { completeProfile } from '../helpers/founders.ts';
 import { badgeHtml, draftListing, insertCompleteProfile, siteSettings } from '../helpers/launches.ts';
@@ -323,6 +323,8 @@ test.serial('/badges/{slug}.svg: public SVG with votes and rank, ETag and 304, t
   t.is(light.status, 200);
   t.regex(light.headers.get('content-type')!, /^image\/svg\+xml/);
   t.regex(light.headers.get('cache-control')!, /public/);
+  t.is(light.headers.get('access-control-allow-origin'), '*');
+  t.is(light.headers.get('cross-origin-resource-policy'), 'cross-origin');
   t.regex(light.body, /▲ 3/);
   t.regex(light.body, /#\d+ this week/);
   const etag = light.headers.get('etag')!;

@@ -30,7 +30,7 @@ test('wrong tries from one address are limited across accounts', async (t) => {
   t.is((await quote(env, users[2]!.key, bodies[2]!('WRONG-C'))).status, 422);
   const limited = await quote(env, users[2]!.key, bodies[2]!('WRONG-D'));
   t.is(limited.status, 429);
-  t.is(limited.body.code, 'too_many_promo_attempts');
+  t.is(limited.body.code, 'rate_limited');
   const retry = Number(limited.headers.get('retry-after'));
   t.true(retry > 86_000 && retry <= 86_400, String(retry));
   // A client cannot claim another address without trusted proxies (TRUST_PROXY_HOPS=0).

@@ -306,7 +306,7 @@ test('wrong promo tries stop at the limit with Retry-After; right codes never co
   }
   const limited = await quote(env, user.key, body('WRONG9'));
   t.is(limited.status, 429);
-  t.is(limited.body.code, 'too_many_promo_attempts');
+  t.is(limited.body.code, 'rate_limited');
   const retry = Number(limited.headers.get('retry-after'));
   t.true(retry > 800 && retry <= 900, String(retry));
   // Even the right code waits now; a quote without a code does not.
@@ -323,7 +323,7 @@ test('the wrong-try limit is exact under concurrency: of 30 parallel wrong tries
   t.is(statuses.filter((s) => s === 422).length, 5, statuses.join(' '));
   t.is(statuses.filter((s) => s === 429).length, 25, statuses.join(' '));
   for (const limited of answers.filter((a) => a.status === 429)) {
-    t.is(limited.body.code, 'too_many_promo_attempts');
+    t.is(limited.body.code, 'rate_limited');
     t.true(Number(limited.headers.get('retry-after')) >= 1);
   }
 });

@@ -1,5 +1,6 @@
 import test from 'ava';
-import { HttpsUrl, HttpUrl, oneLine, parseHttpUrl, plainText } from '../../src/domain/fields.ts';
+import { HttpsUrl, HttpUrl, oneLine, plainText } from '../../src/domain/fields.ts';
+import { parseHttpUrl } from '../../src/urls.ts';
 import { operations } from '../../src/operations/index.ts';
 import { operationSchemas } from '../../src/operations/json-schema.ts';
 

@@ -236,7 +236,11 @@ test('Host and Origin are checked against DNS rebinding; allowed origins get COR
   t.is(preflight.status, 204);
   t.is(preflight.headers.get('access-control-allow-origin'), env.baseUrl);
   t.regex(preflight.headers.get('access-control-allow-headers') ?? '', /Mcp-Protocol-Version/);
-  t.regex(preflight.headers.get('access-control-expose-headers') ?? '', /WWW-Authenticate/);
+  // The headers a page may read are on the actual response (a preflight's would be ignored).
+  const allowed = await rawCall(callList('search_listings'), { origin: env.baseUrl });
+  t.is(allowed.headers.get('access-control-allow-origin'), env.baseUrl);
+  t.regex(allowed.headers.get('access-control-expose-headers') ?? '', /WWW-Authenticate/);
+  t.regex(allowed.headers.get('vary') ?? '', /Origin/);
 });
 
 test('the protected resource metadata names the resource, the authorization server and the scopes', async (t) => {

@@ -1,7 +1,7 @@
 import test from 'ava';
 import type { Browser } from 'playwright-core';
 import { createVerifiedUser } from '../../src/auth/accounts.ts';
-import { isoWeekLabel } from '../../src/domain/launches/weeks.ts';
+import { isoWeekLabel } from '../../src/domain/ranking/weeks.ts';
 import { startBrowserTestEnv } from '../helpers/browser.ts';
 import type { TestEnv } from '../helpers/env.ts';
 import { draftListing, insertCompleteProfile, siteSettings } from '../helpers/launches.ts';

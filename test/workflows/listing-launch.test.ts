@@ -1,7 +1,7 @@
 import test from 'ava';
 import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
 import { launchPaid } from '../../src/domain/launches/launch-paid.ts';
-import { addWeeks, isoWeekStart, weekStartMs } from '../../src/domain/launches/weeks.ts';
+import { addWeeks, isoWeekStart, weekStartMs } from '../../src/domain/ranking/weeks.ts';
 import { TASK_QUEUES } from '../../src/temporal/task-queues.ts';
 import type { LaunchTiming } from '../../src/workflows/listing-launch.ts';
 import { api, startTestEnv, type TestEnv } from '../helpers/env.ts';

@@ -5,6 +5,7 @@ import type { Config } from '../../config.ts';
 import { createGuardedLookup, isIpLiteral } from '../../domain/crawl/address-guard.ts';
 import { createCrawlAgent, fetchPage } from '../../domain/crawl/fetch-page.ts';
 import type { CrawlOptions } from '../../domain/crawl/types.ts';
+import { parseHttpsUrl } from '../../urls.ts';
 
 type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
@@ -54,8 +55,8 @@ export function clientMetadataFetch(config: Config): Fetch {
 export function metadataFetchAllowed(config: Config): (clientId: string) => boolean {
   const trusted = trustedHosts(config);
   return function allowFetch(clientId) {
-    const url = URL.parse(clientId);
-    if (!url || url.protocol !== 'https:') return false;
+    const url = parseHttpsUrl(clientId);
+    if (!url) return false;
     if (trusted.has(url.host.toLowerCase())) return true;
     // The WHATWG parser already turned 0x7f.1, 2130706433 and the like into 127.0.0.1.
     const hostname = url.hostname.toLowerCase().replace(/\.$/, '');

@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import type { Config } from '../../config.ts';
 import { absoluteUrl, paths } from '../../paths.ts';
+import { publicCors, withCors } from '../../http/cors.ts';
 import { SCOPES } from '../scopes.ts';
 
 /**
@@ -35,9 +36,8 @@ export function serveResourceMetadata(config: Config, name: ResourceName) {
     resource_name: RESOURCES[name].name,
     resource_documentation: absoluteUrl(config.baseUrl, paths.openApi),
   };
-  return function resourceMetadata(ctx: Context) {
-    ctx.set('Access-Control-Allow-Origin', '*');
+  return withCors(publicCors(), function resourceMetadata(ctx: Context) {
     ctx.set('Cache-Control', 'public, max-age=300');
     ctx.body = document;
-  };
+  });
 }

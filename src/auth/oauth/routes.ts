@@ -2,6 +2,7 @@ import type { Context, Next } from 'koa';
 import type Provider from 'oidc-provider';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/knex.ts';
+import { registrationCors } from '../../http/cors.ts';
 import { SCOPES } from '../scopes.ts';
 import { limitRegistrations } from './registration-limit.ts';
 
@@ -20,26 +21,27 @@ const AUTHORIZATION = '/oauth/authorize';
 export function oauthRoutes(provider: Provider, config: Config, db: Db) {
   const handle = provider.callback();
   const host = new URL(config.baseUrl).host;
+  const cors = registrationCors();
+  const toProvider = async (ctx: Context) => {
+    ctx.respond = false;
+    await handle(ctx.req, ctx.res);
+  };
+  const register = async (ctx: Context) => {
+    // A browser's OPTIONS without Access-Control-Request-Method (not a preflight @koa/cors answers).
+    if (ctx.method === 'OPTIONS' && ctx.get('Origin')) {
+      ctx.status = 204;
+      return;
+    }
+    if (ctx.method === 'POST') await limitRegistrations(db, config.oauth.registrationLimit, ctx.ip);
+    await toProvider(ctx);
+  };
   return async function serveOAuth(ctx: Context, next: Next) {
     if (!OAUTH_PATHS.test(ctx.path)) return next();
     pinHost(ctx, host);
     if (DISCOVERY.test(ctx.path)) ctx.res.setHeader('Cache-Control', 'public, max-age=300');
-    if (ctx.path === REGISTRATION && ctx.get('Origin')) {
-      ctx.set({
-        'Access-Control-Allow-Origin': '*',
-        'Access-Control-Allow-Methods': 'POST',
-        'Access-Control-Allow-Headers': 'Content-Type, Authorization',
-        'Access-Control-Max-Age': '600',
-      });
-      if (ctx.method === 'OPTIONS') {
-        ctx.status = 204;
-        return;
-      }
-    }
-    if (ctx.path === REGISTRATION && ctx.method === 'POST') await limitRegistrations(db, config.oauth.registrationLimit, ctx.ip);
+    if (ctx.path === REGISTRATION) return cors(ctx as never, () => register(ctx));
     if (ctx.path === AUTHORIZATION && ctx.method === 'GET') askDefaultScopes(ctx);
-    ctx.respond = false;
-    await handle(ctx.req, ctx.res);
+    await toProvider(ctx);
   };
 }
 

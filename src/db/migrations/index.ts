@@ -21,6 +21,7 @@ import * as companyIdentity from './021-company-identity.ts';
 import * as testPaymentRefunds from './022-test-payment-refunds.ts';
 import * as rateLimits from './023-rate-limits.ts';
 import * as searchTriggerColumns from './024-search-trigger-columns.ts';
+import * as limitsOnRateLimiter from './025-limits-on-rate-limiter.ts';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -52,6 +53,7 @@ const migrations: Record<string, Migration> = {
   '022-test-payment-refunds': testPaymentRefunds,
   '023-rate-limits': rateLimits,
   '024-search-trigger-columns': searchTriggerColumns,
+  '025-limits-on-rate-limiter': limitsOnRateLimiter,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -2,6 +2,7 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import type { ClaimSettings } from '../../config.ts';
 import type { Db } from '../../db/knex.ts';
 import { AppError, conflict, tooManyRequests } from '../../errors.ts';
+import { RateLimitedError, takeCooldown } from '../quotas/rate-limit.ts';
 import type { WorkflowStarter } from '../ports.ts';
 import type { ClaimWorkflowInput } from './claim-flow.ts';
 import { getClaim, getOwnClaim, type ClaimRow } from './claims.ts';
@@ -73,22 +74,16 @@ async function checkThroughWorkflow(workflows: ClaimWorkflows, claim: ClaimRow, 
   }
 }
 
-/** Claims the claim's check slot atomically; 429 with Retry-After while the last one is too recent. */
+/** Takes the claim's check slot on the shared rate limiter; 429 with Retry-After while the last one is too recent. */
 async function takeCheckSlot(db: Db, claimId: number, intervalMs: number): Promise<void> {
-  const taken = await db('claims')
-    .where({ id: claimId })
-    .where((q) =>
-      q
-        .whereNull('last_requested_check_at')
-        .orWhere('last_requested_check_at', '<=', db.raw(`now() - make_interval(secs => ?)`, [intervalMs / 1000])),
-    )
-    .update({ last_requested_check_at: db.fn.now() });
-  if (taken === 1) return;
-  const { last } = await db('claims').where({ id: claimId }).first({ last: 'last_requested_check_at' });
-  const waitMs = Math.max(0, new Date(last).getTime() + intervalMs - Date.now());
-  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-  throw tooManyRequests(
-    `Claim ${claimId} was checked moments ago; checks are at most one per ${intervalMs / 1000} seconds. Retry in ${seconds} s.`,
-    seconds,
-  );
+  try {
+    await takeCooldown(db, 'claim-check', String(claimId), intervalMs / 1000);
+  } catch (err) {
+    if (!(err instanceof RateLimitedError)) throw err;
+    const seconds = err.retryAfterSeconds;
+    throw tooManyRequests(
+      `Claim ${claimId} was checked moments ago; checks are at most one per ${intervalMs / 1000} seconds. Retry in ${seconds} s.`,
+      seconds,
+    );
+  }
 }

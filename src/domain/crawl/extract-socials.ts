@@ -2,6 +2,7 @@ import { asArray, fragment, ORGANIZATION_TYPES, PRODUCT_TYPES, hasType } from '.
 import type { ParsedPage } from './page.ts';
 import { clean, snippet } from './text.ts';
 import type { Evidence } from './types.ts';
+import { parseHttpUrl } from '../../urls.ts';
 
 export const SOCIAL_PLATFORMS = [
   'twitter',
@@ -98,8 +99,8 @@ const NOT_PROFILE: Record<string, Set<string>> = {
  * Returns the platform and the canonical URL, or null.
  */
 export function classifySocialUrl(href: string): { platform: SocialPlatform; url: string } | null {
-  const u = URL.parse(href);
-  if (u?.protocol !== 'http:' && u?.protocol !== 'https:') return null;
+  const u = parseHttpUrl(href);
+  if (!u) return null;
   const host = u.hostname.toLowerCase().replace(/^(www|m|mobile)\./, '');
   const segs = u.pathname.split('/').filter(Boolean);
   const first = (segs[0] ?? '').toLowerCase();

@@ -1,7 +1,7 @@
 import { Agent, request } from 'undici';
 import type { Dispatcher } from 'undici';
 import { checkIpLiteral, createGuardedLookup, isAddressRefusedError } from './address-guard.ts';
-import { parseHttpUrl } from '../fields.ts';
+import { parseHttpUrl } from '../../urls.ts';
 import { CrawlError, invalidCrawlUrl } from './types.ts';
 import type { CrawlOptions } from './types.ts';
 
@@ -75,10 +75,14 @@ export async function fetchPage(url: string, options: CrawlOptions, agent: Dispa
         );
       }
       redirects++;
-      const next = URL.parse(location, current);
-      if (!next) throw new CrawlError('invalid_url', `${current.href} redirected to "${location}", which is not a valid address.`);
-      if (next.protocol !== 'http:' && next.protocol !== 'https:') {
-        throw new CrawlError('invalid_url', `${current.href} redirected to ${next.href}; only http and https addresses can be crawled.`);
+      const resolved = URL.parse(location, current);
+      if (!resolved) throw new CrawlError('invalid_url', `${current.href} redirected to "${location}", which is not a valid address.`);
+      const next = parseHttpUrl(resolved.href);
+      if (!next) {
+        throw new CrawlError(
+          'invalid_url',
+          `${current.href} redirected to ${resolved.href}; only http and https addresses without credentials can be crawled.`,
+        );
       }
       next.hash = '';
       current = next;

@@ -1,3 +1,4 @@
+import { parseHttpUrl } from '../../urls.ts';
 /** Collapses whitespace and trims. */
 export function clean(s: string | null | undefined): string {
   return (s ?? '').replace(/[\s\u00a0\u200b]+/g, ' ').trim();
@@ -36,8 +37,7 @@ export function snippetAround(text: string, index: number, length: number, max =
 export function absoluteUrl(href: string | null | undefined, base: string): string | null {
   const h = clean(href);
   if (!h) return null;
-  const u = URL.parse(h, base);
-  return u?.protocol === 'http:' || u?.protocol === 'https:' ? u.href : null;
+  return parseHttpUrl(h, base)?.href ?? null;
 }
 
 export const EMAIL_RE = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;

@@ -3,6 +3,7 @@ import type { Db } from '../../db/knex.ts';
 import { tooManyRequests, unprocessable } from '../../errors.ts';
 import type { CrawlOptions } from '../crawl/types.ts';
 import { companyKey } from '../company.ts';
+import { RateLimitedError, takeCooldown } from '../quotas/rate-limit.ts';
 import { fetchBadge, type BadgeStatus } from './badge-fetch.ts';
 
 /** The last badge check of a listing, as owners see it. */
@@ -80,22 +81,17 @@ export async function setBadgeUrl(db: Db, listing: { id: number; url: string }, 
 }
 
 /**
- * Claims the owner's check slot of a listing: at most one owner-triggered check per 10 s,
- * decided by one UPDATE so that parallel requests cannot both pass. 429 with Retry-After.
+ * Claims the owner's check slot of a listing: at most one owner-triggered check per 10 s, on the
+ * shared rate limiter (one atomic upsert, so parallel requests cannot both pass). 429 with Retry-After.
  */
 export async function claimOwnerCheck(db: Db, listingId: number): Promise<void> {
-  await db('listing_badges').insert({ listing_id: listingId }).onConflict('listing_id').ignore();
-  const claimed = await db('listing_badges')
-    .where({ listing_id: listingId })
-    .andWhere((q) => q.whereNull('requested_at').orWhereRaw(`requested_at <= now() - make_interval(secs => ?)`, [OWNER_CHECK_INTERVAL_S]))
-    .update({ requested_at: db.fn.now() })
-    .returning('listing_id');
-  if (claimed.length > 0) return;
-  const row = await db('listing_badges')
-    .where({ listing_id: listingId })
-    .first(db.raw(`ceil(extract(epoch FROM requested_at + make_interval(secs => ?) - now()))::int AS wait`, [OWNER_CHECK_INTERVAL_S]));
-  const wait = Math.max(1, row?.wait ?? OWNER_CHECK_INTERVAL_S);
-  throw tooManyRequests(`The badge of this listing was checked moments ago; ask again in ${wait} s.`, wait);
+  try {
+    await takeCooldown(db, 'badge-check', String(listingId), OWNER_CHECK_INTERVAL_S);
+  } catch (err) {
+    if (!(err instanceof RateLimitedError)) throw err;
+    const wait = err.retryAfterSeconds;
+    throw tooManyRequests(`The badge of this listing was checked moments ago; ask again in ${wait} s.`, wait);
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
 import * as cheerio from 'cheerio';
 import type { CheerioAPI } from 'cheerio';
 import type { AnyNode, Element } from 'domhandler';
+import { parseHttpUrl } from '../../urls.ts';
 
 /** Where a badge link must point: our origin and the listing's public page. */
 export interface BadgeTarget {
@@ -80,12 +81,7 @@ function documentBase($: CheerioAPI, pageUrl: string): URL {
 }
 
 function resolve(href: string, base: URL): URL | null {
-  try {
-    const url = new URL(href.trim(), base);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url : null;
-  } catch {
-    return null;
-  }
+  return parseHttpUrl(href.trim(), base);
 }
 
 /** Exactly our host (and port), the listing's path with at most a trailing slash, no credentials. */

@@ -7,7 +7,7 @@ import { readLaunchSettings } from './launch-settings.ts';
 import { WAITING_STATUSES } from './owner-launch.ts';
 import { tellOwner } from './owner-notices.ts';
 import { bookFreeSlot } from './slots.ts';
-import { earliestFreeWeek, isoWeekLabel } from './weeks.ts';
+import { earliestFreeWeek, isoWeekLabel } from '../ranking/weeks.ts';
 
 /**
  * Chooses the free plan for one of the owner's listings (before the badge check that follows).

@@ -4,7 +4,7 @@ import type { WorkflowStarter } from '../ports.ts';
 import type { ListingRow } from '../listings/listings.ts';
 import { readLaunchSettings } from './launch-settings.ts';
 import { releaseSlot, takePaidSlot } from './slots.ts';
-import { addWeeks, isMonday, isoWeekStart } from './weeks.ts';
+import { addWeeks, isMonday, isoWeekStart } from '../ranking/weeks.ts';
 
 /** How far ahead a paid launch may be booked. */
 const MAX_WEEKS_AHEAD = 52;

@@ -3,7 +3,7 @@ import { runBadgeCheck, type BadgeCheckDeps } from './badge-check.ts';
 import { readLaunchSettings } from './launch-settings.ts';
 import { tellOwner } from './owner-notices.ts';
 import { releaseSlot } from './slots.ts';
-import { isoWeekLabel, weekHasStarted } from './weeks.ts';
+import { isoWeekLabel, weekHasStarted } from '../ranking/weeks.ts';
 
 /** Where a listing's launch stands, as the workflow needs it. */
 export interface LaunchState {

@@ -1,4 +1,4 @@
-import { parseHttpUrl } from '../fields.ts';
+import { parseHttpsUrl } from '../../urls.ts';
 import { classifySocialUrl, SOCIAL_PLATFORMS, type SocialPlatform } from '../crawl/extract-socials.ts';
 
 export { SOCIAL_PLATFORMS, type SocialPlatform };
@@ -24,8 +24,8 @@ export const PLATFORM_HOSTS: Record<SocialPlatform, string> = {
  * one. Uses the crawler's classifier so that owners and the crawler agree on what a profile is.
  */
 export function socialProfileUrl(platform: SocialPlatform, url: string): { url: string } | { error: string } {
-  const parsed = parseHttpUrl(url);
-  if (parsed?.protocol !== 'https:') return { error: 'Must be an https URL without credentials' };
+  const parsed = parseHttpsUrl(url);
+  if (!parsed) return { error: 'Must be an https URL without credentials' };
   const hit = classifySocialUrl(url);
   if (hit?.platform === platform) return { url: hit.url };
   if (platform === 'mastodon' && !hit && /^\/@[\w.]+\/?$/.test(parsed.pathname) && parsed.hostname.includes('.')) {

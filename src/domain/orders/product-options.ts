@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CATEGORY_SLUGS } from '../crawl/categories.ts';
-import { isoWeekStart } from '../ranking/weeks.ts';
+import { isoWeekMonday } from '../ranking/weeks.ts';
 
 /** Products the catalog knows (DESIGN.md §7); a product row with another key cannot be ordered. */
 export const PRODUCT_KEYS = ['launch', 'featured', 'categories', 'billboard', 'unlock_section'] as const;
@@ -51,7 +51,7 @@ const IsoDate = z
 const LaunchWeek = z
   .string()
   .transform((v, ctx) => {
-    const monday = /^\d{4}-W\d{2}$/.test(v) ? mondayOfIsoWeek(v) : IsoDate.safeParse(v).success ? v : null;
+    const monday = /^\d{4}-W\d{2}$/.test(v) ? isoWeekMonday(v) : IsoDate.safeParse(v).success ? v : null;
     if (!monday || new Date(`${monday}T00:00:00Z`).getUTCDay() !== 1) {
       ctx.addIssue({ code: 'custom', message: 'Must be an ISO week (YYYY-Www) or its Monday (YYYY-MM-DD)' });
       return z.NEVER;
@@ -127,16 +127,6 @@ export function optionsJsonSchema(product: ProductKey, billboardMinDays: number)
 const published = new Map<string, Record<string, unknown>>();
 
 export const isProductKey = (key: string): key is ProductKey => (PRODUCT_KEYS as readonly string[]).includes(key);
-
-/** Monday (YYYY-MM-DD) of an ISO week label such as 2026-W49, or null when the week does not exist. */
-export function mondayOfIsoWeek(label: string): string | null {
-  const [year, week] = label.split('-W').map(Number) as [number, number];
-  if (week < 1 || week > 53) return null;
-  // ISO week 1 holds January 4th.
-  const week1 = isoWeekStart(new Date(Date.UTC(year, 0, 4)));
-  const monday = new Date(Date.parse(`${week1}T00:00:00Z`) + (week - 1) * 7 * DAY_MS);
-  return isoWeekStart(new Date(Date.UTC(year, 11, 28))) >= monday.toISOString().slice(0, 10) ? monday.toISOString().slice(0, 10) : null;
-}
 
 /** YYYY-MM-DD `days` after `date`. */
 export function addDays(date: string, days: number): string {

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/knex.ts';
-import { AppError } from '../../errors.ts';
+import { AppError, tooManyRequests } from '../../errors.ts';
 import { RateLimitedError, takePoints, type RateClaim, type TakenPoints } from '../quotas/rate-limit.ts';
 
 /** A promo code row (percent in basis points, or a fixed amount in cents). */
@@ -113,7 +113,7 @@ function promoTryClaims(limits: PromoAttemptLimits, userId: number, ip: string):
 
 /**
  * Takes one try of the account and of the client address before a code is evaluated, so that
- * concurrent wrong tries cannot all slip under the limit; 429 `too_many_promo_attempts` with
+ * concurrent wrong tries cannot all slip under the limit; 429 `rate_limited` with
  * `Retry-After` once a limit is spent. A right code gives its try back (right codes never count).
  */
 export async function takePromoTry(db: Db, limits: PromoAttemptLimits, userId: number, ip: string): Promise<TakenPoints> {
@@ -121,9 +121,6 @@ export async function takePromoTry(db: Db, limits: PromoAttemptLimits, userId: n
     return await takePoints(db, promoTryClaims(limits, userId, ip));
   } catch (err) {
     if (!(err instanceof RateLimitedError)) throw err;
-    const retryAfter = err.retryAfterSeconds;
-    throw new AppError('too_many_promo_attempts', `Too many wrong promo codes; try again in ${retryAfter} seconds.`, {
-      headers: { 'Retry-After': String(retryAfter) },
-    });
+    throw tooManyRequests(`Too many wrong promo codes; try again in ${err.retryAfterSeconds} seconds.`, err.retryAfterSeconds);
   }
 }

@@ -2,8 +2,9 @@ import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Db } from '../../db/knex.ts';
 
 /**
- * THE rate limiter of tries (wrong promo codes, OAuth registrations; the sign-in limiter, with
- * its slow-down per email, is still its own): rate-limiter-flexible over the `rate_limits` table
+ * THE rate limiter of tries (wrong promo codes, OAuth registrations, sign-in failures and their
+ * slow-down per email, the cooldowns of owner-triggered checks): one 429, `rate_limited` with
+ * `Retry-After`, from the callers. rate-limiter-flexible over the `rate_limits` table
  * (migration 023), through the app's knex pool. A try takes its point in one atomic upsert
  * *before* it is evaluated, so concurrent tries across api processes cannot all see room: 30
  * parallel tries against a limit of 5 evaluate exactly 5. Windows are fixed, starting at a key's
@@ -76,4 +77,41 @@ export async function takePoints(db: Db, claims: readonly RateClaim[]): Promise<
     taken.push({ limiter, key });
   }
   return { giveBack };
+}
+
+/**
+ * A cooldown: at most one `name` action per `key` every `seconds` (a claim's "Check now", a
+ * listing's badge recheck). Throws RateLimitedError with the wait while the last one is too recent.
+ */
+export async function takeCooldown(db: Db, name: string, key: string, seconds: number): Promise<void> {
+  if (seconds <= 0) return; // no cooldown (a duration of 0 would make the library's points never expire)
+  await takePoints(db, [{ limit: { name, points: 1, seconds }, key }]);
+}
+
+/** Adds one point to `key` without a cap (a counter over the window) and returns the points in it now. */
+export async function countPoint(db: Db, limit: RateLimit, key: string): Promise<number> {
+  const res = await limiterOf(db, limit).penalty(key, 1);
+  return res.consumedPoints;
+}
+
+/** Gives `points` of `key` back (an attempt that turned out not to count). */
+export async function givePoints(db: Db, limit: RateLimit, key: string, points = 1): Promise<void> {
+  await limiterOf(db, limit).reward(key, points);
+}
+
+/** Forgets every point of `key` under `limit`; returns how many there were in the current window. */
+export async function forgetPoints(db: Db, limit: RateLimit, key: string): Promise<number> {
+  const limiter = limiterOf(db, limit);
+  const held = (await limiter.get(key))?.consumedPoints ?? 0;
+  await limiter.delete(key);
+  return Math.max(0, held);
+}
+
+/**
+ * Forgets the points of every key of `limit` that starts with `keyStart` (the library has no
+ * such call; its PostgreSQL rows are keyed `${name}:${key}`, see migration 023).
+ */
+export async function forgetPointsStartingWith(db: Db, limit: RateLimit, keyStart: string): Promise<void> {
+  const pattern = `${limit.name}:${keyStart}`.replace(/[\\%_]/g, (c) => `\\${c}`) + '%';
+  await db(RATE_LIMITS_TABLE).where('key', 'like', pattern).delete();
 }

@@ -8,7 +8,7 @@ import type { OperationContext } from '../operation.ts';
  * named here.
  */
 
-export { addWeeks, isoWeekLabel, isoWeekMonday, isoWeekStart } from '../../domain/ranking/weeks.ts';
+export { addWeeks, ISO_WEEK_PATTERN, isoWeekLabel, isoWeekMonday, isoWeekStart } from '../../domain/ranking/weeks.ts';
 
 /**
  * The first `perPage` of the week's ranking on the request's site. Unlike get_community_leaderboard

@@ -1,5 +1,6 @@
 import type { BadgeTheme } from '../../domain/launches/badges.ts';
 import { AppError, notFound } from '../../errors.ts';
+import { publicCors } from '../../http/cors.ts';
 import { BADGE_THEMES, listingBadge } from '../../operations/read-models/badges.ts';
 import type { PageRoutes } from './page-routes.ts';
 
@@ -8,7 +9,7 @@ const CACHE_CONTROL = 'public, max-age=300, must-revalidate';
 
 /** `/badges/{slug}.svg?theme=light|dark`: the public badge image owners embed. */
 export const badgePages: PageRoutes = (router, services) => {
-  router.get('/badges/:file', async function badgeImage(ctx) {
+  router.get('/badges/:file', publicCors(), async function badgeImage(ctx) {
     const slug = /^([a-z0-9]+(?:-[a-z0-9]+)*)\.svg$/.exec(ctx.params.file!)?.[1];
     if (!slug || slug.length > 200) throw notFound('The badge');
     const theme = ctx.query.theme ?? 'light';
@@ -18,7 +19,6 @@ export const badgePages: PageRoutes = (router, services) => {
     const badge = await listingBadge(services, slug, theme as BadgeTheme);
     ctx.set('Cache-Control', CACHE_CONTROL);
     ctx.set('ETag', badge.etag);
-    ctx.set('Access-Control-Allow-Origin', '*');
     ctx.set('Cross-Origin-Resource-Policy', 'cross-origin');
     if (
       ctx

@@ -11,6 +11,7 @@ import { renderPage } from '../render.ts';
 import { currentUser, requireUser } from '../session.ts';
 import type { WebServices } from '../web-services.ts';
 import type { PageRoutes } from './page-routes.ts';
+import { hasHttpScheme } from '../../urls.ts';
 
 const SCOPE_WORDS: Record<string, string> = {
   'account:read': 'Read your listings, drafts, orders and claims',
@@ -93,7 +94,7 @@ async function consentPage(ctx: Context, services: WebServices, provider: Provid
   const requested = String(interaction.params.scope ?? '').split(' ');
   const scopes = SCOPES.filter((scope) => requested.includes(scope));
   // After Allow or Deny the browser is sent on to the client's redirect URI: let the form go there.
-  const target = redirect.protocol === 'http:' || redirect.protocol === 'https:' ? redirect.origin : redirect.protocol;
+  const target = hasHttpScheme(redirect) ? redirect.origin : redirect.protocol;
   const csp = ctx.response.get('Content-Security-Policy');
   ctx.set('Content-Security-Policy', csp.replace("form-action 'self'", `form-action 'self' ${target}`));
   const name = client.clientName ?? client.clientId;

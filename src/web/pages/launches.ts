@@ -7,6 +7,7 @@ import { listLaunchWeeksOp } from '../../operations/launches.ts';
 import {
   addWeeks,
   featuredThisWeek,
+  ISO_WEEK_PATTERN,
   isoWeekLabel,
   isoWeekMonday,
   isoWeekStart,
@@ -61,7 +62,7 @@ function featuredStrip(featured: PlacedListing[]): SafeHtml | '' {
 
 function weekOf(value: unknown): string {
   if (value === undefined || value === '') return isoWeekStart(new Date());
-  const monday = typeof value === 'string' ? isoWeekMonday(value) : null;
+  const monday = typeof value === 'string' && ISO_WEEK_PATTERN.test(value) ? isoWeekMonday(value) : null;
   if (!monday)
     throw validationFailed(
       [{ path: 'week', message: 'Must be an ISO week such as 2026-W48' }],

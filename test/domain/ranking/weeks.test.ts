@@ -4,13 +4,14 @@ import {
   addWeeks,
   earliestFreeWeek,
   isMonday,
+  ISO_WEEK_PATTERN,
   isoWeekLabel,
+  isoWeekMonday,
   isoWeekStart,
-  mondayOfWeekLabel,
   msUntilWeekStart,
   weekHasStarted,
   weekStartMs,
-} from '../../../src/domain/launches/weeks.ts';
+} from '../../../src/domain/ranking/weeks.ts';
 import { DEFAULT_LAUNCH_TIMING, nextRecheckDelay } from '../../../src/workflows/listing-launch.ts';
 
 // Week boundaries are where launch directories get time zones wrong: Sunday 23:59:59.999 UTC is
@@ -44,10 +45,10 @@ test('weeks across the year end keep ISO numbering (2026 has 53 weeks)', (t) => 
   t.is(addWeeks('2026-12-21', 1), '2026-12-28');
   t.is(isoWeekLabel('2026-12-28'), '2026-W53');
   t.is(isoWeekLabel(addWeeks('2026-12-28', 1)), '2027-W01');
-  t.is(mondayOfWeekLabel('2026-W53'), '2026-12-28');
-  t.is(mondayOfWeekLabel('2027-W01'), '2027-01-04');
-  t.is(mondayOfWeekLabel('2026-W48'), '2026-11-23');
-  for (const bad of ['2027-W53', '2026-W00', '2026-W54', '2026-48', 'W48', '2026-W4', '']) t.is(mondayOfWeekLabel(bad), null, bad);
+  t.is(isoWeekMonday('2026-W53'), '2026-12-28');
+  t.is(isoWeekMonday('2027-W01'), '2027-01-04');
+  t.is(isoWeekMonday('2026-W48'), '2026-11-23');
+  for (const bad of ['2027-W53', '2026-W00', '2026-W54', '2026-48', 'W48', '2026-W4', '']) t.is(isoWeekMonday(bad), null, bad);
 });
 
 test('isMonday accepts only real Mondays as YYYY-MM-DD', (t) => {
@@ -85,4 +86,54 @@ test('re-check schedule: every 10 min for the first hour, then hourly for 7 days
   for (let d = nextRecheckDelay(phases, 0); d !== null; d = nextRecheckDelay(phases, elapsed))
     [elapsed, checks] = [elapsed + d, checks + 1];
   t.is(checks, 6 + 7 * 24);
+});
+
+// One calendar for every four-digit year: Date.UTC maps years 0–99 to 1900–1999, so nothing in
+// it may build a date from a year number that way.
+test('labels and Mondays agree for years before 2000, including years 0–99', (t) => {
+  // 1999-01-04 (Monday) starts 1999-W01; 1998 is a long year (W53 from 1998-12-28).
+  t.is(isoWeekMonday('1999-W01'), '1999-01-04');
+  t.is(isoWeekLabel('1999-01-04'), '1999-W01');
+  t.is(isoWeekMonday('1998-W53'), '1998-12-28');
+  t.is(isoWeekLabel('1998-12-28'), '1998-W53');
+  t.is(isoWeekMonday('1999-W53'), null);
+  // 1900-01-01 was a Monday: 1900-W01 starts that day.
+  t.is(isoWeekMonday('1900-W01'), '1900-01-01');
+  // Year 99 is not 1999; 0099-W01 starts on Monday 0098-12-29 (proleptic Gregorian).
+  t.is(isoWeekMonday('0099-W01'), '0098-12-29');
+  t.is(isoWeekLabel('0098-12-29'), '0099-W01');
+  t.is(isoWeekStart(new Date('0099-01-07T12:00:00Z')), '0099-01-05');
+  t.is(isoWeekLabel('0099-01-05'), '0099-W02');
+  t.is(isoWeekLabel(addWeeks('0098-12-29', -1)), '0098-W52');
+  t.is(addWeeks('0099-12-28', 1), '0100-01-04');
+});
+
+test('week 53 exists exactly in long years; W00 and W54 never', (t) => {
+  const long = [1970, 1976, 1981, 1987, 1992, 1998, 2004, 2009, 2015, 2020, 2026, 2032];
+  for (let year = 1970; year <= 2035; year++) {
+    const monday = isoWeekMonday(`${year}-W53`);
+    t.is(monday !== null, long.includes(year), String(year));
+    if (monday) t.is(isoWeekLabel(addWeeks(monday, 1)), `${year + 1}-W01`);
+  }
+  for (const bad of ['2026-W00', '2026-W54', '1999-W00', '0099-W54']) t.is(isoWeekMonday(bad), null, bad);
+});
+
+test('year boundaries: week 1 may start in December, the last week may end in January', (t) => {
+  // 2024-12-30 (Monday) is 2025-W01; 2021-01-03 (Sunday) is still 2020-W53; 2010-01-03 is 2009-W53.
+  t.is(isoWeekStart(new Date('2024-12-31T12:00:00Z')), '2024-12-30');
+  t.is(isoWeekLabel('2024-12-30'), '2025-W01');
+  t.is(isoWeekMonday('2025-W01'), '2024-12-30');
+  t.is(isoWeekLabel(isoWeekStart(new Date('2021-01-03T23:59:59.999Z'))), '2020-W53');
+  t.is(isoWeekLabel(isoWeekStart(new Date('2010-01-03T00:00:00Z'))), '2009-W53');
+  t.is(isoWeekMonday('2000-W01'), '2000-01-03');
+  t.is(isoWeekLabel('1999-12-27'), '1999-W52');
+  t.is(addWeeks('1999-12-27', 1), '2000-01-03');
+  t.is(addWeeks('2000-01-03', -1), '1999-12-27');
+});
+
+test('the API pattern takes weeks from 2000; the calendar itself reads any four-digit year', (t) => {
+  t.true(ISO_WEEK_PATTERN.test('2026-W48'));
+  t.false(ISO_WEEK_PATTERN.test('1999-W10'));
+  t.is(isoWeekMonday('1999-W10'), '1999-03-08');
+  for (const bad of ['2026-48', 'W48', '2026-W4', '26-W48', '+02026-W48', '2026-w48', '']) t.is(isoWeekMonday(bad), null, bad);
 });
