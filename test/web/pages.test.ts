@@ -62,7 +62,7 @@ test('unknown pages are HTML 404s; REST, health and the lead’s paths are left 
   // The authorization server answers its own path; its error page carries our page headers.
   const authorize = await client.get('/oauth/authorize');
   t.is(authorize.status, 400);
-  t.regex(authorize.text, /invalid_request/);
+  t.regex(authorize.text, /This sign-in request cannot continue/);
   t.truthy(authorize.headers.get('content-security-policy'));
   // The OAuth consent step is a page of ours (sign-in first), with the page headers.
   const consent = await client.get('/consent/x');
