@@ -20,7 +20,7 @@ import { restRoutes } from './api/rest-router.ts';
 import { paths } from './paths.ts';
 import { mediaRouter } from './web/media.ts';
 
-/** The composition root: the one Koa app serving health, media, OAuth, MCP, REST under /api/v1 and the web pages. */
+/** The one Koa app serving health, media, OAuth, MCP, REST under /api/v1 and the web pages, built from Services. */
 export function createApp(services: Services, operations: readonly Operation[]): Koa {
   // Behind trusted proxies the client is the address the outermost of them saw: only the last
   // `proxyHops` entries of X-Forwarded-For are read, so a client cannot name itself another address.
