@@ -6,7 +6,7 @@ import { startTestDns, type TestDns } from '../helpers/dns-server.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
 import { closedPort, html, serve, type TestSite } from '../helpers/site.ts';
 import { recordHistory, temporalClient } from '../helpers/workflows.ts';
-import { listingImportWorkflowId } from '../../src/domain/listings/import-listing.ts';
+import { importListing, listingImportWorkflowId } from '../../src/domain/listings/import-listing.ts';
 
 /** listings:import, claims:list and claims:recheck through `main.ts admin`, as support runs them. */
 
@@ -115,6 +115,19 @@ test.serial('a second import of the same company while one runs joins it: one cr
   } finally {
     await other.close();
   }
+});
+
+test.serial('a retried import activity finds the listing its earlier attempt committed; a later import is refused', async (t) => {
+  const { id: siteId } = await db()('sites').where({ key: 'makers' }).first('id');
+  const listing = await db()('listings').where({ site_id: siteId, url: site.url }).first('id', 'slug');
+  const { crawl, baseUrl } = env.services.config;
+  const input = { siteId, url: site.url, baseUrl };
+  // The first attempt was scheduled before the listing was made (the first test, seconds ago).
+  t.deepEqual(await importListing(db(), crawl, { ...input, resumeSince: new Date(Date.now() - 600_000) }), listing);
+  await t.throwsAsync(importListing(db(), crawl, { ...input, resumeSince: new Date(Date.now() + 600_000) }), {
+    message: /listed on this site already/,
+  });
+  await t.throwsAsync(importListing(db(), crawl, input), { message: /listed on this site already/ });
 });
 
 test.serial('claims:list filters by status and finds stuck claims; claims:recheck restarts a closed workflow', async (t) => {
