@@ -88,6 +88,19 @@ export function createWorkflowStarter(options: TemporalClientOptions): WorkflowS
         staticSummary: importSummary(url, siteKey),
         typedSearchAttributes: [{ key: SITE_KEY, value: siteKey }],
       });
+      // Without a worker the wait would never end: the caller is told at once (the run stays and
+      // goes ahead when a worker starts). A worker stopped a moment ago may still count as polling.
+      const { pollers } = await unavailableOnError(() =>
+        connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+          connection.workflowService.describeTaskQueue({ namespace: options.namespace, taskQueue: { name: TASK_QUEUES.drafts } }),
+        ),
+      );
+      if (!pollers?.length) {
+        throw serviceUnavailable(
+          `No worker polls the task queue "${TASK_QUEUES.drafts}": ${handle.workflowId} is started and runs when a worker starts (npm start, or main.ts worker).`,
+          5,
+        );
+      }
       try {
         return await handle.result();
       } catch (err) {
