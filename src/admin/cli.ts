@@ -96,7 +96,7 @@ export async function runAdmin(db: Db, argv: string[], services?: SupportDeps & 
         console.log(await editsList(db, values));
         return 0;
       case 'listings:import':
-        console.log(await listingsImport(db, withServices(services).config, values));
+        console.log(await listingsImport(db, withServices(services).workflows, values));
         return 0;
       case 'claims:list':
         console.log(await claimsList(db, values));

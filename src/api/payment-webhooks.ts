@@ -1,7 +1,8 @@
-import type { IncomingMessage } from 'node:http';
 import type { Context, Next } from 'koa';
 import { takePaymentEvent } from '../domain/orders/payment-intake.ts';
-import { AppError } from '../errors.ts';
+import { AppError, payloadTooLarge } from '../errors.ts';
+import { MAX_JSON_DEPTH, nestsDeeperThan, tooDeep } from '../http/json-depth.ts';
+import { readBody } from '../http/read-body.ts';
 import { requirePayments } from '../payments/index.ts';
 import { InvalidWebhookError } from '../domain/orders/payment-events.ts';
 import { ForgedWebhookError } from '../domain/orders/payment-port.ts';
@@ -9,9 +10,12 @@ import type { Services } from '../services.ts';
 
 const PATH = /^\/webhooks\/payments\/([a-z]+)$/;
 const MAX_BYTES = 1 << 20;
+const tooLarge = () => payloadTooLarge(MAX_BYTES, 'payload_too_large', 'A webhook body');
 
 /**
- * `POST /webhooks/payments/{provider}`: the signature is checked over the raw body and the event's
+ * `POST /webhooks/payments/{provider}`: the body is read with the shared reader (413 over 1 MiB)
+ * and kept as raw text, refused when nested too deep before anything parses it; the signature is
+ * checked over those raw bytes and the event's
  * fields against what a payment can carry (either fails → 400, nothing stored), then the event is
  * stored once and signalled into `order:{number}`.
  */
@@ -22,7 +26,9 @@ export function paymentWebhooks(services: Services) {
     if (ctx.method !== 'POST') throw new AppError('method_not_allowed', 'Webhooks are POSTed.');
     const provider = requirePayments(services.payments);
     if (match[1] !== provider.name) throw new AppError('not_found', `No webhooks are taken for "${match[1]}".`);
-    const raw = await readRaw(ctx.req);
+    // The exact bytes: the signature is computed over them, so they are verified before any parsing.
+    const raw = (await readBody(ctx.req, MAX_BYTES, tooLarge)).toString('utf8');
+    if (nestsDeeperThan(raw, MAX_JSON_DEPTH)) throw tooDeep('The webhook body');
     let event;
     try {
       event = provider.verifyWebhook(raw, ctx.get('Stripe-Signature') || undefined);
@@ -36,15 +42,4 @@ export function paymentWebhooks(services: Services) {
     ctx.state.log?.info({ event: event.id, type: event.type, order: result.order, duplicate: result.duplicate }, 'payment webhook');
     ctx.body = { received: true, duplicate: result.duplicate, order: result.order };
   };
-}
-
-async function readRaw(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BYTES) throw new AppError('payload_too_large', 'Webhooks are limited to 1 MiB.');
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }

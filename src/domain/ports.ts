@@ -15,6 +15,11 @@ export type { SearchEngine } from './listings/search-port.ts';
 export interface WorkflowStarter {
   /** Starts `draft:{id}`, searchable by DraftId, DraftStatus and SiteKey. */
   startDraft(draftId: number, about: { url: string; siteKey: string }): Promise<void>;
+  /**
+   * Runs `import:{site}:{domain}` (joining a running import of the same company) and waits for its
+   * listing; a refusal (already listed, crawl failed) is thrown as an AppError with its code.
+   */
+  importListing(input: { siteId: number; siteKey: string; url: string }): Promise<{ id: number; slug: string }>;
   /** Starts telling the followers of a listing update, `batchSize` followers per activity call. */
   startListingUpdate(updateId: number, batchSize: number, listingId: number): Promise<void>;
   /** Wakes `listing:{id}` to look at its launch again (recheck signal), starting it when it is not running. */

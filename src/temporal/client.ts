@@ -1,16 +1,17 @@
-import { Client, Connection, WorkflowNotFoundError, type WorkflowStartOptions } from '@temporalio/client';
-import type { SearchAttributePair } from '@temporalio/common';
-import { serviceUnavailable } from '../errors.ts';
+import { Client, Connection, WorkflowFailedError, WorkflowNotFoundError, type WorkflowStartOptions } from '@temporalio/client';
+import { ApplicationFailure, type SearchAttributePair } from '@temporalio/common';
+import { AppError, ERROR_CATALOGUE, serviceUnavailable, type ErrorCode } from '../errors.ts';
 import { claimWorkflowId } from '../domain/claims/claims.ts';
 import type { VerifyNowResult } from '../domain/claims/claim-flow.ts';
 import { listingLaunchWorkflowId } from '../domain/launches/launch-flow.ts';
 import type { WorkflowStarter } from '../domain/ports.ts';
 import { draftWorkflowId } from '../domain/drafts/drafts.ts';
+import { listingImportWorkflowId } from '../domain/listings/import-listing.ts';
 import { listingUpdateWorkflowId } from '../domain/updates/updates.ts';
 import { CLAIM_ID, DRAFT_ID, DRAFT_STATUS, LISTING_ID, ORDER_NUMBER, SITE_KEY } from '../workflows/search-attributes.ts';
 import { PAYMENT_CONFIRMED_SIGNAL, orderWorkflowId, type OrderWorkflowInput } from '../domain/orders/order-flow.ts';
 import type * as workflows from '../workflows/index.ts';
-import { claimSummary, draftSummary, launchSummary, listingUpdateSummary, orderSummary } from '../workflows/summaries.ts';
+import { claimSummary, draftSummary, importSummary, launchSummary, listingUpdateSummary, orderSummary } from '../workflows/summaries.ts';
 import { TASK_QUEUES } from './task-queues.ts';
 
 type Workflows = typeof workflows;
@@ -76,6 +77,40 @@ export function createWorkflowStarter(options: TemporalClientOptions): WorkflowS
           { key: SITE_KEY, value: siteKey },
         ],
       });
+    },
+    async importListing({ siteId, siteKey, url }) {
+      const handle = await startBounded('listingImportWorkflow', {
+        taskQueue: TASK_QUEUES.drafts,
+        workflowId: listingImportWorkflowId(siteKey, url),
+        args: [{ siteId, url }],
+        // A second import of the same company while one runs waits for that one's result.
+        workflowIdConflictPolicy: 'USE_EXISTING',
+        staticSummary: importSummary(url, siteKey),
+        typedSearchAttributes: [{ key: SITE_KEY, value: siteKey }],
+      });
+      // Without a worker the wait would never end: the caller is told at once (the run stays and
+      // goes ahead when a worker starts). A worker stopped a moment ago may still count as polling.
+      const { pollers } = await unavailableOnError(() =>
+        connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+          connection.workflowService.describeTaskQueue({ namespace: options.namespace, taskQueue: { name: TASK_QUEUES.drafts } }),
+        ),
+      );
+      if (!pollers?.length) {
+        throw serviceUnavailable(
+          `No worker polls the task queue "${TASK_QUEUES.drafts}": ${handle.workflowId} is started and runs when a worker starts (npm start, or main.ts worker).`,
+          5,
+        );
+      }
+      try {
+        return await handle.result();
+      } catch (err) {
+        // The workflow fails with the refusal's code and message (already_listed, crawl failures).
+        const cause = err instanceof WorkflowFailedError ? err.cause : undefined;
+        if (cause instanceof ApplicationFailure && cause.type && Object.hasOwn(ERROR_CATALOGUE, cause.type)) {
+          throw new AppError(cause.type as ErrorCode, cause.message);
+        }
+        throw err;
+      }
     },
     async startListingUpdate(updateId, batchSize, listingId) {
       await startBounded('listingUpdateWorkflow', {

@@ -4,6 +4,7 @@ import type { Config } from '../config.ts';
 import type { Services } from '../services.ts';
 import { createClaimActivities } from '../activities/claims.ts';
 import { createDraftActivities } from '../activities/drafts.ts';
+import { createListingImportActivities } from '../activities/listing-imports.ts';
 import { createLaunchActivities } from '../activities/launches.ts';
 import { createListingUpdateActivities } from '../activities/listing-updates.ts';
 import { createMailActivities } from '../activities/mail.ts';
@@ -63,7 +64,10 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
     taskQueue: TASK_QUEUES.drafts,
     workflowBundle: bundle,
     ...shutdownTimes(deps.config),
-    activities: createDraftActivities({ db: deps.db, config: deps.config }),
+    activities: {
+      ...createDraftActivities({ db: deps.db, config: deps.config }),
+      ...createListingImportActivities({ db: deps.db, config: deps.config }),
+    },
   });
   const mailer = deps.mailer;
   const listings = await Worker.create({

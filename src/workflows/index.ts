@@ -1,5 +1,6 @@
 // Every workflow the worker runs; this file is the worker's workflow bundle entry.
 export { draftWorkflow } from './draft.ts';
+export { listingImportWorkflow } from './listing-import.ts';
 export { listingUpdateWorkflow } from './listing-update.ts';
 export { listingLaunchWorkflow } from './listing-launch.ts';
 export { siteWeeklyCloseWorkflow, weeklyCloseWorkflow } from './weekly-close.ts';

@@ -9,6 +9,9 @@ const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0,
 /** `draft:{id}`: "Draft 12 from https://acme.example/ on main". */
 export const draftSummary = (draftId: number, url: string, siteKey: string) => `Draft ${draftId} from ${cut(url, MAX_URL)} on ${siteKey}`;
 
+/** `import:{site}:{domain}`: "Import of https://acme.example/ to main". */
+export const importSummary = (url: string, siteKey: string) => `Import of ${cut(url, MAX_URL)} to ${siteKey}`;
+
 /** `listing-update:{id}`: "Update 7 of listing 12 to its followers". */
 export const listingUpdateSummary = (updateId: number, listingId: number) => `Update ${updateId} of listing ${listingId} to its followers`;
 

@@ -5,7 +5,8 @@ import { api, startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { startTestDns, type TestDns } from '../helpers/dns-server.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
 import { closedPort, html, serve, type TestSite } from '../helpers/site.ts';
-import { temporalClient } from '../helpers/workflows.ts';
+import { recordHistory, temporalClient } from '../helpers/workflows.ts';
+import { importListing, listingImportWorkflowId } from '../../src/domain/listings/import-listing.ts';
 
 /** listings:import, claims:list and claims:recheck through `main.ts admin`, as support runs them. */
 
@@ -43,11 +44,33 @@ const run = (...args: string[]) => adminWith(env, vars, ...args);
 /** The same commands in this process, for the many cases (serial tests: it captures the console). */
 const here = (...args: string[]) => adminInProcess(env, ...args);
 
-test.serial('listings:import crawls a site and publishes a live listing without owner, once per company', async (t) => {
-  const res = await run('listings:import', '--site', 'makers', '--url', site.url);
+test.serial('listings:import crawls a site on the worker and publishes a live listing without owner, once per company', async (t) => {
+  // The CLI has no crawl settings of its own: the worker crawls, with the service's.
+  const res = await adminWith(
+    env,
+    { ...vars, CRAWL_ALLOW_PRIVATE_NETWORKS: 'false' },
+    'listings:import',
+    '--site',
+    'makers',
+    '--url',
+    site.url,
+  );
   t.is(res.code, 0, res.stderr);
   const match = /^imported listing (\d+) (\S+)$/m.exec(res.stdout);
   t.truthy(match, res.stdout);
+  const workflowId = listingImportWorkflowId('makers', site.url);
+  t.is(workflowId, `import:makers:${new URL(site.url).host}`);
+  const { client, close } = await temporalClient(env);
+  try {
+    const described = await client.workflow.getHandle(workflowId).describe();
+    t.is(described.type, 'listingImportWorkflow');
+    t.is(described.status.name, 'COMPLETED');
+    t.is(described.taskQueue, 'drafts');
+    t.deepEqual(await client.workflow.getHandle(workflowId).result(), { id: Number(match![1]), slug: match![2] });
+  } finally {
+    await close();
+  }
+  await recordHistory(env, workflowId, 'listing-import-workflow-done.json');
   const listing = await db()('listings')
     .where({ id: Number(match![1]) })
     .first();
@@ -62,6 +85,7 @@ test.serial('listings:import crawls a site and publishes a live listing without 
   const again = await here('listings:import', '--site', 'makers', '--url', site.url);
   t.is(again.code, 1);
   t.regex(again.stderr, new RegExp(`listed on this site already: listing ${listing.id}`));
+  await recordHistory(env, listingImportWorkflowId('makers', site.url), 'listing-import-workflow-refused.json');
   const bad = [
     ['listings:import', '--site', 'nope', '--url', site.url],
     ['listings:import', '--site', 'main'],
@@ -75,6 +99,35 @@ test.serial('listings:import crawls a site and publishes a live listing without 
     t.false(r.stderr.includes('    at '), 'no stack trace');
   }
   t.is(Number((await db()('listings').where({ url: site.url }).count({ n: '*' }))[0].n), 1);
+});
+
+test.serial('a second import of the same company while one runs joins it: one crawl, one listing', async (t) => {
+  // The page answers slowly, so the second start finds the first import still crawling.
+  const page = html('<!doctype html><title>Twice Imported</title><h1>Twice Imported</h1>');
+  const other = await serve({ '/': (req, res) => void setTimeout(() => page(req, res), 1500) });
+  try {
+    const { id: siteId } = await db()('sites').where({ key: 'makers' }).first('id');
+    const input = { siteId, siteKey: 'makers', url: other.url };
+    const [a, b] = await Promise.all([env.services.workflows.importListing(input), env.services.workflows.importListing(input)]);
+    t.deepEqual(a, b);
+    t.is(other.requests.filter((r) => r === '/').length, 1, 'one crawl');
+    t.is(Number((await db()('listings').where({ url: other.url }).count({ n: '*' }))[0].n), 1);
+  } finally {
+    await other.close();
+  }
+});
+
+test.serial('a retried import activity finds the listing its earlier attempt committed; a later import is refused', async (t) => {
+  const { id: siteId } = await db()('sites').where({ key: 'makers' }).first('id');
+  const listing = await db()('listings').where({ site_id: siteId, url: site.url }).first('id', 'slug');
+  const { crawl, baseUrl } = env.services.config;
+  const input = { siteId, url: site.url, baseUrl };
+  // The first attempt was scheduled before the listing was made (the first test, seconds ago).
+  t.deepEqual(await importListing(db(), crawl, { ...input, resumeSince: new Date(Date.now() - 600_000) }), listing);
+  await t.throwsAsync(importListing(db(), crawl, { ...input, resumeSince: new Date(Date.now() + 600_000) }), {
+    message: /listed on this site already/,
+  });
+  await t.throwsAsync(importListing(db(), crawl, input), { message: /listed on this site already/ });
 });
 
 test.serial('claims:list filters by status and finds stuck claims; claims:recheck restarts a closed workflow', async (t) => {

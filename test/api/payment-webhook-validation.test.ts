@@ -79,3 +79,22 @@ test('events that are not payment intents still pass with their own objects', as
   t.is(res.status, 200, JSON.stringify(res.body));
   t.is(await stored(event.id), 1);
 });
+
+test('a webhook body over 1 MiB is a 413 and one nested too deep a 400, before any parsing; nothing is stored', async (t) => {
+  const big = succeededEvent('LD-AAAA-DDDD', 1000);
+  Object.assign(big.data.object, { description: 'x'.repeat((1 << 20) + 1) });
+  const large = await post(JSON.stringify(big));
+  t.is(large.status, 413, JSON.stringify(large.body));
+  t.like(large.body, { status: 413, code: 'payload_too_large' });
+  t.regex(large.body.detail, /larger than 1 MB/);
+  t.is(await stored(big.id), 0);
+
+  // Signed, so only the depth guard refuses it.
+  const deep = succeededEvent('LD-AAAA-EEEE', 1000);
+  const nested = JSON.stringify(deep).replace(/}$/, `,"metadata":${'['.repeat(100)}${']'.repeat(100)}}`);
+  const res = await post(nested);
+  t.is(res.status, 400, JSON.stringify(res.body));
+  t.like(res.body, { status: 400, code: 'validation_failed' });
+  t.regex(res.body.detail, /nests arrays and objects deeper than 64 levels/);
+  t.is(await stored(deep.id), 0);
+});

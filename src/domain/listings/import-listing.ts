@@ -6,6 +6,9 @@ import { listingFromDraft } from '../drafts/drafts.ts';
 import { isoWeekStart } from '../ranking/weeks.ts';
 import { alreadyListed, findCompanyListing, insertCompanyListing } from './company-listing.ts';
 
+/** The workflow that imports a company's website to a site: `import:{site}:{domain}`. */
+export const listingImportWorkflowId = (siteKey: string, url: string) => `import:${siteKey}:${companyKey(url)}`;
+
 /**
  * listings:import (how a site team seeds its directory): the website is crawled and drafted the
  * way a draft is (crawlSite, extractDraft), then published at once as a live listing with no
@@ -14,12 +17,28 @@ import { alreadyListed, findCompanyListing, insertCompanyListing } from './compa
 export async function importListing(
   db: Db,
   crawl: CrawlOptions,
-  input: { siteId: number; url: string; baseUrl: string },
+  input: {
+    siteId: number;
+    url: string;
+    baseUrl: string;
+    /**
+     * A retry of an import that may have committed (the workflow's activity): an ownerless
+     * listing of this URL created since then is that import's own, and is returned.
+     */
+    resumeSince?: Date;
+  },
 ): Promise<{ id: number; slug: string }> {
   const domain = companyKey(input.url);
   const context = { baseUrl: input.baseUrl, callerId: null };
   // Checked before crawling (no crawl for a listed company), and again under the lock at the insert.
   const existing = await findCompanyListing(db, input.siteId, input.url);
+  if (existing && input.resumeSince) {
+    const own = await db('listings')
+      .where({ id: existing.id, owner_id: null, url: input.url })
+      .where('created_at', '>=', input.resumeSince)
+      .first('id', 'slug');
+    if (own) return own;
+  }
   if (existing) throw alreadyListed(domain, existing, context);
   let drafted;
   try {

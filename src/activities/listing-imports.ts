@@ -1,0 +1,32 @@
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/knex.ts';
+import { AppError } from '../errors.ts';
+import { importListing } from '../domain/listings/import-listing.ts';
+
+export interface ListingImportActivityDeps {
+  db: Db;
+  config: Pick<Config, 'crawl' | 'baseUrl'>;
+}
+
+/** Activities of the listing import workflow; thin wrappers over domain code. */
+export function createListingImportActivities({ db, config }: ListingImportActivityDeps) {
+  return {
+    async importCompanyListing(input: { siteId: number; url: string }): Promise<{ id: number; slug: string }> {
+      const info = Context.current().info;
+      try {
+        return await importListing(db, config.crawl, {
+          ...input,
+          baseUrl: config.baseUrl,
+          // A retry after an attempt whose commit went through finds its own listing again.
+          resumeSince: info.attempt > 1 ? new Date(info.scheduledTimestampMs) : undefined,
+        });
+      } catch (err) {
+        if (err instanceof AppError) throw ApplicationFailure.nonRetryable(err.message, err.code);
+        throw err;
+      }
+    },
+  };
+}
+
+export type ListingImportActivities = ReturnType<typeof createListingImportActivities>;
