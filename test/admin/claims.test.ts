@@ -52,16 +52,16 @@ test.serial('listings:import crawls a site and publishes a live listing without 
     .where({ id: Number(match![1]) })
     .first();
   t.like(listing, { slug: match![2], status: 'live', owner_id: null, url: site.url });
-  t.regex(listing.name, /Seeded Widgets/);
-  t.is((await db()('sites').where({ id: listing.site_id }).first('key')).key, 'makers');
+  t.regex(listing!.name, /Seeded Widgets/);
+  t.is((await db()('sites').where({ id: listing!.site_id }).first('key'))!.key, 'makers');
 
   // Signed-in people see "Claim it"; claim_listing accepts it.
   const user = await env.user();
-  t.is((await api(env, 'POST', '/claims', { key: user.key, body: { slug: listing.slug, method: 'meta' } })).status, 201);
+  t.is((await api(env, 'POST', '/claims', { key: user.key, body: { slug: listing!.slug, method: 'meta' } })).status, 201);
 
   const again = await here('listings:import', '--site', 'makers', '--url', site.url);
   t.is(again.code, 1);
-  t.regex(again.stderr, new RegExp(`listed on this site already: listing ${listing.id}`));
+  t.regex(again.stderr, new RegExp(`listed on this site already: listing ${listing!.id}`));
   const bad = [
     ['listings:import', '--site', 'nope', '--url', site.url],
     ['listings:import', '--site', 'main'],
@@ -81,7 +81,7 @@ test.serial('claims:list filters by status and finds stuck claims; claims:rechec
   const user = await env.user();
   const tag = `adm${randomBytes(4).toString('hex')}`;
   const id = await insertLiveListing(db(), { name: tag, url: `https://${tag}.com/` });
-  const { slug } = await db()('listings').where({ id }).first('slug');
+  const { slug } = (await db()('listings').where({ id }).first('slug'))!;
   const claim = (await api(env, 'POST', '/claims', { key: user.key, body: { slug, method: 'dns' } })).body;
 
   const listed = await here('claims:list', '--status', 'pending');
@@ -103,7 +103,7 @@ test.serial('claims:list filters by status and finds stuck claims; claims:rechec
     const rechecked = await run('claims:recheck', '--id', String(claim.id));
     t.is(rechecked.code, 0, rechecked.stderr);
     t.regex(rechecked.stdout, new RegExp(`claim ${claim.id} is verified \\(dns\\); last check found`));
-    t.is((await db()('listings').where({ id }).first('owner_id')).owner_id, user.userId);
+    t.is((await db()('listings').where({ id }).first('owner_id'))!.owner_id, user.userId);
     const runs = [];
     for await (const w of client.workflow.list({ query: `WorkflowId = '${claim.workflow_id}'` })) runs.push(w.status.name);
     t.is(runs.length, 2, 'a second run of claim:{id}');

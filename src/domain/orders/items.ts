@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { TtlCache } from '../../cache/ttl-cache.ts';
 import type { Db } from '../../db/knex.ts';
 import { AppError, appError, validationFailed, type FieldError } from '../../errors.ts';
@@ -117,7 +118,7 @@ async function checkListings(
 ): Promise<Map<number, string>> {
   const ids = [...new Set(items.map((i) => i.listing_id).filter((id): id is number => id !== null))];
   if (!ids.length) return new Map();
-  const namesOf = async (query: ReturnType<Db>) =>
+  const namesOf = async (query: Knex.QueryBuilder) =>
     new Map(
       ((await query.where({ owner_id: userId, site_id: siteId }).select('id', 'name')) as { id: number; name: string }[]).map((r) => [
         r.id,

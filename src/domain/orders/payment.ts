@@ -21,7 +21,7 @@ export async function storePaymentEvent(
     .returning('id');
   if (inserted.length) return { id: Number(inserted[0].id), isNew: true };
   const row = await db('payment_events').where({ provider, provider_event_id: event.id }).first('id');
-  return { id: Number(row.id), isNew: false };
+  return { id: Number(row!.id), isNew: false };
 }
 
 /** What one payment event did to its order. */
@@ -109,7 +109,7 @@ async function queueReceipt(trx: Db, config: Pick<Config, 'baseUrl'>, order: Ord
   const user = await trx('users').where({ id: order.user_id }).first('email');
   const lines = (await linesOf(trx, [order.id])).get(order.id)!;
   await queueMail(trx, {
-    to: user.email,
+    to: user!.email,
     subject: `Receipt for order ${order.number} (invoice ${order.invoice_number})`,
     text: receiptText(order, lines, invoiceUrl(config, order.number)),
     dedupeKey: `order-receipt:${order.number}`,
@@ -151,7 +151,7 @@ export async function recordRefund(
   const order = await db('orders').where({ number: refund.number }).first('id');
   await db('refunds')
     .insert({
-      order_id: order.id,
+      order_id: order!.id,
       order_line_id: refund.lineId ?? null,
       amount_cents: refund.amountCents,
       reason: refund.reason,

@@ -66,5 +66,5 @@ async function tellBuyer(trx: Db, order: OrderRow, line: OrderLineRow, amountCen
       .ignore();
   }
   const user = await trx('users').where({ id: order.user_id }).first('email');
-  await queueMail(trx, { to: user.email, subject: title, text: body, dedupeKey });
+  await queueMail(trx, { to: user!.email, subject: title, text: body, dedupeKey });
 }

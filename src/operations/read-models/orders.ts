@@ -39,7 +39,7 @@ export async function invoiceParties(
   const site = (await listSites(c.db, c.caches.sites)).find((s) => s.id === order.site_id)!;
   const seller = await readSeller(c.db, order.site_id);
   const buyer = await c.db('users').where({ id: order.user_id }).first('email');
-  return { site, seller, buyerEmail: buyer.email };
+  return { site, seller, buyerEmail: buyer!.email };
 }
 
 /** A checkout link's token: 32 random bytes, base64url. */
