@@ -90,7 +90,7 @@ async function lockCompanyListings(trx: Db, source: ListingRow, applyTo: Site[] 
       ),
     );
   }
-  return (await query.orderBy('id').forUpdate()) as ListingRow[];
+  return await query.orderBy('id').forUpdate();
 }
 
 function pickSiteFields(fields: Record<string, unknown>): Record<string, unknown> {
@@ -135,7 +135,7 @@ async function saveChanges(trx: Db, row: ListingRow, changes: Changes, meta: Ver
     .update({ ...update, updated_at: trx.fn.now() })
     .returning('*');
   await recordVersion(trx, row.id, changes, meta);
-  return stored as ListingRow;
+  return stored;
 }
 
 const fieldsOf = (row: ListingRow) => row as unknown as Record<string, unknown>;

@@ -44,7 +44,7 @@ export async function openLines(db: Db, number: string): Promise<{ id: number; p
  */
 export async function fulfilLine(deps: FulfilmentDeps, lineId: number): Promise<{ fulfilledAt: string }> {
   const { db } = deps;
-  const line = (await db('order_lines').where({ id: lineId }).first()) as OrderLineRow | undefined;
+  const line = await db('order_lines').where({ id: lineId }).first();
   if (!line) throw new FulfilmentRefused(`order line ${lineId} does not exist`);
   if (line.fulfilled_at) return { fulfilledAt: line.fulfilled_at.toISOString() };
   const order = await db('orders').where({ id: line.order_id }).first('site_id', 'paid_at', 'status');

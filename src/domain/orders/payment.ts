@@ -44,7 +44,7 @@ export async function applyPayment(
   eventId: number,
 ): Promise<PaymentOutcome> {
   return db.transaction(async (trx) => {
-    const order = (await trx('orders').where({ number }).forUpdate().first()) as OrderRow | undefined;
+    const order = await trx('orders').where({ number }).forUpdate().first();
     const stored = await trx('payment_events').where({ id: eventId }).first('provider', 'payload');
     if (!order || !stored) return { kind: 'ignored', reason: 'unknown order or event' };
     const event = toPaymentEvent(stored.payload);
@@ -82,7 +82,7 @@ export async function applyPayment(
       .update({ ...base, status: 'paid', paid_at: trx.fn.now(), invoice_number: invoice })
       .returning('*');
     await trx('promo_redemptions').where({ order_id: order.id }).update({ state: 'counted' });
-    const mailIds = await queueReceipt(trx, config, paid as OrderRow);
+    const mailIds = await queueReceipt(trx, config, paid);
     return { kind: 'paid', mailIds };
   });
 }

@@ -78,6 +78,6 @@ async function saveRepriced(db: Db, order: OrderRow, billing: BillingInput, pric
         .where({ order_id: order.id, position })
         .update({ discount_cents: line.discount_cents, net_cents: line.net_cents, vat_cents: line.vat_cents });
     }
-    return row as OrderRow;
+    return row;
   });
 }

@@ -21,8 +21,8 @@ export async function refundUndeliverableLine(
   lineId: number,
   reason: string,
 ): Promise<{ amountCents: number }> {
-  const order = (await db('orders').where({ number }).first()) as OrderRow | undefined;
-  const line = order && ((await db('order_lines').where({ id: lineId, order_id: order.id }).first()) as OrderLineRow | undefined);
+  const order = await db('orders').where({ number }).first();
+  const line = order && (await db('order_lines').where({ id: lineId, order_id: order.id }).first());
   if (!order || !line) throw new Error(`order ${number} has no line ${lineId}`);
   const amountCents = line.net_cents + line.vat_cents;
   if (line.refunded_at) return { amountCents };
