@@ -32,7 +32,7 @@ export function recordCheck(db: Db, claimId: number, trigger: CheckTrigger, chec
     const listing = await trx('listings').where({ id: listingId }).forUpdate().first('id', 'owner_id', 'name', 'slug');
     const claim = await trx('claims').where({ id: claimId }).forUpdate().first('id', 'user_id', 'status', 'expires_at');
     await trx('claim_checks').insert({ claim_id: claimId, trigger, result: check.result, detail: check.detail });
-    const none = { status: claim!.status as ClaimStatus, mailIds: [], canceledClaimIds: [] };
+    const none = { status: claim!.status, mailIds: [], canceledClaimIds: [] };
     if (check.result !== 'found' || claim!.status !== 'pending' || claim!.expires_at <= new Date()) return none;
     await trx('claims').where({ id: claimId }).update({ status: 'verified', closed_at: trx.fn.now() });
     const canceledClaimIds: number[] = await trx('claims')
