@@ -81,7 +81,7 @@ export async function editListing(db: Db, request: EditRequest): Promise<{ listi
  * ordered by id, so two concurrent apply_to edits of one company cannot deadlock.
  */
 async function lockCompanyListings(trx: Db, source: ListingRow, applyTo: Site[] | null): Promise<ListingRow[]> {
-  const query = trx<ListingRow>('listings').where('id', source.id);
+  const query = trx('listings').where('id', source.id);
   if (applyTo && applyTo.length) {
     query.orWhere((q) =>
       q.where('company_domain', source.company_domain).whereIn(
