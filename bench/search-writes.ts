@@ -25,7 +25,7 @@ async function main() {
     let started = performance.now();
     await memory.load();
     console.log(`index of ${memory.size} listings loaded in ${Math.round(performance.now() - started)} ms`);
-    const site = (await db('sites').where({ key: 'main' }).first('id')).id as number;
+    const site = (await db('sites').where({ key: 'main' }).first('id'))!.id as number;
     const ids = (await db('listings').where({ site_id: site, status: 'live' }).pluck('id')) as number[];
     const queries = realisticPaths().map((p) => new URL(p, 'http://bench').searchParams);
     const layoutsBefore = memory.layouts;

@@ -19,7 +19,7 @@ try {
     url: 'https://fuzz-target.example.com/',
     headline: 'A listing the fuzzer may edit',
   });
-  const { slug } = await db('listings').where({ id }).first('slug');
+  const { slug } = (await db('listings').where({ id }).first('slug'))!;
   console.log(`"path.listing_id" = ${id}\n"path.slug" = ${JSON.stringify(slug)}`);
 } finally {
   await db.destroy();

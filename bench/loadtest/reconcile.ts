@@ -2,6 +2,7 @@
  * After the traffic: wait (bounded) for the workflows to finish what was asked of them, then check
  * the database and Temporal against what the API accepted.
  */
+import type { Knex } from 'knex';
 import { Client, Connection } from '@temporalio/client';
 import type { Db } from '../../src/db/knex.ts';
 import type { Accepted } from './traffic.ts';
@@ -80,8 +81,8 @@ async function writesPresent(db: Db, accepted: Accepted): Promise<Check[]> {
   const edits = await db('listing_versions')
     .whereIn('listing_id', [...new Set(accepted.edits.map((e) => e.listingId))])
     .where({ operation: 'update_my_listing' })
-    .select('listing_id', db.raw(`changes->'headline'->>'after' AS headline`));
-  const written = new Set(edits.map((e: { listing_id: number; headline: string }) => `${e.listing_id}:${e.headline}`));
+    .select<{ listing_id: number; headline: string }[]>('listing_id', db.raw(`changes->'headline'->>'after' AS headline`));
+  const written = new Set(edits.map((e) => `${e.listing_id}:${e.headline}`));
   const missingEdits = accepted.edits.filter((e) => !written.has(`${e.listingId}:${e.headline}`));
   const present = async (table: string, column: string, values: (string | number)[]) =>
     values.length - (await count(db(table).whereIn(column, values)));
@@ -198,7 +199,7 @@ function tally(values: string[]): string {
   return [...counts].map(([v, n]) => `${v} ×${n}`).join(', ');
 }
 
-async function count(query: ReturnType<Db>): Promise<number> {
+async function count(query: Knex.QueryBuilder): Promise<number> {
   const [row] = (await query.count({ n: '*' })) as unknown as { n: number }[];
   return Number(row!.n);
 }

@@ -18,8 +18,7 @@ export interface LaunchActivityDeps {
 /** Activities of `listing:{id}`; thin wrappers over src/domain/launches. */
 export function createLaunchActivities({ db, config, badgeAgent }: LaunchActivityDeps) {
   const deps: BadgeCheckDeps = { db, baseUrl: config.baseUrl, crawl: config.crawl, badgeAgent };
-  const current = async (listingId: number) =>
-    launchStateOf((await db<ListingRow>('listings').where({ id: listingId }).first()) as ListingRow | undefined);
+  const current = async (listingId: number) => launchStateOf(await db('listings').where({ id: listingId }).first());
   /** Moves a waiting free listing on; a refusal (no free week left) leaves it waiting. */
   const advance = async (listingId: number): Promise<LaunchState> => {
     try {

@@ -33,7 +33,7 @@ export async function signUp(db: Db, baseUrl: string, email: string, password: s
   const passwordHash = await hashPassword(password);
   await db.transaction(async (trx) => {
     const [created] = await trx('users').insert({ email, password_hash: passwordHash }).onConflict('email').ignore().returning('id');
-    const user = created ? { id: created.id as number, email, email_verified_at: null } : (await userRow(trx, email))!;
+    const user = created ? { id: created.id, email, email_verified_at: null } : (await userRow(trx, email))!;
     if (user.email_verified_at) {
       const bucket = Math.floor(Date.now() / (15 * 60 * 1000));
       await queueMail(trx, alreadyRegisteredMail(baseUrl, user.email, `signup-existing:${user.id}:${bucket}`));

@@ -23,5 +23,5 @@ async function loadOrCreate(db: Db, name: string): Promise<Buffer> {
     .onConflict('name')
     .ignore();
   const row = await db('app_secrets').where({ name }).first('value');
-  return row.value as Buffer;
+  return row!.value as Buffer;
 }

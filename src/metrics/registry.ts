@@ -88,8 +88,11 @@ async function outbox(db: Db): Promise<{ count: number; oldestSeconds: number }>
   const row = await db('mail_outbox')
     .whereNull('sent_at')
     .whereNull('failed_at')
-    .first(db.raw('count(*)::int AS count'), db.raw('coalesce(extract(epoch FROM now() - min(created_at)), 0)::float8 AS oldest'));
-  return { count: row.count, oldestSeconds: row.oldest };
+    .first<{ count: number; oldest: number }>(
+      db.raw('count(*)::int AS count'),
+      db.raw('coalesce(extract(epoch FROM now() - min(created_at)), 0)::float8 AS oldest'),
+    );
+  return { count: row!.count, oldestSeconds: row!.oldest };
 }
 
 async function countBy(db: Db, table: 'orders' | 'claims', statuses: readonly string[]): Promise<Map<string, number>> {

@@ -97,7 +97,7 @@ export async function confirmWithProvider(
   if (!event) return order;
   await takePaymentEvent(c, provider.name, event, { id: event.id, type: event.type, data: { object: lookupObject(event) } });
   for (let i = 0; i < 20; i++) {
-    const current = (await c.db('orders').where({ id: order.id }).first()) as OrderRow;
+    const current = (await c.db('orders').where({ id: order.id }).first())!;
     if (current.status !== 'pending') return current;
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -75,16 +75,16 @@ test.serial('listings:import crawls a site on the worker and publishes a live li
     .where({ id: Number(match![1]) })
     .first();
   t.like(listing, { slug: match![2], status: 'live', owner_id: null, url: site.url });
-  t.regex(listing.name, /Seeded Widgets/);
-  t.is((await db()('sites').where({ id: listing.site_id }).first('key')).key, 'makers');
+  t.regex(listing!.name, /Seeded Widgets/);
+  t.is((await db()('sites').where({ id: listing!.site_id }).first('key'))!.key, 'makers');
 
   // Signed-in people see "Claim it"; claim_listing accepts it.
   const user = await env.user();
-  t.is((await api(env, 'POST', '/claims', { key: user.key, body: { slug: listing.slug, method: 'meta' } })).status, 201);
+  t.is((await api(env, 'POST', '/claims', { key: user.key, body: { slug: listing!.slug, method: 'meta' } })).status, 201);
 
   const again = await here('listings:import', '--site', 'makers', '--url', site.url);
   t.is(again.code, 1);
-  t.regex(again.stderr, new RegExp(`listed on this site already: listing ${listing.id}`));
+  t.regex(again.stderr, new RegExp(`listed on this site already: listing ${listing!.id}`));
   await recordHistory(env, listingImportWorkflowId('makers', site.url), 'listing-import-workflow-refused.json');
   const bad = [
     ['listings:import', '--site', 'nope', '--url', site.url],
@@ -106,7 +106,7 @@ test.serial('a second import of the same company while one runs joins it: one cr
   const page = html('<!doctype html><title>Twice Imported</title><h1>Twice Imported</h1>');
   const other = await serve({ '/': (req, res) => void setTimeout(() => page(req, res), 1500) });
   try {
-    const { id: siteId } = await db()('sites').where({ key: 'makers' }).first('id');
+    const { id: siteId } = (await db()('sites').where({ key: 'makers' }).first('id'))!;
     const input = { siteId, siteKey: 'makers', url: other.url };
     const [a, b] = await Promise.all([env.services.workflows.importListing(input), env.services.workflows.importListing(input)]);
     t.deepEqual(a, b);
@@ -118,7 +118,7 @@ test.serial('a second import of the same company while one runs joins it: one cr
 });
 
 test.serial('a retried import activity finds the listing its earlier attempt committed; a later import is refused', async (t) => {
-  const { id: siteId } = await db()('sites').where({ key: 'makers' }).first('id');
+  const { id: siteId } = (await db()('sites').where({ key: 'makers' }).first('id'))!;
   const listing = await db()('listings').where({ site_id: siteId, url: site.url }).first('id', 'slug');
   const { crawl, baseUrl } = env.services.config;
   const input = { siteId, url: site.url, baseUrl };
@@ -134,7 +134,7 @@ test.serial('claims:list filters by status and finds stuck claims; claims:rechec
   const user = await env.user();
   const tag = `adm${randomBytes(4).toString('hex')}`;
   const id = await insertLiveListing(db(), { name: tag, url: `https://${tag}.com/` });
-  const { slug } = await db()('listings').where({ id }).first('slug');
+  const { slug } = (await db()('listings').where({ id }).first('slug'))!;
   const claim = (await api(env, 'POST', '/claims', { key: user.key, body: { slug, method: 'dns' } })).body;
 
   const listed = await here('claims:list', '--status', 'pending');
@@ -156,7 +156,7 @@ test.serial('claims:list filters by status and finds stuck claims; claims:rechec
     const rechecked = await run('claims:recheck', '--id', String(claim.id));
     t.is(rechecked.code, 0, rechecked.stderr);
     t.regex(rechecked.stdout, new RegExp(`claim ${claim.id} is verified \\(dns\\); last check found`));
-    t.is((await db()('listings').where({ id }).first('owner_id')).owner_id, user.userId);
+    t.is((await db()('listings').where({ id }).first('owner_id'))!.owner_id, user.userId);
     const runs = [];
     for await (const w of client.workflow.list({ query: `WorkflowId = '${claim.workflow_id}'` })) runs.push(w.status.name);
     t.is(runs.length, 2, 'a second run of claim:{id}');

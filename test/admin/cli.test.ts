@@ -22,7 +22,7 @@ test('users:create then keys:create prints a working key alone on the last line'
   t.false(JSON.stringify(rows).includes(key));
   // The scopes are the ones asked for: orders:write was not granted.
   const row = rows.find((r) => r.name === 'ci');
-  t.deepEqual([...row.scopes].sort(), ['account:read', 'listings:write']);
+  t.deepEqual([...row!.scopes].sort(), ['account:read', 'listings:write']);
 });
 
 test('bad admin input exits non-zero with a message and creates nothing', async (t) => {

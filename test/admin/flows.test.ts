@@ -1,3 +1,6 @@
+import type { ClaimStatus } from '../../src/domain/claims/claims.ts';
+import type { DraftStatus } from '../../src/domain/fields.ts';
+import type { OrderStatus } from '../../src/domain/orders/order-views.ts';
 import { randomBytes } from 'node:crypto';
 import test from 'ava';
 import { addWeeks, isoWeekStart } from '../../src/domain/ranking/weeks.ts';
@@ -22,10 +25,10 @@ const UI = () => `https://temporal.example.com/namespaces/${env.namespace}/workf
 
 async function seedDrafts(ownerId: number) {
   const site = await db()('sites').where({ key: 'main' }).first('id');
-  const draft = async (status: string, minutes: number) =>
+  const draft = async (status: DraftStatus, minutes: number) =>
     (
       await db()('drafts')
-        .insert({ owner_id: ownerId, site_id: site.id, url: `https://d${minutes}.example/`, status, updated_at: ago(minutes) })
+        .insert({ owner_id: ownerId, site_id: site!.id, url: `https://d${minutes}.example/`, status, updated_at: ago(minutes) })
         .returning('id')
     )[0].id;
   return { stuck: await draft('crawling', 11), fresh: await draft('crawling', 2), done: await draft('ready', 60) };
@@ -33,16 +36,16 @@ async function seedDrafts(ownerId: number) {
 
 async function seedOrders(userId: number) {
   const site = await db()('sites').where({ key: 'main' }).first('id');
-  const order = async (status: string, paidMinutesAgo: number | null, attention?: string) => {
+  const order = async (status: OrderStatus, paidMinutesAgo: number | null, attention?: string) => {
     const number = `LD-T-${randomBytes(3).toString('hex').toUpperCase()}`;
     await db()('orders').insert({
-      site_id: site.id,
+      site_id: site!.id,
       user_id: userId,
       number,
       checkout_token: randomBytes(8).toString('hex'),
       status,
-      quote: {},
-      billing: {},
+      quote: '{}',
+      billing: '{}',
       total_cents: 900,
       expires_at: ago(-60),
       paid_at: paidMinutesAgo === null ? null : ago(paidMinutesAgo),
@@ -60,7 +63,7 @@ async function seedOrders(userId: number) {
 }
 
 async function seedClaims(userId: number) {
-  const claim = async (name: string, status = 'pending') => {
+  const claim = async (name: string, status: ClaimStatus = 'pending') => {
     const listingId = await insertLiveListing(db(), { name });
     const [{ id }] = await db()('claims')
       .insert({ listing_id: listingId, user_id: userId, method: 'dns', token: 't', status, expires_at: ago(-24 * 60) })

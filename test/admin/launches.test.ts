@@ -23,7 +23,7 @@ test.after.always(async () => {
 });
 
 const db = () => env.services.db;
-const siteId = async (key: string) => (await db()('sites').where({ key }).first('id')).id as number;
+const siteId = async (key: string) => (await db()('sites').where({ key }).first('id'))!.id as number;
 
 test.serial('sites:set changes only the launch settings given, and refuses bad values', async (t) => {
   const before = await db()('sites').where({ key: 'makers' }).first('settings');
@@ -32,13 +32,13 @@ test.serial('sites:set changes only the launch settings given, and refuses bad v
   t.regex(res.stdout, /free_slots_per_week=3 paid_slots_per_week=0 badge_after_grace=unlist/);
   const settings = await readLaunchSettings(db(), await siteId('makers'));
   t.deepEqual(settings, {
-    free_queue_weeks: before.settings.free_queue_weeks,
+    free_queue_weeks: before!.settings.free_queue_weeks,
     free_slots_per_week: 3,
     paid_slots_per_week: 0,
     badge_after_grace: 'unlist',
   });
   const after = await db()('sites').where({ key: 'makers' }).first('settings');
-  t.is(after.settings.seller_country, before.settings.seller_country);
+  t.is(after!.settings.seller_country, before!.settings.seller_country);
 
   // Each run is a process of its own (a few seconds here): the bad cases run side by side.
   const bad = [

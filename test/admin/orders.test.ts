@@ -118,8 +118,8 @@ test.serial('orders:show, orders:retry after attention, orders:refund', async (t
   t.is((await run('orders:refund', '--number', stuck.number, '--line', '1')).code, 1);
   t.is((await run('orders:refund', '--number', stuck.number)).code, 0);
   const order = await db()('orders').where({ number: stuck.number }).first();
-  t.is(order.status, 'refunded');
-  const refunds = await db()('refunds').where({ order_id: order.id }).orderBy('id');
+  t.is(order!.status, 'refunded');
+  const refunds = await db()('refunds').where({ order_id: order!.id }).orderBy('id');
   t.is(
     refunds.reduce((s: number, r: { amount_cents: number }) => s + r.amount_cents, 0),
     stuck.total_cents,

@@ -13,7 +13,7 @@ test.before(async () => {
 test.after.always(() => env?.close());
 
 const db = () => env.services.db;
-const siteId = async (key: string) => (await db()('sites').where({ key }).first('id')).id as number;
+const siteId = async (key: string) => (await db()('sites').where({ key }).first('id'))!.id as number;
 
 test.serial('sites:set sets the seller’s legal name, address and VAT ID, and changes nothing else', async (t) => {
   const id = await siteId('main');

@@ -18,7 +18,7 @@ const db = () => env.services.db;
 /** A live listing with `count` votes cast on its page by new accounts. */
 async function votedListing(name: string, count: number) {
   const id = await insertLiveListing(db(), { name, url: `https://${name.toLowerCase().replace(/\W+/g, '')}.example.com/` });
-  const { slug } = await db()('listings').where({ id }).first('slug');
+  const { slug } = (await db()('listings').where({ id }).first('slug'))!;
   const crowd = await voters(db(), env.baseUrl, count);
   for (const v of crowd) {
     const page = await v.client.get(`/listings/${slug}`);

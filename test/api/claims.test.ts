@@ -50,7 +50,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function company(ownerId?: number): Promise<{ id: number; slug: string; host: string }> {
   const tag = `acme${randomBytes(4).toString('hex')}`;
   const id = await insertLiveListing(db(), { name: tag, url: `https://${tag}.com/`, ownerId });
-  const { slug } = await db()('listings').where({ id }).first('slug');
+  const { slug } = (await db()('listings').where({ id }).first('slug'))!;
   return { id, slug, host: `${tag}.com` };
 }
 
@@ -99,7 +99,7 @@ test('a dns claim: instructions, not found with what was seen, then verified; th
   const second = await verifyWhenAllowed(alice.key, made.body.id);
   t.like(second.body, { status: 'verified', last_check: { result: 'found' } });
   t.truthy(second.body.closed_at);
-  t.is((await db()('listings').where({ id: listing.id }).first('owner_id')).owner_id, alice.userId);
+  t.is((await db()('listings').where({ id: listing.id }).first('owner_id'))!.owner_id, alice.userId);
   t.is(await workflowResult(env, `claim:${made.body.id}`), 'verified');
   // An unowned listing: nobody to tell, but the history has the change.
   const history = await db()('listing_versions').where({ listing_id: listing.id });
@@ -151,7 +151,7 @@ test('verify_claim: at most one check per interval per claim (429 with Retry-Aft
 
 test('meta and file claims on a website: the first of two accounts to verify wins, the other claim is canceled', async (t) => {
   const id = await insertLiveListing(db(), { name: `Loop ${randomBytes(3).toString('hex')}`, url: site.url, ownerId: owner.userId });
-  const { slug } = await db()('listings').where({ id }).first('slug');
+  const { slug } = (await db()('listings').where({ id }).first('slug'))!;
   const byMeta = (await claim(alice.key, { slug, method: 'meta' })).body;
   const byFile = (await claim(bob.key, { slug, method: 'file' })).body;
   t.is(byMeta.instructions.meta.html, `<meta name="listing-directory-verification" content="${byMeta.instructions.token}">`);
@@ -171,8 +171,8 @@ test('meta and file claims on a website: the first of two accounts to verify win
   t.is(await workflowResult(env, `claim:${byMeta.id}`), 'canceled');
   const mine = (await api(env, 'GET', '/claims', { key: alice.key })).body.items.find((c: { id: number }) => c.id === byMeta.id);
   t.like(mine, { status: 'canceled' });
-  t.is((await db()('listings').where({ id }).first('owner_id')).owner_id, bob.userId);
-  t.is((await db()('claims').where({ id: byMeta.id }).first()).canceled_by_claim_id, byFile.id);
+  t.is((await db()('listings').where({ id }).first('owner_id'))!.owner_id, bob.userId);
+  t.is((await db()('claims').where({ id: byMeta.id }).first())!.canceled_by_claim_id, byFile.id);
 
   // The previous owner is mailed; the history records the move; plan and sections are untouched.
   const mail = await db()('mail_outbox').where({ dedupe_key: `claim-transfer:${byFile.id}` });
@@ -205,7 +205,7 @@ test('two claims found at the same moment: exactly one wins, the other ends canc
   );
   t.deepEqual(results.map((r) => r.body.status).sort(), ['canceled', 'verified']);
   const winner = results[0]!.body.status === 'verified' ? alice : bob;
-  t.is((await db()('listings').where({ id: listing.id }).first('owner_id')).owner_id, winner.userId);
+  t.is((await db()('listings').where({ id: listing.id }).first('owner_id'))!.owner_id, winner.userId);
   t.is((await db()('listing_versions').where({ listing_id: listing.id })).length, 1);
   t.deepEqual((await Promise.all([workflowResult(env, one.body.workflow_id), workflowResult(env, two.body.workflow_id)])).sort(), [
     'canceled',
@@ -264,7 +264,7 @@ test('email claims: only at the registrable domain of a company that is not a fr
 
   for (const url of ['https://gmail.com/', 'https://someone.github.io/', 'https://acme.vercel.app/', 'http://127.0.0.1:9/']) {
     const id = await insertLiveListing(db(), { name: `Shared ${randomBytes(3).toString('hex')}`, url });
-    const { slug } = await db()('listings').where({ id }).first('slug');
+    const { slug } = (await db()('listings').where({ id }).first('slug'))!;
     const host = new URL(url).hostname;
     // The listing decides before the address does (an IP host has no address at all).
     const res = await claim(alice.key, { slug, method: 'email', email: host.includes('.0.') ? 'me@example.com' : `me@${host}` });
@@ -277,7 +277,7 @@ test('email claims: only at the registrable domain of a company that is not a fr
   // Under a private suffix the reason names it: no address at vercel.app is the company's.
   const vercel = await db()('listings').where({ url: 'https://acme.vercel.app/' }).first('slug');
   t.regex(
-    (await claim(bob.key, { slug: vercel.slug, method: 'email', email: 'me@acme.vercel.app' })).body.detail,
+    (await claim(bob.key, { slug: vercel!.slug, method: 'email', email: 'me@acme.vercel.app' })).body.detail,
     /shared domain vercel\.app/,
   );
 });

@@ -176,14 +176,14 @@ async function readyDraft(ownerId: number, url: string, name = 'Drafted Co'): Pr
     contact_email: null,
   };
   const [{ id }] = await db('drafts')
-    .insert({ owner_id: ownerId, site_id: siteRow.id, url, status: 'ready', fields: JSON.stringify(fields), evidence: '{}' })
+    .insert({ owner_id: ownerId, site_id: siteRow!.id, url, status: 'ready', fields: JSON.stringify(fields), evidence: '{}' })
     .returning('id');
   return id;
 }
 
 const tag = () => randomBytes(4).toString('hex');
 const submit = (key: string, draftId: number) => api(env, 'POST', `/drafts/${draftId}/submit`, { key });
-const companyOfListing = async (id: number) => (await env.services.db('listings').where({ id }).first('company_domain')).company_domain;
+const companyOfListing = async (id: number) => (await env.services.db('listings').where({ id }).first('company_domain'))!.company_domain;
 
 test('subdomains of vercel.app and github.io are companies of their own; a second listing of one is already_listed', async (t) => {
   const [a, b, c] = [await env.user(), await env.user(), await env.user()];
@@ -195,7 +195,7 @@ test('subdomains of vercel.app and github.io are companies of their own; a secon
     const res = await submit(user.key, await readyDraft(user.userId, `https://${host}/`, `Co ${host}`));
     t.is(res.status, 201, `${host}: ${JSON.stringify(res.body)}`);
     t.is(await companyOfListing(res.body.listing_id), host);
-    const { slug } = await env.services.db('listings').where({ id: res.body.listing_id }).first('slug');
+    const { slug } = (await env.services.db('listings').where({ id: res.body.listing_id }).first('slug'))!;
     listed.push({ id: res.body.listing_id, slug });
   }
   // www. and a path are still acme's website.
@@ -259,7 +259,7 @@ test('submit_draft over MCP: already_listed is the problem REST gives, with slug
   const url = `https://mcp-${tag()}.netlify.app/`;
   const made = await submit(a.key, await readyDraft(a.userId, url));
   t.is(made.status, 201);
-  const { slug } = await env.services.db('listings').where({ id: made.body.listing_id }).first('slug');
+  const { slug } = (await env.services.db('listings').where({ id: made.body.listing_id }).first('slug'))!;
   const viaMcp = await parity.viaMcp(b.key, 'submit_draft', { id: await readyDraft(b.userId, url) });
   const viaRest = await parity.viaRest(c.key, 'submit_draft', { id: await readyDraft(c.userId, url) });
   t.true(viaMcp.error);
@@ -278,7 +278,7 @@ test('the draft page says in words that the company is listed, with a link to cl
   const a = await env.user();
   const url = `https://web-${tag()}.org/`;
   const made = await submit(a.key, await readyDraft(a.userId, url));
-  const { slug } = await env.services.db('listings').where({ id: made.body.listing_id }).first('slug');
+  const { slug } = (await env.services.db('listings').where({ id: made.body.listing_id }).first('slug'))!;
   const email = `web-${tag()}@example.com`;
   const person = await createVerifiedUser(env.services.db, email, 'draft page password');
   const client = new WebClient(env.baseUrl);

@@ -133,11 +133,11 @@ test('photos are accepted by content in every supported format and served as a 5
     t.like(meta, { format: 'webp', width: 512, height: 512 }, format);
   }
   const row = await env.services.db('founder_photos').where({ user_id: owner.userId }).first();
-  t.is(row.source_format, 'avif', 'the last upload replaced the earlier ones');
+  t.is(row!.source_format, 'avif', 'the last upload replaced the earlier ones');
   // A data: URL whose claimed type is wrong still works: the bytes decide.
   const claimed = await upload(owner.key, `data:text/plain;base64,${(await imageBytes('png')).toString('base64')}`);
   t.is(claimed.status, 200);
-  t.is((await env.services.db('founder_photos').where({ user_id: owner.userId }).first()).source_format, 'png');
+  t.is((await env.services.db('founder_photos').where({ user_id: owner.userId }).first())!.source_format, 'png');
 });
 
 test('the photo route caches, revalidates, answers HEAD and 404s what does not exist', async (t) => {
@@ -173,7 +173,7 @@ test('the photo route caches, revalidates, answers HEAD and 404s what does not e
 test('photos that are not accepted images are refused by content, and the old photo stays', async (t) => {
   const owner = await env.user();
   const good = await upload(owner.key, await imageBytes('png'));
-  const etag = (await env.services.db('founder_photos').where({ user_id: owner.userId }).first('etag')).etag;
+  const etag = (await env.services.db('founder_photos').where({ user_id: owner.userId }).first('etag'))!.etag;
   const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="600" height="600"><rect width="600" height="600"/></svg>');
   const png = await imageBytes('png');
   const cases: [string, number, string][] = [
@@ -197,7 +197,7 @@ test('photos that are not accepted images are refused by content, and the old ph
   const noField = await api(env, 'PUT', '/me/founder-profile/photo', { key: owner.key, body: { image: png.toString('base64') } });
   t.is(noField.status, 400);
   t.deepEqual(noField.body.errors.map((e: { path: string }) => e.path).sort(), ['image', 'image_base64']);
-  t.is((await env.services.db('founder_photos').where({ user_id: owner.userId }).first('etag')).etag, etag);
+  t.is((await env.services.db('founder_photos').where({ user_id: owner.userId }).first('etag'))!.etag, etag);
   t.is(good.status, 200);
 });
 

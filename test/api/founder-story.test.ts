@@ -97,7 +97,7 @@ test('get_founder_story says how to publish when rules pass without a story edit
   const ready = await api(env, 'GET', `/me/listings/${listing.id}/story`, { key: owner.key });
   t.is(ready.body.status, 'draft');
   t.deepEqual(codes(ready.body), ['not_published']);
-  t.is((await storyRow(listing.id)).published_at, null, 'reading never publishes');
+  t.is((await storyRow(listing.id))!.published_at, null, 'reading never publishes');
   const published = await api(env, 'PUT', `/me/listings/${listing.id}/story`, { key: owner.key, body: {} });
   t.is(published.body.status, 'published');
 });
@@ -172,8 +172,8 @@ test('an older name with its current name in one call is a 400 naming both; noth
   t.is(res.body.code, 'validation_failed');
   t.deepEqual(res.body.errors.map((e: { path: string }) => e.path).sort(), ['how_started', 'lessons', 'story', 'whats_next']);
   const row = await storyRow(listing.id);
-  t.is(row.how_started, 'Original.');
-  t.is(row.problem, null);
+  t.is(row!.how_started, 'Original.');
+  t.is(row!.problem, null);
 });
 
 test('bad story input is a 400 naming the field, and nothing is saved', async (t) => {

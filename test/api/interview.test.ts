@@ -66,7 +66,7 @@ test('bad answers are a 400 naming the element, and nothing is saved', async (t)
   const db = env.services.db;
   const inactive = (
     await db('interview_questions')
-      .insert({ site_id: (await db('sites').where({ key: 'main' }).first('id')).id, position: 99, text: 'Retired?', active: false })
+      .insert({ site_id: (await db('sites').where({ key: 'main' }).first('id'))!.id, position: 99, text: 'Retired?', active: false })
       .returning('id')
   )[0].id;
   const makersQuestion = (

@@ -169,7 +169,7 @@ test.serial('badge_url: a page on the listing’s own domain is checked; another
   t.is(press.status, 200);
   t.like(press.body, { status: 'missing' }); // /press shows another listing's badge
   const row = await db()('badge_checks').where({ listing_id: listing.id }).orderBy('id', 'desc').first();
-  t.is(row.url, `${site.url}press`);
+  t.is(row!.url, `${site.url}press`);
   const badges = await api(env, 'GET', `/me/listings/${listing.id}/badges`, { key: user.key });
   t.is(badges.body.badge_url, `${site.url}press`);
 });

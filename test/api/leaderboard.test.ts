@@ -18,7 +18,7 @@ test.before(async () => {
 test.after.always(() => env?.close());
 
 const db = () => env.services.db;
-const mainSite = async () => (await db()('sites').where({ key: 'main' }).first('id')).id as number;
+const mainSite = async () => (await db()('sites').where({ key: 'main' }).first('id'))!.id as number;
 
 /** A live listing of this week with `count` votes of new confirmed accounts; returns its id and the voters. */
 async function launchWithVotes(name: string, count: number) {

@@ -176,13 +176,13 @@ test('apply_to copies only the sent site fields to the same company on the named
   t.deepEqual(res.body.applied, [{ site: 'makers', listing_id: acmeMakers, status: 'updated', fields: ['headline', 'seo_title'] }]);
 
   const after = await row(acmeMakers);
-  t.is(after.headline, 'Rockets for everyone');
-  t.is(after.seo_title, 'Acme');
+  t.is(after!.headline, 'Rockets for everyone');
+  t.is(after!.seo_title, 'Acme');
   // Only the site fields sent travel: facts, socials and unsent texts stay as they were.
-  t.deepEqual(after.facts, acmeMakersBefore.facts);
-  t.deepEqual(after.socials, acmeMakersBefore.socials);
-  t.is(after.summary, acmeMakersBefore.summary);
-  t.is(after.seo_description, acmeMakersBefore.seo_description);
+  t.deepEqual(after!.facts, acmeMakersBefore!.facts);
+  t.deepEqual(after!.socials, acmeMakersBefore!.socials);
+  t.is(after!.summary, acmeMakersBefore!.summary);
+  t.is(after!.seo_description, acmeMakersBefore!.seo_description);
   t.deepEqual(await row(betaMakers), betaBefore);
 
   const [travelled] = await versions(acmeMakers);
@@ -265,7 +265,7 @@ test('an Idempotency-Key replays the first response and stores one version', asy
   t.is(replay.status, 200);
   t.is(replay.headers.get('idempotent-replayed'), 'true');
   t.deepEqual(replay.body, first.body);
-  t.is((await row(id)).headline, 'Twice');
+  t.is((await row(id))!.headline, 'Twice');
   t.is((await versions(id)).length, 2);
   const conflict = await patch(id, { fields: { headline: 'Other' } }, owner.key, headers);
   t.is(conflict.status, 422);
@@ -294,5 +294,5 @@ test('concurrent apply_to edits from two listings of one company all succeed', a
     results.map(() => 200),
   );
   // Both listings end with the same headline: the last edit wrote both under one lock.
-  t.is((await row(a)).headline, (await row(b)).headline);
+  t.is((await row(a))!.headline, (await row(b))!.headline);
 });

@@ -1,3 +1,4 @@
+import type { OrderStatus } from '../../src/domain/orders/order-views.ts';
 import test from 'ava';
 import { startMetricsServer } from '../../src/metrics/server.ts';
 import { installTemporalRuntime } from '../../src/temporal/runtime.ts';
@@ -85,14 +86,14 @@ test.serial('outbox backlog and age, open orders and claims by status are read f
   ]);
   const { userId } = await env.user();
   const site = await db()('sites').where({ key: 'main' }).first('id');
-  const order = (number: string, status: string) => ({
-    site_id: site.id,
+  const order = (number: string, status: OrderStatus) => ({
+    site_id: site!.id,
     user_id: userId,
     number,
     checkout_token: number,
     status,
-    quote: {},
-    billing: {},
+    quote: '{}',
+    billing: '{}',
     total_cents: 100,
     expires_at: new Date(),
   });

@@ -21,7 +21,7 @@ const add = (listingId: number, body: unknown, key = owner.key, headers: Record<
 const del = (listingId: number, milestoneId: number, key = owner.key) =>
   api(env, 'DELETE', `/me/listings/${listingId}/milestones/${milestoneId}`, { key });
 const stored = (listingId: number) => env.services.db('milestones').where({ listing_id: listingId }).orderBy('id');
-const slugOf = async (id: number) => (await env.services.db('listings').where({ id }).first('slug')).slug;
+const slugOf = async (id: number) => (await env.services.db('listings').where({ id }).first('slug'))!.slug;
 
 test('add a milestone; the owner always sees it, newest date first', async (t) => {
   const id = await listing();

@@ -22,7 +22,7 @@ test.after.always(() => env?.close());
 
 const db = () => env.services.db;
 const count = async (table: string, where: Record<string, unknown>) => Number((await db()(table).where(where).count({ n: '*' }))[0].n);
-const mainSiteId = async () => (await db()('sites').where({ key: 'main' }).first('id')).id as number;
+const mainSiteId = async () => (await db()('sites').where({ key: 'main' }).first('id'))!.id as number;
 const unique = () => Math.random().toString(36).slice(2, 8);
 
 /** A buyer with a listing in draft (not launched yet) on `site`. */
@@ -108,7 +108,7 @@ test('an expired checkout gives its slot back; a canceled one too', async (t) =>
   t.is(refused.body.code, 'sold_out');
 
   t.deepEqual(await workflowResult(env, `order:${short.number}`), { status: 'expired' });
-  t.is(await count('capacity_holds', { order_id: (await db()('orders').where({ number: short.number }).first('id')).id }), 0);
+  t.is(await count('capacity_holds', { order_id: (await db()('orders').where({ number: short.number }).first('id'))!.id }), 0);
   t.like(await weekRow(week), { paid_held: 0 });
   const taken = await checkout(env, second.key, launchIn(second.listingId, week));
   t.is(taken.status, 201, JSON.stringify(taken.body));
@@ -129,7 +129,7 @@ test('billboard days are held by a checkout: an overlapping one is 409 sold_out 
   });
   const held = await checkout(env, a.key, board(a.listingId, inDays(200)));
   t.is(held.status, 201, JSON.stringify(held.body));
-  t.is(await count('capacity_holds', { order_id: (await db()('orders').where({ number: held.body.number }).first('id')).id }), 7);
+  t.is(await count('capacity_holds', { order_id: (await db()('orders').where({ number: held.body.number }).first('id'))!.id }), 7);
   for (const res of [
     await quote(env, b.key, board(b.listingId, inDays(203))),
     await checkout(env, b.key, board(b.listingId, inDays(203))),
@@ -182,14 +182,14 @@ test('a paid section that was unlocked meanwhile is refunded automatically, with
   t.is(done.status, 'refunded');
   t.deepEqual(await workflowResult(env, `order:${res.body.number}`), { status: 'refunded' });
   const order = await db()('orders').where({ number: res.body.number }).first();
-  t.is(order.attention_reason, null);
-  const refunds = await db()('refunds').where({ order_id: order.id });
+  t.is(order!.attention_reason, null);
+  const refunds = await db()('refunds').where({ order_id: order!.id });
   t.is(refunds.length, 1);
-  t.like(refunds[0], { amount_cents: res.body.total_cents, dedupe_key: `undeliverable:${order.number}:0` });
+  t.like(refunds[0], { amount_cents: res.body.total_cents, dedupe_key: `undeliverable:${order!.number}:0` });
   t.regex(refunds[0].reason, /undeliverable: the section "story" was unlocked/);
   t.truthy(refunds[0].provider_refund_id);
   t.like(await db()('notifications').where({ user_id: b.userId, kind: 'order_refund' }).first(), { listing_id: b.listingId });
-  const mail = await db()('mail_outbox').where({ dedupe_key: `undeliverable:${order.number}:0` });
+  const mail = await db()('mail_outbox').where({ dedupe_key: `undeliverable:${order!.number}:0` });
   t.is(mail.length, 1);
   t.is(mail[0].to_address, b.email);
   t.true(mail[0].body_text.includes(`USD ${(res.body.total_cents / 100).toFixed(2)}`), mail[0].body_text);
@@ -228,7 +228,7 @@ test('a launch whose held slot was lost to an operator change is refunded (that 
     ],
   );
   const order = await db()('orders').where({ number: res.body.number }).first('id');
-  const refunds = await db()('refunds').where({ order_id: order.id });
+  const refunds = await db()('refunds').where({ order_id: order!.id });
   t.is(refunds.length, 1);
   const launchLine = res.body.lines[1];
   t.is(refunds[0].amount_cents, launchLine.net_cents + launchLine.vat_cents);
@@ -248,7 +248,7 @@ test('paid billboard days whose hold was lost are refunded, and nothing is booke
   });
   const lost = await checkout(env, a.key, board(a.listingId));
   t.is(lost.status, 201, JSON.stringify(lost.body));
-  const { id: orderId } = await db()('orders').where({ number: lost.body.number }).first('id');
+  const { id: orderId } = (await db()('orders').where({ number: lost.body.number }).first('id'))!;
   // An operator removes the hold; someone else's checkout holds the days.
   t.is(await db()('capacity_holds').where({ order_id: orderId }).delete(), 7);
   t.is((await checkout(env, b.key, board(b.listingId))).status, 201);

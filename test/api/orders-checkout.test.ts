@@ -116,7 +116,7 @@ test('a promo cap holds under 20 concurrent checkouts', async (t) => {
   t.is(statuses.filter((s) => s === 201).length, 3, JSON.stringify(statuses));
   t.true(results.filter((r) => r.status !== 201).every((r) => r.status === 422 && r.body.reason === 'exhausted'));
   const promoRow = await db()('promo_codes').whereRaw('lower(code) = lower(?)', [code]).first('id');
-  t.is(Number((await db()('promo_redemptions').where({ promo_code_id: promoRow.id }).count({ n: '*' }))[0].n), 3);
+  t.is(Number((await db()('promo_redemptions').where({ promo_code_id: promoRow!.id }).count({ n: '*' }))[0].n), 3);
 });
 
 test("quotes keep the caller's listings for CATALOG_CACHE_TTL_MS; a listing just given to someone is found at once, and checkout reads the table", async (t) => {

@@ -119,7 +119,7 @@ test.serial('a second payment 0–50 ms after the first is fulfilled is refunded
   );
   for (const run of runs) {
     t.like(refunds.get(`refund:${run.second}`), { amount_cents: run.total, reason: 'the order was already paid' });
-    t.is((await db()('orders').where({ number: run.number }).first('status')).status, 'fulfilled');
+    t.is((await db()('orders').where({ number: run.number }).first('status'))!.status, 'fulfilled');
   }
 });
 
@@ -138,7 +138,7 @@ test('two payments for an expired or a canceled order, a few ms apart, are both 
     for (const event of [first, second]) {
       t.like(await refundOf(event.data.object.id), { amount_cents: order.total_cents, reason: `payment for an order that is ${status}` });
     }
-    t.is((await db()('orders').where({ number: order.number }).first('status')).status, status);
+    t.is((await db()('orders').where({ number: order.number }).first('status'))!.status, status);
   }
 });
 
@@ -160,10 +160,10 @@ test('a refund the provider refuses puts the order in attention with the reason,
   t.is(res.status, 'attention');
   const row = await db()('orders').where({ number: order.number }).first('attention_reason');
   t.regex(
-    row.attention_reason,
+    row!.attention_reason!,
     new RegExp(`refund of payment ${refused.paymentId} \\(the order was already paid\\) failed: the provider refused`),
   );
-  const { id } = await db()('orders').where({ number: order.number }).first('id');
+  const { id } = (await db()('orders').where({ number: order.number }).first('id'))!;
   t.is(await db()('refunds').where({ order_id: id }).first(), undefined);
   t.is((await provider.payment(refused.paymentId))?.status, 'succeeded');
   // Nothing is left retrying: the order's workflow has completed.
@@ -174,7 +174,7 @@ test('a refund the provider refuses puts the order in attention with the reason,
 
 test('a refund step that keeps failing stops after its tries: attention with the cause', async (t) => {
   const order = await newOrder();
-  const { id } = await db()('orders').where({ number: order.number }).first('id');
+  const { id } = (await db()('orders').where({ number: order.number }).first('id'))!;
   // The database refuses this order's refund row, as often as asked; a sequence counts the tries
   // (sequences are not rolled back with the failed insert).
   await db().raw(`CREATE SEQUENCE refund_tries_${id}`);
@@ -193,7 +193,7 @@ test('a refund step that keeps failing stops after its tries: attention with the
   const res = await waitForOrder(env, owner.key, order.number, ['attention'], 15_000);
   t.is(res.status, 'attention');
   const row = await db()('orders').where({ id }).first('attention_reason');
-  t.regex(row.attention_reason, /refund of payment .* \(payment for an order that is expired\) failed: .*refused by this test/);
+  t.regex(row!.attention_reason!, /refund of payment .* \(payment for an order that is expired\) failed: .*refused by this test/);
   const tries = await db().raw(`SELECT last_value FROM refund_tries_${id}`);
   t.is(Number(tries.rows[0].last_value), STEP_MAX_ATTEMPTS);
 });

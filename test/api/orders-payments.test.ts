@@ -60,8 +60,8 @@ test('a paid order is fulfilled line by line exactly once, however often the web
   t.is(await count('billboard_days', { listing_id: listingId }), 7);
   t.like(await db()('listings').where({ id: listingId }).first(), { status: 'live', plan: 'paid', unlocked_sections: ['story'] });
   const row = await db()('orders').where({ number: order.number }).first();
-  t.true(row.invoice_number > 0);
-  t.is(await count('promo_redemptions', { order_id: row.id, state: 'counted' }), 1);
+  t.true(row!.invoice_number! > 0);
+  t.is(await count('promo_redemptions', { order_id: row!.id, state: 'counted' }), 1);
   const mail = await db()('mail_outbox').where({ dedupe_key: `order-receipt:${order.number}` });
   t.is(mail.length, 1);
   t.true(mail[0].body_text.includes(`VAT 19.00 % (DE`), mail[0].body_text);
@@ -134,7 +134,7 @@ test('a payment that does not match the total needs support', async (t) => {
   await postWebhook(env, succeededEvent(order.number, order.total_cents - 1));
   const res = await waitForOrder(env, owner.key, order.number, ['attention', 'fulfilled']);
   t.is(res.status, 'attention');
-  t.regex((await db()('orders').where({ number: order.number }).first()).attention_reason, /the order's total is/);
+  t.regex((await db()('orders').where({ number: order.number }).first())!.attention_reason!, /the order's total is/);
   t.is(await count('featured_placements', { listing_id: listingId }), 0);
   const other = await newOrder((id) => [{ product: 'featured', listing_id: id, options: { weeks: 1 } }]);
   await postWebhook(env, succeededEvent(other.order.number, other.order.total_cents, { currency: 'eur' }));
@@ -175,6 +175,6 @@ test('billboard days cannot be sold twice: a second checkout is refused (sold_ou
   await postWebhook(env, succeededEvent(first.order.number, first.order.total_cents));
   t.is((await waitForOrder(env, owner.key, first.order.number, ['fulfilled', 'attention'])).status, 'fulfilled');
   t.is(await count('billboard_days', { listing_id: first.listingId }), 7);
-  const { id: orderId } = await db()('orders').where({ number: first.order.number }).first('id');
+  const { id: orderId } = (await db()('orders').where({ number: first.order.number }).first('id'))!;
   t.is(await count('capacity_holds', { order_id: orderId }), 0, 'the hold became the booking');
 });

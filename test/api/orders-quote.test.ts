@@ -142,7 +142,7 @@ test('a launch week needs a paid slot left, at quote and at checkout', async (t)
   const week = mondayIn(5);
   const weeks = (await api(env, 'GET', '/launch-weeks')).body.items as { week_start: string; paid_slots: number }[];
   const { paid_slots: perWeek } = weeks.find((w) => w.week_start === week)!;
-  const siteId = (await db()('sites').where({ key: 'main' }).first('id')).id as number;
+  const siteId = (await db()('sites').where({ key: 'main' }).first('id'))!.id as number;
   await db()('launch_weeks').insert({ site_id: siteId, week_start: week }).onConflict(['site_id', 'week_start']).ignore();
   const takeSlot = async (kind: 'free' | 'paid') => {
     const id = await insertLiveListing(db(), { name: `Slot ${kind} ${Math.random().toString(36).slice(2, 8)}`, ownerId: other.userId });
@@ -166,8 +166,8 @@ test('a launch week needs a paid slot left, at quote and at checkout', async (t)
   t.is(await db()('order_lines').where({ product: 'launch' }).whereRaw(`options->>'week' = ?`, [week]).first('id'), undefined);
   // A listing that holds one of the week's paid slots already keeps it: buying its launch again is priced.
   const holder = await db()('launch_slots').where({ site_id: siteId, week_start: week, kind: 'paid' }).first('listing_id');
-  await db()('listings').where({ id: holder.listing_id }).update({ owner_id: owner.userId });
-  t.is((await usQuote([item('launch', { week }, holder.listing_id)])).status, 200);
+  await db()('listings').where({ id: holder!.listing_id }).update({ owner_id: owner.userId });
+  t.is((await usQuote([item('launch', { week }, holder!.listing_id)])).status, 200);
 });
 
 test("another owner's listing is not found; an already unlocked section is refused", async (t) => {
@@ -192,7 +192,7 @@ test('a billboard overlapping a booked one is refused with the first free date',
     .first('order_lines.id');
   const site = await db()('sites').where({ key: 'main' }).first('id');
   await db()('billboard_days').insert(
-    Array.from({ length: 7 }, (_, i) => ({ site_id: site.id, day: inDays(40 + i), order_line_id: line.id, listing_id: listingId })),
+    Array.from({ length: 7 }, (_, i) => ({ site_id: site!.id, day: inDays(40 + i), order_line_id: line.id, listing_id: listingId })),
   );
   const res = await usQuote([item('billboard', { start_date: inDays(35), days: 7 })]);
   t.is(res.status, 409);

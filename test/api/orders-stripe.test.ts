@@ -175,12 +175,12 @@ test('a refund Stripe refuses is not retried and one Stripe keeps failing stops 
   const [refused, failing] = orders;
   t.is((await waitForOrder(env, refused!.owner.key, refused!.order.number, ['attention'], 30_000)).status, 'attention');
   const refusedRow = await db()('orders').where({ number: refused!.order.number }).first('attention_reason');
-  t.regex(refusedRow.attention_reason, /failed: the provider refused: Charge has already been refunded/);
+  t.regex(refusedRow!.attention_reason!, /failed: the provider refused: Charge has already been refunded/);
   t.is(calls(refused!.intent.id), 1, 'a refusal is asked once');
 
   t.is((await waitForOrder(env, failing!.owner.key, failing!.order.number, ['attention'], 60_000)).status, 'attention');
   const failingRow = await db()('orders').where({ number: failing!.order.number }).first('attention_reason');
-  t.regex(failingRow.attention_reason, /refund of payment pi_fake_\d+ \(payment for an order that is expired\) failed: /);
+  t.regex(failingRow!.attention_reason!, /refund of payment pi_fake_\d+ \(payment for an order that is expired\) failed: /);
   // Two tries of the step, each with the SDK's own network retries (maxNetworkRetries: 2).
   const tries = calls(failing!.intent.id);
   t.true(tries >= 2 && tries <= 6, `${tries} refund calls`);

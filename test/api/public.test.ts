@@ -112,7 +112,7 @@ test.serial('search_listings serves the first 1,000 results and says when the to
     `INSERT INTO listings (site_id, slug, company_domain, name, url, status, votes)
      SELECT ?, 'cap-' || g, 'cap' || g || '.example.org', 'Capybara ' || g, 'https://cap' || g || '.example.org/', 'live', g % 7
      FROM generate_series(1, 1005) g`,
-    [site.id],
+    [site!.id],
   );
   const makers = { headers: { host: 'makers.localhost' } };
   const first = await api(env, 'GET', '/listings?q=capybara&per_page=100', makers);

@@ -107,7 +107,7 @@ test.serial('40 concurrent create_draft with one key start only the in-flight li
 
 test.serial('MCP callers get the same quota problem (no headers there, so the wait is in the body)', async (t) => {
   const user = await env.user();
-  const { id: siteId } = await db()('sites').where({ key: 'main' }).first('id');
+  const { id: siteId } = (await db()('sites').where({ key: 'main' }).first('id'))!;
   await db()('drafts').insert(
     Array.from({ length: 3 }, () => ({ owner_id: user.userId, site_id: siteId, url: site.url, status: 'crawling' })),
   );

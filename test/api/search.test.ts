@@ -40,7 +40,7 @@ async function insertMany(
      SELECT ?, ? || g, ? || g || '.example.org', ${sql.name}, 'https://' || ? || g || '.example.org/', 'live',
             ${sql.headline ?? 'NULL'}, ${sql.summary ?? 'NULL'}, ${sql.votes}, ?, now()
      FROM generate_series(1, ?) g`,
-    [site.id, `${prefix}-`, prefix, prefix, isoWeekStart(new Date()), count],
+    [site!.id, `${prefix}-`, prefix, prefix, isoWeekStart(new Date()), count],
   );
 }
 

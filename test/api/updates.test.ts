@@ -180,7 +180,7 @@ test('following twice is one follow; unfollowing when not following is fine', as
   t.like(never.body, { listing_id: listingId, following: false, follower_count: 1 });
   t.like((await unfollow(fan.key, listingId)).body, { following: false, follower_count: 0 });
   t.like((await unfollow(fan.key, listingId)).body, { following: false, follower_count: 0 });
-  t.is((await db()('listings').where({ id: listingId }).first('follower_count')).follower_count, 0);
+  t.is((await db()('listings').where({ id: listingId }).first('follower_count'))!.follower_count, 0);
 });
 
 test('only live listings can be followed; a follower can still leave a listing that went away', async (t) => {
@@ -242,7 +242,7 @@ test('notifications are paginated, newest first', async (t) => {
 test('notifications are ordered by the time of the update, not by when they were delivered', async (t) => {
   const listingId = await live('Late Fan-out Rockets');
   const follower = await env.user();
-  const { site_id } = await db()('listings').where({ id: listingId }).first('site_id');
+  const { site_id } = (await db()('listings').where({ id: listingId }).first('site_id'))!;
   const at = (iso: string) => ({ listing_id: listingId, site_id, title: iso, body: 'x', published_at: iso });
   const [older, newer] = await db()('listing_updates')
     .insert([at('2026-01-01T10:00:00Z'), at('2026-01-02T10:00:00Z')])
@@ -282,7 +282,7 @@ test("the latest-updates feed shows this site's live listings, newest first, pag
     feed.body.items.map((u: { id: number }) => u.id),
     [posted.d, posted.b, posted.a],
   );
-  const slug = (await db()('listings').where({ id: first }).first('slug')).slug;
+  const slug = (await db()('listings').where({ id: first }).first('slug'))!.slug;
   t.deepEqual(feed.body.items[0], {
     id: posted.d,
     listing: { id: first, name: 'Feed One', slug },

@@ -40,5 +40,5 @@ test.serial('guessed keys are not kept in memory; last use is still recorded', a
   const before = cache.size;
   for (let i = 0; i < 50; i++) t.is(await authenticateApiKey(db(), keys(), `${key.slice(0, -4)}${String(i).padStart(4, '0')}`), null);
   t.is(cache.size, before);
-  t.truthy((await db()('api_keys').where({ id: view.id }).first('last_used_at')).last_used_at);
+  t.truthy((await db()('api_keys').where({ id: view.id }).first('last_used_at'))!.last_used_at);
 });

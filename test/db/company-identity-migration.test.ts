@@ -26,7 +26,7 @@ test('stored company keys are recomputed: private-suffix sites and IP ports spli
   const ids: number[] = [];
   for (const [n, [url, key]] of stored.entries()) {
     const [{ id }] = await db('listings')
-      .insert({ site_id: site.id, slug: `migrated-${n}`, company_domain: key, name: `Migrated ${n}`, url })
+      .insert({ site_id: site!.id, slug: `migrated-${n}`, company_domain: key, name: `Migrated ${n}`, url })
       .returning('id');
     ids.push(id);
   }

@@ -16,7 +16,7 @@ export async function imageBytes(format: 'png' | 'jpeg' | 'webp' | 'gif' | 'avif
 /** A listing owned by the user, with its slug. */
 export async function ownedListing(env: TestEnv, ownerId: number, name = 'Story Co'): Promise<{ id: number; slug: string }> {
   const id = await insertLiveListing(env.services.db, { name: `${name} ${Math.random().toString(36).slice(2, 8)}`, ownerId });
-  const { slug } = await env.services.db('listings').where({ id }).first('slug');
+  const { slug } = (await env.services.db('listings').where({ id }).first('slug'))!;
   return { id, slug };
 }
 

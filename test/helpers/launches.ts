@@ -5,7 +5,7 @@ import { insertDraftListing } from './listings.ts';
 /** A listing in `draft` (as submit_draft leaves it) of the owner, at the owner's website `url`. */
 export async function draftListing(db: Db, ownerId: number, url: string, name = 'Launch Co'): Promise<{ id: number; slug: string }> {
   const id = await insertDraftListing(db, { name: `${name} ${Math.random().toString(36).slice(2, 8)}`, ownerId, url });
-  const { slug } = await db('listings').where({ id }).first('slug');
+  const { slug } = (await db('listings').where({ id }).first('slug'))!;
   return { id, slug };
 }
 

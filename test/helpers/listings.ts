@@ -18,7 +18,7 @@ export async function insertDraftListing(db: Db, fields: ListingFields): Promise
     .first('id');
   return db.transaction((trx) =>
     insertListing(trx, {
-      site_id: site.id,
+      site_id: site!.id,
       owner_id: fields.ownerId ?? null,
       name: fields.name,
       url: fields.url ?? `https://${fields.name.toLowerCase().replace(/[^a-z0-9]+/g, '')}.example.com/`,

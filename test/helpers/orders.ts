@@ -93,7 +93,7 @@ export async function waitForOrder(env: TestEnv, key: string, number: string, st
  * real fulfilment (which writes the placements), without a checkout or a workflow.
  */
 export async function featureListing(db: Db, listingId: number, weeks = 1): Promise<void> {
-  const { site_id: siteId } = await db('listings').where({ id: listingId }).first('site_id');
+  const { site_id: siteId } = (await db('listings').where({ id: listingId }).first('site_id'))!;
   const user = await createUser(db, `featured-${listingId}-${randomUUID()}@example.com`);
   const [order] = await db('orders')
     .insert({
@@ -102,8 +102,8 @@ export async function featureListing(db: Db, listingId: number, weeks = 1): Prom
       number: `F-${randomUUID()}`,
       checkout_token: randomUUID(),
       status: 'paid',
-      quote: {},
-      billing: {},
+      quote: '{}',
+      billing: '{}',
       total_cents: 0,
       expires_at: new Date(Date.now() + 86_400_000),
       paid_at: new Date(),

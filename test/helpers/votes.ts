@@ -38,7 +38,7 @@ export async function voters(db: Db, baseUrl: string, count: number, confirmed =
 export async function voteCounts(db: Db, listingId: number): Promise<{ votes: number; week_votes: number; rows: number }> {
   const listing = await db('listings').where({ id: listingId }).first('votes', 'week_votes');
   const [{ count }] = await db('votes').where({ listing_id: listingId }).count({ count: '*' });
-  return { votes: listing.votes, week_votes: listing.week_votes, rows: Number(count) };
+  return { votes: listing!.votes, week_votes: listing!.week_votes, rows: Number(count) };
 }
 
 /**

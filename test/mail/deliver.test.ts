@@ -53,7 +53,7 @@ test.serial('concurrent deliverers send each queued mail exactly once and mark i
   t.is(Number(unsent[0].count), 0);
   const mail = smtp.received.find((m) => m.to.includes(addresses[0]!))!;
   t.is(mail.from, 'no-reply@example.com');
-  const id = (await rowFor(addresses[0]!)).id;
+  const id = (await rowFor(addresses[0]!))!.id;
   t.regex(mail.raw, new RegExp(`Message-ID: <outbox-${id}@127\\.0\\.0\\.1>`, 'i'));
   t.regex(mail.raw, /Subject: Hello concurrent-0@example\.com/);
   // Nothing is due any more: a second run sends nothing.
@@ -62,7 +62,7 @@ test.serial('concurrent deliverers send each queued mail exactly once and mark i
 
 test.serial('only the given ids are delivered when ids are passed', async (t) => {
   const [first, second] = await queue('ids', 2);
-  const firstId = (await rowFor(first!)).id;
+  const firstId = (await rowFor(first!))!.id;
   const report = await deliverOutbox(db(), mailer, { ids: [firstId] });
   t.is(report.sent, 1);
   t.is(smtp.countFor(first!), 1);
@@ -79,27 +79,27 @@ test.serial('a temporary refusal is retried after a back-off; a permanent one is
   t.deepEqual(report, { sent: 0, retrying: 1, failed: 1 });
 
   const flakyRow = await rowFor(flaky!);
-  t.is(flakyRow.attempts, 1);
-  t.is(flakyRow.sent_at, null);
-  t.is(flakyRow.failed_at, null);
-  t.regex(flakyRow.last_error, /451/);
-  const waitMs = flakyRow.next_attempt_at.getTime() - Date.now();
+  t.is(flakyRow!.attempts, 1);
+  t.is(flakyRow!.sent_at, null);
+  t.is(flakyRow!.failed_at, null);
+  t.regex(flakyRow!.last_error!, /451/);
+  const waitMs = flakyRow!.next_attempt_at.getTime() - Date.now();
   t.true(waitMs > (retryDelaySeconds(1) - 5) * 1000, `next attempt in ${waitMs} ms`);
   const goneRow = await rowFor(gone!);
-  t.truthy(goneRow.failed_at);
-  t.regex(goneRow.last_error, /550/);
+  t.truthy(goneRow!.failed_at);
+  t.regex(goneRow!.last_error!, /550/);
 
   // Not due yet: nothing is sent, even though the server would now accept it.
   smtp.answerFor = () => null;
   t.is((await deliverOutbox(db(), mailer)).sent, 0);
-  await db()('mail_outbox').where({ id: flakyRow.id }).update({ next_attempt_at: db().fn.now() });
+  await db()('mail_outbox').where({ id: flakyRow!.id }).update({ next_attempt_at: db().fn.now() });
   t.deepEqual(await deliverOutbox(db(), mailer), { sent: 1, retrying: 0, failed: 0 });
   t.is(smtp.countFor(flaky!), 1);
   t.is(smtp.countFor(gone!), 0);
   const sent = await rowFor(flaky!);
-  t.is(sent.attempts, 2);
-  t.is(sent.last_error, null);
-  t.truthy(sent.sent_at);
+  t.is(sent!.attempts, 2);
+  t.is(sent!.last_error, null);
+  t.truthy(sent!.sent_at);
 });
 
 test.serial('a mail gives up after the last attempt', async (t) => {
@@ -110,7 +110,7 @@ test.serial('a mail gives up after the last attempt', async (t) => {
   smtp.answerFor = () => 421;
   t.teardown(() => (smtp.answerFor = () => null));
   t.deepEqual(await deliverOutbox(db(), mailer), { sent: 0, retrying: 0, failed: 1 });
-  t.truthy((await rowFor(to!)).failed_at);
+  t.truthy((await rowFor(to!))!.failed_at);
 });
 
 test.serial('an aborted delivery stops between mails and leaves the rest queued', async (t) => {
@@ -135,5 +135,5 @@ test.serial('the sweeper delivers mail that was only queued (e.g. a verification
   await eventually('the swept mail', () => smtp.countFor(to!) > 0, { timeoutMs: 10_000 });
   t.is(smtp.countFor(to!), 1);
   await sweeper.stop();
-  t.truthy((await rowFor(to!)).sent_at);
+  t.truthy((await rowFor(to!))!.sent_at);
 });

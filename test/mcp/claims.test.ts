@@ -30,7 +30,7 @@ async function twin() {
   const tag = `mcp${randomBytes(4).toString('hex')}`;
   const user = await env.user();
   const id = await insertLiveListing(db(), { name: tag, url: `https://${tag}.com/` });
-  const { slug } = await db()('listings').where({ id }).first('slug');
+  const { slug } = (await db()('listings').where({ id }).first('slug'))!;
   return { tag, user, id, slug: slug as string };
 }
 

@@ -152,7 +152,7 @@ test('read-only tools give exactly what their REST routes give', async (t) => {
   await viaRest(fan.key, 'follow_listing', { listing_id: owner.listingId });
   const posted = await viaRest(owner.user.key, 'post_listing_update', { listing_id: owner.listingId, title: 'News', body: 'Body.' });
   await workflowResult(env, posted.body.workflow_id);
-  const { slug } = await db()('listings').where({ id: owner.listingId }).first('slug');
+  const { slug } = (await db()('listings').where({ id: owner.listingId }).first('slug'))!;
 
   const reads: [string, User | null, Args][] = [
     ['list_sites', null, {}],
@@ -232,7 +232,7 @@ test('bad input is the problem object of REST, with field paths', async (t) => {
       .then((r) => Number(r?.n)),
     0,
   );
-  t.is((await db()('listings').where({ id: listingId }).first('headline')).headline, 'Before');
+  t.is((await db()('listings').where({ id: listingId }).first('headline'))!.headline, 'Before');
   t.is(await db()('founder_profiles').where({ user_id: user.userId }).first(), undefined);
 });
 

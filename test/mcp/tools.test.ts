@@ -177,14 +177,14 @@ test("another owner's draft is not found through MCP, and nothing changes", asyn
   const other = await env.user();
   const [draft] = await env.services
     .db('drafts')
-    .insert({ owner_id: other.userId, site_id: 1, url: 'https://other.example/', status: 'ready', fields: {} })
+    .insert({ owner_id: other.userId, site_id: 1, url: 'https://other.example/', status: 'ready', fields: '{}' })
     .returning('id');
   const client = await connect(MODERN, owner.key);
   const read = problemOf((await client.callTool({ name: 'get_draft', arguments: { id: draft.id } })) as CallToolResult);
   t.is(read.status, 404);
   const submit = problemOf((await client.callTool({ name: 'submit_draft', arguments: { id: draft.id } })) as CallToolResult);
   t.is(submit.code, 'not_found');
-  t.is((await env.services.db('drafts').where({ id: draft.id }).first()).status, 'ready');
+  t.is((await env.services.db('drafts').where({ id: draft.id }).first())!.status, 'ready');
   await client.close();
 });
 

@@ -1,3 +1,4 @@
+import type { ListingStatus } from '../../src/domain/fields.ts';
 import test from 'ava';
 import type { Db } from '../../src/db/knex.ts';
 import { MemorySearch } from '../../src/search/memory-engine.ts';
@@ -149,7 +150,7 @@ async function compare(t: { deepEqual: (a: unknown, b: unknown, m: string) => vo
 test.serial('both engines give the same answers, before and after listings change', async (t) => {
   const db = env.services.db;
   await seedListings(db, 1_500, 'diff');
-  const site = (await db('sites').orderBy('id').first('id')).id as number;
+  const site = (await db('sites').orderBy('id').first('id'))!.id as number;
   const live = await db('listings').where({ site_id: site, status: 'live' }).orderBy('id').pluck('id');
   await featureListing(db, live[3]);
   await featureListing(db, live[40]);
@@ -158,7 +159,9 @@ test.serial('both engines give the same answers, before and after listings chang
   // Votes, words, status, deletion, placements and new listings, all seen by the next search.
   await db('listings').whereIn('id', live.slice(0, 50)).increment('votes', 5);
   await db('listings').where({ id: live[60] }).update({ name: 'Zorbix Analytics', headline: 'Rockets for clouds' });
-  await db('listings').where({ id: live[61] }).update({ status: 'removed' });
+  await db('listings')
+    .where({ id: live[61] })
+    .update({ status: 'removed' as ListingStatus });
   await db('listings').where({ id: live[62] }).update({ status: 'draft' });
   await db('listings').where({ id: live[63] }).delete();
   await db('listings').where({ site_id: site, status: 'draft' }).limit(5).update({ status: 'live' });
@@ -166,7 +169,7 @@ test.serial('both engines give the same answers, before and after listings chang
   await seedListings(db, 200, 'late');
   await compare(t, db, site);
 
-  const makers = (await db('sites').orderBy('id').offset(1).first('id')).id as number;
+  const makers = (await db('sites').orderBy('id').offset(1).first('id'))!.id as number;
   await compare(t, db, makers);
 });
 
@@ -178,7 +181,7 @@ for (const [name, limits] of [
     const db = env.services.db;
     memory.limits = limits;
     try {
-      const site = (await db('sites').orderBy('id').first('id')).id as number;
+      const site = (await db('sites').orderBy('id').first('id'))!.id as number;
       await compare(t, db, site);
       // Written listings: evaluated on their own, or laid out with the rest.
       const live = await db('listings').where({ site_id: site, status: 'live' }).orderBy('id').pluck('id');
@@ -186,7 +189,9 @@ for (const [name, limits] of [
       await db('listings')
         .where({ id: live[150] })
         .update({ name: `Quillon ${name.length}`, headline: 'Vellum for metal teams' });
-      await db('listings').where({ id: live[151] }).update({ status: 'removed' });
+      await db('listings')
+        .where({ id: live[151] })
+        .update({ status: 'removed' as ListingStatus });
       // Laid out in the background: the answers are the same while it is built and after.
       await memory.sync();
       await compare(t, db, site);
@@ -200,7 +205,7 @@ for (const [name, limits] of [
 
 test.serial('a listing is found at once after it is written, and gone at once after it is taken down', async (t) => {
   const db = env.services.db;
-  const site = (await db('sites').orderBy('id').first('id')).id as number;
+  const site = (await db('sites').orderBy('id').first('id'))!.id as number;
   const search = async (q: string) =>
     (await memory.search({ siteId: site, siteKey: 'main', q, page: 1, perPage: 20 })).items.map((i) => i.id);
   await seedListings(db, 1, 'fresh');
@@ -210,6 +215,8 @@ test.serial('a listing is found at once after it is written, and gone at once af
   await db('listings').where({ id }).update({ name: 'Wibbleflux' });
   t.deepEqual(await search('wobbleflux'), []);
   t.deepEqual(await search('wibble'), [id]);
-  await db('listings').where({ id }).update({ status: 'removed' });
+  await db('listings')
+    .where({ id })
+    .update({ status: 'removed' as ListingStatus });
   t.deepEqual(await search('wibble'), []);
 });

@@ -1,3 +1,4 @@
+import type { ListingStatus } from '../../src/domain/fields.ts';
 import test, { type ExecutionContext } from 'ava';
 import type { Db } from '../../src/db/knex.ts';
 import type { SearchEngine, SearchPage } from '../../src/domain/listings/search-port.ts';
@@ -21,7 +22,7 @@ test.before(async () => {
     ['memory', new MemorySearch(db)],
     ['postgres', new PostgresSearch(db, { cacheTtlMs: 0 })],
   ];
-  siteId = (await db('sites').where({ key: 'main' }).first('id')).id;
+  siteId = (await db('sites').where({ key: 'main' }).first('id'))!.id;
 });
 test.after.always(() => env?.close());
 
@@ -173,7 +174,9 @@ test.serial('only live listings of the site are found', async (t) => {
   const db = env.services.db;
   const live = await insertLiveListing(db, { name: 'Ostrivane Live' });
   const removed = await insertLiveListing(db, { name: 'Ostrivane Removed' });
-  await db('listings').where({ id: removed }).update({ status: 'removed' });
+  await db('listings')
+    .where({ id: removed })
+    .update({ status: 'removed' as ListingStatus });
   const other = await db('sites').whereNot({ id: siteId }).first('key');
   if (other) await insertLiveListing(db, { name: 'Ostrivane Elsewhere', site: other.key });
   await eachEngine(t, { q: 'ostrivane' }, (found, engine) => t.deepEqual(ids(found), [live], engine));

@@ -1,3 +1,4 @@
+import type { ListingStatus } from '../../src/domain/fields.ts';
 import test from 'ava';
 import { SEARCHED_COLUMNS } from '../../src/db/migrations/024-search-trigger-columns.ts';
 import { PUBLIC_COLUMNS } from '../../src/domain/listings/listing-row.ts';
@@ -34,7 +35,7 @@ test('an update of columns search does not read logs no search change', async (t
     await changesBy([a], () =>
       db('listings')
         .where({ id: a })
-        .update({ evidence: { a: 1 } }),
+        .update({ evidence: JSON.stringify({ a: 1 }) }),
     ),
     [],
     'jsonb that search does not show',
@@ -59,13 +60,20 @@ test('an update of a column search reads logs one change per listing it changed'
     [a, b].sort((x, y) => x - y),
   );
   t.deepEqual(await changesBy([a, b], () => db('listings').where({ id: a }).update({ name: 'Read Gamma', updated_at: db.fn.now() })), [a]);
-  t.deepEqual(await changesBy([a, b], () => db('listings').where({ id: b }).update({ status: 'removed' })), [b]);
+  t.deepEqual(
+    await changesBy([a, b], () =>
+      db('listings')
+        .where({ id: b })
+        .update({ status: 'removed' as ListingStatus }),
+    ),
+    [b],
+  );
   t.deepEqual(await changesBy([a], () => db('listings').where({ id: a }).update({ logo_url: 'https://example.org/logo.png' })), [a]);
   t.deepEqual(
     await changesBy([a], () =>
       db('listings')
         .where({ id: a })
-        .update({ facts: { founded: 2020 } }),
+        .update({ facts: JSON.stringify({ founded: 2020 }) }),
     ),
     [a],
   );

@@ -32,8 +32,8 @@ test('sign up, verify by mail, sign in, create a key, use it, revoke it, sign ou
   t.truthy(mail);
   t.is(mail!.subject, 'Confirm your email address');
   const stored = await env.services.db('users').where({ email }).first();
-  t.regex(stored.password_hash, /^\$argon2id\$/);
-  t.is(stored.email_verified_at, null);
+  t.regex(stored!.password_hash!, /^\$argon2id\$/);
+  t.is(stored!.email_verified_at, null);
 
   // The development mailbox lists the mail; its link is clickable.
   await page.goto('/dev/mailbox');

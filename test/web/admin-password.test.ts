@@ -15,8 +15,8 @@ test('users:create --password makes a verified account that signs in on the web 
   t.is(created.code, 0, created.stderr);
   t.regex(created.stdout.trim(), /^created user \d+ <operator@example\.com>$/);
   const row = await env.services.db('users').where({ email: 'operator@example.com' }).first();
-  t.regex(row.password_hash, /^\$argon2id\$/);
-  t.truthy(row.email_verified_at);
+  t.regex(row!.password_hash!, /^\$argon2id\$/);
+  t.truthy(row!.email_verified_at);
   t.is((await env.services.db('mail_outbox').where({ to_address: 'operator@example.com' })).length, 0);
 
   const page = await browser.newPage({ baseURL: env.baseUrl });
@@ -41,6 +41,6 @@ test('users:create with a bad password exits 1 and creates nothing; without one,
   const plain = await admin(env, 'users:create', '--email', 'api-only@example.com');
   t.is(plain.code, 0);
   const row = await env.services.db('users').where({ email: 'api-only@example.com' }).first();
-  t.is(row.password_hash, null);
-  t.is(row.email_verified_at, null);
+  t.is(row!.password_hash, null);
+  t.is(row!.email_verified_at, null);
 });

@@ -78,7 +78,7 @@ test('a declined card leaves the order pending with a clear message, and a retry
   const page = await openCheckout(order.checkout_url);
   await payByCard(page, '4000 0000 0000 0002');
   t.regex(await page.locator('.error-summary').innerText(), /Your card was declined/);
-  t.is((await db()('orders').where({ number: order.number }).first()).status, 'pending');
+  t.is((await db()('orders').where({ number: order.number }).first())!.status, 'pending');
   await payByCard(page, '4242424242424242');
   await page.waitForURL(/\/done$/);
   t.is((await waitForOrder(env, owner.key, order.number, ['fulfilled'])).status, 'fulfilled');
@@ -91,7 +91,7 @@ test('card 3184 asks for an authentication step first', async (t) => {
   await payByCard(page, '4000 0027 6000 3184');
   await page.waitForURL(/\/step\//);
   t.is(await page.locator('h1').innerText(), 'Authenticate your payment');
-  t.is((await db()('orders').where({ number: order.number }).first()).status, 'pending');
+  t.is((await db()('orders').where({ number: order.number }).first())!.status, 'pending');
   await page.getByRole('button', { name: 'Complete authentication' }).click();
   await page.waitForURL(/\/done$/);
   t.is((await waitForOrder(env, owner.key, order.number, ['fulfilled'])).status, 'fulfilled');
@@ -193,8 +193,8 @@ test('a VAT number is checked on Pay: an invalid one is refused with the reason,
   t.regex(await page.locator('[data-vat-note]').innerText(), /Reverse charge/);
   t.regex(await page.locator('[data-notice]').innerText(), new RegExp(`total is ${usd(net)}. Nothing was charged`));
   const row = await db()('orders').where({ number: order.number }).first();
-  t.deepEqual(row.billing, { name: 'Acme SAS', country: 'FR', vat_number: 'FR40303265045' });
-  t.like(row.vat_check, { country: 'FR', checksum_valid: true });
+  t.deepEqual(row!.billing, { name: 'Acme SAS', country: 'FR', vat_number: 'FR40303265045' });
+  t.like(row!.vat_check, { country: 'FR', checksum_valid: true });
   t.is(await db()('test_payments').where({ order_number: order.number }).first(), undefined);
   // The same details again (typed with spaces): nothing to confirm, it pays.
   await page.getByRole('button', { name: /^Pay USD/ }).click();

@@ -45,7 +45,7 @@ test('claim a listing by meta tag, copy the tag, Check now; then verify another 
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL(/\/account$/);
 
-  const { slug } = await db('listings').where({ id: shopId }).first('slug');
+  const { slug } = (await db('listings').where({ id: shopId }).first('slug'))!;
   await page.goto(`/listings/${slug}`);
   await page.getByRole('link', { name: 'Claim it' }).click();
   await page.getByLabel('Meta tag', { exact: false }).check();
@@ -58,17 +58,17 @@ test('claim a listing by meta tag, copy the tag, Check now; then verify another 
   await page.locator('#copy-status').getByText('Copied.').waitFor();
   const tag = await page.evaluate(() => navigator.clipboard.readText());
   const claim = await db('claims').where({ user_id: user.id }).first();
-  t.is(tag, `<meta name="listing-directory-verification" content="${claim.token}">`);
+  t.is(tag, `<meta name="listing-directory-verification" content="${claim!.token}">`);
 
   head = tag;
   await card.getByRole('button', { name: /Check now/ }).click();
   await page.getByText('Verified: the listing is yours now.').waitFor();
-  t.is(await page.locator(`[data-claim="${claim.id}"]`).getAttribute('data-status'), 'verified');
-  t.is(await page.locator(`[data-claim="${claim.id}"] .last-check`).getAttribute('data-result'), 'found');
-  t.is((await db('listings').where({ id: shopId }).first('owner_id')).owner_id, user.id);
+  t.is(await page.locator(`[data-claim="${claim!.id}"]`).getAttribute('data-status'), 'verified');
+  t.is(await page.locator(`[data-claim="${claim!.id}"] .last-check`).getAttribute('data-result'), 'found');
+  t.is((await db('listings').where({ id: shopId }).first('owner_id'))!.owner_id, user.id);
 
   // By email: the form, the mail, the link opened in the same signed-in browser.
-  const mailSlug = (await db('listings').where({ id: mailCoId }).first('slug')).slug;
+  const mailSlug = (await db('listings').where({ id: mailCoId }).first('slug'))!.slug;
   await page.goto(`/account/claims/new?slug=${mailSlug}`);
   await page.getByLabel('Email:', { exact: false }).check();
   await page.getByLabel('Email address (email only)').fill('founder@mailco-browser.com');
@@ -78,7 +78,7 @@ test('claim a listing by meta tag, copy the tag, Check now; then verify another 
   const [mail] = await mailsTo(db, 'founder@mailco-browser.com');
   await page.goto(linkIn(mail!, '/claims/email-link'));
   await page.getByRole('heading', { name: 'Claim verified' }).waitFor();
-  t.is((await db('listings').where({ id: mailCoId }).first('owner_id')).owner_id, user.id);
+  t.is((await db('listings').where({ id: mailCoId }).first('owner_id'))!.owner_id, user.id);
   await page.goto(linkIn(mail!, '/claims/email-link'));
   await page.getByRole('heading', { name: 'This link was used already' }).waitFor();
   t.deepEqual(problems, []);

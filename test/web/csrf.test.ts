@@ -70,12 +70,12 @@ test('signed-in forms: tokens of the anonymous page, of another session or none 
   isForbiddenPage(t, await client.post('/account/keys', create));
   isForbiddenPage(t, await client.post('/account/keys', { ...create, _csrf: beforeSignIn }));
   isForbiddenPage(t, await client.post('/account/keys', { ...create, _csrf: stranger.token }));
-  t.is(await keyCount(user.id), 0);
+  t.is(await keyCount(user!.id), 0);
 
   const made = await client.post('/account/keys', { ...create, name: 'real', _csrf: token });
   t.is(made.status, 303);
   const key = (await client.get(made.location!)).$('#new-key').text();
-  const [row] = await env.services.db('api_keys').where({ user_id: user.id });
+  const [row] = await env.services.db('api_keys').where({ user_id: user!.id });
   isForbiddenPage(t, await client.post(`/account/keys/${row.id}/revoke`, {}));
   isForbiddenPage(t, await stranger.client.post(`/account/keys/${row.id}/revoke`, { _csrf: token }));
   t.is((await api(env, 'GET', '/me/listings', { key })).status, 200, 'the key still works');

@@ -32,7 +32,7 @@ async function signedIn() {
 async function listing(name: string) {
   const owner = await env.user();
   const id = await insertLiveListing(db(), { name, ownerId: owner.userId });
-  const { slug } = await db()('listings').where({ id }).first('slug');
+  const { slug } = (await db()('listings').where({ id }).first('slug'))!;
   return { owner, id, slug: slug as string };
 }
 
@@ -170,7 +170,7 @@ test('listings that are not live or do not exist cannot be followed; the notific
     t.regex(res.headers.get('content-type')!, /^text\/html/);
   }
   t.deepEqual(await rows(id), []);
-  t.is((await db()('listings').where({ id }).first('follower_count')).follower_count, 0);
+  t.is((await db()('listings').where({ id }).first('follower_count'))!.follower_count, 0);
 
   const visitor = new WebClient(env.baseUrl);
   const away = await visitor.get('/account/notifications?page=2');

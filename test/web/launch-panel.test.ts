@@ -78,8 +78,8 @@ test.serial('launch panel: choose free, copy a snippet, Check now → scheduled;
   await page.getByText('We checked your site for the badge just now.').waitFor();
   t.is(await page.locator('[data-field=status]').textContent(), 'scheduled');
   t.is(await page.locator('[data-badge]').getAttribute('data-badge'), 'present');
-  const week = (await db()('listings').where({ id: listing.id }).first('launch_week')).launch_week;
-  t.regex((await page.locator('[data-field=launch-week]').textContent())!, new RegExp(isoWeekLabel(week)));
+  const week = (await db()('listings').where({ id: listing.id }).first('launch_week'))!.launch_week;
+  t.regex((await page.locator('[data-field=launch-week]').textContent())!, new RegExp(isoWeekLabel(week!)));
   t.is(await page.locator('[data-field=queue-position]').textContent(), '1');
 
   await page.getByRole('button', { name: 'Check now' }).click();

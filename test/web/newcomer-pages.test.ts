@@ -137,7 +137,7 @@ test('a draft from a website, followed to ready, submitted, then listed with its
   t.is(await row.count(), 1);
   t.regex(await row.innerText(), /\(listing\)\s+Listing draft/);
   const listing = await env.services.db('listings').where({ owner_id: user.id }).first('id');
-  t.is(await row.getByRole('link', { name: 'Choose how to launch' }).getAttribute('href'), `/account/listings/${listing.id}`);
+  t.is(await row.getByRole('link', { name: 'Choose how to launch' }).getAttribute('href'), `/account/listings/${listing!.id}`);
   // A reload of the listings page creates nothing (the POST was answered with a redirect).
   await page.reload();
   t.is((await env.services.db('drafts').where({ owner_id: user.id })).length, 1);

@@ -56,7 +56,7 @@ test.serial('the account lists orders; a paid order has a printable invoice with
   t.is(page.$('[data-line-fulfilled="true"]').length, 1);
   const invoice = await client.get(`/account/orders/${order.number}/invoice`);
   t.is(invoice.status, 200);
-  t.is(invoice.$('[data-invoice-number]').text(), String((await db()('orders').where({ number: order.number }).first()).invoice_number));
+  t.is(invoice.$('[data-invoice-number]').text(), String((await db()('orders').where({ number: order.number }).first())!.invoice_number));
   t.regex(invoice.$('[data-buyer]').text(), /VAT number: FR40303265045/);
   t.regex(invoice.$('[data-vat-note]').text(), /Reverse charge/);
   t.regex(invoice.text, /Seller/);

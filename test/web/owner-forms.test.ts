@@ -146,7 +146,7 @@ test('photo form: type and size are checked by content; only a real photo is sto
   const saved = await post(photoForm(_csrf, await imageBytes('webp', 300, 300), 'photo.txt'));
   t.is(saved.status, 303);
   t.is(saved.location, `${PROFILE}?notice=photo-saved#photo`);
-  const { etag } = await photoRow(user.id);
+  const { etag } = (await photoRow(user.id))!;
   const shown = await client.get(PROFILE);
   t.is(shown.$('img.founder-photo').attr('src'), `/media/founders/${user.id}/photo.webp?v=${etag}`);
   t.is(shown.$('label[for=f-photo]').text(), 'Replace your photo');
@@ -220,7 +220,7 @@ test("story editor: another owner's listing is not found; bad input is a 400; a 
   t.is(published.status, 303);
   t.is(published.location, `${editor}?notice=published`);
   const before = await db()('founder_stories').where({ listing_id: listing.id }).first();
-  t.truthy(before.published_at);
+  t.truthy(before!.published_at);
   const shrunk = await client.post(editor, { _csrf, title: 'Ours', how_started: words(20) });
   t.is(shrunk.status, 422);
   t.regex(shrunk.$('.error-summary').text(), /published.*minimum/);

@@ -163,12 +163,12 @@ test('an expired verification link does not verify', async (t) => {
   const user = await env.services.db('users').where({ email }).first('id');
   await env.services
     .db('account_tokens')
-    .where({ user_id: user.id })
+    .where({ user_id: user!.id })
     .update({ expires_at: new Date(Date.now() - 1000) });
   const [mail] = await mailsTo(env.services.db, email);
   const link = new URL(linkIn(mail!, '/verify-email'));
   t.is((await client.get(link.pathname + link.search)).status, 400);
-  t.is((await env.services.db('users').where({ email }).first()).email_verified_at, null);
+  t.is((await env.services.db('users').where({ email }).first())!.email_verified_at, null);
 });
 
 test('key form: bad name or scopes → 400 naming the field, nothing created; at most 50 keys', async (t) => {

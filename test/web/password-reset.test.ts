@@ -89,7 +89,7 @@ test('a short new password is refused and the link still works; an expired link 
   const user = await env.services.db('users').where({ email }).first('id');
   await env.services
     .db('account_tokens')
-    .where({ user_id: user.id })
+    .where({ user_id: user!.id })
     .update({ expires_at: new Date(Date.now() - 1000) });
   t.is((await client.get(`/reset-password?token=${token}`)).status, 400);
   const late = await client.post('/reset-password', { _csrf, token, password: NEW });

@@ -23,7 +23,7 @@ async function paid(key: string, items: unknown[]) {
 
 test('paid placements show: featured weeks, category pages paid first, the billboard banner on its days', async (t) => {
   const owner = await env.user();
-  const site = (await db()('sites').where({ key: 'main' }).first('id')).id;
+  const site = (await db()('sites').where({ key: 'main' }).first('id'))!.id;
   const organic = await insertLiveListing(db(), { name: 'Organic Analytics', ownerId: owner.userId, votes: 500 });
   await db()('listings')
     .where({ id: organic })
@@ -51,7 +51,7 @@ test('paid placements show: featured weeks, category pages paid first, the billb
       .$('section.featured li a')
       .map((_, a) => launches.$(a).attr('href'))
       .get(),
-    [`/listings/${(await db()('listings').where({ id: bought }).first('slug')).slug}`],
+    [`/listings/${(await db()('listings').where({ id: bought }).first('slug'))!.slug}`],
   );
 
   const page = await new WebClient(env.baseUrl).get('/categories/analytics');

@@ -64,7 +64,7 @@ test('a story page exists only while published; its text is escaped and split in
 
 test('the story of a listing that is not live is not public: no page, no link from the founder page', async (t) => {
   const { owner, listing } = await publishedStory();
-  for (const status of ['draft', 'awaiting_badge', 'awaiting_profile', 'scheduled', 'unlisted']) {
+  for (const status of ['draft', 'awaiting_badge', 'awaiting_profile', 'scheduled', 'unlisted'] as const) {
     await db()('listings').where({ id: listing.id }).update({ status });
     const story = await web.get(`/stories/${listing.slug}`);
     t.is(story.status, 404, status);
@@ -154,7 +154,7 @@ test('the latest-updates page: the request host’s site, newest first, 20 a pag
     db()('sites')
       .where({ key })
       .first('id')
-      .then((s) => s.id);
+      .then((s) => s!.id);
   const mainId = await site('main');
   await db()('listing_updates').insert(
     Array.from({ length: 21 }, (_, i) => ({

@@ -73,7 +73,7 @@ test('an idle session expires; an active one slides forward and the cookie is re
   const row = await db('web_sessions')
     .where({ id_hash: hashSessionId(active.id) })
     .first();
-  t.true(row.expires_at.getTime() > Date.now() + 29 * 24 * 3600 * 1000);
+  t.true(row!.expires_at.getTime() > Date.now() + 29 * 24 * 3600 * 1000);
 
   const gone = await idle.client.get('/account');
   t.is(gone.status, 303);
@@ -117,7 +117,7 @@ test('a session ends 90 days after sign-in however active it is (absolute lifeti
     .where({ id_hash: hashSessionId(old.id) })
     .first();
   const tenDays = 10 * 24 * 3600 * 1000;
-  t.true(Math.abs(row.expires_at.getTime() - (row.created_at.getTime() + 9 * tenDays)) < 1000, String(row.expires_at));
+  t.true(Math.abs(row!.expires_at.getTime() - (row!.created_at.getTime() + 9 * tenDays)) < 1000, String(row!.expires_at));
   const cookie = page.headers.getSetCookie().find((c) => c.startsWith(`ld_session=${old.id};`))!;
   const maxAge = Number(/Max-Age=(\d+)/.exec(cookie)?.[1]);
   t.true(Math.abs(maxAge - tenDays / 1000) < 5, String(maxAge));

@@ -16,7 +16,7 @@ const db = () => env.services.db;
 
 async function listing(name: string, ownerId?: number) {
   const id = await insertLiveListing(db(), { name, ownerId, url: `https://${name.toLowerCase().replace(/\W+/g, '')}.example.org/` });
-  const { slug } = await db()('listings').where({ id }).first('slug');
+  const { slug } = (await db()('listings').where({ id }).first('slug'))!;
   return { id, slug: slug as string };
 }
 

@@ -72,7 +72,7 @@ const db = () => env.services.db;
 async function claimCompany(body: Record<string, string> = { method: 'dns' }) {
   const tag = `wf${randomBytes(4).toString('hex')}`;
   const id = await insertLiveListing(db(), { name: tag, url: `https://${tag}.com/` });
-  const { slug } = await db()('listings').where({ id }).first('slug');
+  const { slug } = (await db()('listings').where({ id }).first('slug'))!;
   // A test server's JVM is cold at a test's first start, and the app gives a start 5 s before it
   // answers 503 (nothing is kept then): on a loaded machine, ask again as a client would.
   const res = await eventually('the claim to start', async () => {
@@ -100,7 +100,7 @@ test.serial('it checks on schedule until the claim expires; transient failures a
 
   t.is(await workflowResult(claim.workflow_id), 'expired');
   const row = await db()('claims').where({ id: claim.id }).first();
-  t.is(row.status, 'expired');
+  t.is(row!.status, 'expired');
   const checks = await db()('claim_checks').where({ claim_id: claim.id }).orderBy('id');
   const scheduled = checks.filter((c) => c.trigger === 'schedule');
   // At 1, 2 and 3 minutes, then every 2 minutes until the expiry at 7: at 5, none at 7.
@@ -109,7 +109,7 @@ test.serial('it checks on schedule until the claim expires; transient failures a
     ['error', 'not_found', 'not_found', 'not_found'],
   );
   t.true(scheduled[0].detail.includes('ESERVFAIL'), scheduled[0].detail);
-  t.true(checks.every((c) => c.checked_at <= row.closed_at));
+  t.true(checks.every((c) => c.checked_at <= row!.closed_at!));
   t.deepEqual(
     checks.filter((c) => c.trigger === 'request').map((c) => c.result),
     ['not_found'],
@@ -129,7 +129,7 @@ test.serial('a scheduled check that finds the record verifies the claim without 
     checks.map((c) => [c.trigger, c.result]),
     [['schedule', 'found']],
   );
-  t.is((await db()('listings').where({ id: listingId }).first('owner_id')).owner_id, user.userId);
+  t.is((await db()('listings').where({ id: listingId }).first('owner_id'))!.owner_id, user.userId);
 });
 
 test.serial('an email claim sends its link at once and expires unless the link is opened', async (t) => {

@@ -47,7 +47,7 @@ test.after.always(async () => {
 
 const db = () => env.services.db;
 
-const statusOf = async (id: number) => (await db()('listings').where({ id }).first('status')).status as string;
+const statusOf = async (id: number) => (await db()('listings').where({ id }).first('status'))!.status as string;
 const notices = async (id: number) =>
   (await db()('notifications').where({ listing_id: id, kind: 'launch' }).orderBy('id').pluck('dedupe_key')) as string[];
 
@@ -106,7 +106,7 @@ test.serial('a whole free launch: waiting for the badge → scheduled → live �
   });
   const live = await db()('listings').where({ id: listing.id }).first();
   t.like(live, { plan: 'free', launch_week: isoWeekStart(new Date()) });
-  t.truthy(live.live_at);
+  t.truthy(live!.live_at);
   t.true((await db()('badge_checks').where({ listing_id: listing.id, trigger: 'launch', status: 'present' })).length === 1);
 
   // After launch the badge goes; the owner is told, then told again once the grace period is over.

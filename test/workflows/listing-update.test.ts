@@ -47,7 +47,7 @@ async function notificationsPerUser(updateId: number): Promise<Map<number, numbe
   return new Map(rows.map((r) => [r.user_id, r.count]));
 }
 
-const siteOf = async (listingId: number): Promise<number> => (await db()('listings').where({ id: listingId }).first('site_id')).site_id;
+const siteOf = async (listingId: number): Promise<number> => (await db()('listings').where({ id: listingId }).first('site_id'))!.site_id;
 
 test.serial('every follower gets one notification and one email, batch by batch', async (t) => {
   const workers = await env.startWorkers();

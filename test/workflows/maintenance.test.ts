@@ -1,3 +1,4 @@
+import type { ClaimStatus } from '../../src/domain/claims/claims.ts';
 import { Connection } from '@temporalio/client';
 import test from 'ava';
 import { ensureSchedule, maintenanceSchedule, MAINTENANCE_SCHEDULE_ID } from '../../src/temporal/schedules.ts';
@@ -62,7 +63,7 @@ async function seed(userId: number) {
 
   const token = (hash: string, o: { expires: Date; created: Date; used?: Date }) => ({
     user_id: userId,
-    purpose: 'reset_password',
+    purpose: 'reset_password' as const,
     token_hash: hash,
     expires_at: o.expires,
     created_at: o.created,
@@ -77,7 +78,7 @@ async function seed(userId: number) {
   ]);
 
   const listingId = await insertLiveListing(db(), { name: `Purge Co ${userId}`, ownerId: userId });
-  const claim = async (status: string) =>
+  const claim = async (status: ClaimStatus) =>
     (
       await db()('claims')
         .insert({

@@ -30,7 +30,7 @@ test('an unpaid order expires, releases its promo, and a late payment is refunde
   const expired = await waitForOrder(env, owner.key, order.number, ['expired']);
   t.is(expired.checkout_url, null);
   const row = await db()('orders').where({ number: order.number }).first();
-  t.is((await db()('promo_redemptions').where({ order_id: row.id }).first()).state, 'released');
+  t.is((await db()('promo_redemptions').where({ order_id: row!.id }).first())!.state, 'released');
 
   // The code is free again for someone else.
   const other = await env.user();
@@ -47,13 +47,13 @@ test('an unpaid order expires, releases its promo, and a late payment is refunde
   t.is((await postWebhook(env, event)).status, 200);
   const deadline = Date.now() + 20_000;
   let refund;
-  while (!(refund = await db()('refunds').where({ order_id: row.id }).first()) && Date.now() < deadline)
+  while (!(refund = await db()('refunds').where({ order_id: row!.id }).first()) && Date.now() < deadline)
     await new Promise((r) => setTimeout(r, 200));
   t.like(refund, {
     amount_cents: order.total_cents,
     reason: 'payment for an order that is expired',
     dedupe_key: `refund:${event.data.object.id}`,
   });
-  t.is((await db()('orders').where({ id: row.id }).first()).status, 'expired');
+  t.is((await db()('orders').where({ id: row!.id }).first())!.status, 'expired');
   t.is(Number((await db()('featured_placements').where({ listing_id: listingId }).count({ n: '*' }))[0].n), 0);
 });

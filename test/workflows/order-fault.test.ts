@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -72,8 +73,7 @@ async function deliver(event: ReturnType<typeof succeededEvent>): Promise<void> 
   }
 }
 
-const count = async (query: ReturnType<ReturnType<typeof db>>) =>
-  Number(((await query.count({ n: '*' })) as unknown as { n: string }[])[0]!.n);
+const count = async (query: Knex.QueryBuilder) => Number(((await query.count({ n: '*' })) as unknown as { n: string }[])[0]!.n);
 
 test(`${ORDERS} paid orders while the worker is killed and restarted ${KILLS} times: every line fulfilled exactly once`, async (t) => {
   // Each kill leaves workflow tasks that wait out their 10 s timeout; about a minute alone, more in the full suite.

@@ -20,7 +20,7 @@ export async function issueClaimLink(trx: Db, o: { claimId: number; to: string; 
   const listing = await trx('claims as c').join('listings as l', 'l.id', 'c.listing_id').where('c.id', o.claimId).first('l.name');
   const dedupeKey = `claim-link:${hashToken(token)}`;
   await queueMail(trx, { ...claimLinkMail(o.to, listing.name, `${o.baseUrl}${paths.claimLink}?token=${token}`, expiresAt), dedupeKey });
-  return (await trx('mail_outbox').where({ dedupe_key: dedupeKey }).first('id')).id;
+  return (await trx('mail_outbox').where({ dedupe_key: dedupeKey }).first('id'))!.id;
 }
 
 /** Sends a pending email claim's link again (at most 3 times); returns the outbox id. */
@@ -42,7 +42,7 @@ export async function resendClaimLink(db: Db, userId: number, claimId: number, b
         `The link of claim ${claimId} was sent ${MAX_CLAIM_LINKS} times already, the limit; start a new claim after it expires.`,
       );
     }
-    return issueClaimLink(trx, { claimId, to: claim.email, expiresAt: claim.expires_at, baseUrl });
+    return issueClaimLink(trx, { claimId, to: claim.email!, expiresAt: claim.expires_at, baseUrl });
   });
 }
 

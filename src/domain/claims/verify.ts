@@ -32,28 +32,28 @@ export function recordCheck(db: Db, claimId: number, trigger: CheckTrigger, chec
     const listing = await trx('listings').where({ id: listingId }).forUpdate().first('id', 'owner_id', 'name', 'slug');
     const claim = await trx('claims').where({ id: claimId }).forUpdate().first('id', 'user_id', 'status', 'expires_at');
     await trx('claim_checks').insert({ claim_id: claimId, trigger, result: check.result, detail: check.detail });
-    const none = { status: claim.status as ClaimStatus, mailIds: [], canceledClaimIds: [] };
-    if (check.result !== 'found' || claim.status !== 'pending' || claim.expires_at <= new Date()) return none;
+    const none = { status: claim!.status, mailIds: [], canceledClaimIds: [] };
+    if (check.result !== 'found' || claim!.status !== 'pending' || claim!.expires_at <= new Date()) return none;
     await trx('claims').where({ id: claimId }).update({ status: 'verified', closed_at: trx.fn.now() });
     const canceledClaimIds: number[] = await trx('claims')
       .where({ listing_id: listingId, status: 'pending' })
       .update({ status: 'canceled', closed_at: trx.fn.now(), canceled_by_claim_id: claimId })
       .returning('id')
       .then((rows: { id: number }[]) => rows.map((r) => r.id));
-    const previous: number | null = listing.owner_id;
-    if (previous === claim.user_id) return { status: 'verified', mailIds: [], canceledClaimIds };
-    await trx('listings').where({ id: listingId }).update({ owner_id: claim.user_id, updated_at: trx.fn.now() });
+    const previous: number | null = listing!.owner_id;
+    if (previous === claim!.user_id) return { status: 'verified', mailIds: [], canceledClaimIds };
+    await trx('listings').where({ id: listingId }).update({ owner_id: claim!.user_id, updated_at: trx.fn.now() });
     await recordVersion(
       trx,
       listingId,
-      { owner_id: { before: previous, after: claim.user_id } },
+      { owner_id: { before: previous, after: claim!.user_id } },
       {
-        editorId: claim.user_id,
+        editorId: claim!.user_id,
         operation: 'claim_verified',
         requestId: `claim:${claimId}`,
       },
     );
-    const mailIds = previous === null ? [] : await tellPreviousOwner(trx, previous, { id: listingId, ...listing }, claimId, baseUrl);
+    const mailIds = previous === null ? [] : await tellPreviousOwner(trx, previous, listing!, claimId, baseUrl);
     return { status: 'verified', mailIds, canceledClaimIds };
   });
 }
@@ -78,7 +78,7 @@ async function tellPreviousOwner(
     .onConflict(['user_id', 'claim_id'])
     .ignore();
   const owner = await trx('users').where({ id: ownerId }).first('email');
-  const mail = ownershipMovedMail(owner.email, listing, baseUrl, claimId);
+  const mail = ownershipMovedMail(owner!.email, listing, baseUrl, claimId);
   await queueMail(trx, mail);
   return trx('mail_outbox').where({ dedupe_key: mail.dedupeKey }).pluck('id');
 }

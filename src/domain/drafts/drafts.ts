@@ -37,7 +37,7 @@ const VIEW_COLUMNS = [
   'listing_id',
   'created_at',
   'updated_at',
-];
+] as const;
 
 /** The API view of a draft. */
 export function toDraftView(row: DraftRow) {
@@ -104,7 +104,9 @@ export async function deleteDraft(db: Db, id: number): Promise<void> {
 
 /** One of the caller's drafts; another owner's draft is "not found". */
 export async function getOwnedDraft(db: Db, ownerId: number, id: number): Promise<DraftRow> {
-  const row = await db('drafts').where({ id, owner_id: ownerId }).first(VIEW_COLUMNS);
+  const row = await db('drafts')
+    .where({ id, owner_id: ownerId })
+    .first(...VIEW_COLUMNS);
   if (!row) throw notFound(`Draft ${id}`);
   return row;
 }
@@ -135,7 +137,9 @@ export function toDraftSummary(row: DraftRow) {
 }
 
 export async function getDraft(db: Db, id: number): Promise<DraftRow> {
-  const row = await db('drafts').where({ id }).first(VIEW_COLUMNS);
+  const row = await db('drafts')
+    .where({ id })
+    .first(...VIEW_COLUMNS);
   if (!row) throw new Error(`draft ${id} does not exist`);
   return row;
 }
@@ -143,7 +147,10 @@ export async function getDraft(db: Db, id: number): Promise<DraftRow> {
 /** Edits the drafted fields of a ready draft; the website evidence is kept as it was. */
 export async function updateDraftFields(db: Db, ownerId: number, id: number, changes: Partial<DraftFields>): Promise<DraftRow> {
   return db.transaction(async (trx) => {
-    const row: DraftRow | undefined = await trx('drafts').where({ id, owner_id: ownerId }).forUpdate().first(VIEW_COLUMNS);
+    const row: DraftRow | undefined = await trx('drafts')
+      .where({ id, owner_id: ownerId })
+      .forUpdate()
+      .first(...VIEW_COLUMNS);
     if (!row) throw notFound(`Draft ${id}`);
     requireStatus(row, 'ready', 'edited');
     const fields = { ...row.fields!, ...changes };
@@ -225,7 +232,7 @@ export async function saveCrawledPages(db: Db, id: number, pages: CrawledPage[])
 
 export async function loadCrawledPages(db: Db, id: number): Promise<{ url: string; pages: CrawledPage[] }> {
   const row = await db('drafts').where({ id }).first('url', 'pages');
-  return { url: row.url, pages: row.pages ?? [] };
+  return { url: row!.url, pages: row!.pages ?? [] };
 }
 
 /** Workflow step: fields drafted; the raw pages are dropped once they served. */

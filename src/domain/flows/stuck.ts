@@ -70,7 +70,7 @@ async function stuckOrders(db: Db): Promise<StuckFlow[]> {
     reason:
       o.status === 'attention'
         ? `attention (${o.attention_reason ?? 'no reason recorded'}) ${since(o.updated_at)}`
-        : `paid but not fulfilled ${since(o.paid_at)}`,
+        : `paid but not fulfilled ${since(o.paid_at!)}`,
     fix: `npm run admin -- orders:retry --number ${o.number}`,
     workflowId: orderWorkflowId(o.number),
   }));

@@ -44,11 +44,11 @@ export async function withIdempotency(
   const claimed = await claim(db, scope, hash);
   if (!claimed) {
     const row = await db('idempotency_keys').where(scope).first();
-    if (row.request_hash !== hash) {
+    if (row!.request_hash !== hash) {
       throw unprocessable('idempotency_conflict', 'This Idempotency-Key was already used with a different request body.');
     }
-    if (row.state !== 'done') throw conflict('idempotency_in_flight', 'A request with this Idempotency-Key is still running.');
-    return { status: row.response_status, body: row.response_body, replayed: true };
+    if (row!.state !== 'done') throw conflict('idempotency_in_flight', 'A request with this Idempotency-Key is still running.');
+    return { status: row!.response_status!, body: row!.response_body, replayed: true };
   }
   let response: StoredResponse;
   try {

@@ -77,5 +77,5 @@ async function bookPaid(trx: Db, row: ListingRow, target: string, current: strin
       updated_at: trx.fn.now(),
     })
     .returning(['status', 'launch_week']);
-  return updated;
+  return { status: live ? 'live' : 'scheduled', launch_week: updated!.launch_week };
 }

@@ -26,7 +26,7 @@ const checkDeps = (deps: LaunchDeps) => ({
 /** Key of the site a listing is on (a search attribute of its flow). */
 export async function siteKeyOf(db: Db, listing: Pick<ListingRow, 'site_id'>): Promise<string> {
   // Read by primary key: an owner's or an admin's step, not a hot path, and no process cache to hand down.
-  return (await db('sites').where({ id: listing.site_id }).first('key')).key;
+  return (await db('sites').where({ id: listing.site_id }).first('key'))!.key;
 }
 
 /**

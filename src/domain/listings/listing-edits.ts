@@ -81,7 +81,7 @@ export async function editListing(db: Db, request: EditRequest): Promise<{ listi
  * ordered by id, so two concurrent apply_to edits of one company cannot deadlock.
  */
 async function lockCompanyListings(trx: Db, source: ListingRow, applyTo: Site[] | null): Promise<ListingRow[]> {
-  const query = trx<ListingRow>('listings').where('id', source.id);
+  const query = trx('listings').where('id', source.id);
   if (applyTo && applyTo.length) {
     query.orWhere((q) =>
       q.where('company_domain', source.company_domain).whereIn(
@@ -90,7 +90,7 @@ async function lockCompanyListings(trx: Db, source: ListingRow, applyTo: Site[] 
       ),
     );
   }
-  return (await query.orderBy('id').forUpdate()) as ListingRow[];
+  return await query.orderBy('id').forUpdate();
 }
 
 function pickSiteFields(fields: Record<string, unknown>): Record<string, unknown> {
@@ -135,7 +135,7 @@ async function saveChanges(trx: Db, row: ListingRow, changes: Changes, meta: Ver
     .update({ ...update, updated_at: trx.fn.now() })
     .returning('*');
   await recordVersion(trx, row.id, changes, meta);
-  return stored as ListingRow;
+  return stored;
 }
 
 const fieldsOf = (row: ListingRow) => row as unknown as Record<string, unknown>;

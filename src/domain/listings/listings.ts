@@ -42,9 +42,9 @@ export async function listOwnedListings(db: Db, sites: SitesCache, ownerId: numb
 
 /** One of the caller's listings; another owner's listing is "not found". */
 export async function getOwnedListing(db: Db, ownerId: number, listingId: number): Promise<ListingRow> {
-  const row = await db<ListingRow>('listings').where({ id: listingId, owner_id: ownerId }).first();
+  const row = await db('listings').where({ id: listingId, owner_id: ownerId }).first();
   if (!row) throw notFound(`Listing ${listingId}`);
-  return row as ListingRow;
+  return row;
 }
 
 export type NewListing = Omit<

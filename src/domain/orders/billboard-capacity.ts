@@ -24,7 +24,7 @@ export async function takenDays(db: Db, siteId: number, from: string, to: string
     .where({ site_id: siteId })
     .whereBetween('day', [from, to])
     .whereNot('order_line_id', exceptLineId)
-    .select(db.raw(`to_char(day, 'YYYY-MM-DD') AS day`));
+    .select<{ day: string }[]>(db.raw(`to_char(day, 'YYYY-MM-DD') AS day`));
   const held = activeHolds(db, siteId)
     .where('h.kind', 'billboard')
     .whereBetween('h.day', [from, to])

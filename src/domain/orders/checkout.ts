@@ -86,7 +86,7 @@ async function insertOrder(db: Db, ctx: PricingContext, input: QuoteInput, price
           priced.items,
           ctx.now,
         );
-        return order as OrderRow;
+        return order;
       });
     } catch (err) {
       // A number already taken (1 in ~10^11 per pair): draw another.

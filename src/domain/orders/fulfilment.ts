@@ -44,12 +44,12 @@ export async function openLines(db: Db, number: string): Promise<{ id: number; p
  */
 export async function fulfilLine(deps: FulfilmentDeps, lineId: number): Promise<{ fulfilledAt: string }> {
   const { db } = deps;
-  const line = (await db('order_lines').where({ id: lineId }).first()) as OrderLineRow | undefined;
+  const line = await db('order_lines').where({ id: lineId }).first();
   if (!line) throw new FulfilmentRefused(`order line ${lineId} does not exist`);
   if (line.fulfilled_at) return { fulfilledAt: line.fulfilled_at.toISOString() };
   const order = await db('orders').where({ id: line.order_id }).first('site_id', 'paid_at', 'status');
-  if (!order.paid_at) throw new FulfilmentRefused(`order line ${lineId} is not paid`);
-  await PRODUCTS[line.product as keyof typeof PRODUCTS](deps, line, { siteId: order.site_id, paidAt: order.paid_at });
+  if (!order!.paid_at) throw new FulfilmentRefused(`order line ${lineId} is not paid`);
+  await PRODUCTS[line.product as keyof typeof PRODUCTS](deps, line, { siteId: order!.site_id, paidAt: order!.paid_at });
   const [row] = await db('order_lines')
     .where({ id: lineId })
     .update({ fulfilled_at: db.raw('coalesce(fulfilled_at, now())') })
@@ -75,7 +75,7 @@ const PRODUCTS: Record<string, Fulfil> = {
     const rows = Array.from({ length: line.options.weeks as number }, (_, i) => ({
       order_line_id: line.id,
       site_id: order.siteId,
-      listing_id: line.listing_id,
+      listing_id: line.listing_id!,
       week_start: addDays(first, i * 7),
     }));
     await db('featured_placements').insert(rows).onConflict(['order_line_id', 'week_start']).ignore();
@@ -84,7 +84,7 @@ const PRODUCTS: Record<string, Fulfil> = {
     const rows = (line.options.categories as string[]).map((category) => ({
       order_line_id: line.id,
       site_id: order.siteId,
-      listing_id: line.listing_id,
+      listing_id: line.listing_id!,
       category,
     }));
     await db('category_placements').insert(rows).onConflict(['order_line_id', 'category']).ignore();
@@ -96,7 +96,7 @@ const PRODUCTS: Record<string, Fulfil> = {
       // Days another order booked or holds (this line's hold lost meanwhile): nothing is booked, the line is refunded.
       const taken = await takenDays(trx, order.siteId, days[0]!, days.at(-1)!, line.id);
       if (taken.size) throw new Undeliverable(`billboard days from ${[...taken].sort()[0]} are booked or held by another order`);
-      const rows = days.map((day) => ({ site_id: order.siteId, day, order_line_id: line.id, listing_id: line.listing_id }));
+      const rows = days.map((day) => ({ site_id: order.siteId, day, order_line_id: line.id, listing_id: line.listing_id! }));
       await trx('billboard_days').insert(rows).onConflict(['site_id', 'day']).ignore();
       await releaseLineHolds(trx, line.id);
     });
@@ -106,12 +106,12 @@ const PRODUCTS: Record<string, Fulfil> = {
     // Unlocked and marked fulfilled in one transaction: a retry after a crash finds the line
     // fulfilled (fulfilLine returns early), so a section found unlocked was unlocked by something else.
     await db.transaction(async (trx) => {
-      const listing = await trx('listings').where({ id: line.listing_id }).forUpdate().first('unlocked_sections');
+      const listing = await trx('listings').where({ id: line.listing_id! }).forUpdate().first('unlocked_sections');
       if (!listing) throw new Undeliverable(`listing ${line.listing_id} no longer exists`);
       if ((listing.unlocked_sections as string[]).includes(section))
         throw new Undeliverable(`the section "${section}" was unlocked on this listing meanwhile`);
       await trx('listings')
-        .where({ id: line.listing_id })
+        .where({ id: line.listing_id! })
         .update({ unlocked_sections: trx.raw('array_append(unlocked_sections, ?)', [section]), updated_at: trx.fn.now() });
       await trx('order_lines').where({ id: line.id }).update({ fulfilled_at: trx.fn.now() });
     });

@@ -117,18 +117,17 @@ async function checkListings(
 ): Promise<Map<number, string>> {
   const ids = [...new Set(items.map((i) => i.listing_id).filter((id): id is number => id !== null))];
   if (!ids.length) return new Map();
-  const namesOf = async (query: ReturnType<Db>) =>
-    new Map(
-      ((await query.where({ owner_id: userId, site_id: siteId }).select('id', 'name')) as { id: number; name: string }[]).map((r) => [
-        r.id,
-        r.name,
-      ]),
-    );
+  // Every listing of the caller on the site (null), or those of `only`.
+  const namesOf = async (only: number[] | null) => {
+    const query = only ? db('listings').whereIn('id', only) : db('listings');
+    const rows = await query.where({ owner_id: userId, site_id: siteId }).select('id', 'name');
+    return new Map(rows.map((r) => [r.id, r.name]));
+  };
   if (ownedCache) {
-    const mine = await ownedCache.get(`${siteId}:${userId}`, () => namesOf(db('listings')));
+    const mine = await ownedCache.get(`${siteId}:${userId}`, () => namesOf(null));
     if (ids.every((id) => mine.has(id))) return mine;
   }
-  const owned = await namesOf(db('listings').whereIn('id', ids));
+  const owned = await namesOf(ids);
   const missing = ids.find((id) => !owned.has(id));
   if (missing !== undefined) throw appError('not_found', `Listing ${missing} was not found among your listings on this site.`);
   return owned;

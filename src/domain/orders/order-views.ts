@@ -91,7 +91,7 @@ export async function linesOf(db: Db, orderIds: number[]): Promise<Map<number, O
 export async function getOwnedOrder(db: Db, userId: number, number: string): Promise<OrderRow> {
   const order = await db('orders').where({ number: number.trim().toUpperCase(), user_id: userId }).first();
   if (!order) throw notFound(`Order ${number}`);
-  return order as OrderRow;
+  return order;
 }
 
 export async function getOrderView(db: Db, config: Pick<Config, 'baseUrl'>, userId: number, number: string): Promise<OrderView> {

@@ -46,7 +46,7 @@ export async function takePaymentEvent(
   };
   await deps.workflows.signalPayment(
     flow,
-    lines.map((l: { listing_id: number }) => l.listing_id),
+    lines.map((l) => l.listing_id!),
     { eventId: stored.id },
   );
   return { ...result, order: order.number };

@@ -21,7 +21,7 @@ export async function storePaymentEvent(
     .returning('id');
   if (inserted.length) return { id: Number(inserted[0].id), isNew: true };
   const row = await db('payment_events').where({ provider, provider_event_id: event.id }).first('id');
-  return { id: Number(row.id), isNew: false };
+  return { id: Number(row!.id), isNew: false };
 }
 
 /** What one payment event did to its order. */
@@ -44,7 +44,7 @@ export async function applyPayment(
   eventId: number,
 ): Promise<PaymentOutcome> {
   return db.transaction(async (trx) => {
-    const order = (await trx('orders').where({ number }).forUpdate().first()) as OrderRow | undefined;
+    const order = await trx('orders').where({ number }).forUpdate().first();
     const stored = await trx('payment_events').where({ id: eventId }).first('provider', 'payload');
     if (!order || !stored) return { kind: 'ignored', reason: 'unknown order or event' };
     const event = toPaymentEvent(stored.payload);
@@ -82,7 +82,7 @@ export async function applyPayment(
       .update({ ...base, status: 'paid', paid_at: trx.fn.now(), invoice_number: invoice })
       .returning('*');
     await trx('promo_redemptions').where({ order_id: order.id }).update({ state: 'counted' });
-    const mailIds = await queueReceipt(trx, config, paid as OrderRow);
+    const mailIds = await queueReceipt(trx, config, paid);
     return { kind: 'paid', mailIds };
   });
 }
@@ -109,7 +109,7 @@ async function queueReceipt(trx: Db, config: Pick<Config, 'baseUrl'>, order: Ord
   const user = await trx('users').where({ id: order.user_id }).first('email');
   const lines = (await linesOf(trx, [order.id])).get(order.id)!;
   await queueMail(trx, {
-    to: user.email,
+    to: user!.email,
     subject: `Receipt for order ${order.number} (invoice ${order.invoice_number})`,
     text: receiptText(order, lines, invoiceUrl(config, order.number)),
     dedupeKey: `order-receipt:${order.number}`,
@@ -151,7 +151,7 @@ export async function recordRefund(
   const order = await db('orders').where({ number: refund.number }).first('id');
   await db('refunds')
     .insert({
-      order_id: order.id,
+      order_id: order!.id,
       order_line_id: refund.lineId ?? null,
       amount_cents: refund.amountCents,
       reason: refund.reason,

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Db } from '../../db/knex.ts';
 import { AppError, tooManyRequests } from '../../errors.ts';
 import { RateLimitedError, takePoints, type RateClaim, type TakenPoints } from '../quotas/rate-limit.ts';
@@ -97,7 +98,7 @@ export function eligibleCents(promo: Pick<PromoCode, 'products'>, lines: { produ
 
 export const isEligible = (promo: Pick<PromoCode, 'products'>, product: string) => !promo.products || promo.products.includes(product);
 
-async function count(query: ReturnType<Db>): Promise<number> {
+async function count(query: Knex.QueryBuilder): Promise<number> {
   const rows = (await query.count({ n: '*' })) as unknown as { n: string }[];
   return Number(rows[0]!.n);
 }

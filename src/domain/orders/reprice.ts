@@ -60,7 +60,7 @@ export async function repriceOrder(db: Db, config: Config, order: OrderRow, bill
 async function saveRepriced(db: Db, order: OrderRow, billing: BillingInput, priced: PricedOrder): Promise<OrderRow> {
   return db.transaction(async (trx) => {
     const current = await trx('orders').where({ id: order.id }).forUpdate().first('status');
-    if (current.status !== 'pending') throw conflict('order_not_pending', 'This order is no longer waiting for payment.');
+    if (current!.status !== 'pending') throw conflict('order_not_pending', 'This order is no longer waiting for payment.');
     if (!priced.promo) await trx('promo_redemptions').where({ order_id: order.id }).delete();
     const [row] = await trx('orders')
       .where({ id: order.id })
@@ -78,6 +78,6 @@ async function saveRepriced(db: Db, order: OrderRow, billing: BillingInput, pric
         .where({ order_id: order.id, position })
         .update({ discount_cents: line.discount_cents, net_cents: line.net_cents, vat_cents: line.vat_cents });
     }
-    return row as OrderRow;
+    return row;
   });
 }

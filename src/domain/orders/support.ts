@@ -4,13 +4,13 @@ import { AppError, notFound } from '../../errors.ts';
 import type { WorkflowStarter } from '../ports.ts';
 import { requireProvider, type PaymentProvider } from './payment-port.ts';
 import { RETRY_UPDATE, orderWorkflowId, type OrderWorkflowInput } from './order-flow.ts';
-import { linesOf, type OrderLineRow, type OrderRow } from './order-views.ts';
+import { linesOf, type OrderLineRow } from './order-views.ts';
 import { releaseLineHolds } from './capacity-holds.ts';
 import { recordRefund } from './payment.ts';
 
 /** What support sees of an order: the row, its lines, payment events and refunds. */
 export async function orderDetails(db: Db, number: string) {
-  const order = (await db('orders').where({ number: number.trim().toUpperCase() }).first()) as OrderRow | undefined;
+  const order = await db('orders').where({ number: number.trim().toUpperCase() }).first();
   if (!order) throw notFound(`Order ${number}`);
   const [lines, events, refunds] = await Promise.all([
     linesOf(db, [order.id]).then((m) => m.get(order.id)!),

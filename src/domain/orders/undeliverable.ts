@@ -21,8 +21,8 @@ export async function refundUndeliverableLine(
   lineId: number,
   reason: string,
 ): Promise<{ amountCents: number }> {
-  const order = (await db('orders').where({ number }).first()) as OrderRow | undefined;
-  const line = order && ((await db('order_lines').where({ id: lineId, order_id: order.id }).first()) as OrderLineRow | undefined);
+  const order = await db('orders').where({ number }).first();
+  const line = order && (await db('order_lines').where({ id: lineId, order_id: order.id }).first());
   if (!order || !line) throw new Error(`order ${number} has no line ${lineId}`);
   const amountCents = line.net_cents + line.vat_cents;
   if (line.refunded_at) return { amountCents };
@@ -66,5 +66,5 @@ async function tellBuyer(trx: Db, order: OrderRow, line: OrderLineRow, amountCen
       .ignore();
   }
   const user = await trx('users').where({ id: order.user_id }).first('email');
-  await queueMail(trx, { to: user.email, subject: title, text: body, dedupeKey });
+  await queueMail(trx, { to: user!.email, subject: title, text: body, dedupeKey });
 }

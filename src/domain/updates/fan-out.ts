@@ -113,7 +113,7 @@ export function tellFollowersBatch(db: Db, input: FanOutBatchInput, baseUrl: str
 async function mailOrHold(trx: Db, update: UpdateToTell, followers: Follower[], windowSeconds: number, baseUrl: string) {
   if (followers.length === 0) return { mailIds: [], digestDueAt: null };
   const keys = followers.map((f) => updateMailKey(update.id, f.user_id));
-  const queued = new Set<string>(await trx('mail_outbox').whereIn('dedupe_key', keys).pluck('dedupe_key'));
+  const queued = new Set<string | null>(await trx('mail_outbox').whereIn('dedupe_key', keys).pluck('dedupe_key'));
   const mailNow = followers.filter((f) => f.mail_now || queued.has(updateMailKey(update.id, f.user_id)));
   const held = followers.filter((f) => !mailNow.includes(f));
   for (const follower of mailNow) {

@@ -39,7 +39,7 @@ export function unfollowListing(db: Db, userId: number, listingId: number): Prom
 /** Moves the listing's follower_count by delta in the same transaction as the follow row. */
 async function adjustCount(trx: Db, listingId: number, delta: number): Promise<number> {
   const query = trx('listings').where({ id: listingId });
-  if (delta === 0) return (await query.first('follower_count')).follower_count;
+  if (delta === 0) return (await query.first('follower_count'))!.follower_count;
   const [row] = await query.increment('follower_count', delta).returning('follower_count');
   return row.follower_count;
 }

@@ -16,7 +16,7 @@ export interface ListingUpdateRow {
   published_at: Date;
 }
 
-const COLUMNS = ['id', 'listing_id', 'site_id', 'author_id', 'title', 'body', 'published_at'];
+const COLUMNS = ['id', 'listing_id', 'site_id', 'author_id', 'title', 'body', 'published_at'] as const;
 
 /** The owner's view of an update they posted. */
 export function toUpdateView(row: ListingUpdateRow) {

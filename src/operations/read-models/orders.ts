@@ -39,7 +39,7 @@ export async function invoiceParties(
   const site = (await listSites(c.db, c.caches.sites)).find((s) => s.id === order.site_id)!;
   const seller = await readSeller(c.db, order.site_id);
   const buyer = await c.db('users').where({ id: order.user_id }).first('email');
-  return { site, seller, buyerEmail: buyer.email };
+  return { site, seller, buyerEmail: buyer!.email };
 }
 
 /** A checkout link's token: 32 random bytes, base64url. */
@@ -51,7 +51,7 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/;
  * `allowClosed` (the done page shows any state).
  */
 export async function checkoutOrder(c: Pick<OperationContext, 'db'>, token: string, o: { allowClosed?: boolean } = {}): Promise<OrderRow> {
-  const order = TOKEN.test(token) ? ((await c.db('orders').where({ checkout_token: token }).first()) as OrderRow | undefined) : undefined;
+  const order = TOKEN.test(token) ? await c.db('orders').where({ checkout_token: token }).first() : undefined;
   if (!order) throw new AppError('not_found', 'There is no checkout at this address.');
   const expired = order.status === 'expired' || (order.status === 'pending' && order.expires_at <= new Date());
   if (expired) throw new AppError('checkout_expired', 'Nothing was charged. Ask for a new checkout link.');

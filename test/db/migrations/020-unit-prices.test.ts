@@ -21,17 +21,17 @@ test('old lines become one unit at their price, with the listing’s name; untou
   const site = await db('sites').where({ key: 'main' }).first('id');
   const [order] = await db('orders')
     .insert({
-      site_id: site.id,
+      site_id: site!.id,
       user_id: user.id,
       number: 'LD-OLD2-0200',
       checkout_token: 'old-token-020',
-      quote: {},
+      quote: '{}',
       billing: { name: null, country: 'US', vat_number: null },
       total_cents: 9900,
       expires_at: new Date(Date.now() + 3_600_000),
     })
     .returning('id');
-  await db('order_lines').insert({
+  await db<Record<string, unknown>>('order_lines').insert({
     order_id: order.id,
     position: 0,
     product: 'featured',
@@ -42,8 +42,8 @@ test('old lines become one unit at their price, with the listing’s name; untou
     net_cents: 9900,
     vat_cents: 0,
   });
-  await db('products').where({ site_id: site.id, key: 'billboard' }).update({ price_cents: 1900 });
-  await db('products').whereNot({ site_id: site.id }).where({ key: 'billboard' }).update({ price_cents: 2500 });
+  await db('products').where({ site_id: site!.id, key: 'billboard' }).update({ price_cents: 1900 });
+  await db('products').whereNot({ site_id: site!.id }).where({ key: 'billboard' }).update({ price_cents: 2500 });
 
   t.deepEqual(await migrate(db), ['020-unit-prices']);
   const line = await db('order_lines').where({ order_id: order.id }).first();
@@ -56,13 +56,13 @@ test('old lines become one unit at their price, with the listing’s name; untou
     net_cents: 9900,
     listing_name: 'Old Order Co',
   });
-  t.false('unit_cents' in line);
-  t.is((await db('products').where({ site_id: site.id, key: 'billboard' }).first()).price_cents, 1500);
+  t.false('unit_cents' in line!);
+  t.is((await db('products').where({ site_id: site!.id, key: 'billboard' }).first())!.price_cents, 1500);
   t.is(
-    (await db('products').whereNot({ site_id: site.id }).where({ key: 'billboard' }).first()).price_cents,
+    (await db('products').whereNot({ site_id: site!.id }).where({ key: 'billboard' }).first())!.price_cents,
     2500,
     'an admin’s price stays',
   );
   // A line whose amount is not quantity × unit price cannot be written.
-  await t.throwsAsync(db('order_lines').where({ id: line.id }).update({ quantity: 2 }), { message: /order_lines_amount/ });
+  await t.throwsAsync(db('order_lines').where({ id: line!.id }).update({ quantity: 2 }), { message: /order_lines_amount/ });
 });

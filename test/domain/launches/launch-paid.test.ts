@@ -27,7 +27,7 @@ test.serial('null → live now in this week, with a paid slot; the workflow gets
   t.deepEqual(await launchPaid(deps(), listing.id, null), { status: 'live', launch_week: thisWeek() });
   const row = await db()('listings').where({ id: listing.id }).first();
   t.like(row, { plan: 'paid', status: 'live', launch_week: thisWeek() });
-  t.truthy(row.live_at);
+  t.truthy(row!.live_at);
   t.deepEqual(await slotOf(listing.id), { kind: 'paid', week_start: thisWeek() });
   const { client, close } = await temporalClient(env);
   t.teardown(close);
@@ -64,11 +64,11 @@ test.serial('idempotent: the same listing and week twice changes nothing the sec
   const week = addWeeks(thisWeek(), 3);
   const first = await launchPaid(deps(), listing.id, week);
   const slotBefore = await db()('launch_slots').where({ listing_id: listing.id }).first();
-  const updatedBefore = (await db()('listings').where({ id: listing.id }).first('updated_at')).updated_at;
+  const updatedBefore = (await db()('listings').where({ id: listing.id }).first('updated_at'))!.updated_at;
   const second = await launchPaid(deps(), listing.id, week);
   t.deepEqual(second, first);
   t.deepEqual(await db()('launch_slots').where({ listing_id: listing.id }).first(), slotBefore);
-  t.deepEqual((await db()('listings').where({ id: listing.id }).first('updated_at')).updated_at, updatedBefore);
+  t.deepEqual((await db()('listings').where({ id: listing.id }).first('updated_at'))!.updated_at, updatedBefore);
   // Live already: a retried "now" stays live in its week.
   const live = await draftListing(db(), user.userId, 'https://twice.example/b');
   const a = await launchPaid(deps(), live.id, null);
