@@ -1,14 +1,15 @@
 import type { Knex } from 'knex';
 import type { Scope } from '../auth/scopes.ts';
-import type { ClaimStatus } from './claims/claims.ts';
-import type { ClaimMethod } from './claims/instructions.ts';
+import type { ClaimRow } from './claims/claims.ts';
 import type { CrawledPage } from './crawl/types.ts';
 import type { DraftRow } from './drafts/drafts.ts';
 import type { BadgeCheckView } from './launches/badge-check.ts';
 import type { ListingRow } from './listings/listing-row.ts';
 import type { toPaymentEvent } from './orders/payment-port.ts';
 import type { OrderLineRow, OrderRow } from './orders/order-views.ts';
+import type { PromoCode } from './orders/promos.ts';
 import type { SiteSettings } from './sites/sites.ts';
+import type { ListingUpdateRow } from './updates/updates.ts';
 
 // Every table of src/db/migrations as it stands after the last migration, declared once for
 // knex's `knex/types/tables`: `db('orders')` is then a query over OrderRow. It lives in the domain,
@@ -160,15 +161,7 @@ export interface MilestoneTableRow {
   created_at: Date;
 }
 
-export interface ListingUpdateTableRow {
-  id: number;
-  listing_id: number;
-  site_id: number;
-  author_id: number | null;
-  title: string;
-  body: string;
-  published_at: Date;
-}
+export type ListingUpdateTableRow = ListingUpdateRow;
 
 export interface ListingFollowerTableRow {
   listing_id: number;
@@ -332,17 +325,8 @@ export interface WeeklyResultTableRow {
   closed_at: Date;
 }
 
-export interface ClaimTableRow {
-  id: number;
-  listing_id: number;
-  user_id: number;
-  method: ClaimMethod;
-  email: string | null;
-  token: string;
-  status: ClaimStatus;
-  created_at: Date;
-  expires_at: Date;
-  closed_at: Date | null;
+/** The claims table: a ClaimRow without the columns its views join in. */
+export interface ClaimTableRow extends Omit<ClaimRow, 'slug' | 'listing_name' | 'listing_url' | 'check_at' | 'check_result' | 'check_detail'> {
   canceled_by_claim_id: number | null;
 }
 
@@ -364,20 +348,7 @@ export interface ClaimEmailLinkTableRow {
   used_at: Date | null;
 }
 
-export interface PromoCodeTableRow {
-  id: number;
-  site_id: number;
-  code: string;
-  percent_bp: number | null;
-  amount_cents: number | null;
-  starts_at: Date | null;
-  expires_at: Date | null;
-  max_redemptions: number | null;
-  per_account: number | null;
-  first_order_only: boolean;
-  min_net_cents: number | null;
-  products: string[] | null;
-  disabled_at: Date | null;
+export interface PromoCodeTableRow extends PromoCode {
   created_at: Date;
 }
 
