@@ -326,7 +326,10 @@ export interface WeeklyResultTableRow {
 }
 
 /** The claims table: a ClaimRow without the columns its views join in. */
-export interface ClaimTableRow extends Omit<ClaimRow, 'slug' | 'listing_name' | 'listing_url' | 'check_at' | 'check_result' | 'check_detail'> {
+export interface ClaimTableRow extends Omit<
+  ClaimRow,
+  'slug' | 'listing_name' | 'listing_url' | 'check_at' | 'check_result' | 'check_detail'
+> {
   canceled_by_claim_id: number | null;
 }
 
