@@ -138,7 +138,8 @@ test('attack: /oauth/logout does not redirect to post_logout_redirect_uri (there
   t.is(metadata.body.end_session_endpoint, undefined);
 });
 
-test('attack: registration flood from one address is refused with 429 and Retry-After; other addresses go on', async (t) => {
+// Serial: it counts every registered client, so no other test of this file may register meanwhile.
+test.serial('attack: registration flood from one address is refused with 429 and Retry-After; other addresses go on', async (t) => {
   const from = newAddress();
   for (let i = 0; i < LIMIT; i++) t.is((await register([CALLBACK_URL], from)).status, 201);
   const clientsBefore = await env.services.db('oauth_payloads').where({ model: 'Client' }).count<{ count: string }[]>({ count: '*' });
