@@ -8,7 +8,7 @@ import { StartupError } from './startup-error.ts';
 const execFileAsync = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-/** Custom search attributes operators use to find flows in the UI (DESIGN.md §6). */
+/** Custom search attributes operators use to find flows in the UI (docs/architecture.md: How a workflow travels). */
 export const SEARCH_ATTRIBUTES = {
   ListingId: 'Int',
   OrderNumber: 'Keyword',

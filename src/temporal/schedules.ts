@@ -1,7 +1,7 @@
 import { Client, ScheduleAlreadyRunning, ScheduleOverlapPolicy, type ConnectionLike, type ScheduleOptions } from '@temporalio/client';
 import { TASK_QUEUES } from './task-queues.ts';
 
-/** Id of the Schedule that closes each week (DESIGN.md §6). */
+/** Id of the Schedule that closes each week (docs/architecture.md: How a workflow travels). */
 export const WEEKLY_CLOSE_SCHEDULE_ID = 'weekly-close';
 /** Id of the Schedule that purges expired rows every day. */
 export const MAINTENANCE_SCHEDULE_ID = 'maintenance';

@@ -1,4 +1,4 @@
-/** One task queue per area (DESIGN.md §6). */
+/** One task queue per area (docs/architecture.md: How a workflow travels). */
 export const TASK_QUEUES = {
   drafts: 'drafts',
   listings: 'listings',

@@ -11,8 +11,8 @@ import { freePort } from './env.ts';
 import { eventually } from './eventually.ts';
 
 /**
- * Workflow timing on Temporal's clock: Temporal's Java test server with time skipping (DESIGN.md
- * §6 Testing). The harness provisions it (temporal/test-server.sh) and passes its launcher in
+ * Workflow timing on Temporal's clock: Temporal's Java test server with time skipping (docs/architecture.md:
+ * Tests). The harness provisions it (temporal/test-server.sh) and passes its launcher in
  * TEST_TEMPORAL_TEST_SERVER; run alone, a file provisions it here. The test server has no
  * schedules and no visibility queries: start a worker for the task queue under test yourself
  * (timeSkippingWorker), not the app's startWorkers.

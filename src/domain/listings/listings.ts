@@ -16,7 +16,7 @@ export function toOwnerListing(row: ListingRow, siteKey: string) {
   return {
     ...toPublicListing(row, siteKey),
     plan: row.plan,
-    // The ISO label as everywhere else in the API, with its Monday beside it (DESIGN.md §7).
+    // The ISO label as everywhere else in the API, with its Monday beside it.
     launch_week: row.launch_week === null ? null : isoWeekLabel(row.launch_week),
     launch_week_start: row.launch_week,
     unlocked_sections: row.unlocked_sections,

@@ -102,7 +102,7 @@ const tooLarge = (subtotal: number) =>
     { errors: [{ path: 'items', message: `At most ${formatCents(MAX_SUBTOTAL_CENTS)} before VAT in one order` }] },
   );
 
-/** The price is per unit: a featured week, a billboard day, a category (DESIGN.md §7). */
+/** The price is per unit: a featured week, a billboard day, a category. */
 const withAmount = (item: ResolvedItem, unitPriceCents: number): PricedItem => ({
   ...item,
   unit_price_cents: unitPriceCents,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CATEGORY_SLUGS } from '../crawl/categories.ts';
 import { isoWeekMonday } from '../ranking/weeks.ts';
 
-/** Products the catalog knows (DESIGN.md §7); a product row with another key cannot be ordered. */
+/** Products the catalog knows; a product row with another key cannot be ordered. */
 export const PRODUCT_KEYS = ['launch', 'featured', 'categories', 'billboard', 'unlock_section'] as const;
 export type ProductKey = (typeof PRODUCT_KEYS)[number];
 
