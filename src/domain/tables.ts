@@ -3,7 +3,7 @@ import type { Scope } from '../auth/scopes.ts';
 import type { ClaimRow } from './claims/claims.ts';
 import type { CrawledPage } from './crawl/types.ts';
 import type { DraftRow } from './drafts/drafts.ts';
-import type { BadgeCheckView } from './launches/badge-check.ts';
+import type { BadgeRow } from './launches/badge-check.ts';
 import type { ListingRow } from './listings/listing-row.ts';
 import type { toPaymentEvent } from './orders/payment-port.ts';
 import type { OrderLineRow, OrderRow } from './orders/order-views.ts';
@@ -282,13 +282,7 @@ export interface LaunchSlotTableRow {
   taken_at: Date;
 }
 
-export interface ListingBadgeTableRow {
-  listing_id: number;
-  badge_url: string | null;
-  status: BadgeCheckView['status'];
-  checked_at: Date | null;
-  missing_since: Date | null;
-  detail: string | null;
+export interface ListingBadgeTableRow extends BadgeRow {
   grace_notified_at: Date | null;
 }
 

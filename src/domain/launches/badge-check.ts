@@ -20,7 +20,8 @@ export type CheckTrigger = 'owner' | 'choose_free' | 'schedule' | 'launch' | 'af
 /** Owners may ask for a check at most this often per listing. */
 export const OWNER_CHECK_INTERVAL_S = 10;
 
-interface BadgeRow {
+/** What the views read of a listing_badges row. */
+export interface BadgeRow {
   listing_id: number;
   badge_url: string | null;
   status: BadgeCheckView['status'];
