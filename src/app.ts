@@ -1,6 +1,4 @@
-import Router from '@koa/router';
 import Koa from 'koa';
-import compose from 'koa-compose';
 import { createOAuthProvider } from './auth/oauth/provider.ts';
 import { resourceIdentifier, resourceMetadataPath, serveResourceMetadata } from './auth/oauth/resources.ts';
 import { oauthRoutes } from './auth/oauth/routes.ts';
@@ -17,8 +15,9 @@ import { requestContext } from './api/middleware/request-context.ts';
 import { apiIndex, openApiDocument } from './operations/openapi.ts';
 import { paymentWebhooks } from './api/payment-webhooks.ts';
 import { restRoutes } from './api/rest-router.ts';
+import { Router } from './http/router.ts';
 import { paths } from './paths.ts';
-import { mediaRouter } from './web/media.ts';
+import { mediaRoutes } from './web/media.ts';
 
 /** The one Koa app serving health, media, OAuth, MCP, REST under /api/v1 and the web pages, built from Services. */
 export function createApp(services: Services, operations: readonly Operation[]): Koa {
@@ -30,37 +29,27 @@ export function createApp(services: Services, operations: readonly Operation[]):
   app.use(requestContext(services.log, services.metrics));
   app.use(problemErrors(services.config.baseUrl));
 
-  // The REST API and MCP first: a path check is all they pay for the routes below.
+  // One router: the REST API and MCP first, so a request to them tests few routes.
+  const router = new Router();
+  const api = router.scope([bearerAuth(services.authenticate, resourceIdentifier(services.config, 'api'))]);
+  restRoutes(api, operations, services);
   const document = openApiDocument(operations, services.config.baseUrl);
   const index = apiIndex(operations, services.config.baseUrl);
-  const api = restRoutes(operations, services);
-  api.add('GET', paths.openApi, (ctx) => {
+  api.get(paths.openApi, (ctx) => {
     ctx.body = document;
   });
-  api.add('GET', paths.api, (ctx) => {
-    ctx.body = index;
-  });
-  const apiStack = compose<Koa.Context>([bearerAuth(services.authenticate, resourceIdentifier(services.config, 'api')), api.middleware()]);
-  app.use(async function apiOnly(ctx, next) {
-    if (ctx.path === '/api' || ctx.path === '/api/') ctx.path = '/api/v1'; // the index of the one version
-    if (!ctx.path.startsWith('/api/')) return next();
-    await apiStack(ctx, async () => {});
-    if (ctx.status === 404 && ctx.body === undefined) {
-      throw appError('not_found', `There is no API route ${ctx.method} ${ctx.path}; GET /api/v1 lists them.`);
-    }
-  });
+  for (const path of ['/api', paths.api]) {
+    api.get(path, (ctx) => {
+      ctx.body = index; // the index of the one version
+    });
+  }
 
-  const mcp = mcpEndpoint(services, operations);
-  app.use(async function mcpOnly(ctx, next) {
-    if (ctx.path !== MCP_PATH) return next();
-    await mcp(ctx, async () => {});
-  });
-
-  const health = new Router(); // health and discovery documents
-  health.get('/healthz', (ctx) => {
+  const root = router.scope();
+  root.add('ALL', MCP_PATH, mcpEndpoint(services, operations));
+  root.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
   });
-  health.get('/readyz', async (ctx) => {
+  root.get('/readyz', async (ctx) => {
     const checks = {
       database: await probe(() => services.db.raw('SELECT 1')),
       temporal: await probe(() => services.workflows.ping()),
@@ -69,18 +58,23 @@ export function createApp(services: Services, operations: readonly Operation[]):
     ctx.status = ok ? 200 : 503;
     ctx.body = { status: ok ? 'ok' : 'unavailable', checks };
   });
-  health.get(resourceMetadataPath('mcp'), serveResourceMetadata(services.config, 'mcp'));
-  health.get('/.well-known/oauth-protected-resource', serveResourceMetadata(services.config, 'mcp'));
-  health.get(resourceMetadataPath('api'), serveResourceMetadata(services.config, 'api'));
-  app.use(health.routes());
-  app.use(mediaRouter(services).routes());
-
+  root.get(resourceMetadataPath('mcp'), serveResourceMetadata(services.config, 'mcp'));
+  root.get('/.well-known/oauth-protected-resource', serveResourceMetadata(services.config, 'mcp'));
+  root.get(resourceMetadataPath('api'), serveResourceMetadata(services.config, 'api'));
+  mediaRoutes(root, services);
   const oauthProvider = createOAuthProvider(services);
-  app.use(oauthRoutes(oauthProvider, services.config, services.db));
+  oauthRoutes(root, oauthProvider, services.config, services.db);
+  paymentWebhooks(root, services);
+  // Server-rendered pages (also sign-in and consent of OAuth).
+  const pageNotFound = webPages(router, services, [consentPages(oauthProvider)]);
 
-  app.use(paymentWebhooks(services));
-  // Server-rendered pages (also sign-in and consent of OAuth): every path not taken above.
-  app.use(webPages(services, [consentPages(oauthProvider)]));
+  app.use(router.middleware());
+  app.use(async function notFound(ctx, next) {
+    if (/^\/api(?:\/|$)/i.test(ctx.path)) {
+      throw appError('not_found', `There is no API route ${ctx.method} ${ctx.path}; GET /api/v1 lists them.`);
+    }
+    await pageNotFound(ctx, next);
+  });
   return app;
 }
 

@@ -1,14 +1,13 @@
-import type { Context, Next } from 'koa';
 import { takePaymentEvent } from '../domain/orders/payment-intake.ts';
 import { AppError, payloadTooLarge } from '../errors.ts';
 import { MAX_JSON_DEPTH, nestsDeeperThan, tooDeep } from '../http/json-depth.ts';
 import { readBody } from '../http/read-body.ts';
+import type { RouteScope } from '../http/router.ts';
 import { requirePayments } from '../payments/index.ts';
 import { InvalidWebhookError } from '../domain/orders/payment-events.ts';
 import { ForgedWebhookError } from '../domain/orders/payment-port.ts';
 import type { Services } from '../services.ts';
 
-const PATH = /^\/webhooks\/payments\/([a-z]+)$/;
 const MAX_BYTES = 1 << 20;
 const tooLarge = () => payloadTooLarge(MAX_BYTES, 'payload_too_large', 'A webhook body');
 
@@ -19,13 +18,10 @@ const tooLarge = () => payloadTooLarge(MAX_BYTES, 'payload_too_large', 'A webhoo
  * fields against what a payment can carry (either fails → 400, nothing stored), then the event is
  * stored once and signalled into `order:{number}`.
  */
-export function paymentWebhooks(services: Services) {
-  return async function paymentWebhook(ctx: Context, next: Next) {
-    const match = PATH.exec(ctx.path);
-    if (!match) return next();
-    if (ctx.method !== 'POST') throw new AppError('method_not_allowed', 'Webhooks are POSTed.');
+export function paymentWebhooks(router: RouteScope, services: Services): void {
+  router.post('/webhooks/payments/{provider}', async function paymentWebhook(ctx) {
     const provider = requirePayments(services.payments);
-    if (match[1] !== provider.name) throw new AppError('not_found', `No webhooks are taken for "${match[1]}".`);
+    if (ctx.params.provider !== provider.name) throw new AppError('not_found', `No webhooks are taken for "${ctx.params.provider}".`);
     // The exact bytes: the signature is computed over them, so they are verified before any parsing.
     const raw = (await readBody(ctx.req, MAX_BYTES, tooLarge)).toString('utf8');
     if (nestsDeeperThan(raw, MAX_JSON_DEPTH)) throw tooDeep('The webhook body');
@@ -41,5 +37,5 @@ export function paymentWebhooks(services: Services) {
     const result = await takePaymentEvent(services, provider.name, event, JSON.parse(raw));
     ctx.state.log?.info({ event: event.id, type: event.type, order: result.order, duplicate: result.duplicate }, 'payment webhook');
     ctx.body = { received: true, duplicate: result.duplicate, order: result.order };
-  };
+  });
 }

@@ -1,4 +1,3 @@
-import type { Context } from 'koa';
 import { invalidField } from '../errors.ts';
 import { jsonText } from '../cache/shared-json.ts';
 import { readJsonObject } from './json-body.ts';
@@ -8,18 +7,17 @@ import { operationContext } from '../operations/context.ts';
 import { bodyLimitOf, type Operation } from '../operations/operation.ts';
 import type { Services } from '../services.ts';
 import { REST_CHALLENGE } from './middleware/auth.ts';
-import { RouteTable } from './route-table.ts';
+import type { RouteContext, RouteScope } from '../http/router.ts';
 import { paths } from '../paths.ts';
 import { hasBody, operationSchemas, pathParams, type JsonSchema } from '../operations/json-schema.ts';
 
-/** One route per operation under /api/v1, in registry order. */
-export function restRoutes(operations: readonly Operation[], services: Services): RouteTable {
-  const routes = new RouteTable();
+/** One route per operation under /api/v1, in registry order, added to the API's scope. */
+export function restRoutes(routes: RouteScope, operations: readonly Operation[], services: Services): void {
   for (const op of operations) {
     const shape = { names: pathParams(op.path), properties: operationSchemas(op).input.properties ?? {} };
-    routes.add(op.method, paths.apiRoute(op.path), async function runOperation(ctx, params) {
+    routes.add(op.method, paths.apiRoute(op.path), async function runOperation(ctx) {
       ctx.state.operation = op.name; // every line the operation logs names it, next to the request id
-      const input = await restInput(op, shape, ctx, params);
+      const input = await restInput(op, shape, ctx);
       const opCtx = await operationContext(services, {
         get log() {
           return ctx.state.log; // made only if the operation logs
@@ -40,18 +38,16 @@ export function restRoutes(operations: readonly Operation[], services: Services)
       } else ctx.body = result.body;
     });
   }
-  return routes;
 }
 
 /** Path parameters, then the query (GET/DELETE) or the JSON body; path values win. */
 async function restInput(
   op: Operation,
   { names, properties }: { names: string[]; properties: Record<string, JsonSchema> },
-  ctx: Context,
-  pathValues: Readonly<Record<string, string>>,
+  ctx: RouteContext,
 ): Promise<Record<string, unknown>> {
   const params: Record<string, unknown> = {};
-  for (const name of names) params[name] = fromString(pathValues[name], properties[name]);
+  for (const name of names) params[name] = fromString(ctx.params[name], properties[name]);
   if (!hasBody(op)) {
     const query: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(ctx.query)) {

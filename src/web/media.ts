@@ -1,6 +1,5 @@
-import Router from '@koa/router';
-import type { Context } from 'koa';
 import { notFound } from '../errors.ts';
+import type { RouteScope } from '../http/router.ts';
 import { founderPhotoFile } from '../operations/read-models/founders.ts';
 import { parseId } from '../operations/schemas.ts';
 import type { WebServices } from './web-services.ts';
@@ -12,9 +11,8 @@ const MAX_AGE_SECONDS = 86_400;
  * Public media stored in PostgreSQL (so any api process can serve it): founder photos as WebP,
  * with ETag revalidation. GET and HEAD.
  */
-export function mediaRouter(services: WebServices): Router {
-  const router = new Router();
-  router.get('/media/founders/:user_id/photo.webp', async function founderPhoto(ctx: Context) {
+export function mediaRoutes(router: RouteScope, services: WebServices): void {
+  router.get('/media/founders/{user_id}/photo.webp', async function founderPhoto(ctx) {
     const userId = parseId(ctx.params.user_id);
     const photo = userId ? await founderPhotoFile(services, userId) : null;
     if (!photo) throw notFound('The photo');
@@ -32,5 +30,4 @@ export function mediaRouter(services: WebServices): Router {
     }
     ctx.body = photo.image;
   });
-  return router;
 }

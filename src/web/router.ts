@@ -1,7 +1,6 @@
-import Router from '@koa/router';
-import type { Context, Middleware, Next } from 'koa';
-import compose from 'koa-compose';
+import type { Middleware } from 'koa';
 import { appError, knownError } from '../errors.ts';
+import type { Router } from '../http/router.ts';
 import { verifyCsrf } from './csrf.ts';
 import { html } from './html.ts';
 import { multipartForms } from './multipart.ts';
@@ -13,32 +12,24 @@ import { securityHeaders } from './security-headers.ts';
 import { urlencodedForms } from './urlencoded.ts';
 import type { WebServices } from './web-services.ts';
 
-/** Paths the web pages leave to other parts of the app (REST, health, MCP, OAuth endpoints). */
-const NOT_WEB = /^\/(?:api|healthz|readyz|mcp|oauth|\.well-known)(?:\/|$)/;
-
 /**
- * The server-rendered site for every path that is not REST, health, MCP or OAuth: security
- * headers, HTML error pages, urlencoded forms only, CSRF check on every unsafe request, then
- * the page modules; an unknown page is an HTML 404.
+ * The server-rendered site, as routes of the app's router behind security headers, HTML error
+ * pages, the form readers (urlencoded; multipart on upload routes) and a CSRF check on every
+ * unsafe request. Answers with the handler for a path no route has: an HTML 404 page.
  */
-export function webPages(services: WebServices, extraModules: PageRoutes[] = []): Middleware {
-  const router = new Router();
-  for (const register of [...pageModules, ...extraModules]) register(router, services);
-  const stack = compose<Context>([
+export function webPages(router: Router, services: WebServices, extraModules: PageRoutes[] = []): Middleware {
+  const pages = router.scope([
     securityHeaders({ https: services.config.baseUrl.startsWith('https:') }),
     htmlErrors(services),
     multipartForms(founderPhotoUpload(services)),
     urlencodedForms(),
     verifyCsrf(services),
-    router.routes() as Middleware,
-    async function notFoundPage() {
-      throw appError('not_found', 'There is no page at this address.');
-    },
   ]);
-  return async function servePages(ctx: Context, next: Next) {
-    if (NOT_WEB.test(ctx.path)) return next();
-    await stack(ctx, async () => {});
-  };
+  for (const register of [...pageModules, ...extraModules]) register(pages, services);
+  return (ctx) =>
+    pages.handle(ctx, async function notFoundPage() {
+      throw appError('not_found', 'There is no page at this address.');
+    });
 }
 
 /** AppErrors become HTML pages with their status; anything else is logged and a plain 500 page. */

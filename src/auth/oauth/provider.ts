@@ -21,7 +21,7 @@ export const CONSENT_PATH = '/consent';
  * authorization code with PKCE S256 only, open dynamic registration, client ID metadata
  * documents, resource indicators issuing ES256 JWT access tokens for {base}/mcp or
  * {base}/api/v1 (one audience each), rotating refresh tokens. Sign-in and consent are our own
- * pages at /consent/:uid.
+ * pages at /consent/{uid}.
  */
 export function createOAuthProvider(deps: { config: Config; db: Db; oauthKeys: OAuthKeys; log: Logger }): Provider {
   const { config, db, oauthKeys: keys, log } = deps;

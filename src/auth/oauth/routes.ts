@@ -1,14 +1,14 @@
-import type { Context, Next } from 'koa';
+import type { Context } from 'koa';
 import type Provider from 'oidc-provider';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/knex.ts';
 import { registrationCors } from '../../http/cors.ts';
+import type { RouteScope } from '../../http/router.ts';
 import { SCOPES } from '../scopes.ts';
 import { limitRegistrations } from './registration-limit.ts';
 
-/** What oidc-provider answers: its endpoints under /oauth and the two discovery documents. */
-const OAUTH_PATHS = /^\/(?:oauth\/.*|\.well-known\/(?:openid-configuration|oauth-authorization-server))$/;
-const DISCOVERY = /^\/\.well-known\//;
+/** The two discovery documents oidc-provider answers besides its endpoints under /oauth. */
+const DISCOVERY = ['/.well-known/openid-configuration', '/.well-known/oauth-authorization-server'];
 const REGISTRATION = '/oauth/register';
 const AUTHORIZATION = '/oauth/authorize';
 
@@ -18,7 +18,7 @@ const AUTHORIZATION = '/oauth/authorize';
  * MCP clients need (the provider already sends CORS on discovery, token, JWKS and revocation)
  * and a per-address limit.
  */
-export function oauthRoutes(provider: Provider, config: Config, db: Db) {
+export function oauthRoutes(router: RouteScope, provider: Provider, config: Config, db: Db): void {
   const handle = provider.callback();
   const host = new URL(config.baseUrl).host;
   const cors = registrationCors();
@@ -35,14 +35,19 @@ export function oauthRoutes(provider: Provider, config: Config, db: Db) {
     if (ctx.method === 'POST') await limitRegistrations(db, config.oauth.registrationLimit, ctx.ip);
     await toProvider(ctx);
   };
-  return async function serveOAuth(ctx: Context, next: Next) {
-    if (!OAUTH_PATHS.test(ctx.path)) return next();
+  router.add('ALL', '/oauth/*', async function serveOAuth(ctx) {
     pinHost(ctx, host);
-    if (DISCOVERY.test(ctx.path)) ctx.res.setHeader('Cache-Control', 'public, max-age=300');
     if (ctx.path === REGISTRATION) return cors(ctx as never, () => register(ctx));
     if (ctx.path === AUTHORIZATION && ctx.method === 'GET') askDefaultScopes(ctx);
     await toProvider(ctx);
-  };
+  });
+  for (const path of DISCOVERY) {
+    router.add('ALL', path, async function serveDiscovery(ctx) {
+      pinHost(ctx, host);
+      ctx.res.setHeader('Cache-Control', 'public, max-age=300');
+      await toProvider(ctx);
+    });
+  }
 }
 
 /**

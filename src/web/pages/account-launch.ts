@@ -29,11 +29,11 @@ const panelPath = (id: number) => `/account/listings/${id}`;
 
 /** The owner's page of one listing: its launch panel (status, week, place, badge check, snippets). */
 export const accountLaunchPages: PageRoutes = (router, services) => {
-  router.get('/account/listings/:listing_id', requireUser(services), async function showLaunchPanel(ctx) {
+  router.get('/account/listings/{listing_id}', requireUser(services), async function showLaunchPanel(ctx) {
     await panelPage(ctx, services, 200);
   });
 
-  router.post('/account/listings/:listing_id/badge-check', requireUser(services), async function checkBadgeNow(ctx) {
+  router.post('/account/listings/{listing_id}/badge-check', requireUser(services), async function checkBadgeNow(ctx) {
     try {
       await invokeForPage(ctx, services, recheckBadgeOp, { listing_id: listingIdOf(ctx) });
     } catch (err) {
@@ -44,7 +44,7 @@ export const accountLaunchPages: PageRoutes = (router, services) => {
     ctx.redirect(`${panelPath(listingIdOf(ctx))}?notice=checked`);
   });
 
-  router.post('/account/listings/:listing_id/free', requireUser(services), async function chooseFreeLaunch(ctx) {
+  router.post('/account/listings/{listing_id}/free', requireUser(services), async function chooseFreeLaunch(ctx) {
     try {
       await invokeForPage(ctx, services, chooseFreeListingOp, { listing_id: listingIdOf(ctx) });
     } catch (err) {

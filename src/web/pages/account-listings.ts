@@ -41,12 +41,12 @@ export const accountListingPages: PageRoutes = (router, services) => {
     }
   });
 
-  router.get('/account/drafts/:id', requireUser(services), async function showDraft(ctx) {
+  router.get('/account/drafts/{id}', requireUser(services), async function showDraft(ctx) {
     const draft = await invokeForPage(ctx, services, getDraftOp, { id: draftIdOf(ctx) });
     await draftProgressPage(ctx, services, draft);
   });
 
-  router.post('/account/drafts/:id/submit', requireUser(services), async function submitDraftFromForm(ctx) {
+  router.post('/account/drafts/{id}/submit', requireUser(services), async function submitDraftFromForm(ctx) {
     const id = draftIdOf(ctx);
     try {
       await invokeForPage(ctx, services, submitDraftOp, { id });

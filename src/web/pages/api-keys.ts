@@ -65,7 +65,7 @@ export const apiKeyPages: PageRoutes = (router, services) => {
     ctx.redirect(KEYS_PAGE);
   });
 
-  router.get('/account/keys/:id/revoke', requireUser(services), async function confirmRevoke(ctx) {
+  router.get('/account/keys/{id}/revoke', requireUser(services), async function confirmRevoke(ctx) {
     const user = (await currentUser(ctx, services))!;
     const id = parseId(ctx.params.id);
     const key = (await listApiKeys(services.db, user.id)).find((k) => k.id === id);
@@ -79,7 +79,7 @@ ${postForm(paths.revokeApiKey(key.id), token, html`<button type="submit">Revoke 
     });
   });
 
-  router.post('/account/keys/:id/revoke', requireUser(services), async function revokeKey(ctx) {
+  router.post('/account/keys/{id}/revoke', requireUser(services), async function revokeKey(ctx) {
     const user = (await currentUser(ctx, services))!;
     const id = parseId(ctx.params.id);
     // Another person's key, an unknown id and an already revoked key all look the same.

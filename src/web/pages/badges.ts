@@ -9,7 +9,7 @@ const CACHE_CONTROL = 'public, max-age=300, must-revalidate';
 
 /** `/badges/{slug}.svg?theme=light|dark`: the public badge image owners embed. */
 export const badgePages: PageRoutes = (router, services) => {
-  router.get('/badges/:file', publicCors(), async function badgeImage(ctx) {
+  router.get('/badges/{file}', publicCors(), async function badgeImage(ctx) {
     const slug = /^([a-z0-9]+(?:-[a-z0-9]+)*)\.svg$/.exec(ctx.params.file!)?.[1];
     if (!slug || slug.length > 200) throw notFound('The badge');
     const theme = ctx.query.theme ?? 'light';

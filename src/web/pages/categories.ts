@@ -9,7 +9,7 @@ const title = (slug: string) => slug.replace(/-/g, ' ').replace(/^./, (c) => c.t
 
 /** `/categories/{slug}`: the category's live listings, paid category placements first. */
 export const categoryPages: PageRoutes = (router, services) => {
-  router.get('/categories/:slug', async function showCategory(ctx) {
+  router.get('/categories/{slug}', async function showCategory(ctx) {
     const slug = ctx.params.slug!;
     if (!(CATEGORY_SLUGS as readonly string[]).includes(slug)) throw new AppError('not_found', 'There is no such category.');
     const listings = await categoryPage(await pageContext(ctx, services), slug);

@@ -29,14 +29,14 @@ import type { PageRoutes } from './page-routes.ts';
  * pricing function before anything is charged.
  */
 export const checkoutPages: PageRoutes = (router, services) => {
-  router.get('/checkout/:token', async function showCheckout(ctx) {
+  router.get('/checkout/{token}', async function showCheckout(ctx) {
     const order = await checkoutOrder(await pageContext(ctx, services), ctx.params.token!, { allowClosed: true });
     if (order.status !== 'pending') return ctx.redirect(`/checkout/${ctx.params.token}/done`);
     await renderPay(ctx, services, order, {});
   });
 
   // Stripe's Payment Element confirms in the browser: there the billing details are saved first, here.
-  router.post('/checkout/:token/billing', async function updateBilling(ctx) {
+  router.post('/checkout/{token}/billing', async function updateBilling(ctx) {
     const c = await pageContext(ctx, services);
     const order = await checkoutOrder(c, ctx.params.token!);
     const typed = typedValues(formBody(ctx));
@@ -49,7 +49,7 @@ export const checkoutPages: PageRoutes = (router, services) => {
     });
   });
 
-  router.post('/checkout/:token/pay', async function pay(ctx) {
+  router.post('/checkout/{token}/pay', async function pay(ctx) {
     const c = await pageContext(ctx, services);
     const order = await checkoutOrder(c, ctx.params.token!);
     const body = formBody(ctx);
@@ -71,7 +71,7 @@ export const checkoutPages: PageRoutes = (router, services) => {
     await afterPayment(ctx, services, current, typed, result);
   });
 
-  router.get('/checkout/:token/step/:payment', async function showStep(ctx) {
+  router.get('/checkout/{token}/step/{payment}', async function showStep(ctx) {
     const c = await pageContext(ctx, services);
     const order = await checkoutOrder(c, ctx.params.token!);
     const payment = await testPayment(c, ctx.params.payment!);
@@ -87,7 +87,7 @@ ${postForm(action, csrf, html`<input type="hidden" name="decision" value="declin
     });
   });
 
-  router.post('/checkout/:token/step/:payment', async function decideStep(ctx) {
+  router.post('/checkout/{token}/step/{payment}', async function decideStep(ctx) {
     const c = await pageContext(ctx, services);
     const order = await checkoutOrder(c, ctx.params.token!);
     const approve = formString(formBody(ctx), 'decision') === 'approve';
@@ -96,7 +96,7 @@ ${postForm(action, csrf, html`<input type="hidden" name="decision" value="declin
     await afterPayment(ctx, services, order, { ...valuesOf(order), method: payment?.method ?? 'card' }, result);
   });
 
-  router.get('/checkout/:token/done', async function showDone(ctx) {
+  router.get('/checkout/{token}/done', async function showDone(ctx) {
     const c = await pageContext(ctx, services);
     let order = await checkoutOrder(c, ctx.params.token!, { allowClosed: true });
     // The success page also asks the provider, so a lost webhook does not strand a payer.

@@ -85,7 +85,7 @@ ${pager(PATH, page, PER_PAGE, list.total)}`,
     ctx.redirect(`${PATH}?notice=started`);
   });
 
-  router.post(`${PATH}/:id/check`, requireUser(services), async function checkNow(ctx) {
+  router.post(`${PATH}/{id}/check`, requireUser(services), async function checkNow(ctx) {
     const id = claimId(ctx);
     let notice = 'checked';
     try {
@@ -99,7 +99,7 @@ ${pager(PATH, page, PER_PAGE, list.total)}`,
     ctx.redirect(`${PATH}?notice=${notice}#claim-${id}`);
   });
 
-  router.post(`${PATH}/:id/resend`, requireUser(services), async function resendLink(ctx) {
+  router.post(`${PATH}/{id}/resend`, requireUser(services), async function resendLink(ctx) {
     await resendClaimLinkFor(await pageContext(ctx, services), claimId(ctx));
     ctx.status = 303;
     ctx.redirect(`${PATH}?notice=resent`);

@@ -29,7 +29,7 @@ export const connectedAppPages: PageRoutes = (router, services) => {
     });
   });
 
-  router.post('/account/connected-apps/:grantId/revoke', requireUser(services), async function disconnectApp(ctx) {
+  router.post('/account/connected-apps/{grantId}/revoke', requireUser(services), async function disconnectApp(ctx) {
     const user = (await currentUser(ctx, services))!;
     // Another person's grant and an unknown one look the same.
     if (!(await revokeGrant(services.db, user.id, String(ctx.params.grantId)))) throw notFound('The connected app');

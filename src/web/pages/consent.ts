@@ -22,12 +22,12 @@ const SCOPE_WORDS: Record<string, string> = {
 type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
 
 /**
- * The OAuth interaction at /consent/:uid: sign-in (our sign-in page, then back here), then a
+ * The OAuth interaction at /consent/{uid}: sign-in (our sign-in page, then back here), then a
  * consent page naming the client, its redirect host and the scopes, with Allow and Deny.
  */
 export function consentPages(provider: Provider): PageRoutes {
   return (router, services) => {
-    router.get('/consent/:uid', requireUser(services), async function showConsent(ctx) {
+    router.get('/consent/{uid}', requireUser(services), async function showConsent(ctx) {
       const interaction = await loadInteraction(ctx, provider);
       const user = (await currentUser(ctx, services))!;
       if (interaction.prompt.name === 'login') {
@@ -37,7 +37,7 @@ export function consentPages(provider: Provider): PageRoutes {
       await consentPage(ctx, services, provider, interaction);
     });
 
-    router.post('/consent/:uid', requireUser(services), async function decide(ctx) {
+    router.post('/consent/{uid}', requireUser(services), async function decide(ctx) {
       const interaction = await loadInteraction(ctx, provider);
       const user = (await currentUser(ctx, services))!;
       if (interaction.prompt.name !== 'consent' || interaction.session?.accountId !== String(user.id)) {

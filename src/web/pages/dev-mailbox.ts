@@ -42,7 +42,7 @@ ${
     });
   });
 
-  router.get('/dev/mailbox/:id', ourHostOnly, async function showMail(ctx) {
+  router.get('/dev/mailbox/{id}', ourHostOnly, async function showMail(ctx) {
     const mail = await outboxMail(await pageContext(ctx, services), ctx.params.id);
     if (!mail) throw notFound('The mail');
     await renderPage(ctx, services, {

@@ -10,7 +10,7 @@ import type { PageRoutes } from './page-routes.ts';
 
 /** The public founder page: profile, this site's interview answers, stories and live listings. */
 export const founderPages: PageRoutes = (router, services) => {
-  router.get('/founders/:user_id', async function showFounder(ctx) {
+  router.get('/founders/{user_id}', async function showFounder(ctx) {
     const userId = parseId(ctx.params.user_id);
     // Only complete profiles have a public page (founderPage returns null otherwise).
     const founder = userId ? await founderPage(await pageContext(ctx, services), userId) : null;

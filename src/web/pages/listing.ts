@@ -21,7 +21,7 @@ type PublicListingPage = z.output<typeof PublicListingView>;
 
 /** The public page of a live listing (what get_listing returns), with a link to its story. */
 export const listingPages: PageRoutes = (router, services) => {
-  router.get('/listings/:slug', async function showListing(ctx) {
+  router.get('/listings/{slug}', async function showListing(ctx) {
     const slug = ctx.params.slug!;
     const listing = await liveListing(ctx, services, slug);
     const page = await pageContext(ctx, services);

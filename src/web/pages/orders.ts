@@ -31,7 +31,7 @@ ${pager(PATH, page, PER_PAGE, list.total)}`
     });
   });
 
-  router.get(`${PATH}/:number`, requireUser(services), async function showOrder(ctx) {
+  router.get(`${PATH}/{number}`, requireUser(services), async function showOrder(ctx) {
     const { order, lines } = await ownOrder(await pageContext(ctx, services), ctx.params.number!);
     await renderPage(ctx, services, {
       title: `Order ${order.number}`,
@@ -44,7 +44,7 @@ ${order.invoice_number !== null ? html`<p><a href="${PATH}/${order.number}/invoi
     });
   });
 
-  router.get(`${PATH}/:number/invoice`, requireUser(services), async function showInvoice(ctx) {
+  router.get(`${PATH}/{number}/invoice`, requireUser(services), async function showInvoice(ctx) {
     const { order, lines } = await ownOrder(await pageContext(ctx, services), ctx.params.number!);
     if (order.invoice_number === null) throw new AppError('not_found', 'The invoice is issued when the order is paid.');
     const { site, seller, buyerEmail } = await invoiceParties(await pageContext(ctx, services), order);

@@ -1,5 +1,5 @@
-import type Router from '@koa/router';
+import type { RouteScope } from '../../http/router.ts';
 import type { WebServices } from '../web-services.ts';
 
-/** A module of pages: registers its routes on the web router. */
-export type PageRoutes = (router: Router, services: WebServices) => void;
+/** A module of pages: registers its routes in the pages' scope of the app's router. */
+export type PageRoutes = (router: RouteScope, services: WebServices) => void;

@@ -33,11 +33,11 @@ interface EditorView {
 
 /** The owner's story editor of one listing: the current sections, the status and what is missing. */
 export const storyEditorPages: PageRoutes = (router, services) => {
-  router.get('/account/listings/:listing_id/story', requireUser(services), async function showStoryEditor(ctx) {
+  router.get('/account/listings/{listing_id}/story', requireUser(services), async function showStoryEditor(ctx) {
     await editorPage(ctx, services, { status: 200 });
   });
 
-  router.post('/account/listings/:listing_id/story', requireUser(services), async function saveStory(ctx) {
+  router.post('/account/listings/{listing_id}/story', requireUser(services), async function saveStory(ctx) {
     const listingId = listingIdOf(ctx);
     const body = formBody(ctx);
     // Every field is on the form, so an emptied section is cleared, as in set_founder_story.

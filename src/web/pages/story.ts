@@ -9,7 +9,7 @@ import type { PageRoutes } from './page-routes.ts';
 
 /** The public page of a published founder story; anything else is a 404. */
 export const storyPages: PageRoutes = (router, services) => {
-  router.get('/stories/:slug', async function showStory(ctx) {
+  router.get('/stories/{slug}', async function showStory(ctx) {
     const story = await storyPage(services, ctx.params.slug!);
     if (!story) throw notFound('The story');
     await renderPage(ctx, services, { title: story.title, main: storyArticle(story) });
