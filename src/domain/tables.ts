@@ -100,6 +100,8 @@ export interface VoteTableRow {
   listing_id: number;
   user_id: number;
   created_at: Date;
+  /** A detector's reason code when the vote is discounted (counts 0); null when it counts. */
+  discount_reason: string | null;
 }
 
 export interface ProductTableRow {
@@ -319,6 +321,48 @@ export interface WeeklyResultTableRow {
   closed_at: Date;
 }
 
+/** What is kept with a vote for 30 days (issue 24); the network only as a keyed hash. */
+export interface VoteSignalTableRow {
+  listing_id: number;
+  user_id: number;
+  voted_at: Date;
+  account_age_s: number;
+  confirmed_by: string;
+  network_hash: string | null;
+  network_key: string;
+  ua_family: string;
+  referrer_host: string | null;
+}
+
+/** A listing's vote signals after 30 days: counts only. */
+export interface VoteSignalAggregateTableRow {
+  listing_id: number;
+  votes: number;
+  networks: number;
+  account_ages: Record<string, number>;
+  ua_families: Record<string, number>;
+  referrer_hosts: Record<string, number>;
+  updated_at: Date;
+}
+
+export interface VoteFlagTableRow {
+  id: number;
+  listing_id: number;
+  user_id: number | null;
+  week: string;
+  reason: string;
+  detail: string;
+  state: 'discounted' | 'kept' | 'voided';
+  flagged_at: Date;
+  decided_at: Date | null;
+}
+
+export interface VoteButtonViewTableRow {
+  listing_id: number;
+  hour: Date;
+  views: number;
+}
+
 /** The claims table: a ClaimRow without the columns its views join in. */
 export interface ClaimTableRow extends Omit<
   ClaimRow,
@@ -479,7 +523,7 @@ declare module 'knex/types/tables.js' {
       DraftTableRow,
       'id' | 'status' | 'failure_code' | 'failure_reason' | 'pages' | 'fields' | 'evidence' | 'listing_id' | Timestamps
     >;
-    votes: Table<VoteTableRow, 'created_at'>;
+    votes: Table<VoteTableRow, 'created_at' | 'discount_reason'>;
     products: Table<ProductTableRow, 'id' | 'needs_listing' | 'options' | 'active' | Timestamps>;
     interview_questions: Table<InterviewQuestionTableRow, 'id' | 'active' | Timestamps>;
     mail_outbox: Table<
@@ -564,5 +608,12 @@ declare module 'knex/types/tables.js' {
     search_lexemes: Table<{ lexeme: string }>;
     search_changes: Table<SearchChangeTableRow, 'xid' | 'at'>;
     rate_limits: Table<RateLimitTableRow, 'points' | 'expire'>;
+    vote_signals: Table<VoteSignalTableRow>;
+    vote_signal_aggregates: Table<
+      VoteSignalAggregateTableRow,
+      'votes' | 'networks' | 'account_ages' | 'ua_families' | 'referrer_hosts' | 'updated_at'
+    >;
+    vote_flags: Table<VoteFlagTableRow, 'id' | 'user_id' | 'state' | 'flagged_at' | 'decided_at'>;
+    vote_button_views: Table<VoteButtonViewTableRow, 'views'>;
   }
 }
