@@ -318,6 +318,7 @@ export interface WeeklyResultTableRow {
   rank: number;
   score: number;
   votes_removed: number;
+  votes_discounted: number;
   closed_at: Date;
 }
 
@@ -338,7 +339,6 @@ export interface VoteSignalTableRow {
 export interface VoteSignalAggregateTableRow {
   listing_id: number;
   votes: number;
-  networks: number;
   account_ages: Record<string, number>;
   ua_families: Record<string, number>;
   referrer_hosts: Record<string, number>;
@@ -555,7 +555,7 @@ declare module 'knex/types/tables.js' {
     listing_badges: Table<ListingBadgeTableRow, 'badge_url' | 'status' | 'checked_at' | 'missing_since' | 'detail' | 'grace_notified_at'>;
     badge_checks: Table<BadgeCheckTableRow, 'id' | 'final_url' | 'http_status' | 'rel' | 'checked_at'>;
     voided_votes: Table<VoidedVoteTableRow, 'id' | 'user_id' | 'voided_at'>;
-    weekly_results: Table<WeeklyResultTableRow, 'closed_at'>;
+    weekly_results: Table<WeeklyResultTableRow, 'closed_at' | 'votes_discounted'>;
     claims: Table<ClaimTableRow, 'id' | 'email' | 'status' | 'created_at' | 'closed_at' | 'canceled_by_claim_id'>;
     claim_checks: Table<ClaimCheckTableRow, 'id' | 'checked_at'>;
     claim_email_links: Table<ClaimEmailLinkTableRow, 'id' | 'created_at' | 'used_at'>;
@@ -609,10 +609,7 @@ declare module 'knex/types/tables.js' {
     search_changes: Table<SearchChangeTableRow, 'xid' | 'at'>;
     rate_limits: Table<RateLimitTableRow, 'points' | 'expire'>;
     vote_signals: Table<VoteSignalTableRow>;
-    vote_signal_aggregates: Table<
-      VoteSignalAggregateTableRow,
-      'votes' | 'networks' | 'account_ages' | 'ua_families' | 'referrer_hosts' | 'updated_at'
-    >;
+    vote_signal_aggregates: Table<VoteSignalAggregateTableRow, 'votes' | 'account_ages' | 'ua_families' | 'referrer_hosts' | 'updated_at'>;
     vote_flags: Table<VoteFlagTableRow, 'id' | 'user_id' | 'state' | 'flagged_at' | 'decided_at'>;
     vote_button_views: Table<VoteButtonViewTableRow, 'views'>;
   }

@@ -9,6 +9,8 @@ export async function up(db: Knex): Promise<void> {
   // Why a vote counts 0 (a detector's reason code), or null when it counts.
   await db.raw('ALTER TABLE votes ADD COLUMN discount_reason text');
 
+  await db.schema.alterTable('weekly_results', (t) => t.integer('votes_discounted').notNullable().defaultTo(0));
+
   await db.schema.createTable('vote_signals', (t) => {
     t.integer('listing_id').notNullable();
     t.integer('user_id').notNullable();
@@ -30,7 +32,6 @@ export async function up(db: Knex): Promise<void> {
   await db.schema.createTable('vote_signal_aggregates', (t) => {
     t.integer('listing_id').primary().references('listings.id').onDelete('CASCADE');
     t.integer('votes').notNullable().defaultTo(0);
-    t.integer('networks').notNullable().defaultTo(0);
     t.jsonb('account_ages').notNullable().defaultTo('{}');
     t.jsonb('ua_families').notNullable().defaultTo('{}');
     t.jsonb('referrer_hosts').notNullable().defaultTo('{}');
@@ -51,6 +52,8 @@ export async function up(db: Knex): Promise<void> {
     t.unique(['listing_id', 'user_id']);
     t.index(['week']);
   });
+  // The leaderboard's votes_discounted per listing.
+  await db.raw('CREATE INDEX votes_discounted ON votes (listing_id) WHERE discount_reason IS NOT NULL');
   await db.raw(`ALTER TABLE vote_flags ADD CONSTRAINT vote_flags_state CHECK (state IN ('discounted', 'kept', 'voided'))`);
 
   await db.schema.createTable('vote_button_views', (t) => {
@@ -66,5 +69,7 @@ export async function down(db: Knex): Promise<void> {
   await db.schema.dropTableIfExists('vote_flags');
   await db.schema.dropTableIfExists('vote_signal_aggregates');
   await db.schema.dropTableIfExists('vote_signals');
+  await db.raw('DROP INDEX IF EXISTS votes_discounted');
   await db.raw('ALTER TABLE votes DROP COLUMN IF EXISTS discount_reason');
+  await db.schema.alterTable('weekly_results', (t) => t.dropColumn('votes_discounted'));
 }
