@@ -3,6 +3,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/knex.ts';
 import { freezeWeek, tellTopOwners, type FreezeOutcome } from '../domain/ranking/weekly-close.ts';
 import { readSiteByKey, readSites } from '../domain/sites/sites.ts';
+import { scanWeek, type ScanOutcome } from '../domain/votes/scan.ts';
 import { AppError } from '../errors.ts';
 
 export interface RankingActivityDeps {
@@ -10,7 +11,7 @@ export interface RankingActivityDeps {
   config: Config;
 }
 
-/** Activities of the weekly close; thin wrappers over domain code. */
+/** Activities of the weekly close and the vote scan; thin wrappers over domain code. */
 export function createRankingActivities({ db, config }: RankingActivityDeps) {
   return {
     /** Keys of every site, in id order. */
@@ -25,6 +26,10 @@ export function createRankingActivities({ db, config }: RankingActivityDeps) {
         if (err instanceof AppError && err.status < 500) throw ApplicationFailure.nonRetryable(err.message, err.code);
         throw err;
       }
+    },
+    /** Runs the vote detectors over a site's launch week and discounts what they flag; idempotent. */
+    async scanVotes(siteKey: string, weekStart: string): Promise<ScanOutcome> {
+      return scanWeek(db, await siteId(db, siteKey), weekStart);
     },
     /** Notifies the top three owners of a frozen week and queues their mail; idempotent. */
     async tellTopOwners(siteKey: string, weekStart: string): Promise<{ told: number; mailIds: number[] }> {

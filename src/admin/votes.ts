@@ -1,24 +1,42 @@
 import type { Db } from '../db/knex.ts';
 import { removedVotes, voidVotes } from '../domain/ranking/voided-votes.ts';
+import { isoWeekLabel, isoWeekMonday, isoWeekStart } from '../domain/ranking/weeks.ts';
+import { readSites } from '../domain/sites/sites.ts';
+import { decideFlag, listFlags, type VoteFlag } from '../domain/votes/flags.ts';
+import { scanWeek } from '../domain/votes/scan.ts';
 import { badRequest, notFound } from '../errors.ts';
 
-export const VOTES_USAGE = `  npm run admin -- votes:void --listing N --reason R [--user ID|EMAIL]   (removes votes for fraud; shown publicly with the reason)`;
+export const VOTES_USAGE = `  npm run admin -- votes:void --listing N --reason R [--user ID|EMAIL]   (removes votes for fraud; shown publicly with the reason)
+  npm run admin -- votes:flags [--week W] [--listing N]   (the ring detectors' flags to review; W is an ISO week such as 2026-W48)
+  npm run admin -- votes:flag-decide --id N --keep|--void   (keep: the vote counts again; void: removed, shown publicly)
+  npm run admin -- votes:scan [--week W]   (runs the ring detectors over the week now; default the current week)`;
 
 /** parseArgs options of the votes:* commands. */
 export const VOTE_OPTIONS = {
   listing: { type: 'string' },
   reason: { type: 'string' },
   user: { type: 'string' },
+  week: { type: 'string' },
+  id: { type: 'string' },
+  keep: { type: 'boolean' },
+  void: { type: 'boolean' },
 } as const;
 
 export interface VoteFlags {
   listing?: string;
   reason?: string;
   user?: string;
+  week?: string;
+  id?: string;
+  keep?: boolean;
+  void?: boolean;
 }
 
 /** Runs a `votes:*` command; returns null for other commands. Bad input throws an AppError (exit 1). */
 export async function runVoteCommand(db: Db, command: string | undefined, flags: VoteFlags): Promise<number | null> {
+  if (command === 'votes:flags') return showFlags(db, flags);
+  if (command === 'votes:flag-decide') return decide(db, flags);
+  if (command === 'votes:scan') return scanNow(db, flags);
   if (command !== 'votes:void') return null;
   if (!flags.listing || flags.reason === undefined) throw badRequest('usage', `--listing and --reason are required.\n${VOTES_USAGE}`);
   const listingId = positiveInt(flags.listing, '--listing');
@@ -47,4 +65,51 @@ async function userOf(db: Db, value: string): Promise<number> {
         .first('id');
   if (!row) throw notFound(`User "${value}"`);
   return row.id;
+}
+
+/** Monday of `--week` (an ISO week), or of the current week when absent. */
+function weekOf(value: string | undefined): string {
+  if (value === undefined) return isoWeekStart(new Date());
+  const monday = isoWeekMonday(value);
+  if (!monday) throw badRequest('usage', `--week must be an ISO week such as 2026-W48, not "${value}".`);
+  return monday;
+}
+
+async function showFlags(db: Db, flags: VoteFlags): Promise<number> {
+  const rows = await listFlags(db, {
+    weekStart: flags.week === undefined ? undefined : weekOf(flags.week),
+    listingId: flags.listing === undefined ? undefined : positiveInt(flags.listing, '--listing'),
+  });
+  if (rows.length === 0) {
+    console.log('no flags');
+    return 0;
+  }
+  for (const f of rows) console.log(flagLine(f));
+  const open = rows.filter((f) => f.state === 'discounted').length;
+  console.log(`${rows.length} ${rows.length === 1 ? 'flag' : 'flags'}, ${open} not reviewed yet`);
+  return 0;
+}
+
+const flagLine = (f: VoteFlag) =>
+  `#${f.id}\t${isoWeekLabel(f.week)}\tlisting ${f.listing_id} (${f.slug})\tuser ${f.user_id ?? '-'}\t${f.reason}\t${f.state}\t${f.detail}`;
+
+async function decide(db: Db, flags: VoteFlags): Promise<number> {
+  const usage = `--id and one of --keep or --void are required.\n${VOTES_USAGE}`;
+  if (flags.id === undefined || flags.keep === flags.void) throw badRequest('usage', usage);
+  const flag = await decideFlag(db, positiveInt(flags.id, '--id'), flags.keep ? 'keep' : 'void');
+  const outcome = flag.state === 'kept' ? 'the vote counts again' : 'the vote was removed and is shown with its reason';
+  console.log(`flag #${flag.id} (${flag.reason}, listing ${flag.listing_id}): ${flag.state}; ${outcome}`);
+  return 0;
+}
+
+async function scanNow(db: Db, flags: VoteFlags): Promise<number> {
+  const monday = weekOf(flags.week);
+  for (const site of await readSites(db)) {
+    const r = await scanWeek(db, site.id, monday);
+    console.log(
+      `${site.key} ${isoWeekLabel(monday)}: ${r.votes} votes scanned, ${r.detected} flagged by the detectors ` +
+        `(${r.raised} new, ${r.cleared} withdrawn), ${r.discounted} discounted`,
+    );
+  }
+  return 0;
 }

@@ -100,6 +100,8 @@ export interface VoteTableRow {
   listing_id: number;
   user_id: number;
   created_at: Date;
+  /** A detector's reason code when the vote is discounted (counts 0); null when it counts. */
+  discount_reason: string | null;
 }
 
 export interface ProductTableRow {
@@ -316,7 +318,49 @@ export interface WeeklyResultTableRow {
   rank: number;
   score: number;
   votes_removed: number;
+  votes_discounted: number;
   closed_at: Date;
+}
+
+/** What is kept with a vote for 30 days (issue 24); the network only as a keyed hash. */
+export interface VoteSignalTableRow {
+  listing_id: number;
+  user_id: number;
+  voted_at: Date;
+  account_age_s: number;
+  confirmed_by: string;
+  network_hash: string | null;
+  network_key: string;
+  ua_family: string;
+  referrer_host: string | null;
+}
+
+/** A listing's vote signals after 30 days: counts only. */
+export interface VoteSignalAggregateTableRow {
+  listing_id: number;
+  votes: number;
+  account_ages: Record<string, number>;
+  ua_families: Record<string, number>;
+  referrer_hosts: Record<string, number>;
+  updated_at: Date;
+}
+
+export interface VoteFlagTableRow {
+  id: number;
+  listing_id: number;
+  user_id: number | null;
+  week: string;
+  reason: string;
+  detail: string;
+  state: 'discounted' | 'kept' | 'voided';
+  flagged_at: Date;
+  decided_at: Date | null;
+}
+
+export interface VoteButtonViewTableRow {
+  listing_id: number;
+  hour: Date;
+  views: number;
 }
 
 /** The claims table: a ClaimRow without the columns its views join in. */
@@ -479,7 +523,7 @@ declare module 'knex/types/tables.js' {
       DraftTableRow,
       'id' | 'status' | 'failure_code' | 'failure_reason' | 'pages' | 'fields' | 'evidence' | 'listing_id' | Timestamps
     >;
-    votes: Table<VoteTableRow, 'created_at'>;
+    votes: Table<VoteTableRow, 'created_at' | 'discount_reason'>;
     products: Table<ProductTableRow, 'id' | 'needs_listing' | 'options' | 'active' | Timestamps>;
     interview_questions: Table<InterviewQuestionTableRow, 'id' | 'active' | Timestamps>;
     mail_outbox: Table<
@@ -511,7 +555,7 @@ declare module 'knex/types/tables.js' {
     listing_badges: Table<ListingBadgeTableRow, 'badge_url' | 'status' | 'checked_at' | 'missing_since' | 'detail' | 'grace_notified_at'>;
     badge_checks: Table<BadgeCheckTableRow, 'id' | 'final_url' | 'http_status' | 'rel' | 'checked_at'>;
     voided_votes: Table<VoidedVoteTableRow, 'id' | 'user_id' | 'voided_at'>;
-    weekly_results: Table<WeeklyResultTableRow, 'closed_at'>;
+    weekly_results: Table<WeeklyResultTableRow, 'closed_at' | 'votes_discounted'>;
     claims: Table<ClaimTableRow, 'id' | 'email' | 'status' | 'created_at' | 'closed_at' | 'canceled_by_claim_id'>;
     claim_checks: Table<ClaimCheckTableRow, 'id' | 'checked_at'>;
     claim_email_links: Table<ClaimEmailLinkTableRow, 'id' | 'created_at' | 'used_at'>;
@@ -564,5 +608,9 @@ declare module 'knex/types/tables.js' {
     search_lexemes: Table<{ lexeme: string }>;
     search_changes: Table<SearchChangeTableRow, 'xid' | 'at'>;
     rate_limits: Table<RateLimitTableRow, 'points' | 'expire'>;
+    vote_signals: Table<VoteSignalTableRow>;
+    vote_signal_aggregates: Table<VoteSignalAggregateTableRow, 'votes' | 'account_ages' | 'ua_families' | 'referrer_hosts' | 'updated_at'>;
+    vote_flags: Table<VoteFlagTableRow, 'id' | 'user_id' | 'state' | 'flagged_at' | 'decided_at'>;
+    vote_button_views: Table<VoteButtonViewTableRow, 'views'>;
   }
 }

@@ -115,6 +115,7 @@ export const ERROR_CATALOGUE = {
   already_refunded: { status: 409, title: 'Conflict', action: 'Nothing to do: the order is refunded.' },
   promo_code_exists: { status: 409, title: 'Conflict', action: 'Choose another code, or change the existing one.' },
   week_not_over: { status: 409, title: 'Conflict', action: 'Close the week after it ends.' },
+  flag_decided: { status: 409, title: 'Conflict', action: 'Nothing to do: the vote of this flag was voided already.' },
   // 410: gone for good.
   checkout_expired: { status: 410, title: 'This checkout has expired', action: 'Nothing was charged: ask for a new checkout link.' },
   // 413, 415.

@@ -79,6 +79,7 @@ export const getCommunityLeaderboardOp = defineOperation({
         logo_url: z.string().nullable(),
         score: z.int(),
         votes_removed: z.int().describe('Votes of the launch week removed by the site team (fraud)'),
+        votes_discounted: z.int().describe('Votes of the launch week a vote-ring detector flagged: kept, counting 0 (see get_vote_audit)'),
       }),
     ),
     page: z.int(),

@@ -1,5 +1,7 @@
 import { castVote, withdrawVote, type VoteOutcome } from '../domain/ranking/votes.ts';
 import { addWeeks } from '../domain/ranking/weeks.ts';
+import { countVoteButtonView } from '../domain/votes/button-views.ts';
+import { voteSignals, type SecretSource } from '../domain/votes/signals.ts';
 import { callerId, type OperationContext } from './operation.ts';
 
 /**
@@ -8,8 +10,25 @@ import { callerId, type OperationContext } from './operation.ts';
  * these with the page's context, whose principal is the signed-in person.
  */
 
-/** The caller's vote on a live listing (refusals as castVote's AppErrors). */
-export const voteFor = (ctx: OperationContext, listingId: number): Promise<VoteOutcome> => castVote(ctx.db, callerId(ctx), listingId);
+/** What the page knows about the voter's request besides the context (whose `clientIp` honours TRUST_PROXY_HOPS). */
+export interface VoteRequest {
+  userAgent: string;
+  /** The page that sent the voter to the listing, if any. */
+  referrer: string | null;
+  /** The service's host, so that its own pages are no outside referrer. */
+  ownHost: string;
+  /** The app secrets (the weekly key that hashes the client's network). */
+  secret: SecretSource;
+}
+
+/** The caller's vote on a live listing, with its signals (refusals as castVote's AppErrors). */
+export async function voteFor(ctx: OperationContext, listingId: number, request: VoteRequest): Promise<VoteOutcome> {
+  const signals = await voteSignals(
+    { ip: ctx.clientIp, userAgent: request.userAgent, referrer: request.referrer, ownHost: request.ownHost },
+    request.secret,
+  );
+  return castVote(ctx.db, callerId(ctx), listingId, signals);
+}
 
 /** Takes the caller's vote back while the listing's launch week runs. */
 export const withdrawVoteFor = (ctx: OperationContext, listingId: number): Promise<VoteOutcome> =>
@@ -17,3 +36,9 @@ export const withdrawVoteFor = (ctx: OperationContext, listingId: number): Promi
 
 /** When a vote can no longer be taken back: the end of the launch week (Monday `launchWeek` + 7 days), in ms. */
 export const unvoteClosesAt = (launchWeek: string): number => Date.parse(`${addWeeks(launchWeek, 1)}T00:00:00Z`);
+
+/** Counts that the Vote button of a listing in its launch week was shown to the caller (who has not voted). */
+export const noteVoteButtonShown = (
+  ctx: Pick<OperationContext, 'db'>,
+  listing: { id: number; launch_week: string | null },
+): Promise<void> => countVoteButtonView(ctx.db, listing.id, listing.launch_week);

@@ -3,6 +3,8 @@ import { TASK_QUEUES } from './task-queues.ts';
 
 /** Id of the Schedule that closes each week (docs/architecture.md: How a workflow travels). */
 export const WEEKLY_CLOSE_SCHEDULE_ID = 'weekly-close';
+/** Id of the Schedule that scans the live week's votes every hour. */
+export const VOTE_SCAN_SCHEDULE_ID = 'vote-scan';
 /** Id of the Schedule that purges expired rows every day. */
 export const MAINTENANCE_SCHEDULE_ID = 'maintenance';
 
@@ -44,8 +46,29 @@ export function maintenanceSchedule(): ScheduleOptions {
   };
 }
 
+/**
+ * What the vote scan Schedule is: every hour at :30 (clear of the weekly close at Monday 00:00),
+ * scanning the live week of every site; never two at once, a missed hour is not caught up (the
+ * next scan looks at the whole week anyway).
+ */
+export function voteScanSchedule(): ScheduleOptions {
+  return {
+    scheduleId: VOTE_SCAN_SCHEDULE_ID,
+    spec: { cronExpressions: ['30 * * * *'], timezone: 'UTC' },
+    action: {
+      type: 'startWorkflow',
+      workflowType: 'voteScanWorkflow',
+      taskQueue: TASK_QUEUES.ranking,
+      workflowId: VOTE_SCAN_SCHEDULE_ID,
+      args: [{}],
+      staticSummary: 'Vote scan: find vote rings in the live week and discount their votes',
+    },
+    policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 hour' },
+  };
+}
+
 /** Every Schedule the worker keeps in place. */
-export const SCHEDULES = [weeklyCloseSchedule, maintenanceSchedule];
+export const SCHEDULES = [weeklyCloseSchedule, maintenanceSchedule, voteScanSchedule];
 
 /**
  * Creates a Schedule, or brings an existing one in line with `options` (another worker created

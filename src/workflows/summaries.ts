@@ -27,3 +27,6 @@ export const orderSummary = (number: string, listingIds: number[]) =>
 
 /** `weekly-close:{site}:{week}`: "Weekly close of main, 2026-W47". */
 export const siteWeeklyCloseSummary = (siteKey: string, week: string) => `Weekly close of ${siteKey}, ${week}`;
+
+/** `vote-scan:{site}:{week}`: "Vote scan of main, 2026-W48". */
+export const siteVoteScanSummary = (siteKey: string, week: string) => `Vote scan of ${siteKey}, ${week}`;

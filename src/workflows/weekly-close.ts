@@ -1,7 +1,7 @@
 import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
 import { SITE_KEY } from './search-attributes.ts';
 import { siteWeeklyCloseSummary } from './summaries.ts';
-import { executeChild, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { executeChild, patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { MailActivities } from '../activities/mail.ts';
 import type { RankingActivities } from '../activities/ranking.ts';
 import { addWeeks, isoWeekLabel, isoWeekMonday, isoWeekStart } from '../domain/ranking/weeks.ts';
@@ -10,7 +10,7 @@ const STEP_TIMEOUT = '1 minute';
 const DELIVERY_TIMEOUT = '10 minutes';
 const RANKING_QUEUE = 'ranking';
 
-const { siteKeys, freezeWeek, tellTopOwners } = proxyActivities<RankingActivities>({
+const { siteKeys, freezeWeek, tellTopOwners, scanVotes } = proxyActivities<RankingActivities>({
   startToCloseTimeout: STEP_TIMEOUT,
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
@@ -62,12 +62,14 @@ export async function weeklyCloseWorkflow(input: WeeklyCloseInput = {}): Promise
 }
 
 /**
- * Closes one site's week: freezes its ranking into weekly_results, then tells the owners of the
- * top three and sends their mail. Every step is idempotent, so running it again changes nothing.
+ * Closes one site's week: scans its votes once more (the last hour since the hourly scan), freezes
+ * its ranking into weekly_results, then tells the owners of the top three and sends their mail.
+ * Every step is idempotent, so running it again changes nothing.
  */
 export async function siteWeeklyCloseWorkflow(input: { siteKey: string; week: string }): Promise<SiteCloseResult> {
   const monday = isoWeekMonday(input.week);
   if (!monday) throw new Error(`not an ISO week: ${input.week}`);
+  if (patched('final-vote-scan')) await scanVotes(input.siteKey, monday);
   const frozen = await freezeWeek(input.siteKey, monday);
   const { told, mailIds } = await tellTopOwners(input.siteKey, monday);
   if (mailIds.length > 0) await deliverMail(mailIds);

@@ -136,11 +136,13 @@ test.serial('the workflow deletes exactly the dead rows, in batches, and a secon
       account_tokens: 2,
       claim_email_links: 2,
       rate_limits: 2,
+      vote_signals: 0,
+      vote_network_keys: 0,
     });
     // Three expired keys with batches of two: two purge calls for that kind.
     const history = await client.workflow.getHandle('test-maintenance-1').fetchHistory();
     const scheduled = history.events!.filter((e) => e.activityTaskScheduledEventAttributes).length;
-    t.is(scheduled, 2 + 2 + 2 + 2 + 2 + 2);
+    t.is(scheduled, 2 + 2 + 2 + 2 + 2 + 2 + 1 + 1);
     t.deepEqual(await run('test-maintenance-2'), {
       idempotency_keys: 0,
       oauth_rows: 0,
@@ -148,6 +150,8 @@ test.serial('the workflow deletes exactly the dead rows, in batches, and a secon
       account_tokens: 0,
       claim_email_links: 0,
       rate_limits: 0,
+      vote_signals: 0,
+      vote_network_keys: 0,
     });
   } finally {
     await close();

@@ -2,7 +2,13 @@ import { Connection, ScheduleOverlapPolicy } from '@temporalio/client';
 import test from 'ava';
 import { addWeeks, isoWeekLabel, isoWeekStart } from '../../src/domain/ranking/weeks.ts';
 import { castVote } from '../../src/domain/ranking/votes.ts';
-import { ensureSchedule, MAINTENANCE_SCHEDULE_ID, weeklyCloseSchedule, WEEKLY_CLOSE_SCHEDULE_ID } from '../../src/temporal/schedules.ts';
+import {
+  ensureSchedule,
+  MAINTENANCE_SCHEDULE_ID,
+  VOTE_SCAN_SCHEDULE_ID,
+  weeklyCloseSchedule,
+  WEEKLY_CLOSE_SCHEDULE_ID,
+} from '../../src/temporal/schedules.ts';
 import { TASK_QUEUES } from '../../src/temporal/task-queues.ts';
 import type { SiteCloseResult } from '../../src/workflows/weekly-close.ts';
 import { startTestEnv, type TestEnv } from '../helpers/env.ts';
@@ -71,7 +77,7 @@ test.serial('creating the Schedule again (every worker start) succeeds and keeps
       for (const at of next) t.is(new Date(at).getUTCDay(), 1);
       const listed = [];
       for await (const s of client.schedule.list()) listed.push(s.scheduleId);
-      t.deepEqual(listed.sort(), [MAINTENANCE_SCHEDULE_ID, WEEKLY_CLOSE_SCHEDULE_ID]);
+      t.deepEqual(listed.sort(), [MAINTENANCE_SCHEDULE_ID, VOTE_SCAN_SCHEDULE_ID, WEEKLY_CLOSE_SCHEDULE_ID]);
     } finally {
       await close();
     }

@@ -8,5 +8,7 @@ export const PURGE_KINDS = [
   'account_tokens',
   'claim_email_links',
   'rate_limits',
+  'vote_signals',
+  'vote_network_keys',
 ] as const;
 export type PurgeKind = (typeof PURGE_KINDS)[number];

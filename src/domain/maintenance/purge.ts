@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Db } from '../../db/knex.ts';
 import { ACCOUNT_TOKEN_WINDOW_MS } from '../../auth/account-tokens.ts';
 import { SESSION_ABSOLUTE_MS } from '../../auth/sessions.ts';
+import { reduceOldVoteSignals, VOTE_NETWORK_KEY_KEPT_MS } from '../votes/retention.ts';
 import type { PurgeKind } from './kinds.ts';
 
 /** A used claim link of a closed claim stays this long, so that opening it again says "already used". */
@@ -11,7 +12,7 @@ type Where = (q: Knex.QueryBuilder, db: Db) => void;
 
 // What makes a row dead, per kind. Each rule keeps every row some check still reads: the
 // per-window counts of account tokens and the resend count of a pending claim's links.
-const DEAD: Record<PurgeKind, { table: string; where: Where }> = {
+const DEAD: Record<Exclude<PurgeKind, 'vote_signals'>, { table: string; where: Where }> = {
   idempotency_keys: { table: 'idempotency_keys', where: (q, db) => q.where('expires_at', '<', db.fn.now()) },
   oauth_rows: { table: 'oauth_payloads', where: (q, db) => q.where('expires_at', '<', db.fn.now()) },
   web_sessions: {
@@ -34,6 +35,11 @@ const DEAD: Record<PurgeKind, { table: string; where: Where }> = {
         .where((w) => w.where('expires_at', '<', db.fn.now()).orWhere('used_at', '<', new Date(Date.now() - USED_CLAIM_LINK_KEPT_MS)))
         .whereNotExists(db('claims as c').whereRaw('c.id = claim_email_links.claim_id').where('c.status', 'pending')),
   },
+  // The weekly keys that hashed vote networks, once no kept signal was made with them.
+  vote_network_keys: {
+    table: 'app_secrets',
+    where: (q) => q.where('name', 'like', 'vote-network:%').andWhere('created_at', '<', new Date(Date.now() - VOTE_NETWORK_KEY_KEPT_MS)),
+  },
 };
 
 /**
@@ -42,6 +48,8 @@ const DEAD: Record<PurgeKind, { table: string; where: Where }> = {
  * Idempotent: a second call finds nothing more to delete.
  */
 export async function purgeBatch(db: Db, kind: PurgeKind, limit: number): Promise<number> {
+  // Vote signals are not just deleted: they are reduced to per-listing counts first.
+  if (kind === 'vote_signals') return reduceOldVoteSignals(db, limit);
   const { table, where } = DEAD[kind];
   const victims = db(table)
     .select('ctid')

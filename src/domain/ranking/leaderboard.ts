@@ -4,9 +4,11 @@ import { isoWeekLabel } from './weeks.ts';
 
 export const RANKING_FORMULA =
   'score = votes cast by signed-in accounts with a confirmed email during the listing’s launch week ' +
-  '(Monday 00:00 to Sunday 24:00 UTC; one per account, never on one’s own listing); votes removed for fraud ' +
-  'do not count and are shown as votes_removed; ties go to the earlier listing. Results are final once the ' +
-  'week is closed (Monday 00:00 UTC)';
+  '(Monday 00:00 to Sunday 24:00 UTC; one per account, never on one’s own listing), each counting 1; a vote the ' +
+  'vote-ring detectors flag (network_cluster, co_voting_ring, burst) is discounted: kept, counting 0, shown as ' +
+  'votes_discounted (the detectors scan every hour and once more before the close; the same votes always give the ' +
+  'same score); votes removed for fraud do not count and are shown as votes_removed; ties go to the earlier listing. ' +
+  'Results are final once the week is closed (Monday 00:00 UTC). The policy in plain words: /ranking-policy';
 
 export interface LeaderboardItem {
   rank: number;
@@ -18,6 +20,8 @@ export interface LeaderboardItem {
   logo_url: string | null;
   score: number;
   votes_removed: number;
+  /** Launch-week votes a detector flagged: kept, counting 0. */
+  votes_discounted: number;
 }
 
 export interface Leaderboard {
@@ -95,6 +99,7 @@ export async function liveRanking(
       'l.logo_url',
       'l.week_votes as score',
       db.raw('(SELECT count(*)::int FROM voided_votes x WHERE x.listing_id = l.id AND x.in_launch_week) AS votes_removed'),
+      db.raw('(SELECT count(*)::int FROM votes d WHERE d.listing_id = l.id AND d.discount_reason IS NOT NULL) AS votes_discounted'),
     );
   return rows.map((r, i) => ({ rank: window.offset + i + 1, ...r }));
 }
@@ -124,5 +129,5 @@ async function frozenResults(
     .orderBy('r.rank')
     .limit(window.limit)
     .offset(window.offset)
-    .select('r.rank', 'l.id', 'l.slug', 'l.name', 'l.url', 'l.headline', 'l.logo_url', 'r.score', 'r.votes_removed');
+    .select('r.rank', 'l.id', 'l.slug', 'l.name', 'l.url', 'l.headline', 'l.logo_url', 'r.score', 'r.votes_removed', 'r.votes_discounted');
 }

@@ -28,17 +28,20 @@ export async function voidVotes(db: Db, input: VoidVotesInput): Promise<{ remove
   const { rows } = await db.raw(
     `WITH c AS (
        DELETE FROM votes v WHERE v.listing_id = :listingId AND (:userId::int IS NULL OR v.user_id = :userId::int)
-       RETURNING v.listing_id, v.user_id, v.created_at
+       RETURNING v.listing_id, v.user_id, v.created_at, v.discount_reason
      ), recorded AS (
        INSERT INTO voided_votes (listing_id, user_id, voted_at, in_launch_week, reason)
        SELECT c.listing_id, c.user_id, c.created_at,
          COALESCE(c.created_at >= (l.launch_week::timestamp AT TIME ZONE 'UTC')
            AND c.created_at < ((l.launch_week + 7)::timestamp AT TIME ZONE 'UTC'), false), :reason
        FROM c JOIN listings l ON l.id = c.listing_id
-       RETURNING in_launch_week
+       RETURNING user_id, in_launch_week
+     ), lowered AS (
+       -- A discounted vote counted 0 already: removing it lowers nothing.
+       SELECT r.in_launch_week FROM recorded r JOIN c ON c.user_id = r.user_id WHERE c.discount_reason IS NULL
      )
-     UPDATE listings l SET votes = l.votes - (SELECT count(*) FROM recorded),
-       week_votes = l.week_votes - (SELECT count(*) FILTER (WHERE in_launch_week) FROM recorded)
+     UPDATE listings l SET votes = l.votes - (SELECT count(*) FROM lowered),
+       week_votes = l.week_votes - (SELECT count(*) FILTER (WHERE in_launch_week) FROM lowered)
      WHERE l.id = :listingId
      RETURNING l.votes, (SELECT count(*) FROM recorded)::int AS removed`,
     { listingId: input.listingId, userId: input.userId ?? null, reason },

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/knex.ts';
 import { AppError, conflict, notFound, unprocessable } from '../../errors.ts';
+import type { VoteSignalValues } from '../votes/signals.ts';
 
 /** A listing's counts after a vote or an unvote. */
 export interface VoteOutcome {
@@ -17,11 +18,12 @@ const IN_LAUNCH_WEEK = `(c.created_at >= (l.launch_week::timestamp AT TIME ZONE 
   AND c.created_at < ((l.launch_week + 7)::timestamp AT TIME ZONE 'UTC'))`;
 
 /**
- * Casts the account's vote on a live listing. One statement inserts the vote and moves both
- * counters under the listing's row lock, so parallel votes never lose an increment. Voting twice
- * changes nothing. Refused: not live (404), unconfirmed email, own listing, a vote voided before.
+ * Casts the account's vote on a live listing. One statement inserts the vote (and its signals,
+ * when given) and moves both counters under the listing's row lock, so parallel votes never lose
+ * an increment. Voting twice changes nothing. Refused: not live (404), unconfirmed email, own
+ * listing, a vote voided before.
  */
-export async function castVote(db: Db, userId: number, listingId: number): Promise<VoteOutcome> {
+export async function castVote(db: Db, userId: number, listingId: number, signals?: VoteSignalValues): Promise<VoteOutcome> {
   const { rows } = await db.raw(
     `WITH target AS (
        SELECT l.id FROM listings l
@@ -31,12 +33,26 @@ export async function castVote(db: Db, userId: number, listingId: number): Promi
      ), c AS (
        INSERT INTO votes (listing_id, user_id) SELECT id, :userId FROM target
        ON CONFLICT DO NOTHING RETURNING listing_id, created_at
+     ), s AS (
+       INSERT INTO vote_signals (listing_id, user_id, voted_at, account_age_s, confirmed_by, network_hash, network_key,
+         ua_family, referrer_host)
+       SELECT c.listing_id, u.id, c.created_at, GREATEST(0, floor(extract(epoch FROM c.created_at - u.created_at)))::int,
+         'email', :networkHash, :networkKey, :uaFamily, :referrerHost
+       FROM c JOIN users u ON u.id = :userId WHERE :withSignals
      )
      UPDATE listings l SET votes = l.votes + 1,
        week_votes = l.week_votes + CASE WHEN ${IN_LAUNCH_WEEK} THEN 1 ELSE 0 END
      FROM c WHERE l.id = c.listing_id
      RETURNING l.votes`,
-    { listingId, userId },
+    {
+      listingId,
+      userId,
+      withSignals: signals !== undefined,
+      networkHash: signals?.network_hash ?? null,
+      networkKey: signals?.network_key ?? '',
+      uaFamily: signals?.ua_family ?? '',
+      referrerHost: signals?.referrer_host ?? null,
+    },
   );
   if (rows.length === 1) return { listing_id: listingId, votes: rows[0].votes, voted: true, changed: true };
   await explainRefusedVote(db, userId, listingId);
@@ -53,10 +69,11 @@ export async function withdrawVote(db: Db, userId: number, listingId: number): P
        DELETE FROM votes v USING listings l
        WHERE v.listing_id = :listingId AND v.user_id = :userId AND l.id = v.listing_id
          AND now() < ((l.launch_week + 7)::timestamp AT TIME ZONE 'UTC')
-       RETURNING v.listing_id, v.created_at
+       RETURNING v.listing_id, v.created_at, v.discount_reason
      )
-     UPDATE listings l SET votes = l.votes - 1,
-       week_votes = l.week_votes - CASE WHEN ${IN_LAUNCH_WEEK} THEN 1 ELSE 0 END
+     -- A discounted vote counted 0, so taking it back lowers nothing.
+     UPDATE listings l SET votes = l.votes - CASE WHEN c.discount_reason IS NULL THEN 1 ELSE 0 END,
+       week_votes = l.week_votes - CASE WHEN c.discount_reason IS NULL AND ${IN_LAUNCH_WEEK} THEN 1 ELSE 0 END
      FROM c WHERE l.id = c.listing_id
      RETURNING l.votes`,
     { listingId, userId },

@@ -16,7 +16,7 @@ export interface FreezeOutcome {
 
 /**
  * Freezes a finished week of a site into `weekly_results`: every live listing launched that week
- * with its rank, score and removed votes. Once frozen, a repeat writes nothing (one statement,
+ * with its rank, score (discounted votes count 0), removed and discounted votes. Once frozen, a repeat writes nothing (one statement,
  * skipped when the week has rows; concurrent runs collide on the primary key), so the frozen
  * ranking never changes even if votes are voided later.
  */
@@ -25,9 +25,10 @@ export async function freezeWeek(db: Db, siteId: number, weekStart: string, now 
     throw conflict('week_not_over', `The week ${isoWeekLabel(weekStart)} is not over yet.`);
   }
   const { rowCount } = await db.raw(
-    `INSERT INTO weekly_results (site_id, week, listing_id, rank, score, votes_removed)
+    `INSERT INTO weekly_results (site_id, week, listing_id, rank, score, votes_removed, votes_discounted)
      SELECT l.site_id, l.launch_week, l.id, row_number() OVER (ORDER BY l.week_votes DESC, l.id), l.week_votes,
-       (SELECT count(*) FROM voided_votes x WHERE x.listing_id = l.id AND x.in_launch_week)
+       (SELECT count(*) FROM voided_votes x WHERE x.listing_id = l.id AND x.in_launch_week),
+       (SELECT count(*) FROM votes d WHERE d.listing_id = l.id AND d.discount_reason IS NOT NULL)
      FROM listings l
      WHERE l.site_id = :siteId AND l.launch_week = :weekStart AND l.status = 'live'
        AND NOT EXISTS (SELECT 1 FROM weekly_results r WHERE r.site_id = :siteId AND r.week = :weekStart)

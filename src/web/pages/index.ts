@@ -26,6 +26,7 @@ import { storyEditorPages } from './story-editor.ts';
 import { storyPages } from './story.ts';
 import { updatesPages } from './updates.ts';
 import { votePages } from './votes.ts';
+import { votePolicyPages } from './vote-audit.ts';
 
 /** Every page module of the site; add one line per new module. */
 export const pageModules: PageRoutes[] = [
@@ -55,6 +56,8 @@ export const pageModules: PageRoutes[] = [
   // Votes, the weekly ranking and the upcoming launch weeks.
   votePages,
   launchesPages,
+  // Trust in the ranking (issue 24): the published policy.
+  votePolicyPages,
   // Claims (issue 13): the claimant's pages and the emailed link.
   claimPages,
   claimLinkPages,

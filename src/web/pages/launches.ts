@@ -78,7 +78,7 @@ function weekNavigation(board: Leaderboard): SafeHtml {
     board.state === 'final'
       ? html`<strong data-state="final">Final results</strong> of the week starting ${board.week_start}.`
       : html`<strong data-state="live">Live</strong>: votes cast until Sunday 24:00 UTC of the week starting ${board.week_start} count.`;
-  return html`<p>${state}</p>
+  return html`<p>${state} <a href="/ranking-policy">How votes count</a>.</p>
 <p class="pager">${link(addWeeks(board.week_start, -1), '← Previous week')}${board.week_start < current ? html` · ${link(addWeeks(board.week_start, 1), 'Next week →')}` : ''}</p>`;
 }
 
@@ -99,7 +99,7 @@ async function rankingTable(ctx: Context, services: WebServices, board: Leaderbo
 <thead><tr><th scope="col">Rank</th><th scope="col">Launch</th><th scope="col">Score</th><th scope="col">Votes removed</th>${votable ? html`<th scope="col">Your vote</th>` : ''}</tr></thead>
 <tbody>${board.items.map(
     (i, n) => html`<tr data-listing="${i.slug}"><td data-rank>${i.rank}</td>
-<td><a href="/listings/${i.slug}">${i.name}</a>${i.headline && html`<br><span class="muted">${i.headline}</span>`}</td>
+<td><a href="/listings/${i.slug}">${i.name}</a>${i.headline && html`<br><span class="muted">${i.headline}</span>`}<br><a class="vote-audit-link" href="/listings/${i.slug}#vote-audit">Vote audit<span class="visually-hidden"> of ${i.name}</span></a></td>
 <td data-score>${i.score}</td><td data-votes-removed>${i.votes_removed}</td>${votable ? html`<td>${controls[n]!}</td>` : ''}</tr>`,
   )}</tbody></table>`;
 }

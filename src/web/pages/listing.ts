@@ -15,6 +15,7 @@ import type { WebServices } from '../web-services.ts';
 import { claimPrompt } from './claim-link.ts';
 import { followControl } from './follow.ts';
 import type { PageRoutes } from './page-routes.ts';
+import { voteAuditSection } from './vote-audit.ts';
 import { voteControl } from './votes.ts';
 
 type PublicListingPage = z.output<typeof PublicListingView>;
@@ -54,7 +55,7 @@ async function listingVotes(ctx: Context, services: WebServices, target: VoteTar
   const page = await pageContext(ctx, services);
   const [voted, removed] = await Promise.all([votedByCaller(page, [target.id]), removedVotesOf(page, target.id)]);
   const control = await voteControl(ctx, services, target, voted.has(target.id), paths.listing(target.slug));
-  return html`${control}${removedVotesNote(removed)}`;
+  return html`${control}${removedVotesNote(removed)}${await voteAuditSection(ctx, services, target.slug)}`;
 }
 
 function removedVotesNote(removed: RemovedVotes): SafeHtml {

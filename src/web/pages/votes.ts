@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { VoteTarget } from '../../operations/read-models/votes.ts';
-import { unvoteClosesAt, voteFor, withdrawVoteFor } from '../../operations/votes.ts';
+import { noteVoteButtonShown, unvoteClosesAt, voteFor, withdrawVoteFor } from '../../operations/votes.ts';
 import { postForm } from '../components.ts';
 import { csrfToken } from '../csrf.ts';
 import { html, type SafeHtml } from '../html.ts';
@@ -23,7 +23,7 @@ export const votePages: PageRoutes = (router, services) => {
     router,
     services,
     'vote',
-    async (ctx, listing) => voteFor(await pageContext(ctx, services), listing.id),
+    async (ctx, listing) => voteFor(await pageContext(ctx, services), listing.id, voteRequest(ctx, services)),
     (ctx, slug) => back(ctx, slug, 'voted'),
   );
   listingAction(
@@ -34,6 +34,21 @@ export const votePages: PageRoutes = (router, services) => {
     (ctx, slug) => back(ctx, slug, 'unvoted'),
   );
 };
+
+/**
+ * The request's signals for the vote: the user agent, and the outside page that sent the voter to
+ * the listing (the form's `from`, filled from the page view's Referer; else this post's Referer).
+ */
+function voteRequest(ctx: Context, services: WebServices) {
+  const body = (ctx.request as { body?: Record<string, unknown> }).body;
+  const from = typeof body?.from === 'string' && body.from.length <= 2048 ? body.from : '';
+  return {
+    userAgent: ctx.get('user-agent').slice(0, 512),
+    referrer: from || ctx.get('referer') || null,
+    ownHost: ctx.hostname,
+    secret: (name: string) => services.secrets.get(name),
+  };
+}
 
 function back(ctx: Context, slug: string, notice: 'voted' | 'unvoted') {
   const body = (ctx.request as { body?: Record<string, unknown> }).body;
@@ -61,9 +76,12 @@ export async function voteControl(ctx: Context, services: WebServices, l: VoteTa
   const name = html`<span class="visually-hidden"> for ${l.name}</span>`;
   const returnField = html`<input type="hidden" name="return_to" value="${returnTo}">`;
   if (!voted) {
+    await noteVoteButtonShown(await pageContext(ctx, services), l);
+    const from = outsideReferrer(ctx);
+    const fromField = from ? html`<input type="hidden" name="from" value="${from}">` : html``;
     return wrap(
       'none',
-      postForm(`${listingPath(l.slug)}/vote`, token, html`${returnField}<button type="submit">Vote${name}</button>`, 'inline'),
+      postForm(`${listingPath(l.slug)}/vote`, token, html`${returnField}${fromField}<button type="submit">Vote${name}</button>`, 'inline'),
     );
   }
   const weekEnds = l.launch_week ? unvoteClosesAt(l.launch_week) : 0;
@@ -77,4 +95,16 @@ export async function voteControl(ctx: Context, services: WebServices, l: VoteTa
       'inline',
     ),
   );
+}
+
+/** The Referer of this page view when it is another site (where the visitor came from); else null. */
+function outsideReferrer(ctx: Context): string | null {
+  const referer = ctx.get('referer');
+  if (!referer || referer.length > 2048) return null;
+  try {
+    const url = new URL(referer);
+    return url.hostname.toLowerCase() === ctx.hostname.toLowerCase() ? null : `${url.protocol}//${url.host}/`;
+  } catch {
+    return null;
+  }
 }
