@@ -8,6 +8,7 @@ import { createDb, migrate } from '../src/db/knex.ts';
 import { seed } from '../src/db/seed.ts';
 import { startEmbeddedPostgres } from '../src/embedded/postgres.ts';
 import { startTemporalDevServer } from '../src/embedded/temporal.ts';
+import { workflowBundle } from '../src/temporal/worker.ts';
 import { namespaceFor } from './helpers/namespace.ts';
 
 /**
@@ -15,6 +16,9 @@ import { namespaceFor } from './helpers/namespace.ts';
  * test server for the time-skipping tests (temporal/test-server.sh), prepares a migrated
  * and seeded template database, then runs ava. Each test file clones the template into its own
  * database and uses its own Temporal namespace (namespaceFor), so files run in parallel.
+ * What every file would otherwise redo is done once here: the workflow bundle (a file named by
+ * TEST_WORKFLOW_BUNDLE, test/helpers/bundle.ts) and Node's compile cache (NODE_COMPILE_CACHE: each
+ * test file is a process that loads the whole app's TypeScript).
  */
 const ROOT = path.resolve(import.meta.dirname, '..');
 const TEMPLATE_DB = 'ld_template';
@@ -48,10 +52,13 @@ async function run(): Promise<number> {
     await migrate(db);
     await seed(db);
     await db.destroy();
-    // Temporal's Java test server (time skipping) for the workflow timing tests, built once into the user cache.
-    const testServer = (
-      await promisify(execFile)('bash', [path.join(ROOT, 'temporal/test-server.sh')], { timeout: 600_000 })
-    ).stdout.trim();
+    // Temporal's Java test server (time skipping) for the workflow timing tests, built once into the
+    // user cache; meanwhile the workflow code is bundled once for every worker of the run.
+    const bundleFile = path.join(tmp, 'workflow-bundle.js');
+    const [testServer] = await Promise.all([
+      promisify(execFile)('bash', [path.join(ROOT, 'temporal/test-server.sh')], { timeout: 600_000 }).then(({ stdout }) => stdout.trim()),
+      workflowBundle().then(({ code }) => fs.writeFile(bundleFile, code)),
+    ]);
     const files = await testFiles(path.join(ROOT, 'test'));
     temporal = await startTemporalDevServer({
       port: temporalPort,
@@ -70,6 +77,8 @@ async function run(): Promise<number> {
           TEST_TEMPLATE_DB: TEMPLATE_DB,
           TEST_TEMPORAL_ADDRESS: temporal!.address,
           TEST_TEMPORAL_TEST_SERVER: testServer,
+          TEST_WORKFLOW_BUNDLE: bundleFile,
+          NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? path.join(tmp, 'compile-cache'),
         },
       });
       child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));

@@ -41,7 +41,7 @@ test.after.always(async () => {
 const db = () => env.services.db;
 /** Through `main.ts admin` (a new process, as support runs it). */
 const run = (...args: string[]) => adminWith(env, vars, ...args);
-/** The same commands in this process, for the many cases (serial tests: it captures the console). */
+/** The same commands in this process, for the many cases. */
 const here = (...args: string[]) => adminInProcess(env, ...args);
 
 test.serial('listings:import crawls a site on the worker and publishes a live listing without owner, once per company', async (t) => {

@@ -1,7 +1,10 @@
 import test from 'ava';
-import { admin } from '../helpers/admin.ts';
+import { admin, adminInProcess } from '../helpers/admin.ts';
 import { api, startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
+
+// The first run goes through main.ts (a real process, as an operator runs it); the rest run the
+// same command in this process.
 
 let env: TestEnv;
 test.before(async () => {
@@ -31,7 +34,7 @@ test.serial('edits:list prints recent edits newest first with a before/after dif
   t.is(edit.status, 200, JSON.stringify(edit.body));
   await api(env, 'POST', `/me/listings/${main}/milestones`, { key: owner.key, body: { date: '2025-01-01', title: 'First customer' } });
 
-  const all = await admin(env, 'edits:list');
+  const all = await adminInProcess(env, 'edits:list');
   t.is(all.code, 0, all.stderr);
   const blocks = all.stdout.trim().split('\n\n');
   t.is(blocks.length, 3);
@@ -45,17 +48,17 @@ test.serial('edits:list prints recent edits newest first with a before/after dif
   t.regex(blocks[2]!, /socials:\n {4}- \{\}\n {4}\+ \{"github":"https:\/\/github.com\/difftest"\}/);
   t.regex(blocks[2]!, /^#\d+ {2}\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC/);
 
-  const makersOnly = await admin(env, 'edits:list', '--site', 'makers');
+  const makersOnly = await adminInProcess(env, 'edits:list', '--site', 'makers');
   t.is(makersOnly.stdout.trim().split('\n\n').length, 1);
   t.regex(makersOnly.stdout, /Diff Makers/);
-  const latest = await admin(env, 'edits:list', '--limit', '1');
+  const latest = await adminInProcess(env, 'edits:list', '--limit', '1');
   t.regex(latest.stdout, /add_milestone/);
   t.is(latest.stdout.trim().split('\n\n').length, 1);
 });
 
 test.serial('bad edits:list options exit non-zero with a message', async (t) => {
   for (const args of [['--site', 'nowhere'], ['--limit', '0'], ['--limit', 'ten'], ['--limit', '1001'], ['--limit', '-3'], ['--bogus']]) {
-    const res = await admin(env, 'edits:list', ...args);
+    const res = await adminInProcess(env, 'edits:list', ...args);
     t.not(res.code, 0, args.join(' '));
     t.true(res.stderr.trim().length > 0, args.join(' '));
     t.false(res.stderr.includes('    at '), `no stack trace for ${args.join(' ')}`);

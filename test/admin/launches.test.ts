@@ -1,13 +1,14 @@
 import test from 'ava';
 import { readLaunchSettings } from '../../src/domain/launches/launch-settings.ts';
 import { addWeeks, isoWeekLabel, isoWeekStart } from '../../src/domain/ranking/weeks.ts';
-import { admin, adminWith } from '../helpers/admin.ts';
+import { admin, adminInProcess, adminWith } from '../helpers/admin.ts';
 import { startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { badgeHtml, draftListing } from '../helpers/launches.ts';
 import { serve, type TestSite } from '../helpers/site.ts';
 import { temporalClient } from '../helpers/workflows.ts';
 
-// sites:set, launches:list and launches:recheck as an operator runs them (a real process).
+// sites:set, launches:list and launches:recheck as an operator runs them: the first run of each
+// through main.ts (a real process), the other cases in this process.
 
 let env: TestEnv;
 let site: TestSite;
@@ -40,7 +41,6 @@ test.serial('sites:set changes only the launch settings given, and refuses bad v
   const after = await db()('sites').where({ key: 'makers' }).first('settings');
   t.is(after!.settings.seller_country, before!.settings.seller_country);
 
-  // Each run is a process of its own (a few seconds here): the bad cases run side by side.
   const bad = [
     ['sites:set', '--free-slots', '3'],
     ['sites:set', '--site', 'nowhere', '--free-slots', '3'],
@@ -48,7 +48,7 @@ test.serial('sites:set changes only the launch settings given, and refuses bad v
     ['sites:set', '--site', 'makers', '--free-slots', '-1', '--free-queue-weeks', '53'],
     ['sites:set', '--site', 'makers', '--after-grace', 'delete'],
   ];
-  const results = await Promise.all(bad.map((args) => admin(env, ...args)));
+  const results = await Promise.all(bad.map((args) => adminInProcess(env, ...args)));
   results.forEach((res, i) => {
     t.is(res.code, 1, bad[i]!.join(' '));
     t.truthy(res.stderr.trim(), bad[i]!.join(' '));
@@ -79,9 +79,9 @@ test.serial('launches:list shows a week’s launches with their place and badge'
     ],
   );
   const [all, badWeek, empty] = await Promise.all([
-    admin(env, 'launches:list'),
-    admin(env, 'launches:list', '--week', '2020-W60'),
-    admin(env, 'launches:list', '--week', isoWeekLabel(addWeeks(week, 1))),
+    adminInProcess(env, 'launches:list'),
+    adminInProcess(env, 'launches:list', '--week', '2020-W60'),
+    adminInProcess(env, 'launches:list', '--week', isoWeekLabel(addWeeks(week, 1))),
   ]);
   t.regex(all.stdout, new RegExp(`^${ids[0]}\\t`, 'm'));
   t.is(badWeek.code, 1);
@@ -125,9 +125,9 @@ test.serial('launches:recheck checks the badge and restarts a closed flow for a 
 
   const draft = await draftListing(db(), user.userId, site.url);
   const [unknown, notAnId, noPlan] = await Promise.all([
-    adminWith(env, withTemporal, 'launches:recheck', '--listing', '2000000000'),
-    adminWith(env, withTemporal, 'launches:recheck', '--listing', 'x'),
-    adminWith(env, withTemporal, 'launches:recheck', '--listing', String(draft.id)),
+    adminInProcess(env, 'launches:recheck', '--listing', '2000000000'),
+    adminInProcess(env, 'launches:recheck', '--listing', 'x'),
+    adminInProcess(env, 'launches:recheck', '--listing', String(draft.id)),
   ]);
   t.is(unknown.code, 1);
   t.is(notAnId.code, 1);

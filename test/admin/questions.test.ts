@@ -1,6 +1,5 @@
 import test from 'ava';
-import { admin } from '../helpers/admin.ts';
-import { runAdmin } from '../../src/admin/cli.ts';
+import { admin, adminInProcess } from '../helpers/admin.ts';
 import { api, startTestEnv, type TestEnv } from '../helpers/env.ts';
 
 let env: TestEnv;
@@ -10,19 +9,7 @@ test.before(async () => {
 test.after.always(() => env?.close());
 
 /** The same command in this process (spawning node costs seconds): exit code and what it printed. */
-async function adminHere(...args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const { log, error } = console;
-  console.log = (...parts: unknown[]) => out.push(parts.join(' '));
-  console.error = (...parts: unknown[]) => err.push(parts.join(' '));
-  try {
-    const code = await runAdmin(env.services.db, args);
-    return { code, stdout: out.join('\n'), stderr: err.join('\n') };
-  } finally {
-    Object.assign(console, { log, error });
-  }
-}
+const adminHere = (...args: string[]) => adminInProcess(env, ...args);
 
 const publicQuestions = async (host?: string) =>
   (await api(env, 'GET', '/interview-questions', host ? { headers: { host } } : {})).body.items as {
@@ -32,7 +19,7 @@ const publicQuestions = async (host?: string) =>
   }[];
 
 test.serial('questions:add, questions:edit and questions:list change what list_interview_questions shows', async (t) => {
-  const list = await admin(env, 'questions:list');
+  const list = await adminHere('questions:list');
   t.is(list.code, 0, list.stderr);
   const seeded = await publicQuestions();
   t.true(seeded.every((q) => list.stdout.includes(`${q.id}\tmain\t${q.position}\tactive\t${q.text}`)));
@@ -51,7 +38,7 @@ test.serial('questions:add, questions:edit and questions:list change what list_i
   const firstId = Number(/added question (\d+)/.exec(first.stdout)![1]);
   t.is((await publicQuestions()).find((q) => q.position === 1 && q.id === firstId)?.text, 'Why now?');
 
-  const edited = await admin(env, 'questions:edit', '--id', String(id), '--text', 'What did you ship?');
+  const edited = await adminHere('questions:edit', '--id', String(id), '--text', 'What did you ship?');
   t.is(edited.code, 0, edited.stderr);
   t.is((await publicQuestions('makers.localhost')).find((q) => q.id === id)?.text, 'What did you ship?');
 

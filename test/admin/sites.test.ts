@@ -1,10 +1,11 @@
 import test from 'ava';
 import { readLaunchSettings } from '../../src/domain/launches/launch-settings.ts';
 import { readSeller } from '../../src/domain/sites/seller.ts';
-import { admin } from '../helpers/admin.ts';
+import { admin, adminInProcess } from '../helpers/admin.ts';
 import { startTestEnv, type TestEnv } from '../helpers/env.ts';
 
-// sites:set --seller-* as an operator runs it (a real process): what invoices name as the seller.
+// sites:set --seller-* as an operator runs it (a real process for the first run and one refusal,
+// the other cases in this process): what invoices name as the seller.
 
 let env: TestEnv;
 test.before(async () => {
@@ -41,7 +42,7 @@ test.serial('sites:set sets the seller’s legal name, address and VAT ID, and c
   t.deepEqual(await readLaunchSettings(db(), id), launch);
 
   // One flag alone changes that detail only; an empty value clears it.
-  t.is((await admin(env, 'sites:set', '--site', 'main', '--seller-address', '')).code, 0);
+  t.is((await adminInProcess(env, 'sites:set', '--site', 'main', '--seller-address', '')).code, 0);
   t.like(await readSeller(db(), id), { seller_name: 'Listing Directory Ltd', seller_address: null, seller_vat_id: 'IE6388047V' });
 });
 
@@ -57,7 +58,14 @@ test.serial('bad seller details exit non-zero with the reason and write nothing'
     // A bad launch setting beside a good seller detail: neither is written.
     [['sites:set', '--site', 'makers', '--seller-name', 'Makers Ltd', '--free-slots', '-1'], /--free-slots/],
   ];
-  const results = await Promise.all(bad.map(([args]) => admin(env, ...args)));
+  // One refusal through main.ts as well: exit code 1, the reason, no stack trace.
+  const [real, ...results] = await Promise.all([
+    admin(env, 'sites:set', '--site', 'nowhere', '--seller-name', 'Nobody Ltd'),
+    ...bad.map(([args]) => adminInProcess(env, ...args)),
+  ]);
+  t.is(real!.code, 1);
+  t.regex(real!.stderr, /nowhere/);
+  t.false(real!.stderr.includes('    at '), 'no stack trace through main.ts');
   results.forEach((res, i) => {
     const [args, reason] = bad[i]!;
     t.is(res.code, 1, args.join(' '));

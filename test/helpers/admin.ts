@@ -1,6 +1,8 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { runAdmin } from '../../src/admin/cli.ts';
 import type { TestEnv } from './env.ts';
 
 const run = promisify(execFile);
@@ -30,21 +32,43 @@ export async function adminWith(env: Pick<TestEnv, 'databaseUrl'>, extra: Record
   }
 }
 
+/** Where console output of an in-process command goes: the command's own buffers, found by async context. */
+const captured = new AsyncLocalStorage<{ out: string[]; err: string[] }>();
+let consoleRouted = false;
+
+function routeConsole(): void {
+  if (consoleRouted) return;
+  consoleRouted = true;
+  const { log, error } = console;
+  console.log = (...parts: unknown[]) => {
+    const sink = captured.getStore();
+    if (sink) sink.out.push(parts.join(' '));
+    else log(...parts);
+  };
+  console.error = (...parts: unknown[]) => {
+    const sink = captured.getStore();
+    if (sink) sink.err.push(parts.join(' '));
+    else error(...parts);
+  };
+}
+
 /**
  * The same command in this process against the env's services (spawning node costs seconds under
- * load): exit code and what it printed. Captures console output, so use it in serial tests only.
+ * load): exit code and what it printed, as `main.ts admin` would (an error runAdmin throws ends the
+ * process with 1 and "Listing Directory stopped: <message>", as main.ts's last catch does). Output
+ * is captured per call by async context, so concurrent tests may use it. Keep a real admin() run
+ * or two per file for the wiring through main.ts.
  */
 export async function adminInProcess(env: Pick<TestEnv, 'services'>, ...args: string[]): Promise<AdminResult> {
-  const { runAdmin } = await import('../../src/admin/cli.ts');
-  const out: string[] = [];
-  const err: string[] = [];
-  const { log, error } = console;
-  console.log = (...parts: unknown[]) => out.push(parts.join(' '));
-  console.error = (...parts: unknown[]) => err.push(parts.join(' '));
-  try {
-    const code = await runAdmin(env.services.db, args, env.services);
-    return { code, stdout: out.join('\n'), stderr: err.join('\n') };
-  } finally {
-    Object.assign(console, { log, error });
-  }
+  routeConsole();
+  const sink = { out: [] as string[], err: [] as string[] };
+  const code = await captured.run(sink, async () => {
+    try {
+      return await runAdmin(env.services.db, args, env.services);
+    } catch (err) {
+      console.error(`Listing Directory stopped: ${err instanceof Error ? err.message : String(err)}`);
+      return 1;
+    }
+  });
+  return { code, stdout: sink.out.join('\n'), stderr: sink.err.join('\n') };
 }

@@ -13,6 +13,7 @@ import { loadConfig } from '../../src/config.ts';
 import { operations } from '../../src/operations/index.ts';
 import { createServices, type Services } from '../../src/services.ts';
 import { startWorkers, type RunningWorkers } from '../../src/temporal/worker.ts';
+import { testWorkflowBundle } from './bundle.ts';
 import { namespaceFor } from './namespace.ts';
 
 export interface TestEnv {
@@ -109,7 +110,7 @@ export async function startTestEnv(
       return { userId: user.id, key, email };
     },
     async startWorkers() {
-      const running = await startWorkers({ ...services, address: temporalAddress, namespace });
+      const running = await startWorkers({ ...services, address: temporalAddress, namespace, bundle: await testWorkflowBundle() });
       workers.push(running);
       return running;
     },

@@ -6,7 +6,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes.js';
 import { Worker } from '@temporalio/worker';
 import { SEARCH_ATTRIBUTES } from '../../src/embedded/temporal.ts';
-import { workflowBundle } from '../../src/temporal/worker.ts';
+import { testWorkflowBundle } from './bundle.ts';
 import { freePort } from './env.ts';
 import { eventually } from './eventually.ts';
 
@@ -101,7 +101,7 @@ export async function timeSkippingWorker(
     connection: testEnv.nativeConnection,
     namespace: testEnv.namespace ?? 'default',
     taskQueue,
-    workflowBundle: await workflowBundle(),
+    workflowBundle: await testWorkflowBundle(),
     activities,
   });
   const running = worker.run();

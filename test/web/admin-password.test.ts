@@ -1,5 +1,5 @@
 import test from 'ava';
-import { admin } from '../helpers/admin.ts';
+import { admin, adminInProcess } from '../helpers/admin.ts';
 import type { Browser } from 'playwright-core';
 import { startBrowserTestEnv } from '../helpers/browser.ts';
 import { type TestEnv } from '../helpers/env.ts';
@@ -31,14 +31,14 @@ test('users:create --password makes a verified account that signs in on the web 
 
 test('users:create with a bad password exits 1 and creates nothing; without one, no web sign-in', async (t) => {
   for (const password of ['short', '']) {
-    const res = await admin(env, 'users:create', '--email', 'weak@example.com', '--password', password);
+    const res = await adminInProcess(env, 'users:create', '--email', 'weak@example.com', '--password', password);
     t.is(res.code, 1, password);
     t.regex(res.stderr, /--password: /);
     t.false(res.stderr.includes('    at '));
   }
   t.is(await env.services.db('users').where({ email: 'weak@example.com' }).first(), undefined);
 
-  const plain = await admin(env, 'users:create', '--email', 'api-only@example.com');
+  const plain = await adminInProcess(env, 'users:create', '--email', 'api-only@example.com');
   t.is(plain.code, 0);
   const row = await env.services.db('users').where({ email: 'api-only@example.com' }).first();
   t.is(row!.password_hash, null);

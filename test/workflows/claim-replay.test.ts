@@ -3,7 +3,7 @@ import path from 'node:path';
 import test from 'ava';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
-import { workflowBundle } from '../../src/temporal/worker.ts';
+import { testWorkflowBundle } from '../helpers/bundle.ts';
 
 // A dns claim recorded from a real run (test/workflows/claim.test.ts; UPDATE_FIXTURES=1 npm test
 // rewrites it): scheduled checks, a verifyNow Update in between, then expiry and its mail.
@@ -23,12 +23,12 @@ test('claimWorkflow replays the recorded history', async (t) => {
   const started = events[0]!.workflowExecutionStartedEventAttributes!;
   t.is(started.taskQueue?.name, 'claims');
   t.deepEqual(Object.keys(started.searchAttributes?.indexedFields ?? {}).sort(), ['ClaimId', 'ListingId']);
-  await t.notThrowsAsync(Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history, 'claim'));
+  await t.notThrowsAsync(Worker.runReplayHistory({ workflowBundle: await testWorkflowBundle() }, history, 'claim'));
 });
 
 test('a history where the claim expired before its first check fails the replay', async (t) => {
   const history = await recorded();
   const scheduled = history.events!.filter((e) => e.activityTaskScheduledEventAttributes);
   scheduled[0]!.activityTaskScheduledEventAttributes!.activityType = { name: 'expireClaim' };
-  await t.throwsAsync(Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history, 'tampered'));
+  await t.throwsAsync(Worker.runReplayHistory({ workflowBundle: await testWorkflowBundle() }, history, 'tampered'));
 });

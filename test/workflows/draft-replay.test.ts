@@ -3,7 +3,7 @@ import path from 'node:path';
 import test from 'ava';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
-import { workflowBundle } from '../../src/temporal/worker.ts';
+import { testWorkflowBundle } from '../helpers/bundle.ts';
 
 // Histories recorded from real runs (UPDATE_FIXTURES=1 npm test rewrites them). A change to
 // draftWorkflow that would break workflows already running in production fails here. The -v1
@@ -19,7 +19,7 @@ for (const fixture of FIXTURES) {
     const json = JSON.parse(await fs.readFile(path.resolve(import.meta.dirname, '../fixtures', fixture), 'utf8'));
     const history = historyFromJSON(json);
     t.true((history.events?.length ?? 0) > 5);
-    await t.notThrowsAsync(Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history, fixture));
+    await t.notThrowsAsync(Worker.runReplayHistory({ workflowBundle: await testWorkflowBundle() }, history, fixture));
   });
 }
 
@@ -29,5 +29,5 @@ test('a history from a different workflow shape fails the replay', async (t) => 
   // Pretend the recorded run scheduled another activity first: replay must notice.
   const scheduled = history.events!.find((e) => e.activityTaskScheduledEventAttributes)!;
   scheduled.activityTaskScheduledEventAttributes!.activityType = { name: 'somethingElse' };
-  await t.throwsAsync(Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history, 'tampered'));
+  await t.throwsAsync(Worker.runReplayHistory({ workflowBundle: await testWorkflowBundle() }, history, 'tampered'));
 });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import test from 'ava';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
-import { workflowBundle } from '../../src/temporal/worker.ts';
+import { testWorkflowBundle } from '../helpers/bundle.ts';
 
 // Histories of `listings:import` recorded from real runs by test/admin/claims.test.ts
 // (UPDATE_FIXTURES=1 npm test rewrites them): an import that published its listing and one refused
@@ -18,7 +18,7 @@ for (const fixture of FIXTURES) {
     const history = await recorded(fixture);
     const activities = history.events!.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
     t.deepEqual(activities, ['importCompanyListing']);
-    await t.notThrowsAsync(Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history, fixture));
+    await t.notThrowsAsync(Worker.runReplayHistory({ workflowBundle: await testWorkflowBundle() }, history, fixture));
   });
 }
 
@@ -26,5 +26,5 @@ test('a history from a different workflow shape fails the replay', async (t) => 
   const history = await recorded('listing-import-workflow-done.json');
   const scheduled = history.events!.find((e) => e.activityTaskScheduledEventAttributes)!;
   scheduled.activityTaskScheduledEventAttributes!.activityType = { name: 'somethingElse' };
-  await t.throwsAsync(Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history, 'tampered'));
+  await t.throwsAsync(Worker.runReplayHistory({ workflowBundle: await testWorkflowBundle() }, history, 'tampered'));
 });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import test from 'ava';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
-import { workflowBundle } from '../../src/temporal/worker.ts';
+import { testWorkflowBundle } from '../helpers/bundle.ts';
 
 // A whole free launch recorded from a real run (UPDATE_FIXTURES=1 npm test -- test/workflows/listing-launch.test.ts
 // rewrites it): re-checks while waiting for the badge, the launch, the checks after it.
@@ -22,12 +22,12 @@ test('listingLaunchWorkflow replays the recorded history of a free launch', asyn
   t.true(names.includes('launchWhenDue'));
   t.true(names.filter((n) => n === 'afterLaunchCheck').length >= 4);
   t.true(history.events!.some((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'recheck'));
-  await t.notThrowsAsync(Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history, 'listing-launch'));
+  await t.notThrowsAsync(Worker.runReplayHistory({ workflowBundle: await testWorkflowBundle() }, history, 'listing-launch'));
 });
 
 test('a history where the launch came before any badge check fails the replay', async (t) => {
   const history = await recorded();
   const scheduled = history.events!.filter((e) => e.activityTaskScheduledEventAttributes);
   scheduled[0]!.activityTaskScheduledEventAttributes!.activityType = { name: 'launchWhenDue' };
-  await t.throwsAsync(Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history, 'tampered'));
+  await t.throwsAsync(Worker.runReplayHistory({ workflowBundle: await testWorkflowBundle() }, history, 'tampered'));
 });

@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import test from 'ava';
-import { workflowBundle } from '../../src/temporal/worker.ts';
+import { testWorkflowBundle } from '../helpers/bundle.ts';
 import { startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
 import { checkout, postWebhook, succeededEvent } from '../helpers/orders.ts';
@@ -22,7 +22,7 @@ let current: ChildProcess | null = null;
 test.before(async () => {
   env = await startTestEnv(import.meta.url);
   dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ld-fault-'));
-  await fs.writeFile(path.join(dir, 'bundle.js'), (await workflowBundle()).code);
+  await fs.writeFile(path.join(dir, 'bundle.js'), (await testWorkflowBundle()).code);
 });
 test.after.always(async () => {
   if (current) await kill(current);

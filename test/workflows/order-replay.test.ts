@@ -3,7 +3,7 @@ import path from 'node:path';
 import test from 'ava';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
-import { workflowBundle } from '../../src/temporal/worker.ts';
+import { testWorkflowBundle } from '../helpers/bundle.ts';
 
 // An order of five lines paid by one event delivered five times, recorded from a real run
 // (UPDATE_FIXTURES=1 npm test -- test/api/orders-payments.test.ts rewrites it). A change to
@@ -16,7 +16,7 @@ const FIXTURES = path.resolve(import.meta.dirname, '../fixtures');
 const recorded = async (fixture: string) => historyFromJSON(JSON.parse(await fs.readFile(path.join(FIXTURES, fixture), 'utf8')));
 type History = Awaited<ReturnType<typeof recorded>>;
 const activitiesOf = (history: History) => history.events!.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
-const replay = async (history: History, id: string) => Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history, id);
+const replay = async (history: History, id: string) => Worker.runReplayHistory({ workflowBundle: await testWorkflowBundle() }, history, id);
 
 type LongId = { toNumber(): number; subtract(n: number): LongId };
 const isLongId = (v: unknown): v is LongId => typeof (v as LongId | null)?.toNumber === 'function';
