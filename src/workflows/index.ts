@@ -7,3 +7,4 @@ export { siteWeeklyCloseWorkflow, weeklyCloseWorkflow } from './weekly-close.ts'
 export { claimWorkflow } from './claim.ts';
 export { orderWorkflow } from './order.ts';
 export { maintenanceWorkflow } from './maintenance.ts';
+export { webhookDeliveryWorkflow } from './webhook-delivery.ts';

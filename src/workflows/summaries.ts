@@ -27,3 +27,7 @@ export const orderSummary = (number: string, listingIds: number[]) =>
 
 /** `weekly-close:{site}:{week}`: "Weekly close of main, 2026-W47". */
 export const siteWeeklyCloseSummary = (siteKey: string, week: string) => `Weekly close of ${siteKey}, ${week}`;
+
+/** `webhook-delivery:{id}`: "Webhook delivery 9", "Webhook delivery 9, redelivery 1". */
+export const webhookDeliverySummary = (deliveryId: number, round: number) =>
+  `Webhook delivery ${deliveryId}${round > 0 ? `, redelivery ${round}` : ''}`;
