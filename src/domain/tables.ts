@@ -10,6 +10,7 @@ import type { OrderLineRow, OrderRow } from './orders/order-views.ts';
 import type { PromoCode } from './orders/promos.ts';
 import type { SiteSettings } from './sites/sites.ts';
 import type { ListingUpdateRow } from './updates/updates.ts';
+import type { WebhookEventType } from './webhooks/events.ts';
 
 // Every table of src/db/migrations as it stands after the last migration, declared once for
 // knex's `knex/types/tables`: `db('orders')` is then a query over OrderRow. It lives in the domain,
@@ -447,12 +448,12 @@ export interface WebhookEndpointTableRow {
   user_id: number;
   url: string;
   description: string | null;
-  events: string[];
+  events: WebhookEventType[];
   enabled: boolean;
   secret_box: Buffer;
   failing_since: Date | null;
   disabled_at: Date | null;
-  disabled_reason: string | null;
+  disabled_reason: 'by_owner' | 'failing' | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -460,9 +461,9 @@ export interface WebhookEndpointTableRow {
 export interface WebhookEventTableRow {
   id: number;
   user_id: number;
-  type: string;
+  type: WebhookEventType;
   listing_id: number | null;
-  payload: { type: string; created_at: string; data: Record<string, unknown> };
+  payload: { type: WebhookEventType; created_at: string; data: Record<string, unknown> };
   dedupe_key: string;
   created_at: Date;
 }

@@ -8,6 +8,7 @@ import type { Operation } from './operation.ts';
 import { orderOperations } from './orders.ts';
 import { publicOperations } from './public.ts';
 import { updateOperations } from './updates.ts';
+import { webhookOperations } from './webhooks.ts';
 
 /** THE CONTRACT: every operation of the service. REST, MCP and OpenAPI are generated from it. */
 export const operations: readonly Operation[] = [
@@ -20,4 +21,5 @@ export const operations: readonly Operation[] = [
   ...launchOperations,
   ...claimOperations,
   ...orderOperations,
+  ...webhookOperations,
 ] as unknown as readonly Operation[];

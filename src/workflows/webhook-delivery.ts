@@ -2,9 +2,10 @@ import { proxyActivities, sleep } from '@temporalio/workflow';
 import type { WebhookActivities } from '../activities/webhooks.ts';
 import type { WebhookDeliveryInput } from '../domain/webhooks/events.ts';
 
-// One POST takes 10 s at most; the rest is the database around it.
+// One POST takes 10 s at most; the rest is the database around it. A worker lost mid-try is
+// noticed at this timeout, and the try is made again (same webhook-id).
 const { attemptWebhookDelivery } = proxyActivities<WebhookActivities>({
-  startToCloseTimeout: '1 minute',
+  startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
 

@@ -6,7 +6,7 @@ import { conflict, notFound } from '../../errors.ts';
 import { queueMail } from '../../mail/outbox.ts';
 import { checkIpLiteral } from '../crawl/address-guard.ts';
 import type { WebhookDeliveryTableRow } from '../tables.ts';
-import { webhookMessageId, type AttemptOutcome } from './events.ts';
+import { webhookMessageId, type AttemptOutcome, type WebhookEventType } from './events.ts';
 import { getOwnEndpoint } from './endpoints.ts';
 import { openSecret } from './secret-box.ts';
 
@@ -66,7 +66,13 @@ export async function attemptDelivery(deps: DeliveryDeps, input: AttemptInput): 
       attempted_at: now,
     });
     const firstAttemptAt = delivery.first_attempt_at ?? now;
-    const common = { attempts: delivery.attempts + 1, last_status_code: result.status, last_error: result.error, first_attempt_at: firstAttemptAt, last_attempt_at: now };
+    const common = {
+      attempts: delivery.attempts + 1,
+      last_status_code: result.status,
+      last_error: result.error,
+      first_attempt_at: firstAttemptAt,
+      last_attempt_at: now,
+    };
     if (result.ok) {
       await trx('webhook_deliveries')
         .where({ id: delivery.id })
@@ -139,7 +145,8 @@ async function drain(body: Dispatcher.ResponseData['body']): Promise<void> {
 function describeFailure(err: unknown, signal: AbortSignal): string {
   if (signal.aborted) return `No answer within ${DELIVERY_TIMEOUT_MS / 1000} seconds.`;
   const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (e.code === 'ECRAWL_ADDRESS_REFUSED' || e.cause?.code === 'ECRAWL_ADDRESS_REFUSED') return e.cause?.message ?? e.message ?? 'Address refused.';
+  if (e.code === 'ECRAWL_ADDRESS_REFUSED' || e.cause?.code === 'ECRAWL_ADDRESS_REFUSED')
+    return e.cause?.message ?? e.message ?? 'Address refused.';
   const code = e.cause?.code ?? e.code;
   if (code === 'ENOTFOUND') return 'The host name does not resolve.';
   if (code === 'ECONNREFUSED') return 'The connection was refused.';
@@ -175,7 +182,7 @@ async function disableFailingEndpoint(trx: Db, baseUrl: string, endpointId: numb
   }
 }
 
-export function toDeliveryView(row: WebhookDeliveryTableRow & { type: string }) {
+export function toDeliveryView(row: WebhookDeliveryTableRow & { type: WebhookEventType }) {
   return {
     id: row.id,
     endpoint_id: row.endpoint_id,
@@ -202,7 +209,7 @@ const deliveryQuery = (db: Db) => db('webhook_deliveries as d').join('webhook_ev
 /** An endpoint's deliveries, newest first; another account's endpoint is not found. */
 export async function listDeliveries(db: Db, userId: number, endpointId: number, page: number, perPage: number) {
   await getOwnEndpoint(db, userId, endpointId);
-  const found = await pageOf<WebhookDeliveryTableRow & { type: string }>(
+  const found = await pageOf<WebhookDeliveryTableRow & { type: WebhookEventType }>(
     deliveryQuery(db).where('d.endpoint_id', endpointId).orderBy('d.id', 'desc'),
     db('webhook_deliveries').where({ endpoint_id: endpointId }),
     page,
@@ -220,15 +227,18 @@ export async function redeliver(db: Db, userId: number, endpointId: number, deli
   return db.transaction(async (trx) => {
     const delivery = await trx('webhook_deliveries').where({ id: deliveryId, endpoint_id: endpointId }).forUpdate().first();
     if (!delivery) throw notFound(`Delivery ${deliveryId} of webhook endpoint ${endpointId}`);
-    if (!endpoint.enabled) throw conflict('webhook_endpoint_disabled', 'The endpoint is turned off: turn it on before sending it events again.');
-    await trx('webhook_deliveries').where({ id: deliveryId }).update({
-      round: delivery.round + 1,
-      status: 'pending',
-      first_attempt_at: null,
-      next_attempt_at: trx.fn.now(),
-      succeeded_at: null,
-      workflow_started_at: trx.fn.now(),
-    });
+    if (!endpoint.enabled)
+      throw conflict('webhook_endpoint_disabled', 'The endpoint is turned off: turn it on before sending it events again.');
+    await trx('webhook_deliveries')
+      .where({ id: deliveryId })
+      .update({
+        round: delivery.round + 1,
+        status: 'pending',
+        first_attempt_at: null,
+        next_attempt_at: trx.fn.now(),
+        succeeded_at: null,
+        workflow_started_at: trx.fn.now(),
+      });
     const row = await deliveryQuery(trx).where('d.id', deliveryId).first();
     const event = await trx('webhook_events').where({ id: delivery.event_id }).first('listing_id');
     return { view: toDeliveryView(row), round: delivery.round + 1, listingId: event?.listing_id ?? null };
@@ -258,5 +268,8 @@ export async function unstartedDeliveries(db: Db, limit: number): Promise<Unstar
 }
 
 export async function markDeliveryStarted(db: Db, deliveryId: number, round: number): Promise<void> {
-  await db('webhook_deliveries').where({ id: deliveryId, round }).whereNull('workflow_started_at').update({ workflow_started_at: db.fn.now() });
+  await db('webhook_deliveries')
+    .where({ id: deliveryId, round })
+    .whereNull('workflow_started_at')
+    .update({ workflow_started_at: db.fn.now() });
 }

@@ -3,6 +3,7 @@ import { getClaim, toClaimView } from '../claims/claims.ts';
 import { launchDetails } from '../launches/owner-launch.ts';
 import { toOwnerListing, type ListingRow } from '../listings/listings.ts';
 import { linesOf, toOrderView, type OrderRow } from '../orders/order-views.ts';
+import { toUpdateView, type ListingUpdateRow } from '../updates/updates.ts';
 import type { WebhookEventType } from './events.ts';
 
 export interface WebhookEvent {
@@ -66,11 +67,23 @@ export async function emitListingEvent(
   const row: ListingRow | undefined = await db('listings').where({ id: listingId }).first();
   if (!row || row.owner_id === null) return [];
   if (!(await hasListeners(db, row.owner_id, type))) return [];
-  return emitEvent(db, { type, userId: row.owner_id, listingId, dedupeKey, data: { listing: await ownerListingData(db, row, baseUrl), ...extra } });
+  return emitEvent(db, {
+    type,
+    userId: row.owner_id,
+    listingId,
+    dedupeKey,
+    data: { listing: await ownerListingData(db, row, baseUrl), ...extra },
+  });
 }
 
 /** An event about an order (order.paid, order.fulfilled, order.refunded), with the order as get_order returns it. */
-export async function emitOrderEvent(db: Db, baseUrl: string, type: WebhookEventType, orderId: number, dedupeKey: string): Promise<number[]> {
+export async function emitOrderEvent(
+  db: Db,
+  baseUrl: string,
+  type: WebhookEventType,
+  orderId: number,
+  dedupeKey: string,
+): Promise<number[]> {
   const order: OrderRow | undefined = await db('orders').where({ id: orderId }).first();
   if (!order || !(await hasListeners(db, order.user_id, type))) return [];
   const lines = (await linesOf(db, [order.id])).get(order.id)!;
@@ -88,6 +101,17 @@ export async function emitClaimVerified(db: Db, claimId: number): Promise<number
     listingId: claim.listing_id,
     dedupeKey: `claim.verified:${claimId}`,
     data: { claim: toClaimView(claim) },
+  });
+}
+
+/** update.published, with the update as post_listing_update returned it. */
+export async function emitUpdatePublished(db: Db, baseUrl: string, updateId: number): Promise<number[]> {
+  const update: ListingUpdateRow | undefined = await db('listing_updates')
+    .where({ id: updateId })
+    .first('id', 'listing_id', 'site_id', 'author_id', 'title', 'body', 'published_at');
+  if (!update) return [];
+  return emitListingEvent(db, baseUrl, 'update.published', update.listing_id, `update.published:${updateId}`, {
+    update: toUpdateView(update),
   });
 }
 

@@ -14,7 +14,7 @@ export function toEndpointView(row: WebhookEndpointTableRow) {
     id: row.id,
     url: row.url,
     description: row.description,
-    events: row.events as WebhookEventType[],
+    events: row.events,
     enabled: row.enabled,
     disabled_at: row.disabled_at?.toISOString() ?? null,
     disabled_reason: row.disabled_reason,
@@ -34,7 +34,8 @@ export type WebhookEndpointView = ReturnType<typeof toEndpointView>;
 export async function assertWebhookUrl(url: string, allowPrivateNetworks: boolean): Promise<string> {
   const parsed = parseHttpUrl(url);
   if (!parsed) throw appError('invalid_url', `"${url}" is not an https address without a user name or password.`);
-  if (parsed.protocol !== 'https:' && !allowPrivateNetworks) throw appError('invalid_url', `"${url}" is not an https address: webhooks are only sent over https.`);
+  if (parsed.protocol !== 'https:' && !allowPrivateNetworks)
+    throw appError('invalid_url', `"${url}" is not an https address: webhooks are only sent over https.`);
   await assertCrawlableUrl(parsed.href, allowPrivateNetworks);
   return parsed.href;
 }
@@ -88,11 +89,15 @@ export async function updateEndpoint(db: Db, userId: number, endpointId: number,
   if (changes.events === undefined && changes.enabled === undefined && changes.description === undefined) {
     throw appError('nothing_to_change', 'Give events, enabled or description to change.');
   }
-  const update: Partial<Pick<WebhookEndpointTableRow, 'events' | 'description' | 'enabled' | 'disabled_at' | 'disabled_reason' | 'failing_since'>> = {};
+  const update: Partial<
+    Pick<WebhookEndpointTableRow, 'events' | 'description' | 'enabled' | 'disabled_at' | 'disabled_reason' | 'failing_since'>
+  > = {};
   if (changes.events !== undefined) update.events = [...new Set(changes.events)];
   if (changes.description !== undefined) update.description = changes.description;
-  if (changes.enabled === true && !row.enabled) Object.assign(update, { enabled: true, disabled_at: null, disabled_reason: null, failing_since: null });
-  if (changes.enabled === false && row.enabled) Object.assign(update, { enabled: false, disabled_at: new Date(), disabled_reason: 'by_owner' });
+  if (changes.enabled === true && !row.enabled)
+    Object.assign(update, { enabled: true, disabled_at: null, disabled_reason: null, failing_since: null });
+  if (changes.enabled === false && row.enabled)
+    Object.assign(update, { enabled: false, disabled_at: new Date(), disabled_reason: 'by_owner' });
   const [updated] = await db('webhook_endpoints')
     .where({ id: endpointId, user_id: userId })
     .update({ ...update, updated_at: db.fn.now() })
