@@ -9,7 +9,8 @@ import { callerId, type OperationContext } from './operation.ts';
  */
 
 /** The caller's vote on a live listing (refusals as castVote's AppErrors). */
-export const voteFor = (ctx: OperationContext, listingId: number): Promise<VoteOutcome> => castVote(ctx.db, callerId(ctx), listingId);
+export const voteFor = (ctx: OperationContext, listingId: number): Promise<VoteOutcome> =>
+  castVote(ctx.db, callerId(ctx), listingId, ctx.config.baseUrl);
 
 /** Takes the caller's vote back while the listing's launch week runs. */
 export const withdrawVoteFor = (ctx: OperationContext, listingId: number): Promise<VoteOutcome> =>

@@ -83,12 +83,19 @@ export async function emitOrderEvent(
   type: WebhookEventType,
   orderId: number,
   dedupeKey: string,
+  extra: Record<string, unknown> = {},
 ): Promise<number[]> {
   const order: OrderRow | undefined = await db('orders').where({ id: orderId }).first();
   if (!order || !(await hasListeners(db, order.user_id, type))) return [];
   const lines = (await linesOf(db, [order.id])).get(order.id)!;
   const listingId = lines.find((l) => l.listing_id !== null)?.listing_id ?? null;
-  return emitEvent(db, { type, userId: order.user_id, listingId, dedupeKey, data: { order: toOrderView({ baseUrl }, order, lines) } });
+  return emitEvent(db, {
+    type,
+    userId: order.user_id,
+    listingId,
+    dedupeKey,
+    data: { order: toOrderView({ baseUrl }, order, lines), ...extra },
+  });
 }
 
 /** claim.verified, with the claim as list_my_claims returns it. */
