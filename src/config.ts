@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { SearchSettings } from './search/engines.ts';
 import { ORDER_ENV, orderConfig, type OrderConfig } from './config-orders.ts';
+import { WEBHOOK_ENV, webhookConfig, type WebhookConfig } from './config-webhooks.ts';
 
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 
@@ -116,6 +117,7 @@ const EnvSchema = z.object({
   /** Least time between two requested checks (verify_claim, Check now) of one claim. */
   CLAIM_VERIFY_MIN_INTERVAL: z.string().default('10s'),
   ...ORDER_ENV,
+  ...WEBHOOK_ENV,
   /** Check every operation result against its output schema and fail the call if it does not match (the tests turn it on). */
   CHECK_OUTPUTS: bool.default(false),
 });
@@ -218,6 +220,8 @@ export interface Config {
   checkOutputs: boolean;
   /** Checkout, promo limits and the payment provider (see config-orders.ts). */
   orders: OrderConfig;
+  /** Owners' webhooks: retry schedule and dispatcher (see config-webhooks.ts). */
+  webhooks: WebhookConfig;
 }
 
 /** One phase of a claim's own checks: every `everyMs` until `untilMs` after the claim started. */
@@ -305,6 +309,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       verifyIntervalMs: duration('CLAIM_VERIFY_MIN_INTERVAL', e.CLAIM_VERIFY_MIN_INTERVAL),
     },
     orders: orderConfig(e, baseUrl),
+    webhooks: webhookConfig(e),
     checkOutputs: e.CHECK_OUTPUTS,
   };
 }

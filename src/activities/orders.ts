@@ -43,13 +43,13 @@ export function createOrderActivities({ db, config, workflows, payments }: Order
           throw ApplicationFailure.nonRetryable(`the provider refused: ${err.message}`, 'RefundRefused');
         throw err;
       }
-      await recordRefund(db, { number, amountCents, reason, providerRefundId: refundId, dedupeKey });
+      await recordRefund(db, config.baseUrl, { number, amountCents, reason, providerRefundId: refundId, dedupeKey });
     },
     expireOrder: (number: string): Promise<boolean> => expireOrder(db, number),
     openLines: (number: string) => openLines(db, number),
     async fulfilLine(lineId: number): Promise<{ fulfilledAt: string }> {
       try {
-        return await fulfilLine({ db, workflows }, lineId);
+        return await fulfilLine({ db, workflows, baseUrl: config.baseUrl }, lineId);
       } catch (err) {
         if (err instanceof FulfilmentRefused) throw ApplicationFailure.nonRetryable(err.message, 'FulfilmentRefused');
         if (err instanceof Undeliverable) throw ApplicationFailure.nonRetryable(err.message, UNDELIVERABLE);
@@ -65,7 +65,7 @@ export function createOrderActivities({ db, config, workflows, payments }: Order
     async resumeOrder(number: string): Promise<void> {
       await db('orders').where({ number, status: 'attention' }).whereNotNull('paid_at').update({ status: 'paid', attention_reason: null });
     },
-    completeOrder: (number: string): Promise<void> => completeOrder(db, number),
+    completeOrder: (number: string): Promise<void> => completeOrder(db, number, config.baseUrl),
   };
 }
 

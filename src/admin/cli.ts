@@ -20,7 +20,7 @@ import { VOTE_OPTIONS, VOTES_USAGE, runVoteCommand } from './votes.ts';
 
 const USAGE = `Usage:
   npm run admin -- users:create --email E [--password P]
-  npm run admin -- keys:create --email E --scopes account:read,listings:write,orders:write [--name N]
+  npm run admin -- keys:create --email E --scopes account:read,listings:write,orders:write,webhooks:write [--name N]
   ${EDITS_LIST_USAGE}
 ${QUESTIONS_USAGE}
   ${LISTINGS_IMPORT_USAGE}

@@ -58,7 +58,7 @@ export async function runOrderSupportCommand(
       const line = f.line === undefined ? undefined : Number(f.line);
       if (line !== undefined && !(Number.isInteger(line) && line >= 0))
         throw new OrderUsageError('--line must be a line position (0, 1, ...).');
-      const { amountCents } = await refundOrder(db, deps.payments, number, line);
+      const { amountCents } = await refundOrder(db, deps.config, deps.payments, number, line);
       console.log(`refunded ${formatCents(amountCents)} of ${number}`);
       return 0;
     }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** Scopes are independent: `listings:write` does not imply `account:read`. */
-export const SCOPES = ['account:read', 'listings:write', 'orders:write'] as const;
+export const SCOPES = ['account:read', 'listings:write', 'orders:write', 'webhooks:write'] as const;
 export const ScopeSchema = z.enum(SCOPES);
 export type Scope = z.infer<typeof ScopeSchema>;
 

@@ -7,6 +7,7 @@
 import type { Client } from '@temporalio/client';
 import type { ClaimWorkflowInput, VerifyNowResult } from './claims/claim-flow.ts';
 import type { OrderWorkflowInput, PaymentConfirmed } from './orders/order-flow.ts';
+import type { WebhookDeliveryInput } from './webhooks/events.ts';
 
 export type { PaymentProvider, PaymentEvent, ProviderName } from './orders/payment-port.ts';
 export type { SearchEngine } from './listings/search-port.ts';
@@ -36,6 +37,11 @@ export interface WorkflowStarter {
   startOrder(input: OrderWorkflowInput, listingIds: number[]): Promise<void>;
   /** Delivers a stored payment event to `order:{number}`, starting the workflow when it is closed or missing. */
   signalPayment(input: OrderWorkflowInput, listingIds: number[], signal: PaymentConfirmed): Promise<void>;
+  /**
+   * Starts `webhook-delivery:{id}` for one round of a delivery, searchable by ListingId when the
+   * event is about a listing; `replace` ends a run of an older round still retrying (redeliver).
+   */
+  startWebhookDelivery(input: WebhookDeliveryInput, about: { listingId: number | null; replace: boolean }): Promise<void>;
   /** The Temporal client (support commands use it for updates and queries). */
   readonly client: Client;
   /** Frontend reachable (used by /readyz). */

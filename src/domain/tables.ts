@@ -10,6 +10,7 @@ import type { OrderLineRow, OrderRow } from './orders/order-views.ts';
 import type { PromoCode } from './orders/promos.ts';
 import type { SiteSettings } from './sites/sites.ts';
 import type { ListingUpdateRow } from './updates/updates.ts';
+import type { WebhookEventType } from './webhooks/events.ts';
 
 // Every table of src/db/migrations as it stands after the last migration, declared once for
 // knex's `knex/types/tables`: `db('orders')` is then a query over OrderRow. It lives in the domain,
@@ -486,6 +487,59 @@ export interface RateLimitTableRow {
   expire: number | null;
 }
 
+export interface WebhookEndpointTableRow {
+  id: number;
+  user_id: number;
+  url: string;
+  description: string | null;
+  events: WebhookEventType[];
+  enabled: boolean;
+  secret_box: Buffer;
+  failing_since: Date | null;
+  disabled_at: Date | null;
+  disabled_reason: 'by_owner' | 'failing' | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface WebhookEventTableRow {
+  id: number;
+  user_id: number;
+  type: WebhookEventType;
+  listing_id: number | null;
+  payload: { type: WebhookEventType; created_at: string; data: Record<string, unknown> };
+  dedupe_key: string;
+  created_at: Date;
+}
+
+export interface WebhookDeliveryTableRow {
+  id: number;
+  event_id: number;
+  endpoint_id: number;
+  status: 'pending' | 'succeeded' | 'failed';
+  round: number;
+  attempts: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  first_attempt_at: Date | null;
+  last_attempt_at: Date | null;
+  next_attempt_at: Date | null;
+  succeeded_at: Date | null;
+  workflow_started_at: Date | null;
+  created_at: Date;
+}
+
+export interface WebhookAttemptTableRow {
+  id: number;
+  delivery_id: number;
+  round: number;
+  ok: boolean;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+  attempted_at: Date;
+}
+
 declare module 'knex/types/tables.js' {
   interface Tables {
     sites: Table<SiteTableRow, 'id' | 'host' | 'is_default' | 'settings' | Timestamps>;
@@ -612,5 +666,26 @@ declare module 'knex/types/tables.js' {
     vote_signal_aggregates: Table<VoteSignalAggregateTableRow, 'votes' | 'account_ages' | 'ua_families' | 'referrer_hosts' | 'updated_at'>;
     vote_flags: Table<VoteFlagTableRow, 'id' | 'user_id' | 'state' | 'flagged_at' | 'decided_at'>;
     vote_button_views: Table<VoteButtonViewTableRow, 'views'>;
+    webhook_endpoints: Table<
+      WebhookEndpointTableRow,
+      'id' | 'description' | 'enabled' | 'failing_since' | 'disabled_at' | 'disabled_reason' | Timestamps
+    >;
+    webhook_events: Table<WebhookEventTableRow, 'id' | 'listing_id' | 'created_at'>;
+    webhook_deliveries: Table<
+      WebhookDeliveryTableRow,
+      | 'id'
+      | 'status'
+      | 'round'
+      | 'attempts'
+      | 'last_status_code'
+      | 'last_error'
+      | 'first_attempt_at'
+      | 'last_attempt_at'
+      | 'next_attempt_at'
+      | 'succeeded_at'
+      | 'workflow_started_at'
+      | 'created_at'
+    >;
+    webhook_attempts: Table<WebhookAttemptTableRow, 'id' | 'status_code' | 'error' | 'attempted_at'>;
   }
 }

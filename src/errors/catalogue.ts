@@ -98,6 +98,8 @@ export const ERROR_CATALOGUE = {
   draft_submitted: { status: 409, title: 'Conflict', action: 'The draft is already a listing: work on that listing.' },
   draft_failed: { status: 409, title: 'Conflict', action: 'The crawl failed: create a new draft.' },
   listing_unlisted: { status: 409, title: 'Conflict', action: 'An unlisted listing cannot launch; contact the site team.' },
+  webhook_endpoint_limit: { status: 409, title: 'Conflict', action: 'Delete a webhook endpoint you no longer use, then add this one.' },
+  webhook_endpoint_disabled: { status: 409, title: 'Conflict', action: 'Enable the endpoint (update_webhook_endpoint), then redeliver.' },
   listing_not_draft: { status: 409, title: 'Conflict', action: 'The free plan is chosen before launch only; this listing is past that.' },
   paid_launch_chosen: { status: 409, title: 'Conflict', action: 'Nothing to do: the paid launch keeps its week.' },
   free_queue_full: { status: 409, title: 'Conflict', action: 'Buy a paid launch, or try the free queue again later.' },

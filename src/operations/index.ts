@@ -9,6 +9,7 @@ import { orderOperations } from './orders.ts';
 import { publicOperations } from './public.ts';
 import { updateOperations } from './updates.ts';
 import { voteAuditOperations } from './vote-audit.ts';
+import { webhookOperations } from './webhooks.ts';
 
 /** THE CONTRACT: every operation of the service. REST, MCP and OpenAPI are generated from it. */
 export const operations: readonly Operation[] = [
@@ -22,4 +23,5 @@ export const operations: readonly Operation[] = [
   ...claimOperations,
   ...orderOperations,
   ...voteAuditOperations,
+  ...webhookOperations,
 ] as unknown as readonly Operation[];

@@ -78,7 +78,8 @@ export const listMyNotificationsOp = defineOperation({
     'Newest first: one per update posted on a listing you follow (`listing_update`), and notes about your own listings ' +
     '(`launch`: news about its launch; `weekly_result`: it finished in the top three of its launch week; ' +
     '`listing_claimed`: another account proved it controls the website and owns the listing now; ' +
-    '`order_refund`: a paid item for it could not be delivered and was refunded).',
+    '`order_refund`: a paid item for it could not be delivered and was refunded; ' +
+    '`webhook_disabled`: one of your webhook endpoints failed for 3 days while sending an event about it and was turned off).',
   method: 'GET',
   path: '/me/notifications',
   scope: 'account:read',

@@ -27,7 +27,7 @@ export async function voteFor(ctx: OperationContext, listingId: number, request:
     { ip: ctx.clientIp, userAgent: request.userAgent, referrer: request.referrer, ownHost: request.ownHost },
     request.secret,
   );
-  return castVote(ctx.db, callerId(ctx), listingId, signals);
+  return castVote(ctx.db, callerId(ctx), listingId, ctx.config.baseUrl, signals);
 }
 
 /** Takes the caller's vote back while the listing's launch week runs. */

@@ -8,10 +8,19 @@ import type { WorkflowStarter } from '../domain/ports.ts';
 import { draftWorkflowId } from '../domain/drafts/drafts.ts';
 import { listingImportWorkflowId } from '../domain/listings/import-listing.ts';
 import { listingUpdateWorkflowId } from '../domain/updates/updates.ts';
+import { webhookDeliveryWorkflowId } from '../domain/webhooks/events.ts';
 import { CLAIM_ID, DRAFT_ID, DRAFT_STATUS, LISTING_ID, ORDER_NUMBER, SITE_KEY } from '../workflows/search-attributes.ts';
 import { PAYMENT_CONFIRMED_SIGNAL, orderWorkflowId, type OrderWorkflowInput } from '../domain/orders/order-flow.ts';
 import type * as workflows from '../workflows/index.ts';
-import { claimSummary, draftSummary, importSummary, launchSummary, listingUpdateSummary, orderSummary } from '../workflows/summaries.ts';
+import {
+  claimSummary,
+  draftSummary,
+  importSummary,
+  launchSummary,
+  listingUpdateSummary,
+  orderSummary,
+  webhookDeliverySummary,
+} from '../workflows/summaries.ts';
 import { TASK_QUEUES } from './task-queues.ts';
 
 type Workflows = typeof workflows;
@@ -162,6 +171,17 @@ export function createWorkflowStarter(options: TemporalClientOptions): WorkflowS
           }),
         ),
       );
+    },
+    async startWebhookDelivery(input, { listingId, replace }) {
+      await startBounded('webhookDeliveryWorkflow', {
+        taskQueue: TASK_QUEUES.webhooks,
+        workflowId: webhookDeliveryWorkflowId(input.deliveryId),
+        args: [input],
+        // A repeated start joins the run; a redelivery replaces a run of an older round.
+        workflowIdConflictPolicy: replace ? 'TERMINATE_EXISTING' : 'USE_EXISTING',
+        staticSummary: webhookDeliverySummary(input.deliveryId, input.round),
+        typedSearchAttributes: (listingId === null ? [] : [{ key: LISTING_ID, value: listingId }]) as SearchAttributePair[],
+      });
     },
     async ping() {
       await connection.workflowService.getSystemInfo({});

@@ -5,4 +5,5 @@ export const TASK_QUEUES = {
   orders: 'orders',
   claims: 'claims',
   ranking: 'ranking',
+  webhooks: 'webhooks',
 } as const;

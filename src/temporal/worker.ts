@@ -11,10 +11,12 @@ import { createMailActivities } from '../activities/mail.ts';
 import { createRankingActivities } from '../activities/ranking.ts';
 import { createMaintenanceActivities } from '../activities/maintenance.ts';
 import { createOrderActivities } from '../activities/orders.ts';
+import { createWebhookActivities } from '../activities/webhooks.ts';
 import { startMailSweeper } from '../mail/sweeper.ts';
 import { ensureSchedules } from './schedules.ts';
 import { ensureSearchAttributes } from './search-attributes.ts';
 import { TASK_QUEUES } from './task-queues.ts';
+import { startWebhookDispatcher } from './webhook-dispatcher.ts';
 
 /**
  * After the grace period running activities are cancelled; one that ignores it (a query stuck on
@@ -120,14 +122,25 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
       ...createMailActivities({ db: deps.db, mailer }),
     },
   });
+  const webhooks = await Worker.create({
+    connection,
+    namespace: deps.namespace,
+    taskQueue: TASK_QUEUES.webhooks,
+    workflowBundle: bundle,
+    ...shutdownTimes(deps.config),
+    // Deliveries connect through the crawler's guarded agent (the badge checks' one).
+    activities: createWebhookActivities({ db: deps.db, config: deps.config, agent: deps.badgeAgent }),
+  });
+  const dispatcher = startWebhookDispatcher({ db: deps.db, workflows: deps.workflows, config: deps.config, log: deps.log });
   const sweeper = mailer && startMailSweeper({ db: deps.db, mailer, intervalMs: deps.config.mail.sweepIntervalMs, log: deps.log });
-  const workers = [drafts, listings, ranking, claims, orders];
+  const workers = [drafts, listings, ranking, claims, orders, webhooks];
   const done = Promise.all(workers.map((w) => w.run())).then(() => connection.close());
   deps.log.info({ taskQueues: workers.map((w) => w.options.taskQueue), smtp: Boolean(mailer) }, 'temporal worker running');
   return {
     done,
     async shutdown() {
       await sweeper?.stop();
+      await dispatcher.stop();
       for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
       // The starter and the mailer belong to Services, which closes them.
       await done.catch((err: unknown) => {

@@ -8,3 +8,4 @@ export { claimWorkflow } from './claim.ts';
 export { orderWorkflow } from './order.ts';
 export { maintenanceWorkflow } from './maintenance.ts';
 export { siteVoteScanWorkflow, voteScanWorkflow } from './vote-scan.ts';
+export { webhookDeliveryWorkflow } from './webhook-delivery.ts';

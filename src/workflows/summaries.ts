@@ -30,3 +30,6 @@ export const siteWeeklyCloseSummary = (siteKey: string, week: string) => `Weekly
 
 /** `vote-scan:{site}:{week}`: "Vote scan of main, 2026-W48". */
 export const siteVoteScanSummary = (siteKey: string, week: string) => `Vote scan of ${siteKey}, ${week}`;
+/** `webhook-delivery:{id}`: "Webhook delivery 9", "Webhook delivery 9, redelivery 1". */
+export const webhookDeliverySummary = (deliveryId: number, round: number) =>
+  `Webhook delivery ${deliveryId}${round > 0 ? `, redelivery ${round}` : ''}`;

@@ -23,6 +23,7 @@ import * as rateLimits from './023-rate-limits.ts';
 import * as searchTriggerColumns from './024-search-trigger-columns.ts';
 import * as limitsOnRateLimiter from './025-limits-on-rate-limiter.ts';
 import * as voteTrust from './027-vote-trust.ts';
+import * as webhooks from './028-webhooks.ts';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -56,6 +57,7 @@ const migrations: Record<string, Migration> = {
   '024-search-trigger-columns': searchTriggerColumns,
   '025-limits-on-rate-limiter': limitsOnRateLimiter,
   '027-vote-trust': voteTrust,
+  '028-webhooks': webhooks,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

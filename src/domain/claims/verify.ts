@@ -4,6 +4,7 @@ import { recordVersion } from '../listings/listing-versions.ts';
 import type { CheckResult } from './check-result.ts';
 import type { ClaimStatus } from './claims.ts';
 import { claimExpiredMail, ownershipMovedMail } from './mails.ts';
+import { emitClaimVerified } from '../webhooks/emit.ts';
 
 /** What started a check: the workflow's schedule, a request (verify_claim, Check now, support), the emailed link. */
 export type CheckTrigger = 'schedule' | 'request' | 'email_link';
@@ -41,7 +42,11 @@ export function recordCheck(db: Db, claimId: number, trigger: CheckTrigger, chec
       .returning('id')
       .then((rows: { id: number }[]) => rows.map((r) => r.id));
     const previous: number | null = listing!.owner_id;
-    if (previous === claim!.user_id) return { status: 'verified', mailIds: [], canceledClaimIds };
+    // The claimant's webhooks hear of it (after the listing is theirs, so the event says so).
+    if (previous === claim!.user_id) {
+      await emitClaimVerified(trx, claimId);
+      return { status: 'verified', mailIds: [], canceledClaimIds };
+    }
     await trx('listings').where({ id: listingId }).update({ owner_id: claim!.user_id, updated_at: trx.fn.now() });
     await recordVersion(
       trx,
@@ -54,6 +59,7 @@ export function recordCheck(db: Db, claimId: number, trigger: CheckTrigger, chec
       },
     );
     const mailIds = previous === null ? [] : await tellPreviousOwner(trx, previous, listing!, claimId, baseUrl);
+    await emitClaimVerified(trx, claimId);
     return { status: 'verified', mailIds, canceledClaimIds };
   });
 }

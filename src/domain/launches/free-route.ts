@@ -6,6 +6,7 @@ import { getOwnedListing, type ListingRow } from '../listings/listings.ts';
 import { readLaunchSettings } from './launch-settings.ts';
 import { WAITING_STATUSES } from './owner-launch.ts';
 import { tellOwner } from './owner-notices.ts';
+import { emitListingEvent } from '../webhooks/emit.ts';
 import { bookFreeSlot } from './slots.ts';
 import { earliestFreeWeek, isoWeekLabel } from '../ranking/weeks.ts';
 
@@ -59,6 +60,9 @@ export async function advanceFreeListing(db: Db, baseUrl: string, listingId: num
       .where({ id: listingId })
       .update({ ...changes, updated_at: trx.fn.now() })
       .returning('*');
+    if (changes.status === 'scheduled') {
+      await emitListingEvent(trx, baseUrl, 'listing.scheduled', listingId, `listing.scheduled:${listingId}:${changes.launch_week}`);
+    }
     return updated;
   });
 }

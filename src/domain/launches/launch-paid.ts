@@ -5,6 +5,7 @@ import type { ListingRow } from '../listings/listings.ts';
 import { readLaunchSettings } from './launch-settings.ts';
 import { releaseSlot, takePaidSlot } from './slots.ts';
 import { addWeeks, isMonday, isoWeekStart } from '../ranking/weeks.ts';
+import { emitListingEvent } from '../webhooks/emit.ts';
 
 /** How far ahead a paid launch may be booked. */
 const MAX_WEEKS_AHEAD = 52;
@@ -22,7 +23,7 @@ export interface PaidLaunchResult {
  * the same listing and week changes nothing (it signals again, which is harmless).
  */
 export async function launchPaid(
-  deps: { db: Db; workflows: WorkflowStarter },
+  deps: { db: Db; workflows: WorkflowStarter; baseUrl?: string },
   listingId: number,
   week: string | null,
   now = new Date(),
@@ -35,7 +36,11 @@ export async function launchPaid(
       .forUpdate('l')
       .first('l.*', 's.key as site_key');
     if (!row) throw notFound(`Listing ${listingId}`);
-    return { result: await bookPaid(trx, row, target, isoWeekStart(now)), siteKey: row.site_key };
+    const booked = await bookPaid(trx, row, target, isoWeekStart(now));
+    // The owner's webhooks: once per listing and week, however often fulfilment repeats this.
+    const type = booked.status === 'live' ? 'listing.live' : 'listing.scheduled';
+    await emitListingEvent(trx, deps.baseUrl ?? '', type, listingId, `${type}:${listingId}:${booked.launch_week}`);
+    return { result: booked, siteKey: row.site_key };
   });
   await deps.workflows.paidLaunch(listingId, siteKey, result.launch_week);
   return result;

@@ -4,6 +4,7 @@ import { readLaunchSettings } from './launch-settings.ts';
 import { tellOwner } from './owner-notices.ts';
 import { releaseSlot } from './slots.ts';
 import { isoWeekLabel, weekHasStarted } from '../ranking/weeks.ts';
+import { emitListingEvent } from '../webhooks/emit.ts';
 
 /** Where a listing's launch stands, as the workflow needs it. */
 export interface LaunchState {
@@ -37,9 +38,15 @@ export async function launchWhenDue(deps: BadgeCheckDeps, listingId: number, now
         subject: 'badge missing, launch postponed',
         message: `${row.name} was due to launch in ${isoWeekLabel(row.launch_week!)}, but our badge was not on your site (${check.detail}) Put it back and use "Check now": the listing gets the next free week.`,
       });
-      return launchStateOf(await update(trx, listingId, { status: 'awaiting_badge', launch_week: null }));
+      const postponed = await update(trx, listingId, { status: 'awaiting_badge', launch_week: null });
+      await emitListingEvent(trx, deps.baseUrl, 'badge.missing', listingId, `badge.missing:launch:${listingId}:${row.launch_week}`, {
+        badge: { checked_at: check.checked_at, detail: check.detail, launch_postponed: true },
+      });
+      return launchStateOf(postponed);
     }
-    return launchStateOf(await update(trx, listingId, { status: 'live', live_at: trx.fn.now() }));
+    const live = await update(trx, listingId, { status: 'live', live_at: trx.fn.now() });
+    await emitListingEvent(trx, deps.baseUrl, 'listing.live', listingId, `listing.live:${listingId}:${row.launch_week}`);
+    return launchStateOf(live);
   });
 }
 
@@ -69,6 +76,14 @@ export async function afterLaunchCheck(deps: BadgeCheckDeps, listingId: number, 
       dedupeKey: `badge-missing:${listingId}:${since}`,
       subject: 'our badge is missing from your site',
       message: `Our badge is no longer on your site (${check.detail}) Free launches keep it for 4 weeks after launch; please put it back within ${days} days.`,
+    });
+    await emitListingEvent(trx, deps.baseUrl, 'badge.missing', listingId, `badge.missing:${listingId}:${since}`, {
+      badge: {
+        checked_at: check.checked_at,
+        detail: check.detail,
+        missing_since: since,
+        grace_ends_at: new Date(graceEndsAtMs).toISOString(),
+      },
     });
     const expired = await trx('listing_badges')
       .where({ listing_id: listingId, status: 'missing' })

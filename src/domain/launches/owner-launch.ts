@@ -34,14 +34,21 @@ export function badgeMissingItem(baseUrl: string, listingId: number, check: Badg
   };
 }
 
-/** Launch details of some listings (of one owner or many), by listing id. */
+/**
+ * Launch details of some listings (of one owner or many), by listing id. Inside a transaction
+ * (an event emitted where it happens) the reads run one after the other: one connection runs one
+ * query at a time.
+ */
 export async function launchDetails(db: Db, rows: ListingRow[], baseUrl: string): Promise<Map<number, LaunchDetails>> {
   const ids = rows.map((r) => r.id);
-  const [positions, checks, notes] = await Promise.all([
-    queuePositions(db, ids),
-    badgeChecks(db, ids),
-    ids.length ? db('listing_badges').whereIn('listing_id', ids).whereNotNull('grace_notified_at').pluck('listing_id') : [],
-  ]);
+  const reads = [
+    () => queuePositions(db, ids),
+    () => badgeChecks(db, ids),
+    async () => (ids.length ? db('listing_badges').whereIn('listing_id', ids).whereNotNull('grace_notified_at').pluck('listing_id') : []),
+  ] as const;
+  const [positions, checks, notes] = db.isTransaction
+    ? [await reads[0](), await reads[1](), await reads[2]()]
+    : await Promise.all([reads[0](), reads[1](), reads[2]()]);
   const noted = new Set<number>(notes);
   const details = new Map<number, LaunchDetails>();
   for (const row of rows) {

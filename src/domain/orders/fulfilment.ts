@@ -11,6 +11,8 @@ import { addDays } from './product-options.ts';
 export interface FulfilmentDeps {
   db: Db;
   workflows: WorkflowStarter;
+  /** Links in the events a paid launch sends to the owner's webhooks. */
+  baseUrl?: string;
 }
 
 /** A line that cannot be fulfilled however often it is retried (support must act). */

@@ -6,6 +6,7 @@ import { toPaymentEvent, type PaymentEvent, type ProviderName } from './payment-
 import { releaseHolds } from './capacity-holds.ts';
 import { linesOf, invoiceUrl, type OrderRow } from './order-views.ts';
 import { receiptText } from './receipt.ts';
+import { emitOrderEvent } from '../webhooks/emit.ts';
 
 /** Stores a verified event once (unique provider event id); returns its row id either way. */
 export async function storePaymentEvent(
@@ -83,6 +84,7 @@ export async function applyPayment(
       .returning('*');
     await trx('promo_redemptions').where({ order_id: order.id }).update({ state: 'counted' });
     const mailIds = await queueReceipt(trx, config, paid);
+    await emitOrderEvent(trx, config.baseUrl, 'order.paid', order.id, `order.paid:${order.number}`);
     return { kind: 'paid', mailIds };
   });
 }
@@ -139,6 +141,7 @@ export async function expireOrder(db: Db, number: string): Promise<boolean> {
 /** Records a refund once per dedupe key (the provider call used the same key). */
 export async function recordRefund(
   db: Db,
+  baseUrl: string,
   refund: {
     number: string;
     lineId?: number | null;
@@ -149,7 +152,7 @@ export async function recordRefund(
   },
 ): Promise<void> {
   const order = await db('orders').where({ number: refund.number }).first('id');
-  await db('refunds')
+  const recorded = await db('refunds')
     .insert({
       order_id: order!.id,
       order_line_id: refund.lineId ?? null,
@@ -159,7 +162,13 @@ export async function recordRefund(
       dedupe_key: refund.dedupeKey,
     })
     .onConflict('dedupe_key')
-    .ignore();
+    .ignore()
+    .returning('id');
+  if (recorded.length > 0) {
+    await emitOrderEvent(db, baseUrl, 'order.refunded', order!.id, `order.refunded:${refund.dedupeKey}`, {
+      refund: { amount_cents: refund.amountCents, reason: refund.reason },
+    });
+  }
 }
 
 /** Support needs to act on the order (the workflow waits for `orders:retry`). */
@@ -169,10 +178,14 @@ export async function markAttention(db: Db, number: string, reason: string): Pro
     .update({ status: 'attention', attention_reason: reason.slice(0, 1000), updated_at: db.fn.now() });
 }
 
-/** Every line fulfilled: `fulfilled`. */
-export async function completeOrder(db: Db, number: string): Promise<void> {
-  await db('orders')
-    .where({ number })
-    .whereIn('status', ['paid', 'attention'])
-    .update({ status: 'fulfilled', fulfilled_at: db.fn.now(), attention_reason: null, updated_at: db.fn.now() });
+/** Every line fulfilled: `fulfilled` (and the buyer's webhooks hear order.fulfilled). */
+export async function completeOrder(db: Db, number: string, baseUrl: string): Promise<void> {
+  await db.transaction(async (trx) => {
+    const done = await trx('orders')
+      .where({ number })
+      .whereIn('status', ['paid', 'attention'])
+      .update({ status: 'fulfilled', fulfilled_at: trx.fn.now(), attention_reason: null, updated_at: trx.fn.now() })
+      .returning('id');
+    if (done.length > 0) await emitOrderEvent(trx, baseUrl, 'order.fulfilled', done[0]!.id, `order.fulfilled:${number}`);
+  });
 }

@@ -60,6 +60,7 @@ export async function retryOrder(db: Db, config: Config, workflows: WorkflowStar
 /** `orders:refund`: refunds the whole paid order, or one line (its net plus VAT), once each. */
 export async function refundOrder(
   db: Db,
+  config: Pick<Config, 'baseUrl'>,
   payments: PaymentProvider | null,
   number: string,
   position?: number,
@@ -73,7 +74,7 @@ export async function refundOrder(
   const amountCents = open.reduce((sum, l: OrderLineRow) => sum + l.net_cents + l.vat_cents, 0);
   const dedupeKey = `support-refund:${order.number}:${line ? line.position : 'all'}`;
   const { refundId } = await requireProvider(payments).refund(order.payment_id, amountCents, dedupeKey);
-  await recordRefund(db, {
+  await recordRefund(db, config.baseUrl, {
     number: order.number,
     lineId: line?.id ?? null,
     amountCents,

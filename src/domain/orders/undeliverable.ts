@@ -34,7 +34,7 @@ export async function refundUndeliverableLine(
       : null;
   await db.transaction(async (trx) => {
     await trx('orders').where({ id: order.id }).forUpdate().first('id');
-    await recordRefund(trx, {
+    await recordRefund(trx, config.baseUrl, {
       number: order.number,
       lineId: line.id,
       amountCents,

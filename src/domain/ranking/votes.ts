@@ -1,6 +1,8 @@
 import type { Db } from '../../db/knex.ts';
 import { AppError, conflict, notFound, unprocessable } from '../../errors.ts';
 import type { VoteSignalValues } from '../votes/signals.ts';
+import { VOTE_MILESTONES } from '../webhooks/events.ts';
+import { emitListingEvent } from '../webhooks/emit.ts';
 
 /** A listing's counts after a vote or an unvote. */
 export interface VoteOutcome {
@@ -23,7 +25,13 @@ const IN_LAUNCH_WEEK = `(c.created_at >= (l.launch_week::timestamp AT TIME ZONE 
  * an increment. Voting twice changes nothing. Refused: not live (404), unconfirmed email, own
  * listing, a vote voided before.
  */
-export async function castVote(db: Db, userId: number, listingId: number, signals?: VoteSignalValues): Promise<VoteOutcome> {
+export async function castVote(
+  db: Db,
+  userId: number,
+  listingId: number,
+  baseUrl = '',
+  signals?: VoteSignalValues,
+): Promise<VoteOutcome> {
   const { rows } = await db.raw(
     `WITH target AS (
        SELECT l.id FROM listings l
@@ -54,7 +62,14 @@ export async function castVote(db: Db, userId: number, listingId: number, signal
       referrerHost: signals?.referrer_host ?? null,
     },
   );
-  if (rows.length === 1) return { listing_id: listingId, votes: rows[0].votes, voted: true, changed: true };
+  if (rows.length === 1) {
+    const votes: number = rows[0].votes;
+    // The owner's webhooks hear of 10, 50, 100 and 500 votes, once each (a vote taken back and cast again repeats nothing).
+    if ((VOTE_MILESTONES as readonly number[]).includes(votes)) {
+      await emitListingEvent(db, baseUrl, 'vote.milestone', listingId, `vote.milestone:${listingId}:${votes}`, { milestone: votes });
+    }
+    return { listing_id: listingId, votes, voted: true, changed: true };
+  }
   await explainRefusedVote(db, userId, listingId);
   return { listing_id: listingId, votes: await countOf(db, listingId), voted: true, changed: false };
 }

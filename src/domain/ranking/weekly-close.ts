@@ -3,6 +3,7 @@ import { conflict } from '../../errors.ts';
 import { queueMail } from '../../mail/outbox.ts';
 import { readSites } from '../sites/sites.ts';
 import { addWeeks, isoWeekLabel } from './weeks.ts';
+import { emitListingEvent } from '../webhooks/emit.ts';
 
 /** Owners of this many top listings are told their place. */
 const TOLD_TOP = 3;
@@ -96,6 +97,16 @@ export async function tellTopOwners(
       keys.push(key);
     }
     const mailIds: number[] = keys.length ? await trx('mail_outbox').whereIn('dedupe_key', keys).orderBy('id').pluck('id') : [];
+    // Every owner of a listing of the week hears its place by webhook (not just the top three).
+    const ranked = await trx('weekly_results')
+      .where({ site_id: siteId, week: weekStart })
+      .orderBy('rank')
+      .select('listing_id', 'rank', 'score');
+    for (const r of ranked) {
+      await emitListingEvent(trx, baseUrl, 'weekly.result', r.listing_id, `weekly.result:${siteId}:${weekStart}:${r.listing_id}`, {
+        result: { week: isoWeekLabel(weekStart), rank: r.rank, score: r.score, of: ranked.length },
+      });
+    }
     return { told: top.length, mailIds };
   });
 }

@@ -5,7 +5,7 @@ import type { SitesCache } from '../sites/sites.ts';
 
 interface NotificationRow {
   id: number;
-  kind: 'listing_update' | 'listing_claimed' | 'launch' | 'weekly_result' | 'order_refund';
+  kind: 'listing_update' | 'listing_claimed' | 'launch' | 'weekly_result' | 'order_refund' | 'webhook_disabled';
   created_at: Date;
   update_id: number | null;
   title: string;

@@ -21,6 +21,7 @@ const SCOPE_HELP: Record<Scope, string> = {
   'account:read': 'Read your listings, orders and claims.',
   'listings:write': 'Create drafts, edit listings, post updates, claim listings.',
   'orders:write': 'Price orders and build checkout links (paying stays on our page).',
+  'webhooks:write': 'Add, change and remove the web addresses we send your events to.',
 };
 
 const NewKeyForm = z.object({

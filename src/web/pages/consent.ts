@@ -17,6 +17,7 @@ const SCOPE_WORDS: Record<string, string> = {
   'account:read': 'Read your listings, drafts, orders and claims',
   'listings:write': 'Create drafts, edit your listings, post updates and claim listings',
   'orders:write': 'Price orders and prepare checkout links (paying always happens on our page)',
+  'webhooks:write': 'Add, change and remove the web addresses we send your events to',
 };
 
 type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
