@@ -436,6 +436,14 @@ export interface SearchChangeTableRow {
   at: Date;
 }
 
+export interface ListingHourlyCountTableRow {
+  listing_id: number;
+  hour: Date;
+  referrer_host: string;
+  views: number;
+  clicks: number;
+}
+
 export interface RateLimitTableRow {
   key: string;
   points: number;
@@ -564,5 +572,6 @@ declare module 'knex/types/tables.js' {
     search_lexemes: Table<{ lexeme: string }>;
     search_changes: Table<SearchChangeTableRow, 'xid' | 'at'>;
     rate_limits: Table<RateLimitTableRow, 'points' | 'expire'>;
+    listing_hourly_counts: Table<ListingHourlyCountTableRow, 'referrer_host' | 'views' | 'clicks'>;
   }
 }

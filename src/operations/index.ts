@@ -7,6 +7,7 @@ import { listingOperations } from './listings.ts';
 import type { Operation } from './operation.ts';
 import { orderOperations } from './orders.ts';
 import { publicOperations } from './public.ts';
+import { statsOperations } from './stats.ts';
 import { updateOperations } from './updates.ts';
 
 /** THE CONTRACT: every operation of the service. REST, MCP and OpenAPI are generated from it. */
@@ -20,4 +21,5 @@ export const operations: readonly Operation[] = [
   ...launchOperations,
   ...claimOperations,
   ...orderOperations,
+  ...statsOperations,
 ] as unknown as readonly Operation[];
