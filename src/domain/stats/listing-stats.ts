@@ -55,7 +55,13 @@ export function defaultRange(listing: Pick<ListingRow, 'launch_week'>, nowMs: nu
  * from `from` (rounded down to the granularity) until `to` (rounded up), with the totals and the
  * hosts most views came from. Another owner's listing is not found.
  */
-export async function listingStats(db: Db, ownerId: number, listingId: number, query: StatsQuery, nowMs = Date.now()): Promise<ListingStats> {
+export async function listingStats(
+  db: Db,
+  ownerId: number,
+  listingId: number,
+  query: StatsQuery,
+  nowMs = Date.now(),
+): Promise<ListingStats> {
   const listing = await getOwnedListing(db, ownerId, listingId);
   const fallback = defaultRange(listing, nowMs);
   const step = STEP_MS[query.granularity];
@@ -69,7 +75,13 @@ export async function listingStats(db: Db, ownerId: number, listingId: number, q
     );
   }
   const unit = query.granularity;
-  const bounds = { id: listing.id, from: new Date(from).toISOString(), to: new Date(to).toISOString(), unit, step: `${step / HOUR_MS} hours` };
+  const bounds = {
+    id: listing.id,
+    from: new Date(from).toISOString(),
+    to: new Date(to).toISOString(),
+    unit,
+    step: `${step / HOUR_MS} hours`,
+  };
   const [{ rows }, referrers] = await Promise.all([
     db.raw<{ rows: { at: Date; views: number; clicks: number; votes: number; followers: number }[] }>(
       `WITH buckets AS (

@@ -67,10 +67,12 @@ export function createPageCounters(db: Db, log: Logger, options: PageCounterOpti
     const batch = [...buffer.values()];
     buffer = new Map();
     events = 0;
-    writing = writing.then(() => write(db, batch)).catch((err: unknown) => {
-      // Counts are best effort: a database that is down loses this second's counts, not the page.
-      log.warn({ err, rows: batch.length }, 'page counts not stored');
-    });
+    writing = writing
+      .then(() => write(db, batch))
+      .catch((err: unknown) => {
+        // Counts are best effort: a database that is down loses this second's counts, not the page.
+        log.warn({ err, rows: batch.length }, 'page counts not stored');
+      });
     return writing;
   }
 

@@ -103,7 +103,8 @@ function listingIdOf(ctx: Context): number {
 
 const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 /** "Mon 23 Nov" of a day's start (UTC). */
-const dayLabel = (iso: string) => new Date(iso).toLocaleDateString('en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' });
+const dayLabel = (iso: string) =>
+  new Date(iso).toLocaleDateString('en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' });
 
 function statsBody(listing: { id: number; name: string; slug: string; launch_week: string | null }, stats: Stats): SafeHtml {
   const t = stats.totals;
@@ -151,7 +152,9 @@ function barChart(stats: Stats, m: (typeof METRICS)[number]): SafeHtml {
   const total = stats.totals[m.key];
   const busiest = points.reduce((best, p) => (p[m.key] > best[m.key] ? p : best), points[0]!);
   const summary =
-    total === 0 ? `No ${m.many} in these days.` : `${count(total, m.one, m.many)} in all; the most on ${dayLabel(busiest.at)} (${busiest[m.key]}).`;
+    total === 0
+      ? `No ${m.many} in these days.`
+      : `${count(total, m.one, m.many)} in all; the most on ${dayLabel(busiest.at)} (${busiest[m.key]}).`;
   return html`<figure class="chart" aria-labelledby="${id}-title">
 <h2 id="${id}-title">${m.title}</h2>
 <svg viewBox="0 0 ${CHART.width} ${CHART.height}" width="${CHART.width}" height="${CHART.height}" role="img" aria-labelledby="${id}-title ${id}-desc" focusable="false">
