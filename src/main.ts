@@ -94,6 +94,7 @@ async function startAll(config: Config): Promise<void> {
     log,
     {
       drain: stops,
+      flush: [pageCountsStep(services)],
       close: [
         { name: 'running-stack announcement', stop: unannounce },
         { name: 'services', stop: () => services.close() },
@@ -109,10 +110,13 @@ async function runRoles(config: Config, endpoints: Endpoints, roles: { api: bool
   const stops = await startRoles(services, endpoints, roles);
   onShutdown(
     services.log,
-    { drain: stops, close: [{ name: 'services', stop: () => services.close() }] },
+    { drain: stops, flush: [pageCountsStep(services)], close: [{ name: 'services', stop: () => services.close() }] },
     { graceMs: config.shutdownGraceMs },
   );
 }
+
+/** The listing page counts still in memory, written once the api stopped taking requests. */
+const pageCountsStep = (services: Services): ShutdownStep => ({ name: 'page counts', stop: () => services.pageCounters.flush() });
 
 async function startRoles(services: Services, endpoints: Endpoints, roles: { api: boolean; worker: boolean }): Promise<ShutdownStep[]> {
   const stops: ShutdownStep[] = [];

@@ -10,6 +10,11 @@ export const paths = {
   verifyEmail: (token: string) => `/verify-email?token=${encodeURIComponent(token)}`,
   resetPassword: (token: string) => `/reset-password?token=${encodeURIComponent(token)}`,
   listing: (slug: string) => `/listings/${encodeURIComponent(slug)}`,
+  /** Out to a listing's website, counted as a click (issue 25). */
+  go: (slug: string) => `/go/${encodeURIComponent(slug)}`,
+  /** The owner's launch numbers of a listing, and the same as CSV. */
+  listingStats: (listingId: number) => `/account/listings/${listingId}/stats`,
+  listingStatsCsv: (listingId: number) => `/account/listings/${listingId}/stats.csv`,
   /** The form that starts a claim of a listing (a person's way; agents call claim_listing). */
   newClaim: (slug: string) => `/account/claims/new?slug=${encodeURIComponent(slug)}`,
   /** Where the single-use link of an email claim lands (`?token=`). */

@@ -13,6 +13,7 @@ import { createMetrics, type Metrics } from './metrics/registry.ts';
 import { createSearchEngine } from './search/engines.ts';
 import { createPaymentProvider, type ConfiguredProvider } from './payments/index.ts';
 import { createWorkflowStarter } from './temporal/client.ts';
+import { createPageCounters, type PageCounters } from './domain/stats/page-counters.ts';
 
 /** Long-lived handles of one process, created once and passed down. */
 export interface Services {
@@ -38,7 +39,16 @@ export interface Services {
   secrets: AppSecrets;
   /** The guarded HTTP agent badge checks fetch owners' pages through. */
   badgeAgent: Dispatcher;
+  /** Listing page views and outbound clicks, buffered and written to hourly counters once a second. */
+  pageCounters: PageCounters;
+  /** Writes what is buffered (the page counters), stops the timers, closes the pools. */
   close(): Promise<void>;
+}
+
+/** Choices of the process beyond its config. */
+export interface ServiceOptions {
+  /** Count listing page views and clicks (issue 25); off only to measure what counting costs (bench/listing-views.ts). @default true */
+  countPageViews?: boolean;
 }
 
 export interface Endpoints {
@@ -50,13 +60,14 @@ export function createLogger(config: Config): Logger {
   return pino({ level: config.logLevel, base: { service: 'listing-directory' } });
 }
 
-export function createServices(config: Config, endpoints: Endpoints, log = createLogger(config)): Services {
+export function createServices(config: Config, endpoints: Endpoints, log = createLogger(config), options: ServiceOptions = {}): Services {
   const db = createDb(endpoints.databaseUrl);
   const oauthKeys = loadOAuthKeys(config);
   const workflows = createWorkflowStarter({ address: endpoints.temporalAddress, namespace: config.temporal.namespace });
   const mailer = createMailer(config);
   const caches = createCaches(config);
   const badgeAgent = createBadgeAgent(config.crawl);
+  const pageCounters = createPageCounters(db, log, { enabled: options.countPageViews ?? true });
   return {
     config,
     db,
@@ -71,7 +82,9 @@ export function createServices(config: Config, endpoints: Endpoints, log = creat
     caches,
     secrets: createAppSecrets(db),
     badgeAgent,
+    pageCounters,
     async close() {
+      await pageCounters.close();
       await workflows.close().catch(() => {});
       mailer?.close();
       await badgeAgent.close().catch(() => {});

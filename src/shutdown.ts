@@ -17,6 +17,11 @@ export interface ShutdownSteps {
   /** Stopped together, each within the grace period: the api's drain, the workers. */
   drain: ShutdownStep[];
   /**
+   * Then, with the database still open and no request left to count: what is buffered in memory
+   * (the listing page counters of src/services.ts), each within a close step's time.
+   */
+  flush?: ShutdownStep[];
+  /**
    * Then together, each briefly: database pools, embedded servers (a pool waiting for a stuck
    * query lets go when the embedded PostgreSQL stops; neither waits for the other).
    */
@@ -52,8 +57,9 @@ export function onShutdown(log: Logger, steps: ShutdownSteps, timing: ShutdownTi
       process.exit(1);
     }, timing.graceMs + margin).unref();
     // The workers' own force timer (grace + 1 s, worker.ts) ends them first; this only guards it.
-    // Drain (grace + 1.5 s) then closing (2 s at most) end before the last timer at grace + 5 s.
+    // Drain (grace + 1.5 s), flushing (1 s) then closing (2 s at most) end before the last timer at grace + 5 s.
     await Promise.all(steps.drain.map((step) => bounded(log, step, step.ms ?? timing.graceMs + DRAIN_EXTRA_MS)));
+    await Promise.all((steps.flush ?? []).map((step) => bounded(log, step, step.ms ?? closeStepMs)));
     await Promise.all(steps.close.map((step) => bounded(log, step, step.ms ?? closeStepMs)));
     log.info({ ms: Date.now() - started }, 'stopped');
     process.exit(0);

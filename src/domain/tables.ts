@@ -481,6 +481,14 @@ export interface SearchChangeTableRow {
   at: Date;
 }
 
+export interface ListingHourlyCountTableRow {
+  listing_id: number;
+  hour: Date;
+  referrer_host: string;
+  views: number;
+  clicks: number;
+}
+
 export interface RateLimitTableRow {
   key: string;
   points: number;
@@ -687,5 +695,6 @@ declare module 'knex/types/tables.js' {
       | 'created_at'
     >;
     webhook_attempts: Table<WebhookAttemptTableRow, 'id' | 'status_code' | 'error' | 'attempted_at'>;
+    listing_hourly_counts: Table<ListingHourlyCountTableRow, 'referrer_host' | 'views' | 'clicks'>;
   }
 }

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server';
+import { createMcpHandler, createRequestStateCodec, type AuthInfo, type RequestStateCodec } from '@modelcontextprotocol/server';
 import type { Context, DefaultState, Middleware } from 'koa';
 import compose from 'koa-compose';
 import type { Principal, Scope } from '../auth/scopes.ts';
@@ -15,7 +15,8 @@ import { mcpOriginGuard } from './origin-guard.ts';
 import { mcpChallenge, mcpResource } from './resource-metadata.ts';
 import { directCallResponse, directToolCall } from './direct-call.ts';
 import { createAnswerMemo } from './replayed-answers.ts';
-import { callTool, mcpServerFactory, mcpTools, type McpCall } from './tools.ts';
+import { callsToolThatHandsOver, legacySessionFor, legacyUrlElicitation, mayHandOver } from './person-pages.ts';
+import { callTool, mcpServerFactory, mcpTools, type KeptResult, type McpCall } from './tools.ts';
 
 // A tool call carries one operation's input: the largest body limit of the registry, plus room for the JSON-RPC envelope.
 const ENVELOPE_BYTES = 64 * 1024;
@@ -47,6 +48,19 @@ export function mcpEndpoint(services: Services, operations: readonly Operation[]
   const maxBytes = Math.max(...operations.map((op) => bodyLimitOf(op).bytes)) + ENVELOPE_BYTES;
   const tooLarge = () => payloadTooLarge(maxBytes, 'payload_too_large', 'The MCP message');
   const answers = createAnswerMemo();
+  // Sealed tool results of 2026-07-28 calls that show a page to the person (tools.ts), with a key
+  // every api process shares; bound to the credential that made the call.
+  let requestStates: Promise<RequestStateCodec<KeptResult>> | undefined;
+  const requestStateCodec = () =>
+    (requestStates ??= services.secrets
+      .get('mcp-request-state')
+      .then((key) =>
+        createRequestStateCodec<KeptResult>({ key, ttlSeconds: 3_600, bind: (c) => String(c.http?.authInfo?.clientId ?? 'anonymous') }),
+      )
+      .catch((err: unknown) => {
+        requestStates = undefined;
+        throw err;
+      }));
 
   /** Labels the request by what it calls, then checks its credentials and the scopes of its tools. */
   async function authorize(ctx: Context, message: unknown): Promise<Principal | null> {
@@ -79,17 +93,24 @@ export function mcpEndpoint(services: Services, operations: readonly Operation[]
       const raw = ctx.method === 'POST' ? await readBody(ctx.req, maxBytes, tooLarge) : undefined;
       const message = parseJson(raw);
       const principal = await authorize(ctx, message);
+      // A 2025-era client declaring URL elicitation gets a session id that says so (person-pages.ts).
+      const session = legacySessionFor(message);
+      if (session) ctx.set('Mcp-Session-Id', session);
       const fast = config.mcp.directToolCalls && ctx.method === 'POST';
       const replayable = fast ? answers.replayable(ctx.req.headers, message, raw) : undefined;
       const replayed = replayable && answers.replay(replayable);
       if (replayed) return sendAnswer(ctx, replayed, metrics.mcpAnswers.labels('replayed'));
       const call = await mcpCall(ctx, principal);
       const direct = fast ? directToolCall(ctx.req.headers, message, isTool) : undefined;
-      if (direct) {
+      if (direct && !mayHandOver(ctx.req.headers, direct.name, message)) {
         const result = await callTool(tools.byName.get(direct.name)!.op, direct.arguments, call);
         return sendAnswer(ctx, { status: 200, ...directCallResponse(direct, result, SERVER_INFO) }, metrics.mcpAnswers.labels('direct'));
       }
       metrics.mcpAnswers.inc({ path: 'sdk' });
+      if (callsToolThatHandsOver(message)) {
+        call.requestStates = await requestStateCodec();
+        call.legacyUrlElicitation = legacyUrlElicitation(ctx.req.headers);
+      }
       // A parsed body is handed over as such; the raw bytes only when they did not parse.
       const response = await handler.fetch(webRequest(ctx, config.baseUrl, message === undefined ? raw : undefined), {
         authInfo: authInfo(ctx, principal, call),

@@ -1,9 +1,12 @@
 import {
+  inputRequired,
   ProtocolError,
   ProtocolErrorCode,
   Server,
   type CallToolResult,
   type McpRequestContext,
+  type RequestStateCodec,
+  type ServerContext,
   type Tool,
 } from '@modelcontextprotocol/server';
 import { markShared, isShared, jsonText } from '../cache/shared-json.ts';
@@ -12,12 +15,23 @@ import { IDEMPOTENCY_KEY_SCHEMA, idempotencyKey } from '../operations/idempotenc
 import type { OperationContext, Operation } from '../operations/operation.ts';
 import { invoke } from '../operations/invoke.ts';
 import { operationSchemas, type JsonSchema } from '../operations/json-schema.ts';
+import { elicitationId, envelopeUrlElicitation, personPage, type PersonPage } from './person-pages.ts';
 
 /** Per-request state the endpoint hands to the tools through `authInfo.extra`. */
 export interface McpCall {
   operationContext: OperationContext;
   /** WWW-Authenticate challenge of the MCP resource (used if a 401 happens inside a tool). */
   challenge: string;
+  /** Seals a tool's result while the client shows a page to its person (2026-07-28); absent on the direct path. */
+  requestStates?: RequestStateCodec<KeptResult>;
+  /** A 2025-era client that declared URL elicitation (person-pages.ts). */
+  legacyUrlElicitation?: boolean;
+}
+
+/** What a 2026-07-28 call keeps in its requestState while the person is shown a page: the tool's result. */
+export interface KeptResult {
+  tool: string;
+  result: CallToolResult;
 }
 
 /** A tool as `tools/list` shows it. */
@@ -68,17 +82,46 @@ export function mcpServerFactory(tools: McpTools, serverInfo: { name: string; ve
   return function createServer(request: McpRequestContext): Server {
     const call = request.authInfo?.extra?.call as McpCall | undefined;
     if (!call) throw new Error('MCP request without call context');
-    const server = new Server(serverInfo, { capabilities: { tools: {} } });
+    const server = new Server(serverInfo, {
+      capabilities: { tools: {} },
+      ...(call.requestStates ? { requestState: { verify: call.requestStates.verify } } : {}),
+    });
     server.setRequestHandler('tools/list', () => ({ tools: tools.listings }));
-    server.setRequestHandler('tools/call', async (req) => {
+    server.setRequestHandler('tools/call', async (req, ctx) => {
       const tool = tools.byName.get(req.params.name);
       if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${req.params.name} not found`);
+      // The retry after the client showed the page: the result of the first round, not a second call.
+      const kept = ctx.mcpReq.requestState<KeptResult>();
+      if (kept !== undefined) {
+        if (kept.tool !== tool.op.name)
+          throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'The requestState belongs to another tool');
+        return server.projectCallToolResult(kept.result, tool.listing.outputSchema);
+      }
       const result = await callTool(tool.op, req.params.arguments, call);
+      const page = personPage(tool.op.name, result, call.operationContext.config.baseUrl);
+      if (page && call.requestStates && envelopeUrlElicitation(ctx.mcpReq.envelope)) {
+        return inputRequired({
+          inputRequests: { [page.key]: inputRequired.elicitUrl({ message: page.message, url: page.url }) },
+          requestState: await call.requestStates.mint({ tool: tool.op.name, result }, ctx),
+        });
+      }
+      if (page && call.legacyUrlElicitation) showPage(ctx, page, call);
       // Older protocol versions get the result in the shape they know.
       return server.projectCallToolResult(result, tool.listing.outputSchema);
     });
     return server;
   };
+}
+
+/**
+ * 2025 era: the elicitation request goes out on the call's event stream ahead of the result.
+ * Served statelessly, the client's answer comes back as a request of its own that this server
+ * never sees; the result does not depend on it (the person accepts or declines opening a page).
+ */
+function showPage(ctx: ServerContext, page: PersonPage, call: McpCall): void {
+  ctx.mcpReq
+    .send({ method: 'elicitation/create', params: { mode: 'url', url: page.url, message: page.message, elicitationId: elicitationId() } })
+    .catch((err: unknown) => call.operationContext.log.debug({ err }, 'URL elicitation left unanswered'));
 }
 
 /** A shared answer's (search page's) text block is shared too, so its escaped JSON is made once (direct-call.ts). */

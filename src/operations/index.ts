@@ -7,6 +7,7 @@ import { listingOperations } from './listings.ts';
 import type { Operation } from './operation.ts';
 import { orderOperations } from './orders.ts';
 import { publicOperations } from './public.ts';
+import { statsOperations } from './stats.ts';
 import { updateOperations } from './updates.ts';
 import { voteAuditOperations } from './vote-audit.ts';
 import { webhookOperations } from './webhooks.ts';
@@ -24,4 +25,5 @@ export const operations: readonly Operation[] = [
   ...orderOperations,
   ...voteAuditOperations,
   ...webhookOperations,
+  ...statsOperations,
 ] as unknown as readonly Operation[];

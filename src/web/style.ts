@@ -77,4 +77,7 @@ section.operation { border-top: 1px solid var(--line); margin-top: 2rem; }
 .address { white-space: pre-line; }
 @media print { header.site, footer, .no-print { display: none; } main { max-width: none; } }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+/* Launch numbers (issue 25): SVG charts shrink with the page. */
+figure.chart { margin: 1.5rem 0; }
+figure.chart svg { display: block; max-width: 100%; height: auto; }
 `;

@@ -24,6 +24,7 @@ import * as searchTriggerColumns from './024-search-trigger-columns.ts';
 import * as limitsOnRateLimiter from './025-limits-on-rate-limiter.ts';
 import * as voteTrust from './027-vote-trust.ts';
 import * as webhooks from './028-webhooks.ts';
+import * as listingStats from './029-listing-stats.ts';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -58,6 +59,7 @@ const migrations: Record<string, Migration> = {
   '025-limits-on-rate-limiter': limitsOnRateLimiter,
   '027-vote-trust': voteTrust,
   '028-webhooks': webhooks,
+  '029-listing-stats': listingStats,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -5,6 +5,7 @@ import { notFound } from '../../errors.ts';
 import { chooseFreeListingOp, getBadgesOp, recheckBadgeOp } from '../../operations/launches.ts';
 import type { OwnerListingView } from '../../operations/listing-edit-schemas.ts';
 import { getMyListingOp } from '../../operations/listings.ts';
+import { paths } from '../../paths.ts';
 import { errorSummary, postForm, time } from '../components.ts';
 import { missingList } from '../content.ts';
 import { csrfToken } from '../csrf.ts';
@@ -105,6 +106,7 @@ function launchStatus(v: OwnerView): SafeHtml {
 <dt>Place in that week</dt><dd data-field="queue-position">${v.queue_position ?? html`<span class="muted">—</span>`}</dd>
 </dl>
 ${(v.status as string) === 'live' && html`<p><a href="/listings/${v.slug}">See the public page</a></p>`}
+<p><a href="${paths.listingStats(v.id)}">See its launch numbers</a>: views, clicks, votes and followers.</p>
 </section>`;
 }
 

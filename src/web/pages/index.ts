@@ -18,6 +18,7 @@ import { founderProfilePages } from './founder-profile.ts';
 import { homePages } from './home.ts';
 import { launchesPages } from './launches.ts';
 import { listingPages } from './listing.ts';
+import { listingStatsPages } from './listing-stats.ts';
 import { notificationPages } from './notifications.ts';
 import type { PageRoutes } from './page-routes.ts';
 import { signInPages } from './sign-in.ts';
@@ -65,4 +66,6 @@ export const pageModules: PageRoutes[] = [
   checkoutPages,
   orderPages,
   categoryPages,
+  // Launch analytics (issue 25): clicks out through /go/{slug}, the owner's numbers and their CSV.
+  listingStatsPages,
 ];

@@ -7,9 +7,10 @@ import { getListingOp } from '../../operations/public-listing.ts';
 import { storyPage } from '../../operations/read-models/founders.ts';
 import { removedVotesOf, votedByCaller, voteTargets, type VoteTarget } from '../../operations/read-models/votes.ts';
 import { paths } from '../../paths.ts';
-import { day, externalLink, textBlocks } from '../content.ts';
+import { day, displayUrl, externalLink, textBlocks } from '../content.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { invokeForPage, pageContext } from '../invoke.ts';
+import { countListingView } from '../page-views.ts';
 import { renderPage } from '../render.ts';
 import type { WebServices } from '../web-services.ts';
 import { claimPrompt } from './claim-link.ts';
@@ -25,6 +26,7 @@ export const listingPages: PageRoutes = (router, services) => {
   router.get('/listings/{slug}', async function showListing(ctx) {
     const slug = ctx.params.slug!;
     const listing = await liveListing(ctx, services, slug);
+    countListingView(ctx, services, listing.id);
     const page = await pageContext(ctx, services);
     const [story, [target]] = await Promise.all([storyPage(page, slug), voteTargets(page, [listing.id])]);
     await renderPage(ctx, services, {
@@ -71,7 +73,7 @@ function listingBody(l: PublicListingPage, story: { title: string; path: string 
   return html`${l.headline && html`<p class="lead">${l.headline}</p>`}
 ${textBlocks(l.summary)}
 <ul class="facts">
-<li>Website: ${externalLink(l.url, undefined, 'noopener')}</li>
+<li>Website: <a href="${paths.go(l.slug)}" rel="noopener">${displayUrl(l.url)}</a></li>
 <li><span data-followers>${l.follower_count}</span> ${l.follower_count === 1 ? 'follower' : 'followers'}</li>
 ${story && html`<li>Founder story: <a href="${story.path}">${story.title}</a></li>`}
 </ul>

@@ -1,0 +1,32 @@
+import { isbot } from 'isbot';
+import type { Context } from 'koa';
+import type { WebServices } from './web-services.ts';
+
+/**
+ * Counts one view of a listing page by a person (issue 25 §2): no cookie is read or set, bots
+ * (by User-Agent, with isbot) are not counted, and of the referrer only its host is kept. The
+ * count goes to the process's buffer; nothing waits for the database.
+ */
+export function countListingView(ctx: Context, services: Pick<WebServices, 'pageCounters'>, listingId: number): void {
+  if (isBotRequest(ctx)) return;
+  services.pageCounters.view(listingId, referrerHost(ctx.get('referer')));
+}
+
+/** Counts one click through /go/{slug}, unless a bot follows the link. */
+export function countListingClick(ctx: Context, services: Pick<WebServices, 'pageCounters'>, listingId: number): void {
+  if (!isBotRequest(ctx)) services.pageCounters.click(listingId);
+}
+
+/** A request without a User-Agent is a script, not a person's browser. */
+const isBotRequest = (ctx: Context) => {
+  const agent = ctx.get('user-agent');
+  return agent === '' || isbot(agent);
+};
+
+/** The host of an http(s) referrer, lower case, without port or path; null for anything else. */
+function referrerHost(referer: string): string | null {
+  if (!referer) return null;
+  const url = URL.parse(referer);
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || !url.hostname) return null;
+  return url.hostname.toLowerCase();
+}

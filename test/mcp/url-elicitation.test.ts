@@ -1,0 +1,137 @@
+import { randomBytes } from 'node:crypto';
+import test from 'ava';
+import { Client, StreamableHTTPClientTransport, type CallToolResult, type ElicitRequestURLParams } from '@modelcontextprotocol/client';
+import { startTestEnv, type TestEnv } from '../helpers/env.ts';
+import { insertLiveListing } from '../helpers/listings.ts';
+
+// Issue 25 §3 with the official MCP client in both protocol eras: create_checkout and an email
+// claim ask a client that declares URL elicitation to show the pay page / the claim's
+// verification step to its person (elicitation/create, mode "url"); a client without it gets the
+// result only; a client whose person declines still gets the result, which always has the URL.
+
+const ERAS = ['2026-07-28', '2025-11-25'] as const;
+type Era = (typeof ERAS)[number];
+
+let env: TestEnv;
+test.before(async () => {
+  env = await startTestEnv(import.meta.url);
+  await env.startWorkers();
+});
+test.after.always(async () => {
+  await env?.close();
+});
+
+const db = () => env.services.db;
+
+interface Elicited {
+  params: ElicitRequestURLParams;
+}
+
+/** The official client of an era; `answer` (when given) declares URL elicitation and answers its requests. */
+async function connect(era: Era, key: string, answer?: 'accept' | 'decline') {
+  const seen: Elicited[] = [];
+  let elicited: (() => void) | undefined;
+  const firstElicitation = new Promise<void>((resolve) => (elicited = resolve));
+  const options = answer ? { capabilities: { elicitation: { url: {} } } } : {};
+  const client =
+    era === '2026-07-28'
+      ? new Client({ name: 'elicitation-test', version: '1.0.0' }, { ...options, versionNegotiation: { mode: { pin: era } } })
+      : new Client({ name: 'elicitation-test', version: '1.0.0' }, { ...options, supportedProtocolVersions: [era] });
+  if (answer) {
+    client.setRequestHandler('elicitation/create', async (request) => {
+      seen.push({ params: request.params as ElicitRequestURLParams });
+      elicited!();
+      return { action: answer };
+    });
+  }
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${env.baseUrl}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }),
+  );
+  return { client, seen, firstElicitation };
+}
+
+async function owned() {
+  const tag = `elicit${randomBytes(4).toString('hex')}`;
+  const owner = await env.user();
+  const listingId = await insertLiveListing(db(), { name: tag, ownerId: owner.userId, url: `https://${tag}.com/` });
+  return { owner, listingId };
+}
+
+const checkoutArgs = (listingId: number) => ({
+  items: [{ product: 'featured', listing_id: listingId, options: { weeks: 1 } }],
+  billing_country: 'DE',
+});
+const bodyOf = (result: CallToolResult) => {
+  if (result.isError) throw new Error((result.content[0] as { text: string }).text);
+  return result.structuredContent as Record<string, any>;
+};
+
+for (const era of ERAS) {
+  test(`${era}: create_checkout asks a client with URL elicitation to show the pay page; the result carries it too`, async (t) => {
+    const { owner, listingId } = await owned();
+    const { client, seen, firstElicitation } = await connect(era, owner.key, 'accept');
+    t.teardown(() => client.close());
+    t.is(client.getNegotiatedProtocolVersion(), era);
+    const order = bodyOf((await client.callTool({ name: 'create_checkout', arguments: checkoutArgs(listingId) })) as CallToolResult);
+    t.regex(order.checkout_url, new RegExp(`^${env.baseUrl}/checkout/`));
+    await firstElicitation;
+    t.is(seen.length, 1);
+    const params = seen[0]!.params;
+    t.is(params.mode, 'url');
+    t.is(params.url, order.checkout_url);
+    t.regex(params.message, new RegExp(`order ${order.number}.*never to the assistant`));
+    if (era === '2025-11-25') t.regex(params.elicitationId, /^[0-9a-f-]{36}$/);
+    // One order, not one per round.
+    t.is(await countOrders(owner.userId), 1);
+  });
+
+  test(`${era}: a client without URL elicitation gets only the result`, async (t) => {
+    const { owner, listingId } = await owned();
+    const { client } = await connect(era, owner.key);
+    t.teardown(() => client.close());
+    const result = (await client.callTool({ name: 'create_checkout', arguments: checkoutArgs(listingId) })) as CallToolResult;
+    t.regex(bodyOf(result).checkout_url, /\/checkout\//);
+    t.is(await countOrders(owner.userId), 1);
+  });
+
+  test(`${era}: when the person declines to open the page, the result still comes with checkout_url`, async (t) => {
+    const { owner, listingId } = await owned();
+    const { client, seen, firstElicitation } = await connect(era, owner.key, 'decline');
+    t.teardown(() => client.close());
+    const order = bodyOf((await client.callTool({ name: 'create_checkout', arguments: checkoutArgs(listingId) })) as CallToolResult);
+    await firstElicitation;
+    t.is(seen[0]!.params.url, order.checkout_url);
+    t.truthy(order.checkout_url);
+    t.is(await countOrders(owner.userId), 1);
+  });
+
+  test(`${era}: an email claim shows the verification step; a DNS claim and a refused checkout show nothing`, async (t) => {
+    const tag = `claim${randomBytes(4).toString('hex')}`;
+    const claimant = await env.user();
+    const listingId = await insertLiveListing(db(), { name: tag, url: `https://${tag}.com/` });
+    const { slug } = (await db()('listings').where({ id: listingId }).first('slug'))!;
+    const { client, seen, firstElicitation } = await connect(era, claimant.key, 'accept');
+    t.teardown(() => client.close());
+    const claim = bodyOf(
+      (await client.callTool({ name: 'claim_listing', arguments: { slug, method: 'email', email: `boss@${tag}.com` } })) as CallToolResult,
+    );
+    t.like(claim, { method: 'email', status: 'pending' });
+    await firstElicitation;
+    t.is(seen.length, 1);
+    t.is(seen[0]!.params.mode, 'url');
+    t.is(seen[0]!.params.url, `${env.baseUrl}/account/claims#claim-${claim.id}`);
+    t.regex(seen[0]!.params.message, new RegExp(`boss@${tag}\\.com`));
+
+    const other = await insertLiveListing(db(), { name: `${tag}dns`, url: `https://${tag}dns.com/` });
+    const { slug: otherSlug } = (await db()('listings').where({ id: other }).first('slug'))!;
+    bodyOf((await client.callTool({ name: 'claim_listing', arguments: { slug: otherSlug, method: 'dns' } })) as CallToolResult);
+    const refused = (await client.callTool({ name: 'create_checkout', arguments: { items: [], billing_country: 'DE' } })) as CallToolResult;
+    t.true(refused.isError);
+    t.is(seen.length, 1, 'nothing more was shown');
+  });
+}
+
+async function countOrders(userId: number): Promise<number> {
+  const row = await db()('orders').where({ user_id: userId }).count({ n: '*' }).first();
+  return Number(row?.n);
+}
