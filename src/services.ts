@@ -13,6 +13,8 @@ import { createMetrics, type Metrics } from './metrics/registry.ts';
 import { createSearchEngine } from './search/engines.ts';
 import { createPaymentProvider, type ConfiguredProvider } from './payments/index.ts';
 import { createWorkflowStarter } from './temporal/client.ts';
+import type { MediaStore } from './domain/media/media-port.ts';
+import { createPostgresMediaStore } from './media/postgres-store.ts';
 
 /** Long-lived handles of one process, created once and passed down. */
 export interface Services {
@@ -38,6 +40,8 @@ export interface Services {
   secrets: AppSecrets;
   /** The guarded HTTP agent badge checks fetch owners' pages through. */
   badgeAgent: Dispatcher;
+  /** Logos, preview images and card images (PostgreSQL), served under /media by every api process. */
+  media: MediaStore;
   close(): Promise<void>;
 }
 
@@ -71,6 +75,7 @@ export function createServices(config: Config, endpoints: Endpoints, log = creat
     caches,
     secrets: createAppSecrets(db),
     badgeAgent,
+    media: createPostgresMediaStore(db),
     async close() {
       await workflows.close().catch(() => {});
       mailer?.close();

@@ -38,7 +38,14 @@ export const searchListingsOp = defineOperation({
       .describe('True when there are more than 100 matches (`total` is then 100; results are served up to the first 1,000)'),
   }),
   handler: (input, ctx) =>
-    ctx.search.search({ siteId: ctx.site.id, siteKey: ctx.site.key, q: input.q, page: input.page, perPage: input.per_page }),
+    ctx.search.search({
+      siteId: ctx.site.id,
+      siteKey: ctx.site.key,
+      baseUrl: ctx.config.baseUrl,
+      q: input.q,
+      page: input.page,
+      perPage: input.per_page,
+    }),
 });
 
 /** An ISO week label (`2026-W48`) that names a real week. */

@@ -22,6 +22,7 @@ import * as testPaymentRefunds from './022-test-payment-refunds.ts';
 import * as rateLimits from './023-rate-limits.ts';
 import * as searchTriggerColumns from './024-search-trigger-columns.ts';
 import * as limitsOnRateLimiter from './025-limits-on-rate-limiter.ts';
+import * as media from './026-media.ts';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -54,6 +55,7 @@ const migrations: Record<string, Migration> = {
   '023-rate-limits': rateLimits,
   '024-search-trigger-columns': searchTriggerColumns,
   '025-limits-on-rate-limiter': limitsOnRateLimiter,
+  '026-media': media,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
