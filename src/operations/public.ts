@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { mediaUrl } from '../paths.ts';
 import { listInterviewQuestions } from '../domain/catalog/interview-questions.ts';
 import { listProducts } from '../domain/catalog/products.ts';
 import { cachedCommunityLeaderboard } from '../domain/ranking/leaderboard.ts';
@@ -83,7 +84,7 @@ export const getCommunityLeaderboardOp = defineOperation({
         name: z.string(),
         url: z.string(),
         headline: z.string().nullable(),
-        logo_url: z.string().nullable(),
+        logo_url: z.string().nullable().describe('The 256×256 logo under /media'),
         score: z.int(),
         votes_removed: z.int().describe('Votes of the launch week removed by the site team (fraud)'),
       }),
@@ -92,12 +93,15 @@ export const getCommunityLeaderboardOp = defineOperation({
     per_page: z.int(),
     total: z.int().describe('Ranked listings of the week'),
   }),
-  handler: (input, ctx) =>
-    cachedCommunityLeaderboard(ctx.db, ctx.caches.leaderboard, ctx.site.id, {
+  async handler(input, ctx) {
+    const board = await cachedCommunityLeaderboard(ctx.db, ctx.caches.leaderboard, ctx.site.id, {
       weekStart: input.week ? isoWeekMonday(input.week)! : isoWeekStart(new Date()),
       page: input.page,
       perPage: input.per_page,
-    }),
+    });
+    // The stored logo paths (site-relative, as pages use them) as URLs on the public origin.
+    return { ...board, items: board.items.map((item) => ({ ...item, logo_url: mediaUrl(ctx.config.baseUrl, item.logo_url) })) };
+  },
 });
 
 export const listInterviewQuestionsOp = defineOperation({
