@@ -38,7 +38,14 @@ async function main() {
           statements.push({ sql: query.sql, bindings: query.bindings ?? [] });
         db.on('query', onQuery);
         const started = performance.now();
-        const result = await new PostgresSearch(db, { cacheTtlMs: 0 }).search({ siteId, siteKey: 'main', q, page, perPage: 20 });
+        const result = await new PostgresSearch(db, { cacheTtlMs: 0 }).search({
+          siteId,
+          siteKey: 'main',
+          baseUrl: '',
+          q,
+          page,
+          perPage: 20,
+        });
         const elapsed = performance.now() - started;
         db.removeListener('query', onQuery);
         const capped = result.total_capped ? ' (capped)' : '';
@@ -69,7 +76,7 @@ async function stream(db: ReturnType<typeof createDb>, siteId: number, count: nu
     const params = new URL(path, 'http://x').searchParams;
     const [q, page] = [params.get('q')!, Number(params.get('page'))];
     const started = performance.now();
-    await new PostgresSearch(db, { cacheTtlMs: 0 }).search({ siteId, siteKey: 'main', q, page, perPage: 20 });
+    await new PostgresSearch(db, { cacheTtlMs: 0 }).search({ siteId, siteKey: 'main', baseUrl: '', q, page, perPage: 20 });
     times.push({ ms: performance.now() - started, q, page });
   }
   const sorted = times.map((t) => t.ms).sort((a, b) => a - b);

@@ -55,6 +55,7 @@ async function main() {
         await memory.search({
           siteId: site,
           siteKey: 'main',
+          baseUrl: '',
           q: params.get('q') ?? '',
           page: Number(params.get('page') ?? 1),
           perPage: 20,

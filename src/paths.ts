@@ -26,6 +26,16 @@ export const paths = {
   story: (listingSlug: string) => `/stories/${encodeURIComponent(listingSlug)}`,
   founder: (userId: number) => `/founders/${userId}`,
   founderPhoto: (userId: number, etag: string) => `/media/founders/${userId}/photo.webp?v=${etag}`,
+  /** A stored media file (its key names its content, so the URL never changes what it shows). */
+  media: (key: string) => `/media/${key}`,
+  /** A listing's square logo at 256 or 64 px (PNG); `logo_url` is the 256 px one. */
+  listingLogo: (id: string, size: 256 | 64) => `/media/logos/${id}/${size}.png`,
+  /** A listing's 1200×630 preview image (JPEG). */
+  listingImage: (id: string) => `/media/images/${id}.jpg`,
+  /** A listing's generated 1200×630 card image (PNG); `v` is a hash of what it shows. */
+  listingCard: (slug: string, version: string) => `/media/cards/${encodeURIComponent(slug)}.png?v=${version}`,
+  /** The owner's page to replace a listing's logo and preview image. */
+  listingImages: (listingId: number) => `/account/listings/${listingId}/images`,
   devMailbox: '/dev/mailbox',
   api: '/api/v1',
   /** A REST route of the registry, e.g. `apiRoute('/listings/12/follow')`. */
@@ -36,3 +46,9 @@ export const paths = {
 
 /** `path` on the public origin (a link in a mail, a document, a log line). */
 export const absoluteUrl = (baseUrl: string, path: string) => `${baseUrl}${path}`;
+
+/** A stored `/media/...` path (a listing's logo_url or image_url column) as an absolute URL, or null. */
+export const mediaUrl = (baseUrl: string, path: string | null) => (path === null ? null : absoluteUrl(baseUrl, path));
+
+/** The 64 px logo beside a listing's 256 px `logo_url` (absolute or site-relative), for small places like lists. */
+export const smallLogoUrl = (logoUrl: string) => logoUrl.replace(/\/256\.png$/, '/64.png');

@@ -14,6 +14,8 @@ import { createSearchEngine } from './search/engines.ts';
 import { createPaymentProvider, type ConfiguredProvider } from './payments/index.ts';
 import { createWorkflowStarter } from './temporal/client.ts';
 import { createPageCounters, type PageCounters } from './domain/stats/page-counters.ts';
+import type { MediaStore } from './domain/media/media-port.ts';
+import { createPostgresMediaStore } from './media/postgres-store.ts';
 
 /** Long-lived handles of one process, created once and passed down. */
 export interface Services {
@@ -41,6 +43,8 @@ export interface Services {
   badgeAgent: Dispatcher;
   /** Listing page views and outbound clicks, buffered and written to hourly counters once a second. */
   pageCounters: PageCounters;
+  /** Logos, preview images and card images (PostgreSQL), served under /media by every api process. */
+  media: MediaStore;
   /** Writes what is buffered (the page counters), stops the timers, closes the pools. */
   close(): Promise<void>;
 }
@@ -83,6 +87,7 @@ export function createServices(config: Config, endpoints: Endpoints, log = creat
     secrets: createAppSecrets(db),
     badgeAgent,
     pageCounters,
+    media: createPostgresMediaStore(db),
     async close() {
       await pageCounters.close();
       await workflows.close().catch(() => {});

@@ -2,15 +2,18 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/knex.ts';
 import { CrawlError, crawlSite, extractDraft } from '../domain/crawl/index.ts';
+import { withCrawledMedia } from '../domain/media/crawled-media.ts';
+import type { MediaStore } from '../domain/media/media-port.ts';
 import { loadCrawledPages, markDraftFailed, getDraft, saveCrawledPages, saveDraftContent } from '../domain/drafts/drafts.ts';
 
 export interface DraftActivityDeps {
   db: Db;
   config: Config;
+  media: MediaStore;
 }
 
 /** Activities of the draft workflow; thin wrappers over domain code. */
-export function createDraftActivities({ db, config }: DraftActivityDeps) {
+export function createDraftActivities({ db, config, media }: DraftActivityDeps) {
   return {
     async crawlDraftSite(draftId: number): Promise<void> {
       const draft = await getDraft(db, draftId);
@@ -26,7 +29,9 @@ export function createDraftActivities({ db, config }: DraftActivityDeps) {
     async composeDraft(draftId: number): Promise<void> {
       const { url, pages } = await loadCrawledPages(db, draftId);
       if (pages.length === 0) return; // already composed by an earlier attempt
-      const { fields, evidence } = extractDraft({ url: pages[0]?.url ?? url, pages });
+      const crawled = { url: pages[0]?.url ?? url, pages };
+      // The logo and preview image are fetched, checked and stored now; a bad one is left out.
+      const { fields, evidence } = await withCrawledMedia(extractDraft(crawled), crawled, config.crawl, media);
       await saveDraftContent(db, draftId, fields, evidence);
     },
     async failDraft(draftId: number, code: string, reason: string): Promise<void> {

@@ -3,19 +3,21 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/knex.ts';
 import { AppError } from '../errors.ts';
 import { importListing } from '../domain/listings/import-listing.ts';
+import type { MediaStore } from '../domain/media/media-port.ts';
 
 export interface ListingImportActivityDeps {
   db: Db;
   config: Pick<Config, 'crawl' | 'baseUrl'>;
+  media: MediaStore;
 }
 
 /** Activities of the listing import workflow; thin wrappers over domain code. */
-export function createListingImportActivities({ db, config }: ListingImportActivityDeps) {
+export function createListingImportActivities({ db, config, media }: ListingImportActivityDeps) {
   return {
     async importCompanyListing(input: { siteId: number; url: string }): Promise<{ id: number; slug: string }> {
       const info = Context.current().info;
       try {
-        return await importListing(db, config.crawl, {
+        return await importListing(db, config.crawl, media, {
           ...input,
           baseUrl: config.baseUrl,
           // A retry after an attempt whose commit went through finds its own listing again.

@@ -208,6 +208,16 @@ export interface FounderPhotoTableRow {
   updated_at: Date;
 }
 
+export interface MediaFileTableRow {
+  key: string;
+  content_type: string;
+  body: Buffer;
+  etag: string;
+  width: number;
+  height: number;
+  created_at: Date;
+}
+
 export interface InterviewAnswerTableRow {
   user_id: number;
   question_id: number;
@@ -602,6 +612,7 @@ declare module 'knex/types/tables.js' {
     >;
     founder_profiles: Table<FounderProfileTableRow, 'display_name' | 'bio' | 'links' | Timestamps>;
     founder_photos: Table<FounderPhotoTableRow, 'updated_at'>;
+    media_files: Table<MediaFileTableRow, 'created_at'>;
     interview_answers: Table<InterviewAnswerTableRow, Timestamps>;
     founder_stories: Table<
       FounderStoryTableRow,

@@ -17,7 +17,7 @@ export interface CallInfo {
 
 /** The context an operation handler runs with, the same for REST and MCP. */
 export async function operationContext(
-  services: Pick<Services, 'db' | 'config' | 'workflows' | 'search' | 'caches' | 'badgeAgent' | 'payments'>,
+  services: Pick<Services, 'db' | 'config' | 'workflows' | 'search' | 'caches' | 'badgeAgent' | 'payments' | 'media'>,
   call: CallInfo,
 ): Promise<OperationContext> {
   return {
@@ -28,6 +28,7 @@ export async function operationContext(
     caches: services.caches,
     badgeAgent: services.badgeAgent,
     payments: services.payments,
+    media: services.media,
     get log() {
       return call.log; // a transport may make its logger only when it is used
     },

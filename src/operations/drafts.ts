@@ -33,8 +33,12 @@ const DraftFields = z.object({
   name: oneLine(LIMITS.name).min(1).nullable(),
   headline: oneLine(LIMITS.headline).nullable(),
   summary: plainText(LIMITS.summary).nullable(),
-  logo_url: HttpUrl.nullable(),
-  image_url: HttpUrl.nullable(),
+  logo_url: HttpUrl.nullable().describe(
+    'The logo found on the website, checked and stored as a 256×256 PNG under /media; null when the site has no usable one',
+  ),
+  image_url: HttpUrl.nullable().describe(
+    'The preview image found on the website (og:image, twitter:image), stored as a 1200×630 JPEG under /media',
+  ),
   facts: CompanyFacts,
   socials: Socials,
   faqs: Faqs,
@@ -91,7 +95,7 @@ export const createDraftOp = defineOperation({
       await deleteDraft(ctx.db, draft.id);
       throw err;
     }
-    return toDraftView(draft);
+    return toDraftView(draft, ctx.config.baseUrl);
   },
 });
 
@@ -106,7 +110,7 @@ export const getDraftOp = defineOperation({
   tags: ['drafts'],
   input: z.object({ id: Id }),
   output: Draft,
-  handler: async (input, ctx) => toDraftView(await getOwnedDraft(ctx.db, callerId(ctx), input.id)),
+  handler: async (input, ctx) => toDraftView(await getOwnedDraft(ctx.db, callerId(ctx), input.id), ctx.config.baseUrl),
 });
 
 export const updateDraftOp = defineOperation({
@@ -120,10 +124,19 @@ export const updateDraftOp = defineOperation({
   errorCodes: ['draft_crawling', 'draft_drafting', 'draft_submitted', 'draft_failed'],
   readOnly: false,
   tags: ['drafts'],
-  input: DraftFields.partial().strict().extend({ id: Id }),
+  input: DraftFields.partial()
+    .strict()
+    .extend({
+      id: Id,
+      logo_url: z.null().optional().describe('null drops the drafted logo; upload another after submitting (upload_listing_logo)'),
+      image_url: z
+        .null()
+        .optional()
+        .describe('null drops the drafted preview image; upload another after submitting (upload_listing_image)'),
+    }),
   output: Draft,
   async handler({ id, ...changes }, ctx) {
-    return toDraftView(await updateDraftFields(ctx.db, callerId(ctx), id, changes));
+    return toDraftView(await updateDraftFields(ctx.db, callerId(ctx), id, changes), ctx.config.baseUrl);
   },
 });
 

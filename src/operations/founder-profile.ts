@@ -1,20 +1,13 @@
 import { z } from 'zod';
 import { interviewAnswers, saveInterviewAnswers } from '../domain/founders/interview.ts';
-import {
-  decodeImageBase64,
-  IMAGE_BASE64_PATTERN,
-  isImageBase64,
-  PHOTO_LIMITS,
-  photoTooLarge,
-  processPhoto,
-  saveFounderPhoto,
-} from '../domain/founders/photos.ts';
+import { PHOTO, PHOTO_LIMITS, photoTooLarge, processPhoto, saveFounderPhoto } from '../domain/founders/photos.ts';
+import { decodeImageBase64 } from '../domain/media/images.ts';
 import { founderProfileView, updateFounderProfile } from '../domain/founders/profiles.ts';
 import { RULES } from '../domain/founders/publish-rules.ts';
 import { wakeProfileWaiters } from '../domain/launches/owner-actions.ts';
 import { InterviewAnswer, MissingItem, OneLine, PlainText } from './founder-schemas.ts';
 import { callerId, defineOperation, type OperationContext } from './operation.ts';
-import { HttpsUrl, Id } from './schemas.ts';
+import { HttpsUrl, Id, ImageBase64 } from './schemas.ts';
 
 const FounderProfile = z.object({
   user_id: Id,
@@ -100,21 +93,10 @@ export const uploadFounderPhotoOp = defineOperation({
   readOnly: false,
   destructive: true,
   tags: ['founder'],
-  input: z
-    .object({
-      image_base64: z
-        .string()
-        .min(1)
-        // The strings decodeImageBase64 takes; the document states them as a pattern (meta), the
-        // check runs in linear time (the pattern's backtracking overflows on a 7 MB upload).
-        .refine(isImageBase64, 'Must be base64 (optionally a data: URL)')
-        .meta({ pattern: IMAGE_BASE64_PATTERN.source })
-        .describe('The image file, base64-encoded (a data: URL is accepted; its type is ignored)'),
-    })
-    .strict(),
+  input: z.object({ image_base64: ImageBase64 }).strict(),
   output: FounderProfile,
   async handler(input, ctx) {
-    const photo = await processPhoto(decodeImageBase64(input.image_base64));
+    const photo = await processPhoto(decodeImageBase64(input.image_base64, PHOTO));
     await saveFounderPhoto(ctx.db, callerId(ctx), photo);
     await wakeProfileWaiters(ctx, callerId(ctx));
     return profileOf(ctx);

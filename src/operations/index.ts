@@ -3,6 +3,7 @@ import { draftOperations } from './drafts.ts';
 import { founderOperations } from './founders.ts';
 import { launchOperations } from './launches.ts';
 import { listingEditOperations } from './listing-edits.ts';
+import { listingMediaOperations } from './listing-media.ts';
 import { listingOperations } from './listings.ts';
 import type { Operation } from './operation.ts';
 import { orderOperations } from './orders.ts';
@@ -18,6 +19,7 @@ export const operations: readonly Operation[] = [
   ...draftOperations,
   ...listingOperations,
   ...listingEditOperations,
+  ...listingMediaOperations,
   ...updateOperations,
   ...founderOperations,
   ...launchOperations,

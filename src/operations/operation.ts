@@ -1,3 +1,4 @@
+import type { MediaStore } from '../domain/media/media-port.ts';
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import type { Logger } from 'pino';
@@ -37,6 +38,8 @@ export interface OperationContext {
   badgeAgent: Dispatcher;
   /** The configured payment provider; null when payments are not configured. */
   payments: ConfiguredProvider | null;
+  /** Where listing logos, preview images and card images are stored. */
+  media: MediaStore;
   log: Logger;
   requestId: string;
   /** The site the request came to (by host), or the default site. */

@@ -14,5 +14,5 @@ export const getListingOp = defineOperation({
   tags: ['public'],
   input: z.object({ slug: z.string().min(1).max(80).describe('The listing slug, e.g. acme-rockets') }),
   output: PublicListingView,
-  handler: (input, ctx) => publicListingBySlug(ctx.db, ctx.caches.sites, input.slug),
+  handler: (input, ctx) => publicListingBySlug(ctx.db, ctx.caches.sites, input.slug, ctx.config.baseUrl),
 });

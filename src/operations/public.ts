@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { mediaUrl } from '../paths.ts';
 import { listInterviewQuestions } from '../domain/catalog/interview-questions.ts';
 import { listProducts } from '../domain/catalog/products.ts';
 import { cachedCommunityLeaderboard } from '../domain/ranking/leaderboard.ts';
@@ -38,7 +39,14 @@ export const searchListingsOp = defineOperation({
       .describe('True when there are more than 100 matches (`total` is then 100; results are served up to the first 1,000)'),
   }),
   handler: (input, ctx) =>
-    ctx.search.search({ siteId: ctx.site.id, siteKey: ctx.site.key, q: input.q, page: input.page, perPage: input.per_page }),
+    ctx.search.search({
+      siteId: ctx.site.id,
+      siteKey: ctx.site.key,
+      baseUrl: ctx.config.baseUrl,
+      q: input.q,
+      page: input.page,
+      perPage: input.per_page,
+    }),
 });
 
 /** An ISO week label (`2026-W48`) that names a real week. */
@@ -76,7 +84,7 @@ export const getCommunityLeaderboardOp = defineOperation({
         name: z.string(),
         url: z.string(),
         headline: z.string().nullable(),
-        logo_url: z.string().nullable(),
+        logo_url: z.string().nullable().describe('The 256×256 logo under /media'),
         score: z.int(),
         votes_removed: z.int().describe('Votes of the launch week removed by the site team (fraud)'),
         votes_discounted: z.int().describe('Votes of the launch week a vote-ring detector flagged: kept, counting 0 (see get_vote_audit)'),
@@ -86,12 +94,15 @@ export const getCommunityLeaderboardOp = defineOperation({
     per_page: z.int(),
     total: z.int().describe('Ranked listings of the week'),
   }),
-  handler: (input, ctx) =>
-    cachedCommunityLeaderboard(ctx.db, ctx.caches.leaderboard, ctx.site.id, {
+  async handler(input, ctx) {
+    const board = await cachedCommunityLeaderboard(ctx.db, ctx.caches.leaderboard, ctx.site.id, {
       weekStart: input.week ? isoWeekMonday(input.week)! : isoWeekStart(new Date()),
       page: input.page,
       perPage: input.per_page,
-    }),
+    });
+    // The stored logo paths (site-relative, as pages use them) as URLs on the public origin.
+    return { ...board, items: board.items.map((item) => ({ ...item, logo_url: mediaUrl(ctx.config.baseUrl, item.logo_url) })) };
+  },
 });
 
 export const listInterviewQuestionsOp = defineOperation({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SOCIAL_PLATFORMS } from '../domain/crawl/extract-socials.ts';
 import { CompanyFacts, Evidence, Faq, HttpUrl, Id, ListingStatus, UnlockedSection } from '../domain/fields.ts';
+import { IMAGE_BASE64_PATTERN, isImageBase64 } from '../domain/media/images.ts';
 
 /** Shared schemas of the contract; operation modules compose them. Field rules live in domain/fields.ts. */
 export {
@@ -35,6 +36,16 @@ export const CategorySlug = z
   .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'Must be a category slug')
   .max(60);
 
+/** An uploaded image file (founder photo, listing logo and image), base64 in JSON and MCP arguments alike. */
+export const ImageBase64 = z
+  .string()
+  .min(1)
+  // The strings decodeImageBase64 takes; the document states them as a pattern (meta), the
+  // check runs in linear time (the pattern's backtracking overflows on a 7 MB upload).
+  .refine(isImageBase64, 'Must be base64 (optionally a data: URL)')
+  .meta({ pattern: IMAGE_BASE64_PATTERN.source })
+  .describe('The image file, base64-encoded (a data: URL is accepted; its type is ignored)');
+
 /** What anyone can read about a listing. */
 export const PublicListing = z.object({
   id: Id,
@@ -47,8 +58,18 @@ export const PublicListing = z.object({
   summary: z.string().nullable(),
   seo_title: z.string().nullable(),
   seo_description: z.string().nullable(),
-  logo_url: z.string().nullable(),
-  image_url: z.string().nullable(),
+  logo_url: z
+    .string()
+    .nullable()
+    .describe(
+      'The square logo, 256×256 PNG under /media (the 64×64 one is the same URL ending in 64.png); the URL changes when the logo does',
+    ),
+  image_url: z.string().nullable().describe('The preview image for link previews, 1200×630 JPEG under /media'),
+  card_image_url: z
+    .string()
+    .describe(
+      'A generated 1200×630 PNG card with the name, headline and logo, for link previews of a listing without image_url (og:image = image_url ?? card_image_url)',
+    ),
   facts: CompanyFacts,
   socials: z.record(z.string(), z.string()),
   faqs: z.array(Faq),

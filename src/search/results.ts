@@ -59,7 +59,7 @@ export async function run(finder: Finder, query: SearchQuery): Promise<SearchPag
     if (corrected) result = await finder.matching(query.siteId, corrected, offset, limit);
   }
   return markShared({
-    items: result.rows.map((r) => ({ ...toPublicListing(r, query.siteKey), featured: result.featured.has(r.id) })),
+    items: result.rows.map((r) => ({ ...toPublicListing(r, query.siteKey, query.baseUrl), featured: result.featured.has(r.id) })),
     page: query.page,
     per_page: query.perPage,
     total: Math.min(result.total, SEARCH_TOTAL_LIMIT),

@@ -33,7 +33,7 @@ const shutdownTimes = (config: Config) => ({
 export const WORKFLOWS_PATH = path.resolve(import.meta.dirname, '../workflows/index.ts');
 
 /** What the workers use, handed over by the composition root (main.ts, or the tests' harness). */
-export interface WorkerDeps extends Pick<Services, 'config' | 'db' | 'log' | 'workflows' | 'payments' | 'mailer' | 'badgeAgent'> {
+export interface WorkerDeps extends Pick<Services, 'config' | 'db' | 'log' | 'workflows' | 'payments' | 'mailer' | 'badgeAgent' | 'media'> {
   address: string;
   namespace: string;
   /** Reuse a prepared bundle (tests start many workers). */
@@ -67,8 +67,8 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
     workflowBundle: bundle,
     ...shutdownTimes(deps.config),
     activities: {
-      ...createDraftActivities({ db: deps.db, config: deps.config }),
-      ...createListingImportActivities({ db: deps.db, config: deps.config }),
+      ...createDraftActivities({ db: deps.db, config: deps.config, media: deps.media }),
+      ...createListingImportActivities({ db: deps.db, config: deps.config, media: deps.media }),
     },
   });
   const mailer = deps.mailer;

@@ -29,9 +29,13 @@ export interface UploadRoute {
  * urlencoded form (so the CSRF check reads `_csrf` as usual); files go to `ctx.state.uploads`.
  * Parsing uses the runtime's own FormData parser, so no dependency is needed.
  */
-export function multipartForms(routes: Record<string, UploadRoute>): Middleware {
+export function multipartForms(
+  routes: Record<string, UploadRoute>,
+  /** Routes with an id in their path: the upload route of a path, if it is one. */
+  match: (path: string) => UploadRoute | undefined = () => undefined,
+): Middleware {
   return async function parseMultipart(ctx, next) {
-    const route = routes[ctx.path];
+    const route = Object.hasOwn(routes, ctx.path) ? routes[ctx.path] : match(ctx.path);
     if (ctx.method !== 'POST' || !route || !ctx.is('multipart/form-data')) return next();
     let form: FormData;
     try {

@@ -5,6 +5,7 @@ import { verifyCsrf } from './csrf.ts';
 import { html } from './html.ts';
 import { multipartForms } from './multipart.ts';
 import { founderPhotoUpload } from './pages/founder-profile.ts';
+import { listingMediaUploads } from './pages/listing-media.ts';
 import { pageModules } from './pages/index.ts';
 import type { PageRoutes } from './pages/page-routes.ts';
 import { renderPage } from './render.ts';
@@ -21,7 +22,7 @@ export function webPages(router: Router, services: WebServices, extraModules: Pa
   const pages = router.scope([
     securityHeaders({ https: services.config.baseUrl.startsWith('https:') }),
     htmlErrors(services),
-    multipartForms(founderPhotoUpload(services)),
+    multipartForms(founderPhotoUpload(services), listingMediaUploads(services)),
     urlencodedForms(),
     verifyCsrf(services),
   ]);

@@ -53,6 +53,7 @@ textarea { width: 100%; padding: .5rem; font: inherit; color: inherit; backgroun
   border-radius: 6px; }
 textarea[aria-invalid=true] { border-color: var(--error); }
 img.founder-photo { border-radius: 50%; object-fit: cover; flex: none; }
+img.preview-image { max-width: 100%; height: auto; border: 1px solid var(--line); }
 .byline, .founder { display: flex; gap: 1rem; align-items: center; }
 .byline a.author { display: inline-flex; gap: .5rem; align-items: center; vertical-align: middle; }
 .founder { align-items: flex-start; flex-wrap: wrap; } .founder .bio { flex: 1 1 20rem; }

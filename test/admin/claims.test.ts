@@ -123,11 +123,11 @@ test.serial('a retried import activity finds the listing its earlier attempt com
   const { crawl, baseUrl } = env.services.config;
   const input = { siteId, url: site.url, baseUrl };
   // The first attempt was scheduled before the listing was made (the first test, seconds ago).
-  t.deepEqual(await importListing(db(), crawl, { ...input, resumeSince: new Date(Date.now() - 600_000) }), listing);
-  await t.throwsAsync(importListing(db(), crawl, { ...input, resumeSince: new Date(Date.now() + 600_000) }), {
+  t.deepEqual(await importListing(db(), crawl, env.services.media, { ...input, resumeSince: new Date(Date.now() - 600_000) }), listing);
+  await t.throwsAsync(importListing(db(), crawl, env.services.media, { ...input, resumeSince: new Date(Date.now() + 600_000) }), {
     message: /listed on this site already/,
   });
-  await t.throwsAsync(importListing(db(), crawl, input), { message: /listed on this site already/ });
+  await t.throwsAsync(importListing(db(), crawl, env.services.media, input), { message: /listed on this site already/ });
 });
 
 test.serial('claims:list filters by status and finds stuck claims; claims:recheck restarts a closed workflow', async (t) => {

@@ -141,7 +141,7 @@ const PAGES: Array<[number, number]> = [
 async function compare(t: { deepEqual: (a: unknown, b: unknown, m: string) => void }, db: Db, siteId: number) {
   for (const q of queries()) {
     for (const [page, perPage] of PAGES) {
-      const query = { siteId, siteKey: 'main', q, page, perPage };
+      const query = { siteId, siteKey: 'main', baseUrl: '', q, page, perPage };
       t.deepEqual(await memory.search(query), await postgres.search(query), `q=${JSON.stringify(q)} page=${page} per_page=${perPage}`);
     }
   }
@@ -207,7 +207,7 @@ test.serial('a listing is found at once after it is written, and gone at once af
   const db = env.services.db;
   const site = (await db('sites').orderBy('id').first('id'))!.id as number;
   const search = async (q: string) =>
-    (await memory.search({ siteId: site, siteKey: 'main', q, page: 1, perPage: 20 })).items.map((i) => i.id);
+    (await memory.search({ siteId: site, siteKey: 'main', baseUrl: '', q, page: 1, perPage: 20 })).items.map((i) => i.id);
   await seedListings(db, 1, 'fresh');
   const [id] = await db('listings').where({ slug: 'fresh-1' }).pluck('id');
   await db('listings').where({ id }).update({ name: 'Wobbleflux', status: 'live' });

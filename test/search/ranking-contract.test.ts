@@ -31,7 +31,10 @@ type Query = { q?: string; page?: number; perPage?: number };
 /** The same search asked of each engine, for `check` to judge each answer. */
 async function eachEngine(query: Query, check: (found: SearchPage, engine: string) => void): Promise<void> {
   for (const [name, engine] of engines) {
-    check(await engine.search({ siteId, siteKey: 'main', q: query.q, page: query.page ?? 1, perPage: query.perPage ?? 20 }), name);
+    check(
+      await engine.search({ siteId, siteKey: 'main', baseUrl: '', q: query.q, page: query.page ?? 1, perPage: query.perPage ?? 20 }),
+      name,
+    );
   }
 }
 

@@ -25,6 +25,7 @@ import * as limitsOnRateLimiter from './025-limits-on-rate-limiter.ts';
 import * as voteTrust from './027-vote-trust.ts';
 import * as webhooks from './028-webhooks.ts';
 import * as listingStats from './029-listing-stats.ts';
+import * as media from './026-media.ts';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -60,6 +61,7 @@ const migrations: Record<string, Migration> = {
   '027-vote-trust': voteTrust,
   '028-webhooks': webhooks,
   '029-listing-stats': listingStats,
+  '026-media': media,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -14,7 +14,7 @@ import type { CrawlResult, DraftContent, DraftFields, Evidence } from './types.t
 const MAX_HEADLINE = LIMITS.headline;
 const MAX_SUMMARY = LIMITS.summary;
 
-interface Found<T> {
+export interface Found<T> {
   value: T;
   evidence: Evidence;
 }
@@ -224,31 +224,52 @@ function findSummary(page: ParsedPage): Found<string> | null {
   return found;
 }
 
-function findLogo(page: ParsedPage): Found<string> | null {
+const findLogo = (page: ParsedPage): Found<string> | null => logoCandidates(page)[0] ?? null;
+const findImage = (page: ParsedPage): Found<string> | null => imageCandidates(page)[0] ?? null;
+
+/** Logos the home page names, best first: JSON-LD `logo` (or `image`), then apple-touch-icon, then icon links. */
+function logoCandidates(page: ParsedPage): Found<string>[] {
+  const found: Found<string>[] = [];
   for (const node of page.jsonLd.filter((n) => hasType(n, ...ORGANIZATION_TYPES, ...PRODUCT_TYPES, 'WebSite'))) {
     const logo = str(node.logo, 'url', 'contentUrl') ?? str(node.image, 'url', 'contentUrl');
     const url = absoluteUrl(logo, page.url);
-    if (url) return { value: url, evidence: ev(page, fragment(node.logo !== undefined ? 'logo' : 'image', node.logo ?? node.image)) };
+    if (url) found.push({ value: url, evidence: ev(page, fragment(node.logo !== undefined ? 'logo' : 'image', node.logo ?? node.image)) });
   }
   const { $ } = page;
   const selectors = ['link[rel~="apple-touch-icon"]', 'link[rel~="apple-touch-icon-precomposed"]', 'link[rel~="icon"]'];
   for (const sel of selectors) {
-    const links = $(sel).toArray();
-    for (const el of links) {
+    for (const el of $(sel).toArray()) {
       const url = absoluteUrl($(el).attr('href'), page.url);
-      if (url) return { value: url, evidence: ev(page, $.html(el) ?? url) };
+      if (url) found.push({ value: url, evidence: ev(page, $.html(el) ?? url) });
     }
   }
-  return null;
+  return dedupe(found);
 }
 
-function findImage(page: ParsedPage): Found<string> | null {
+/** Preview images of the home page, best first: Open Graph, then Twitter card images. */
+function imageCandidates(page: ParsedPage): Found<string>[] {
+  const found: Found<string>[] = [];
   for (const key of ['og:image', 'og:image:url', 'og:image:secure_url', 'twitter:image', 'twitter:image:src']) {
     const meta = metaContent(page, key);
     const url = meta ? absoluteUrl(meta.value, page.url) : null;
-    if (meta && url) return { value: url, evidence: ev(page, meta.snippet) };
+    if (meta && url) found.push({ value: url, evidence: ev(page, meta.snippet) });
   }
-  return null;
+  return dedupe(found);
+}
+
+const dedupe = (found: Found<string>[]) => found.filter((f, i) => found.findIndex((g) => g.value === f.value) === i);
+
+/**
+ * Every logo and preview image address the home page names, best first, with evidence: the
+ * crawl fetches them in this order until one is a usable image (src/domain/media/crawled-media.ts).
+ * Pure; never throws.
+ */
+export function mediaCandidates(result: CrawlResult): { logo_url: Found<string>[]; image_url: Found<string>[] } {
+  const first = result?.pages?.[0];
+  const home =
+    first && typeof first.url === 'string' ? safe(() => parsePage(first.url, typeof first.html === 'string' ? first.html : '')) : null;
+  if (!home) return { logo_url: [], image_url: [] };
+  return { logo_url: safe(() => logoCandidates(home)) ?? [], image_url: safe(() => imageCandidates(home)) ?? [] };
 }
 
 function findCategories(home: ParsedPage, fields: DraftFields): Found<string[]> | null {

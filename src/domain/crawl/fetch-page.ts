@@ -42,6 +42,26 @@ export const isHtmlMediaType = (t: string) => t === 'text/html' || t === 'applic
 
 /** Fetches one URL with a GET, following redirects by hand; every failure is a CrawlError. */
 export async function fetchPage(url: string, options: CrawlOptions, agent: Dispatcher, extra: FetchPageOptions = {}): Promise<FetchedPage> {
+  const { bytes, contentType, ...fetched } = await fetchBytes(url, options, agent, extra);
+  return { ...fetched, body: decodeBody(bytes, contentType) };
+}
+
+/** A fetched response body as bytes (an image), with its final URL and declared type. */
+export interface FetchedBytes {
+  url: string;
+  status: number;
+  mediaType: string;
+  contentType: string;
+  bytes: Buffer;
+}
+
+/** fetchPage without decoding the body: the same guards, redirects, type check and size limit. */
+export async function fetchBytes(
+  url: string,
+  options: CrawlOptions,
+  agent: Dispatcher,
+  extra: FetchPageOptions = {},
+): Promise<FetchedBytes> {
   const maxRedirects = extra.maxRedirects ?? options.maxRedirects;
   const acceptType = extra.acceptContentType ?? isHtmlMediaType;
   const signal = AbortSignal.timeout(options.timeoutMs);
@@ -90,7 +110,7 @@ export async function fetchPage(url: string, options: CrawlOptions, agent: Dispa
     }
     if (status < 200 || status > 299) {
       discard(res.body);
-      if (extra.allowHttpErrors) return { url: current.href, status, mediaType: '', body: '' };
+      if (extra.allowHttpErrors) return { url: current.href, status, mediaType: '', contentType: '', bytes: Buffer.alloc(0) };
       throw new CrawlError(
         'http_error',
         `The page at ${current.href} answered with HTTP status ${status}${res.statusText ? ` (${res.statusText})` : ''}.`,
@@ -134,8 +154,7 @@ export async function fetchPage(url: string, options: CrawlOptions, agent: Dispa
     } finally {
       if (extra.truncate) discard(res.body);
     }
-    const bytes = Buffer.concat(chunks, size);
-    return { url: current.href, status, mediaType, body: decodeBody(bytes, contentType) };
+    return { url: current.href, status, mediaType, contentType, bytes: Buffer.concat(chunks, size) };
   }
 }
 

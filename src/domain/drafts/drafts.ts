@@ -1,5 +1,6 @@
 import type { Db } from '../../db/knex.ts';
 import { pageOf } from '../../db/pages.ts';
+import { mediaUrl } from '../../paths.ts';
 import { conflict, notFound, unprocessable } from '../../errors.ts';
 import type { DraftEvidence, DraftFields, CrawledPage } from '../crawl/types.ts';
 import { insertCompanyListing } from '../listings/company-listing.ts';
@@ -39,14 +40,18 @@ const VIEW_COLUMNS = [
   'updated_at',
 ] as const;
 
-/** The API view of a draft. */
-export function toDraftView(row: DraftRow) {
+/** The API view of a draft; the drafted logo and image (`/media/...` paths) as URLs on `baseUrl`. */
+export function toDraftView(row: DraftRow, baseUrl: string) {
   return {
     id: row.id,
     url: row.url,
     status: row.status,
     failure: row.failure_code ? { code: row.failure_code, reason: row.failure_reason ?? '' } : null,
-    fields: row.fields,
+    fields: row.fields && {
+      ...row.fields,
+      logo_url: mediaUrl(baseUrl, row.fields.logo_url),
+      image_url: mediaUrl(baseUrl, row.fields.image_url),
+    },
     evidence: row.evidence,
     listing_id: row.listing_id,
     workflow_id: draftWorkflowId(row.id),
@@ -132,7 +137,8 @@ export async function listOwnedDrafts(db: Db, ownerId: number, page: number, per
 
 /** A draft in a list: its status and what moves it on, without the drafted content. */
 export function toDraftSummary(row: DraftRow) {
-  const { fields, evidence: _evidence, ...view } = toDraftView(row);
+  // No media URLs in a summary, so no origin is needed for them.
+  const { fields, evidence: _evidence, ...view } = toDraftView(row, '');
   return { ...view, name: fields?.name ?? null };
 }
 

@@ -3,6 +3,8 @@ import { AppError } from '../../errors.ts';
 import { companyKey } from '../company.ts';
 import { crawlSite, CrawlError, extractDraft, type CrawlOptions } from '../crawl/index.ts';
 import { listingFromDraft } from '../drafts/drafts.ts';
+import { withCrawledMedia } from '../media/crawled-media.ts';
+import type { MediaStore } from '../media/media-port.ts';
 import { isoWeekStart } from '../ranking/weeks.ts';
 import { alreadyListed, findCompanyListing, insertCompanyListing } from './company-listing.ts';
 
@@ -17,6 +19,7 @@ export const listingImportWorkflowId = (siteKey: string, url: string) => `import
 export async function importListing(
   db: Db,
   crawl: CrawlOptions,
+  media: MediaStore,
   input: {
     siteId: number;
     url: string;
@@ -43,7 +46,8 @@ export async function importListing(
   let drafted;
   try {
     const crawled = await crawlSite(input.url, crawl);
-    drafted = extractDraft({ url: crawled.pages[0]?.url ?? input.url, pages: crawled.pages });
+    const result = { url: crawled.pages[0]?.url ?? input.url, pages: crawled.pages };
+    drafted = await withCrawledMedia(extractDraft(result), result, crawl, media);
   } catch (err) {
     if (err instanceof CrawlError) throw new AppError(err.code, err.message);
     throw err;

@@ -1,4 +1,6 @@
+import { absoluteUrl, mediaUrl } from '../../paths.ts';
 import type { CompanyFacts, Evidence, Faq, ListingStatus, UnlockedSection } from '../fields.ts';
+import { cardImagePath } from '../media/card-url.ts';
 
 // The listing row and its public view, apart from listings.ts so that the search engines
 // (src/search/) can show listings without importing the domain's queries.
@@ -20,7 +22,9 @@ export interface ListingRow {
   summary: string | null;
   seo_title: string | null;
   seo_description: string | null;
+  /** The stored `/media/...` path of the 256 px logo (site-relative; views make it absolute). */
   logo_url: string | null;
+  /** The stored `/media/...` path of the 1200×630 preview image. */
   image_url: string | null;
   contact_email: string | null;
   facts: CompanyFacts;
@@ -56,8 +60,8 @@ export const PUBLIC_COLUMNS = [
   'follower_count',
 ] as const;
 
-/** Public view of a listing; `siteKey` names the site it is on. */
-export function toPublicListing(row: Pick<ListingRow, (typeof PUBLIC_COLUMNS)[number]>, siteKey: string) {
+/** Public view of a listing; `siteKey` names the site it is on, media URLs are on `baseUrl`. */
+export function toPublicListing(row: Pick<ListingRow, (typeof PUBLIC_COLUMNS)[number]>, siteKey: string, baseUrl: string) {
   return {
     id: row.id,
     slug: row.slug,
@@ -69,8 +73,9 @@ export function toPublicListing(row: Pick<ListingRow, (typeof PUBLIC_COLUMNS)[nu
     summary: row.summary,
     seo_title: row.seo_title,
     seo_description: row.seo_description,
-    logo_url: row.logo_url,
-    image_url: row.image_url,
+    logo_url: mediaUrl(baseUrl, row.logo_url),
+    image_url: mediaUrl(baseUrl, row.image_url),
+    card_image_url: absoluteUrl(baseUrl, cardImagePath(row)),
     facts: row.facts,
     socials: row.socials,
     faqs: row.faqs,

@@ -13,14 +13,14 @@ export async function ownerListingView(db: Db, sites: SitesCache, row: ListingRo
     listMilestones(db, row.id),
     launchDetails(db, [row], baseUrl),
   ]);
-  return { ...toOwnerListing(row, keys.get(row.site_id)!), ...launches.get(row.id)!, milestones };
+  return { ...toOwnerListing(row, keys.get(row.site_id)!, baseUrl), ...launches.get(row.id)!, milestones };
 }
 
 /** A live listing by slug as anyone sees it; milestones only where the listing shows them. */
-export async function publicListingBySlug(db: Db, sites: SitesCache, slug: string) {
+export async function publicListingBySlug(db: Db, sites: SitesCache, slug: string, baseUrl: string) {
   const row: ListingRow | undefined = await db('listings').where({ slug, status: 'live' }).first();
   if (!row) throw notFound(`Listing "${slug}"`);
-  const view = toPublicListing(row, (await siteKeys(db, sites)).get(row.site_id)!);
+  const view = toPublicListing(row, (await siteKeys(db, sites)).get(row.site_id)!, baseUrl);
   if (!milestonesArePublic(row)) return view;
   return { ...view, milestones: await listMilestones(db, row.id) };
 }

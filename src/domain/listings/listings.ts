@@ -12,9 +12,9 @@ import { uniqueSlug } from './slug.ts';
 export type { ListingRow };
 
 /** Owner view of a listing: public data plus plan, launch week, unlocked sections, evidence. */
-export function toOwnerListing(row: ListingRow, siteKey: string) {
+export function toOwnerListing(row: ListingRow, siteKey: string, baseUrl: string) {
   return {
-    ...toPublicListing(row, siteKey),
+    ...toPublicListing(row, siteKey, baseUrl),
     plan: row.plan,
     // The ISO label as everywhere else in the API, with its Monday beside it.
     launch_week: row.launch_week === null ? null : isoWeekLabel(row.launch_week),
@@ -37,7 +37,7 @@ export async function listOwnedListings(db: Db, sites: SitesCache, ownerId: numb
   const base = () => db('listings').where({ owner_id: ownerId });
   const [found, keys] = await Promise.all([pageOf<ListingRow>(base().orderBy('id', 'desc'), base(), page, perPage), siteKeys(db, sites)]);
   const launches = await launchDetails(db, found.items, baseUrl);
-  return { ...found, items: found.items.map((r) => ({ ...toOwnerListing(r, keys.get(r.site_id)!), ...launches.get(r.id)! })) };
+  return { ...found, items: found.items.map((r) => ({ ...toOwnerListing(r, keys.get(r.site_id)!, baseUrl), ...launches.get(r.id)! })) };
 }
 
 /** One of the caller's listings; another owner's listing is "not found". */

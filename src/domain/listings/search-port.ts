@@ -11,6 +11,8 @@ export interface SearchQuery {
   siteId: number;
   /** The key of that site, which every item names. */
   siteKey: string;
+  /** The public origin the items' media URLs are on (config.baseUrl). */
+  baseUrl: string;
   /** The words typed; absent or blank lists the site's listings, most voted first. */
   q: string | undefined;
   page: number;

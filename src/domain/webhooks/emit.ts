@@ -52,7 +52,7 @@ export async function emitEvent(db: Db, event: WebhookEvent): Promise<number[]> 
 export async function ownerListingData(db: Db, row: ListingRow, baseUrl: string) {
   const site = await db('sites').where({ id: row.site_id }).first('key');
   const details = await launchDetails(db, [row], baseUrl);
-  return { ...toOwnerListing(row, site!.key), ...details.get(row.id)! };
+  return { ...toOwnerListing(row, site!.key, baseUrl), ...details.get(row.id)! };
 }
 
 /** An event about a listing, heard by its owner's endpoints (none for a listing without owner). */

@@ -28,6 +28,7 @@ import { storyPages } from './story.ts';
 import { updatesPages } from './updates.ts';
 import { votePages } from './votes.ts';
 import { votePolicyPages } from './vote-audit.ts';
+import { listingMediaPages } from './listing-media.ts';
 
 /** Every page module of the site; add one line per new module. */
 export const pageModules: PageRoutes[] = [
@@ -68,4 +69,6 @@ export const pageModules: PageRoutes[] = [
   categoryPages,
   // Launch analytics (issue 25): clicks out through /go/{slug}, the owner's numbers and their CSV.
   listingStatsPages,
+  // Listing logos and preview images (issue 23).
+  listingMediaPages,
 ];

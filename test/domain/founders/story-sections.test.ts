@@ -1,6 +1,6 @@
 import test from 'ava';
 import { paragraphs } from '../../../src/domain/founders/public-story.ts';
-import { sniffImageFormat } from '../../../src/domain/founders/photos.ts';
+import { sniffImageFormat } from '../../../src/domain/media/images.ts';
 import { countWords, toCurrentSections } from '../../../src/domain/founders/story-sections.ts';
 import { AppError } from '../../../src/errors.ts';
 import { imageBytes } from '../../helpers/founders.ts';
