@@ -5,7 +5,7 @@ import { getOrderView, listOrderViews } from '../domain/orders/order-views.ts';
 import { priceOrder, type PricingContext } from '../domain/orders/pricing.ts';
 import { callerId, defineOperation, type OperationContext } from './operation.ts';
 import { Order, QuoteBody, Quote } from './order-schemas.ts';
-import { PageQuery, page } from './schemas.ts';
+import { Id, PageQuery, page } from './schemas.ts';
 
 const pricing = (ctx: OperationContext): PricingContext => ({
   site: ctx.site,
@@ -77,9 +77,12 @@ export const listMyOrdersOp = defineOperation({
   idempotent: false,
   readOnly: true,
   tags: ['orders'],
-  input: z.object({ ...PageQuery }),
+  input: z.object({
+    ...PageQuery,
+    listing_id: Id.optional().describe('Only the orders with a line for this listing (another account’s listing: no orders)'),
+  }),
   output: page(Order),
-  handler: (input, ctx) => listOrderViews(ctx.db, ctx.config, callerId(ctx), input.page, input.per_page),
+  handler: (input, ctx) => listOrderViews(ctx.db, ctx.config, callerId(ctx), input.page, input.per_page, input.listing_id),
 });
 
 export const getOrderOp = defineOperation({

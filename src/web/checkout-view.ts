@@ -17,22 +17,43 @@ const TREATMENTS: Record<string, string> = {
 const moneyCell = (text: string, label: string, attrs: SafeHtml = html``) =>
   html`<td class="money" data-label="${label}"${attrs}>${text}</td>`;
 
+/** What an order table shows: the quote's totals and its lines (a quote's, or an order's as stored). */
+export type TableQuote = Pick<OrderRow['quote'], 'subtotal_cents' | 'discount_cents' | 'net_cents' | 'vat' | 'total_cents' | 'promo'>;
+export type TableLine = Pick<
+  OrderLineRow,
+  | 'product'
+  | 'listing_id'
+  | 'listing_name'
+  | 'options'
+  | 'unit'
+  | 'quantity'
+  | 'unit_price_cents'
+  | 'discount_cents'
+  | 'net_cents'
+  | 'vat_cents'
+>;
+
 /**
  * Lines (the listing by name, "4 weeks × USD 99.00", discount, net, VAT), then subtotal,
  * discount, VAT (rate, treatment, note) and total. Stacks into labelled rows on narrow screens.
  */
 export function orderTable(order: OrderRow, lines: OrderLineRow[]): SafeHtml {
-  const q = order.quote;
-  const money = (c: number) => formatCents(c, order.currency);
+  return quoteTable(order.quote, lines, `Order ${order.number}`, order.currency);
+}
+
+/** The order table of a quote not saved yet (the promote page's review) or of an order. */
+export function quoteTable(q: TableQuote, lines: TableLine[], caption: string, currency = 'USD'): SafeHtml {
+  const money = (c: number) => formatCents(c, currency);
   const total = (label: SafeHtml | string, value: SafeHtml | string, attrs: SafeHtml = html``) =>
     html`<tr><th scope="row" colspan="4">${label}</th><td class="money"${attrs}>${value}</td></tr>`;
   return html`<table class="order stack">
-<caption class="visually-hidden">Order ${order.number}</caption>
+<caption class="visually-hidden">${caption}</caption>
 <thead><tr><th scope="col">Item</th><th scope="col">Price</th><th scope="col">Discount</th><th scope="col">Net</th><th scope="col">VAT</th></tr></thead>
 <tbody>${lines.map(
     (
       l,
-    ) => html`<tr data-line="${l.position}"><td data-label="Item">${productName(l.product)}${l.listing_id !== null ? html` for <strong data-listing-name>${listingText(l)}</strong>` : ''}<br><span class="muted">${optionsText(l)}</span></td>
+      i,
+    ) => html`<tr data-line="${i + 1}"><td data-label="Item">${productName(l.product)}${l.listing_id !== null ? html` for <strong data-listing-name>${listingText(l)}</strong>` : ''}<br><span class="muted">${optionsText(l)}</span></td>
 <td data-label="Price" data-unit-price><span class="money">${quantityText(l)}</span> × <span class="money">${money(l.unit_price_cents)}</span></td>
 ${moneyCell(l.discount_cents ? `−${money(l.discount_cents)}` : '—', 'Discount')}${moneyCell(money(l.net_cents), 'Net')}${moneyCell(money(l.vat_cents), 'VAT')}</tr>`,
   )}</tbody>

@@ -17,7 +17,11 @@ export interface LayoutOptions {
   banner?: SafeHtml;
 }
 
-/** The one layout of every page. */
+/**
+ * The one layout of every page. The header is one line: on narrow screens its links fold into a
+ * "Menu" (a <details>: keyboard-usable and working without JavaScript); on wide screens they show
+ * in a row (style.ts).
+ */
 export function layout(o: LayoutOptions): SafeHtml {
   return html`<!doctype html>
 <html lang="en">
@@ -31,7 +35,9 @@ export function layout(o: LayoutOptions): SafeHtml {
 <a class="skip" href="#main">Skip to content</a>
 <header class="site"><nav aria-label="Main">
 <a class="brand" href="/">Listing Directory</a>
+<details class="menu"><summary>Menu</summary>
 <ul>${o.user && o.csrf ? signedInLinks(o.csrf) : anonymousLinks}</ul>
+</details>
 </nav></header>
 ${o.banner ?? ''}
 <main id="main">

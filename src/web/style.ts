@@ -10,9 +10,25 @@ a { color: var(--accent); }
 :focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
 .skip { position: absolute; left: -999px; } .skip:focus { left: 1rem; top: 1rem; background: var(--bg); padding: .5rem; }
 header.site { border-bottom: 1px solid var(--line); }
-header.site nav { max-width: 48rem; margin: 0 auto; padding: .75rem 1rem; display: flex; gap: 1rem; align-items: center; flex-wrap: wrap; }
-header.site .brand { font-weight: 700; text-decoration: none; color: var(--fg); margin-right: auto; }
+header.site nav { max-width: 48rem; margin: 0 auto; padding: .75rem 1rem; display: flex; gap: 1rem; align-items: center;
+  position: relative; }
+header.site .brand { font-weight: 700; text-decoration: none; color: var(--fg); margin-right: auto; white-space: nowrap; }
 header.site ul { list-style: none; display: flex; flex-wrap: wrap; gap: .5rem 1rem; margin: 0; padding: 0; align-items: center; }
+header.site summary { cursor: pointer; list-style: none; padding: .375rem .75rem; border: 1px solid var(--line); border-radius: 6px;
+  color: var(--accent); font-weight: 600; }
+header.site summary::-webkit-details-marker { display: none; }
+header.site summary::after { content: " ▾"; }
+header.site details[open] summary::after { content: " ▴"; }
+@media (max-width: 47.99rem) {
+  header.site details[open] ul { position: absolute; right: 1rem; top: 100%; z-index: 10; flex-direction: column; align-items: stretch;
+    gap: 0; min-width: 14rem; max-width: calc(100vw - 2rem); background: var(--bg); border: 1px solid var(--line); border-radius: 6px;
+    padding: .25rem 0; box-shadow: 0 4px 12px rgb(0 0 0 / .15); }
+  header.site details[open] li > a, header.site details[open] li button.link { display: block; padding: .5rem 1rem; }
+}
+@supports selector(::details-content) { @media (min-width: 48rem) {
+  header.site details.menu > summary { display: none; }
+  header.site details.menu::details-content { content-visibility: visible; }
+} }
 main { max-width: 48rem; margin: 0 auto; padding: 1rem 1rem 3rem; }
 footer { max-width: 48rem; margin: 0 auto; padding: 1rem; color: var(--muted); font-size: .875rem; }
 h1 { font-size: 1.75rem; margin: 1rem 0; overflow-wrap: anywhere; }
@@ -21,8 +37,15 @@ label, legend { display: block; font-weight: 600; margin-bottom: .25rem; }
 .hint { color: var(--muted); margin: 0 0 .25rem; font-size: .9rem; }
 input[type=text], input[type=email], input[type=password] { width: 100%; max-width: 28rem; padding: .5rem; font: inherit;
   color: inherit; background: var(--bg); border: 1px solid var(--line); border-radius: 6px; }
-input[aria-invalid=true] { border-color: var(--error); }
-fieldset { border: 0; padding: 0; margin: 0 0 1rem; }
+input[type=number], input[type=date], select { max-width: 100%; padding: .5rem; font: inherit; color: inherit; background: var(--bg);
+  border: 1px solid var(--line); border-radius: 6px; }
+select { width: 100%; max-width: 36rem; }
+input[aria-invalid=true], select[aria-invalid=true] { border-color: var(--error); }
+fieldset { border: 0; padding: 0; margin: 0 0 1rem; min-width: 0; }
+fieldset.product { border: 1px solid var(--line); border-radius: 6px; padding: .75rem 1rem; }
+fieldset.product legend { padding: 0 .25rem; }
+fieldset.choices { display: grid; grid-template-columns: repeat(auto-fill, minmax(11rem, 1fr)); gap: 0 1rem; }
+fieldset.choices legend { grid-column: 1 / -1; }
 .check { display: flex; gap: .5rem; align-items: baseline; font-weight: 400; }
 button { font: inherit; padding: .5rem 1rem; border-radius: 6px; border: 1px solid var(--accent); background: var(--accent);
   color: #fff; cursor: pointer; }

@@ -88,6 +88,25 @@ test('get_order and list_my_orders show only your own orders, newest first', asy
   );
   t.true(list.body.total >= 2);
   t.deepEqual((await api(env, 'GET', '/orders', { key: other.key })).body, { items: [], page: 1, per_page: 20, total: 0 });
+
+  // listing_id: the orders with a line for that listing; another account's listing shows none of them.
+  const second = await insertLiveListing(db(), { name: 'Second Lister', ownerId: owner.userId });
+  const c = (await checkout(env, owner.key, { ...body(), items: [{ product: 'featured', listing_id: second, options: { weeks: 1 } }] }))
+    .body;
+  const ofFirst = await api(env, 'GET', `/orders?listing_id=${listingId}`, { key: owner.key });
+  t.deepEqual(
+    ofFirst.body.items.map((o: { number: string }) => o.number),
+    [b.number, a.number],
+  );
+  t.is(ofFirst.body.total, 2);
+  t.deepEqual(
+    (await api(env, 'GET', `/orders?listing_id=${second}`, { key: owner.key })).body.items.map((o: { number: string }) => o.number),
+    [c.number],
+  );
+  t.deepEqual((await api(env, 'GET', `/orders?listing_id=${listingId}`, { key: other.key })).body.items, []);
+  const bad = await api(env, 'GET', '/orders?listing_id=abc', { key: owner.key });
+  t.is(bad.status, 400);
+  t.is(bad.body.errors[0].path, 'listing_id');
 });
 
 test('scopes: quote and checkout need orders:write, reading needs account:read', async (t) => {

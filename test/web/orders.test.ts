@@ -69,6 +69,18 @@ test.serial('the account lists orders; a paid order has a printable invoice with
   t.false(page.text.includes(`listing ${listingId}`));
   t.regex(page.$('[data-line-fulfilled]').text(), /Paid launch for Invoice Co: fulfilled/);
   t.regex(list.$(`[data-order="${order.number}"]`).text(), /Paid launch for Invoice Co/);
+  t.is(list.$(`[data-order="${order.number}"] [data-status]`).text(), 'Paid and fulfilled');
+  t.is(list.$(`[data-order="${pending.number}"] [data-status]`).text(), 'Waiting for payment');
+
+  // One listing's orders: those with a line for it, under its name.
+  const otherListing = await insertLiveListing(db(), { name: 'Other Co', ownerId: user.id });
+  const ofOther = await client.get(`/account/orders?listing=${otherListing}`);
+  t.is(ofOther.status, 200);
+  t.is(ofOther.$('h1').text(), 'Orders for Other Co');
+  t.is(ofOther.$('[data-order]').length, 0);
+  t.is(ofOther.$(`a[href="/account/listings/${otherListing}/promote"]`).text(), 'Promote Other Co');
+  const ofInvoiceCo = await client.get(`/account/orders?listing=${listingId}`);
+  t.is(ofInvoiceCo.$('[data-order]').length, 2);
 
   t.is((await client.get(`/account/orders/${pending.number}/invoice`)).status, 404);
   t.regex(pendingPage.$('[data-unit-price]').text(), /1 week × USD \d+\.\d{2}/);

@@ -99,15 +99,27 @@ export async function getOrderView(db: Db, config: Pick<Config, 'baseUrl'>, user
   return toOrderView(config, order, (await linesOf(db, [order.id])).get(order.id)!);
 }
 
-/** The caller's orders, newest first. */
-export async function listOrderViews(db: Db, config: Pick<Config, 'baseUrl'>, userId: number, page: number, perPage: number) {
+/** The caller's orders, newest first; with `listingId`, those with a line for that listing. */
+export async function listOrderViews(
+  db: Db,
+  config: Pick<Config, 'baseUrl'>,
+  userId: number,
+  page: number,
+  perPage: number,
+  listingId?: number,
+) {
+  const mine = () => {
+    const query = db('orders').where({ user_id: userId });
+    return listingId === undefined
+      ? query
+      : query.whereExists(db('order_lines').whereRaw('order_lines.order_id = orders.id').where('order_lines.listing_id', listingId));
+  };
   const [orders, [{ count }]] = await Promise.all([
-    db('orders')
-      .where({ user_id: userId })
+    mine()
       .orderBy('id', 'desc')
       .limit(perPage)
       .offset((page - 1) * perPage) as Promise<OrderRow[]>,
-    db('orders').where({ user_id: userId }).count({ count: '*' }) as unknown as Promise<{ count: string }[]>,
+    mine().count({ count: '*' }) as unknown as Promise<{ count: string }[]>,
   ]);
   const lines = await linesOf(
     db,

@@ -81,6 +81,7 @@ async function panelPage(ctx: Context, services: WebServices, status: number, er
     main: html`${errorSummary(errors)}
 ${launchStatus(view)}
 ${missingList(view.missing, 'What the free launch still needs')}
+<p><a href="${panelPath(view.id)}/promote">Launch now or pick a week</a> <span class="hint">(a paid launch, or featured, category and billboard placements)</span></p>
 ${
   view.plan === null &&
   ['draft', 'awaiting_profile', 'awaiting_badge'].includes(view.status as string) &&

@@ -18,11 +18,11 @@ export const connectedAppPages: PageRoutes = (router, services) => {
       title: 'Connected apps',
       notice,
       main: apps.length
-        ? html`<table><thead><tr><th scope="col">Application</th><th scope="col">Scopes</th><th scope="col">Allowed</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+        ? html`<table class="stack"><thead><tr><th scope="col">Application</th><th scope="col">Scopes</th><th scope="col">Allowed</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>${apps.map(
             (
               app,
-            ) => html`<tr><td>${app.clientName}</td><td>${app.scopes.length ? app.scopes.join(', ') : html`<span class="muted">identity only</span>`}</td><td>${time(app.grantedAt)}</td>
+            ) => html`<tr><td data-label="Application">${app.clientName}</td><td data-label="Scopes">${app.scopes.length ? app.scopes.join(', ') : html`<span class="muted">identity only</span>`}</td><td data-label="Allowed">${time(app.grantedAt)}</td>
 <td>${postForm(`/account/connected-apps/${encodeURIComponent(app.grantId)}/revoke`, token, html`<button type="submit" class="secondary">Disconnect</button>`)}</td></tr>`,
           )}</tbody></table>`
         : html`<p>No application is connected. When an AI agent or another app signs in with your account, it shows here.</p>`,

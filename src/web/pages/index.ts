@@ -8,6 +8,7 @@ import { claimPages } from './claims.ts';
 import { categoryPages } from './categories.ts';
 import { checkoutPages } from './checkout.ts';
 import { orderPages } from './orders.ts';
+import { promotePages } from './promote.ts';
 import { connectedAppPages } from './connected-apps.ts';
 import { devMailboxPages } from './dev-mailbox.ts';
 import { docsPages } from './docs.ts';
@@ -66,6 +67,8 @@ export const pageModules: PageRoutes[] = [
   // Orders (issue 12): the pay page, the account's orders and invoices.
   checkoutPages,
   orderPages,
+  // Owners buy in the browser (issue 22): the promote page of a listing.
+  promotePages,
   categoryPages,
   // Launch analytics (issue 25): clicks out through /go/{slug}, the owner's numbers and their CSV.
   listingStatsPages,

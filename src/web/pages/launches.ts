@@ -94,23 +94,23 @@ async function rankingTable(ctx: Context, services: WebServices, board: Leaderbo
     board.items.map((i) => (votable ? voteControl(ctx, services, targets.get(i.id)!, voted.has(i.id), here) : html``)),
   );
   const more = board.total > board.items.length ? html` (the top ${board.items.length} of ${board.total})` : '';
-  return html`<table class="ranking">
+  return html`<table class="ranking stack">
 <caption>Ranking of ${board.week}${more}</caption>
 <thead><tr><th scope="col">Rank</th><th scope="col">Launch</th><th scope="col">Score</th><th scope="col">Votes removed</th>${votable ? html`<th scope="col">Your vote</th>` : ''}</tr></thead>
 <tbody>${board.items.map(
-    (i, n) => html`<tr data-listing="${i.slug}"><td data-rank>${i.rank}</td>
-<td><a href="/listings/${i.slug}">${i.name}</a>${i.headline && html`<br><span class="muted">${i.headline}</span>`}<br><a class="vote-audit-link" href="/listings/${i.slug}#vote-audit">Vote audit<span class="visually-hidden"> of ${i.name}</span></a></td>
-<td data-score>${i.score}</td><td data-votes-removed>${i.votes_removed}</td>${votable ? html`<td>${controls[n]!}</td>` : ''}</tr>`,
+    (i, n) => html`<tr data-listing="${i.slug}"><td data-rank data-label="Rank">${i.rank}</td>
+<td data-label="Launch"><a href="/listings/${i.slug}">${i.name}</a>${i.headline && html`<br><span class="muted">${i.headline}</span>`}<br><a class="vote-audit-link" href="/listings/${i.slug}#vote-audit">Vote audit<span class="visually-hidden"> of ${i.name}</span></a></td>
+<td data-score data-label="Score">${i.score}</td><td data-votes-removed data-label="Votes removed">${i.votes_removed}</td>${votable ? html`<td data-label="Your vote">${controls[n]!}</td>` : ''}</tr>`,
   )}</tbody></table>`;
 }
 
 function upcomingWeeksTable(weeks: LaunchWeek[]): SafeHtml {
   return html`<h2>Upcoming weeks</h2>
-<table class="upcoming-weeks">
+<table class="upcoming-weeks stack">
 <caption>Launch slots of the coming weeks</caption>
 <thead><tr><th scope="col">Week</th><th scope="col">Starts</th><th scope="col">Free slots taken</th><th scope="col">Paid slots taken</th><th scope="col">State</th></tr></thead>
 <tbody>${weeks.map(
     (w) =>
-      html`<tr data-week="${w.week}"><td>${w.week}</td><td>${w.week_start}</td><td>${w.free_taken} of ${w.free_slots}</td><td>${w.paid_taken} of ${w.paid_slots}${w.paid_held ? ` (${w.paid_held} held)` : ''}</td><td>${w.state}</td></tr>`,
+      html`<tr data-week="${w.week}"><td data-label="Week">${w.week}</td><td data-label="Starts">${w.week_start}</td><td data-label="Free slots taken">${w.free_taken} of ${w.free_slots}</td><td data-label="Paid slots taken">${w.paid_taken} of ${w.paid_slots}${w.paid_held ? ` (${w.paid_held} held)` : ''}</td><td data-label="State">${w.state}</td></tr>`,
   )}</tbody></table>`;
 }

@@ -1,4 +1,6 @@
-import { AppError } from '../../errors.ts';
+import type { Context } from 'koa';
+import { AppError, notFound } from '../../errors.ts';
+import { getMyListingOp } from '../../operations/listings.ts';
 import type { OperationContext } from '../../operations/operation.ts';
 import { listMyOrdersOp } from '../../operations/orders.ts';
 import { formatCents, invoiceParties, listingText, myOrder, productName } from '../../operations/read-models/orders.ts';
@@ -9,6 +11,7 @@ import { html } from '../html.ts';
 import { invokeForPage, pageContext } from '../invoke.ts';
 import { renderPage } from '../render.ts';
 import { requireUser } from '../session.ts';
+import type { WebServices } from '../web-services.ts';
 import type { PageRoutes } from './page-routes.ts';
 import { pageNumber } from './updates.ts';
 
@@ -20,14 +23,23 @@ const NUMBER = /^LD-[0-9A-Z]{4}-[0-9A-Z]{4}$/;
 export const orderPages: PageRoutes = (router, services) => {
   router.get(PATH, requireUser(services), async function showOrders(ctx) {
     const page = pageNumber(ctx.query.page);
-    const list = await invokeForPage(ctx, services, listMyOrdersOp, { page, per_page: PER_PAGE });
+    // `?listing=` shows one listing's orders; another account's listing is a page that does not exist.
+    const listing = ctx.query.listing === undefined ? null : await ownListing(ctx, services, ctx.query.listing);
+    const list = await invokeForPage(ctx, services, listMyOrdersOp, {
+      page,
+      per_page: PER_PAGE,
+      ...(listing ? { listing_id: listing.id } : {}),
+    });
     await renderPage(ctx, services, {
-      title: 'Your orders',
-      main: list.items.length
-        ? html`<table class="stack"><thead><tr><th scope="col">Order</th><th scope="col">Date</th><th scope="col">Items</th><th scope="col">Status</th><th scope="col">Total</th></tr></thead>
-<tbody>${list.items.map((o) => html`<tr data-order="${o.number}"><td data-label="Order"><a href="${PATH}/${o.number}">${o.number}</a></td><td data-label="Date">${time(o.created_at)}</td><td data-label="Items">${o.lines.map((l, i) => html`${i ? html`<br>` : ''}${lineSummary(l)}`)}</td><td data-label="Status">${o.status}</td><td data-label="Total" class="money">${formatCents(o.total_cents)}</td></tr>`)}</tbody></table>
-${pager(PATH, page, PER_PAGE, list.total)}`
-        : html`<p>No orders yet. Orders are built through the API (create_checkout) and paid on their checkout page.</p>`,
+      title: listing ? `Orders for ${listing.name}` : 'Your orders',
+      main: html`${listing ? html`<p><a href="/account/listings/${listing.id}">Back to ${listing.name}</a> · <a href="${PATH}">All your orders</a></p>` : ''}
+${
+  list.items.length
+    ? html`<table class="stack"><thead><tr><th scope="col">Order</th><th scope="col">Date</th><th scope="col">Items</th><th scope="col">Status</th><th scope="col">Total</th></tr></thead>
+<tbody>${list.items.map((o) => html`<tr data-order="${o.number}"><td data-label="Order"><a href="${PATH}/${o.number}">${o.number}</a></td><td data-label="Date">${time(o.created_at)}</td><td data-label="Items">${o.lines.map((l, i) => html`${i ? html`<br>` : ''}${lineSummary(l)}`)}</td><td data-label="Status" data-status="${o.status}">${ORDER_STATUS[o.status]}</td><td data-label="Total" class="money">${formatCents(o.total_cents)}</td></tr>`)}</tbody></table>
+${pager(PATH, page, PER_PAGE, list.total, listing ? { listing: String(listing.id) } : {})}`
+    : html`<p>No orders yet.${listing ? html` <a href="/account/listings/${listing.id}/promote">Promote ${listing.name}</a> to buy a launch or a placement.` : ' Buy a launch or a placement from the Promote page of one of your listings.'}</p>`
+}`,
     });
   });
 
@@ -35,7 +47,7 @@ ${pager(PATH, page, PER_PAGE, list.total)}`
     const { order, lines } = await ownOrder(await pageContext(ctx, services), ctx.params.number!);
     await renderPage(ctx, services, {
       title: `Order ${order.number}`,
-      main: html`<p data-order-status="${order.status}">Status: <strong>${order.status}</strong>${order.paid_at ? html` · paid ${time(order.paid_at)}${order.payment_method ? ` by ${order.payment_method}` : ''}` : ''}</p>
+      main: html`<p data-order-status="${order.status}">Status: <strong>${ORDER_STATUS[order.status]}</strong>${order.paid_at ? html` · paid ${time(order.paid_at)}${order.payment_method ? ` by ${order.payment_method}` : ''}` : ''}</p>
 ${order.status === 'pending' ? html`<p><a href="/checkout/${order.checkout_token}">Pay this order</a> (the link is valid until ${time(order.expires_at)})</p>` : ''}
 ${orderTable(order, lines)}
 <h2>Fulfilment</h2>
@@ -67,6 +79,23 @@ ${orderTable(order, lines)}
 /** `Featured placement for Acme`: what a line bought, the listing by its name. */
 const lineSummary = (l: { product: string; listing_id: number | null; listing_name: string | null }) =>
   `${productName(l.product)}${l.listing_id !== null ? ` for ${listingText(l)}` : ''}`;
+
+/** An order's status in words. */
+const ORDER_STATUS: Record<string, string> = {
+  pending: 'Waiting for payment',
+  paid: 'Paid, being fulfilled',
+  fulfilled: 'Paid and fulfilled',
+  attention: 'Paid; our support team is looking at it',
+  expired: 'Expired before payment',
+  canceled: 'Canceled',
+  refunded: 'Refunded',
+};
+
+/** The listing of `?listing=`, one of the person's; anything else is a 404 page. */
+async function ownListing(ctx: Context, services: WebServices, raw: unknown) {
+  if (typeof raw !== 'string' || !/^[1-9]\d{0,9}$/.test(raw) || Number(raw) > 2_147_483_647) throw notFound('The listing');
+  return invokeForPage(ctx, services, getMyListingOp, { listing_id: Number(raw) });
+}
 
 /** One of the person's orders; another account's order is a 404 page. */
 function ownOrder(c: OperationContext, number: string) {
