@@ -17,6 +17,7 @@ export {
   oneLine,
   parseId,
   plainText,
+  WebsiteUrl,
 } from '../domain/fields.ts';
 
 export const PageQuery = {

@@ -20,6 +20,9 @@ import { launchesPages } from './launches.ts';
 import { listingPages } from './listing.ts';
 import { notificationPages } from './notifications.ts';
 import type { PageRoutes } from './page-routes.ts';
+import { accountListingContentPages } from './account-listing-content.ts';
+import { accountListingEditPages } from './account-listing-edit.ts';
+import { accountListingHomePages } from './account-listing-home.ts';
 import { signInPages } from './sign-in.ts';
 import { signUpPages } from './sign-up.ts';
 import { storyEditorPages } from './story-editor.ts';
@@ -62,4 +65,8 @@ export const pageModules: PageRoutes[] = [
   checkoutPages,
   orderPages,
   categoryPages,
+  // The owner's side of a listing (issue 22): its home, edit page, updates and milestones.
+  accountListingHomePages,
+  accountListingEditPages,
+  accountListingContentPages,
 ];
