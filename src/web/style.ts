@@ -77,4 +77,9 @@ section.operation { border-top: 1px solid var(--line); margin-top: 2rem; }
 .address { white-space: pre-line; }
 @media print { header.site, footer, .no-print { display: none; } main { max-width: none; } }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+/* Owner pages (issue 22): where a value came from, word diffs, the listing's links. */
+.evidence, .evidence q, ul.changes li, .where dd, ul.manage li { overflow-wrap: anywhere; }
+ins { background: color-mix(in srgb, var(--ok) 18%, transparent); }
+del { background: color-mix(in srgb, var(--error) 18%, transparent); }
+.choices { display: flex; flex-wrap: wrap; gap: .25rem 1rem; }
 `;
