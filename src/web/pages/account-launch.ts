@@ -128,7 +128,7 @@ function badgeSection(v: OwnerView, token: string): SafeHtml {
 ${b.detail && html`<p data-field="badge-detail">${b.detail}</p>`}
 ${b.missing_since && html`<p>Missing since ${time(b.missing_since)}.</p>`}
 ${v.badge_note && html`<p class="error" data-field="badge-note">${v.badge_note}</p>`}
-${postForm(`${panelPath(v.id)}/badge-check`, token, html`<button type="submit">Check now</button>`)}
+${postForm(`/account/listings/${v.id}/badge-check`, token, html`<button type="submit">Check now</button>`)}
 </section>`;
 }
 
