@@ -79,6 +79,23 @@ export const HttpsUrl = z
   .refine((v) => parseHttpsUrl(v) !== null, 'Must be an https URL without credentials')
   .meta({ format: 'uri' });
 
+/**
+ * A website address as people type it: `example.org` gets `https://` in front (anything without
+ * `://` does), then it must be an http(s) URL without credentials. The pattern states the same
+ * rule for the raw value (an explicit scheme other than http or https is refused).
+ */
+export const WebsiteUrl = z
+  .string()
+  .trim()
+  .min(1)
+  .max(LIMITS.url)
+  .regex(/^(?:[Hh][Tt][Tt][Pp][Ss]?:\/\/|(?![^\s/?#]*:\/\/))[^\s/?#@]+([/?#]\S*)?$/, {
+    message: 'Must be a web address such as example.org or https://example.org/ (http or https, without credentials)',
+    abort: true,
+  })
+  .transform((value) => (value.includes('://') ? value : `https://${value}`))
+  .pipe(HttpUrl);
+
 export const Email = z.email().max(LIMITS.email);
 
 /** Where a drafted value was found on the owner's website. */

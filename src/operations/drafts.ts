@@ -26,6 +26,7 @@ import {
   page,
   plainText,
   Socials,
+  WebsiteUrl,
 } from './schemas.ts';
 import { Email } from '../domain/fields.ts';
 
@@ -80,7 +81,7 @@ export const createDraftOp = defineOperation({
   successStatus: 201,
   tags: ['drafts'],
   input: z.object({
-    url: HttpUrl.describe('The website to draft from (http or https)'),
+    url: WebsiteUrl.describe('The website to draft from (http or https); without a scheme, as example.org, https:// is added'),
     site: z.string().min(1).max(60).optional().describe('Site key (see list_sites); default: the site of this host'),
   }),
   output: Draft,

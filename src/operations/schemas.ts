@@ -18,6 +18,7 @@ export {
   oneLine,
   parseId,
   plainText,
+  WebsiteUrl,
 } from '../domain/fields.ts';
 
 export const PageQuery = {

@@ -1,15 +1,20 @@
 import type { DraftStatus } from '../domain/drafts/drafts.ts';
+import { isoWeekLabel } from '../operations/read-models/launches.ts';
 import { paths } from '../paths.ts';
 import { postForm } from './components.ts';
 import { html, type SafeHtml } from './html.ts';
 
 /**
- * What moves a draft or a listing on, by status: the one link (or button) the owner's listings
- * page shows next to it. A new status gets one entry here.
+ * THE words of the owner pages for a draft's or a listing's status: where it stands (a sentence),
+ * what happens next and the one action that moves it on. Every owner page (the listings table,
+ * a listing's home, the draft review, the account overview, the story editor) says a status
+ * through this module, so two pages never disagree on the next step. A new status gets one entry here.
  */
 export interface NextStep {
-  /** Where the owner stands, in words. */
+  /** Where the owner stands, as a sentence. */
   state: string;
+  /** What happens next, as a sentence (empty when nothing is pending). */
+  next: string;
   /** The action's label and target; `post` targets are buttons (they change something). */
   action: { label: string; href: string; post?: Record<string, string> } | null;
 }
@@ -26,6 +31,9 @@ interface ListingLike {
   id: number;
   slug: string;
   status: string;
+  plan?: 'free' | 'paid' | null;
+  launch_week_start?: string | null;
+  queue_position?: number | null;
 }
 
 /** The owner's page of one draft (progress, review and submit). */
@@ -34,47 +42,144 @@ export const draftPage = (id: number) => `/account/drafts/${id}`;
 /** Where the form creating a draft posts (also the retry of a failed draft): the page itself, so errors show there. */
 export const CREATE_DRAFT_PATH = '/account/listings';
 
-const DRAFT_STEPS: Record<DraftStatus, (d: DraftLike) => NextStep> = {
-  crawling: (d) => ({ state: 'Reading the website…', action: { label: 'Follow the progress', href: draftPage(d.id) } }),
-  drafting: (d) => ({ state: 'Writing the draft…', action: { label: 'Follow the progress', href: draftPage(d.id) } }),
-  ready: (d) => ({ state: 'Draft ready', action: { label: 'Review and submit', href: draftPage(d.id) } }),
-  failed: (d) => ({
-    state: `Failed: ${d.failure?.reason ?? 'the website could not be read'}`,
-    action: { label: 'Try again', href: CREATE_DRAFT_PATH, post: { url: d.url } },
-  }),
-  submitted: (d) => ({ state: `Submitted as listing ${d.listing_id}`, action: null }),
+/** The owner's pages of one listing: its home and the pages it links to. */
+export const ownerPaths = {
+  home: (id: number) => `/account/listings/${id}`,
+  launchPanel: (id: number) => `/account/listings/${id}/launch`,
+  edit: (id: number) => `/account/listings/${id}/edit`,
+  updates: (id: number) => `/account/listings/${id}/updates`,
+  milestones: (id: number) => `/account/listings/${id}/milestones`,
+  story: (id: number) => paths.storyEditor(id),
+  promote: (id: number) => `/account/listings/${id}/promote`,
+  orders: (id: number) => `/account/orders?listing=${id}`,
 };
 
-/** The owner's launch panel of one listing (status, week, badge check, snippets). */
-export const launchPanel = (id: number) => `/account/listings/${id}`;
+const DRAFT_STEPS: Record<DraftStatus, (d: DraftLike) => NextStep> = {
+  crawling: (d) => ({
+    state: 'We are reading your website.',
+    next: 'Then we write the draft; this page follows the progress by itself.',
+    action: { label: 'Follow the progress', href: draftPage(d.id) },
+  }),
+  drafting: (d) => ({
+    state: 'We are writing your draft from your website.',
+    next: 'It is ready for you to review in a moment.',
+    action: { label: 'Follow the progress', href: draftPage(d.id) },
+  }),
+  ready: (d) => ({
+    state: 'Your draft is ready for you to review.',
+    next: 'Check each field, change what is wrong, then submit it as a listing.',
+    action: { label: 'Review and submit', href: draftPage(d.id) },
+  }),
+  failed: (d) => ({
+    state: `We could not draft from this website: ${d.failure?.reason ?? 'it could not be read'}`,
+    next: 'Fix the website or try another address.',
+    action: { label: 'Try again', href: CREATE_DRAFT_PATH, post: { url: d.url } },
+  }),
+  submitted: (d) => ({
+    state: 'You submitted this draft; it is a listing now.',
+    next: 'Choose how to launch it from the listing’s page.',
+    action: d.listing_id ? { label: 'Open the listing', href: ownerPaths.home(d.listing_id) } : null,
+  }),
+};
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** A launch week as people read it: "Week 52 · 21–27 Dec 2026" (its Monday to its Sunday, UTC). */
+export function weekText(monday: string): string {
+  const start = new Date(`${monday}T00:00:00Z`);
+  const end = new Date(start.getTime() + 6 * 86_400_000);
+  const week = Number(isoWeekLabel(monday).slice(-2));
+  const [d1, m1, y1] = [start.getUTCDate(), MONTHS[start.getUTCMonth()], start.getUTCFullYear()];
+  const [d2, m2, y2] = [end.getUTCDate(), MONTHS[end.getUTCMonth()], end.getUTCFullYear()];
+  const range = y1 !== y2 ? `${d1} ${m1} ${y1} – ${d2} ${m2} ${y2}` : m1 !== m2 ? `${d1} ${m1} – ${d2} ${m2} ${y2}` : `${d1}–${d2} ${m2} ${y2}`;
+  return `Week ${week} · ${range}`;
+}
+
+/** "the 1st", "the 2nd"… launch of that week. */
+export function placeText(position: number): string {
+  const teen = position % 100 >= 11 && position % 100 <= 13;
+  const suffix = teen ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[position % 10] ?? 'th';
+  return `${position}${suffix} launch of that week`;
+}
+
+/** The Monday of the launch week as "Monday 21 Dec 2026". */
+const mondayText = (monday: string) => {
+  const d = new Date(`${monday}T00:00:00Z`);
+  return `Monday ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
+};
 
 const LISTING_STEPS: Record<string, (l: ListingLike) => NextStep> = {
-  draft: (l) => ({ state: 'Listing draft', action: { label: 'Choose how to launch', href: launchPanel(l.id) } }),
+  draft: (l) => ({
+    state: 'Your listing is submitted but not launched yet.',
+    next: 'Choose how it launches: free, in the first week with room after the queue, or paid, now or in the week you pick.',
+    action: { label: 'Choose how to launch', href: ownerPaths.launchPanel(l.id) },
+  }),
   awaiting_profile: () => ({
-    state: 'Waiting for your founder profile',
+    state: 'Your free launch waits for your founder profile.',
+    next: 'Once your profile is complete and our badge is on your site, we schedule the launch in the first week with room.',
     action: { label: 'Complete your founder profile', href: paths.founderProfile },
   }),
   awaiting_badge: (l) => ({
-    state: 'Waiting for our badge on your site',
-    action: { label: 'Add the badge and check', href: launchPanel(l.id) },
+    state: 'Your free launch waits for our badge on your website.',
+    next: 'Put the badge on your home page and ask us to check; we schedule the launch as soon as we find it.',
+    action: { label: 'Add the badge and check', href: ownerPaths.launchPanel(l.id) },
   }),
   scheduled: (l) => ({
-    state: 'Scheduled for its launch week',
-    action: { label: 'See the launch week and place', href: launchPanel(l.id) },
+    state: l.launch_week_start
+      ? `Your listing is scheduled to launch in ${weekText(l.launch_week_start)}.`
+      : 'Your listing is scheduled to launch.',
+    next: l.launch_week_start
+      ? `It goes live on ${mondayText(l.launch_week_start)} at 00:00 UTC, and people can vote for it all that week. Meanwhile, tell its story.`
+      : 'It goes live at the start of its launch week. Meanwhile, tell its story.',
+    action: { label: 'Write the founder story', href: ownerPaths.story(l.id) },
   }),
-  live: (l) => ({ state: 'Live', action: { label: 'See the public page', href: `/listings/${l.slug}` } }),
+  live: (l) => ({
+    state: 'Your listing is live on the site.',
+    next: 'Keep your followers posted: each update reaches them by email and in their notifications.',
+    action: { label: 'Post an update', href: ownerPaths.updates(l.id) },
+  }),
+  unlisted: (l) => ({
+    state: 'Your listing is unlisted: it no longer shows on the site.',
+    next: 'Put our badge back on your home page and ask us to check again.',
+    action: { label: 'Add the badge and check', href: ownerPaths.launchPanel(l.id) },
+  }),
 };
 
 export const draftNextStep = (draft: DraftLike): NextStep => DRAFT_STEPS[draft.status](draft);
 
-/** Statuses without an entry yet say so and link the founder story, which every listing has. */
+/** A status without an entry yet still reads as words (never its code) and links the listing's home. */
 export function listingNextStep(listing: ListingLike): NextStep {
   const step = LISTING_STEPS[listing.status];
   if (step) return step(listing);
   return {
-    state: listing.status.replace(/_/g, ' '),
-    action: { label: 'Write the founder story', href: paths.storyEditor(listing.id) },
+    state: `Your listing is ${listing.status.replace(/_/g, ' ')}.`,
+    next: '',
+    action: { label: 'Open the listing', href: ownerPaths.home(listing.id) },
   };
+}
+
+/** A short phrase of a listing's status, for inside a sentence ("it is … now"). */
+export function listingStatusPhrase(status: string): string {
+  const phrases: Record<string, string> = {
+    draft: 'not launched yet',
+    awaiting_profile: 'waiting for your founder profile',
+    awaiting_badge: 'waiting for our badge on your site',
+    scheduled: 'scheduled to launch',
+    live: 'live',
+    unlisted: 'unlisted',
+  };
+  return phrases[status] ?? status.replace(/_/g, ' ');
+}
+
+/** The last badge check's result as a sentence. */
+export function badgeStatusText(status: string): string {
+  const words: Record<string, string> = {
+    unchecked: 'We have not checked your site for the badge yet.',
+    present: 'We found our badge on your site.',
+    missing: 'Our badge was not on your site.',
+    inconclusive: 'Your site did not answer usefully, so we could not tell; we check again.',
+  };
+  return words[status] ?? `The last badge check says: ${status.replace(/_/g, ' ')}.`;
 }
 
 /** The step's link, or a small form when the step changes something (a retry creates a draft). */

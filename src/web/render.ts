@@ -28,7 +28,8 @@ const NOTICES = new Map([
   ['key-revoked', 'The key is revoked. Calls with it fail from now on.'],
   ['followed', 'You follow this listing now.'],
   ['unfollowed', 'You no longer follow this listing.'],
-  ['draft-submitted', 'Your draft is now a listing. Write its founder story next.'],
+  ['draft-saved', 'Your changes to the draft are saved.'],
+  ['draft-submitted', 'Your draft is now a listing. Next, choose how to launch it.'],
   ['voted', 'Your vote is counted.'],
   ['unvoted', 'Your vote is taken back.'],
 ]);

@@ -104,4 +104,9 @@ section.operation { border-top: 1px solid var(--line); margin-top: 2rem; }
 /* Launch numbers (issue 25): SVG charts shrink with the page. */
 figure.chart { margin: 1.5rem 0; }
 figure.chart svg { display: block; max-width: 100%; height: auto; }
+/* Owner pages (issue 22): where a value came from, word diffs, the listing's links. */
+.evidence, .evidence q, ul.changes li, .where dd, ul.manage li { overflow-wrap: anywhere; }
+ins { background: color-mix(in srgb, var(--ok) 18%, transparent); }
+del { background: color-mix(in srgb, var(--error) 18%, transparent); }
+.choices { display: flex; flex-wrap: wrap; gap: .25rem 1rem; }
 `;

@@ -343,6 +343,19 @@ test('submit and edit while crawling are conflicts', async (t) => {
   t.is(done.fields.name, 'Acme Rockets');
 });
 
+test('create_draft takes a website without a scheme and adds https:// itself', async (t) => {
+  const owner = await env.user();
+  const bare = `127.0.0.1:${new URL(site.url).port}/about`;
+  const res = await api(env, 'POST', '/drafts', { key: owner.key, body: { url: `  ${bare} ` } });
+  t.is(res.status, 201);
+  t.is(res.body.url, `https://${bare}`);
+  const stored = await env.services.db('drafts').where({ id: res.body.id }).first('url');
+  t.is(stored!.url, `https://${bare}`);
+  const otherScheme = await api(env, 'POST', '/drafts', { key: owner.key, body: { url: 'ftp://example.com/' } });
+  t.is(otherScheme.status, 400);
+  t.regex(otherScheme.body.errors[0].message, /such as example\.org/);
+});
+
 test('create_draft refuses bad URLs and unknown sites and stores nothing', async (t) => {
   const owner = await env.user();
   for (const url of ['ftp://example.com/', 'not a url', 'javascript:alert(1)', '', 'http://', 'x'.repeat(5000)]) {

@@ -80,8 +80,10 @@ test('the document states the real URL and text rules and the "at least one of" 
   const doc = (await api(env, 'GET', '/openapi.json')).body;
   const body = (path: string, method: string) => doc.paths[path][method].requestBody.content['application/json'].schema;
   const url = body('/drafts', 'post').properties.url;
-  t.like(url, { type: 'string', minLength: 1, maxLength: 2048, format: 'uri' });
+  t.like(url, { type: 'string', minLength: 1, maxLength: 2048 });
   t.true(new RegExp(url.pattern).test('http://example.com/'));
+  t.true(new RegExp(url.pattern).test('example.org'), 'a website without a scheme is taken (https:// is added)');
+  t.false(new RegExp(url.pattern).test('ftp://example.com/'), 'another scheme is refused by the pattern too');
   t.false(new RegExp(url.pattern).test('https://user:pw@example.com/'), 'credentials are refused by the pattern too');
   const link = body('/me/founder-profile', 'patch').properties.links.items;
   t.false(new RegExp(link.pattern).test('http://example.com/'), 'https only, stated');

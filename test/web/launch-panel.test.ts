@@ -51,13 +51,20 @@ test.serial('launch panel: choose free, copy a snippet, Check now → scheduled;
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL(/\/account$/);
-  await page.getByRole('link', { name: /Launch panel/ }).click();
+  // The account overview links the listing's home by name; the home links the launch panel, which links back.
+  await page.getByRole('link', { name: /^Panel Co/ }).click();
   await page.waitForURL(new RegExp(`/account/listings/${listing.id}$`));
-  t.is(await page.locator('[data-field=status]').textContent(), 'draft');
+  await page.getByRole('link', { name: 'Launch panel' }).click();
+  await page.waitForURL(new RegExp(`/account/listings/${listing.id}/launch$`));
+  t.is(await page.getByRole('link', { name: /^Back to Panel Co/ }).getAttribute('href'), `/account/listings/${listing.id}`);
+  t.is(await page.locator('[data-field=status]').getAttribute('data-status'), 'draft');
+  t.is(await page.locator('[data-field=status]').textContent(), 'Your listing is submitted but not launched yet.');
+  t.is(await page.getByRole('link', { name: 'Launch now or pick a week' }).getAttribute('href'), `/account/listings/${listing.id}/promote`);
 
   await page.getByRole('button', { name: 'Launch for free' }).click();
   await page.getByText('You chose the free launch.').waitFor();
-  t.is(await page.locator('[data-field=status]').textContent(), 'awaiting_badge');
+  t.is(await page.locator('[data-field=status]').getAttribute('data-status'), 'awaiting_badge');
+  t.is(await page.locator('[data-field=status]').textContent(), 'Your free launch waits for our badge on your website.');
   t.deepEqual(await page.locator('.missing li').evaluateAll((items) => items.map((li) => li.getAttribute('data-code'))), ['badge_missing']);
   t.is(await page.locator('[data-badge]').getAttribute('data-badge'), 'missing');
 
@@ -76,11 +83,12 @@ test.serial('launch panel: choose free, copy a snippet, Check now → scheduled;
   ownerPage = `<html><body><footer>${snippet}</footer></body></html>`;
   await page.getByRole('button', { name: 'Check now' }).click();
   await page.getByText('We checked your site for the badge just now.').waitFor();
-  t.is(await page.locator('[data-field=status]').textContent(), 'scheduled');
+  t.is(await page.locator('[data-field=status]').getAttribute('data-status'), 'scheduled');
   t.is(await page.locator('[data-badge]').getAttribute('data-badge'), 'present');
   const week = (await db()('listings').where({ id: listing.id }).first('launch_week'))!.launch_week;
-  t.regex((await page.locator('[data-field=launch-week]').textContent())!, new RegExp(isoWeekLabel(week!)));
-  t.is(await page.locator('[data-field=queue-position]').textContent(), '1');
+  t.is(await page.locator('[data-field=launch-week]').getAttribute('data-week'), isoWeekLabel(week!));
+  t.regex((await page.locator('[data-field=launch-week]').textContent())!, new RegExp(`^Week ${Number(isoWeekLabel(week!).slice(-2))} · `));
+  t.is(await page.locator('[data-field=queue-position]').textContent(), '1st launch of that week');
 
   await page.getByRole('button', { name: 'Check now' }).click();
   await page.locator('.error-summary').waitFor();
@@ -103,10 +111,14 @@ test.serial('Check now needs the CSRF token; another owner’s panel does not ex
   const other = new WebClient(env.baseUrl);
   await other.signIn(mallory.email, PASSWORD);
   t.is((await other.get(`/account/listings/${listing.id}`)).status, 404);
+  t.is((await other.get(`/account/listings/${listing.id}/launch`)).status, 404);
   const token = await other.csrfFrom('/account');
   t.is((await other.post(`/account/listings/${listing.id}/badge-check`, { _csrf: token })).status, 404);
   t.is((await other.post(`/account/listings/${listing.id}/free`, { _csrf: token })).status, 404);
-  for (const bad of ['0', 'abc', '99999999999', '1e3']) t.is((await other.get(`/account/listings/${bad}`)).status, 404, bad);
+  for (const bad of ['0', 'abc', '99999999999', '1e3']) {
+    t.is((await other.get(`/account/listings/${bad}`)).status, 404, bad);
+    t.is((await other.get(`/account/listings/${bad}/launch`)).status, 404, bad);
+  }
   t.is((await db()('badge_checks').where({ listing_id: listing.id })).length, 0);
   t.is((await new WebClient(env.baseUrl).get(`/account/listings/${listing.id}`)).status, 303);
 });

@@ -124,20 +124,23 @@ test('a draft from a website, followed to ready, submitted, then listed with its
   await page.getByRole('button', { name: 'Draft my listing' }).click();
   await page.waitForURL(/\/account\/drafts\/\d+$/);
   // The page polls by itself until the workflow is done.
-  await page.getByText('Draft ready').waitFor({ timeout: 60_000 });
-  const drafted = await page.locator('dl.drafted').innerText();
-  t.regex(drafted, /Quillstone/);
-  t.regex(drafted, /Invoicing for small studios/);
-  t.regex(drafted, /finance/);
+  await page.getByText('Your draft is ready for you to review.').waitFor({ timeout: 60_000 });
+  t.regex(await page.getByLabel('Name', { exact: true }).inputValue(), /Quillstone/);
+  t.regex(await page.getByLabel('Headline').inputValue(), /Invoicing for small studios/);
+  t.true(await page.getByRole('checkbox', { name: 'Finance' }).isChecked());
 
-  await page.getByRole('button', { name: 'Submit as a listing' }).click();
-  await page.waitForURL(/\/account\/listings\?notice=draft-submitted$/);
-  await page.getByText('Your draft is now a listing.').waitFor();
+  await page.getByRole('button', { name: 'Submit listing' }).click();
+  await page.waitForURL(/\/account\/listings\/\d+\?notice=draft-submitted$/);
+  await page.getByText('Your draft is now a listing. Next, choose how to launch it.').waitFor();
+  const listing = await env.services.db('listings').where({ owner_id: user.id }).first('id');
+  // The notice and the next step agree.
+  t.is(await page.locator('[data-field=action] a').textContent(), 'Choose how to launch');
+  await page.goto('/account/listings');
   const row = page.locator('tbody tr', { hasText: 'Quillstone' });
   t.is(await row.count(), 1);
-  t.regex(await row.innerText(), /\(listing\)\s+Listing draft/);
-  const listing = await env.services.db('listings').where({ owner_id: user.id }).first('id');
-  t.is(await row.getByRole('link', { name: 'Choose how to launch' }).getAttribute('href'), `/account/listings/${listing!.id}`);
+  t.regex(await row.innerText(), /\(listing\)\s+Your listing is submitted but not launched yet\./);
+  t.is(await row.getByRole('link', { name: /Quillstone/ }).getAttribute('href'), `/account/listings/${listing!.id}`);
+  t.is(await row.getByRole('link', { name: 'Choose how to launch' }).getAttribute('href'), `/account/listings/${listing!.id}/launch`);
   // A reload of the listings page creates nothing (the POST was answered with a redirect).
   await page.reload();
   t.is((await env.services.db('drafts').where({ owner_id: user.id })).length, 1);
@@ -149,11 +152,11 @@ test('a failed draft shows the reason and a retry that starts a new draft', asyn
   await page.goto('/account/listings');
   await page.getByLabel('Website address').fill(closedSite.url);
   await page.getByRole('button', { name: 'Draft my listing' }).click();
-  await page.getByText(/^Failed: /).waitFor({ timeout: 60_000 });
+  await page.getByText(/^We could not draft from this website: /).waitFor({ timeout: 60_000 });
   t.regex(await page.locator('.draft-status').innerText(), /robots\.txt/);
   await page.goto('/account/listings');
   const row = page.locator('tbody tr', { hasText: closedSite.url });
-  t.regex(await row.innerText(), /Failed: /);
+  t.regex(await row.innerText(), /We could not draft from this website: /);
   await row.getByRole('button', { name: 'Try again' }).click();
   await page.waitForURL(/\/account\/drafts\/\d+$/);
   const drafts = await env.services.db('drafts').where({ owner_id: user.id }).orderBy('id');

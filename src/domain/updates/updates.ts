@@ -94,3 +94,20 @@ interface FeedRow {
   listing_name: string;
   listing_slug: string;
 }
+
+/** The updates posted on one listing, newest first (the caller has checked ownership). */
+export async function updatesOfListing(db: Db, listingId: number, page: number, perPage: number) {
+  const base = () => db('listing_updates').where({ listing_id: listingId });
+  const found = await pageOf<ListingUpdateRow>(
+    base()
+      .orderBy([
+        { column: 'published_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .select(COLUMNS),
+    base(),
+    page,
+    perPage,
+  );
+  return { ...found, items: found.items.map((r) => ({ id: r.id, title: r.title, body: r.body, published_at: r.published_at.toISOString() })) };
+}

@@ -16,6 +16,7 @@ import { refusal } from '../owner-forms.ts';
 import { renderPage } from '../render.ts';
 import { requireUser } from '../session.ts';
 import type { WebServices } from '../web-services.ts';
+import { badgeStatusText, listingNextStep, ownerPaths, placeText, weekText } from '../next-steps.ts';
 import { COPY_SCRIPT } from './api-keys.ts';
 import type { PageRoutes } from './page-routes.ts';
 
@@ -26,11 +27,14 @@ const NOTICES: Record<string, string> = {
   'free-chosen': 'You chose the free launch.',
 };
 
-const panelPath = (id: number) => `/account/listings/${id}`;
+const panelPath = ownerPaths.launchPanel;
 
-/** The owner's page of one listing: its launch panel (status, week, place, badge check, snippets). */
+/**
+ * The launch panel of one listing (linked from its home, ownerPaths.home): status, week, place,
+ * the free launch, the badge check and the snippets. Its forms post to the listing's path.
+ */
 export const accountLaunchPages: PageRoutes = (router, services) => {
-  router.get('/account/listings/{listing_id}', requireUser(services), async function showLaunchPanel(ctx) {
+  router.get('/account/listings/{listing_id}/launch', requireUser(services), async function showLaunchPanel(ctx) {
     await panelPage(ctx, services, 200);
   });
 
@@ -78,33 +82,41 @@ async function panelPage(ctx: Context, services: WebServices, status: number, er
     status,
     notice,
     script: COPY_SCRIPT,
-    main: html`${errorSummary(errors)}
+    main: html`<p><a href="${ownerPaths.home(view.id)}">Back to ${view.name}</a></p>
+${errorSummary(errors)}
 ${launchStatus(view)}
 ${missingList(view.missing, 'What the free launch still needs')}
-<p><a href="${panelPath(view.id)}/promote">Launch now or pick a week</a> <span class="hint">(a paid launch, or featured, category and billboard placements)</span></p>
+<p><a href="${ownerPaths.promote(view.id)}">Launch now or pick a week</a> <span class="hint">(a paid launch, or featured, category and billboard placements)</span></p>
 ${
   view.plan === null &&
   ['draft', 'awaiting_profile', 'awaiting_badge'].includes(view.status as string) &&
   postForm(
-    `${panelPath(view.id)}/free`,
+    `/account/listings/${view.id}/free`,
     token,
     html`<button type="submit">Launch for free</button>
 <p class="hint">Free launches wait in the queue (see <a href="/launches">how full each week is</a>) and need our badge on your site and a complete founder profile.</p>`,
   )
+}
+${
+  view.plan === null &&
+  ['draft', 'awaiting_profile', 'awaiting_badge'].includes(view.status as string) &&
+  html`<p>Or skip the queue: <a href="${ownerPaths.promote(view.id)}">Launch now or pick a week</a> with a paid launch.</p>`
 }
 ${badgeSection(view, token)}
 ${snippetSection(badges)}`,
   });
 }
 
+const PLANS = { free: 'Free launch', paid: 'Paid launch' } as const;
+
 function launchStatus(v: OwnerView): SafeHtml {
   return html`<section aria-labelledby="launch-title">
 <h2 id="launch-title">Launch</h2>
-<dl class="launch" data-status="${v.status}">
-<dt>Status</dt><dd data-field="status">${v.status}</dd>
-<dt>Plan</dt><dd data-field="plan">${v.plan ?? 'not chosen yet'}</dd>
-<dt>Launch week</dt><dd data-field="launch-week">${v.launch_week ? html`${v.launch_week} (live from Monday ${v.launch_week_start}, 00:00 UTC)` : html`<span class="muted">none yet</span>`}</dd>
-<dt>Place in that week</dt><dd data-field="queue-position">${v.queue_position ?? html`<span class="muted">—</span>`}</dd>
+<dl class="launch facts" data-status="${v.status}">
+<dt>Where it stands</dt><dd data-field="status" data-status="${v.status}">${listingNextStep(v).state}</dd>
+<dt>Plan</dt><dd data-field="plan" data-plan="${v.plan ?? ''}">${v.plan ? PLANS[v.plan] : 'Not chosen yet'}</dd>
+<dt>Launch week</dt><dd data-field="launch-week" data-week="${v.launch_week ?? ''}">${v.launch_week_start ? html`${weekText(v.launch_week_start)} (live from Monday 00:00 UTC)` : html`<span class="muted">None yet</span>`}</dd>
+<dt>Place in that week</dt><dd data-field="queue-position" data-position="${v.queue_position ?? ''}">${v.queue_position ? placeText(v.queue_position) : html`<span class="muted">—</span>`}</dd>
 </dl>
 ${(v.status as string) === 'live' && html`<p><a href="/listings/${v.slug}">See the public page</a></p>`}
 <p><a href="${paths.listingStats(v.id)}">See its launch numbers</a>: views, clicks, votes and followers.</p>
@@ -115,11 +127,11 @@ function badgeSection(v: OwnerView, token: string): SafeHtml {
   const b = v.badge;
   return html`<section aria-labelledby="badge-title">
 <h2 id="badge-title">Badge check</h2>
-<p data-field="badge-status" data-badge="${b.status}">Last result: <strong>${b.status}</strong>, checked ${time(b.checked_at, 'never')}.</p>
+<p data-field="badge-status" data-badge="${b.status}"><strong>${badgeStatusText(b.status)}</strong> Last check: ${time(b.checked_at, 'never')}.</p>
 ${b.detail && html`<p data-field="badge-detail">${b.detail}</p>`}
 ${b.missing_since && html`<p>Missing since ${time(b.missing_since)}.</p>`}
 ${v.badge_note && html`<p class="error" data-field="badge-note">${v.badge_note}</p>`}
-${postForm(`${panelPath(v.id)}/badge-check`, token, html`<button type="submit">Check now</button>`)}
+${postForm(`/account/listings/${v.id}/badge-check`, token, html`<button type="submit">Check now</button>`)}
 </section>`;
 }
 

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { AppError, notFound } from '../../errors.ts';
-import { createDraftOp, getDraftOp, submitDraftOp } from '../../operations/drafts.ts';
+import { createDraftOp, getDraftOp, submitDraftOp, updateDraftOp } from '../../operations/drafts.ts';
 import { listMyListingsOp } from '../../operations/listings.ts';
 import { openDrafts } from '../../operations/read-models/drafts.ts';
 import { errorSummary, field, postForm } from '../components.ts';
@@ -9,13 +9,14 @@ import type { FieldMessages } from '../forms.ts';
 import { formBody, formString } from '../forms.ts';
 import { html } from '../html.ts';
 import { invokeForPage, pageContext } from '../invoke.ts';
-import { CREATE_DRAFT_PATH, draftNextStep, draftPage, listingNextStep, stepAction } from '../next-steps.ts';
+import { CREATE_DRAFT_PATH, draftNextStep, draftPage, listingNextStep, ownerPaths, stepAction } from '../next-steps.ts';
 import { refusal } from '../owner-forms.ts';
 import { renderPage } from '../render.ts';
 import { requireUser } from '../session.ts';
 import type { WebServices } from '../web-services.ts';
 import type { PageRoutes } from './page-routes.ts';
-import { draftProgressPage, type ListedCompany } from './draft-progress.ts';
+import { draftEdit, draftFieldOf, draftProgressPage, type ListedCompany } from './draft-progress.ts';
+import { messagesFor } from '../listing-fields.ts';
 
 /** Owners rarely have more; the API lists the rest (list_my_drafts, list_my_listings). */
 const SHOWN = 50;
@@ -46,19 +47,43 @@ export const accountListingPages: PageRoutes = (router, services) => {
     await draftProgressPage(ctx, services, draft);
   });
 
-  router.post('/account/drafts/{id}/submit', requireUser(services), async function submitDraftFromForm(ctx) {
+  router.post('/account/drafts/{id}', requireUser(services), async function saveDraftFromForm(ctx) {
     const id = draftIdOf(ctx);
-    try {
-      await invokeForPage(ctx, services, submitDraftOp, { id });
-    } catch (err) {
-      const { status, errors } = refusal(err);
-      const draft = await invokeForPage(ctx, services, getDraftOp, { id });
-      return draftProgressPage(ctx, services, draft, { status, errors, listed: listedCompany(err) });
+    const body = formBody(ctx);
+    const draft = await invokeForPage(ctx, services, getDraftOp, { id });
+    const changes = draft.status === 'ready' ? draftEdit(draft, body) : {};
+    if (Object.keys(changes).length > 0) {
+      try {
+        await invokeForPage(ctx, services, updateDraftOp, { id, ...changes });
+      } catch (err) {
+        if (!(err instanceof AppError) || err.status >= 500 || err.status === 404) throw err;
+        const errors = err.errors?.length ? messagesFor(err.errors, draftFieldOf) : { form: err.message };
+        return draftProgressPage(ctx, services, draft, { status: err.status, errors, values: body });
+      }
     }
+    if (body.then === 'submit') return submitFromForm(ctx, services, id);
     ctx.status = 303;
-    ctx.redirect('/account/listings?notice=draft-submitted');
+    ctx.redirect(`${draftPage(id)}?notice=draft-saved`);
+  });
+
+  router.post('/account/drafts/{id}/submit', requireUser(services), async function submitDraftFromForm(ctx) {
+    await submitFromForm(ctx, services, draftIdOf(ctx));
   });
 };
+
+/** submit_draft, then the new listing's home; a refusal (already listed: the claim link) on the draft's page. */
+async function submitFromForm(ctx: Context, services: WebServices, id: number): Promise<void> {
+  let listingId: number;
+  try {
+    ({ listing_id: listingId } = await invokeForPage(ctx, services, submitDraftOp, { id }));
+  } catch (err) {
+    const { status, errors } = refusal(err);
+    const draft = await invokeForPage(ctx, services, getDraftOp, { id });
+    return draftProgressPage(ctx, services, draft, { status, errors, listed: listedCompany(err) });
+  }
+  ctx.status = 303;
+  ctx.redirect(`${ownerPaths.home(listingId)}?notice=draft-submitted`);
+}
 
 /** The listing that holds the company, when submit_draft answered already_listed. */
 function listedCompany(err: unknown): ListedCompany | undefined {
@@ -87,8 +112,8 @@ async function listingsPage(ctx: Context, services: WebServices, form: FormState
     csrfToken(ctx, services),
   ]);
   const rows = [
-    ...drafts.items.map((d) => ({ name: d.name ?? d.url, kind: 'Draft', step: draftNextStep(d) })),
-    ...listings.items.map((l) => ({ name: l.name, kind: 'Listing', step: listingNextStep(l) })),
+    ...drafts.items.map((d) => ({ name: d.name ?? d.url, href: draftPage(d.id), kind: 'draft', step: draftNextStep(d) })),
+    ...listings.items.map((l) => ({ name: l.name, href: ownerPaths.home(l.id), kind: 'listing', step: listingNextStep(l) })),
   ];
   await renderPage(ctx, services, {
     title: 'Your listings',
@@ -99,7 +124,7 @@ async function listingsPage(ctx: Context, services: WebServices, form: FormState
 ${postForm(
   CREATE_DRAFT_PATH,
   token,
-  html`${field({ name: 'url', label: 'Website address', type: 'text', value: form.url, error: form.errors?.url, required: true, maxlength: 2048, hint: 'We read the home page and its about, pricing and FAQ pages, then draft the listing for you to review.', autocomplete: 'url' })}
+  html`${field({ name: 'url', label: 'Website address', type: 'text', value: form.url, error: form.errors?.url, required: true, maxlength: 2048, hint: 'For example example.org or https://example.org/. We read the home page and its about, pricing and FAQ pages, then draft the listing for you to review.', autocomplete: 'url' })}
 <button type="submit">Draft my listing</button>`,
 )}
 </section>
@@ -108,12 +133,13 @@ ${postForm(
 ${
   rows.length === 0
     ? html`<p>Nothing yet. Enter your website above and we draft your first listing from it.</p>`
-    : html`<div class="table-scroll"><table>
-<thead><tr><th scope="col">Name</th><th scope="col">Status</th><th scope="col">Next step</th></tr></thead>
-<tbody>${rows.map((r) => html`<tr><td>${r.name} <span class="muted">(${r.kind.toLowerCase()})</span></td><td>${r.step.state}</td><td>${stepAction(r.step, token)}</td></tr>`)}</tbody>
-</table></div>`
+    : html`<table class="stack">
+<thead><tr><th scope="col">Name</th><th scope="col">Where it stands</th><th scope="col">Next step</th></tr></thead>
+<tbody>${rows.map((r) => html`<tr data-kind="${r.kind}"><td data-label="Name"><a href="${r.href}">${r.name}</a> <span class="muted">(${r.kind})</span></td><td data-label="Where it stands">${r.step.state}</td><td data-label="Next step">${stepAction(r.step, token)}</td></tr>`)}</tbody>
+</table>`
 }
-${(drafts.total > SHOWN || listings.total > SHOWN) && html`<p class="muted">The newest ${SHOWN} of each; the API lists all (<a href="/docs#list_my_drafts">list_my_drafts</a>, <a href="/docs#list_my_listings">list_my_listings</a>).</p>`}
+${(drafts.total > SHOWN || listings.total > SHOWN) && html`<p class="muted">This page shows your newest ${SHOWN} drafts and listings.</p>
+<aside aria-labelledby="for-developers"><h2 id="for-developers">For developers</h2><p>The API lists all of them: <a href="/docs#list_my_drafts">list_my_drafts</a> and <a href="/docs#list_my_listings">list_my_listings</a>.</p></aside>`}
 </section>`,
   });
 }

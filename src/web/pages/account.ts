@@ -4,6 +4,7 @@ import { paths } from '../../paths.ts';
 import { time } from '../components.ts';
 import { html } from '../html.ts';
 import { invokeForPage } from '../invoke.ts';
+import { listingNextStep, ownerPaths } from '../next-steps.ts';
 import { renderPage } from '../render.ts';
 import { currentUser, requireUser } from '../session.ts';
 import type { PageRoutes } from './page-routes.ts';
@@ -46,7 +47,7 @@ ${
 <h2 id="your-listings">Your listings</h2>
 <ul class="owned">${listings.items.map(
     (l) =>
-      html`<li>${(l.status as string) === 'live' ? html`<a href="/listings/${l.slug}">${l.name}</a>` : l.name} <span class="muted">(${l.status})</span> · <a href="/account/listings/${l.id}">Launch panel<span class="visually-hidden"> of ${l.name}</span></a> · <a href="${paths.storyEditor(l.id)}">Edit the founder story<span class="visually-hidden"> of ${l.name}</span></a></li>`,
+      html`<li><a href="${ownerPaths.home(l.id)}">${l.name}</a> — ${listingNextStep(l).state} · <a href="${paths.storyEditor(l.id)}">Edit the founder story<span class="visually-hidden"> of ${l.name}</span></a></li>`,
   )}</ul>
 ${listings.total > LISTINGS_SHOWN && html`<p class="muted">The newest ${LISTINGS_SHOWN} of your ${listings.total} listings.</p>`}
 <p><a href="/account/listings">Drafts, statuses and next steps</a></p>

@@ -1,11 +1,22 @@
 import type { Context } from 'koa';
 import type { z } from 'zod';
 import type { getDraftOp } from '../../operations/drafts.ts';
+import { CATEGORY_SLUGS } from '../../operations/read-models/categories.ts';
 import { paths } from '../../paths.ts';
 import { errorSummary, postForm } from '../components.ts';
 import { csrfToken } from '../csrf.ts';
 import type { FieldMessages } from '../forms.ts';
 import { html, type SafeHtml } from '../html.ts';
+import {
+  COMPANY_FIELDS,
+  evidenceNote,
+  FACT_NAMES,
+  formValueOf,
+  inputValueOf,
+  listingFieldControl,
+  SITE_TEXT_FIELDS,
+  type ListingField,
+} from '../listing-fields.ts';
 import { draftNextStep, draftPage, stepAction } from '../next-steps.ts';
 import { renderPage } from '../render.ts';
 import type { WebServices } from '../web-services.ts';
@@ -22,14 +33,15 @@ const POLL_MS = 1500;
 
 /**
  * One draft for its owner: while crawling or drafting the page reloads itself (a nonce'd inline
- * script, allowed by the page CSP); ready shows the drafted fields and the submit button; failed
+ * script, allowed by the page CSP); ready shows the drafted fields as a form (update_draft), each
+ * with where it was found, and "Submit listing"; failed
  * shows the reason and a retry.
  */
 export async function draftProgressPage(
   ctx: Context,
   services: WebServices,
   draft: DraftView,
-  o: { status?: number; errors?: FieldMessages; listed?: ListedCompany } = {},
+  o: { status?: number; errors?: FieldMessages; listed?: ListedCompany; values?: Record<string, unknown> } = {},
 ): Promise<void> {
   const token = await csrfToken(ctx, services);
   const step = draftNextStep(draft);
@@ -40,9 +52,10 @@ export async function draftProgressPage(
     main: html`${o.listed ? alreadyListed(o.listed) : errorSummary(o.errors)}
 <p class="draft-status" role="status"><strong>${step.state}</strong></p>
 ${working && html`<p>This page updates by itself until the draft is ready. <a href="${draftPage(draft.id)}">Reload</a></p>`}
-${draft.status === 'ready' && readyDraft(draft, token)}
+${step.next && html`<p>${step.next}</p>`}
+${draft.status === 'ready' && readyDraft(draft, token, o)}
 ${draft.status === 'failed' && html`<p>${stepAction(step, token)} — or <a href="/account/listings">draft from another address</a>.</p>`}
-${draft.status === 'submitted' && draft.listing_id && html`<p><a href="${paths.storyEditor(draft.listing_id)}">Write the founder story of your listing</a></p>`}
+${draft.status === 'submitted' && html`<p>${stepAction(step, token)}</p>`}
 <p><a href="/account/listings">All your listings</a></p>`,
     script: working ? `setTimeout(function () { location.reload(); }, ${POLL_MS});` : undefined,
   });
@@ -57,19 +70,75 @@ function alreadyListed(listed: ListedCompany): SafeHtml {
 </div>`;
 }
 
-function readyDraft(draft: DraftView, token: string): SafeHtml {
+/** The drafted fields the review edits in place (update_draft): the company facts live under `facts`. */
+const DRAFT_FIELDS: ListingField[] = [
+  COMPANY_FIELDS.find((f) => f.name === 'name')!,
+  ...SITE_TEXT_FIELDS.filter((f) => f.name === 'headline' || f.name === 'summary'),
+  ...COMPANY_FIELDS.filter((f) => f.name !== 'name'),
+];
+
+const categoryLabel = (slug: string) => (slug === 'ai' ? 'AI' : slug === 'hr' ? 'HR' : slug.charAt(0).toUpperCase() + slug.slice(1).replace(/-/g, ' '));
+
+/** The stored value of a drafted field, as the form shows it. */
+function draftValue(f: NonNullable<DraftView['fields']>, field: ListingField): string {
+  const source = FACT_NAMES.has(field.name) ? (f.facts as Record<string, unknown>) : (f as unknown as Record<string, unknown>);
+  return formValueOf(source[field.name]);
+}
+
+/** update_draft's input from the review form: the fields whose value differs from the draft's. */
+export function draftEdit(draft: DraftView, body: Record<string, unknown>): Record<string, unknown> {
   const f = draft.fields!;
-  const row = (label: string, value: SafeHtml | string | null | undefined) =>
-    html`<dt>${label}</dt><dd>${value || html`<span class="muted">not found</span>`}</dd>`;
-  return html`<dl class="facts drafted">
-${row('Name', f.name)}
-${row('Headline', f.headline)}
-${row('Summary', f.summary)}
-${row('Categories', f.categories.join(', '))}
-${row('Contact email', f.contact_email)}
-${row('Socials', Object.keys(f.socials).join(', '))}
-${row('FAQs', f.faqs.length ? `${f.faqs.length} questions` : null)}
+  const changes: Record<string, unknown> = {};
+  const facts: Record<string, unknown> = { ...f.facts };
+  let factsChanged = false;
+  for (const field of DRAFT_FIELDS) {
+    const raw = typeof body[field.name] === 'string' ? (body[field.name] as string) : '';
+    if (raw.trim() === draftValue(f, field).trim()) continue;
+    const value = inputValueOf(field, raw);
+    if (FACT_NAMES.has(field.name)) {
+      factsChanged = true;
+      if (value === null) delete facts[field.name];
+      else facts[field.name] = value;
+    } else changes[field.name] = value;
+  }
+  if (factsChanged) changes.facts = facts;
+  const categories = [body.categories ?? []].flat().filter((c): c is string => typeof c === 'string');
+  if (JSON.stringify([...categories].sort()) !== JSON.stringify([...f.categories].sort())) changes.categories = categories;
+  return changes;
+}
+
+/** The form field of an error path of update_draft (`facts.location` is the location box). */
+export const draftFieldOf = (path: string[]): string => {
+  const [part, key] = path;
+  if (part === 'facts' && key) return key;
+  return part && part !== '(body)' ? part : 'form';
+};
+
+function readyDraft(draft: DraftView, token: string, o: { errors?: FieldMessages; values?: Record<string, unknown> }): SafeHtml {
+  const f = draft.fields!;
+  const value = (field: ListingField) => {
+    const sent = o.values?.[field.name];
+    return typeof sent === 'string' ? sent : draftValue(f, field);
+  };
+  const sentCategories = o.values && [o.values.categories ?? []].flat();
+  const chosen = new Set((sentCategories ?? f.categories) as string[]);
+  const socials = Object.entries(f.socials);
+  return html`${postForm(
+    draftPage(draft.id),
+    token,
+    html`<p class="hint">Check each field and change what is wrong. Under each field, the page of your website it was read from.</p>
+${DRAFT_FIELDS.map((field) => listingFieldControl(field, value(field), { error: o.errors?.[field.name], evidence: draft.evidence }))}
+<fieldset id="f-categories"><legend>Categories (at most 5)</legend>
+${o.errors?.categories && html`<p class="error">${o.errors.categories}</p>`}
+${draft.evidence.categories && html`<p class="hint">${evidenceNote(draft.evidence.categories)}</p>`}
+<div class="choices">${CATEGORY_SLUGS.map((slug) => html`<label class="check"><input type="checkbox" name="categories" value="${slug}"${chosen.has(slug) ? html` checked` : ''}> ${categoryLabel(slug)}</label>`)}</div>
+</fieldset>
+<dl class="facts drafted">
+<dt>Social links</dt><dd>${socials.length ? socials.map(([p, url]) => html`${p}: ${url} `) : html`<span class="muted">None found</span>`}</dd>
+<dt>FAQs</dt><dd>${f.faqs.length ? `${f.faqs.length} questions` : html`<span class="muted">None found</span>`}</dd>
 </dl>
-<p class="muted">Every field names the page it came from; change any of them with <a href="/docs#update_draft">update_draft</a> before you submit.</p>
-${postForm(`${draftPage(draft.id)}/submit`, token, html`<button type="submit">Submit as a listing</button>`)}`;
+<p class="hint">Social links and FAQs can be changed on the listing’s edit page once it is submitted.</p>
+<button type="submit" name="then" value="save" class="secondary">Save changes</button>
+<button type="submit" name="then" value="submit">Submit listing</button>`,
+  )}`;
 }

@@ -22,6 +22,9 @@ import { listingPages } from './listing.ts';
 import { listingStatsPages } from './listing-stats.ts';
 import { notificationPages } from './notifications.ts';
 import type { PageRoutes } from './page-routes.ts';
+import { accountListingContentPages } from './account-listing-content.ts';
+import { accountListingEditPages } from './account-listing-edit.ts';
+import { accountListingHomePages } from './account-listing-home.ts';
 import { signInPages } from './sign-in.ts';
 import { signUpPages } from './sign-up.ts';
 import { storyEditorPages } from './story-editor.ts';
@@ -74,4 +77,8 @@ export const pageModules: PageRoutes[] = [
   listingStatsPages,
   // Listing logos and preview images (issue 23).
   listingMediaPages,
+  // The owner's side of a listing (issue 22): its home, edit page, updates and milestones.
+  accountListingHomePages,
+  accountListingEditPages,
+  accountListingContentPages,
 ];

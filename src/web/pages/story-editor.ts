@@ -12,6 +12,7 @@ import { missingList } from '../content.ts';
 import { formBody, formString, type FieldMessages } from '../forms.ts';
 import { html } from '../html.ts';
 import { invokeForPage } from '../invoke.ts';
+import { listingStatusPhrase, ownerPaths } from '../next-steps.ts';
 import { refusal, textArea } from '../owner-forms.ts';
 import { renderPage } from '../render.ts';
 import { requireUser } from '../session.ts';
@@ -72,7 +73,8 @@ async function editorPage(ctx: Context, services: WebServices, view: EditorView)
     title: `Founder story: ${listing.name}`,
     status: view.status,
     notice: view.status === 200 ? notice : undefined,
-    main: html`${storyStatus(story, listing.status.replace(/_/g, ' '))}
+    main: html`<p><a href="${ownerPaths.home(listing.id)}">Back to ${listing.name}</a></p>
+${storyStatus(story, listingStatusPhrase(listing.status))}
 ${errorSummary(view.errors)}
 ${postForm(
   paths.storyEditor(listingId),
