@@ -1,9 +1,9 @@
-import http from 'node:http';
 import path from 'node:path';
 import pg from 'pg';
 import { runAdmin } from './admin/cli.ts';
 import { drainServer } from './api/drain.ts';
 import { createApp } from './app.ts';
+import { createHttpServer } from './http/server.ts';
 import { loadConfig, type Config } from './config.ts';
 import { migrate } from './db/knex.ts';
 import { seed } from './db/seed.ts';
@@ -135,7 +135,7 @@ async function startRoles(services: Services, endpoints: Endpoints, roles: { api
     await services.search.ready();
     services.log.info({ engine: services.config.search.engine, ms: Date.now() - started }, 'search ready');
     const app = createApp(services, operations);
-    const server = http.createServer(app.callback());
+    const server = createHttpServer(app.callback());
     const { port, host } = services.config;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

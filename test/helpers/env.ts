@@ -6,6 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { createApp } from '../../src/app.ts';
+import { createHttpServer } from '../../src/http/server.ts';
 import { createApiKey } from '../../src/auth/api-keys.ts';
 import type { Scope } from '../../src/auth/scopes.ts';
 import { createUser } from '../../src/auth/users.ts';
@@ -72,7 +73,7 @@ export async function startTestEnv(
   const databaseUrl = await createTestDatabase();
   const temporalAddress = options.temporalAddress ?? harnessEnv('TEST_TEMPORAL_ADDRESS');
   const namespace = options.namespace ?? namespaceFor(testFile);
-  const server = http.createServer();
+  const server = createHttpServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   // Generated OAuth keys and other files of this env stay out of the repository's .data.

@@ -25,13 +25,7 @@ const IN_LAUNCH_WEEK = `(c.created_at >= (l.launch_week::timestamp AT TIME ZONE 
  * an increment. Voting twice changes nothing. Refused: not live (404), unconfirmed email, own
  * listing, a vote voided before.
  */
-export async function castVote(
-  db: Db,
-  userId: number,
-  listingId: number,
-  baseUrl = '',
-  signals?: VoteSignalValues,
-): Promise<VoteOutcome> {
+export async function castVote(db: Db, userId: number, listingId: number, baseUrl = '', signals?: VoteSignalValues): Promise<VoteOutcome> {
   const { rows } = await db.raw(
     `WITH target AS (
        SELECT l.id FROM listings l
