@@ -82,7 +82,7 @@ for (const [label, viewport] of [
       } else t.true(await nav.getByRole('link', { name: 'API keys', exact: true }).isVisible());
 
       // The launch panel links to the promote page.
-      await page.goto(`/account/listings/${listingId}`);
+      await page.goto(`/account/listings/${listingId}/launch`);
       await page.getByRole('link', { name: 'Launch now or pick a week' }).click();
       await page.waitForURL(new RegExp(`/account/listings/${listingId}/promote$`));
       t.is(await page.locator('h1').innerText(), `Promote ${name}`);

@@ -97,11 +97,6 @@ ${
 <p class="hint">Free launches wait in the queue (see <a href="/launches">how full each week is</a>) and need our badge on your site and a complete founder profile.</p>`,
   )
 }
-${
-  view.plan === null &&
-  ['draft', 'awaiting_profile', 'awaiting_badge'].includes(view.status as string) &&
-  html`<p>Or skip the queue: <a href="${ownerPaths.promote(view.id)}">Launch now or pick a week</a> with a paid launch.</p>`
-}
 ${badgeSection(view, token)}
 ${snippetSection(badges)}`,
   });

@@ -56,6 +56,7 @@ ${missingList(v.missing, 'What the free launch still needs')}
 <li><a href="${ownerPaths.launchPanel(v.id)}">Launch panel</a> — launch week, our badge and “Check now”</li>
 <li><a href="${ownerPaths.promote(v.id)}">${launchToChoose ? 'Launch now or pick a week' : 'Promote'}</a> — paid launches and featured places</li>
 <li><a href="${ownerPaths.orders(v.id)}">Orders</a> — what you bought for this listing</li>
+<li><a href="${paths.listingStats(v.id)}">See its launch numbers</a> — views, clicks, votes and followers</li>
 ${v.status === 'live' && html`<li><a href="${paths.listing(v.slug)}">Public page</a> — the listing as everyone sees it</li>`}
 </ul>
 </nav>
