@@ -124,7 +124,13 @@ async function journey(t: ExecutionContext, email: string, site: TestSite, width
   await db()('listings')
     .where({ id: listingId })
     .update({ status: 'live', plan: 'free', launch_week: isoWeekStart(new Date()), live_at: db().fn.now() });
-  const twin = await insertDraftListing(db(), { name: 'Quillstone Makers', site: 'makers', ownerId: user.id, url: site.url, headline: 'Old' });
+  const twin = await insertDraftListing(db(), {
+    name: 'Quillstone Makers',
+    site: 'makers',
+    ownerId: user.id,
+    url: site.url,
+    headline: 'Old',
+  });
   await page.reload();
   t.is(await page.locator('[data-field=state]').textContent(), 'Your listing is live on the site.');
   t.regex((await page.locator('[data-field=launch-week]').textContent())!, /^Week \d{1,2} · \d{1,2}/);

@@ -85,14 +85,18 @@ export const accountListingContentPages: PageRoutes = (router, services) => {
     ctx.redirect(`${ownerPaths.milestones(listingId)}?notice=added`);
   });
 
-  router.post('/account/listings/:listing_id/milestones/:milestone_id/delete', requireUser(services), async function deleteMilestoneFromForm(ctx) {
-    const listingId = listingIdOf(ctx);
-    const milestoneId = parseId(ctx.params.milestone_id);
-    if (!milestoneId) throw notFound('The milestone');
-    await invokeForPage(ctx, services, deleteMilestoneOp, { listing_id: listingId, milestone_id: milestoneId });
-    ctx.status = 303;
-    ctx.redirect(`${ownerPaths.milestones(listingId)}?notice=deleted`);
-  });
+  router.post(
+    '/account/listings/:listing_id/milestones/:milestone_id/delete',
+    requireUser(services),
+    async function deleteMilestoneFromForm(ctx) {
+      const listingId = listingIdOf(ctx);
+      const milestoneId = parseId(ctx.params.milestone_id);
+      if (!milestoneId) throw notFound('The milestone');
+      await invokeForPage(ctx, services, deleteMilestoneOp, { listing_id: listingId, milestone_id: milestoneId });
+      ctx.status = 303;
+      ctx.redirect(`${ownerPaths.milestones(listingId)}?notice=deleted`);
+    },
+  );
 };
 
 function pageNumber(ctx: Context): number {
@@ -176,7 +180,9 @@ ${
   listing.milestones.length === 0
     ? html`<p>No milestones yet.</p>`
     : html`<ul class="milestones">${listing.milestones.map(
-        (m) => html`<li data-milestone="${m.id}">${day(m.date)} <strong>${m.title}</strong>${m.description && html` — ${m.description}`}${m.url && html` (${externalLink(m.url, 'link')})`}
+        (
+          m,
+        ) => html`<li data-milestone="${m.id}">${day(m.date)} <strong>${m.title}</strong>${m.description && html` — ${m.description}`}${m.url && html` (${externalLink(m.url, 'link')})`}
 ${postForm(`${ownerPaths.milestones(listing.id)}/${m.id}/delete`, token, html`<button class="link" type="submit">Delete<span class="visually-hidden"> the milestone ${m.title}</span></button>`, 'inline')}</li>`,
       )}</ul>`
 }
