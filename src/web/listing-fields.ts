@@ -27,7 +27,13 @@ export const SITE_TEXT_FIELDS: ListingField[] = [
   { name: 'headline', label: 'Headline', kind: 'line', max: LIMITS.headline, evidence: 'headline', hint: 'One line under the name.' },
   { name: 'summary', label: 'Summary', kind: 'text', max: LIMITS.summary, evidence: 'summary', hint: 'Plain text; line breaks are kept.' },
   { name: 'seo_title', label: 'Search engine title', kind: 'line', max: LIMITS.seoTitle, hint: 'The page title search engines show.' },
-  { name: 'seo_description', label: 'Search engine description', kind: 'text', max: LIMITS.seoDescription, hint: 'The text search engines show under the title.' },
+  {
+    name: 'seo_description',
+    label: 'Search engine description',
+    kind: 'text',
+    max: LIMITS.seoDescription,
+    hint: 'The text search engines show under the title.',
+  },
 ];
 
 export const COMPANY_FIELDS: ListingField[] = [
@@ -67,7 +73,15 @@ export function listingFieldControl(
   const name = `${o.prefix ?? ''}${f.name}`;
   const hint = hintOf(f, f.evidence ? o.evidence?.[f.evidence] : undefined);
   if (f.kind === 'text' || f.kind === 'lines') {
-    return textArea({ name, label: f.label, value, error: o.error, hint, rows: f.kind === 'lines' ? 3 : 4, maxlength: f.kind === 'text' ? f.max : undefined });
+    return textArea({
+      name,
+      label: f.label,
+      value,
+      error: o.error,
+      hint,
+      rows: f.kind === 'lines' ? 3 : 4,
+      maxlength: f.kind === 'text' ? f.max : undefined,
+    });
   }
   const type = f.kind === 'email' ? 'email' : 'text';
   const extra = f.kind === 'year' ? html` inputmode="numeric" maxlength="4"` : attr('maxlength', f.max);
@@ -108,7 +122,7 @@ export function humanMessage(message: string): string {
   const long = /Too big: expected (?:string|array) to have <=\s*(\d+) (characters|items)/.exec(message);
   if (long) return `Must be at most ${long[1]} ${long[2]}.`;
   if (/Too small: expected string to have >=\s*1 characters/.test(message)) return 'Must not be empty.';
-  if (/expected int/.test(message)) return 'Must be a whole number, such as 2019.';
+  if (/expected (int|number), received/.test(message) || /expected int/.test(message)) return 'Must be a whole number, such as 2019.';
   if (/Too (big|small): expected number/.test(message)) return 'Must be a year between 1800 and 2100.';
   if (/Invalid email/i.test(message)) return 'Must be an email address such as hello@example.com.';
   return message;
@@ -167,7 +181,8 @@ export function wordDiff(before: string, after: string): SafeHtml {
   if (a.length * b.length > 250_000) return html`<del>${before}</del> <ins>${after}</ins>`;
   const lcs: number[][] = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
   for (let i = a.length - 1; i >= 0; i--) {
-    for (let j = b.length - 1; j >= 0; j--) lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+    for (let j = b.length - 1; j >= 0; j--)
+      lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
   }
   const out: SafeHtml[] = [];
   let [i, j] = [0, 0];
@@ -185,6 +200,7 @@ export function wordDiff(before: string, after: string): SafeHtml {
 /** The changes of one version as a list: each field with its word diff. */
 export function changesList(changes: Record<string, { before: unknown; after: unknown }>): SafeHtml {
   return html`<ul class="changes">${Object.entries(changes).map(
-    ([key, { before, after }]) => html`<li data-change="${key}"><strong>${fieldLabel(key)}:</strong> ${wordDiff(valueText(before), valueText(after))}</li>`,
+    ([key, { before, after }]) =>
+      html`<li data-change="${key}"><strong>${fieldLabel(key)}:</strong> ${wordDiff(valueText(before), valueText(after))}</li>`,
   )}</ul>`;
 }

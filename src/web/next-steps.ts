@@ -91,14 +91,15 @@ export function weekText(monday: string): string {
   const week = Number(isoWeekLabel(monday).slice(-2));
   const [d1, m1, y1] = [start.getUTCDate(), MONTHS[start.getUTCMonth()], start.getUTCFullYear()];
   const [d2, m2, y2] = [end.getUTCDate(), MONTHS[end.getUTCMonth()], end.getUTCFullYear()];
-  const range = y1 !== y2 ? `${d1} ${m1} ${y1} – ${d2} ${m2} ${y2}` : m1 !== m2 ? `${d1} ${m1} – ${d2} ${m2} ${y2}` : `${d1}–${d2} ${m2} ${y2}`;
+  const range =
+    y1 !== y2 ? `${d1} ${m1} ${y1} – ${d2} ${m2} ${y2}` : m1 !== m2 ? `${d1} ${m1} – ${d2} ${m2} ${y2}` : `${d1}–${d2} ${m2} ${y2}`;
   return `Week ${week} · ${range}`;
 }
 
 /** "the 1st", "the 2nd"… launch of that week. */
 export function placeText(position: number): string {
   const teen = position % 100 >= 11 && position % 100 <= 13;
-  const suffix = teen ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[position % 10] ?? 'th';
+  const suffix = teen ? 'th' : (({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[position % 10] ?? 'th');
   return `${position}${suffix} launch of that week`;
 }
 
@@ -169,6 +170,32 @@ export function listingStatusPhrase(status: string): string {
     unlisted: 'unlisted',
   };
   return phrases[status] ?? status.replace(/_/g, ' ');
+}
+
+interface MissingLike {
+  code: string;
+  reason: string;
+  url: string;
+  operation: string;
+}
+
+/**
+ * What a free launch still needs, for the owner pages: the badge item says where the snippet is
+ * on this site (the API's text names get_badges) and links the launch panel, where "Check now" is.
+ */
+export function missingForPeople<M extends MissingLike>(listingId: number, badgeStatus: string, missing: M[]): M[] {
+  return missing.map((m) =>
+    m.code !== 'badge_missing'
+      ? m
+      : {
+          ...m,
+          url: ownerPaths.launchPanel(listingId),
+          reason:
+            badgeStatus === 'unchecked'
+              ? 'Put our badge on your home page (the launch panel has the snippet), then ask us to check.'
+              : m.reason,
+        },
+  );
 }
 
 /** The last badge check's result as a sentence. */

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { HttpsUrl, HttpUrl, oneLine, plainText } from '../../src/domain/fields.ts';
+import { HttpsUrl, HttpUrl, oneLine, plainText, WebsiteUrl } from '../../src/domain/fields.ts';
 import { parseHttpUrl } from '../../src/urls.ts';
 import { operations } from '../../src/operations/index.ts';
 import { operationSchemas } from '../../src/operations/json-schema.ts';
@@ -55,5 +55,30 @@ test('every pattern in the operations’ JSON Schemas is portable (no \\p{…} c
   for (const p of patterns) {
     t.false(/\\p\{|\\P\{/.test(p), p);
     t.notThrows(() => new RegExp(p), p);
+  }
+});
+
+test('WebsiteUrl adds https:// to an address without a scheme; its pattern states the same rule', (t) => {
+  const pattern = new RegExp(
+    operationSchemas(operations.find((op) => op.name === 'create_draft')!).input.properties!.url!.pattern as string,
+  );
+  const cases: [string, string | null][] = [
+    ['example.org', 'https://example.org'],
+    [' example.org/pricing?x=1 ', 'https://example.org/pricing?x=1'],
+    ['example.org:8080', 'https://example.org:8080'],
+    ['http://example.org/', 'http://example.org/'],
+    ['HTTPS://example.org/', 'HTTPS://example.org/'],
+    ['ftp://example.org/', null],
+    ['javascript:alert(1)', null],
+    ['mailto:hello@example.org', null],
+    ['user:pw@example.org', null],
+    ['not a url', null],
+    ['', null],
+  ];
+  for (const [input, expected] of cases) {
+    const parsed = WebsiteUrl.safeParse(input);
+    t.is(parsed.success ? parsed.data : null, expected, input);
+    // Whatever the pattern refuses, the schema refuses too.
+    if (!pattern.test(input.trim())) t.false(parsed.success, `pattern refuses ${input}`);
   }
 });

@@ -235,6 +235,9 @@ test("story editor: another owner's listing is not found; bad input is a 400; a 
   await db()('listings').where({ id: listing.id }).update({ status: 'awaiting_badge' });
   const hidden = await client.get(editor);
   t.is(hidden.$('[data-status]').attr('data-visible'), 'false');
-  t.regex(hidden.$('[data-status]').text(), /not public yet.*when your listing goes live \(it is waiting for our badge on your site now\)/s);
+  t.regex(
+    hidden.$('[data-status]').text(),
+    /not public yet.*when your listing goes live \(it is waiting for our badge on your site now\)/s,
+  );
   t.is(hidden.$(`[data-status] a[href="/stories/${listing.slug}"]`).length, 0);
 });

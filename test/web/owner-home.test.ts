@@ -124,7 +124,13 @@ async function journey(t: ExecutionContext, email: string, site: TestSite, width
   await db()('listings')
     .where({ id: listingId })
     .update({ status: 'live', plan: 'free', launch_week: isoWeekStart(new Date()), live_at: db().fn.now() });
-  const twin = await insertDraftListing(db(), { name: 'Quillstone Makers', site: 'makers', ownerId: user.id, url: site.url, headline: 'Old' });
+  const twin = await insertDraftListing(db(), {
+    name: 'Quillstone Makers',
+    site: 'makers',
+    ownerId: user.id,
+    url: site.url,
+    headline: 'Old',
+  });
   await page.reload();
   t.is(await page.locator('[data-field=state]').textContent(), 'Your listing is live on the site.');
   t.regex((await page.locator('[data-field=launch-week]').textContent())!, /^Week \d{1,2} · \d{1,2}/);
@@ -166,9 +172,11 @@ async function journey(t: ExecutionContext, email: string, site: TestSite, width
   await page.getByRole('link', { name: /^Back to / }).click();
   await page.getByRole('link', { name: 'Milestones', exact: true }).click();
   await check('the milestones page');
+  // The date picker is filled directly; the title is typed from the keyboard and Enter sends the form.
   await page.getByLabel('Date').fill('2026-03-14');
-  await page.getByLabel('Title').fill('First paying studio');
-  await page.getByRole('button', { name: 'Add milestone' }).click();
+  await page.getByLabel('Title').focus();
+  await page.keyboard.type('First paying studio');
+  await page.keyboard.press('Enter');
   await page.getByText('The milestone is added.').waitFor();
   t.regex(await page.locator('[data-milestone]').innerText(), /2026-03-14 First paying studio/);
   await check('the milestones page after adding');

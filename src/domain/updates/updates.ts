@@ -109,5 +109,8 @@ export async function updatesOfListing(db: Db, listingId: number, page: number, 
     page,
     perPage,
   );
-  return { ...found, items: found.items.map((r) => ({ id: r.id, title: r.title, body: r.body, published_at: r.published_at.toISOString() })) };
+  return {
+    ...found,
+    items: found.items.map((r) => ({ id: r.id, title: r.title, body: r.body, published_at: r.published_at.toISOString() })),
+  };
 }

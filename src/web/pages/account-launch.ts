@@ -16,7 +16,7 @@ import { refusal } from '../owner-forms.ts';
 import { renderPage } from '../render.ts';
 import { requireUser } from '../session.ts';
 import type { WebServices } from '../web-services.ts';
-import { badgeStatusText, listingNextStep, ownerPaths, placeText, weekText } from '../next-steps.ts';
+import { badgeStatusText, listingNextStep, missingForPeople, ownerPaths, placeText, weekText } from '../next-steps.ts';
 import { COPY_SCRIPT } from './api-keys.ts';
 import type { PageRoutes } from './page-routes.ts';
 
@@ -85,7 +85,7 @@ async function panelPage(ctx: Context, services: WebServices, status: number, er
     main: html`<p><a href="${ownerPaths.home(view.id)}">Back to ${view.name}</a></p>
 ${errorSummary(errors)}
 ${launchStatus(view)}
-${missingList(view.missing, 'What the free launch still needs')}
+${missingList(missingForPeople(view.id, view.badge.status, view.missing), 'What the free launch still needs')}
 <p><a href="${ownerPaths.promote(view.id)}">Launch now or pick a week</a> <span class="hint">(a paid launch, or featured, category and billboard placements)</span></p>
 ${
   view.plan === null &&

@@ -176,7 +176,9 @@ ${
   listing.milestones.length === 0
     ? html`<p>No milestones yet.</p>`
     : html`<ul class="milestones">${listing.milestones.map(
-        (m) => html`<li data-milestone="${m.id}">${day(m.date)} <strong>${m.title}</strong>${m.description && html` — ${m.description}`}${m.url && html` (${externalLink(m.url, 'link')})`}
+        (
+          m,
+        ) => html`<li data-milestone="${m.id}">${day(m.date)} <strong>${m.title}</strong>${m.description && html` — ${m.description}`}${m.url && html` (${externalLink(m.url, 'link')})`}
 ${postForm(`${ownerPaths.milestones(listing.id)}/${m.id}/delete`, token, html`<button class="link" type="submit">Delete<span class="visually-hidden"> the milestone ${m.title}</span></button>`, 'inline')}</li>`,
       )}</ul>`
 }

@@ -9,7 +9,7 @@ import { SOCIAL_PLATFORMS } from '../../operations/schemas.ts';
 import { errorSummary, field, postForm, time } from '../components.ts';
 import { pager } from '../content.ts';
 import { csrfToken } from '../csrf.ts';
-import { formBody, formString, type FieldMessages } from '../forms.ts';
+import { formBody, type FieldMessages } from '../forms.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { invokeForPage } from '../invoke.ts';
 import {
@@ -120,7 +120,7 @@ async function newestVersionId(ctx: Context, services: WebServices, listingId: n
   return items[0]?.id ?? null;
 }
 
-/** Every text control of the form by name (FAQ rows as faq-N-question / faq-N-answer). */
+/** The text controls the form sent, by name (FAQ rows as faq-N-question / faq-N-answer); absent ones are left out. */
 function formValues(body: Record<string, unknown>): Record<string, string> {
   const names = [
     ...SITE_TEXT_FIELDS.map((f) => f.name),
@@ -128,7 +128,7 @@ function formValues(body: Record<string, unknown>): Record<string, string> {
     ...SOCIAL_PLATFORMS.map((p) => `social-${p}`),
     ...Array.from({ length: MAX_FAQS + NEW_FAQ_ROWS }, (_, i) => [`faq-${i + 1}-question`, `faq-${i + 1}-answer`]).flat(),
   ];
-  return Object.fromEntries(names.map((n) => [n, formString(body, n)]));
+  return Object.fromEntries(names.filter((n) => typeof body[n] === 'string').map((n) => [n, body[n] as string]));
 }
 
 /** The stored value of a field, as the form shows it. */
@@ -145,14 +145,19 @@ function currentValue(v: View, f: ListingField): string {
 function editInput(v: View, values: Record<string, string>, withSiteTexts: boolean) {
   const fields: Record<string, unknown> = {};
   for (const f of [...SITE_TEXT_FIELDS, ...COMPANY_FIELDS]) {
-    const changed = (values[f.name] ?? '').trim() !== currentValue(v, f).trim();
+    const stored = currentValue(v, f);
+    const sent = values[f.name];
+    const changed = sent !== undefined && sent.trim() !== stored.trim();
     const siteText = withSiteTexts && SITE_TEXT_FIELDS.includes(f);
-    if (changed || siteText) fields[f.name] = inputValueOf(f, values[f.name] ?? '');
+    if (changed || siteText) fields[f.name] = inputValueOf(f, sent ?? stored);
   }
+  // Socials and FAQs are replaced as a whole, so only when the form sent them.
+  const sentSocials = SOCIAL_PLATFORMS.some((p) => values[`social-${p}`] !== undefined);
   const socials = Object.fromEntries(
-    SOCIAL_PLATFORMS.map((p) => [p, (values[`social-${p}`] ?? '').trim()] as const).filter(([, url]) => url !== ''),
+    SOCIAL_PLATFORMS.map((p) => [p, (values[`social-${p}`] ?? v.socials[p] ?? '').trim()] as const).filter(([, url]) => url !== ''),
   );
-  const socialsChanged = JSON.stringify(Object.entries(socials).sort()) !== JSON.stringify(Object.entries(v.socials).sort());
+  const socialsChanged = sentSocials && JSON.stringify(Object.entries(socials).sort()) !== JSON.stringify(Object.entries(v.socials).sort());
+  const sentFaqs = Object.keys(values).some((name) => name.startsWith('faq-'));
   const faqRows: number[] = [];
   const faqs: { question: string; answer: string }[] = [];
   for (let row = 1; row <= MAX_FAQS + NEW_FAQ_ROWS; row++) {
@@ -162,7 +167,7 @@ function editInput(v: View, values: Record<string, string>, withSiteTexts: boole
     faqRows.push(row);
     faqs.push({ question, answer });
   }
-  const faqsChanged = JSON.stringify(faqs) !== JSON.stringify(v.faqs.map((f) => ({ question: f.question, answer: f.answer })));
+  const faqsChanged = sentFaqs && JSON.stringify(faqs) !== JSON.stringify(v.faqs.map((f) => ({ question: f.question, answer: f.answer })));
   return {
     input: {
       ...(Object.keys(fields).length ? { fields } : {}),
@@ -178,7 +183,8 @@ function formFieldOf(path: string[], faqRows: number[]): string {
   const [part, key, sub] = path;
   if (part === 'fields' && key) return key;
   if (part === 'socials' && key) return `social-${key}`;
-  if (part === 'faqs' && key !== undefined && /^\d+$/.test(key)) return `faq-${faqRows[Number(key)] ?? 1}-${sub === 'answer' ? 'answer' : 'question'}`;
+  if (part === 'faqs' && key !== undefined && /^\d+$/.test(key))
+    return `faq-${faqRows[Number(key)] ?? 1}-${sub === 'answer' ? 'answer' : 'question'}`;
   if (part === 'apply_to') return 'apply_to';
   return 'form';
 }
@@ -226,7 +232,10 @@ ${COMPANY_FIELDS.map(control)}
 <fieldset><legend><h2>Social links</h2></legend>
 <p class="hint">The https address of each profile; leave a box empty to remove that link.</p>
 ${SOCIAL_PLATFORMS.map((p) =>
-  listingFieldControl(socialField(p), value(`social-${p}`, v.socials[p] ?? ''), { error: form.errors?.[`social-${p}`], evidence: v.evidence }),
+  listingFieldControl(socialField(p), value(`social-${p}`, v.socials[p] ?? ''), {
+    error: form.errors?.[`social-${p}`],
+    evidence: v.evidence,
+  }),
 )}
 </fieldset>
 <fieldset><legend><h2>Frequently asked questions</h2></legend>
@@ -246,7 +255,8 @@ ${
   versions.items.length === 0
     ? html`<p>No changes yet.</p>`
     : html`<ol class="versions feed">${versions.items.map(
-        (ver) => html`<li data-version="${ver.id}"><p>${time(ver.created_at)} · ${versionWho(ver, v.id)}</p>${changesList(ver.changes)}</li>`,
+        (ver) =>
+          html`<li data-version="${ver.id}"><p>${time(ver.created_at)} · ${versionWho(ver, v.id)}</p>${changesList(ver.changes)}</li>`,
       )}</ol>`
 }
 ${pager(ownerPaths.edit(v.id), pageNo, VERSIONS_PER_PAGE, versions.total)}
@@ -295,12 +305,19 @@ async function savedNotice(
   const applied = appliedRaw.flatMap((entry) => {
     const [key, status] = entry.split(':');
     const site = sites.find((s) => s.key === key);
-    return site && status && APPLIED_WORDS[status] ? [html`<li data-site="${site.key}" data-applied="${status}">${site.name}: ${APPLIED_WORDS[status]}</li>`] : [];
+    return site && status && APPLIED_WORDS[status]
+      ? [html`<li data-site="${site.key}" data-applied="${status}">${site.name}: ${APPLIED_WORDS[status]}</li>`]
+      : [];
   });
   const appliedList = applied.length > 0 && html`<p>Also written to your listings on other sites:</p><ul>${applied}</ul>`;
-  if (saved === 'none') return html`<div class="notice" role="status" data-saved="none"><p>Saved. Nothing changed on this listing.</p>${appliedList}</div>`;
+  if (saved === 'none')
+    return html`<div class="notice" role="status" data-saved="none"><p>Saved. Nothing changed on this listing.</p>${appliedList}</div>`;
   if (!/^[1-9]\d{0,9}$/.test(saved)) return false;
-  const { items } = await invokeForPage(ctx, services, listListingVersionsOp, { listing_id: listingId, page: 1, per_page: VERSIONS_PER_PAGE });
+  const { items } = await invokeForPage(ctx, services, listListingVersionsOp, {
+    listing_id: listingId,
+    page: 1,
+    per_page: VERSIONS_PER_PAGE,
+  });
   const version = items.find((i) => i.id === Number(saved));
   if (!version) return false;
   return html`<div class="notice" role="status" data-saved="${version.id}"><p>Saved. What changed:</p>${changesList(version.changes)}${appliedList}</div>`;

@@ -6,7 +6,7 @@ import { paths } from '../../paths.ts';
 import { missingList } from '../content.ts';
 import { html } from '../html.ts';
 import { invokeForPage } from '../invoke.ts';
-import { listingNextStep, ownerPaths, placeText, weekText } from '../next-steps.ts';
+import { listingNextStep, missingForPeople, ownerPaths, placeText, weekText } from '../next-steps.ts';
 import { renderPage } from '../render.ts';
 import { requireUser } from '../session.ts';
 import type { PageRoutes } from './page-routes.ts';
@@ -45,7 +45,7 @@ ${v.queue_position !== null && html`<dt>Place in that week</dt><dd data-field="p
 <dt>Website</dt><dd>${v.url}</dd>
 </dl>
 </section>
-${missingList(v.missing, 'What the free launch still needs')}
+${missingList(missingForPeople(v.id, v.badge.status, v.missing), 'What the free launch still needs')}
 <nav aria-labelledby="manage-title">
 <h2 id="manage-title">Manage this listing</h2>
 <ul class="manage">

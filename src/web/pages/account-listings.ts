@@ -138,8 +138,11 @@ ${
 <tbody>${rows.map((r) => html`<tr data-kind="${r.kind}"><td data-label="Name"><a href="${r.href}">${r.name}</a> <span class="muted">(${r.kind})</span></td><td data-label="Where it stands">${r.step.state}</td><td data-label="Next step">${stepAction(r.step, token)}</td></tr>`)}</tbody>
 </table>`
 }
-${(drafts.total > SHOWN || listings.total > SHOWN) && html`<p class="muted">This page shows your newest ${SHOWN} drafts and listings.</p>
-<aside aria-labelledby="for-developers"><h2 id="for-developers">For developers</h2><p>The API lists all of them: <a href="/docs#list_my_drafts">list_my_drafts</a> and <a href="/docs#list_my_listings">list_my_listings</a>.</p></aside>`}
+${
+  (drafts.total > SHOWN || listings.total > SHOWN) &&
+  html`<p class="muted">This page shows your newest ${SHOWN} drafts and listings.</p>
+<aside aria-labelledby="for-developers"><h2 id="for-developers">For developers</h2><p>The API lists all of them: <a href="/docs#list_my_drafts">list_my_drafts</a> and <a href="/docs#list_my_listings">list_my_listings</a>.</p></aside>`
+}
 </section>`,
   });
 }

@@ -77,7 +77,8 @@ const DRAFT_FIELDS: ListingField[] = [
   ...COMPANY_FIELDS.filter((f) => f.name !== 'name'),
 ];
 
-const categoryLabel = (slug: string) => (slug === 'ai' ? 'AI' : slug === 'hr' ? 'HR' : slug.charAt(0).toUpperCase() + slug.slice(1).replace(/-/g, ' '));
+const categoryLabel = (slug: string) =>
+  slug === 'ai' ? 'AI' : slug === 'hr' ? 'HR' : slug.charAt(0).toUpperCase() + slug.slice(1).replace(/-/g, ' ');
 
 /** The stored value of a drafted field, as the form shows it. */
 function draftValue(f: NonNullable<DraftView['fields']>, field: ListingField): string {
@@ -92,8 +93,9 @@ export function draftEdit(draft: DraftView, body: Record<string, unknown>): Reco
   const facts: Record<string, unknown> = { ...f.facts };
   let factsChanged = false;
   for (const field of DRAFT_FIELDS) {
-    const raw = typeof body[field.name] === 'string' ? (body[field.name] as string) : '';
-    if (raw.trim() === draftValue(f, field).trim()) continue;
+    const raw = body[field.name];
+    // A field the form did not send stays as it is.
+    if (typeof raw !== 'string' || raw.trim() === draftValue(f, field).trim()) continue;
     const value = inputValueOf(field, raw);
     if (FACT_NAMES.has(field.name)) {
       factsChanged = true;
@@ -102,8 +104,10 @@ export function draftEdit(draft: DraftView, body: Record<string, unknown>): Reco
     } else changes[field.name] = value;
   }
   if (factsChanged) changes.facts = facts;
+  // Unticking every box sends nothing: the form's marker says the categories were on it.
   const categories = [body.categories ?? []].flat().filter((c): c is string => typeof c === 'string');
-  if (JSON.stringify([...categories].sort()) !== JSON.stringify([...f.categories].sort())) changes.categories = categories;
+  if (body.categories_shown === '1' && JSON.stringify([...categories].sort()) !== JSON.stringify([...f.categories].sort()))
+    changes.categories = categories;
   return changes;
 }
 
@@ -129,6 +133,7 @@ function readyDraft(draft: DraftView, token: string, o: { errors?: FieldMessages
     html`<p class="hint">Check each field and change what is wrong. Under each field, the page of your website it was read from.</p>
 ${DRAFT_FIELDS.map((field) => listingFieldControl(field, value(field), { error: o.errors?.[field.name], evidence: draft.evidence }))}
 <fieldset id="f-categories"><legend>Categories (at most 5)</legend>
+<input type="hidden" name="categories_shown" value="1">
 ${o.errors?.categories && html`<p class="error">${o.errors.categories}</p>`}
 ${draft.evidence.categories && html`<p class="hint">${evidenceNote(draft.evidence.categories)}</p>`}
 <div class="choices">${CATEGORY_SLUGS.map((slug) => html`<label class="check"><input type="checkbox" name="categories" value="${slug}"${chosen.has(slug) ? html` checked` : ''}> ${categoryLabel(slug)}</label>`)}</div>
