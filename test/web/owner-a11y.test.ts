@@ -125,3 +125,29 @@ for (const [label, viewport] of [
     }
   });
 }
+
+test.serial('390 px: public pages do not scroll sideways and keep their header on one line', async (t) => {
+  const listingId = await insertLiveListing(db(), {
+    name: 'A Rather Long Company Name For Small Screens',
+    headline: 'Averyveryverylongwordwithoutanyspacesatalltoseewhetheritbreaksthepage and more words',
+    url: `https://${randomBytes(4).toString('hex')}.example.org/`,
+  });
+  const { slug } = (await db()('listings').where({ id: listingId }).first('slug'))!;
+  const context = await browser.newContext({ baseURL: env.baseUrl, viewport: { width: 390, height: 844 } });
+  t.teardown(() => context.close());
+  const page = await context.newPage();
+  for (const path of ['/', '/launches', '/updates', '/docs', `/listings/${slug}`, '/categories/ai', '/signup', '/signin']) {
+    const res = await page.goto(path);
+    t.is(res?.status(), 200, path);
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    const wide = await page.evaluate(() =>
+      [...document.querySelectorAll('body *')]
+        .filter((el) => el.getBoundingClientRect().right > 391)
+        .slice(0, 5)
+        .map((el) => `${el.tagName.toLowerCase()}${el.className ? `.${String(el.className)}` : ''}`),
+    );
+    t.true(width <= 390, `${path}: scrollWidth ${width} at 390 px (${wide.join(', ')})`);
+    const header = await page.locator('header.site nav').boundingBox();
+    t.true(header!.height < 70, `${path}: header ${header!.height} px high`);
+  }
+});
