@@ -3,6 +3,7 @@ import AxeBuilder from '@axe-core/playwright';
 import test, { type ExecutionContext } from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { createVerifiedUser } from '../../src/auth/accounts.ts';
+import { createApiKey } from '../../src/auth/api-keys.ts';
 import { startBrowserTestEnv } from '../helpers/browser.ts';
 import type { TestEnv } from '../helpers/env.ts';
 import { eventually } from '../helpers/eventually.ts';
@@ -122,6 +123,13 @@ for (const [label, viewport] of [
     for (const path of ['/account/orders', `/account/orders/${order}`, `/account/orders/${order}/invoice`]) {
       await page.goto(path);
       await audit(t, page, `${path} (paid)`, narrow);
+    }
+
+    // The keys page with a key in its table, and the page that confirms revoking it.
+    const { view } = await createApiKey(db(), user.id, 'A key with a rather long name for the table', ['account:read']);
+    for (const path of ['/account/keys', `/account/keys/${view.id}/revoke`]) {
+      await page.goto(path);
+      await audit(t, page, `${path} (with a key)`, narrow);
     }
   });
 }
