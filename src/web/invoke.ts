@@ -33,14 +33,16 @@ async function buildPageContext(ctx: Context, services: WebServices): Promise<Op
  * same operation are the same call (scope, input schema, handler, errors). Refusals are AppErrors
  * with field paths, for refusal() / formMessages() to put beside the fields. A scoped operation
  * needs a route behind requireUser(); without a session it is refused like an API call without a key.
+ * An idempotent operation given `idempotencyKey` (a form's one-time key) runs once per key and session.
  */
 export async function invokeForPage<I extends z.ZodObject, O extends z.ZodType>(
   ctx: Context,
   services: WebServices,
   op: Operation<I, O>,
   input: z.input<I>,
+  options: { idempotencyKey?: string } = {},
 ): Promise<z.output<O>> {
-  const result = await invoke(op as unknown as Operation, input, await pageContext(ctx, services), { challenge: 'Session' });
+  const result = await invoke(op as unknown as Operation, input, await pageContext(ctx, services), { challenge: 'Session', ...options });
   return result.body as z.output<O>;
 }
 

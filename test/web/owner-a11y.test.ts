@@ -3,6 +3,7 @@ import AxeBuilder from '@axe-core/playwright';
 import test, { type ExecutionContext } from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { createVerifiedUser } from '../../src/auth/accounts.ts';
+import { createApiKey } from '../../src/auth/api-keys.ts';
 import { startBrowserTestEnv } from '../helpers/browser.ts';
 import type { TestEnv } from '../helpers/env.ts';
 import { eventually } from '../helpers/eventually.ts';
@@ -123,5 +124,38 @@ for (const [label, viewport] of [
       await page.goto(path);
       await audit(t, page, `${path} (paid)`, narrow);
     }
+
+    // The keys page with a key in its table, and the page that confirms revoking it.
+    const { view } = await createApiKey(db(), user.id, 'A key with a rather long name for the table', ['account:read']);
+    for (const path of ['/account/keys', `/account/keys/${view.id}/revoke`]) {
+      await page.goto(path);
+      await audit(t, page, `${path} (with a key)`, narrow);
+    }
   });
 }
+
+test.serial('390 px: public pages do not scroll sideways and keep their header on one line', async (t) => {
+  const listingId = await insertLiveListing(db(), {
+    name: 'A Rather Long Company Name For Small Screens',
+    headline: 'Averyveryverylongwordwithoutanyspacesatalltoseewhetheritbreaksthepage and more words',
+    url: `https://${randomBytes(4).toString('hex')}.example.org/`,
+  });
+  const { slug } = (await db()('listings').where({ id: listingId }).first('slug'))!;
+  const context = await browser.newContext({ baseURL: env.baseUrl, viewport: { width: 390, height: 844 } });
+  t.teardown(() => context.close());
+  const page = await context.newPage();
+  for (const path of ['/', '/launches', '/updates', '/docs', `/listings/${slug}`, '/categories/ai', '/signup', '/signin']) {
+    const res = await page.goto(path);
+    t.is(res?.status(), 200, path);
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    const wide = await page.evaluate(() =>
+      [...document.querySelectorAll('body *')]
+        .filter((el) => el.getBoundingClientRect().right > 391)
+        .slice(0, 5)
+        .map((el) => `${el.tagName.toLowerCase()}${el.className ? `.${String(el.className)}` : ''}`),
+    );
+    t.true(width <= 390, `${path}: scrollWidth ${width} at 390 px (${wide.join(', ')})`);
+    const header = await page.locator('header.site nav').boundingBox();
+    t.true(header!.height < 70, `${path}: header ${header!.height} px high`);
+  }
+});

@@ -212,6 +212,28 @@ test.serial('bad input is a sentence beside its field, never a 500, and nothing 
   t.is(await orderCount(user.id), 0);
 });
 
+test.serial('Continue to payment pressed twice builds one order: the reviewed fields and the review’s one-time key', async (t) => {
+  const { user, client, _csrf, path } = await formClient('Twice Co');
+  const reviewed = await client.post(path, { _csrf, billing_country: 'US', products: 'featured', 'featured-weeks': '3' });
+  t.is(reviewed.status, 200);
+  const form = reviewed.$('[data-quote] form');
+  t.is(form.attr('action'), `${path}/checkout`);
+  const fields: Record<string, string | string[]> = {};
+  form.find('input[type=hidden]').each((_i, el) => {
+    const [name, value] = [reviewed.$(el).attr('name')!, reviewed.$(el).attr('value') ?? ''];
+    fields[name] = fields[name] === undefined ? value : [fields[name]].flat().concat(value);
+  });
+  t.deepEqual(Object.keys(fields).sort(), ['_csrf', 'billing_country', 'checkout_key', 'featured-weeks', 'products']);
+  const first = await client.post(`${path}/checkout`, fields);
+  const second = await client.post(`${path}/checkout`, fields);
+  t.is(first.status, 303);
+  t.regex(first.location!, /^\/checkout\/[A-Za-z0-9_-]{43}$/);
+  t.is(second.location, first.location);
+  t.is(await orderCount(user.id), 1);
+  const order = (await db()('orders').where({ user_id: user.id }).first())!;
+  t.like(order.quote.lines[0], { product: 'featured', quantity: 3, listing_name: 'Twice Co' });
+});
+
 test.serial('a week without a paid place left is refused as sold out, naming the next week with room', async (t) => {
   const { user, client, _csrf, path } = await formClient('Late Co');
   const site = (await db()('sites').where({ key: 'main' }).first('id'))!;

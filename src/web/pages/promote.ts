@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Context } from 'koa';
 import type { z } from 'zod';
 import type { LaunchWeek } from '../../domain/launches/launch-weeks.ts';
@@ -12,7 +13,7 @@ import { formatCents } from '../../operations/read-models/orders.ts';
 import { quoteTable } from '../checkout-view.ts';
 import { attr, errorSummary, field, labelled, postForm } from '../components.ts';
 import { csrfToken } from '../csrf.ts';
-import { formBody, type FieldMessages } from '../forms.ts';
+import { formBody, formString, type FieldMessages } from '../forms.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { invokeForPage, pageContext } from '../invoke.ts';
 import { renderPage } from '../render.ts';
@@ -82,16 +83,24 @@ export const promotePages: PageRoutes = (router, services) => {
     const values = typedValues(formBody(ctx));
     const built = orderInput(offer, values);
     if (!built.ok) return promotePage(ctx, services, offer, { values, errors: built.errors, status: 400 });
-    let checkoutUrl: string | null;
+    // The review's one-time key: pressing Continue twice (or again after Back) builds one order.
+    const key = formString(formBody(ctx), 'checkout_key');
+    const idempotencyKey = /^[A-Za-z0-9-]{16,64}$/.test(key) ? key : undefined;
+    let order: { number: string; checkout_url: string | null };
     try {
-      checkoutUrl = (await invokeForPage(ctx, services, createCheckoutOp, built.input)).checkout_url;
+      order = await invokeForPage(ctx, services, createCheckoutOp, built.input, { idempotencyKey });
     } catch (err) {
+      if (err instanceof AppError && err.code === 'idempotency_in_flight') {
+        const errors = { form: 'This order is being built already. Find it among your orders in a moment.' };
+        return promotePage(ctx, services, offer, { values, errors, status: 409 });
+      }
       const { status, errors } = refused(err, offer, built.input);
       return promotePage(ctx, services, offer, { values, errors, status });
     }
     ctx.status = 303;
-    // The pay page of this site (the absolute link is the API's; the person stays on this host).
-    ctx.redirect(new URL(checkoutUrl!).pathname);
+    // The pay page of this site (the absolute link is the API's; the person stays on this host);
+    // an order already paid from an earlier press shows its own page.
+    ctx.redirect(order.checkout_url ? new URL(order.checkout_url).pathname : `/account/orders/${order.number}`);
   });
 };
 
@@ -117,7 +126,7 @@ async function offerOf(ctx: Context, services: WebServices): Promise<Offer> {
 function typedValues(body: Record<string, unknown>): Values {
   const values: Values = {};
   for (const [name, value] of Object.entries(body)) {
-    if (name === '_csrf') continue;
+    if (name === '_csrf' || name === 'checkout_key') continue;
     if (typeof value === 'string') values[name] = value;
     else if (Array.isArray(value)) values[name] = value.filter((v): v is string => typeof v === 'string');
   }
@@ -265,7 +274,11 @@ function review(offer: Offer, values: Values, quote: z.output<typeof Quote>, tok
 <h2 id="review-title">Review your order</h2>
 ${quoteTable(quote, quote.lines, `Your order for ${offer.listing.name}`, quote.currency)}
 <p>You pay <strong data-quote-total>${formatCents(quote.total_cents, quote.currency)}</strong> on the next page, by card or another method. Nothing is charged yet.</p>
-${postForm(`${promotePath(offer.listing.id)}/checkout`, token, html`${hidden}<button type="submit">Continue to payment</button>`)}
+${postForm(
+  `${promotePath(offer.listing.id)}/checkout`,
+  token,
+  html`${hidden}<input type="hidden" name="checkout_key" value="${randomUUID()}"><button type="submit">Continue to payment</button>`,
+)}
 <p class="hint">To change the order, change the fields below and review it again.</p>
 </section>`;
 }
