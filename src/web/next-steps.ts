@@ -1,5 +1,5 @@
 import type { DraftStatus } from '../domain/drafts/drafts.ts';
-import { isoWeekLabel } from '../operations/read-models/launches.ts';
+import { dayText, weekText } from './week-words.ts';
 import { paths } from '../paths.ts';
 import { postForm } from './components.ts';
 import { html, type SafeHtml } from './html.ts';
@@ -82,20 +82,6 @@ const DRAFT_STEPS: Record<DraftStatus, (d: DraftLike) => NextStep> = {
   }),
 };
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-
-/** A launch week as people read it: "Week 52 · 21–27 Dec 2026" (its Monday to its Sunday, UTC). */
-export function weekText(monday: string): string {
-  const start = new Date(`${monday}T00:00:00Z`);
-  const end = new Date(start.getTime() + 6 * 86_400_000);
-  const week = Number(isoWeekLabel(monday).slice(-2));
-  const [d1, m1, y1] = [start.getUTCDate(), MONTHS[start.getUTCMonth()], start.getUTCFullYear()];
-  const [d2, m2, y2] = [end.getUTCDate(), MONTHS[end.getUTCMonth()], end.getUTCFullYear()];
-  const range =
-    y1 !== y2 ? `${d1} ${m1} ${y1} – ${d2} ${m2} ${y2}` : m1 !== m2 ? `${d1} ${m1} – ${d2} ${m2} ${y2}` : `${d1}–${d2} ${m2} ${y2}`;
-  return `Week ${week} · ${range}`;
-}
-
 /** "the 1st", "the 2nd"… launch of that week. */
 export function placeText(position: number): string {
   const teen = position % 100 >= 11 && position % 100 <= 13;
@@ -104,10 +90,7 @@ export function placeText(position: number): string {
 }
 
 /** The Monday of the launch week as "Monday 21 Dec 2026". */
-const mondayText = (monday: string) => {
-  const d = new Date(`${monday}T00:00:00Z`);
-  return `Monday ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
-};
+const mondayText = (monday: string) => `Monday ${dayText(monday)}`;
 
 const LISTING_STEPS: Record<string, (l: ListingLike) => NextStep> = {
   draft: (l) => ({

@@ -5,6 +5,12 @@ import { isoWeekLabel } from '../operations/read-models/launches.ts';
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const DAY_MS = 86_400_000;
 
+/** `21 Dec 2026` for a date (YYYY-MM-DD). */
+export function dayText(date: string): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]!} ${d.getUTCFullYear()}`;
+}
+
 /** `21–27 Dec 2026`, `28 Dec 2026 – 3 Jan 2027`, `30 Nov – 6 Dec 2026` for the week starting on `monday` (YYYY-MM-DD). */
 export function weekDates(monday: string): string {
   const start = new Date(`${monday}T00:00:00Z`);

@@ -4,7 +4,7 @@ import { createVerifiedUser } from '../../src/auth/accounts.ts';
 import { insertDraft } from '../../src/domain/drafts/drafts.ts';
 import { LISTING_STATUSES } from '../../src/domain/fields.ts';
 import { addWeeks, isoWeekStart } from '../../src/domain/ranking/weeks.ts';
-import { weekText } from '../../src/web/next-steps.ts';
+import { weekText } from '../../src/web/week-words.ts';
 import { startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { insertDraftListing, insertLiveListing } from '../helpers/listings.ts';
 import { WebClient, type WebResponse } from '../helpers/web.ts';

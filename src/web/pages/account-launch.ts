@@ -16,7 +16,8 @@ import { refusal } from '../owner-forms.ts';
 import { renderPage } from '../render.ts';
 import { requireUser } from '../session.ts';
 import type { WebServices } from '../web-services.ts';
-import { badgeStatusText, listingNextStep, missingForPeople, ownerPaths, placeText, weekText } from '../next-steps.ts';
+import { badgeStatusText, listingNextStep, missingForPeople, ownerPaths, placeText } from '../next-steps.ts';
+import { weekText } from '../week-words.ts';
 import { COPY_SCRIPT } from './api-keys.ts';
 import type { PageRoutes } from './page-routes.ts';
 
