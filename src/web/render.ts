@@ -43,6 +43,7 @@ export async function renderPage(ctx: Context, services: WebServices, o: PageOpt
   const notice = o.notice ?? (typeof ctx.query.notice === 'string' ? NOTICES.get(ctx.query.notice) : undefined);
   ctx.status = o.status ?? 200;
   ctx.type = 'text/html; charset=utf-8';
+  ctx.state.keepPage?.({ title: o.title, main: o.main, status: o.status, script: o.script, meta: o.meta });
   const { site } = await pageContext(ctx, services);
   ctx.body = layout({
     title: o.title,

@@ -1,4 +1,5 @@
 import { TtlCache } from '../../cache/ttl-cache.ts';
+import type { PlacedListing } from '../orders/placements.ts';
 import type { CategoryCount, LaunchedListing, PublishedUpdate, ScheduledLaunch, SitemapEntry } from './directory.ts';
 
 /**
@@ -8,6 +9,7 @@ import type { CategoryCount, LaunchedListing, PublishedUpdate, ScheduledLaunch, 
  */
 export function createBrowseCaches(ttlMs: number) {
   return {
+    categoryListings: new TtlCache<(PlacedListing & { placed: boolean })[]>({ ttlMs, maxEntries: 500 }),
     categoryCounts: new TtlCache<CategoryCount[]>({ ttlMs, maxEntries: 100 }),
     scheduled: new TtlCache<ScheduledLaunch[]>({ ttlMs, maxEntries: 100 }),
     launches: new TtlCache<LaunchedListing[]>({ ttlMs, maxEntries: 500 }),

@@ -7,6 +7,7 @@ import { siteOrigin } from '../head.ts';
 import { html } from '../html.ts';
 import { pageContext } from '../invoke.ts';
 import { renderPage } from '../render.ts';
+import { keptForVisitors } from '../page-cache.ts';
 import type { PageRoutes } from './page-routes.ts';
 
 /**
@@ -14,25 +15,30 @@ import type { PageRoutes } from './page-routes.ts';
  * category's live listings, paid category placements first (marked), then by votes.
  */
 export const categoryPages: PageRoutes = (router, services) => {
-  router.get('/categories', async function listCategories(ctx) {
-    const c = await pageContext(ctx, services);
-    const categories = await categoriesWithCounts(c);
-    const total = categories.reduce((n, cat) => n + cat.count, 0);
-    await renderPage(ctx, services, {
-      title: 'Categories',
-      meta: {
-        description: `Browse the live listings of ${c.site.name} by category: ${categories
-          .filter((cat) => cat.count > 0)
-          .map((cat) => categoryName(cat.slug))
-          .join(', ')}.`,
-        share: { type: 'website' },
-      },
-      main: html`<p>Every category of ${c.site.name} with its number of live listings${total === 0 ? '; none is live yet' : ''}. A listing can be in up to five.</p>
+  router.get(
+    '/categories',
+    keptForVisitors(services, () => 'categories'),
+    async function listCategories(ctx) {
+      const c = await pageContext(ctx, services);
+      const categories = await categoriesWithCounts(c);
+      const total = categories.reduce((n, cat) => n + cat.count, 0);
+      await renderPage(ctx, services, {
+        title: 'Categories',
+        meta: {
+          description: `Browse the live listings of ${c.site.name} by category: ${categories
+            .filter((cat) => cat.count > 0)
+            .map((cat) => categoryName(cat.slug))
+            .join(', ')}.`,
+          share: { type: 'website' },
+        },
+        main: html`<p>Every category of ${c.site.name} with its number of live listings${total === 0 ? '; none is live yet' : ''}. A listing can be in up to five.</p>
 ${categoryLinks(categories, true)}`,
-    });
-  });
+      });
+    },
+  );
 
-  router.get('/categories/:slug', async function showCategory(ctx) {
+  const kept = keptForVisitors(services, (ctx) => `category:${ctx.params.slug}`);
+  router.get('/categories/:slug', kept, async function showCategory(ctx) {
     const slug = ctx.params.slug!;
     if (!(CATEGORY_SLUGS as readonly string[]).includes(slug)) throw notFound('The category');
     const c = await pageContext(ctx, services);

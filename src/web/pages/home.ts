@@ -18,6 +18,7 @@ import { html, type SafeHtml } from '../html.ts';
 import { invokeForPage, pageContext } from '../invoke.ts';
 import { renderPage } from '../render.ts';
 import { currentUser } from '../session.ts';
+import { keptForVisitors } from '../page-cache.ts';
 import type { PageRoutes } from './page-routes.ts';
 import { pageNumber } from './updates.ts';
 
@@ -33,7 +34,8 @@ const MAX_QUERY = 200;
  * results instead (the same search as search_listings).
  */
 export const homePages: PageRoutes = (router, services) => {
-  router.get('/', async function showHome(ctx) {
+  const kept = keptForVisitors(services, (ctx) => `home:${ctx.querystring}`);
+  router.get('/', kept, async function showHome(ctx) {
     const q = searchWords(ctx.query.q);
     const page = pageNumber(ctx.query.page);
     const c = await pageContext(ctx, services);

@@ -19,6 +19,7 @@ import { html, type SafeHtml } from '../html.ts';
 import { invokeForPage, pageContext } from '../invoke.ts';
 import { renderPage } from '../render.ts';
 import type { WebServices } from '../web-services.ts';
+import { keptForVisitors } from '../page-cache.ts';
 import type { PageRoutes } from './page-routes.ts';
 import { voteControl } from './votes.ts';
 
@@ -31,7 +32,8 @@ const SHOWN = 100;
  * their free and paid slots. `?week=2026-W48` shows another week (final once closed).
  */
 export const launchesPages: PageRoutes = (router, services) => {
-  router.get('/launches', async function showLaunches(ctx) {
+  const kept = keptForVisitors(services, (ctx) => `launches:${ctx.querystring}`);
+  router.get('/launches', kept, async function showLaunches(ctx) {
     const page = await pageContext(ctx, services);
     const weekStart = weekOf(ctx.query.week);
     const board = await weekRanking(page, weekStart, SHOWN);

@@ -17,6 +17,7 @@ import { factItems, listingHead, listingMeta, makersSection, updatesSection } fr
 import type { WebServices } from '../web-services.ts';
 import { claimPrompt } from './claim-link.ts';
 import { followControl } from './follow.ts';
+import { keptForVisitors } from '../page-cache.ts';
 import type { PageRoutes } from './page-routes.ts';
 import { voteControl } from './votes.ts';
 
@@ -27,7 +28,8 @@ const LATEST_UPDATES = 3;
 
 /** The public page of a live listing (what get_listing returns), with a link to its story. */
 export const listingPages: PageRoutes = (router, services) => {
-  router.get('/listings/:slug', async function showListing(ctx) {
+  const kept = keptForVisitors(services, (ctx) => `listing:${ctx.params.slug}`);
+  router.get('/listings/:slug', kept, async function showListing(ctx) {
     const slug = ctx.params.slug!;
     const listing = await liveListing(ctx, services, slug);
     const page = await pageContext(ctx, services);
