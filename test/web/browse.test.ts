@@ -2,6 +2,8 @@ import test from 'ava';
 import { load, type CheerioAPI } from 'cheerio';
 import { XMLParser } from 'fast-xml-parser';
 import ICAL from 'ical.js';
+import http from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import sharp from 'sharp';
 import { addWeeks, isoWeekLabel, isoWeekStart } from '../../src/domain/ranking/weeks.ts';
 import { api, request, startTestEnv, type TestEnv } from '../helpers/env.ts';
@@ -388,6 +390,19 @@ test.serial('robots.txt names the sitemap; the sitemap lists listings, categorie
   const listing = urls.find((u) => u.loc === `${env.baseUrl}/listings/${fixture.top}`)!;
   t.false(Number.isNaN(Date.parse(listing.lastmod!)));
   t.is((await get('/sitemaps/1.xml')).status, 404, 'no index files while one file holds every URL');
+  // Crawlers ask for gzip: the same document, compressed.
+  const zipped = await new Promise<http.IncomingMessage & { bytes: Buffer }>((resolve, reject) =>
+    http
+      .get(`${env.baseUrl}/sitemap.xml`, { headers: { 'accept-encoding': 'gzip' } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve(Object.assign(res, { bytes: Buffer.concat(chunks) })));
+      })
+      .on('error', reject),
+  );
+  t.is(zipped.headers['content-encoding'], 'gzip');
+  t.is(zipped.headers.vary, 'Accept-Encoding');
+  t.is(gunzipSync(zipped.bytes).toString(), sitemap.text);
 });
 
 test.serial('feeds: launches as Atom and JSON Feed, updates, a category; unknown categories are 404', async (t) => {

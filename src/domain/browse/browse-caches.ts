@@ -17,6 +17,8 @@ export function createBrowseCaches(ttlMs: number) {
     sitemap: new TtlCache<SitemapEntry[]>({ ttlMs, maxEntries: 100 }),
     /** Rendered documents (sitemap files, feeds, calendars) by key; null: no such document. */
     documents: new TtlCache<string | null>({ ttlMs, maxEntries: 1_000 }),
+    /** Sitemap files as sent: the XML and its gzip (crawlers ask for gzip); null: no such file. */
+    sitemapFiles: new TtlCache<{ xml: Buffer; gzip: Buffer } | null>({ ttlMs, maxEntries: 1_000 }),
   };
 }
 

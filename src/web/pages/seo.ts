@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
 import type { Context } from 'koa';
 import { notFound } from '../../errors.ts';
 import { sitemapOf } from '../../operations/read-models/browse.ts';
@@ -8,6 +10,8 @@ import { pageContext } from '../invoke.ts';
 import { sitemapFileCount, sitemapFilePath, sitemapIndex, urlset } from '../sitemap-xml.ts';
 import type { WebServices } from '../web-services.ts';
 import type { PageRoutes } from './page-routes.ts';
+
+const gzipAsync = promisify(gzip);
 
 /** The site's images never change within a release: a day in caches, revalidated by ETag. */
 const IMAGE_CACHE = 'public, max-age=86400';
@@ -53,18 +57,27 @@ async function sendSitemap(ctx: Context, services: WebServices, file: number | n
   const c = await pageContext(ctx, services);
   const perFile = services.config.sitemapUrlsPerFile;
   const origin = siteOrigin(c.site, services.config.baseUrl);
-  const key = `sitemap:${c.site.id}:${file ?? 0}`;
-  const xml = await c.caches.browse.documents.get(key, async () => {
+  const key = `${c.site.id}:${file ?? 0}`;
+  const doc = await c.caches.browse.sitemapFiles.get(key, async () => {
     const entries = await sitemapOf(c);
     const count = sitemapFileCount(entries.length, perFile);
-    if (file === null) return count === 1 ? urlset(origin, entries) : sitemapIndex(origin, entries, perFile);
-    if (count === 1 || file > count) return null;
-    return urlset(origin, entries.slice((file - 1) * perFile, file * perFile));
+    let text: string;
+    if (file === null) text = count === 1 ? await urlset(origin, entries) : await sitemapIndex(origin, entries, perFile);
+    else if (count === 1 || file > count) return null;
+    else text = await urlset(origin, entries.slice((file - 1) * perFile, file * perFile));
+    const xml = Buffer.from(text);
+    return { xml, gzip: await gzipAsync(xml) };
   });
-  if (xml === null) throw notFound(`The sitemap file ${sitemapFilePath(file!)}`);
+  if (doc === null) throw notFound(`The sitemap file ${sitemapFilePath(file!)}`);
   ctx.type = 'application/xml; charset=utf-8';
   ctx.set('Cache-Control', 'public, max-age=300');
-  ctx.body = xml;
+  ctx.vary('Accept-Encoding');
+  if (ctx.acceptsEncodings('gzip', 'identity') === 'gzip') {
+    ctx.set('Content-Encoding', 'gzip');
+    ctx.body = doc.gzip;
+  } else {
+    ctx.body = doc.xml;
+  }
 }
 
 function sendImage(ctx: Context, type: string, body: Buffer): void {
