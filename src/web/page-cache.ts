@@ -28,7 +28,7 @@ const caches = new WeakMap<WebServices['caches'], TtlCache<KeptPage | null>>();
 function cacheOf(services: WebServices): TtlCache<KeptPage | null> {
   let cache = caches.get(services.caches);
   if (!cache) {
-    cache = new TtlCache({ ttlMs: services.config.cache.pageTtlMs, maxEntries: 5_000 });
+    cache = new TtlCache({ ttlMs: services.config.cache.pageTtlMs, maxEntries: 1_000 });
     caches.set(services.caches, cache);
   }
   return cache;

@@ -18,6 +18,7 @@ let env: TestEnv;
 let browser: Browser;
 let close: (() => Promise<void>) | undefined;
 let listingSlug: string;
+let founderId: number;
 const password = 'browse the week password';
 
 test.before(async () => {
@@ -53,6 +54,7 @@ test.before(async () => {
     .where({ id: coming })
     .update({ status: 'scheduled', launch_week: addWeeks(isoWeekStart(new Date()), 1) });
   listingSlug = (await db('listings').where({ id: ids[2] }).first('slug'))!.slug;
+  founderId = owner.userId;
   await createVerifiedUser(db, 'browser@example.com', password);
 });
 test.after.always(() => close?.());
@@ -71,14 +73,22 @@ for (const [label, viewport] of [
   ['390 px', { width: 390, height: 844 }],
   ['desktop', { width: 1280, height: 900 }],
 ] as const) {
-  test(`front page, categories, a category and a listing at ${label}: no sideways scroll, axe clean`, async (t) => {
+  test(`front page, categories, a category, a listing, launches, a founder and updates at ${label}: no sideways scroll, axe clean`, async (t) => {
     const context = await browser.newContext({ viewport, baseURL: env.baseUrl });
     const page = await context.newPage();
     const cspErrors: string[] = [];
     page.on('console', (m) => {
       if (/Content Security Policy/i.test(m.text())) cspErrors.push(m.text());
     });
-    for (const path of ['/', '/categories', '/categories/productivity', `/listings/${listingSlug}`, '/launches']) {
+    for (const path of [
+      '/',
+      '/categories',
+      '/categories/productivity',
+      `/listings/${listingSlug}`,
+      '/launches',
+      `/founders/${founderId}`,
+      '/updates',
+    ]) {
       const response = await page.goto(path);
       t.is(response?.status(), 200, path);
       t.false(await scrollsSideways(page), `${path} scrolls sideways at ${label}`);
