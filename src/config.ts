@@ -54,6 +54,12 @@ const EnvSchema = z.object({
   CATALOG_CACHE_TTL_MS: z.coerce.number().int().min(0).default(1_000),
   /** How long one api process reuses a public leaderboard (get_community_leaderboard); 0 turns the cache off. */
   LEADERBOARD_CACHE_TTL_MS: z.coerce.number().int().min(0).default(1_000),
+  /** How long one api process reuses category counts, coming launches, feeds and the sitemap; 0 turns the cache off. */
+  BROWSE_CACHE_TTL_MS: z.coerce.number().int().min(0).default(10_000),
+  /** How long one api process reuses the public pages it rendered for visitors without a session; 0 turns it off. */
+  PAGE_CACHE_TTL_MS: z.coerce.number().int().min(0).default(1_000),
+  /** URLs per sitemap file; beyond it /sitemap.xml is an index of files (the protocol's limit is 50,000). */
+  SITEMAP_URLS_PER_FILE: z.coerce.number().int().min(1).max(50_000).default(50_000),
   /** Lets the crawler reach private and loopback addresses: development and tests only. */
   CRAWL_ALLOW_PRIVATE_NETWORKS: bool.default(false),
   CRAWL_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
@@ -196,7 +202,9 @@ export interface Config {
   dataDir: string;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   search: SearchSettings;
-  cache: { catalogTtlMs: number; leaderboardTtlMs: number };
+  cache: { catalogTtlMs: number; leaderboardTtlMs: number; browseTtlMs: number; pageTtlMs: number };
+  /** URLs per sitemap file (SITEMAP_URLS_PER_FILE). */
+  sitemapUrlsPerFile: number;
   crawl: CrawlOptions;
   /** Keys from the environment; loadOAuthKeys() falls back to DATA_DIR. */
   oauth: {
@@ -271,7 +279,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(e.DATA_DIR),
     logLevel: e.LOG_LEVEL,
     search: { engine: e.SEARCH_ENGINE, cacheTtlMs: e.SEARCH_CACHE_TTL_MS },
-    cache: { catalogTtlMs: e.CATALOG_CACHE_TTL_MS, leaderboardTtlMs: e.LEADERBOARD_CACHE_TTL_MS },
+    cache: {
+      catalogTtlMs: e.CATALOG_CACHE_TTL_MS,
+      leaderboardTtlMs: e.LEADERBOARD_CACHE_TTL_MS,
+      browseTtlMs: e.BROWSE_CACHE_TTL_MS,
+      pageTtlMs: e.PAGE_CACHE_TTL_MS,
+    },
+    sitemapUrlsPerFile: e.SITEMAP_URLS_PER_FILE,
     crawl: {
       allowPrivateNetworks: e.CRAWL_ALLOW_PRIVATE_NETWORKS,
       timeoutMs: e.CRAWL_TIMEOUT_MS,

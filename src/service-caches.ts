@@ -4,6 +4,7 @@ import { createRevokedGrantsCache } from './auth/oauth/grants.ts';
 import { createProductsCache } from './domain/catalog/products.ts';
 import { createWeekRanksCache } from './domain/launches/badges.ts';
 import { createOwnedListingsCache } from './domain/orders/items.ts';
+import { createBrowseCaches } from './domain/browse/browse-caches.ts';
 import { createBillboardCache } from './domain/orders/placements.ts';
 import { createLeaderboardCache } from './domain/ranking/leaderboard.ts';
 import { createSitesCache } from './domain/sites/sites.ts';
@@ -25,6 +26,8 @@ export function createCaches(config: Pick<Config, 'cache'>) {
     badgeWeekRanks: createWeekRanksCache(),
     apiKeys: createApiKeyCache(),
     revokedGrants: createRevokedGrantsCache(),
+    /** The public browse pages: category counts, coming launches, feeds, the sitemap (issue 23). */
+    browse: createBrowseCaches(config.cache.browseTtlMs),
   };
 }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PLATFORM_HOSTS, SOCIAL_PLATFORMS, socialProfileUrl, type SocialPlatform } from '../domain/listings/social-links.ts';
 import { CompanyFacts, Faq, HttpsUrl, Id, OwnerListing, PublicListing } from './schemas.ts';
+import { CATEGORY_SLUGS } from '../domain/crawl/categories.ts';
 import { Email, LIMITS, oneLine, plainText } from '../domain/fields.ts';
 
 /** Schemas of listing edits, version history and milestones. */
@@ -51,6 +52,12 @@ export const SocialLinks = z
   .partial()
   .strict()
   .describe('Replaces all social links; a platform left out is removed. `twitter` takes x.com or twitter.com links.');
+
+/** The listing's categories (the crawler drafts them; the category pages list them). */
+export const CategoryList = z
+  .array(z.enum(CATEGORY_SLUGS))
+  .max(5)
+  .describe(`Replaces the categories: at most 5 of ${CATEGORY_SLUGS.join(', ')}; [] removes all`);
 
 export const FaqList = z.array(Faq.strict()).max(30).describe('Replaces all FAQs (at most 30)');
 

@@ -6,7 +6,16 @@ import { listListingVersions } from '../domain/listings/listing-versions.ts';
 import { ownerListingView } from '../domain/listings/listing-views.ts';
 import { getOwnedListing } from '../domain/listings/listings.ts';
 import { listSites, type Site, type SitesCache } from '../domain/sites/sites.ts';
-import { AppliedEntry, ApplyTo, EditableFields, FaqList, ListingVersion, OwnerListingView, SocialLinks } from './listing-edit-schemas.ts';
+import {
+  AppliedEntry,
+  ApplyTo,
+  CategoryList,
+  EditableFields,
+  FaqList,
+  ListingVersion,
+  OwnerListingView,
+  SocialLinks,
+} from './listing-edit-schemas.ts';
 import { milestoneOperations } from './milestones.ts';
 import { callerId, defineOperation } from './operation.ts';
 import { getListingOp } from './public-listing.ts';
@@ -18,7 +27,7 @@ export const updateMyListingOp = defineOperation({
   description: [
     'Edits publish at once and are kept in the version history (list_listing_versions).',
     '`fields` takes company facts and this site\'s headline, summary and SEO fields (null or "" clears one);',
-    '`socials` and `faqs` replace all. With `apply_to`, the headline, summary and SEO fields sent in this call are',
+    '`socials`, `faqs` and `categories` replace all. With `apply_to`, the headline, summary and SEO fields sent in this call are',
     'also written to your listings of the same company (same registrable domain) on those sites; `applied`',
     'reports each, including sites where the company has no listing.',
   ].join(' '),
@@ -34,14 +43,15 @@ export const updateMyListingOp = defineOperation({
       fields: EditableFields.optional(),
       socials: SocialLinks.optional(),
       faqs: FaqList.optional(),
+      categories: CategoryList.optional(),
       apply_to: ApplyTo.optional(),
     })
     .strict()
     .refine(
-      (b) => b.fields !== undefined || b.socials !== undefined || b.faqs !== undefined,
-      'Send at least one of fields, socials or faqs',
+      (b) => b.fields !== undefined || b.socials !== undefined || b.faqs !== undefined || b.categories !== undefined,
+      'Send at least one of fields, socials, faqs or categories',
     )
-    .meta({ anyOf: [{ required: ['fields'] }, { required: ['socials'] }, { required: ['faqs'] }] }),
+    .meta({ anyOf: [{ required: ['fields'] }, { required: ['socials'] }, { required: ['faqs'] }, { required: ['categories'] }] }),
   output: OwnerListingView.extend({
     applied: z.array(AppliedEntry).describe('What apply_to did per site and listing; empty without apply_to'),
   }),
@@ -50,7 +60,7 @@ export const updateMyListingOp = defineOperation({
     const { listing, applied } = await editListing(ctx.db, {
       ownerId: callerId(ctx),
       listingId: input.listing_id,
-      edit: { fields: input.fields ?? {}, socials: input.socials, faqs: input.faqs },
+      edit: { fields: input.fields ?? {}, socials: input.socials, faqs: input.faqs, categories: input.categories },
       applyTo,
       meta: { editorId: callerId(ctx), operation: 'update_my_listing', requestId: ctx.requestId },
     });

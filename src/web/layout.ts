@@ -1,10 +1,14 @@
 import type { SessionUser } from '../auth/sessions.ts';
 import { postForm } from './components.ts';
+import { headMarkup, type HeadTags } from './head.ts';
 import { html, raw, type SafeHtml } from './html.ts';
 import { CSS } from './style.ts';
+import { BROWSE_CSS } from './browse-style.ts';
 
 export interface LayoutOptions {
   title: string;
+  /** The <head>: document title, description, canonical, favicon, feeds, link previews, JSON-LD (src/web/head.ts). */
+  head: HeadTags;
   main: SafeHtml;
   nonce: string;
   user: SessionUser | null;
@@ -28,8 +32,9 @@ export function layout(o: LayoutOptions): SafeHtml {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${o.title} · Listing Directory</title>
-<style nonce="${o.nonce}">${raw(CSS)}</style>
+<title>${o.head.title}</title>
+${headMarkup(o.head, o.nonce)}
+<style nonce="${o.nonce}">${raw(CSS)}${raw(BROWSE_CSS)}</style>
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>

@@ -4,6 +4,8 @@ import { errorSummary, postForm } from './components.ts';
 import type { FieldMessages } from './forms.ts';
 import { html, type SafeHtml } from './html.ts';
 import { billboardBanner } from './billboard.ts';
+import { headTags, type PageMeta } from './head.ts';
+import { pageContext } from './invoke.ts';
 import { layout } from './layout.ts';
 import { currentUser } from './session.ts';
 import type { WebServices } from './web-services.ts';
@@ -15,6 +17,8 @@ export interface PageOptions {
   /** Shown above the heading; defaults to the message named by `?notice=`. */
   notice?: string;
   script?: string;
+  /** Description, canonical path, link previews, JSON-LD and feeds of the page (src/web/head.ts). */
+  meta?: PageMeta;
 }
 
 /** Fixed messages a redirect can ask for with `?notice=` (never text from the URL itself). */
@@ -40,8 +44,11 @@ export async function renderPage(ctx: Context, services: WebServices, o: PageOpt
   const notice = o.notice ?? (typeof ctx.query.notice === 'string' ? NOTICES.get(ctx.query.notice) : undefined);
   ctx.status = o.status ?? 200;
   ctx.type = 'text/html; charset=utf-8';
+  ctx.state.keepPage?.({ title: o.title, main: o.main, status: o.status, script: o.script, meta: o.meta });
+  const { site } = await pageContext(ctx, services);
   ctx.body = layout({
     title: o.title,
+    head: headTags({ title: o.title, path: ctx.path, site, baseUrl: services.config.baseUrl, meta: o.meta ?? {} }),
     main: o.main,
     nonce: ctx.state.cspNonce ?? '',
     user,

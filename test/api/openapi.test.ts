@@ -94,6 +94,7 @@ test('the document states the real URL and text rules and the "at least one of" 
     { required: ['fields'] },
     { required: ['socials'] },
     { required: ['faqs'] },
+    { required: ['categories'] },
   ]);
   t.false(JSON.stringify(doc).includes('\\\\p{'), 'no Unicode property classes');
 });

@@ -93,6 +93,9 @@ export async function startTestEnv(
     DRAFTS_MAX_PER_HOUR: '1000',
     UPDATES_MAX_PER_LISTING_PER_HOUR: '1000',
     CHECK_OUTPUTS: 'true',
+    // Tests read pages right after writing; the page and browse caches have their own tests.
+    PAGE_CACHE_TTL_MS: '0',
+    BROWSE_CACHE_TTL_MS: '0',
     ...env,
   });
   const services = createServices(config, { databaseUrl, temporalAddress });

@@ -69,11 +69,10 @@ test.serial('the home page ranks this week’s listings by votes and searches', 
   await vote(quiet, 1);
   const { page, problems } = await newPage(t);
   await page.goto('/');
-  const ranked = page.locator('ol.listings li');
-  t.deepEqual(await ranked.allInnerTexts(), [
-    'Orbital Analytics — Analytics for rocket launches 3 votes',
-    'Quiet Quokka — Note taking for teams 1 vote',
-  ]);
+  const ranked = page.locator('ol.ranking-list > li');
+  t.deepEqual(await ranked.locator('h3').allInnerTexts(), ['Orbital Analytics', 'Quiet Quokka']);
+  t.deepEqual(await ranked.locator('.card-body p').allInnerTexts(), ['Analytics for rocket launches', 'Note taking for teams']);
+  t.deepEqual(await ranked.locator('[data-votes]').allInnerTexts(), ['3', '1']);
 
   await page.getByRole('searchbox', { name: 'Search listings' }).fill('rocket');
   await page.getByRole('button', { name: 'Search' }).click();

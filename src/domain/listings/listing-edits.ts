@@ -11,6 +11,9 @@ export const SITE_FIELDS = ['headline', 'summary', 'seo_title', 'seo_description
 /** Editable fields stored in their own column; every other key of `fields` is a company fact. */
 const COLUMN_FIELDS = new Set<string>(['name', 'contact_email', ...SITE_FIELDS]);
 
+/** Fields replaced as a whole list. */
+const LIST_FIELDS = new Set(['socials', 'faqs', 'categories']);
+
 /** One edit of a listing; absent parts stay as they are, null clears a field. */
 export interface ListingEdit {
   fields: Record<string, unknown>;
@@ -18,6 +21,8 @@ export interface ListingEdit {
   socials?: Record<string, string>;
   /** Replaces all FAQs. */
   faqs?: { question: string; answer: string }[];
+  /** Replaces the categories (known slugs, no repeats). */
+  categories?: string[];
 }
 
 /** What apply_to did on one listing (or site without a listing) of the company. */
@@ -113,6 +118,7 @@ async function writeEdit(trx: Db, row: ListingRow, edit: ListingEdit, meta: Vers
   }
   if (edit.socials !== undefined) [before.socials, after.socials] = [row.socials, edit.socials];
   if (edit.faqs !== undefined) [before.faqs, after.faqs] = [row.faqs, edit.faqs];
+  if (edit.categories !== undefined) [before.categories, after.categories] = [row.categories, [...new Set(edit.categories)]];
   return saveChanges(trx, row, diffFields(before, after), meta);
 }
 
@@ -124,11 +130,12 @@ async function saveChanges(trx: Db, row: ListingRow, changes: Changes, meta: Ver
   const facts: Record<string, unknown> = { ...row.facts };
   for (const [field, { after }] of Object.entries(changes)) {
     if (field === 'socials' || field === 'faqs') update[field] = JSON.stringify(after);
+    else if (field === 'categories') update.categories = after;
     else if (COLUMN_FIELDS.has(field)) update[field] = after;
     else if (after === null) delete facts[field];
     else facts[field] = after;
   }
-  const factsChanged = Object.keys(changes).some((f) => !COLUMN_FIELDS.has(f) && f !== 'socials' && f !== 'faqs');
+  const factsChanged = Object.keys(changes).some((f) => !COLUMN_FIELDS.has(f) && !LIST_FIELDS.has(f));
   if (factsChanged) update.facts = JSON.stringify(facts);
   const [stored] = await trx('listings')
     .where({ id: row.id })

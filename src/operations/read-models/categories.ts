@@ -5,7 +5,10 @@ import type { OperationContext } from '../operation.ts';
 
 export { CATEGORY_SLUGS } from '../../domain/crawl/categories.ts';
 
-/** The category's live listings on the request's site: paid placements first, then by votes. */
-export function categoryPage(c: Pick<OperationContext, 'db' | 'site'>, category: string): Promise<(PlacedListing & { placed: boolean })[]> {
-  return categoryListings(c.db, c.site.id, category);
+/** The category's live listings on the request's site: paid placements first, then by votes (reused for the browse cache's TTL). */
+export function categoryPage(
+  c: Pick<OperationContext, 'db' | 'site' | 'caches'>,
+  category: string,
+): Promise<(PlacedListing & { placed: boolean })[]> {
+  return c.caches.browse.categoryListings.get(`${c.site.id}:${category}`, () => categoryListings(c.db, c.site.id, category));
 }

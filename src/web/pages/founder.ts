@@ -15,7 +15,14 @@ export const founderPages: PageRoutes = (router, services) => {
     // Only complete profiles have a public page (founderPage returns null otherwise).
     const founder = userId ? await founderPage(await pageContext(ctx, services), userId) : null;
     if (!founder) throw notFound('The founder');
-    await renderPage(ctx, services, { title: founder.display_name, main: founderProfile(founder) });
+    await renderPage(ctx, services, {
+      title: founder.display_name,
+      meta: {
+        description: founder.bio ?? `${founder.display_name}, founder on ${(await pageContext(ctx, services)).site.name}.`,
+        share: { type: 'profile', image: founder.photo_path ?? undefined },
+      },
+      main: founderProfile(founder),
+    });
   });
 };
 

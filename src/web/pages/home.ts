@@ -2,34 +2,55 @@ import type { SearchPage } from '../../domain/listings/search-port.ts';
 import { AppError } from '../../errors.ts';
 import type { OperationContext } from '../../operations/operation.ts';
 import { searchListingsOp } from '../../operations/public.ts';
-import { isoWeekStart, weekRanking } from '../../operations/read-models/launches.ts';
+import type { Context } from 'koa';
+import type { PlacedListing } from '../../domain/orders/placements.ts';
+import type { Leaderboard } from '../../domain/ranking/leaderboard.ts';
+import { categoriesWithCounts, comingLaunches } from '../../operations/read-models/browse.ts';
+import { featuredThisWeek, isoWeekStart, weekRanking } from '../../operations/read-models/launches.ts';
+import { votedByCaller, voteTargets } from '../../operations/read-models/votes.ts';
+import { paths } from '../../paths.ts';
+import { categoryLinks, listingCard } from '../browse-components.ts';
+import { siteOrigin } from '../head.ts';
+import type { WebServices } from '../web-services.ts';
+import { voteControl } from './votes.ts';
 import { pager } from '../content.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { invokeForPage, pageContext } from '../invoke.ts';
 import { renderPage } from '../render.ts';
 import { currentUser } from '../session.ts';
+import { keptForVisitors } from '../page-cache.ts';
 import type { PageRoutes } from './page-routes.ts';
 import { pageNumber } from './updates.ts';
 
 const PER_PAGE = 20;
+/** Ranked launches the front page shows (/launches shows more). */
+const SHOWN = 20;
 /** As search_listings accepts. */
 const MAX_QUERY = 200;
 
 /**
- * The front page: a search box and this week's live listings ranked by votes; `?q=` shows the
- * search results instead (the same search as search_listings).
+ * The front page: a search box, this week's featured listings and live listings ranked by votes
+ * (with the vote buttons), next week's launches and the categories; `?q=` shows the search
+ * results instead (the same search as search_listings).
  */
 export const homePages: PageRoutes = (router, services) => {
-  router.get('/', async function showHome(ctx) {
+  const kept = keptForVisitors(services, (ctx) => `home:${ctx.querystring}`);
+  router.get('/', kept, async function showHome(ctx) {
     const q = searchWords(ctx.query.q);
     const page = pageNumber(ctx.query.page);
     const c = await pageContext(ctx, services);
     const user = await currentUser(ctx, services);
-    const body = q
-      ? results(q, page, await invokeForPage(ctx, services, searchListingsOp, { q, page, per_page: PER_PAGE }))
-      : await thisWeek(c, Boolean(user));
+    const { body, jsonLd } = q
+      ? { body: results(q, page, await invokeForPage(ctx, services, searchListingsOp, { q, page, per_page: PER_PAGE })), jsonLd: [] }
+      : await thisWeek(ctx, services, c, Boolean(user));
     await renderPage(ctx, services, {
       title: q ? `Search: ${q}` : c.site.name,
+      meta: {
+        canonical: '/',
+        share: { type: 'website' },
+        jsonLd,
+        alternates: [{ type: 'text/calendar', title: 'Launch calendar', href: '/launches.ics' }],
+      },
       main: html`${searchForm(q)}${body}
 <p class="muted">Owners and agents: every listing operation is in the <a href="/docs">API reference</a> (REST and MCP).</p>`,
     });
@@ -60,25 +81,95 @@ function results(q: string, page: number, found: SearchPage): SafeHtml {
   const shown = (page - 1) * PER_PAGE + found.items.length;
   const known = found.total_capped ? Math.max(found.total, shown + (found.items.length === PER_PAGE ? 1 : 0)) : found.total;
   return html`<p>${count} ${found.total === 1 ? 'listing matches' : 'listings match'} “${q}”.</p>
-<ol class="feed listings" start="${(page - 1) * PER_PAGE + 1}">${found.items.map((l) => listingItem(l))}</ol>
+<ol class="feed listings" start="${(page - 1) * PER_PAGE + 1}">${found.items.map(listingItem)}</ol>
 ${pager('/', page, PER_PAGE, known, { q })}`;
 }
 
-async function thisWeek(c: OperationContext, signedIn: boolean): Promise<SafeHtml> {
-  const board = await weekRanking(c, isoWeekStart(new Date()), 20);
-  const heading = html`<h2>This week’s listings <span class="muted">(${board.week})</span></h2>`;
-  if (board.items.length === 0) {
-    return html`${heading}<p>No listing has launched this week yet.</p>
-<p>${signedIn ? html`Have a product? <a href="/account/listings">Draft a listing from your website</a>` : html`Have a product? <a href="/signup">Create an account</a> and draft a listing from your website`};
-in the meantime, <a href="/updates">see what makers shipped lately</a>.</p>`;
-  }
-  return html`${heading}
-<ol class="feed listings">${board.items.map((l) => listingItem(l, l.score))}</ol>
-<p class="muted">How the ranking works: ${board.formula}.</p>`;
+/** This week's ranking with votes, the featured listings, next week's launches and the categories. */
+async function thisWeek(
+  ctx: Context,
+  services: WebServices,
+  c: OperationContext,
+  signedIn: boolean,
+): Promise<{ body: SafeHtml; jsonLd: object[] }> {
+  const weekStart = isoWeekStart(new Date());
+  const [board, featured, coming, categories] = await Promise.all([
+    weekRanking(c, weekStart, SHOWN),
+    featuredThisWeek(c, weekStart),
+    comingLaunches(c, 1),
+    categoriesWithCounts(c),
+  ]);
+  const featuredIds = new Set(featured.map((f) => f.id));
+  const heading = html`<h2>This week’s launches <span class="muted">(${board.week})</span></h2>`;
+  const howToLaunch = signedIn
+    ? html`Have a product? <a href="/account/listings">Draft a listing from your website</a> and launch it in a coming week.`
+    : html`Have a product? <a href="/signup">Create an account</a>, draft a listing from your website and launch it in a coming week.`;
+  const ranking =
+    board.items.length === 0
+      ? html`${heading}<p>No listing has launched this week yet.${coming.length > 0 ? html` ${coming.length} ${coming.length === 1 ? 'listing launches' : 'listings launch'} next week (see below).` : ' Nothing is scheduled for next week yet either.'}</p>
+<p>${howToLaunch} In the meantime, <a href="/updates">see what makers shipped lately</a>.</p>`
+      : html`${heading}
+<ol class="cards ranking-list">${await rankedCards(ctx, services, c, board, featuredIds)}</ol>
+<p><a href="/launches">The full ranking of ${board.week}</a> · ${howToLaunch}</p>`;
+  const body = html`${featuredSection(featured)}
+${ranking}
+<section aria-labelledby="coming"><h2 id="coming">Launching next week</h2>
+${
+  coming.length === 0
+    ? html`<p>No launch is scheduled for next week yet. <a href="/launches">See the coming weeks and their free slots</a>.</p>`
+    : html`<ul class="cards">${coming.map((l) => listingCard(l))}</ul>
+<p class="muted">Add them to your calendar: <a href="/launches.ics">launch calendar</a>.</p>`
+}
+</section>
+<section aria-labelledby="browse-categories"><h2 id="browse-categories">Categories</h2>
+${categoryLinks(categories)}
+<p><a href="/categories">All categories</a></p>
+</section>`;
+  return { body, jsonLd: board.items.length > 0 ? [rankingJsonLd(c, services, board)] : [] };
 }
 
-function listingItem(l: { slug: string; name: string; headline: string | null }, votes?: number): SafeHtml {
-  return html`<li><a href="/listings/${l.slug}"><strong>${l.name}</strong></a>${l.headline ? html` — ${l.headline}` : ''}${
-    votes === undefined ? '' : html` <span class="muted">${votes} ${votes === 1 ? 'vote' : 'votes'}</span>`
-  }</li>`;
+/** The week's paid featured listings, marked "Featured" (they do not change the ranking). */
+function featuredSection(featured: PlacedListing[]): SafeHtml | '' {
+  if (featured.length === 0) return '';
+  return html`<section aria-labelledby="featured"><h2 id="featured">Featured this week</h2>
+<ul class="cards">${featured.map((l) => listingCard(l, { label: 'Featured' }))}</ul></section>`;
+}
+
+/** The ranking's cards with their vote controls (while the week runs, votes come back to the front page). */
+async function rankedCards(
+  ctx: Context,
+  services: WebServices,
+  c: OperationContext,
+  board: Leaderboard,
+  featured: Set<number>,
+): Promise<SafeHtml[]> {
+  const ids = board.items.map((i) => i.id);
+  const [rows, voted] = await Promise.all([voteTargets(c, ids), votedByCaller(c, ids)]);
+  const targets = new Map(rows.map((r) => [r.id, r]));
+  return Promise.all(
+    board.items.map(async (i) =>
+      listingCard(i, {
+        rank: i.rank,
+        label: featured.has(i.id) ? 'Featured' : undefined,
+        aside: await voteControl(ctx, services, targets.get(i.id)!, voted.has(i.id), '/'),
+      }),
+    ),
+  );
+}
+
+/** The ranking as a schema.org ItemList. */
+function rankingJsonLd(c: OperationContext, services: WebServices, board: Leaderboard): object {
+  const origin = siteOrigin(c.site, services.config.baseUrl);
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'ItemList',
+    name: `Launches of ${board.week} on ${c.site.name}`,
+    itemListOrder: 'https://schema.org/ItemListOrderDescending',
+    numberOfItems: board.items.length,
+    itemListElement: board.items.map((i) => ({ '@type': 'ListItem', position: i.rank, url: origin + paths.listing(i.slug), name: i.name })),
+  };
+}
+
+function listingItem(l: { slug: string; name: string; headline: string | null }): SafeHtml {
+  return html`<li><a href="/listings/${l.slug}"><strong>${l.name}</strong></a>${l.headline ? html` — ${l.headline}` : ''}</li>`;
 }

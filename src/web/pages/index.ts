@@ -6,6 +6,8 @@ import { apiKeyPages } from './api-keys.ts';
 import { claimLinkPages } from './claim-link.ts';
 import { claimPages } from './claims.ts';
 import { categoryPages } from './categories.ts';
+import { feedPages } from './feeds.ts';
+import { seoPages } from './seo.ts';
 import { checkoutPages } from './checkout.ts';
 import { orderPages } from './orders.ts';
 import { promotePages } from './promote.ts';
@@ -81,4 +83,7 @@ export const pageModules: PageRoutes[] = [
   accountListingHomePages,
   accountListingEditPages,
   accountListingContentPages,
+  // Browse and share (issue 23): robots, sitemap, favicon, share image; feeds and the launch calendar.
+  seoPages,
+  feedPages,
 ];

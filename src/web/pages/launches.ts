@@ -14,10 +14,12 @@ import {
   weekRanking,
 } from '../../operations/read-models/launches.ts';
 import { votedByCaller, voteTargets } from '../../operations/read-models/votes.ts';
+import { siteOrigin } from '../head.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { invokeForPage, pageContext } from '../invoke.ts';
 import { renderPage } from '../render.ts';
 import type { WebServices } from '../web-services.ts';
+import { keptForVisitors } from '../page-cache.ts';
 import type { PageRoutes } from './page-routes.ts';
 import { voteControl } from './votes.ts';
 
@@ -30,7 +32,8 @@ const SHOWN = 100;
  * their free and paid slots. `?week=2026-W48` shows another week (final once closed).
  */
 export const launchesPages: PageRoutes = (router, services) => {
-  router.get('/launches', async function showLaunches(ctx) {
+  const kept = keptForVisitors(services, (ctx) => `launches:${ctx.querystring}`);
+  router.get('/launches', kept, async function showLaunches(ctx) {
     const page = await pageContext(ctx, services);
     const weekStart = weekOf(ctx.query.week);
     const board = await weekRanking(page, weekStart, SHOWN);
@@ -40,6 +43,20 @@ export const launchesPages: PageRoutes = (router, services) => {
     ]);
     await renderPage(ctx, services, {
       title: `Launches of ${board.week}`,
+      meta: {
+        description: `The launches of ${board.week} on ${page.site.name}, ranked by the votes of the week${
+          board.items.length
+            ? `: ${board.items
+                .slice(0, 3)
+                .map((i) => i.name)
+                .join(', ')}${board.total > 3 ? ' and more' : ''}`
+            : ''
+        }.`,
+        canonical: ctx.query.week === undefined ? '/launches' : `/launches?week=${board.week}`,
+        share: { type: 'website' },
+        jsonLd: board.items.length ? [rankingItemList(board, siteOrigin(page.site, services.config.baseUrl), page.site.name)] : [],
+        alternates: [{ type: 'text/calendar', title: 'Launch calendar', href: '/launches.ics' }],
+      },
       main: html`${weekNavigation(board)}
 ${featuredStrip(featured)}
 ${await rankingTable(ctx, services, board)}
@@ -50,6 +67,23 @@ ${upcomingWeeksTable(upcoming.items)}`,
     });
   });
 };
+
+/** A week's ranking as a schema.org ItemList. */
+function rankingItemList(board: Leaderboard, origin: string, siteName: string): object {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'ItemList',
+    name: `Launches of ${board.week} on ${siteName}`,
+    itemListOrder: 'https://schema.org/ItemListOrderDescending',
+    numberOfItems: board.items.length,
+    itemListElement: board.items.map((i) => ({
+      '@type': 'ListItem',
+      position: i.rank,
+      url: `${origin}/listings/${encodeURIComponent(i.slug)}`,
+      name: i.name,
+    })),
+  };
+}
 
 /** The week's paid featured listings, above the ranking (they do not change it). */
 function featuredStrip(featured: PlacedListing[]): SafeHtml | '' {

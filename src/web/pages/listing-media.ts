@@ -1,3 +1,4 @@
+import { mediaPath } from '../browse-components.ts';
 import type { Context } from 'koa';
 import type { z } from 'zod';
 import { payloadTooLarge } from '../../errors.ts';
@@ -36,11 +37,7 @@ const NOTICES: Record<string, string> = {
 const uploadPath = (listingId: number, kind: Kind) => `${paths.listingImages(listingId)}/${kind}`;
 const UPLOAD_PATH = /^\/account\/listings\/(\d{1,15})\/images\/(logo|image)$/;
 
-/** A path of the service (same origin) from a media URL the operations answer with. */
-const sameOrigin = (url: string) => {
-  const u = new URL(url);
-  return u.pathname + u.search;
-};
+const sameOrigin = (url: string) => mediaPath(url) ?? '';
 
 /**
  * The two upload forms are multipart; the router parses them with this limit (the image plus the

@@ -4,14 +4,17 @@ import type { RemovedVotes } from '../../domain/ranking/voided-votes.ts';
 import { AppError, notFound } from '../../errors.ts';
 import type { PublicListingView } from '../../operations/listing-edit-schemas.ts';
 import { getListingOp } from '../../operations/public-listing.ts';
+import { makersOf, updatesOfListing } from '../../operations/read-models/browse.ts';
 import { storyPage } from '../../operations/read-models/founders.ts';
 import { removedVotesOf, votedByCaller, voteTargets, type VoteTarget } from '../../operations/read-models/votes.ts';
 import { paths } from '../../paths.ts';
 import { day, displayUrl, externalLink, textBlocks } from '../content.ts';
+import { siteOrigin } from '../head.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { invokeForPage, pageContext } from '../invoke.ts';
 import { countListingView } from '../page-views.ts';
 import { renderPage } from '../render.ts';
+import { factItems, listingHead, listingMeta, makersSection, updatesSection } from '../listing-parts.ts';
 import type { WebServices } from '../web-services.ts';
 import { claimPrompt } from './claim-link.ts';
 import { followControl } from './follow.ts';
@@ -21,22 +24,33 @@ import { voteControl } from './votes.ts';
 
 type PublicListingPage = z.output<typeof PublicListingView>;
 
+/** Updates the listing page shows (all are on /updates). */
+const LATEST_UPDATES = 3;
+
 /** The public page of a live listing (what get_listing returns), with a link to its story. */
 export const listingPages: PageRoutes = (router, services) => {
+  // Not kept for visitors (page-cache.ts): every view of a person is counted (page-views.ts).
   router.get('/listings/{slug}', async function showListing(ctx) {
     const slug = ctx.params.slug!;
     const listing = await liveListing(ctx, services, slug);
     countListingView(ctx, services, listing.id);
     const page = await pageContext(ctx, services);
-    const [story, [target]] = await Promise.all([storyPage(page, slug), voteTargets(page, [listing.id])]);
+    const [story, [target], makers, updates] = await Promise.all([
+      storyPage(page, slug),
+      voteTargets(page, [listing.id]),
+      makersOf(page, listing.id),
+      updatesOfListing(page, listing.id, LATEST_UPDATES),
+    ]);
     await renderPage(ctx, services, {
       title: listing.name,
+      meta: listingMeta(listing, siteOrigin(page.site, services.config.baseUrl), page.site.name),
       // The listing page shows the story only where it is paid for (plan or unlocked section).
       main: listingBody(
         listing,
         story?.shown_on_listing ? { title: story.title, path: paths.story(listing.slug) } : null,
         html`${await followControl(ctx, services, listing)}${await claimPrompt(ctx, services, target!)}`,
         await listingVotes(ctx, services, target!),
+        html`${makersSection(makers)}${updatesSection(updates)}`,
       ),
     });
   });
@@ -67,18 +81,26 @@ function removedVotesNote(removed: RemovedVotes): SafeHtml {
 <ul>${removed.reasons.map((r) => html`<li>${r.count} × ${r.reason}</li>`)}</ul></section>`;
 }
 
-function listingBody(l: PublicListingPage, story: { title: string; path: string } | null, follow: SafeHtml, votes: SafeHtml) {
+function listingBody(
+  l: PublicListingPage,
+  story: { title: string; path: string } | null,
+  follow: SafeHtml,
+  votes: SafeHtml,
+  people: SafeHtml,
+) {
   const socials = Object.entries(l.socials);
   const milestones = 'milestones' in l ? l.milestones : undefined;
-  return html`${l.headline && html`<p class="lead">${l.headline}</p>`}
+  return html`${listingHead(l)}
 ${textBlocks(l.summary)}
 <ul class="facts">
 <li>Website: <a href="${paths.go(l.slug)}" rel="noopener">${displayUrl(l.url)}</a></li>
+${factItems(l)}
 <li><span data-followers>${l.follower_count}</span> ${l.follower_count === 1 ? 'follower' : 'followers'}</li>
 ${story && html`<li>Founder story: <a href="${story.path}">${story.title}</a></li>`}
 </ul>
 ${votes}
 ${follow}
+${people}
 ${
   socials.length > 0 &&
   html`<h2>Elsewhere</h2>

@@ -12,7 +12,14 @@ export const storyPages: PageRoutes = (router, services) => {
   router.get('/stories/{slug}', async function showStory(ctx) {
     const story = await storyPage(services, ctx.params.slug!);
     if (!story) throw notFound('The story');
-    await renderPage(ctx, services, { title: story.title, main: storyArticle(story) });
+    await renderPage(ctx, services, {
+      title: story.title,
+      meta: {
+        description: `${story.founder?.display_name ? `${story.founder.display_name}, founder of ` : 'The founder story of '}${story.listing.name}: ${story.sections[0]?.paragraphs[0] ?? story.title}`,
+        share: { type: 'article' },
+      },
+      main: storyArticle(story),
+    });
   });
 };
 

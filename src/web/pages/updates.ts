@@ -18,6 +18,10 @@ export const updatesPages: PageRoutes = (router, services) => {
     const feed = await invokeForPage(ctx, services, listLatestUpdatesOp, { page, per_page: PER_PAGE });
     await renderPage(ctx, services, {
       title: 'Latest updates',
+      meta: {
+        description: `What the makers on ${site.name} shipped lately, newest first.`,
+        alternates: [{ type: 'application/atom+xml', title: 'Latest updates (Atom)', href: '/feeds/updates.xml' }],
+      },
       main: html`<p>What the makers on ${site.name} shipped lately, newest first.</p>
 ${
   feed.items.length === 0

@@ -5,6 +5,7 @@ import { postForm } from '../components.ts';
 import { csrfToken } from '../csrf.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { pageContext } from '../invoke.ts';
+import { forgetKeptPages } from '../page-cache.ts';
 import { safeReturnTo } from '../return-to.ts';
 import { currentUser } from '../session.ts';
 import type { WebServices } from '../web-services.ts';
@@ -23,14 +24,20 @@ export const votePages: PageRoutes = (router, services) => {
     router,
     services,
     'vote',
-    async (ctx, listing) => voteFor(await pageContext(ctx, services), listing.id, voteRequest(ctx, services)),
+    async (ctx, listing) => {
+      await voteFor(await pageContext(ctx, services), listing.id, voteRequest(ctx, services));
+      forgetKeptPages(services);
+    },
     (ctx, slug) => back(ctx, slug, 'voted'),
   );
   listingAction(
     router,
     services,
     'unvote',
-    async (ctx, listing) => withdrawVoteFor(await pageContext(ctx, services), listing.id),
+    async (ctx, listing) => {
+      await withdrawVoteFor(await pageContext(ctx, services), listing.id);
+      forgetKeptPages(services);
+    },
     (ctx, slug) => back(ctx, slug, 'unvoted'),
   );
 };

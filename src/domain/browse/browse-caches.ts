@@ -1,0 +1,25 @@
+import { TtlCache } from '../../cache/ttl-cache.ts';
+import type { PlacedListing } from '../orders/placements.ts';
+import type { CategoryCount, LaunchedListing, PublishedUpdate, ScheduledLaunch, SitemapEntry } from './directory.ts';
+
+/**
+ * What the public browse pages reuse within one api process, each for `ttlMs` (BROWSE_CACHE_TTL_MS): counts,
+ * coming launches, feeds and the sitemap change slowly and no visitor action changes them at
+ * once (votes, which do, are never cached here). Built once by createServices.
+ */
+export function createBrowseCaches(ttlMs: number) {
+  return {
+    categoryListings: new TtlCache<(PlacedListing & { placed: boolean })[]>({ ttlMs, maxEntries: 500 }),
+    categoryCounts: new TtlCache<CategoryCount[]>({ ttlMs, maxEntries: 100 }),
+    scheduled: new TtlCache<ScheduledLaunch[]>({ ttlMs, maxEntries: 100 }),
+    launches: new TtlCache<LaunchedListing[]>({ ttlMs, maxEntries: 500 }),
+    updates: new TtlCache<PublishedUpdate[]>({ ttlMs, maxEntries: 100 }),
+    sitemap: new TtlCache<SitemapEntry[]>({ ttlMs, maxEntries: 100 }),
+    /** Rendered documents (sitemap files, feeds, calendars) by key; null: no such document. */
+    documents: new TtlCache<string | null>({ ttlMs, maxEntries: 1_000 }),
+    /** Sitemap files as sent: the XML and its gzip (crawlers ask for gzip); null: no such file. */
+    sitemapFiles: new TtlCache<{ xml: Buffer; gzip: Buffer } | null>({ ttlMs, maxEntries: 1_000 }),
+  };
+}
+
+export type BrowseCaches = ReturnType<typeof createBrowseCaches>;

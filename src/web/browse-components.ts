@@ -1,0 +1,70 @@
+import type { CategoryCount } from '../operations/read-models/browse.ts';
+import { html, type SafeHtml } from './html.ts';
+
+/** Parts the browse pages share: logos, category names and links, listing cards. */
+
+const NAMES: Record<string, string> = {
+  ai: 'AI',
+  hr: 'HR',
+  ecommerce: 'E-commerce',
+  'no-code': 'No-code',
+};
+
+/** A category's name for people: `developer-tools` is "Developer tools". */
+export function categoryName(slug: string): string {
+  return NAMES[slug] ?? slug.replace(/-/g, ' ').replace(/^./, (c) => c.toUpperCase());
+}
+
+export const categoryPath = (slug: string) => `/categories/${slug}`;
+
+/**
+ * The path of one of our /media files from what operations answer (an absolute URL on the API's
+ * origin, or a site-relative path): pages show it from their own origin, whatever host the site
+ * has. Anything else is null: the pages' CSP allows images of their own origin only.
+ */
+export function mediaPath(url: string | null | undefined): string | null {
+  if (!url) return null;
+  const parsed = URL.parse(url, 'http://relative.invalid');
+  return parsed?.pathname.startsWith('/media/') ? parsed.pathname + parsed.search : null;
+}
+
+/**
+ * A listing's logo: the image when it is one of ours (served from /media, which the pages'
+ * CSP allows), else its initial on a coloured square. Both are named "Logo of {name}".
+ */
+export function listingLogo(l: { name: string; logo_url: string | null }, size: 48 | 96 = 48): SafeHtml {
+  const label = `Logo of ${l.name}`;
+  const src = mediaPath(l.logo_url);
+  if (src) return html`<img class="logo logo-${size}" src="${src}" width="${size}" height="${size}" alt="${label}" loading="lazy">`;
+  const initial = [...l.name.trim()][0]?.toUpperCase() ?? '?';
+  return html`<span class="logo logo-${size} avatar avatar-${hue(l.name)}" role="img" aria-label="${label}">${initial}</span>`;
+}
+
+/** One of six colours, the same for a name every time. */
+function hue(name: string): number {
+  let h = 0;
+  for (const ch of name) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
+  return h % 6;
+}
+
+/** The categories as a list of links with their counts; empty categories are left out unless `all`. */
+export function categoryLinks(categories: CategoryCount[], all = false): SafeHtml {
+  const shown = all ? categories : categories.filter((c) => c.count > 0);
+  return html`<ul class="categories">${shown.map(
+    (c) =>
+      html`<li><a href="${categoryPath(c.slug)}">${categoryName(c.slug)}</a> <span class="muted" data-count="${c.count}">${c.count} ${c.count === 1 ? 'listing' : 'listings'}</span></li>`,
+  )}</ul>`;
+}
+
+/**
+ * A listing in a list: logo, name (linked), a label such as "Featured", headline, and an aside
+ * (the vote control). `attrs` replaces the default `data-listing="{slug}"`.
+ */
+export function listingCard(
+  l: { slug: string; name: string; headline: string | null; logo_url: string | null },
+  o: { rank?: number; label?: string; aside?: SafeHtml; heading?: 'h2' | 'h3'; attrs?: SafeHtml } = {},
+): SafeHtml {
+  const name = html`<a href="/listings/${l.slug}">${l.name}</a>${o.label ? html` <span class="tag">${o.label}</span>` : ''}`;
+  return html`<li class="card" ${o.attrs ?? html`data-listing="${l.slug}"`}>${o.rank !== undefined ? html`<span class="rank" data-rank>${o.rank}</span>` : ''}${listingLogo(l)}
+<div class="card-body">${o.heading === 'h2' ? html`<h2>${name}</h2>` : html`<h3>${name}</h3>`}${l.headline ? html`<p>${l.headline}</p>` : ''}</div>${o.aside ? html`<div class="card-aside">${o.aside}</div>` : ''}</li>`;
+}

@@ -1,0 +1,143 @@
+import { Feed, type Item } from 'feed';
+import ical from 'ical-generator';
+import type { Context } from 'koa';
+import { notFound } from '../../errors.ts';
+import { CATEGORY_SLUGS } from '../../operations/read-models/categories.ts';
+import { comingLaunches, launchedListings, siteUpdates, type LaunchedListing } from '../../operations/read-models/browse.ts';
+import type { OperationContext } from '../../operations/operation.ts';
+import { paths } from '../../paths.ts';
+import { categoryName } from '../browse-components.ts';
+import { siteOrigin } from '../head.ts';
+import { html } from '../html.ts';
+import { pageContext } from '../invoke.ts';
+import { listingShareImage } from '../share-image.ts';
+import { textBlocks } from '../content.ts';
+import type { WebServices } from '../web-services.ts';
+import type { PageRoutes } from './page-routes.ts';
+
+/** Items per feed. */
+const FEED_ITEMS = 50;
+/** Weeks ahead the calendar covers (as list_launch_weeks shows them). */
+const CALENDAR_WEEKS = 12;
+
+/**
+ * Feeds of the request's site, made with the `feed` and `ical-generator` packages:
+ * `/feeds/launches.xml` (Atom) and `/feeds/launches.json` (JSON Feed) of listings as they go
+ * live, `/feeds/updates.xml` of owners' updates, `/categories/{slug}/feed.xml` of one category's
+ * launches, and `/launches.ics`, one all-day event per scheduled launch on its Monday.
+ */
+export const feedPages: PageRoutes = (router, services) => {
+  router.get('/feeds/launches.xml', async function launchesAtom(ctx) {
+    await send(ctx, services, 'application/atom+xml; charset=utf-8', 'launches.xml', async (c, origin) =>
+      launchesFeed(c, origin, await launchedListings(c, FEED_ITEMS)).atom1(),
+    );
+  });
+  router.get('/feeds/launches.json', async function launchesJson(ctx) {
+    await send(ctx, services, 'application/feed+json; charset=utf-8', 'launches.json', async (c, origin) =>
+      launchesFeed(c, origin, await launchedListings(c, FEED_ITEMS)).json1(),
+    );
+  });
+  router.get('/categories/{slug}/feed.xml', async function categoryAtom(ctx) {
+    const slug = ctx.params.slug!;
+    if (!(CATEGORY_SLUGS as readonly string[]).includes(slug)) throw notFound('The category');
+    await send(ctx, services, 'application/atom+xml; charset=utf-8', `category:${slug}`, async (c, origin) =>
+      launchesFeed(c, origin, await launchedListings(c, FEED_ITEMS, slug), slug).atom1(),
+    );
+  });
+  router.get('/feeds/updates.xml', async function updatesAtom(ctx) {
+    await send(ctx, services, 'application/atom+xml; charset=utf-8', 'updates.xml', async (c, origin) => {
+      const feed = new Feed({
+        id: `${origin}/updates`,
+        title: `Latest updates on ${c.site.name}`,
+        description: `What the makers on ${c.site.name} shipped lately.`,
+        link: `${origin}/updates`,
+        feedLinks: { atom: `${origin}/feeds/updates.xml` },
+        favicon: `${origin}/favicon.png`,
+        copyright: c.site.name,
+        generator: c.site.name,
+      });
+      const updates = await siteUpdates(c, FEED_ITEMS);
+      feed.options.updated = updates[0]?.published_at ?? new Date(0);
+      for (const u of updates) {
+        feed.addItem({
+          id: `${origin}${paths.listing(u.listing.slug)}#update-${u.id}`,
+          title: `${u.listing.name}: ${u.title}`,
+          link: `${origin}${paths.listing(u.listing.slug)}#update-${u.id}`,
+          content: textBlocks(u.body).value,
+          date: u.published_at,
+          published: u.published_at,
+        });
+      }
+      return feed.atom1();
+    });
+  });
+  router.get('/launches.ics', async function launchCalendar(ctx) {
+    await send(ctx, services, 'text/calendar; charset=utf-8', 'launches.ics', async (c, origin) => {
+      const calendar = ical({ name: `Coming launches on ${c.site.name}`, prodId: { company: c.site.name, product: 'launches' } });
+      for (const l of await comingLaunches(c, CALENDAR_WEEKS)) {
+        calendar.createEvent({
+          id: `launch-${l.id}-${l.week_start}@${new URL(origin).hostname}`,
+          start: new Date(`${l.week_start}T00:00:00Z`),
+          allDay: true,
+          summary: `${l.name} launches`,
+          description: l.headline ?? undefined,
+          url: `${origin}${paths.listing(l.slug)}`,
+        });
+      }
+      return calendar.toString();
+    });
+  });
+};
+
+/** A feed of launched listings (one category's when `category` is given). */
+function launchesFeed(c: OperationContext, origin: string, listings: LaunchedListing[], category?: string): Feed {
+  const self = category ? `${origin}/categories/${category}/feed.xml` : `${origin}/feeds/launches.xml`;
+  const page = category ? `${origin}/categories/${category}` : `${origin}/launches`;
+  const feed = new Feed({
+    id: page,
+    title: category ? `${categoryName(category)} launches on ${c.site.name}` : `New launches on ${c.site.name}`,
+    description: category
+      ? `Listings in ${categoryName(category)} as they go live on ${c.site.name}.`
+      : `Listings as they go live on ${c.site.name}.`,
+    link: page,
+    feedLinks: category ? { atom: self } : { atom: self, json: `${origin}/feeds/launches.json` },
+    favicon: `${origin}/favicon.png`,
+    copyright: c.site.name,
+    generator: c.site.name,
+    updated: listings[0]?.live_at ?? new Date(0),
+  });
+  for (const l of listings) feed.addItem(launchItem(origin, l));
+  return feed;
+}
+
+function launchItem(origin: string, l: LaunchedListing): Item {
+  const link = `${origin}${paths.listing(l.slug)}`;
+  const image = listingShareImage(l);
+  return {
+    id: link,
+    title: l.name,
+    link,
+    description: l.headline ?? undefined,
+    content: html`${l.headline && html`<p>${l.headline}</p>`}${textBlocks(l.summary)}`.value || undefined,
+    date: l.updated_at > l.live_at ? l.updated_at : l.live_at,
+    published: l.live_at,
+    image: image.startsWith('/') ? origin + image : image,
+    category: l.categories.map((slug) => ({ name: categoryName(slug), term: slug })),
+  };
+}
+
+/** Renders (or reuses, for the browse cache's TTL) the site's document `name` and sends it. */
+async function send(
+  ctx: Context,
+  services: WebServices,
+  type: string,
+  name: string,
+  render: (c: OperationContext, origin: string) => Promise<string>,
+): Promise<void> {
+  const c = await pageContext(ctx, services);
+  const origin = siteOrigin(c.site, services.config.baseUrl);
+  const body = await c.caches.browse.documents.get(`feed:${c.site.id}:${name}`, () => render(c, origin));
+  ctx.type = type;
+  ctx.set('Cache-Control', 'public, max-age=300');
+  ctx.body = body;
+}
