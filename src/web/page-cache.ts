@@ -23,16 +23,12 @@ declare module 'koa' {
   }
 }
 
-const caches = new WeakMap<WebServices['caches'], TtlCache<KeptPage | null>>();
-
-function cacheOf(services: WebServices): TtlCache<KeptPage | null> {
-  let cache = caches.get(services.caches);
-  if (!cache) {
-    cache = new TtlCache({ ttlMs: services.config.cache.pageTtlMs, maxEntries: 1_000 });
-    caches.set(services.caches, cache);
-  }
-  return cache;
+/** The kept pages of one process, built by createCaches (services.caches.visitorPages). */
+export function createVisitorPageCache(ttlMs: number) {
+  return new TtlCache<KeptPage | null>({ ttlMs, maxEntries: 1_000 });
 }
+
+export type VisitorPageCache = ReturnType<typeof createVisitorPageCache>;
 
 /**
  * Route middleware: answers visitors without a session from the kept copy of the page named by
@@ -44,7 +40,7 @@ export function keptForVisitors(services: WebServices, keyOf: (ctx: Context) => 
     if (services.config.cache.pageTtlMs === 0 || ctx.query.notice !== undefined || (await currentUser(ctx, services))) return next();
     const { site } = await pageContext(ctx, services);
     let rendered = false;
-    const page = await cacheOf(services).get(`${site.id}:${keyOf(ctx)}`, async () => {
+    const page = await services.caches.visitorPages.get(`${site.id}:${keyOf(ctx)}`, async () => {
       rendered = true;
       let kept: KeptPage | null = null;
       ctx.state.keepPage = (p) => (kept = p);
@@ -63,5 +59,5 @@ export function keptForVisitors(services: WebServices, keyOf: (ctx: Context) => 
 
 /** Forgets every kept page (after a vote, so the counts visitors see move at once in this process). */
 export function forgetKeptPages(services: WebServices): void {
-  caches.get(services.caches)?.clear();
+  services.caches.visitorPages.clear();
 }
