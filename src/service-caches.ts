@@ -8,7 +8,7 @@ import { createBrowseCaches } from './domain/browse/browse-caches.ts';
 import { createBillboardCache } from './domain/orders/placements.ts';
 import { createLeaderboardCache } from './domain/ranking/leaderboard.ts';
 import { createSitesCache } from './domain/sites/sites.ts';
-import { createVisitorPageCache } from './web/page-cache.ts';
+import { createVisitorPageCache } from './web/visitor-page-cache.ts';
 
 /**
  * The in-process caches of one process, built once by createServices with their options and

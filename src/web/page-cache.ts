@@ -1,7 +1,6 @@
 import type { Context, Middleware } from 'koa';
-import { TtlCache } from '../cache/ttl-cache.ts';
 import { pageContext } from './invoke.ts';
-import type { PageOptions } from './render.ts';
+import type { PageContent } from './visitor-page-cache.ts';
 import { renderPage } from './render.ts';
 import { currentUser } from './session.ts';
 import type { WebServices } from './web-services.ts';
@@ -14,21 +13,12 @@ import type { WebServices } from './web-services.ts';
  * pages always get a fresh render; a vote or an unvote in this process forgets every copy.
  */
 
-type KeptPage = Omit<PageOptions, 'notice'>;
-
 declare module 'koa' {
   interface DefaultState {
     /** Set while a page is rendered for the visitor cache: renderPage hands it what it renders. */
-    keepPage?: (page: KeptPage) => void;
+    keepPage?: (page: PageContent) => void;
   }
 }
-
-/** The kept pages of one process, built by createCaches (services.caches.visitorPages). */
-export function createVisitorPageCache(ttlMs: number) {
-  return new TtlCache<KeptPage | null>({ ttlMs, maxEntries: 1_000 });
-}
-
-export type VisitorPageCache = ReturnType<typeof createVisitorPageCache>;
 
 /**
  * Route middleware: answers visitors without a session from the kept copy of the page named by
@@ -42,7 +32,7 @@ export function keptForVisitors(services: WebServices, keyOf: (ctx: Context) => 
     let rendered = false;
     const page = await services.caches.visitorPages.get(`${site.id}:${keyOf(ctx)}`, async () => {
       rendered = true;
-      let kept: KeptPage | null = null;
+      let kept: PageContent | null = null;
       ctx.state.keepPage = (p) => (kept = p);
       try {
         await next();

@@ -8,17 +8,12 @@ import { headTags, type PageMeta } from './head.ts';
 import { pageContext } from './invoke.ts';
 import { layout } from './layout.ts';
 import { currentUser } from './session.ts';
+import type { PageContent } from './visitor-page-cache.ts';
 import type { WebServices } from './web-services.ts';
 
-export interface PageOptions {
-  title: string;
-  main: SafeHtml;
-  status?: number;
+export interface PageOptions extends PageContent {
   /** Shown above the heading; defaults to the message named by `?notice=`. */
   notice?: string;
-  script?: string;
-  /** Description, canonical path, link previews, JSON-LD and feeds of the page (src/web/head.ts). */
-  meta?: PageMeta;
 }
 
 /** Fixed messages a redirect can ask for with `?notice=` (never text from the URL itself). */
