@@ -26,6 +26,7 @@ import { storyEditorPages } from './story-editor.ts';
 import { storyPages } from './story.ts';
 import { updatesPages } from './updates.ts';
 import { votePages } from './votes.ts';
+import { webhookPages } from './webhooks.ts';
 
 /** Every page module of the site; add one line per new module. */
 export const pageModules: PageRoutes[] = [
@@ -62,4 +63,6 @@ export const pageModules: PageRoutes[] = [
   checkoutPages,
   orderPages,
   categoryPages,
+  // Webhooks (issue 25 §1): the owner's endpoints and their deliveries.
+  webhookPages,
 ];
