@@ -200,3 +200,6 @@ export const webhookOperations = [
   listWebhookDeliveriesOp,
   redeliverWebhookOp,
 ];
+
+/** Each event type in words, for pages (src/web takes values from operations, not the domain). */
+export { WEBHOOK_EVENT_WORDS, WEBHOOK_EVENT_TYPES } from '../domain/webhooks/events.ts';

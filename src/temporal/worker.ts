@@ -130,6 +130,8 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
     ...shutdownTimes(deps.config),
     // Deliveries connect through the crawler's guarded agent (the badge checks' one).
     activities: createWebhookActivities({ db: deps.db, config: deps.config, agent: deps.badgeAgent }),
+    // Each try holds a database connection for its POST (up to 10 s): leave the pool to the rest.
+    maxConcurrentActivityTaskExecutions: 4,
   });
   const dispatcher = startWebhookDispatcher({ db: deps.db, workflows: deps.workflows, config: deps.config, log: deps.log });
   const sweeper = mailer && startMailSweeper({ db: deps.db, mailer, intervalMs: deps.config.mail.sweepIntervalMs, log: deps.log });

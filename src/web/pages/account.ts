@@ -36,6 +36,7 @@ export const accountPages: PageRoutes = (router, services) => {
 <li><a href="/account/orders">Orders</a> — what you bought, with invoices</li>
 <li><a href="${paths.founderProfile}">Founder profile</a> — your name, photo, bio and interview</li>
 <li><a href="/account/keys">API keys</a></li>
+<li><a href="/account/webhooks">Webhooks</a> — events about your listings and orders sent to your own server</li>
 <li><a href="/account/claims">Claims</a> — listings of your company you asked to own</li>
 <li><a href="/account/connected-apps">Connected apps</a> — AI agents and apps signed in with your account</li>
 <li><a href="/updates">Latest updates</a> — what makers shipped lately</li>

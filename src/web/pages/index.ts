@@ -35,6 +35,7 @@ import { updatesPages } from './updates.ts';
 import { votePages } from './votes.ts';
 import { votePolicyPages } from './vote-audit.ts';
 import { listingMediaPages } from './listing-media.ts';
+import { webhookPages } from './webhooks.ts';
 
 /** Every page module of the site; add one line per new module. */
 export const pageModules: PageRoutes[] = [
@@ -86,4 +87,6 @@ export const pageModules: PageRoutes[] = [
   // Browse and share (issue 23): robots, sitemap, favicon, share image; feeds and the launch calendar.
   seoPages,
   feedPages,
+  // Webhooks (issue 25 §1): the owner's endpoints and their deliveries.
+  webhookPages,
 ];
