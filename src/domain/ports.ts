@@ -10,6 +10,7 @@ import type { OrderWorkflowInput, PaymentConfirmed } from './orders/order-flow.t
 
 export type { PaymentProvider, PaymentEvent, ProviderName } from './orders/payment-port.ts';
 export type { SearchEngine } from './listings/search-port.ts';
+export type { MediaFile, MediaStore } from './media/media-port.ts';
 
 /** The workflow starts and messages the domain and the operations need; one Temporal connection per process. */
 export interface WorkflowStarter {
