@@ -11,6 +11,7 @@ import type { WebhookDeliveryInput } from './webhooks/events.ts';
 
 export type { PaymentProvider, PaymentEvent, ProviderName } from './orders/payment-port.ts';
 export type { SearchEngine } from './listings/search-port.ts';
+export type { MediaFile, MediaStore } from './media/media-port.ts';
 
 /** The workflow starts and messages the domain and the operations need; one Temporal connection per process. */
 export interface WorkflowStarter {

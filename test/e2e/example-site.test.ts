@@ -41,8 +41,8 @@ test('the example site drafts into a complete listing', async (t) => {
     headline: 'Invoicing for small studios',
     summary:
       'Quillstone sends invoices, chases late payments and keeps the books for design studios and freelancers, so they can get back to the work they love.',
-    logo_url: `${site.url}assets/logo.svg`,
-    image_url: `${site.url}assets/cover.svg`,
+    logo_url: draft.fields.logo_url,
+    image_url: draft.fields.image_url,
     facts: {
       legal_name: 'Quillstone Software Ltd',
       founded_year: 2021,
@@ -67,6 +67,10 @@ test('the example site drafts into a complete listing', async (t) => {
     categories: ['finance'],
     contact_email: 'hello@quillstone.example',
   });
+  // The logo and cover image were fetched from the site and are served from /media.
+  t.regex(draft.fields.logo_url, new RegExp(`^${env.baseUrl}/media/logos/[0-9a-f]{32}/256\\.png$`));
+  t.regex(draft.fields.image_url, new RegExp(`^${env.baseUrl}/media/images/[0-9a-f]{32}\\.jpg$`));
+  t.true(draft.evidence.logo_url.snippet.includes('/assets/logo.png'));
   // Every drafted field says which page it came from.
   t.is(draft.evidence.name.source_url, site.url);
   t.is(draft.evidence.faqs.source_url, `${site.url}faq`);

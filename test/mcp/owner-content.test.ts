@@ -45,7 +45,11 @@ function normalize(value: unknown, tag: string, key = ''): unknown {
   if (value !== null && /(^|_)id$|^edited_by$/.test(key)) return '<id>';
   if (typeof value !== 'string') return value;
   if (/^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/.test(value)) return '<time>';
-  return value.replaceAll(tag, '<tag>').replace(/\/\d+(?=[/?#]|$)/g, '/<id>');
+  // A card image URL's version is a hash of the listing's name, which holds the tag.
+  return value
+    .replaceAll(tag, '<tag>')
+    .replace(/\/\d+(?=[/?#]|$)/g, '/<id>')
+    .replace(/(\/media\/cards\/.*\.png\?v=)[0-9a-f]{16}$/, '$1<version>');
 }
 
 interface Twin {
