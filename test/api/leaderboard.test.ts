@@ -160,8 +160,10 @@ test('the MCP tool takes the same week and refuses the same bad one', async (t) 
       ['week'],
     );
     const tools = await client.listTools();
-    t.false(
-      tools.tools.some((tool) => /vote/.test(tool.name)),
+    // The only tool about votes reads the public audit (get_vote_audit); none casts a vote.
+    t.deepEqual(
+      tools.tools.filter((tool) => /vote/.test(tool.name)).map((tool) => [tool.name, tool.annotations?.readOnlyHint]),
+      [['get_vote_audit', true]],
       'no tool casts votes',
     );
   } finally {

@@ -49,7 +49,7 @@ test('sign in from /launches, vote there, unvote on the listing page', async (t)
   t.true(await page.getByRole('button', { name: 'Vote for Quiet Launch' }).isVisible());
   t.deepEqual(await voteCounts(db, loud), { votes: 1, week_votes: 1, rows: 1 });
 
-  await loudRow.getByRole('link', { name: 'Loud Launch' }).click();
+  await loudRow.getByRole('link', { name: 'Loud Launch', exact: true }).click();
   await page.waitForURL(/\/listings\/loud-launch$/);
   t.is(await page.locator('#vote-loud-launch [data-votes]').textContent(), '1');
   await page.getByRole('button', { name: 'Unvote for Loud Launch' }).click();

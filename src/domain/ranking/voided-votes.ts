@@ -36,6 +36,10 @@ export async function voidVotes(db: Db, input: VoidVotesInput): Promise<{ remove
            AND c.created_at < ((l.launch_week + 7)::timestamp AT TIME ZONE 'UTC'), false), :reason
        FROM c JOIN listings l ON l.id = c.listing_id
        RETURNING user_id, in_launch_week
+     ), reviewed AS (
+       -- A detector's flag on a removed vote is decided: voided.
+       UPDATE vote_flags f SET state = 'voided', decided_at = now() FROM c
+       WHERE f.listing_id = c.listing_id AND f.user_id = c.user_id AND f.state <> 'voided'
      ), lowered AS (
        -- A discounted vote counted 0 already: removing it lowers nothing.
        SELECT r.in_launch_week FROM recorded r JOIN c ON c.user_id = r.user_id WHERE c.discount_reason IS NULL

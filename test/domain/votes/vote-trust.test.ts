@@ -123,6 +123,8 @@ test('the scan discounts a ring (kept, counting 0); repeats change nothing; taki
   // Voiding a discounted vote lowers nothing either.
   await voidVotes(db(), { listingId: target.id, userId: ring[1]!, reason: 'network_cluster' });
   t.deepEqual(await voteCounts(db(), target.id), { votes: 3, week_votes: 3, rows: 31 });
+  // Its flag is decided with it: voided (a later scan leaves it so).
+  t.is((await db()('vote_flags').where({ listing_id: target.id, user_id: ring[1]! }).first('state'))!.state, 'voided');
 
   const audit = await voteAudit(db(), target.slug);
   t.like(audit, { votes_cast: 32, votes_counted: 3, votes_discounted: 28, votes_voided: 1, final: false });
