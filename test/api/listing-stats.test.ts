@@ -52,6 +52,10 @@ test('views by people, clicks through /go/{slug}, referrer hosts, votes and foll
   // Not people: a search engine's crawler and a request without a User-Agent.
   t.is((await view(slug, { 'user-agent': GOOGLEBOT, referer: 'https://bots.example.net/' })).status, 200);
   t.is((await view(slug)).status, 200);
+  // Nor a browser fetching ahead, nor a HEAD request.
+  t.is((await view(slug, { 'user-agent': BROWSER, 'sec-purpose': 'prefetch;prerender' })).status, 200);
+  t.is((await view(slug, { 'user-agent': BROWSER, purpose: 'prefetch' })).status, 200);
+  t.is((await request(env, 'HEAD', `/listings/${slug}`, { headers: { 'user-agent': BROWSER } })).status, 200);
 
   const go = await request(env, 'GET', `/go/${slug}`, { headers: { 'user-agent': BROWSER } });
   t.is(go.status, 302);
