@@ -55,14 +55,22 @@ test('a batch goes out at N events with one upsert that adds to the hour’s row
   t.is((hours[0]!.hour as Date).getTime() % HOUR, 0, 'rows are whole UTC hours');
 });
 
-test('the timer writes what waits; a listing deleted meanwhile does not cost the others their counts', async (t) => {
-  const [kept, gone] = [await insertLiveListing(db, { name: 'Timer Kept' }), await insertLiveListing(db, { name: 'Timer Gone' })];
+test('the timer writes what waits', async (t) => {
+  const id = await insertLiveListing(db, { name: 'Timer Written' });
   const counters = createPageCounters(db, log, { flushMs: 50 });
   t.teardown(() => counters.close());
+  counters.view(id, 'b.example');
+  await eventually('the timer’s flush', async () => (await stored(id)).length === 1);
+  t.deepEqual(await stored(id), [{ referrer_host: 'b.example', views: 1, clicks: 0 }]);
+});
+
+test('a listing deleted meanwhile does not cost the others in its batch their counts', async (t) => {
+  const [kept, gone] = [await insertLiveListing(db, { name: 'Batch Kept' }), await insertLiveListing(db, { name: 'Batch Gone' })];
+  const counters = createPageCounters(db, log, { flushMs: HOUR });
   counters.view(gone, null);
   counters.view(kept, 'b.example');
   await db('listings').where({ id: gone }).delete();
-  await eventually('the timer’s flush', async () => (await stored(kept)).length === 1);
+  await counters.close();
   t.deepEqual(await stored(kept), [{ referrer_host: 'b.example', views: 1, clicks: 0 }]);
   t.deepEqual(await stored(gone), []);
 });
