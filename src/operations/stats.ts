@@ -32,7 +32,7 @@ export const getListingStatsOp = defineOperation({
   tags: ['my listings'],
   input: z.object({
     listing_id: Id,
-    from: Instant.optional().describe('Start of the range (default: the launch week’s Monday 00:00 UTC)'),
+    from: Instant.optional().describe('Start of the range (default: a week before to; without either, the launch week’s Monday 00:00 UTC)'),
     to: Instant.optional().describe('End of the range, exclusive (default: a week after from)'),
     granularity: z.enum(GRANULARITIES).default('day').describe('One point per hour or per day (UTC)'),
   }),

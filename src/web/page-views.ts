@@ -17,10 +17,14 @@ export function countListingClick(ctx: Context, services: Pick<WebServices, 'pag
   if (!isBotRequest(ctx)) services.pageCounters.click(listingId);
 }
 
-/** A request without a User-Agent is a script, not a person's browser. */
+/**
+ * Not a person looking: a bot, a script (no User-Agent), a HEAD request, or a browser fetching the
+ * page ahead in case it is opened (prefetch, prerender).
+ */
 const isBotRequest = (ctx: Context) => {
   const agent = ctx.get('user-agent');
-  return agent === '' || isbot(agent);
+  if (agent === '' || ctx.method !== 'GET' || /prefetch|prerender/i.test(`${ctx.get('sec-purpose')} ${ctx.get('purpose')}`)) return true;
+  return isbot(agent);
 };
 
 /** The host of an http(s) referrer, lower case, without port or path; null for anything else. */

@@ -52,6 +52,10 @@ test('views by people, clicks through /go/{slug}, referrer hosts, votes and foll
   // Not people: a search engine's crawler and a request without a User-Agent.
   t.is((await view(slug, { 'user-agent': GOOGLEBOT, referer: 'https://bots.example.net/' })).status, 200);
   t.is((await view(slug)).status, 200);
+  // Nor a browser fetching ahead, nor a HEAD request.
+  t.is((await view(slug, { 'user-agent': BROWSER, 'sec-purpose': 'prefetch;prerender' })).status, 200);
+  t.is((await view(slug, { 'user-agent': BROWSER, purpose: 'prefetch' })).status, 200);
+  t.is((await request(env, 'HEAD', `/listings/${slug}`, { headers: { 'user-agent': BROWSER } })).status, 200);
 
   const go = await request(env, 'GET', `/go/${slug}`, { headers: { 'user-agent': BROWSER } });
   t.is(go.status, 302);
@@ -113,6 +117,12 @@ test('views by people, clicks through /go/{slug}, referrer hosts, votes and foll
   t.is(wide.status, 200, JSON.stringify(wide.body));
   t.is(wide.body.totals.votes, 3);
   t.is(wide.body.series.length, 11);
+  // One end given: the week from it, or up to it.
+  const after = await api(env, 'GET', `/me/listings/${id}/stats?from=2026-01-05`, { key: owner.key });
+  t.like(after.body, { from: '2026-01-05T00:00:00.000Z', to: '2026-01-12T00:00:00.000Z' });
+  const before = await api(env, 'GET', `/me/listings/${id}/stats?to=2026-01-05T10:30:00%2B01:00&granularity=hour`, { key: owner.key });
+  t.like(before.body, { from: '2025-12-29T09:00:00.000Z', to: '2026-01-05T10:00:00.000Z' });
+  t.is(before.body.series.length, 7 * 24 + 1);
 });
 
 test('get_listing_stats answers alike over REST and MCP; bad ranges, granularity and another owner’s listing are refused', async (t) => {

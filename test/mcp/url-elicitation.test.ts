@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import test from 'ava';
 import { Client, StreamableHTTPClientTransport, type CallToolResult, type ElicitRequestURLParams } from '@modelcontextprotocol/client';
-import { startTestEnv, type TestEnv } from '../helpers/env.ts';
+import { request, startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
 
 // Issue 25 §3 with the official MCP client in both protocol eras: create_checkout and an email
@@ -135,3 +135,67 @@ async function countOrders(userId: number): Promise<number> {
   const row = await db()('orders').where({ user_id: userId }).count({ n: '*' }).first();
   return Number(row?.n);
 }
+
+/** A raw 2026-07-28 tools/call (to look at the input_required round itself); `state` retries with a requestState. */
+async function rawModernCall(key: string, name: string, args: unknown, retry?: { state: string; responses: Record<string, unknown> }) {
+  const res = await request(env, 'POST', '/mcp', {
+    key,
+    headers: {
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': name,
+    },
+    body: {
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: {
+        name,
+        arguments: args,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1.0.0' },
+          'io.modelcontextprotocol/clientCapabilities': { elicitation: { url: {} } },
+        },
+        ...(retry ? { requestState: retry.state, inputResponses: retry.responses } : {}),
+      },
+    },
+  });
+  const text = res.text.startsWith('event:')
+    ? res.text
+        .split('\n')
+        .find((line) => line.startsWith('data: '))!
+        .slice(6)
+    : res.text;
+  return JSON.parse(text);
+}
+
+test('2026-07-28: the requestState holding the result is signed, bound to the caller and to the tool; the retry gives the first result', async (t) => {
+  const { owner, listingId } = await owned();
+  const first = await rawModernCall(owner.key, 'create_checkout', checkoutArgs(listingId));
+  t.is(first.result.resultType, 'input_required');
+  const ask = first.result.inputRequests.pay_page;
+  t.is(ask.method, 'elicitation/create');
+  t.like(ask.params, { mode: 'url' });
+  t.regex(ask.params.url, /\/checkout\//);
+  t.is(typeof first.result.requestState, 'string');
+  const state: string = first.result.requestState;
+  const responses = { pay_page: { action: 'accept' } };
+
+  const tampered = `${state.slice(0, -2)}${state.endsWith('A') ? 'B' : 'A'}${state.slice(-1)}`;
+  t.like((await rawModernCall(owner.key, 'create_checkout', checkoutArgs(listingId), { state: tampered, responses })).error, {
+    code: -32602,
+  });
+  const stranger = await env.user();
+  t.like((await rawModernCall(stranger.key, 'create_checkout', checkoutArgs(listingId), { state, responses })).error, { code: -32602 });
+  const otherTool = await rawModernCall(owner.key, 'claim_listing', { slug: 'x', method: 'dns' }, { state, responses });
+  t.like(otherTool.error, { code: -32602 });
+
+  const done = await rawModernCall(owner.key, 'create_checkout', checkoutArgs(listingId), {
+    state,
+    responses: { pay_page: { action: 'decline' } },
+  });
+  t.is(done.result.structuredContent.checkout_url, ask.params.url);
+  t.is(await countOrders(owner.userId), 1);
+});

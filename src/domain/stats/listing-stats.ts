@@ -63,10 +63,14 @@ export async function listingStats(
   nowMs = Date.now(),
 ): Promise<ListingStats> {
   const listing = await getOwnedListing(db, ownerId, listingId);
+  // Given one end, the range is the week from or up to it; given neither, the default range.
+  const week = 7 * 24 * HOUR_MS;
   const fallback = defaultRange(listing, nowMs);
+  const start = query.from ?? (query.to ? new Date(query.to.getTime() - week) : fallback.from);
+  const end = query.to ?? (query.from ? new Date(query.from.getTime() + week) : fallback.to);
   const step = STEP_MS[query.granularity];
-  const from = Math.floor((query.from ?? fallback.from).getTime() / step) * step;
-  const to = Math.ceil((query.to ?? fallback.to).getTime() / step) * step;
+  const from = Math.floor(start.getTime() / step) * step;
+  const to = Math.ceil(end.getTime() / step) * step;
   if (to <= from) throw validationFailed([{ path: 'to', message: 'Must be later than from' }], 'The range ends before it starts.');
   if (to - from > MAX_RANGE_DAYS[query.granularity] * 24 * HOUR_MS) {
     throw validationFailed(

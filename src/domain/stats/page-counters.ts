@@ -68,7 +68,7 @@ export function createPageCounters(db: Db, log: Logger, options: PageCounterOpti
     buffer = new Map();
     events = 0;
     writing = writing
-      .then(() => write(db, batch))
+      .then(() => writeOnce(db, batch))
       .catch((err: unknown) => {
         // Counts are best effort: a database that is down loses this second's counts, not the page.
         log.warn({ err, rows: batch.length }, 'page counts not stored');
@@ -88,6 +88,19 @@ export function createPageCounters(db: Db, log: Logger, options: PageCounterOpti
       await flush();
     },
   };
+}
+
+/**
+ * A listing deleted between the join and the foreign key check fails the statement: once more,
+ * the join then leaves it out.
+ */
+async function writeOnce(db: Db, batch: Counts[]): Promise<void> {
+  try {
+    await write(db, batch);
+  } catch (err) {
+    if ((err as { code?: string }).code !== '23503') throw err;
+    await write(db, batch);
+  }
 }
 
 /**

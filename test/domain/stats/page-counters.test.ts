@@ -1,0 +1,128 @@
+import test from 'ava';
+import { pino } from 'pino';
+import { createDb, type Db } from '../../../src/db/knex.ts';
+import { createPageCounters } from '../../../src/domain/stats/page-counters.ts';
+import { onShutdown } from '../../../src/shutdown.ts';
+import { createTestDatabase } from '../../helpers/env.ts';
+import { eventually } from '../../helpers/eventually.ts';
+import { insertLiveListing } from '../../helpers/listings.ts';
+
+// The page counters' buffer (issue 25 §2): nothing is written per event; a batch goes out at N
+// events, on the timer, and on close; counts of a listing deleted meanwhile are dropped without
+// losing the rest; counting off writes nothing.
+
+let db: Db;
+const log = pino({ level: 'silent' });
+const HOUR = 3_600_000;
+test.before(async () => {
+  db = createDb(await createTestDatabase(), 4);
+});
+test.after.always(async () => {
+  await db?.destroy();
+});
+
+const stored = async (listingId: number) =>
+  (await db('listing_hourly_counts')
+    .where({ listing_id: listingId })
+    .orderBy('referrer_host')
+    .select('referrer_host', 'views', 'clicks')) as {
+    referrer_host: string;
+    views: number;
+    clicks: number;
+  }[];
+
+test('a batch goes out at N events with one upsert that adds to the hour’s rows; close() writes the rest', async (t) => {
+  const id = await insertLiveListing(db, { name: 'Buffered One' });
+  const counters = createPageCounters(db, log, { flushMs: HOUR, maxEvents: 3 });
+  counters.view(id, 'a.example');
+  counters.view(id, null);
+  t.deepEqual(await stored(id), [], 'nothing is written per event');
+  counters.click(id); // the third event starts a flush
+  await eventually('the batch at 3 events', async () => (await stored(id)).length === 2);
+  t.deepEqual(await stored(id), [
+    { referrer_host: '', views: 1, clicks: 1 },
+    { referrer_host: 'a.example', views: 1, clicks: 0 },
+  ]);
+  counters.view(id, 'a.example');
+  counters.click(id);
+  await counters.close();
+  t.deepEqual(await stored(id), [
+    { referrer_host: '', views: 1, clicks: 2 },
+    { referrer_host: 'a.example', views: 2, clicks: 0 },
+  ]);
+  const hours = await db('listing_hourly_counts').where({ listing_id: id }).distinct('hour');
+  t.is(hours.length, 1);
+  t.is((hours[0]!.hour as Date).getTime() % HOUR, 0, 'rows are whole UTC hours');
+});
+
+test('the timer writes what waits', async (t) => {
+  const id = await insertLiveListing(db, { name: 'Timer Written' });
+  const counters = createPageCounters(db, log, { flushMs: 50 });
+  t.teardown(() => counters.close());
+  counters.view(id, 'b.example');
+  await eventually('the timer’s flush', async () => (await stored(id)).length === 1);
+  t.deepEqual(await stored(id), [{ referrer_host: 'b.example', views: 1, clicks: 0 }]);
+});
+
+test('a listing deleted meanwhile does not cost the others in its batch their counts', async (t) => {
+  const [kept, gone] = [await insertLiveListing(db, { name: 'Batch Kept' }), await insertLiveListing(db, { name: 'Batch Gone' })];
+  const counters = createPageCounters(db, log, { flushMs: HOUR });
+  counters.view(gone, null);
+  counters.view(kept, 'b.example');
+  await db('listings').where({ id: gone }).delete();
+  await counters.close();
+  t.deepEqual(await stored(kept), [{ referrer_host: 'b.example', views: 1, clicks: 0 }]);
+  t.deepEqual(await stored(gone), []);
+});
+
+test('counting off writes nothing', async (t) => {
+  const id = await insertLiveListing(db, { name: 'Not Counted' });
+  const counters = createPageCounters(db, log, { enabled: false, maxEvents: 1 });
+  counters.view(id, 'c.example');
+  counters.click(id);
+  await counters.close();
+  t.deepEqual(await stored(id), []);
+});
+
+test('on SIGTERM the buffer is flushed after the drain and before the pools close', async (t) => {
+  const id = await insertLiveListing(db, { name: 'Flushed On Shutdown' });
+  const counters = createPageCounters(db, log, { flushMs: HOUR });
+  const order: string[] = [];
+  const exit = process.exit;
+  let exited: (code: number) => void;
+  const exitCode = new Promise<number>((resolve) => (exited = resolve));
+  process.exit = ((code: number) => exited(code)) as typeof process.exit;
+  t.teardown(() => {
+    process.exit = exit;
+  });
+  onShutdown(
+    log,
+    {
+      drain: [
+        {
+          name: 'api',
+          stop: async () => {
+            counters.view(id, null); // a request that finishes while the api drains
+            order.push('drained');
+          },
+        },
+      ],
+      flush: [
+        {
+          name: 'page counts',
+          stop: async () => {
+            await counters.flush();
+            order.push('flushed');
+          },
+        },
+      ],
+      close: [{ name: 'services', stop: async () => void order.push(`closed with ${(await stored(id)).length} row`) }],
+    },
+    // Long: its last-resort exit timer (unref'd) must not outlive this test file's process.
+    { graceMs: 600_000 },
+  );
+  process.emit('SIGTERM');
+  t.is(await exitCode, 0);
+  t.deepEqual(order, ['drained', 'flushed', 'closed with 1 row']);
+  t.deepEqual(await stored(id), [{ referrer_host: '', views: 1, clicks: 0 }]);
+});
