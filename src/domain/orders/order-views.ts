@@ -106,7 +106,7 @@ export async function listOrderViews(db: Db, config: Pick<Config, 'baseUrl'>, us
       .where({ user_id: userId })
       .orderBy('id', 'desc')
       .limit(perPage)
-      .offset((page - 1) * perPage) as Promise<OrderRow[]>,
+      .offset((page - 1) * perPage),
     db('orders').where({ user_id: userId }).count({ count: '*' }) as unknown as Promise<{ count: string }[]>,
   ]);
   const lines = await linesOf(
