@@ -1,17 +1,20 @@
 import { randomBytes } from 'node:crypto';
+import type { Knex } from 'knex';
 import { request } from 'undici';
 import type { Db } from '../../db/knex.ts';
 import type { OrderConfig } from '../../config-orders.ts';
 import { RefundRefusedError, toPaymentEvent, type PaymentEvent, type PaymentProvider } from '../../domain/orders/payment-port.ts';
-import type { TestPaymentMethod, TestPaymentStatus, TestPaymentTableRow } from '../../domain/tables.ts';
 import { signWebhook, verifySignedEvent } from '../signature.ts';
 import { cardOutcome, refusesRefunds, type CardDetails } from './cards.ts';
 
-export const TEST_METHODS = ['card', 'wallet', 'account', 'crypto'] as const satisfies readonly TestPaymentMethod[];
+/** A row of test_payments as src/domain/tables.ts declares it (through knex's table types: this layer imports nothing above it). */
+type TestPaymentTableRow = Knex.ResolveTableType<Knex.TableType<'test_payments'>>;
+
+export const TEST_METHODS = ['card', 'wallet', 'account', 'crypto'] as const satisfies readonly TestPaymentTableRow['method'][];
 export type TestMethod = (typeof TEST_METHODS)[number];
 
 /** Where a simulated payment stands after a step on the pay page. */
-export type { TestPaymentStatus };
+export type TestPaymentStatus = TestPaymentTableRow['status'];
 
 export interface TestPaymentResult {
   paymentId: string;
