@@ -429,11 +429,15 @@ export interface PaymentEventTableRow {
   received_at: Date;
 }
 
+/** The test payment adapter's methods and where a simulated payment stands (src/payments/test-provider). */
+export type TestPaymentMethod = 'card' | 'wallet' | 'account' | 'crypto';
+export type TestPaymentStatus = 'succeeded' | 'declined' | 'requires_action' | 'awaiting_approval' | 'processing' | 'refunded';
+
 export interface TestPaymentTableRow {
   id: string;
   order_number: string;
-  method: string;
-  status: string;
+  method: TestPaymentMethod;
+  status: TestPaymentStatus;
   amount_cents: number;
   currency: string;
   created_at: Date;

@@ -1,11 +1,11 @@
 import type { Db } from '../db/knex.ts';
-import type { ListingRow } from '../domain/listings/listing-row.ts';
+import { PUBLIC_COLUMNS } from '../domain/listings/listing-row.ts';
 import type { SearchEngine, SearchPage, SearchQuery } from '../domain/listings/search-port.ts';
 import { isoWeekStart } from '../domain/ranking/weeks.ts';
 import type { IndexedListing, IndexMatches, IndexQuery, SearchLimits } from './index-types.ts';
 import { SearchIndex } from './memory-index.ts';
 import { PostgresSearch } from './postgres-engine.ts';
-import { COLUMNS, normalised, run, SEARCH_TOTAL_LIMIT, type Finder, type Matches } from './results.ts';
+import { normalised, run, SEARCH_TOTAL_LIMIT, type Finder, type Matches, type PublicListingRow } from './results.ts';
 import { nearestKnownWords, typoCandidates, withFixes, type SearchText } from './text.ts';
 
 /**
@@ -37,7 +37,7 @@ export class MemorySearch implements SearchEngine, Finder {
   readonly #forms = new Map<string, WordForms>();
   readonly #typos = new Map<string, string | null>();
   /** Rows of listings recently served, least recently used dropped first; changed ones forgotten. */
-  readonly #rows = new Map<number, ListingRow>();
+  readonly #rows = new Map<number, PublicListingRow>();
   /** Counts change batches: rows read and answers made while one was applied are not kept. */
   #changes = 0;
   /** Recent answers, each valid while no change came since it was made. */
@@ -174,8 +174,8 @@ export class MemorySearch implements SearchEngine, Finder {
   }
 
   /** The rows of `ids` (in no order), read from PostgreSQL unless kept from an earlier search. */
-  async #rowsOf(ids: number[]): Promise<ListingRow[]> {
-    const kept: ListingRow[] = [];
+  async #rowsOf(ids: number[]): Promise<PublicListingRow[]> {
+    const kept: PublicListingRow[] = [];
     const missing: number[] = [];
     for (const id of ids) {
       const row = this.#rows.get(id);
@@ -187,7 +187,9 @@ export class MemorySearch implements SearchEngine, Finder {
     }
     if (missing.length === 0) return kept;
     const changes = this.#changes;
-    const read = (await this.#db.raw(`SELECT ${COLUMNS} FROM listings l WHERE l.id = ANY(?)`, [missing])).rows as ListingRow[];
+    const read = await this.#db('listings')
+      .whereRaw('id = ANY(?)', [missing])
+      .select(...PUBLIC_COLUMNS);
     if (changes === this.#changes) {
       for (const row of read) this.#rows.set(row.id, row);
       for (const id of this.#rows.keys()) {
@@ -207,10 +209,10 @@ export class MemorySearch implements SearchEngine, Finder {
       const { rows } = await trx.raw('SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin');
       xmin = BigInt(rows[0].xmin);
       for (let after = 0; ;) {
-        const batch = await trx.raw(`${LISTING_SQL} WHERE l.status = 'live' AND l.id > ? ORDER BY l.id LIMIT ${LOAD_BATCH}`, [after]);
-        for (const row of batch.rows as ListingSqlRow[]) index.put(indexed(row));
-        if (batch.rows.length < LOAD_BATCH) break;
-        after = batch.rows.at(-1).id;
+        const batch = await indexRows(trx).where('status', 'live').where('id', '>', after).orderBy('id').limit(LOAD_BATCH);
+        for (const row of batch) index.put(indexed(row));
+        if (batch.length < LOAD_BATCH) break;
+        after = batch.at(-1)!.id;
       }
     });
     index.finishLoad();
@@ -244,9 +246,9 @@ export class MemorySearch implements SearchEngine, Finder {
     const fresh = (rows[0].changes as string[]).filter((c) => !this.#applied.has(c));
     if (fresh.length > 0) {
       const ids = [...new Set(fresh.map((c) => Number(c.split(':')[1])))];
-      const found = await this.#db.raw(`${LISTING_SQL} WHERE l.id = ANY(?)`, [ids]);
+      const found = await indexRows(this.#db).whereRaw('id = ANY(?)', [ids]);
       const seen = new Set<number>();
-      for (const row of found.rows as ListingSqlRow[]) {
+      for (const row of found) {
         this.#index.put(indexed(row));
         seen.add(row.id);
       }
@@ -337,8 +339,16 @@ interface ListingSqlRow {
   whole: string[];
 }
 
-const LISTING_SQL = `SELECT l.id, l.site_id, l.votes, l.status, tsvector_to_array(l.search_name) AS name,
-  tsvector_to_array(l.search_lead) AS lead, tsvector_to_array(l.search) AS whole FROM listings l`;
+/** What the index keeps of listings: their id, site, votes, status and the lexemes of their three search vectors. */
+function indexRows(db: Db) {
+  return db('listings')
+    .select('id', 'site_id', 'votes', 'status')
+    .select({
+      name: db.raw('tsvector_to_array(search_name)'),
+      lead: db.raw('tsvector_to_array(search_lead)'),
+      whole: db.raw('tsvector_to_array(search)'),
+    });
+}
 
 function indexed(row: ListingSqlRow): IndexedListing {
   return { id: row.id, siteId: row.site_id, votes: row.votes, live: row.status === 'live', name: row.name, lead: row.lead, all: row.whole };

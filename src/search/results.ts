@@ -16,9 +16,12 @@ export const SEARCH_TOTAL_LIMIT = 100;
 /** The public columns as a select list over `listings l`. */
 export const COLUMNS = PUBLIC_COLUMNS.map((c) => `l.${c}`).join(', ');
 
+/** What a search shows of a listing: its public columns. */
+export type PublicListingRow = Pick<ListingRow, (typeof PUBLIC_COLUMNS)[number]>;
+
 /** What an engine found for one page. */
 export interface Matches {
-  rows: ListingRow[];
+  rows: PublicListingRow[];
   /** Up to SEARCH_TOTAL_LIMIT + 1: one more than the limit means "more than the limit". */
   total: number;
   /** Ids of the rows featured this week (they come first). */

@@ -4,6 +4,7 @@ import { createVerifiedUser } from '../../src/auth/accounts.ts';
 import { createApiKey } from '../../src/auth/api-keys.ts';
 import { startBrowserTestEnv } from '../helpers/browser.ts';
 import { request, type TestEnv } from '../helpers/env.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { connectApp } from '../helpers/oauth-client.ts';
 import { linkIn, mailsTo, WebClient } from '../helpers/web.ts';
 
@@ -144,8 +145,12 @@ test('attack: an app connected with a stolen password is cut off by the reset; A
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
   });
   t.is(refresh.body.error, 'invalid_grant');
-  await new Promise((resolve) => setTimeout(resolve, 2_500));
-  t.is((await mcpCall(app.accessToken)).status, 401);
+  t.true(
+    await eventually('the app’s access token to be refused', async () => (await mcpCall(app.accessToken)).status === 401, {
+      timeoutMs: 2_500,
+      intervalMs: 100,
+    }),
+  );
   const grants = await env.services
     .db('oauth_payloads')
     .where({ model: 'Grant' })

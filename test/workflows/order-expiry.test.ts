@@ -3,6 +3,7 @@ import { startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
 import { checkout, postWebhook, promo, succeededEvent, waitForOrder } from '../helpers/orders.ts';
 import { workflowResult } from '../helpers/workflows.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 let env: TestEnv;
 
@@ -45,10 +46,7 @@ test('an unpaid order expires, releases its promo, and a late payment is refunde
   // A payment for the expired order: the workflow starts again and refunds it.
   const event = succeededEvent(order.number, order.total_cents);
   t.is((await postWebhook(env, event)).status, 200);
-  const deadline = Date.now() + 20_000;
-  let refund;
-  while (!(refund = await db()('refunds').where({ order_id: row!.id }).first()) && Date.now() < deadline)
-    await new Promise((r) => setTimeout(r, 200));
+  const refund = await eventually('the refund of the late payment', () => db()('refunds').where({ order_id: row!.id }).first());
   t.like(refund, {
     amount_cents: order.total_cents,
     reason: 'payment for an order that is expired',

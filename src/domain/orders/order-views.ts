@@ -118,7 +118,7 @@ export async function listOrderViews(
     mine()
       .orderBy('id', 'desc')
       .limit(perPage)
-      .offset((page - 1) * perPage) as Promise<OrderRow[]>,
+      .offset((page - 1) * perPage),
     mine().count({ count: '*' }) as unknown as Promise<{ count: string }[]>,
   ]);
   const lines = await linesOf(

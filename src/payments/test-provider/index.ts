@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Knex } from 'knex';
 import { request } from 'undici';
 import type { Db } from '../../db/knex.ts';
 import type { OrderConfig } from '../../config-orders.ts';
@@ -6,11 +7,14 @@ import { RefundRefusedError, toPaymentEvent, type PaymentEvent, type PaymentProv
 import { signWebhook, verifySignedEvent } from '../signature.ts';
 import { cardOutcome, refusesRefunds, type CardDetails } from './cards.ts';
 
-export const TEST_METHODS = ['card', 'wallet', 'account', 'crypto'] as const;
+/** A row of test_payments as src/domain/tables.ts declares it (through knex's table types: this layer imports nothing above it). */
+type TestPaymentTableRow = Knex.ResolveTableType<Knex.TableType<'test_payments'>>;
+
+export const TEST_METHODS = ['card', 'wallet', 'account', 'crypto'] as const satisfies readonly TestPaymentTableRow['method'][];
 export type TestMethod = (typeof TEST_METHODS)[number];
 
 /** Where a simulated payment stands after a step on the pay page. */
-export type TestPaymentStatus = 'succeeded' | 'declined' | 'requires_action' | 'awaiting_approval' | 'processing' | 'refunded';
+export type TestPaymentStatus = TestPaymentTableRow['status'];
 
 export interface TestPaymentResult {
   paymentId: string;
@@ -19,15 +23,8 @@ export interface TestPaymentResult {
   message: string | null;
 }
 
-interface TestPaymentRow {
-  id: string;
-  order_number: string;
-  method: TestMethod;
-  status: TestPaymentStatus;
-  amount_cents: number;
-  currency: string;
-  refunds_refused?: boolean;
-}
+/** A row of test_payments, as written (created_at is the database's). */
+type TestPaymentRow = Omit<TestPaymentTableRow, 'created_at'>;
 
 /** The test adapter's own steps, used by the pay page (not part of the port: Stripe's page does these). */
 export interface TestPayments {
@@ -79,7 +76,7 @@ export function createTestProvider(db: Db, config: OrderConfig): PaymentProvider
       .catch(() => {});
     return { paymentId: row.id, status: 'succeeded', message: null };
   }
-  const row = (id: string) => db('test_payments').where({ id }).first() as Promise<TestPaymentRow | undefined>;
+  const row = (id: string): Promise<TestPaymentRow | undefined> => db('test_payments').where({ id }).first();
   return {
     name: 'test',
     verifyWebhook: (raw, signature) => toPaymentEvent(verifySignedEvent(raw, signature, secret)),
@@ -93,11 +90,11 @@ export function createTestProvider(db: Db, config: OrderConfig): PaymentProvider
       return { refundId: `re_${paymentId.slice(3)}` };
     },
     async findSucceededPayment(orderNumber): Promise<PaymentEvent | null> {
-      const paid = (await db('test_payments')
+      const paid = await db('test_payments')
         .where({ order_number: orderNumber })
         .whereIn('status', ['succeeded', 'refunded'])
         .orderBy('created_at')
-        .first()) as TestPaymentRow | undefined;
+        .first();
       return paid ? toPaymentEvent(eventOf(paid)) : null;
     },
     payment: row,
