@@ -4,7 +4,7 @@ import { errorSummary, postForm } from './components.ts';
 import type { FieldMessages } from './forms.ts';
 import { html, type SafeHtml } from './html.ts';
 import { billboardBanner } from './billboard.ts';
-import { headTags, type PageMeta } from './head.ts';
+import { headTags } from './head.ts';
 import { pageContext } from './invoke.ts';
 import { layout } from './layout.ts';
 import { currentUser } from './session.ts';

@@ -85,14 +85,18 @@ export const accountListingContentPages: PageRoutes = (router, services) => {
     ctx.redirect(`${ownerPaths.milestones(listingId)}?notice=added`);
   });
 
-  router.post('/account/listings/{listing_id}/milestones/{milestone_id}/delete', requireUser(services), async function deleteMilestoneFromForm(ctx) {
-    const listingId = listingIdOf(ctx);
-    const milestoneId = parseId(ctx.params.milestone_id);
-    if (!milestoneId) throw notFound('The milestone');
-    await invokeForPage(ctx, services, deleteMilestoneOp, { listing_id: listingId, milestone_id: milestoneId });
-    ctx.status = 303;
-    ctx.redirect(`${ownerPaths.milestones(listingId)}?notice=deleted`);
-  });
+  router.post(
+    '/account/listings/{listing_id}/milestones/{milestone_id}/delete',
+    requireUser(services),
+    async function deleteMilestoneFromForm(ctx) {
+      const listingId = listingIdOf(ctx);
+      const milestoneId = parseId(ctx.params.milestone_id);
+      if (!milestoneId) throw notFound('The milestone');
+      await invokeForPage(ctx, services, deleteMilestoneOp, { listing_id: listingId, milestone_id: milestoneId });
+      ctx.status = 303;
+      ctx.redirect(`${ownerPaths.milestones(listingId)}?notice=deleted`);
+    },
+  );
 };
 
 function pageNumber(ctx: Context): number {

@@ -9,6 +9,7 @@ import { SOCIAL_PLATFORMS } from '../../operations/schemas.ts';
 import { errorSummary, field, postForm, time } from '../components.ts';
 import { pager } from '../content.ts';
 import { csrfToken } from '../csrf.ts';
+import { listingImagesSection } from './listing-media.ts';
 import { formBody, type FieldMessages } from '../forms.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { invokeForPage } from '../invoke.ts';
@@ -228,7 +229,6 @@ ${otherSites.map((s) => html`<label class="check"><input type="checkbox" name="a
 <fieldset><legend><h2>Company facts</h2></legend>
 ${COMPANY_FIELDS.map(control)}
 </fieldset>
-<!-- media: the logo and image upload section goes here. -->
 <fieldset><legend><h2>Social links</h2></legend>
 <p class="hint">The https address of each profile; leave a box empty to remove that link.</p>
 ${SOCIAL_PLATFORMS.map((p) =>
@@ -249,6 +249,7 @@ ${textArea({ name: `faq-${i + 1}-answer`, label: `Answer ${i + 1}`, value: value
 </fieldset>
 <button type="submit">Save</button>`,
 )}
+${listingImagesSection(v, token)}
 <section aria-labelledby="history-title">
 <h2 id="history-title">Version history</h2>
 ${

@@ -51,6 +51,7 @@ ${missingList(missingForPeople(v.id, v.badge.status, v.missing), 'What the free 
 <h2 id="manage-title">Manage this listing</h2>
 <ul class="manage">
 <li><a href="${ownerPaths.edit(v.id)}">Edit the listing</a> — its texts, facts, links and FAQs, and the version history</li>
+<li><a href="${paths.listingImages(v.id)}">Logo and preview image</a> — what link previews and the front page show</li>
 <li><a href="${ownerPaths.updates(v.id)}">Updates</a> — news for the people who follow it</li>
 <li><a href="${ownerPaths.milestones(v.id)}">Milestones</a> — dated steps of your company</li>
 <li><a href="${ownerPaths.story(v.id)}">Founder story</a> — how it started, in your words</li>
