@@ -16,7 +16,7 @@ export const BROWSE_CSS = `
 .tag { display: inline-block; font-size: .75rem; font-weight: 600; padding: 0 .4rem; border-radius: 4px; border: 1px solid var(--accent); color: var(--accent); vertical-align: middle; }
 .categories { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: .5rem 1.25rem; }
 .listing-head { display: flex; gap: 1rem; align-items: center; margin-bottom: 1rem; }
-.listing-head .lead { margin: 0; }
+.listing-head .lead { margin: 0; min-width: 0; overflow-wrap: anywhere; }
 .preview { display: block; max-width: 100%; height: auto; border-radius: 8px; border: 1px solid var(--line); }
 .makers { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: 1rem; }
 .makers a { display: inline-flex; align-items: center; gap: .5rem; }

@@ -35,7 +35,11 @@ function normalize(value: unknown, slug: string, key = ''): unknown {
   if (value !== null && (/(^|_)id$/.test(key) || key === 'queue_position')) return '<id>';
   if (typeof value !== 'string') return value;
   if (/^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/.test(value)) return '<time>';
-  return value.replaceAll(tag, '<tag>').replace(/\/\d+(?=[/?#]|$)/g, '/<id>');
+  // The card image's version hashes the name, which carries the tag.
+  return value
+    .replaceAll(tag, '<tag>')
+    .replace(/\/\d+(?=[/?#]|$)/g, '/<id>')
+    .replace(/\?v=[0-9a-f]+$/, '?v=<version>');
 }
 
 async function fixture(opts: { profile: boolean; badge: boolean }) {

@@ -235,9 +235,11 @@ test.serial('the listing page: logo, facts, categories, makers, story, updates, 
   t.is(meta($, 'og:title'), 'Maker Notes · Listing Directory');
   t.is(meta($, 'og:url'), `${env.baseUrl}/listings/${fixture.owned.slug}`);
   t.is(meta($, 'og:type'), 'website');
-  t.is(meta($, 'og:image'), `${env.baseUrl}/share/default.png`);
+  // No preview image of its own: the listing's generated card (name, headline, logo).
+  const card = `${env.baseUrl}/media/cards/${fixture.owned.slug}.png?v=`;
+  t.true(meta($, 'og:image')!.startsWith(card), meta($, 'og:image'));
   t.is(meta($, 'twitter:card'), 'summary_large_image');
-  t.is(meta($, 'twitter:image'), `${env.baseUrl}/share/default.png`);
+  t.is(meta($, 'twitter:image'), meta($, 'og:image'));
   const [app, crumbs] = jsonLd($);
   t.like(app, {
     '@type': 'SoftwareApplication',

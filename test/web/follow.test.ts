@@ -197,6 +197,7 @@ test('the account overview links every page of the account area and the owner’
     '/account/orders',
     '/account/founder-profile',
     '/account/keys',
+    '/account/webhooks',
     '/account/claims',
     '/account/connected-apps',
     '/updates',
