@@ -1,4 +1,3 @@
-import type { Knex } from 'knex';
 import type { Db } from '../../db/knex.ts';
 import { notFound } from '../../errors.ts';
 import { isoWeekLabel } from '../ranking/weeks.ts';
@@ -26,67 +25,59 @@ export interface VoteAudit {
   final: boolean;
 }
 
-const IN_WEEK = (column: string) =>
-  `${column} >= (l.launch_week::timestamp AT TIME ZONE 'UTC') AND ${column} < ((l.launch_week + 7)::timestamp AT TIME ZONE 'UTC')`;
+/**
+ * One statement (the listing page shows the audit on every view): the launch week's votes grouped
+ * by discount reason (NULL: counted), the removed votes by reason, and whether the week is frozen.
+ */
+const AUDIT_SQL = `
+WITH l AS (SELECT id, slug, launch_week FROM listings WHERE slug = :slug AND status = 'live'),
+v AS (
+  SELECT v.discount_reason AS reason, count(*)::int AS count
+  FROM votes v JOIN l ON l.id = v.listing_id
+  WHERE v.created_at >= (l.launch_week::timestamp AT TIME ZONE 'UTC')
+    AND v.created_at < ((l.launch_week + 7)::timestamp AT TIME ZONE 'UTC')
+  GROUP BY v.discount_reason
+),
+x AS (
+  SELECT x.reason, count(*)::int AS count
+  FROM voided_votes x JOIN l ON l.id = x.listing_id
+  WHERE x.in_launch_week
+  GROUP BY x.reason
+)
+SELECT l.slug, to_char(l.launch_week, 'YYYY-MM-DD') AS week_start,
+  coalesce((SELECT sum(count) FROM v WHERE reason IS NULL), 0)::int AS counted,
+  coalesce((SELECT json_agg(json_build_object('reason', reason, 'count', count) ORDER BY count DESC, reason) FROM v WHERE reason IS NOT NULL), '[]') AS discounted,
+  coalesce((SELECT json_agg(json_build_object('reason', reason, 'count', count) ORDER BY count DESC, reason) FROM x), '[]') AS voided,
+  EXISTS (SELECT 1 FROM weekly_results r WHERE r.listing_id = l.id AND r.week = l.launch_week) AS final
+FROM l`;
+
+interface AuditRow {
+  slug: string;
+  week_start: string | null;
+  counted: number;
+  discounted: ReasonCount[];
+  voided: ReasonCount[];
+  final: boolean;
+}
 
 /** The vote audit of a live listing, by slug (404 otherwise). */
 export async function voteAudit(db: Db, slug: string): Promise<VoteAudit> {
-  const listing = await db('listings as l').where({ 'l.slug': slug, 'l.status': 'live' }).first('l.id', 'l.slug', 'l.launch_week');
-  if (!listing) throw notFound(`Listing "${slug}"`);
-  const week = listing.launch_week;
-  if (!week) {
-    return {
-      slug: listing.slug,
-      week: null,
-      week_start: null,
-      votes_cast: 0,
-      votes_counted: 0,
-      votes_discounted: 0,
-      discounted_by_reason: [],
-      votes_voided: 0,
-      voided_by_reason: [],
-      final: false,
-    };
-  }
-  const [counted, discounted, voided, frozen] = await Promise.all([
-    db('votes as v')
-      .join('listings as l', 'l.id', 'v.listing_id')
-      .where('v.listing_id', listing.id)
-      .whereNull('v.discount_reason')
-      .whereRaw(IN_WEEK('v.created_at'))
-      .count({ count: '*' }),
-    reasons(
-      db('votes as v')
-        .join('listings as l', 'l.id', 'v.listing_id')
-        .where('v.listing_id', listing.id)
-        .whereNotNull('v.discount_reason')
-        .whereRaw(IN_WEEK('v.created_at')),
-      'v.discount_reason',
-      db,
-    ),
-    reasons(db('voided_votes as x').where({ 'x.listing_id': listing.id, 'x.in_launch_week': true }), 'x.reason', db),
-    db('weekly_results').where({ listing_id: listing.id, week }).first('score'),
-  ]);
-  const votesCounted = Number(counted[0].count);
+  const { rows } = await db.raw<{ rows: AuditRow[] }>(AUDIT_SQL, { slug });
+  const row = rows[0];
+  if (!row) throw notFound(`Listing "${slug}"`);
+  // Without a launch week there is no week to audit: nothing counts in it.
+  if (row.week_start === null) Object.assign(row, { counted: 0, discounted: [], voided: [], final: false });
   const sum = (xs: ReasonCount[]) => xs.reduce((a, r) => a + r.count, 0);
   return {
-    slug: listing.slug,
-    week: isoWeekLabel(week),
-    week_start: week,
-    votes_cast: votesCounted + sum(discounted) + sum(voided),
-    votes_counted: votesCounted,
-    votes_discounted: sum(discounted),
-    discounted_by_reason: discounted,
-    votes_voided: sum(voided),
-    voided_by_reason: voided,
-    final: frozen !== undefined,
+    slug: row.slug,
+    week: row.week_start === null ? null : isoWeekLabel(row.week_start),
+    week_start: row.week_start,
+    votes_cast: row.counted + sum(row.discounted) + sum(row.voided),
+    votes_counted: row.counted,
+    votes_discounted: sum(row.discounted),
+    discounted_by_reason: row.discounted,
+    votes_voided: sum(row.voided),
+    voided_by_reason: row.voided,
+    final: row.final,
   };
-}
-
-async function reasons(q: Knex.QueryBuilder, column: string, db: Db): Promise<ReasonCount[]> {
-  const rows: { reason: string; count: number }[] = await q
-    .groupBy(column)
-    .orderByRaw(`count(*) DESC, ${column}`)
-    .select(db.raw(`${column} AS reason`), db.raw('count(*)::int AS count'));
-  return rows;
 }
