@@ -26,8 +26,10 @@ const IN_LAUNCH_WEEK = `(c.created_at >= (l.launch_week::timestamp AT TIME ZONE 
  * listing, a vote voided before.
  */
 export async function castVote(db: Db, userId: number, listingId: number, baseUrl = '', signals?: VoteSignalValues): Promise<VoteOutcome> {
-  const { rows } = await db.raw(
-    `WITH target AS (
+  // One transaction: a milestone's webhook event is stored with the vote that reached it, or neither is.
+  const outcome = await db.transaction(async (trx) => {
+    const { rows } = await trx.raw(
+      `WITH target AS (
        SELECT l.id FROM listings l
        WHERE l.id = :listingId AND l.status = 'live' AND l.owner_id IS DISTINCT FROM :userId
          AND EXISTS (SELECT 1 FROM users u WHERE u.id = :userId AND u.email_verified_at IS NOT NULL)
@@ -46,24 +48,25 @@ export async function castVote(db: Db, userId: number, listingId: number, baseUr
        week_votes = l.week_votes + CASE WHEN ${IN_LAUNCH_WEEK} THEN 1 ELSE 0 END
      FROM c WHERE l.id = c.listing_id
      RETURNING l.votes`,
-    {
-      listingId,
-      userId,
-      withSignals: signals !== undefined,
-      networkHash: signals?.network_hash ?? null,
-      networkKey: signals?.network_key ?? '',
-      uaFamily: signals?.ua_family ?? '',
-      referrerHost: signals?.referrer_host ?? null,
-    },
-  );
-  if (rows.length === 1) {
+      {
+        listingId,
+        userId,
+        withSignals: signals !== undefined,
+        networkHash: signals?.network_hash ?? null,
+        networkKey: signals?.network_key ?? '',
+        uaFamily: signals?.ua_family ?? '',
+        referrerHost: signals?.referrer_host ?? null,
+      },
+    );
+    if (rows.length !== 1) return null;
     const votes: number = rows[0].votes;
     // The owner's webhooks hear of 10, 50, 100 and 500 votes, once each (a vote taken back and cast again repeats nothing).
     if ((VOTE_MILESTONES as readonly number[]).includes(votes)) {
-      await emitListingEvent(db, baseUrl, 'vote.milestone', listingId, `vote.milestone:${listingId}:${votes}`, { milestone: votes });
+      await emitListingEvent(trx, baseUrl, 'vote.milestone', listingId, `vote.milestone:${listingId}:${votes}`, { milestone: votes });
     }
     return { listing_id: listingId, votes, voted: true, changed: true };
-  }
+  });
+  if (outcome) return outcome;
   await explainRefusedVote(db, userId, listingId);
   return { listing_id: listingId, votes: await countOf(db, listingId), voted: true, changed: false };
 }

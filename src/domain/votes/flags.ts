@@ -2,19 +2,11 @@ import type { Db } from '../../db/knex.ts';
 import { conflict, notFound } from '../../errors.ts';
 import { voidVotes } from '../ranking/voided-votes.ts';
 import { applyDiscounts } from './scan.ts';
+import type { VoteFlagTableRow } from '../tables.ts';
 
 /** A detector's flag as the site team reviews it. */
-export interface VoteFlag {
-  id: number;
-  listing_id: number;
+export interface VoteFlag extends VoteFlagTableRow {
   slug: string;
-  user_id: number | null;
-  week: string;
-  reason: string;
-  detail: string;
-  state: 'discounted' | 'kept' | 'voided';
-  flagged_at: Date;
-  decided_at: Date | null;
 }
 
 export interface FlagQuery {
