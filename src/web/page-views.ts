@@ -1,5 +1,6 @@
 import { isbot } from 'isbot';
 import type { Context } from 'koa';
+import type { RouteHandler } from '../http/router.ts';
 import type { WebServices } from './web-services.ts';
 
 /**
@@ -7,14 +8,25 @@ import type { WebServices } from './web-services.ts';
  * (by User-Agent, with isbot) are not counted, and of the referrer only its host is kept. The
  * count goes to the process's buffer; nothing waits for the database.
  */
-export function countListingView(ctx: Context, services: Pick<WebServices, 'pageCounters'>, listingId: number): void {
+export function countListingView(ctx: Context, services: Pick<WebServices, 'pageCounters'>, slug: string): void {
   if (isBotRequest(ctx)) return;
-  services.pageCounters.view(listingId, referrerHost(ctx.get('referer')));
+  services.pageCounters.view(slug, referrerHost(ctx.get('referer')));
+}
+
+/**
+ * Route middleware of the listing page, in front of the visitor cache: once the page answered
+ * 200, fresh or from a kept copy, its view is counted.
+ */
+export function countedListingViews(services: Pick<WebServices, 'pageCounters'>): RouteHandler {
+  return async function countView(ctx, next) {
+    await next();
+    if (ctx.status === 200) countListingView(ctx, services, ctx.params.slug!);
+  };
 }
 
 /** Counts one click through /go/{slug}, unless a bot follows the link. */
-export function countListingClick(ctx: Context, services: Pick<WebServices, 'pageCounters'>, listingId: number): void {
-  if (!isBotRequest(ctx)) services.pageCounters.click(listingId);
+export function countListingClick(ctx: Context, services: Pick<WebServices, 'pageCounters'>, slug: string): void {
+  if (!isBotRequest(ctx)) services.pageCounters.click(slug);
 }
 
 /**

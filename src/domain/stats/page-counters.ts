@@ -13,10 +13,13 @@ const MAX_HOST_LENGTH = 253;
  * waiting, and on shutdown. One per process, built by createServices (src/services.ts).
  */
 export interface PageCounters {
-  /** One view of a listing's page; `referrerHost` is the referring page's host (null: none). */
-  view(listingId: number, referrerHost: string | null): void;
+  /**
+   * One view of a listing's page, by its slug (pages served from a kept copy know no more);
+   * `referrerHost` is the referring page's host (null: none).
+   */
+  view(slug: string, referrerHost: string | null): void;
   /** One click through /go/{slug} to the listing's website. */
-  click(listingId: number): void;
+  click(slug: string): void;
   /** Writes what is buffered now; resolves once it is stored (or its failure is logged). */
   flush(): Promise<void>;
   /** Stops the timer and writes what is left. */
@@ -33,7 +36,7 @@ export interface PageCounterOptions {
 }
 
 interface Counts {
-  listingId: number;
+  slug: string;
   hour: Date;
   host: string;
   views: number;
@@ -47,16 +50,16 @@ export function createPageCounters(db: Db, log: Logger, options: PageCounterOpti
   let events = 0;
   let writing: Promise<void> = Promise.resolve();
 
-  function add(listingId: number, host: string, views: number, clicks: number) {
+  function add(slug: string, host: string, views: number, clicks: number) {
     if (!enabled) return;
     const hourMs = Math.floor(Date.now() / HOUR_MS) * HOUR_MS;
-    const key = `${listingId} ${hourMs} ${host}`;
+    const key = `${slug} ${hourMs} ${host}`;
     const counts = buffer.get(key);
     if (counts) {
       counts.views += views;
       counts.clicks += clicks;
     } else {
-      buffer.set(key, { listingId, hour: new Date(hourMs), host, views, clicks });
+      buffer.set(key, { slug, hour: new Date(hourMs), host, views, clicks });
     }
     if (++events >= maxEvents) void flush();
   }
@@ -80,8 +83,8 @@ export function createPageCounters(db: Db, log: Logger, options: PageCounterOpti
   timer.unref();
 
   return {
-    view: (listingId, referrerHost) => add(listingId, referrerHost?.slice(0, MAX_HOST_LENGTH) ?? '', 1, 0),
-    click: (listingId) => add(listingId, '', 0, 1),
+    view: (slug, referrerHost) => add(slug, referrerHost?.slice(0, MAX_HOST_LENGTH) ?? '', 1, 0),
+    click: (slug) => add(slug, '', 0, 1),
     flush,
     async close() {
       clearInterval(timer);
@@ -104,17 +107,19 @@ async function writeOnce(db: Db, batch: Counts[]): Promise<void> {
 }
 
 /**
- * One multi-row upsert; rows of listings deleted meanwhile are left out by the join. Ordered, so
- * concurrent processes lock the same rows in the same order (no deadlocks).
+ * One multi-row upsert; the join finds each slug's listing (slugs are unique) and leaves out rows
+ * of listings deleted meanwhile. Ordered, so concurrent processes lock the same rows in the same
+ * order (no deadlocks).
  */
 async function write(db: Db, batch: Counts[]): Promise<void> {
-  const rows = batch.map((c) => ({ listing_id: c.listingId, hour: c.hour, referrer_host: c.host, views: c.views, clicks: c.clicks }));
+  const rows = batch.map((c) => ({ slug: c.slug, hour: c.hour, referrer_host: c.host, views: c.views, clicks: c.clicks }));
   await db.raw(
     `INSERT INTO listing_hourly_counts (listing_id, hour, referrer_host, views, clicks)
-     SELECT b.listing_id, b.hour, b.referrer_host, b.views, b.clicks
-     FROM jsonb_to_recordset(?::jsonb) AS b(listing_id int, hour timestamptz, referrer_host text, views int, clicks int)
-     JOIN listings l ON l.id = b.listing_id
-     ORDER BY b.listing_id, b.hour, b.referrer_host
+     SELECT l.id, b.hour, b.referrer_host, sum(b.views), sum(b.clicks)
+     FROM jsonb_to_recordset(?::jsonb) AS b(slug text, hour timestamptz, referrer_host text, views int, clicks int)
+     JOIN listings l ON l.slug = b.slug
+     GROUP BY l.id, b.hour, b.referrer_host
+     ORDER BY l.id, b.hour, b.referrer_host
      ON CONFLICT (listing_id, hour, referrer_host) DO UPDATE
        SET views = listing_hourly_counts.views + excluded.views, clicks = listing_hourly_counts.clicks + excluded.clicks`,
     [JSON.stringify(rows)],

@@ -50,7 +50,7 @@ const METRICS: { key: Metric; title: string; one: string; many: string; pattern:
 export const listingStatsPages: PageRoutes = (router, services) => {
   router.get('/go/{slug}', async function goToWebsite(ctx) {
     const listing = await liveListing(ctx, services, ctx.params.slug!);
-    countListingClick(ctx, services, listing.id);
+    countListingClick(ctx, services, listing.slug);
     const site = (await pageContext(ctx, services)).site;
     const target = new URL(listing.url);
     target.searchParams.set('ref', site.host ?? new URL(services.config.baseUrl).host);

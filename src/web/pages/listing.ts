@@ -12,7 +12,8 @@ import { day, displayUrl, externalLink, textBlocks } from '../content.ts';
 import { siteOrigin } from '../head.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { invokeForPage, pageContext } from '../invoke.ts';
-import { countListingView } from '../page-views.ts';
+import { keptForVisitors } from '../page-cache.ts';
+import { countedListingViews } from '../page-views.ts';
 import { renderPage } from '../render.ts';
 import { factItems, listingHead, listingMeta, makersSection, updatesSection } from '../listing-parts.ts';
 import type { WebServices } from '../web-services.ts';
@@ -29,11 +30,11 @@ const LATEST_UPDATES = 3;
 
 /** The public page of a live listing (what get_listing returns), with a link to its story. */
 export const listingPages: PageRoutes = (router, services) => {
-  // Not kept for visitors (page-cache.ts): every view of a person is counted (page-views.ts).
-  router.get('/listings/{slug}', async function showListing(ctx) {
+  // Views are counted in front of the visitor cache, so a kept copy counts like a fresh page.
+  const kept = keptForVisitors(services, (ctx) => `listing:${ctx.params.slug}`);
+  router.get('/listings/{slug}', countedListingViews(services), kept, async function showListing(ctx) {
     const slug = ctx.params.slug!;
     const listing = await liveListing(ctx, services, slug);
-    countListingView(ctx, services, listing.id);
     const page = await pageContext(ctx, services);
     const [story, [target], makers, updates] = await Promise.all([
       storyPage(page, slug),

@@ -21,6 +21,8 @@ test.after.always(async () => {
   await db?.destroy();
 });
 
+const slugOf = async (listingId: number): Promise<string> => (await db('listings').where({ id: listingId }).first('slug'))!.slug;
+
 const stored = async (listingId: number) =>
   (await db('listing_hourly_counts')
     .where({ listing_id: listingId })
@@ -34,17 +36,17 @@ const stored = async (listingId: number) =>
 test('a batch goes out at N events with one upsert that adds to the hour’s rows; close() writes the rest', async (t) => {
   const id = await insertLiveListing(db, { name: 'Buffered One' });
   const counters = createPageCounters(db, log, { flushMs: HOUR, maxEvents: 3 });
-  counters.view(id, 'a.example');
-  counters.view(id, null);
+  counters.view(await slugOf(id), 'a.example');
+  counters.view(await slugOf(id), null);
   t.deepEqual(await stored(id), [], 'nothing is written per event');
-  counters.click(id); // the third event starts a flush
+  counters.click(await slugOf(id)); // the third event starts a flush
   await eventually('the batch at 3 events', async () => (await stored(id)).length === 2);
   t.deepEqual(await stored(id), [
     { referrer_host: '', views: 1, clicks: 1 },
     { referrer_host: 'a.example', views: 1, clicks: 0 },
   ]);
-  counters.view(id, 'a.example');
-  counters.click(id);
+  counters.view(await slugOf(id), 'a.example');
+  counters.click(await slugOf(id));
   await counters.close();
   t.deepEqual(await stored(id), [
     { referrer_host: '', views: 1, clicks: 2 },
@@ -59,7 +61,7 @@ test('the timer writes what waits', async (t) => {
   const id = await insertLiveListing(db, { name: 'Timer Written' });
   const counters = createPageCounters(db, log, { flushMs: 50 });
   t.teardown(() => counters.close());
-  counters.view(id, 'b.example');
+  counters.view(await slugOf(id), 'b.example');
   await eventually('the timer’s flush', async () => (await stored(id)).length === 1);
   t.deepEqual(await stored(id), [{ referrer_host: 'b.example', views: 1, clicks: 0 }]);
 });
@@ -67,8 +69,8 @@ test('the timer writes what waits', async (t) => {
 test('a listing deleted meanwhile does not cost the others in its batch their counts', async (t) => {
   const [kept, gone] = [await insertLiveListing(db, { name: 'Batch Kept' }), await insertLiveListing(db, { name: 'Batch Gone' })];
   const counters = createPageCounters(db, log, { flushMs: HOUR });
-  counters.view(gone, null);
-  counters.view(kept, 'b.example');
+  counters.view(await slugOf(gone), null);
+  counters.view(await slugOf(kept), 'b.example');
   await db('listings').where({ id: gone }).delete();
   await counters.close();
   t.deepEqual(await stored(kept), [{ referrer_host: 'b.example', views: 1, clicks: 0 }]);
@@ -78,8 +80,8 @@ test('a listing deleted meanwhile does not cost the others in its batch their co
 test('counting off writes nothing', async (t) => {
   const id = await insertLiveListing(db, { name: 'Not Counted' });
   const counters = createPageCounters(db, log, { enabled: false, maxEvents: 1 });
-  counters.view(id, 'c.example');
-  counters.click(id);
+  counters.view(await slugOf(id), 'c.example');
+  counters.click(await slugOf(id));
   await counters.close();
   t.deepEqual(await stored(id), []);
 });
@@ -102,7 +104,7 @@ test('on SIGTERM the buffer is flushed after the drain and before the pools clos
         {
           name: 'api',
           stop: async () => {
-            counters.view(id, null); // a request that finishes while the api drains
+            counters.view(await slugOf(id), null); // a request that finishes while the api drains
             order.push('drained');
           },
         },
