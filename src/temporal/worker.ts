@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { GracefulShutdownPeriodExpiredError, NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
+import { GracefulShutdownPeriodExpiredError, NativeConnection, Worker, bundleWorkflowCode, type WorkerOptions, type WorkflowBundle } from '@temporalio/worker';
 import type { Config } from '../config.ts';
 import type { Services } from '../services.ts';
 import { createClaimActivities } from '../activities/claims.ts';
@@ -60,44 +60,34 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
   await ensureSearchAttributes(deps.address, deps.namespace, deps.log);
   const connection = await NativeConnection.connect({ address: deps.address });
   const bundle = deps.bundle ?? (await workflowBundle());
-  const drafts = await Worker.create({
-    connection,
-    namespace: deps.namespace,
-    taskQueue: TASK_QUEUES.drafts,
-    workflowBundle: bundle,
-    ...shutdownTimes(deps.config),
+  // What every queue's worker shares: one connection, the namespace, the bundle, the shutdown times.
+  const queueWorker = (taskQueue: string, options: Omit<WorkerOptions, 'connection' | 'namespace' | 'taskQueue' | 'workflowBundle'>) =>
+    Worker.create({
+      connection,
+      namespace: deps.namespace,
+      taskQueue,
+      workflowBundle: bundle,
+      ...shutdownTimes(deps.config),
+      ...options,
+    });
+  const drafts = await queueWorker(TASK_QUEUES.drafts, {
     activities: {
       ...createDraftActivities({ db: deps.db, config: deps.config, media: deps.media }),
       ...createListingImportActivities({ db: deps.db, config: deps.config, media: deps.media }),
     },
   });
   const mailer = deps.mailer;
-  const listings = await Worker.create({
-    connection,
-    namespace: deps.namespace,
-    taskQueue: TASK_QUEUES.listings,
-    workflowBundle: bundle,
-    ...shutdownTimes(deps.config),
+  const listings = await queueWorker(TASK_QUEUES.listings, {
     activities: {
       ...createListingUpdateActivities({ db: deps.db, config: deps.config }),
       ...createMailActivities({ db: deps.db, mailer }),
       ...createLaunchActivities({ db: deps.db, config: deps.config, badgeAgent: deps.badgeAgent }),
     },
   });
-  const claims = await Worker.create({
-    connection,
-    namespace: deps.namespace,
-    taskQueue: TASK_QUEUES.claims,
-    workflowBundle: bundle,
-    ...shutdownTimes(deps.config),
+  const claims = await queueWorker(TASK_QUEUES.claims, {
     activities: { ...createClaimActivities({ db: deps.db, config: deps.config }), ...createMailActivities({ db: deps.db, mailer }) },
   });
-  const ranking = await Worker.create({
-    connection,
-    namespace: deps.namespace,
-    taskQueue: TASK_QUEUES.ranking,
-    workflowBundle: bundle,
-    ...shutdownTimes(deps.config),
+  const ranking = await queueWorker(TASK_QUEUES.ranking, {
     activities: {
       ...createRankingActivities({ db: deps.db, config: deps.config }),
       ...createMailActivities({ db: deps.db, mailer }),
@@ -105,12 +95,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
     },
   });
   deps.log.info({ schedules: await ensureSchedules(connection, deps.namespace) }, 'schedules in place');
-  const orders = await Worker.create({
-    connection,
-    namespace: deps.namespace,
-    taskQueue: TASK_QUEUES.orders,
-    workflowBundle: bundle,
-    ...shutdownTimes(deps.config),
+  const orders = await queueWorker(TASK_QUEUES.orders, {
     activities: {
       ...createOrderActivities({
         db: deps.db,
@@ -122,12 +107,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
       ...createMailActivities({ db: deps.db, mailer }),
     },
   });
-  const webhooks = await Worker.create({
-    connection,
-    namespace: deps.namespace,
-    taskQueue: TASK_QUEUES.webhooks,
-    workflowBundle: bundle,
-    ...shutdownTimes(deps.config),
+  const webhooks = await queueWorker(TASK_QUEUES.webhooks, {
     // Deliveries connect through the crawler's guarded agent (the badge checks' one).
     activities: createWebhookActivities({ db: deps.db, config: deps.config, agent: deps.badgeAgent }),
     // Each try holds a database connection for its POST (up to 10 s): leave the pool to the rest.
