@@ -1,10 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import test from 'ava';
 import { Webhook } from 'standardwebhooks';
-import { workflowBundle } from '../../src/temporal/worker.ts';
+import { workerProcesses, killWorker } from '../helpers/worker-processes.ts';
 import { api, startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
@@ -15,51 +11,16 @@ import { startReceiver } from '../helpers/webhook-receiver.ts';
  * worker makes the try again with the same webhook-id, and the delivery succeeds exactly once.
  */
 
-const WORKER = path.resolve(import.meta.dirname, '../helpers/worker-process.ts');
-
 let env: TestEnv;
-let dir: string;
-let current: ChildProcess | null = null;
+let workers: Awaited<ReturnType<typeof workerProcesses>>;
 test.before(async () => {
   env = await startTestEnv(import.meta.url);
-  dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ld-webhook-kill-'));
-  await fs.writeFile(path.join(dir, 'bundle.js'), (await workflowBundle()).code);
+  workers = await workerProcesses(env, { CRAWL_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_DISPATCH_INTERVAL_MS: '100' });
 });
 test.after.always(async () => {
-  if (current) await kill(current);
+  await workers?.close();
   await env?.close();
-  if (dir) await fs.rm(dir, { recursive: true, force: true });
 });
-
-function startWorker(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [WORKER], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: {
-      ...process.env,
-      WORKER_DATABASE_URL: env.databaseUrl,
-      WORKER_TEMPORAL_ADDRESS: env.temporalAddress,
-      WORKER_BUNDLE_FILE: path.join(dir, 'bundle.js'),
-      TEMPORAL_NAMESPACE: env.namespace,
-      BASE_URL: env.baseUrl,
-      DATA_DIR: dir,
-      LOG_LEVEL: 'silent',
-      CRAWL_ALLOW_PRIVATE_NETWORKS: 'true',
-      WEBHOOK_DISPATCH_INTERVAL_MS: '100',
-    },
-  });
-  current = child;
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (c: Buffer) => c.toString().includes('worker ready') && resolve(child));
-    child.once('exit', (code) => reject(new Error(`worker exited with ${code} before it was ready`)));
-  });
-}
-
-const kill = (child: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
-  });
 
 test('a worker killed mid-delivery: the try is made again by the next worker, same webhook-id, one success', async (t) => {
   // The lost try is noticed at the activity's 30 s timeout.
@@ -77,15 +38,15 @@ test('a worker killed mid-delivery: the try is made again by the next worker, sa
   t.is(created.status, 201, JSON.stringify(created.body));
   const { id: endpointId, secret } = created.body;
 
-  const first = await startWorker();
+  const first = await workers.start();
   t.is(
     (await api(env, 'POST', `/me/listings/${listingId}/updates`, { key: owner.key, body: { title: 'Hold on', body: 'Mid-flight.' } }))
       .status,
     201,
   );
   await eventually('the first try to reach the receiver', () => receiver.received.length === 1, { timeoutMs: 60_000 });
-  await kill(first);
-  await startWorker();
+  await killWorker(first);
+  await workers.start();
 
   const delivery = await eventually(
     'the delivery to succeed',

@@ -1,10 +1,6 @@
 import type { Knex } from 'knex';
-import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import test from 'ava';
-import { testWorkflowBundle } from '../helpers/bundle.ts';
+import { workerProcesses, killWorker } from '../helpers/worker-processes.ts';
 import { startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
 import { checkout, postWebhook, succeededEvent } from '../helpers/orders.ts';
@@ -13,55 +9,22 @@ import { checkout, postWebhook, succeededEvent } from '../helpers/orders.ts';
 
 const ORDERS = 100;
 const KILLS = 20;
-const WORKER = path.resolve(import.meta.dirname, '../helpers/worker-process.ts');
 
 let env: TestEnv;
-let dir: string;
-/** The worker process running now; killed at the end whatever happened. */
-let current: ChildProcess | null = null;
+let workers: Awaited<ReturnType<typeof workerProcesses>>;
 test.before(async () => {
   env = await startTestEnv(import.meta.url);
-  dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ld-fault-'));
-  await fs.writeFile(path.join(dir, 'bundle.js'), (await testWorkflowBundle()).code);
+  workers = await workerProcesses(env, {
+    // Kills count as failed attempts; the point here is exactly-once, not giving up.
+    ORDER_FULFIL_MAX_ATTEMPTS: '50',
+  });
 });
 test.after.always(async () => {
-  if (current) await kill(current);
+  await workers?.close();
   await env?.close();
-  if (dir) await fs.rm(dir, { recursive: true, force: true });
 });
 
 const db = () => env.services.db;
-
-/** Starts the worker process and resolves once it polls. */
-function startWorker(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [WORKER], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: {
-      ...process.env,
-      WORKER_DATABASE_URL: env.databaseUrl,
-      WORKER_TEMPORAL_ADDRESS: env.temporalAddress,
-      WORKER_BUNDLE_FILE: path.join(dir, 'bundle.js'),
-      TEMPORAL_NAMESPACE: env.namespace,
-      BASE_URL: env.baseUrl,
-      DATA_DIR: dir,
-      LOG_LEVEL: 'silent',
-      // Kills count as failed attempts; the point here is exactly-once, not giving up.
-      ORDER_FULFIL_MAX_ATTEMPTS: '50',
-    },
-  });
-  current = child;
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (c: Buffer) => c.toString().includes('worker ready') && resolve(child));
-    child.once('exit', (code) => reject(new Error(`worker exited with ${code} before it was ready`)));
-  });
-}
-
-const kill = (child: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
-  });
 
 /** Posts a webhook until it is taken, as a provider retries one answered 503 (Temporal too slow to take the signal). */
 async function deliver(event: ReturnType<typeof succeededEvent>): Promise<void> {
@@ -93,7 +56,7 @@ test(`${ORDERS} paid orders while the worker is killed and restarted ${KILLS} ti
     orders.push(res.body);
   }
 
-  let worker = await startWorker();
+  let worker = await workers.start();
   const perRound = Math.ceil(ORDERS / KILLS);
   for (let round = 0; round < KILLS; round++) {
     const batch = orders.slice(round * perRound, (round + 1) * perRound);
@@ -102,8 +65,8 @@ test(`${ORDERS} paid orders while the worker is killed and restarted ${KILLS} ti
       batch.flatMap((o) => [o, o]).map((o) => deliver(succeededEvent(o.number, o.total_cents, { paymentId: `pi_fault_${o.number}` }))),
     );
     await new Promise((r) => setTimeout(r, 200 + Math.random() * 800));
-    await kill(worker);
-    worker = await startWorker();
+    await killWorker(worker);
+    worker = await workers.start();
   }
 
   const killedAt = Date.now();
@@ -112,7 +75,7 @@ test(`${ORDERS} paid orders while the worker is killed and restarted ${KILLS} ti
     while ((await count(db()('orders').whereNot({ status: 'fulfilled' }))) > 0 && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 1000));
   } finally {
-    await kill(worker);
+    await killWorker(worker);
   }
   t.log(`all fulfilled ${((Date.now() - killedAt) / 1000).toFixed(1)} s after the last restart`);
   const statuses = await db()('orders').groupBy('status').select('status', db().raw('count(*)::int AS n'));
