@@ -4,7 +4,9 @@ import { TtlCache } from '../../src/cache/ttl-cache.ts';
 const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 test('concurrent misses share one load, and hits reuse it until the TTL passes', async (t) => {
-  const cache = new TtlCache<number>({ ttlMs: 80, maxEntries: 10 });
+  // A TTL far above the loads' 10 ms: on a loaded machine (the whole suite on two cores) an 80 ms
+  // TTL sometimes ran out between two lines, and the hit became a second load.
+  const cache = new TtlCache<number>({ ttlMs: 1_000, maxEntries: 10 });
   let loads = 0;
   const load = async () => {
     loads += 1;
@@ -14,7 +16,7 @@ test('concurrent misses share one load, and hits reuse it until the TTL passes',
   const values = await Promise.all([cache.get('a', load), cache.get('a', load), cache.get('a', load)]);
   t.deepEqual(values, [1, 1, 1]);
   t.is(await cache.get('a', load), 1);
-  await tick(100);
+  await tick(1_100);
   t.is(await cache.get('a', load), 2);
   t.is(loads, 2);
 });
