@@ -98,8 +98,13 @@ export async function scanWeek(db: Db, siteId: number, weekStart: string): Promi
       seen.add(key);
       const flag = byVote.get(key);
       if (!flag) {
-        await trx('vote_flags').insert(flagRow(d, weekStart));
-        raised++;
+        // A vote judged under another week (its listing moved) keeps that flag.
+        const inserted = await trx('vote_flags')
+          .insert(flagRow(d, weekStart))
+          .onConflict(['listing_id', 'user_id'])
+          .ignore()
+          .returning('id');
+        raised += inserted.length;
       } else if (flag.state === 'discounted' && flag.reason !== d.reason) {
         await trx('vote_flags').where({ id: flag.id }).update({ reason: d.reason, detail: d.detail });
       }
