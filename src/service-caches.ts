@@ -8,7 +8,7 @@ import { createBrowseCaches } from './domain/browse/browse-caches.ts';
 import { createBillboardCache } from './domain/orders/placements.ts';
 import { createLeaderboardCache } from './domain/ranking/leaderboard.ts';
 import { createSitesCache } from './domain/sites/sites.ts';
-import { createVisitorPageCache } from './web/visitor-page-cache.ts';
+import { VisitorPageCache } from './web/visitor-page-cache.ts';
 
 /**
  * The in-process caches of one process, built once by createServices with their options and
@@ -30,7 +30,7 @@ export function createCaches(config: Pick<Config, 'cache'>) {
     /** The public browse pages: category counts, coming launches, feeds, the sitemap (issue 23). */
     browse: createBrowseCaches(config.cache.browseTtlMs),
     /** Public pages as visitors without a session see them, kept PAGE_CACHE_TTL_MS (src/web/page-cache.ts). */
-    visitorPages: createVisitorPageCache(config.cache.pageTtlMs),
+    visitorPages: new VisitorPageCache(config.cache.pageTtlMs),
   };
 }
 

@@ -84,7 +84,7 @@ function oneLine(text: string | undefined): string {
 }
 
 /** The tags of the head after <title>. */
-export function headMarkup(h: HeadTags, nonce: string): SafeHtml {
+export function headMarkup(h: HeadTags): SafeHtml {
   const shareTitle = h.title;
   return html`<meta name="description" content="${h.description}">
 <link rel="canonical" href="${h.canonical}">
@@ -104,7 +104,7 @@ ${h.alternates.map((a) => html`<link rel="alternate" type="${a.type}" title="${a
 <meta name="twitter:description" content="${h.description}">
 <meta name="twitter:image" content="${h.share.image}">
 `
-  }${h.jsonLd.map((doc) => html`<script type="application/ld+json" nonce="${nonce}">${raw(jsonForScript(doc))}</script>\n`)}`;
+  }${h.jsonLd.map((doc) => html`<script type="application/ld+json">${raw(jsonForScript(doc))}</script>\n`)}`;
 }
 
 /** JSON inside <script>: `<`, `>` and `&` escaped as \u sequences, so no text can close the element. */

@@ -5,17 +5,19 @@ import { html, raw, type SafeHtml } from './html.ts';
 import { CSS } from './style.ts';
 import { BROWSE_CSS } from './browse-style.ts';
 
+/** The one stylesheet of every page, inline (pages are small; no extra request), named by its hash in the CSP. */
+export const PAGE_STYLE = CSS + BROWSE_CSS;
+
 export interface LayoutOptions {
   title: string;
   /** The <head>: document title, description, canonical, favicon, feeds, link previews, JSON-LD (src/web/head.ts). */
   head: HeadTags;
   main: SafeHtml;
-  nonce: string;
   user: SessionUser | null;
   /** CSRF token of the signed-in session (for the sign-out button). */
   csrf: string | null;
   notice?: string;
-  /** Trusted inline script of the page, sent with the CSP nonce. */
+  /** Trusted inline script of the page (its hash is in the page's CSP). */
   script?: string;
   /** The site's billboard of the day (a paid booking), above every page's content. */
   banner?: SafeHtml;
@@ -33,8 +35,8 @@ export function layout(o: LayoutOptions): SafeHtml {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${o.head.title}</title>
-${headMarkup(o.head, o.nonce)}
-<style nonce="${o.nonce}">${raw(CSS)}${raw(BROWSE_CSS)}</style>
+${headMarkup(o.head)}
+<style>${raw(PAGE_STYLE)}</style>
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
@@ -51,7 +53,7 @@ ${o.notice && html`<p class="notice" role="status">${o.notice}</p>`}
 ${o.main}
 </main>
 <footer>Listing Directory · <a href="/docs">API reference</a> · <a href="/api/v1/openapi.json">OpenAPI</a></footer>
-${o.script && html`<script nonce="${o.nonce}">${raw(o.script)}</script>`}
+${o.script && html`<script>${raw(o.script)}</script>`}
 </body>
 </html>`;
 }

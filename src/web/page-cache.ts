@@ -1,53 +1,66 @@
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
 import type { Context, Middleware } from 'koa';
 import { pageContext } from './invoke.ts';
-import type { PageContent } from './visitor-page-cache.ts';
-import { renderPage } from './render.ts';
 import { currentUser } from './session.ts';
+import type { KeptPage } from './visitor-page-cache.ts';
 import type { WebServices } from './web-services.ts';
 
-/**
- * Public pages as visitors without a session see them (no vote state, no CSRF token, no
- * notice): title, content and head are the same for all of them, so one api process renders
- * each page once per PAGE_CACHE_TTL_MS and answers the others from the copy (the layout around
- * it, with its per-response nonce, is still made per request). Signed-in people and `?notice=`
- * pages always get a fresh render; a vote or an unvote in this process forgets every copy.
- */
+const gzipAsync = promisify(gzip);
 
-declare module 'koa' {
-  interface DefaultState {
-    /** Set while a page is rendered for the visitor cache: renderPage hands it what it renders. */
-    keepPage?: (page: PageContent) => void;
-  }
-}
+/**
+ * Public pages as visitors without a session see them (no vote state, no CSRF token, no notice)
+ * are the same bytes for all of them, CSP included (src/web/security-headers.ts), so one api
+ * process renders each page once per PAGE_CACHE_TTL_MS and sends the others the kept copy, gzipped
+ * for the clients that ask (src/web/visitor-page-cache.ts). Signed-in people and `?notice=` pages
+ * always get a fresh render; a vote or an unvote in this process forgets every copy.
+ */
 
 /**
  * Route middleware: answers visitors without a session from the kept copy of the page named by
  * `keyOf(ctx)` on the request's site; on a miss the route renders it (once for concurrent
- * visitors) and the copy is kept. A route that answers without renderPage (a redirect) is left alone.
+ * visitors) and the copy is kept. Only a 200 HTML page that set no cookie is kept: a redirect, an
+ * error page or a page that gave this browser something of its own (a CSRF cookie) is left alone.
  */
 export function keptForVisitors(services: WebServices, keyOf: (ctx: Context) => string): Middleware {
+  const pages = services.caches.visitorPages;
   return async function keptPage(ctx, next) {
-    if (services.config.cache.pageTtlMs === 0 || ctx.query.notice !== undefined || (await currentUser(ctx, services))) return next();
+    if (!pages.enabled || ctx.query.notice !== undefined || (await currentUser(ctx, services))) return next();
     const { site } = await pageContext(ctx, services);
     let rendered = false;
-    const page = await services.caches.visitorPages.get(`${site.id}:${keyOf(ctx)}`, async () => {
+    const kept = pages.get(`${site.id}:${keyOf(ctx)}`, async () => {
       rendered = true;
-      let kept: PageContent | null = null;
-      ctx.state.keepPage = (p) => (kept = p);
-      try {
-        await next();
-      } finally {
-        ctx.state.keepPage = undefined;
-      }
-      return ctx.status === 200 ? kept : null;
+      await next();
+      return keepable(ctx);
     });
-    if (rendered) return;
-    if (page === null) return next();
-    await renderPage(ctx, services, page);
+    const page = kept instanceof Promise ? await kept : kept;
+    if (page) return sendKept(ctx, page);
+    // Not keepable: this request's own render has answered; a visitor who waited on someone
+    // else's render (a redirect, a page that set a cookie) renders their own.
+    if (!rendered) await next();
   };
 }
 
 /** Forgets every kept page (after a vote, so the counts visitors see move at once in this process). */
 export function forgetKeptPages(services: WebServices): void {
   services.caches.visitorPages.clear();
+}
+
+async function keepable(ctx: Context): Promise<KeptPage | null> {
+  if (ctx.status !== 200 || typeof ctx.body !== 'string' || !ctx.response.is('html') || ctx.response.get('Set-Cookie')) return null;
+  const html = Buffer.from(ctx.body);
+  return { csp: ctx.response.get('Content-Security-Policy'), html, gzip: await gzipAsync(html) };
+}
+
+function sendKept(ctx: Context, page: KeptPage): void {
+  ctx.status = 200;
+  ctx.type = 'text/html; charset=utf-8';
+  ctx.set('Content-Security-Policy', page.csp);
+  ctx.vary('Accept-Encoding');
+  if (ctx.acceptsEncodings('gzip', 'identity') === 'gzip') {
+    ctx.set('Content-Encoding', 'gzip');
+    ctx.body = page.gzip;
+  } else {
+    ctx.body = page.html;
+  }
 }

@@ -4,14 +4,24 @@ import { errorSummary, postForm } from './components.ts';
 import type { FieldMessages } from './forms.ts';
 import { html, type SafeHtml } from './html.ts';
 import { billboardBanner } from './billboard.ts';
-import { headTags } from './head.ts';
+import { headTags, type PageMeta } from './head.ts';
 import { pageContext } from './invoke.ts';
-import { layout } from './layout.ts';
+import { layout, PAGE_STYLE } from './layout.ts';
+import { contentSecurityPolicy, type ExternalSources } from './security-headers.ts';
 import { currentUser } from './session.ts';
-import type { PageContent } from './visitor-page-cache.ts';
 import type { WebServices } from './web-services.ts';
 
-export interface PageOptions extends PageContent {
+/** What a page renders into the layout. */
+export interface PageOptions {
+  title: string;
+  main: SafeHtml;
+  status?: number;
+  /** Trusted inline script of the page (named by its hash in the page's CSP). */
+  script?: string;
+  /** Hosts the page's script loads from, frames and calls (Stripe's pay form). */
+  external?: ExternalSources;
+  /** Description, canonical path, link previews, JSON-LD and feeds of the page (src/web/head.ts). */
+  meta?: PageMeta;
   /** Shown above the heading; defaults to the message named by `?notice=`. */
   notice?: string;
 }
@@ -39,13 +49,15 @@ export async function renderPage(ctx: Context, services: WebServices, o: PageOpt
   const notice = o.notice ?? (typeof ctx.query.notice === 'string' ? NOTICES.get(ctx.query.notice) : undefined);
   ctx.status = o.status ?? 200;
   ctx.type = 'text/html; charset=utf-8';
-  ctx.state.keepPage?.({ title: o.title, main: o.main, status: o.status, script: o.script, meta: o.meta });
   const { site } = await pageContext(ctx, services);
+  ctx.set(
+    'Content-Security-Policy',
+    contentSecurityPolicy({ styles: [PAGE_STYLE], scripts: o.script ? [o.script] : [], external: o.external }),
+  );
   ctx.body = layout({
     title: o.title,
     head: headTags({ title: o.title, path: ctx.path, site, baseUrl: services.config.baseUrl, meta: o.meta ?? {} }),
     main: o.main,
-    nonce: ctx.state.cspNonce ?? '',
     user,
     csrf: user ? await csrfToken(ctx, services) : null,
     notice,

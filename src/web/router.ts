@@ -3,6 +3,7 @@ import { appError, knownError } from '../errors.ts';
 import type { Router } from '../http/router.ts';
 import { verifyCsrf } from './csrf.ts';
 import { html } from './html.ts';
+import { PAGE_STYLE } from './layout.ts';
 import { multipartForms } from './multipart.ts';
 import { founderPhotoUpload } from './pages/founder-profile.ts';
 import { listingMediaUploads } from './pages/listing-media.ts';
@@ -20,7 +21,7 @@ import type { WebServices } from './web-services.ts';
  */
 export function webPages(router: Router, services: WebServices, extraModules: PageRoutes[] = []): Middleware {
   const pages = router.scope([
-    securityHeaders({ https: services.config.baseUrl.startsWith('https:') }),
+    securityHeaders({ https: services.config.baseUrl.startsWith('https:') }, PAGE_STYLE),
     htmlErrors(services),
     multipartForms(founderPhotoUpload(services), listingMediaUploads(services)),
     urlencodedForms(),

@@ -1,31 +1,44 @@
-import { randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { Middleware } from 'koa';
+import { LRUCache } from 'lru-cache';
 
-declare module 'koa' {
-  interface DefaultState {
-    /** Per-response nonce that our own inline <style> and <script> elements carry. */
-    cspNonce?: string;
+/** Hosts a page lets its scripts load from, frame and call, beyond its own origin (Stripe's pay form). */
+export interface ExternalSources {
+  script?: string[];
+  frame?: string[];
+  connect?: string[];
+}
+
+/** What a page's CSP allows inline: the texts of its <style> and <script> elements. */
+export interface InlineContent {
+  styles: readonly string[];
+  scripts?: readonly string[];
+  external?: ExternalSources;
+}
+
+/** Hashes already made: the inline texts are the layout's style and the pages' few scripts. */
+const hashes = new LRUCache<string, string>({ max: 256 });
+
+/** The CSP source expression naming one inline element by the SHA-256 of its text. */
+export function cspHash(text: string): string {
+  let hash = hashes.get(text);
+  if (hash === undefined) {
+    hash = `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+    hashes.set(text, hash);
   }
+  return hash;
 }
 
 /**
- * Headers of every page: a CSP without 'unsafe-inline' (our inline style and script carry a
- * per-response nonce), no framing, no referrer (reset links carry their token in the URL), and
- * no caching (pages show personal data and one-time keys). Also set on the pages the OAuth
- * server renders itself (src/auth/oauth/authorization-errors.ts).
+ * Headers of every page: a CSP without 'unsafe-inline' whose inline style and script are named by
+ * their SHA-256 (not a per-response nonce: a page kept for visitors is sent byte for byte to many
+ * of them, and a nonce must never be sent twice), no framing, no referrer (reset links carry their
+ * token in the URL), and no caching (pages show personal data and one-time keys). Also set on the
+ * pages the OAuth server renders itself (src/auth/oauth/authorization-errors.ts).
  */
-export function pageSecurityHeaders(nonce: string, options: { https: boolean }): Record<string, string> {
+export function pageSecurityHeaders(inline: InlineContent, options: { https: boolean }): Record<string, string> {
   return {
-    'Content-Security-Policy': [
-      "default-src 'self'",
-      `script-src 'nonce-${nonce}'`,
-      `style-src 'nonce-${nonce}'`,
-      "img-src 'self' data:",
-      "object-src 'none'",
-      "base-uri 'none'",
-      "form-action 'self'",
-      "frame-ancestors 'none'",
-    ].join('; '),
+    'Content-Security-Policy': contentSecurityPolicy(inline),
     'X-Frame-Options': 'DENY',
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'no-referrer',
@@ -35,15 +48,33 @@ export function pageSecurityHeaders(nonce: string, options: { https: boolean }):
   };
 }
 
-/** A fresh CSP nonce (128 bits). */
-export const cspNonce = () => randomBytes(16).toString('base64');
+/** The CSP of a page holding these inline elements. */
+export function contentSecurityPolicy(inline: InlineContent): string {
+  const { external = {} } = inline;
+  const scripts = [...(external.script ?? []), ...(inline.scripts ?? []).map(cspHash)];
+  const styles = inline.styles.map(cspHash);
+  return [
+    "default-src 'self'",
+    `script-src ${scripts.length ? scripts.join(' ') : "'none'"}`,
+    `style-src ${styles.length ? styles.join(' ') : "'none'"}`,
+    ...(external.frame ? [`frame-src ${external.frame.join(' ')}`] : []),
+    ...(external.connect ? [`connect-src 'self' ${external.connect.join(' ')}`] : []),
+    "img-src 'self' data:",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
 
-/** The page headers on every response of the web router; the nonce is kept for the page's inline elements. */
-export function securityHeaders(options: { https: boolean }): Middleware {
+/**
+ * The page headers on every response of the web router, allowing the layout's style and no script;
+ * renderPage sets the CSP again for what the page it renders holds.
+ */
+export function securityHeaders(options: { https: boolean }, layoutStyle: string): Middleware {
+  const headers = pageSecurityHeaders({ styles: [layoutStyle] }, options);
   return async function setSecurityHeaders(ctx, next) {
-    const nonce = cspNonce();
-    ctx.state.cspNonce = nonce;
-    ctx.set(pageSecurityHeaders(nonce, options));
+    ctx.set(headers);
     await next();
   };
 }

@@ -65,7 +65,7 @@ test('the pay page mounts the Payment Element for a PaymentIntent keyed order:{n
   const form = page.$('#stripe-payment');
   t.regex(form.attr('data-client-secret')!, /^pi_fake_\d+_secret_fake$/);
   t.is(form.attr('data-publishable-key'), 'pk_test_fake');
-  t.regex(page.headers.get('content-security-policy')!, /script-src https:\/\/js\.stripe\.com 'nonce-/);
+  t.regex(page.headers.get('content-security-policy')!, /script-src https:\/\/js\.stripe\.com 'sha256-/);
   t.is(page.$('input[name=card_number]').length, 0, 'no card fields of ours with Stripe');
 
   const created = stripe.requests.filter((r) => r.path === '/v1/payment_intents' && r.form.get('metadata[order_number]') === order.number);

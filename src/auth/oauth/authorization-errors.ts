@@ -1,7 +1,7 @@
 import type Provider from 'oidc-provider';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import { addressRange, isIpLiteral, stripBrackets } from '../../domain/crawl/address-guard.ts';
-import { cspNonce, pageSecurityHeaders } from '../../web/security-headers.ts';
+import { pageSecurityHeaders } from '../../web/security-headers.ts';
 
 interface OAuthErrorOut {
   error: string;
@@ -70,7 +70,7 @@ export interface PageOptions {
  */
 export function renderOAuthError(ctx: KoaContextWithOIDC, out: OAuthErrorOut, page: PageOptions): void {
   const escape = (v: unknown) => String(v ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-  ctx.set(pageSecurityHeaders(cspNonce(), page));
+  ctx.set(pageSecurityHeaders({ styles: [] }, page));
   ctx.type = 'html';
   ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign-in request refused</title></head>
 <body><main><h1>This sign-in request cannot continue</h1><p>${escape(out.error_description ?? out.error)}</p>
