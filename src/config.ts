@@ -57,7 +57,7 @@ const EnvSchema = z.object({
   /** How long one api process reuses category counts, coming launches, feeds and the sitemap; 0 turns the cache off. */
   BROWSE_CACHE_TTL_MS: z.coerce.number().int().min(0).default(10_000),
   /** How long one api process reuses the public pages it rendered for visitors without a session; 0 turns it off. */
-  PAGE_CACHE_TTL_MS: z.coerce.number().int().min(0).default(1_000),
+  PAGE_CACHE_TTL_MS: z.coerce.number().int().min(0).default(10_000),
   /** URLs per sitemap file; beyond it /sitemap.xml is an index of files (the protocol's limit is 50,000). */
   SITEMAP_URLS_PER_FILE: z.coerce.number().int().min(1).max(50_000).default(50_000),
   /** Lets the crawler reach private and loopback addresses: development and tests only. */

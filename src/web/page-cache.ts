@@ -13,7 +13,7 @@ const gzipAsync = promisify(gzip);
  * are the same bytes for all of them, CSP included (src/web/security-headers.ts), so one api
  * process renders each page once per PAGE_CACHE_TTL_MS and sends the others the kept copy, gzipped
  * for the clients that ask (src/web/visitor-page-cache.ts). Signed-in people and `?notice=` pages
- * always get a fresh render; a vote or an unvote in this process forgets every copy.
+ * always get a fresh render; a vote or an unvote in this process forgets the copies it changes.
  */
 
 /**
@@ -41,10 +41,18 @@ export function keptForVisitors(services: WebServices, keyOf: (ctx: Context) => 
   };
 }
 
-/** Forgets every kept page (after a vote, so the counts visitors see move at once in this process). */
-export function forgetKeptPages(services: WebServices): void {
-  services.caches.visitorPages.clear();
+/**
+ * Forgets what a vote on the listing `slug` in this process changes, so the counts visitors see
+ * move at once: its own page and every page that ranks listings (all kept pages but the other
+ * listings' own).
+ */
+export function forgetKeptPages(services: WebServices, slug: string): void {
+  const own = `:${listingPageKey(slug)}`;
+  services.caches.visitorPages.forget((key) => !key.includes(':listing:') || key.endsWith(own));
 }
+
+/** The key of a listing's own page among the kept pages of its site. */
+export const listingPageKey = (slug: string) => `listing:${slug.toLowerCase()}`;
 
 async function keepable(ctx: Context): Promise<KeptPage | null> {
   if (ctx.status !== 200 || typeof ctx.body !== 'string' || !ctx.response.is('html') || ctx.response.get('Set-Cookie')) return null;

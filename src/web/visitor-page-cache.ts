@@ -24,9 +24,8 @@ export class VisitorPageCache {
     maxSize: MAX_BYTES,
     sizeCalculation: ({ page }) => page.html.length + page.gzip.length + page.csp.length + 64,
   });
-  readonly #rendering = new Map<string, Promise<KeptPage | null>>();
-  /** Moves on each clear(): a render begun before it is not kept (it may show what was forgotten). */
-  #generation = 0;
+  /** Renders under way; one that a forget() reached is not kept (it may show what was forgotten). */
+  readonly #rendering = new Map<string, { page: Promise<KeptPage | null>; keep: boolean }>();
 
   constructor(ttlMs: number) {
     this.#ttlMs = ttlMs;
@@ -38,34 +37,33 @@ export class VisitorPageCache {
 
   /**
    * The kept page of `key`, or what `render` makes of it (null: a page not to keep, such as a
-   * 404). The caller that renders gets its own render's promise, and can tell it apart by that.
+   * redirect). Concurrent callers without a copy share the one render.
    */
   get(key: string, render: () => Promise<KeptPage | null>): KeptPage | Promise<KeptPage | null> {
     const kept = this.#pages.get(key);
     if (kept && kept.expires > performance.now()) return kept.page;
     const pending = this.#rendering.get(key);
-    if (pending) return kept?.page ?? pending;
-    const generation = this.#generation;
-    const rendered = render().then((page) => {
-      if (generation === this.#generation) {
-        if (page) this.#pages.set(key, { page, expires: performance.now() + this.#ttlMs });
-        else this.#pages.delete(key);
-      }
-      return page;
-    });
-    this.#rendering.set(key, rendered);
-    const forget = () => {
-      if (this.#rendering.get(key) === rendered) this.#rendering.delete(key);
+    if (pending) return kept?.page ?? pending.page;
+    const entry = { page: render(), keep: true };
+    this.#rendering.set(key, entry);
+    const settle = (page: KeptPage | null) => {
+      if (this.#rendering.get(key) === entry) this.#rendering.delete(key);
+      if (!entry.keep) return;
+      if (page) this.#pages.set(key, { page, expires: performance.now() + this.#ttlMs });
+      else this.#pages.delete(key);
     };
-    rendered.then(forget, forget);
-    return rendered;
+    entry.page.then(settle, () => settle(null));
+    return entry.page;
   }
 
-  /** Forgets every page (after a vote in this process, so the counts visitors see move at once). */
-  clear(): void {
-    this.#generation++;
-    this.#pages.clear();
-    this.#rendering.clear();
+  /** Forgets the pages whose keys `match` (all without one), and does not keep their renders under way. */
+  forget(match: (key: string) => boolean = () => true): void {
+    for (const key of [...this.#pages.keys()]) if (match(key)) this.#pages.delete(key);
+    for (const [key, entry] of this.#rendering) {
+      if (!match(key)) continue;
+      entry.keep = false;
+      this.#rendering.delete(key);
+    }
   }
 
   get size(): number {

@@ -26,7 +26,9 @@ const votesOn = async (client: WebClient, path: string, slug: string) => (await 
 
 test.serial('visitors share a kept copy; signed-in people see the counts as they are; a vote forgets the copies', async (t) => {
   const id = await insertLiveListing(db(), { name: 'Kept Copy', url: 'https://kept.example.com/' });
+  const bystander = await insertLiveListing(db(), { name: 'Bystander', url: 'https://bystander.example.com/', headline: 'Kept headline' });
   const [voter] = await voters(db(), env.baseUrl, 1);
+  t.is((await visitor().get('/listings/bystander')).$('p.lead').text(), 'Kept headline');
   t.is(await votesOn(visitor(), '/listings/kept-copy', 'kept-copy'), '0');
   t.is(await votesOn(visitor(), '/', 'kept-copy'), '0');
   await db()('listings').where({ id }).update({ votes: 7, week_votes: 7 });
@@ -39,6 +41,8 @@ test.serial('visitors share a kept copy; signed-in people see the counts as they
   t.is((await voter!.client.post('/listings/kept-copy/vote', { _csrf })).status, 303);
   t.is(await votesOn(visitor(), '/listings/kept-copy', 'kept-copy'), '8');
   t.is(await votesOn(visitor(), '/', 'kept-copy'), '8');
+  await db()('listings').where({ id: bystander }).update({ headline: 'Changed headline' });
+  t.is((await visitor().get('/listings/bystander')).$('p.lead').text(), 'Kept headline', 'a vote elsewhere leaves this page kept');
 
   // The same bytes for every visitor: gzipped for a client that asks, plain for one that does not.
   const plain = await fetch(`${env.baseUrl}/listings/kept-copy`, { headers: { 'accept-encoding': 'identity' } });

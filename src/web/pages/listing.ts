@@ -12,7 +12,7 @@ import { day, displayUrl, externalLink, textBlocks } from '../content.ts';
 import { siteOrigin } from '../head.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { invokeForPage, pageContext } from '../invoke.ts';
-import { keptForVisitors } from '../page-cache.ts';
+import { keptForVisitors, listingPageKey } from '../page-cache.ts';
 import { countedListingViews } from '../page-views.ts';
 import { renderPage } from '../render.ts';
 import { factItems, listingHead, listingMeta, makersSection, updatesSection } from '../listing-parts.ts';
@@ -31,7 +31,7 @@ const LATEST_UPDATES = 3;
 /** The public page of a live listing (what get_listing returns), with a link to its story. */
 export const listingPages: PageRoutes = (router, services) => {
   // Views are counted in front of the visitor cache, so a kept copy counts like a fresh page.
-  const kept = keptForVisitors(services, (ctx) => `listing:${ctx.params.slug}`);
+  const kept = keptForVisitors(services, (ctx) => listingPageKey(ctx.params.slug!));
   router.get('/listings/{slug}', countedListingViews(services), kept, async function showListing(ctx) {
     const slug = ctx.params.slug!;
     const listing = await liveListing(ctx, services, slug);

@@ -26,7 +26,7 @@ export const votePages: PageRoutes = (router, services) => {
     'vote',
     async (ctx, listing) => {
       await voteFor(await pageContext(ctx, services), listing.id, voteRequest(ctx, services));
-      forgetKeptPages(services);
+      forgetKeptPages(services, listing.slug);
     },
     (ctx, slug) => back(ctx, slug, 'voted'),
   );
@@ -36,7 +36,7 @@ export const votePages: PageRoutes = (router, services) => {
     'unvote',
     async (ctx, listing) => {
       await withdrawVoteFor(await pageContext(ctx, services), listing.id);
-      forgetKeptPages(services);
+      forgetKeptPages(services, listing.slug);
     },
     (ctx, slug) => back(ctx, slug, 'unvoted'),
   );
