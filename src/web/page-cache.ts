@@ -1,6 +1,9 @@
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
-import type { Context, Middleware } from 'koa';
+import { ServerResponse } from 'node:http';
+import type { Context } from 'koa';
+import { knownError } from '../errors.ts';
+import type { RouteContext, RouteHandler } from '../http/router.ts';
 import { pageContext } from './invoke.ts';
 import { currentUser } from './session.ts';
 import type { KeptPage } from './visitor-page-cache.ts';
@@ -17,28 +20,50 @@ const gzipAsync = promisify(gzip);
  */
 
 /**
- * Route middleware: answers visitors without a session from the kept copy of the page named by
- * `keyOf(ctx)` on the request's site; on a miss the route renders it (once for concurrent
- * visitors) and the copy is kept. Only a 200 HTML page that set no cookie is kept: a redirect, an
- * error page or a page that gave this browser something of its own (a CSRF cookie) is left alone.
+ * A page route whose answer to visitors without a session is the kept copy of the page named by
+ * `keyOf(ctx)` on the request's site; `handler` renders it when no copy is kept (once for
+ * concurrent visitors), and apart from any request when the copy has aged. Only a 200 HTML page
+ * that set no cookie is kept: a redirect, an error page or a page that gave this browser something
+ * of its own (a CSRF cookie) is left alone.
  */
-export function keptForVisitors(services: WebServices, keyOf: (ctx: Context) => string): Middleware {
+export function keptForVisitors(services: WebServices, keyOf: (ctx: RouteContext) => string, handler: RouteHandler): RouteHandler {
   const pages = services.caches.visitorPages;
   return async function keptPage(ctx, next) {
-    if (!pages.enabled || ctx.query.notice !== undefined || (await currentUser(ctx, services))) return next();
+    if (!pages.enabled || ctx.query.notice !== undefined || (await currentUser(ctx, services))) return handler(ctx, next);
     const { site } = await pageContext(ctx, services);
     let rendered = false;
-    const kept = pages.get(`${site.id}:${keyOf(ctx)}`, async () => {
-      rendered = true;
-      await next();
-      return keepable(ctx);
-    });
+    const kept = pages.get(
+      `${site.id}:${keyOf(ctx)}`,
+      async () => {
+        rendered = true;
+        await handler(ctx, next);
+        return keepable(ctx);
+      },
+      () => renderAside(ctx, handler),
+    );
     const page = kept instanceof Promise ? await kept : kept;
     if (page) return sendKept(ctx, page);
     // Not keepable: this request's own render has answered; a visitor who waited on someone
     // else's render (a redirect, a page that set a cookie) renders their own.
-    if (!rendered) await next();
+    if (!rendered) await handler(ctx, next);
   };
+}
+
+/**
+ * Renders the page of the request `ctx` again in a context of its own, after `ctx` has been
+ * answered with the aged copy (so nothing of it is written to the visitor's response).
+ */
+async function renderAside(ctx: RouteContext, handler: RouteHandler): Promise<KeptPage | null> {
+  const aside = ctx.app.createContext(ctx.req, new ServerResponse(ctx.req)) as RouteContext;
+  aside.params = ctx.params;
+  aside.state = { ...ctx.state };
+  try {
+    await handler(aside, async () => {});
+  } catch (err) {
+    if (!knownError(err)) ctx.state.log.error({ err }, 'rendering a kept page again failed');
+    throw err;
+  }
+  return keepable(aside);
 }
 
 /**

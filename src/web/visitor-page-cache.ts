@@ -12,11 +12,15 @@ export interface KeptPage {
 /** What the kept pages of one process may hold: about 4,000 listing pages with their gzip. */
 const MAX_BYTES = 64 * 1024 * 1024;
 
+/** Aged copies rendered anew at once, beside the visitors' requests (the rest wait for a later visit). */
+const MAX_REFRESHES = 4;
+
 /**
  * The public pages one api process keeps for visitors (src/web/page-cache.ts), built by
- * createCaches. A copy is fresh for `ttlMs`; after that the first visitor renders the page again
- * and the visitors meanwhile get the old copy (so a busy page never makes a crowd wait), and
- * concurrent visitors of a page nobody has kept wait for one render. `ttlMs` 0 keeps nothing.
+ * createCaches. A copy is fresh for `ttlMs`. An aged copy is still sent, and the page is rendered
+ * anew beside the request (stale-while-revalidate: a visitor never waits for a render a copy
+ * could answer). Concurrent visitors of a page nobody has kept wait for one render. `ttlMs` 0
+ * keeps nothing.
  */
 export class VisitorPageCache {
   readonly #ttlMs: number;
@@ -26,6 +30,7 @@ export class VisitorPageCache {
   });
   /** Renders under way; one that a forget() reached is not kept (it may show what was forgotten). */
   readonly #rendering = new Map<string, { page: Promise<KeptPage | null>; keep: boolean }>();
+  #refreshes = 0;
 
   constructor(ttlMs: number) {
     this.#ttlMs = ttlMs;
@@ -36,24 +41,37 @@ export class VisitorPageCache {
   }
 
   /**
-   * The kept page of `key`, or what `render` makes of it (null: a page not to keep, such as a
-   * redirect). Concurrent callers without a copy share the one render.
+   * The kept page of `key`. Without one, what `render` (the request's own render) makes of it,
+   * shared with concurrent callers; null is a page not to keep (a redirect). With an aged one,
+   * that copy, while `refresh` (a render apart from the request) makes the next. A render that
+   * fails keeps nothing and forgets the copy (the page may be gone: its next visitor renders it).
    */
-  get(key: string, render: () => Promise<KeptPage | null>): KeptPage | Promise<KeptPage | null> {
+  get(key: string, render: () => Promise<KeptPage | null>, refresh: () => Promise<KeptPage | null>): KeptPage | Promise<KeptPage | null> {
     const kept = this.#pages.get(key);
     if (kept && kept.expires > performance.now()) return kept.page;
     const pending = this.#rendering.get(key);
-    if (pending) return kept?.page ?? pending.page;
-    const entry = { page: render(), keep: true };
+    if (kept) {
+      if (!pending && this.#refreshes < MAX_REFRESHES) {
+        this.#refreshes++;
+        const done = () => this.#refreshes--;
+        this.#start(key, refresh()).then(done, done);
+      }
+      return kept.page;
+    }
+    return pending ? pending.page : this.#start(key, render());
+  }
+
+  #start(key: string, page: Promise<KeptPage | null>): Promise<KeptPage | null> {
+    const entry = { page, keep: true };
     this.#rendering.set(key, entry);
-    const settle = (page: KeptPage | null) => {
+    const settle = (rendered: KeptPage | null) => {
       if (this.#rendering.get(key) === entry) this.#rendering.delete(key);
       if (!entry.keep) return;
-      if (page) this.#pages.set(key, { page, expires: performance.now() + this.#ttlMs });
+      if (rendered) this.#pages.set(key, { page: rendered, expires: performance.now() + this.#ttlMs });
       else this.#pages.delete(key);
     };
-    entry.page.then(settle, () => settle(null));
-    return entry.page;
+    page.then(settle, () => settle(null));
+    return page;
   }
 
   /** Forgets the pages whose keys `match` (all without one), and does not keep their renders under way. */

@@ -1,16 +1,24 @@
 import test from 'ava';
 import { VisitorPageCache, type KeptPage } from '../../src/web/visitor-page-cache.ts';
 
-/** The kept pages of one process: fresh copies, the old copy while one visitor renders anew, one render for a crowd. */
+/**
+ * The kept pages of one process: fresh copies, an aged copy served while the page is rendered
+ * again apart from the request, one render for a crowd, forgetting.
+ */
 
 const page = (text: string): KeptPage => ({ csp: "default-src 'self'", html: Buffer.from(text), gzip: Buffer.from(text) });
 const text = async (kept: KeptPage | Promise<KeptPage | null>) => (await kept)?.html.toString() ?? null;
+const never = (): Promise<KeptPage | null> => {
+  throw new Error('not expected to render');
+};
+const settled = () => new Promise((resolve) => setImmediate(resolve));
 
 /** A render that finishes when the test says so. */
 function pendingRender() {
   let finish!: (p: KeptPage | null) => void;
-  const promise = new Promise<KeptPage | null>((resolve) => (finish = resolve));
-  return { render: () => promise, finish };
+  let fail!: (err: Error) => void;
+  const promise = new Promise<KeptPage | null>((resolve, reject) => ((finish = resolve), (fail = reject)));
+  return { render: () => promise, finish, fail };
 }
 
 test('a fresh copy is served without a render; concurrent misses share one render', async (t) => {
@@ -18,43 +26,73 @@ test('a fresh copy is served without a render; concurrent misses share one rende
   let renders = 0;
   const { render, finish } = pendingRender();
   const counted = () => (renders++, render());
-  const first = cache.get('a', counted);
-  const second = cache.get('a', counted);
+  const first = cache.get('a', counted, never);
+  const second = cache.get('a', counted, never);
   finish(page('one'));
   t.deepEqual([await text(first), await text(second)], ['one', 'one']);
   t.is(renders, 1);
-  const kept = cache.get('a', counted);
+  const kept = cache.get('a', never, never);
   t.false(kept instanceof Promise, 'a kept copy is there at once');
   t.is(await text(kept), 'one');
-  t.is(renders, 1);
 });
 
-test('an old copy is served while one visitor renders the page anew', async (t) => {
+test('an aged copy is served at once while one render apart from the requests makes the next', async (t) => {
   const cache = new VisitorPageCache(1);
-  await cache.get('a', async () => page('old'));
+  await cache.get('a', async () => page('old'), never);
   await new Promise((resolve) => setTimeout(resolve, 5));
   const { render, finish } = pendingRender();
-  const renderer = cache.get('a', render);
-  t.true(renderer instanceof Promise, 'the first visitor after the copy aged renders');
-  t.is(await text(cache.get('a', () => t.fail() as never)), 'old', 'the others get the old copy meanwhile');
+  let refreshes = 0;
+  const refresh = () => (refreshes++, render());
+  t.is(await text(cache.get('a', never, refresh)), 'old');
+  t.is(await text(cache.get('a', never, refresh)), 'old');
+  t.is(refreshes, 1, 'one refresh for the aged copy');
   finish(page('new'));
-  t.is(await text(renderer), 'new');
+  await settled();
+  t.is(await text(cache.get('a', never, async () => page('newer'))), 'new');
+});
+
+test('a refresh that fails or finds no page forgets the aged copy: the next visitor renders it', async (t) => {
+  const cache = new VisitorPageCache(1);
+  await cache.get('gone', async () => page('old'), never);
+  await cache.get('broken', async () => page('old'), never);
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  t.is(await text(cache.get('gone', never, async () => null)), 'old');
+  const { render, fail } = pendingRender();
+  t.is(await text(cache.get('broken', never, render)), 'old');
+  fail(new Error('database down'));
+  await settled();
+  t.is(await text(cache.get('gone', async () => page('404 page, not kept'), never)), '404 page, not kept');
+  t.is(await text(cache.get('broken', async () => page('rendered by the visitor'), never)), 'rendered by the visitor');
+});
+
+test('at most four aged pages are rendered again at a time; the others wait for a later visit', async (t) => {
+  const cache = new VisitorPageCache(1);
+  for (const key of ['a', 'b', 'c', 'd', 'e']) await cache.get(key, async () => page(key), never);
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  const held = pendingRender();
+  let refreshes = 0;
+  for (const key of ['a', 'b', 'c', 'd', 'e']) t.is(await text(cache.get(key, never, () => (refreshes++, held.render()))), key);
+  t.is(refreshes, 4);
+  held.finish(page('new'));
+  await settled();
+  t.is(await text(cache.get('e', never, async () => (refreshes++, page('e, new')))), 'e');
+  t.is(refreshes, 5, 'a slot is free again');
 });
 
 test('a page rendered as null is not kept; forget() drops the matching copies and renders under way', async (t) => {
   const cache = new VisitorPageCache(3_600_000);
-  t.is(await cache.get('missing', async () => null), null);
-  t.is(await text(cache.get('missing', async () => page('now'))), 'now', 'rendered again');
-  await cache.get('other', async () => page('other'));
+  t.is(await cache.get('missing', async () => null, never), null);
+  t.is(await text(cache.get('missing', async () => page('now'), never)), 'now', 'rendered again');
+  await cache.get('other', async () => page('other'), never);
 
   const { render, finish } = pendingRender();
-  const before = cache.get('b', render);
+  const before = cache.get('b', render, never);
   cache.forget((key) => key !== 'other');
   finish(page('from before the forget'));
   t.is(await text(before), 'from before the forget', 'its own visitor still gets it');
-  t.is(await text(cache.get('b', async () => page('after'))), 'after', 'but it was not kept');
-  t.is(await text(cache.get('missing', async () => page('again'))), 'again');
-  t.is(await text(cache.get('other', () => t.fail() as never)), 'other', 'what did not match stays');
+  t.is(await text(cache.get('b', async () => page('after'), never)), 'after', 'but it was not kept');
+  t.is(await text(cache.get('missing', async () => page('again'), never)), 'again');
+  t.is(await text(cache.get('other', never, never)), 'other', 'what did not match stays');
   cache.forget();
   t.is(cache.size, 0);
 });

@@ -34,27 +34,33 @@ const MAX_QUERY = 200;
  * results instead (the same search as search_listings).
  */
 export const homePages: PageRoutes = (router, services) => {
-  const kept = keptForVisitors(services, (ctx) => `home:${ctx.querystring}`);
-  router.get('/', kept, async function showHome(ctx) {
-    const q = searchWords(ctx.query.q);
-    const page = pageNumber(ctx.query.page);
-    const c = await pageContext(ctx, services);
-    const user = await currentUser(ctx, services);
-    const { body, jsonLd } = q
-      ? { body: results(q, page, await invokeForPage(ctx, services, searchListingsOp, { q, page, per_page: PER_PAGE })), jsonLd: [] }
-      : await thisWeek(ctx, services, c, Boolean(user));
-    await renderPage(ctx, services, {
-      title: q ? `Search: ${q}` : c.site.name,
-      meta: {
-        canonical: '/',
-        share: { type: 'website' },
-        jsonLd,
-        alternates: [{ type: 'text/calendar', title: 'Launch calendar', href: '/launches.ics' }],
-      },
-      main: html`${searchForm(q)}${body}
+  router.get(
+    '/',
+    keptForVisitors(
+      services,
+      (ctx) => `home:${ctx.querystring}`,
+      async function showHome(ctx) {
+        const q = searchWords(ctx.query.q);
+        const page = pageNumber(ctx.query.page);
+        const c = await pageContext(ctx, services);
+        const user = await currentUser(ctx, services);
+        const { body, jsonLd } = q
+          ? { body: results(q, page, await invokeForPage(ctx, services, searchListingsOp, { q, page, per_page: PER_PAGE })), jsonLd: [] }
+          : await thisWeek(ctx, services, c, Boolean(user));
+        await renderPage(ctx, services, {
+          title: q ? `Search: ${q}` : c.site.name,
+          meta: {
+            canonical: '/',
+            share: { type: 'website' },
+            jsonLd,
+            alternates: [{ type: 'text/calendar', title: 'Launch calendar', href: '/launches.ics' }],
+          },
+          main: html`${searchForm(q)}${body}
 <p class="muted">Owners and agents: every listing operation is in the <a href="/docs">API reference</a> (REST and MCP).</p>`,
-    });
-  });
+        });
+      },
+    ),
+  );
 };
 
 /** `?q=`: absent or blank is no search; more than one or too long is a 400 page. */

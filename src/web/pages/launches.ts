@@ -32,40 +32,46 @@ const SHOWN = 100;
  * their free and paid slots. `?week=2026-W48` shows another week (final once closed).
  */
 export const launchesPages: PageRoutes = (router, services) => {
-  const kept = keptForVisitors(services, (ctx) => `launches:${ctx.querystring}`);
-  router.get('/launches', kept, async function showLaunches(ctx) {
-    const page = await pageContext(ctx, services);
-    const weekStart = weekOf(ctx.query.week);
-    const board = await weekRanking(page, weekStart, SHOWN);
-    const [upcoming, featured] = await Promise.all([
-      invokeForPage(ctx, services, listLaunchWeeksOp, {}),
-      featuredThisWeek(page, weekStart),
-    ]);
-    await renderPage(ctx, services, {
-      title: `Launches of ${board.week}`,
-      meta: {
-        description: `The launches of ${board.week} on ${page.site.name}, ranked by the votes of the week${
-          board.items.length
-            ? `: ${board.items
-                .slice(0, 3)
-                .map((i) => i.name)
-                .join(', ')}${board.total > 3 ? ' and more' : ''}`
-            : ''
-        }.`,
-        canonical: ctx.query.week === undefined ? '/launches' : `/launches?week=${board.week}`,
-        share: { type: 'website' },
-        jsonLd: board.items.length ? [rankingItemList(board, siteOrigin(page.site, services.config.baseUrl), page.site.name)] : [],
-        alternates: [{ type: 'text/calendar', title: 'Launch calendar', href: '/launches.ics' }],
-      },
-      main: html`${weekNavigation(board)}
+  router.get(
+    '/launches',
+    keptForVisitors(
+      services,
+      (ctx) => `launches:${ctx.querystring}`,
+      async function showLaunches(ctx) {
+        const page = await pageContext(ctx, services);
+        const weekStart = weekOf(ctx.query.week);
+        const board = await weekRanking(page, weekStart, SHOWN);
+        const [upcoming, featured] = await Promise.all([
+          invokeForPage(ctx, services, listLaunchWeeksOp, {}),
+          featuredThisWeek(page, weekStart),
+        ]);
+        await renderPage(ctx, services, {
+          title: `Launches of ${board.week}`,
+          meta: {
+            description: `The launches of ${board.week} on ${page.site.name}, ranked by the votes of the week${
+              board.items.length
+                ? `: ${board.items
+                    .slice(0, 3)
+                    .map((i) => i.name)
+                    .join(', ')}${board.total > 3 ? ' and more' : ''}`
+                : ''
+            }.`,
+            canonical: ctx.query.week === undefined ? '/launches' : `/launches?week=${board.week}`,
+            share: { type: 'website' },
+            jsonLd: board.items.length ? [rankingItemList(board, siteOrigin(page.site, services.config.baseUrl), page.site.name)] : [],
+            alternates: [{ type: 'text/calendar', title: 'Launch calendar', href: '/launches.ics' }],
+          },
+          main: html`${weekNavigation(board)}
 ${featuredStrip(featured)}
 ${await rankingTable(ctx, services, board)}
 <h2>How the ranking works</h2>
 <p class="formula" data-formula>${board.formula}.</p>
 <p class="hint">Votes are cast here by people with a confirmed account; there is no API or agent tool for voting.</p>
 ${upcomingWeeksTable(upcoming.items)}`,
-    });
-  });
+        });
+      },
+    ),
+  );
 };
 
 /** A week's ranking as a schema.org ItemList. */

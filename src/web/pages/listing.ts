@@ -31,30 +31,37 @@ const LATEST_UPDATES = 3;
 /** The public page of a live listing (what get_listing returns), with a link to its story. */
 export const listingPages: PageRoutes = (router, services) => {
   // Views are counted in front of the visitor cache, so a kept copy counts like a fresh page.
-  const kept = keptForVisitors(services, (ctx) => listingPageKey(ctx.params.slug!));
-  router.get('/listings/{slug}', countedListingViews(services), kept, async function showListing(ctx) {
-    const slug = ctx.params.slug!;
-    const listing = await liveListing(ctx, services, slug);
-    const page = await pageContext(ctx, services);
-    const [story, [target], makers, updates] = await Promise.all([
-      storyPage(page, slug),
-      voteTargets(page, [listing.id]),
-      makersOf(page, listing.id),
-      updatesOfListing(page, listing.id, LATEST_UPDATES),
-    ]);
-    await renderPage(ctx, services, {
-      title: listing.name,
-      meta: listingMeta(listing, siteOrigin(page.site, services.config.baseUrl), page.site.name),
-      // The listing page shows the story only where it is paid for (plan or unlocked section).
-      main: listingBody(
-        listing,
-        story?.shown_on_listing ? { title: story.title, path: paths.story(listing.slug) } : null,
-        html`${await followControl(ctx, services, listing)}${await claimPrompt(ctx, services, target!)}`,
-        await listingVotes(ctx, services, target!),
-        html`${makersSection(makers)}${updatesSection(updates)}`,
-      ),
-    });
-  });
+  router.get(
+    '/listings/{slug}',
+    countedListingViews(services),
+    keptForVisitors(
+      services,
+      (ctx) => listingPageKey(ctx.params.slug!),
+      async function showListing(ctx) {
+        const slug = ctx.params.slug!;
+        const listing = await liveListing(ctx, services, slug);
+        const page = await pageContext(ctx, services);
+        const [story, [target], makers, updates] = await Promise.all([
+          storyPage(page, slug),
+          voteTargets(page, [listing.id]),
+          makersOf(page, listing.id),
+          updatesOfListing(page, listing.id, LATEST_UPDATES),
+        ]);
+        await renderPage(ctx, services, {
+          title: listing.name,
+          meta: listingMeta(listing, siteOrigin(page.site, services.config.baseUrl), page.site.name),
+          // The listing page shows the story only where it is paid for (plan or unlocked section).
+          main: listingBody(
+            listing,
+            story?.shown_on_listing ? { title: story.title, path: paths.story(listing.slug) } : null,
+            html`${await followControl(ctx, services, listing)}${await claimPrompt(ctx, services, target!)}`,
+            await listingVotes(ctx, services, target!),
+            html`${makersSection(makers)}${updatesSection(updates)}`,
+          ),
+        });
+      },
+    ),
+  );
 };
 
 /** get_listing (404 unless live); a slug it refuses as input (too long) names no listing either. */
