@@ -2,11 +2,15 @@ import { createHash } from 'node:crypto';
 import type { Middleware } from 'koa';
 import { LRUCache } from 'lru-cache';
 
-/** Hosts a page lets its scripts load from, frame and call, beyond its own origin (Stripe's pay form). */
+/**
+ * Sources beyond the page's own origin: where its scripts load from, what it frames and calls
+ * (Stripe's pay form), where its forms may send the browser (OAuth consent, on to the client).
+ */
 export interface ExternalSources {
   script?: string[];
   frame?: string[];
   connect?: string[];
+  form?: string[];
 }
 
 /** What a page's CSP allows inline: the texts of its <style> and <script> elements. */
@@ -62,7 +66,7 @@ export function contentSecurityPolicy(inline: InlineContent): string {
     "img-src 'self' data:",
     "object-src 'none'",
     "base-uri 'none'",
-    "form-action 'self'",
+    `form-action ${["'self'", ...(external.form ?? [])].join(' ')}`,
     "frame-ancestors 'none'",
   ].join('; ');
 }

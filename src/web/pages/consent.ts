@@ -96,12 +96,11 @@ async function consentPage(ctx: Context, services: WebServices, provider: Provid
   const scopes = SCOPES.filter((scope) => requested.includes(scope));
   // After Allow or Deny the browser is sent on to the client's redirect URI: let the form go there.
   const target = hasHttpScheme(redirect) ? redirect.origin : redirect.protocol;
-  const csp = ctx.response.get('Content-Security-Policy');
-  ctx.set('Content-Security-Policy', csp.replace("form-action 'self'", `form-action 'self' ${target}`));
   const name = client.clientName ?? client.clientId;
   const token = await csrfToken(ctx, services);
   await renderPage(ctx, services, {
     title: `Allow ${name} to use your account?`,
+    external: { form: [target] },
     main: html`<p><strong>${name}</strong> wants to use your Listing Directory account.
 After you choose, you go back to <strong>${redirect.host || redirect.protocol}</strong>.</p>
 ${
