@@ -1,15 +1,12 @@
-import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
 import { ServerResponse } from 'node:http';
 import type { Context } from 'koa';
 import { knownError } from '../errors.ts';
 import type { RouteContext, RouteHandler } from '../http/router.ts';
+import { compress, sendCompressed } from './compressed.ts';
 import { pageContext } from './invoke.ts';
 import { currentUser } from './session.ts';
 import type { KeptPage } from './visitor-page-cache.ts';
 import type { WebServices } from './web-services.ts';
-
-const gzipAsync = promisify(gzip);
 
 /**
  * Public pages as visitors without a session see them (no vote state, no CSRF token, no notice)
@@ -81,19 +78,12 @@ export const listingPageKey = (slug: string) => `listing:${slug.toLowerCase()}`;
 
 async function keepable(ctx: Context): Promise<KeptPage | null> {
   if (ctx.status !== 200 || typeof ctx.body !== 'string' || !ctx.response.is('html') || ctx.response.get('Set-Cookie')) return null;
-  const html = Buffer.from(ctx.body);
-  return { csp: ctx.response.get('Content-Security-Policy'), html, gzip: await gzipAsync(html) };
+  return { csp: ctx.response.get('Content-Security-Policy'), ...(await compress(ctx.body)) };
 }
 
 function sendKept(ctx: Context, page: KeptPage): void {
   ctx.status = 200;
   ctx.type = 'text/html; charset=utf-8';
   ctx.set('Content-Security-Policy', page.csp);
-  ctx.vary('Accept-Encoding');
-  if (ctx.acceptsEncodings('gzip', 'identity') === 'gzip') {
-    ctx.set('Content-Encoding', 'gzip');
-    ctx.body = page.gzip;
-  } else {
-    ctx.body = page.html;
-  }
+  sendCompressed(ctx, page);
 }

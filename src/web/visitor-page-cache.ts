@@ -1,12 +1,10 @@
 import { LRUCache } from 'lru-cache';
+import type { Compressed } from './compressed.ts';
 
-/** A public page as every visitor without a session gets it, ready to send. */
-export interface KeptPage {
+/** A public page as every visitor without a session gets it, ready to send (gzipped too: every browser asks). */
+export interface KeptPage extends Compressed {
   /** The page's Content-Security-Policy (its inline elements named by hash, so the same for all). */
   csp: string;
-  html: Buffer;
-  /** The same bytes gzipped once, for the clients that ask for it (every browser does). */
-  gzip: Buffer;
 }
 
 /** What the kept pages of one process may hold: about 4,000 listing pages with their gzip. */
@@ -26,7 +24,7 @@ export class VisitorPageCache {
   readonly #ttlMs: number;
   readonly #pages = new LRUCache<string, { page: KeptPage; expires: number }>({
     maxSize: MAX_BYTES,
-    sizeCalculation: ({ page }) => page.html.length + page.gzip.length + page.csp.length + 64,
+    sizeCalculation: ({ page }) => page.plain.length + page.gzip.length + page.csp.length + 64,
   });
   /** Renders under way; one that a forget() reached is not kept (it may show what was forgotten). */
   readonly #rendering = new Map<string, { page: Promise<KeptPage | null>; keep: boolean }>();

@@ -6,8 +6,8 @@ import { VisitorPageCache, type KeptPage } from '../../src/web/visitor-page-cach
  * again apart from the request, one render for a crowd, forgetting.
  */
 
-const page = (text: string): KeptPage => ({ csp: "default-src 'self'", html: Buffer.from(text), gzip: Buffer.from(text) });
-const text = async (kept: KeptPage | Promise<KeptPage | null>) => (await kept)?.html.toString() ?? null;
+const page = (text: string): KeptPage => ({ csp: "default-src 'self'", plain: Buffer.from(text), gzip: Buffer.from(text) });
+const text = async (kept: KeptPage | Promise<KeptPage | null>) => (await kept)?.plain.toString() ?? null;
 const never = (): Promise<KeptPage | null> => {
   throw new Error('not expected to render');
 };

@@ -18,7 +18,7 @@ export function createBrowseCaches(ttlMs: number) {
     /** Rendered documents (sitemap files, feeds, calendars) by key; null: no such document. */
     documents: new TtlCache<string | null>({ ttlMs, maxEntries: 1_000 }),
     /** Sitemap files as sent: the XML and its gzip (crawlers ask for gzip); null: no such file. */
-    sitemapFiles: new TtlCache<{ xml: Buffer; gzip: Buffer } | null>({ ttlMs, maxEntries: 1_000 }),
+    sitemapFiles: new TtlCache<{ plain: Buffer; gzip: Buffer } | null>({ ttlMs, maxEntries: 1_000 }),
   };
 }
 

@@ -1,17 +1,14 @@
 import { createHash } from 'node:crypto';
-import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
 import type { Context } from 'koa';
 import { notFound } from '../../errors.ts';
 import { sitemapOf } from '../../operations/read-models/browse.ts';
 import { brandPng, FAVICON_SVG, type BrandImage } from '../brand-images.ts';
+import { compress, sendCompressed } from '../compressed.ts';
 import { siteOrigin } from '../head.ts';
 import { pageContext } from '../invoke.ts';
 import { sitemapFileCount, sitemapFilePath, sitemapIndex, urlset } from '../sitemap-xml.ts';
 import type { WebServices } from '../web-services.ts';
 import type { PageRoutes } from './page-routes.ts';
-
-const gzipAsync = promisify(gzip);
 
 /** The site's images never change within a release: a day in caches, revalidated by ETag. */
 const IMAGE_CACHE = 'public, max-age=86400';
@@ -65,19 +62,12 @@ async function sendSitemap(ctx: Context, services: WebServices, file: number | n
     if (file === null) text = count === 1 ? await urlset(origin, entries) : await sitemapIndex(origin, entries, perFile);
     else if (count === 1 || file > count) return null;
     else text = await urlset(origin, entries.slice((file - 1) * perFile, file * perFile));
-    const xml = Buffer.from(text);
-    return { xml, gzip: await gzipAsync(xml) };
+    return compress(text);
   });
   if (doc === null) throw notFound(`The sitemap file ${sitemapFilePath(file!)}`);
   ctx.type = 'application/xml; charset=utf-8';
   ctx.set('Cache-Control', 'public, max-age=300');
-  ctx.vary('Accept-Encoding');
-  if (ctx.acceptsEncodings('gzip', 'identity') === 'gzip') {
-    ctx.set('Content-Encoding', 'gzip');
-    ctx.body = doc.gzip;
-  } else {
-    ctx.body = doc.xml;
-  }
+  sendCompressed(ctx, doc);
 }
 
 function sendImage(ctx: Context, type: string, body: Buffer): void {

@@ -1,0 +1,27 @@
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
+import type { Context } from 'koa';
+
+const gzipAsync = promisify(gzip);
+
+/** A body kept to be sent many times: as it is, and gzipped once for the clients that ask. */
+export interface Compressed {
+  plain: Buffer;
+  gzip: Buffer;
+}
+
+export async function compress(text: string): Promise<Compressed> {
+  const plain = Buffer.from(text);
+  return { plain, gzip: await gzipAsync(plain) };
+}
+
+/** Sends the gzip to a client that accepts it, the plain bytes to any other. */
+export function sendCompressed(ctx: Context, body: Compressed): void {
+  ctx.vary('Accept-Encoding');
+  if (ctx.acceptsEncodings('gzip', 'identity') === 'gzip') {
+    ctx.set('Content-Encoding', 'gzip');
+    ctx.body = body.gzip;
+  } else {
+    ctx.body = body.plain;
+  }
+}
