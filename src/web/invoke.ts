@@ -20,7 +20,9 @@ export function pageContext(ctx: Context, services: WebServices): Promise<Operat
 async function buildPageContext(ctx: Context, services: WebServices): Promise<OperationContext> {
   const session = await currentSession(ctx, services);
   return operationContext(services, {
-    log: ctx.state.log,
+    get log() {
+      return ctx.state.log; // made on first use (src/api/middleware/request-context.ts)
+    },
     requestId: ctx.state.requestId,
     host: ctx.host,
     clientIp: ctx.ip,

@@ -35,8 +35,9 @@ export function multipartForms(
   match: (path: string) => UploadRoute | undefined = () => undefined,
 ): Middleware {
   return async function parseMultipart(ctx, next) {
+    if (ctx.method !== 'POST') return next();
     const route = Object.hasOwn(routes, ctx.path) ? routes[ctx.path] : match(ctx.path);
-    if (ctx.method !== 'POST' || !route || !ctx.is('multipart/form-data')) return next();
+    if (!route || !ctx.is('multipart/form-data')) return next();
     let form: FormData;
     try {
       form = await readForm(ctx, route);
