@@ -9,16 +9,16 @@ import type { CategoryCount, LaunchedListing, PublishedUpdate, ScheduledLaunch, 
  */
 export function createBrowseCaches(ttlMs: number) {
   return {
-    categoryListings: new TtlCache<(PlacedListing & { placed: boolean })[]>({ ttlMs, maxEntries: 500 }),
-    categoryCounts: new TtlCache<CategoryCount[]>({ ttlMs, maxEntries: 100 }),
-    scheduled: new TtlCache<ScheduledLaunch[]>({ ttlMs, maxEntries: 100 }),
-    launches: new TtlCache<LaunchedListing[]>({ ttlMs, maxEntries: 500 }),
-    updates: new TtlCache<PublishedUpdate[]>({ ttlMs, maxEntries: 100 }),
-    sitemap: new TtlCache<SitemapEntry[]>({ ttlMs, maxEntries: 100 }),
+    categoryListings: new TtlCache<(PlacedListing & { placed: boolean })[]>({ ttlMs, maxEntries: 500, serveStale: true }),
+    categoryCounts: new TtlCache<CategoryCount[]>({ ttlMs, maxEntries: 100, serveStale: true }),
+    scheduled: new TtlCache<ScheduledLaunch[]>({ ttlMs, maxEntries: 100, serveStale: true }),
+    launches: new TtlCache<LaunchedListing[]>({ ttlMs, maxEntries: 500, serveStale: true }),
+    updates: new TtlCache<PublishedUpdate[]>({ ttlMs, maxEntries: 100, serveStale: true }),
+    sitemap: new TtlCache<SitemapEntry[]>({ ttlMs, maxEntries: 100, serveStale: true }),
     /** Rendered documents (sitemap files, feeds, calendars) by key; null: no such document. */
-    documents: new TtlCache<string | null>({ ttlMs, maxEntries: 1_000 }),
+    documents: new TtlCache<string | null>({ ttlMs, maxEntries: 1_000, serveStale: true }),
     /** Sitemap files as sent: the XML and its gzip (crawlers ask for gzip); null: no such file. */
-    sitemapFiles: new TtlCache<{ plain: Buffer; gzip: Buffer } | null>({ ttlMs, maxEntries: 1_000 }),
+    sitemapFiles: new TtlCache<{ plain: Buffer; gzip: Buffer } | null>({ ttlMs, maxEntries: 1_000, serveStale: true }),
   };
 }
 
