@@ -8,17 +8,21 @@ import type { CategoryCount, LaunchedListing, PublishedUpdate, ScheduledLaunch, 
  * once (votes, which do, are never cached here). Built once by createServices.
  */
 export function createBrowseCaches(ttlMs: number) {
+  // Feeds, calendars and sitemap files tell clients to keep them 5 minutes (Cache-Control
+  // max-age=300, src/web/pages/feeds.ts and seo.ts): a process keeps them as long, and rebuilds a
+  // 10,000-listing sitemap every 5 minutes rather than every 10 seconds.
+  const documentTtlMs = ttlMs === 0 ? 0 : Math.max(ttlMs, 300_000);
   return {
     categoryListings: new TtlCache<(PlacedListing & { placed: boolean })[]>({ ttlMs, maxEntries: 500, serveStale: true }),
     categoryCounts: new TtlCache<CategoryCount[]>({ ttlMs, maxEntries: 100, serveStale: true }),
     scheduled: new TtlCache<ScheduledLaunch[]>({ ttlMs, maxEntries: 100, serveStale: true }),
     launches: new TtlCache<LaunchedListing[]>({ ttlMs, maxEntries: 500, serveStale: true }),
     updates: new TtlCache<PublishedUpdate[]>({ ttlMs, maxEntries: 100, serveStale: true }),
-    sitemap: new TtlCache<SitemapEntry[]>({ ttlMs, maxEntries: 100, serveStale: true }),
+    sitemap: new TtlCache<SitemapEntry[]>({ ttlMs: documentTtlMs, maxEntries: 100, serveStale: true }),
     /** Rendered documents (sitemap files, feeds, calendars) by key; null: no such document. */
-    documents: new TtlCache<string | null>({ ttlMs, maxEntries: 1_000, serveStale: true }),
+    documents: new TtlCache<string | null>({ ttlMs: documentTtlMs, maxEntries: 1_000, serveStale: true }),
     /** Sitemap files as sent: the XML and its gzip (crawlers ask for gzip); null: no such file. */
-    sitemapFiles: new TtlCache<{ plain: Buffer; gzip: Buffer } | null>({ ttlMs, maxEntries: 1_000, serveStale: true }),
+    sitemapFiles: new TtlCache<{ plain: Buffer; gzip: Buffer } | null>({ ttlMs: documentTtlMs, maxEntries: 1_000, serveStale: true }),
   };
 }
 
