@@ -34,6 +34,7 @@ test.serial('visitors share a kept copy; signed-in people see the counts as they
   await db()('listings').where({ id }).update({ votes: 7, week_votes: 7 });
   t.is(await votesOn(visitor(), '/listings/kept-copy', 'kept-copy'), '0', 'the kept copy');
   t.is(await votesOn(visitor(), '/', 'kept-copy'), '0', 'the kept copy');
+  t.is(await votesOn(visitor(), '/?utm_source=newsletter', 'kept-copy'), '0', 'a tracking parameter is the same page');
   t.is(await votesOn(voter!.client, '/listings/kept-copy', 'kept-copy'), '7', 'signed in: rendered for them');
 
   const page = await voter!.client.get('/listings/kept-copy');

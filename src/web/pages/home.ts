@@ -38,7 +38,8 @@ export const homePages: PageRoutes = (router, services) => {
     '/',
     keptForVisitors(
       services,
-      (ctx) => `home:${ctx.querystring}`,
+      // Only what the page reads picks the copy: a shared link's utm_* or fbclid is the same page.
+      (ctx) => `home:${JSON.stringify([ctx.query.q, ctx.query.page])}`,
       async function showHome(ctx) {
         const q = searchWords(ctx.query.q);
         const page = pageNumber(ctx.query.page);

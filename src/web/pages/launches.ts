@@ -36,7 +36,7 @@ export const launchesPages: PageRoutes = (router, services) => {
     '/launches',
     keptForVisitors(
       services,
-      (ctx) => `launches:${ctx.querystring}`,
+      (ctx) => `launches:${JSON.stringify(ctx.query.week)}`, // only what the page reads picks the copy
       async function showLaunches(ctx) {
         const page = await pageContext(ctx, services);
         const weekStart = weekOf(ctx.query.week);
