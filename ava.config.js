@@ -41,5 +41,6 @@ export default {
   timeout: '120s',
   concurrency: 3,
   workerThreads: false,
+  nodeArguments: ['--import=./test/helpers/no-source-maps.ts'],
   sortTestFiles: (a, b) => rank(a) - rank(b) || a.localeCompare(b),
 };
