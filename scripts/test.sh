@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `npm test`: typecheck, then the whole ava suite against a real PostgreSQL and a real Temporal
+# `npm test`: lint, typecheck and the whole ava suite against a real PostgreSQL and a real Temporal
 # dev server that the harness starts on free ports (a running `npm start` is not disturbed).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -9,11 +9,31 @@ bash scripts/chromium.sh
 # The workflow timing tests run on Temporal's Java test server (temporal/test-server.sh builds its
 # launcher with Maven on first use): a fresh machine gets java and mvn here.
 bash scripts/java.sh
-# LINT=0 skips the lint step (a quick run of a few files while the tree is being formatted).
-if [ "${LINT:-1}" != "0" ]; then
-  bash scripts/lint.sh
+# Node 24 and the npm dependencies first (node24.sh installs them when missing), so the checks and
+# the suite below, which start at the same time, never install them at once.
+bash scripts/node24.sh -e ''
+# The lint (LINT=0 skips it: a quick run of a few files while the tree is being formatted) and the
+# typecheck run alongside the suite instead of before it; their output is printed after the
+# suite's, and a failure of either fails `npm test` as a failed test does.
+CHECKS_LOG="$(mktemp)"
+trap 'rm -f "$CHECKS_LOG"' EXIT
+(
+  set -e
+  if [ "${LINT:-1}" != "0" ]; then
+    bash scripts/lint.sh
+  fi
+  echo "[test] typecheck"
+  bash scripts/node24.sh node_modules/typescript/bin/tsc --noEmit -p .
+) >"$CHECKS_LOG" 2>&1 &
+CHECKS=$!
+echo "[test] suite (the lint and the typecheck run meanwhile; their output follows)"
+SUITE=0
+bash scripts/node24.sh test/harness.ts "$@" || SUITE=$?
+CHECKED=0
+wait "$CHECKS" || CHECKED=$?
+cat "$CHECKS_LOG"
+if [ "$CHECKED" -ne 0 ]; then
+  echo "[test] the lint or the typecheck failed (above)" >&2
 fi
-echo "[test] typecheck"
-bash scripts/node24.sh node_modules/typescript/bin/tsc --noEmit -p .
-echo "[test] suite"
-exec bash scripts/node24.sh test/harness.ts "$@"
+if [ "$SUITE" -ne 0 ]; then exit "$SUITE"; fi
+exit "$CHECKED"

@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import pgDriver from 'pg';
 import { createDb, migrate } from '../src/db/knex.ts';
 import { seed } from '../src/db/seed.ts';
 import { startEmbeddedPostgres } from '../src/embedded/postgres.ts';
@@ -34,6 +35,22 @@ async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * The run's cluster is thrown away at the end: it need not wait for the disk at each commit
+ * (PostgreSQL's settings for a disposable cluster). Nothing a test asserts depends on it.
+ */
+async function relaxDurability(url: string): Promise<void> {
+  const client = new pgDriver.Client({ connectionString: url });
+  await client.connect();
+  try {
+    for (const setting of ['fsync = off', 'synchronous_commit = off', 'full_page_writes = off'])
+      await client.query(`ALTER SYSTEM SET ${setting}`);
+    await client.query('SELECT pg_reload_conf()');
+  } finally {
+    await client.end();
+  }
+}
+
 async function testFiles(dir: string): Promise<string[]> {
   const entries = await fs.readdir(dir, { recursive: true });
   return entries.filter((f) => f.endsWith('.test.ts')).map((f) => path.join(dir, f));
@@ -47,6 +64,7 @@ async function run(): Promise<number> {
   const pg = await startEmbeddedPostgres({ dir: path.join(tmp, 'pg'), port: pgPort });
   let temporal: Awaited<ReturnType<typeof startTemporalDevServer>> | null = null;
   try {
+    await relaxDurability(pg.url('postgres'));
     await pg.ensureDatabase(TEMPLATE_DB);
     const db = createDb(pg.url(TEMPLATE_DB), 1);
     await migrate(db);
@@ -79,6 +97,12 @@ async function run(): Promise<number> {
           TEST_TEMPORAL_TEST_SERVER: testServer,
           TEST_WORKFLOW_BUNDLE: bundleFile,
           NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? path.join(tmp, 'compile-cache'),
+          // Workflows run on the worker's own thread (the SDK's debug mode) instead of a worker
+          // thread per task queue: every startWorkers would otherwise start six threads, each
+          // loading the SDK and the bundle (about 2 s of CPU per test file that starts workers, and
+          // per worker process restart). Same bundle, same sandbox (the SDK's reusable VM); only
+          // the 5 s limit on one workflow activation is lifted.
+          TEMPORAL_DEBUG: process.env.TEMPORAL_DEBUG ?? '1',
         },
       });
       child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));

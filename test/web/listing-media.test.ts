@@ -1,8 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
 import test from 'ava';
 import sharp from 'sharp';
 import type { Browser } from 'playwright-core';
 import { createVerifiedUser } from '../../src/auth/accounts.ts';
+import { axe } from '../helpers/axe.ts';
 import { startBrowserTestEnv } from '../helpers/browser.ts';
 import type { TestEnv } from '../helpers/env.ts';
 import { imageBytes, ownedListing } from '../helpers/founders.ts';
@@ -29,7 +29,7 @@ async function signedIn(email: string, viewport = { width: 1200, height: 900 }) 
 }
 
 async function seriousViolations(page: import('playwright-core').Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
+  const { violations } = await axe(page);
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`);
 }
 

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import AxeBuilder from '@axe-core/playwright';
 import test, { type ExecutionContext } from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { createVerifiedUser } from '../../src/auth/accounts.ts';
 import { createApiKey } from '../../src/auth/api-keys.ts';
 import { startBrowserTestEnv } from '../helpers/browser.ts';
 import type { TestEnv } from '../helpers/env.ts';
+import { axe } from '../helpers/axe.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
 
@@ -28,7 +28,7 @@ const db = () => env.services.db;
 const PASSWORD = 'owner pages password';
 
 async function audit(t: ExecutionContext, page: Page, what: string, narrow: boolean) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
+  const { violations } = await axe(page);
   const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   t.deepEqual(
     bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),

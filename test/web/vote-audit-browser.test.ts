@@ -1,8 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
 import test from 'ava';
 import type { Browser } from 'playwright-core';
 import { isoWeekStart } from '../../src/domain/ranking/weeks.ts';
 import { scanWeek } from '../../src/domain/votes/scan.ts';
+import { axe } from '../helpers/axe.ts';
 import { startBrowserTestEnv } from '../helpers/browser.ts';
 import type { TestEnv } from '../helpers/env.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
@@ -35,7 +35,7 @@ for (const path of ['/ranking-policy', '/listings/{slug}', '/launches']) {
       t.is(res?.status(), 200);
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
       t.true(width <= 390, `scrollWidth ${width}`);
-      const { violations } = await new AxeBuilder({ page }).analyze();
+      const { violations } = await axe(page);
       const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
       t.deepEqual(
         bad.map((v) => v.id),

@@ -1,9 +1,9 @@
-import AxeBuilder from '@axe-core/playwright';
 import test, { type ExecutionContext } from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { createVerifiedUser } from '../../src/auth/accounts.ts';
 import { createApiKey } from '../../src/auth/api-keys.ts';
+import { axe } from '../helpers/axe.ts';
 import { startBrowserTestEnv } from '../helpers/browser.ts';
 import { api, type TestEnv } from '../helpers/env.ts';
 import { eventually } from '../helpers/eventually.ts';
@@ -26,7 +26,7 @@ test.after.always(async () => {
 const PASSWORD = 'webhooks browser password';
 
 async function checkPage(t: ExecutionContext, page: Page, what: string) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
+  const { violations } = await axe(page);
   const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   t.deepEqual(
     serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
