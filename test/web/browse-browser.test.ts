@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { createVerifiedUser } from '../../src/auth/accounts.ts';
@@ -8,6 +7,7 @@ import type { TestEnv } from '../helpers/env.ts';
 import { completeProfile } from '../helpers/founders.ts';
 import { insertDraftListing, insertLiveListing } from '../helpers/listings.ts';
 import { featureListing } from '../helpers/orders.ts';
+import { axe } from '../helpers/axe.ts';
 
 /**
  * The browse pages in Chromium, at 390 px and at desktop width: nothing scrolls sideways, no
@@ -63,7 +63,7 @@ const scrollsSideways = (page: Page) => page.evaluate(() => document.documentEle
 
 /** Serious and critical axe-core findings of the page, as "rule: target" lines. */
 async function seriousViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).analyze();
+  const result = await axe(page);
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));

@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
 import test, { type ExecutionContext } from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { isoWeekStart } from '../../src/domain/ranking/weeks.ts';
@@ -7,6 +6,7 @@ import type { TestEnv } from '../helpers/env.ts';
 import { insertDraftListing } from '../helpers/listings.ts';
 import { serveExampleSite, type TestSite } from '../helpers/site.ts';
 import { linkIn, mailsTo } from '../helpers/web.ts';
+import { axe } from '../helpers/axe.ts';
 
 // A founder without an API key does everything in the browser (issue 22): sign up, confirm,
 // draft from the website, edit a drafted field, submit, then (once live) edit the headline on two
@@ -33,8 +33,8 @@ const PASSWORD = 'owner home password';
 const db = () => env.services.db;
 
 /** No serious or critical axe-core violation on the page as it is now. */
-async function axe(t: ExecutionContext, page: Page, what: string): Promise<void> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
+async function noSeriousViolations(t: ExecutionContext, page: Page, what: string): Promise<void> {
+  const { violations } = await axe(page);
   const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   t.deepEqual(
     bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
@@ -69,7 +69,7 @@ async function journey(t: ExecutionContext, email: string, site: TestSite, width
   });
   page.on('pageerror', (err) => problems.push(err.message));
   const check = async (what: string) => {
-    await axe(t, page, what);
+    await noSeriousViolations(t, page, what);
     await fits(t, page, width, what);
   };
 
