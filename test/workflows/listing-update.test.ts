@@ -114,16 +114,12 @@ test.serial('a worker restart in the middle of a fan-out: nobody missed, nobody 
   const outboxRows = () => db()('mail_outbox').where('dedupe_key', 'like', `listing-update:${update.id}:%`);
   const outbox = await outboxRows();
   t.is(outbox.length, followers.length);
-  // No row is left untouched: each is sent, or carries the error of a send cut off by the
-  // stopping worker, which the sweep retries after its back-off (30 s at first).
-  const untouched = outbox.filter((row) => row.sent_at === null && row.last_error === null);
-  t.deepEqual(
-    untouched.map((row) => row.id),
-    [],
-  );
-  const cutOff = outbox.filter((row) => row.sent_at === null);
-  t.log(`${cutOff.length} sends were cut off by the stop`);
-  // Bring the retry forward instead of waiting for the back-off; the sweep (every 200 ms here) sends them.
+  // A row not sent yet either carries the error of a send the stopping worker cut off (retried
+  // after a back-off, 30 s at first), or was never reached by it (due at once: the sweep takes it,
+  // at whatever moment the machine lets it, so the test does not ask which of the two it is).
+  const unsent = outbox.filter((row) => row.sent_at === null);
+  t.log(`${unsent.length} mails were not sent yet when the fan-out ended`);
+  // Bring the retries forward instead of waiting for the back-off; the sweep (every 200 ms here) sends them.
   await outboxRows().whereNull('sent_at').update({ next_attempt_at: db().fn.now() });
   await eventually('the retried sends', async () => (await outboxRows().whereNull('sent_at')).length === 0, { timeoutMs: 60_000 });
   // A cut-off send the server had already accepted is the one at-least-once window of SMTP (each
