@@ -7,7 +7,7 @@ import type { TestEnv } from '../helpers/env.ts';
 import { completeProfile } from '../helpers/founders.ts';
 import { insertDraftListing, insertLiveListing } from '../helpers/listings.ts';
 import { featureListing } from '../helpers/orders.ts';
-import { axe } from '../helpers/axe.ts';
+import { seriousViolations } from '../helpers/axe.ts';
 
 /**
  * The browse pages in Chromium, at 390 px and at desktop width: nothing scrolls sideways, no
@@ -60,14 +60,6 @@ test.before(async () => {
 test.after.always(() => close?.());
 
 const scrollsSideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
-
-/** Serious and critical axe-core findings of the page, as "rule: target" lines. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const result = await axe(page);
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
-}
 
 for (const [label, viewport] of [
   ['390 px', { width: 390, height: 844 }],

@@ -2,7 +2,7 @@ import test from 'ava';
 import sharp from 'sharp';
 import type { Browser } from 'playwright-core';
 import { createVerifiedUser } from '../../src/auth/accounts.ts';
-import { axe } from '../helpers/axe.ts';
+import { seriousViolations } from '../helpers/axe.ts';
 import { startBrowserTestEnv } from '../helpers/browser.ts';
 import type { TestEnv } from '../helpers/env.ts';
 import { imageBytes, ownedListing } from '../helpers/founders.ts';
@@ -26,11 +26,6 @@ async function signedIn(email: string, viewport = { width: 1200, height: 900 }) 
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL(/\/account$/);
   return { user, listing, page, context };
-}
-
-async function seriousViolations(page: import('playwright-core').Page) {
-  const { violations } = await axe(page);
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`);
 }
 
 test('owners replace and remove the logo and preview image on /account/listings/{id}/images', async (t) => {

@@ -5,7 +5,7 @@ import { createVerifiedUser } from '../../src/auth/accounts.ts';
 import { createApiKey } from '../../src/auth/api-keys.ts';
 import { startBrowserTestEnv } from '../helpers/browser.ts';
 import type { TestEnv } from '../helpers/env.ts';
-import { axe } from '../helpers/axe.ts';
+import { seriousViolations } from '../helpers/axe.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
 
@@ -28,13 +28,7 @@ const db = () => env.services.db;
 const PASSWORD = 'owner pages password';
 
 async function audit(t: ExecutionContext, page: Page, what: string, narrow: boolean) {
-  const { violations } = await axe(page);
-  const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  t.deepEqual(
-    bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-    [],
-    `${what}: no serious or critical axe violations`,
-  );
+  t.deepEqual(await seriousViolations(page), [], `${what}: no serious or critical axe violations`);
   if (narrow) {
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     t.true(width <= 390, `${what}: scrollWidth ${width} at 390 px`);

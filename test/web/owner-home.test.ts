@@ -6,7 +6,7 @@ import type { TestEnv } from '../helpers/env.ts';
 import { insertDraftListing } from '../helpers/listings.ts';
 import { serveExampleSite, type TestSite } from '../helpers/site.ts';
 import { linkIn, mailsTo } from '../helpers/web.ts';
-import { axe } from '../helpers/axe.ts';
+import { seriousViolations } from '../helpers/axe.ts';
 
 // A founder without an API key does everything in the browser (issue 22): sign up, confirm,
 // draft from the website, edit a drafted field, submit, then (once live) edit the headline on two
@@ -34,13 +34,7 @@ const db = () => env.services.db;
 
 /** No serious or critical axe-core violation on the page as it is now. */
 async function noSeriousViolations(t: ExecutionContext, page: Page, what: string): Promise<void> {
-  const { violations } = await axe(page);
-  const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  t.deepEqual(
-    bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-    [],
-    `axe on ${what}`,
-  );
+  t.deepEqual(await seriousViolations(page), [], `axe on ${what}`);
 }
 
 /** The page fits the width: nothing scrolls sideways. */

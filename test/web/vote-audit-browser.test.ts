@@ -2,7 +2,7 @@ import test from 'ava';
 import type { Browser } from 'playwright-core';
 import { isoWeekStart } from '../../src/domain/ranking/weeks.ts';
 import { scanWeek } from '../../src/domain/votes/scan.ts';
-import { axe } from '../helpers/axe.ts';
+import { seriousViolations } from '../helpers/axe.ts';
 import { startBrowserTestEnv } from '../helpers/browser.ts';
 import type { TestEnv } from '../helpers/env.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
@@ -35,12 +35,7 @@ for (const path of ['/ranking-policy', '/listings/{slug}', '/launches']) {
       t.is(res?.status(), 200);
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
       t.true(width <= 390, `scrollWidth ${width}`);
-      const { violations } = await axe(page);
-      const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-      t.deepEqual(
-        bad.map((v) => v.id),
-        [],
-      );
+      t.deepEqual(await seriousViolations(page), []);
       if (path === '/listings/{slug}') {
         t.regex(await page.locator('#vote-audit').innerText(), /9 were discounted/);
         // The policy link is reachable with the keyboard.

@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { createVerifiedUser } from '../../src/auth/accounts.ts';
 import { createApiKey } from '../../src/auth/api-keys.ts';
-import { axe } from '../helpers/axe.ts';
+import { seriousViolations } from '../helpers/axe.ts';
 import { startBrowserTestEnv } from '../helpers/browser.ts';
 import { api, type TestEnv } from '../helpers/env.ts';
 import { eventually } from '../helpers/eventually.ts';
@@ -26,13 +26,7 @@ test.after.always(async () => {
 const PASSWORD = 'webhooks browser password';
 
 async function checkPage(t: ExecutionContext, page: Page, what: string) {
-  const { violations } = await axe(page);
-  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  t.deepEqual(
-    serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-    [],
-    `axe on ${what}`,
-  );
+  t.deepEqual(await seriousViolations(page), [], `axe on ${what}`);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   t.true(overflow <= 0, `${what}: no sideways scroll at 390 px (${overflow} px too wide)`);
 }
