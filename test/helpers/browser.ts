@@ -1,4 +1,4 @@
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { startTestEnv, type TestEnv } from './env.ts';
 
 /** Debian's chromium (scripts/chromium.sh installs it); never a Playwright-downloaded build. */
@@ -32,4 +32,13 @@ export async function startBrowserTestEnv(
       await env.close();
     },
   };
+}
+
+/** Signs in through the sign-in form, as a person does, and waits for the account page it leads to. */
+export async function signInOnPage(page: Page, email: string, password: string): Promise<void> {
+  await page.goto('/signin');
+  await page.getByLabel('Email address').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/account$/);
 }

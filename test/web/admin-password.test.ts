@@ -1,7 +1,7 @@
 import test from 'ava';
 import { admin, adminInProcess } from '../helpers/admin.ts';
 import type { Browser } from 'playwright-core';
-import { startBrowserTestEnv } from '../helpers/browser.ts';
+import { startBrowserTestEnv, signInOnPage } from '../helpers/browser.ts';
 import { type TestEnv } from '../helpers/env.ts';
 
 let env: TestEnv;
@@ -20,11 +20,7 @@ test('users:create --password makes a verified account that signs in on the web 
   t.is((await env.services.db('mail_outbox').where({ to_address: 'operator@example.com' })).length, 0);
 
   const page = await browser.newPage({ baseURL: env.baseUrl });
-  await page.goto('/signin');
-  await page.getByLabel('Email address').fill('operator@example.com');
-  await page.getByLabel('Password').fill('operator password 1');
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/account$/);
+  await signInOnPage(page, 'operator@example.com', 'operator password 1');
   t.true(await page.getByText('operator@example.com').isVisible());
   await page.close();
 });

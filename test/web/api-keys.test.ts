@@ -2,7 +2,7 @@ import test from 'ava';
 import type { Browser } from 'playwright-core';
 import { createVerifiedUser } from '../../src/auth/accounts.ts';
 import { createApiKey } from '../../src/auth/api-keys.ts';
-import { startBrowserTestEnv } from '../helpers/browser.ts';
+import { startBrowserTestEnv, signInOnPage } from '../helpers/browser.ts';
 import { api, type TestEnv } from '../helpers/env.ts';
 import { WebClient } from '../helpers/web.ts';
 
@@ -78,11 +78,7 @@ test('the keys table fits a 375 px wide screen', async (t) => {
   const context = await browser.newContext({ baseURL: env.baseUrl, viewport: { width: 375, height: 800 } });
   t.teardown(() => context.close());
   const page = await context.newPage();
-  await page.goto('/signin');
-  await page.getByLabel('Email address').fill('narrow@example.com');
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/account$/);
+  await signInOnPage(page, 'narrow@example.com', PASSWORD);
   await page.goto('/account/keys');
   const widths = await page.evaluate(() => ({
     page: document.documentElement.scrollWidth,

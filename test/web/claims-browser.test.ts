@@ -1,7 +1,7 @@
 import test from 'ava';
 import type { Browser } from 'playwright-core';
 import { createVerifiedUser } from '../../src/auth/accounts.ts';
-import { startBrowserTestEnv } from '../helpers/browser.ts';
+import { startBrowserTestEnv, signInOnPage } from '../helpers/browser.ts';
 import type { TestEnv } from '../helpers/env.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
 import { html, serve, type TestSite } from '../helpers/site.ts';
@@ -39,11 +39,7 @@ test('claim a listing by meta tag, copy the tag, Check now; then verify another 
   page.on('console', (m) => {
     if (/Content Security Policy|error/i.test(m.text())) problems.push(m.text());
   });
-  await page.goto('/signin');
-  await page.getByLabel('Email address').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/account$/);
+  await signInOnPage(page, email, PASSWORD);
 
   const { slug } = (await db('listings').where({ id: shopId }).first('slug'))!;
   await page.goto(`/listings/${slug}`);

@@ -2,7 +2,7 @@ import test from 'ava';
 import type { Browser } from 'playwright-core';
 import { createVerifiedUser } from '../../src/auth/accounts.ts';
 import { isoWeekLabel } from '../../src/domain/ranking/weeks.ts';
-import { startBrowserTestEnv } from '../helpers/browser.ts';
+import { startBrowserTestEnv, signInOnPage } from '../helpers/browser.ts';
 import type { TestEnv } from '../helpers/env.ts';
 import { draftListing, insertCompleteProfile, siteSettings } from '../helpers/launches.ts';
 import { serve, type TestSite } from '../helpers/site.ts';
@@ -46,11 +46,7 @@ test.serial('launch panel: choose free, copy a snippet, Check now → scheduled;
   page.on('console', (m) => {
     if (/Content Security Policy|error/i.test(m.text())) problems.push(m.text());
   });
-  await page.goto('/signin');
-  await page.getByLabel('Email address').fill('panel@example.com');
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/account$/);
+  await signInOnPage(page, 'panel@example.com', PASSWORD);
   // The account overview links the listing's home by name; the home links the launch panel, which links back.
   await page.getByRole('link', { name: /^Panel Co/ }).click();
   await page.waitForURL(new RegExp(`/account/listings/${listing.id}$`));

@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import type { Browser } from 'playwright-core';
 import { createVerifiedUser } from '../../src/auth/accounts.ts';
 import { seriousViolations } from '../helpers/axe.ts';
-import { startBrowserTestEnv } from '../helpers/browser.ts';
+import { startBrowserTestEnv, signInOnPage } from '../helpers/browser.ts';
 import type { TestEnv } from '../helpers/env.ts';
 import { imageBytes, ownedListing } from '../helpers/founders.ts';
 
@@ -20,11 +20,7 @@ async function signedIn(email: string, viewport = { width: 1200, height: 900 }) 
   const listing = await ownedListing(env, user.id, 'Image Co');
   const context = await browser.newContext({ baseURL: env.baseUrl, viewport });
   const page = await context.newPage();
-  await page.goto('/signin');
-  await page.getByLabel('Email address').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/account$/);
+  await signInOnPage(page, email, PASSWORD);
   return { user, listing, page, context };
 }
 

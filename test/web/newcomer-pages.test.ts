@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { createVerifiedUser } from '../../src/auth/accounts.ts';
 import { createUser } from '../../src/auth/users.ts';
 import { insertDraft } from '../../src/domain/drafts/drafts.ts';
-import { startBrowserTestEnv } from '../helpers/browser.ts';
+import { startBrowserTestEnv, signInOnPage } from '../helpers/browser.ts';
 import type { TestEnv } from '../helpers/env.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
 import { html, serve, serveExampleSite, text, type TestSite } from '../helpers/site.ts';
@@ -97,11 +97,7 @@ test('the home page refuses a search longer than search_listings accepts', async
 async function signIn(t: { teardown(fn: () => Promise<void>): void }, email: string) {
   const user = await createVerifiedUser(env.services.db, email, PASSWORD);
   const { page, problems } = await newPage(t);
-  await page.goto('/signin');
-  await page.getByLabel('Email address').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/account$/);
+  await signInOnPage(page, email, PASSWORD);
   return { user, page, problems };
 }
 

@@ -2,7 +2,7 @@ import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { createApiKey } from '../../src/auth/api-keys.ts';
 import { createVerifiedUser } from '../../src/auth/accounts.ts';
-import { startBrowserTestEnv } from '../helpers/browser.ts';
+import { startBrowserTestEnv, signInOnPage } from '../helpers/browser.ts';
 import { api, type TestEnv } from '../helpers/env.ts';
 import { imageBytes, ownedListing, words } from '../helpers/founders.ts';
 
@@ -31,11 +31,7 @@ async function signedInOwner(email: string) {
     problems.push(`dialog: ${d.message()}`);
     void d.dismiss();
   });
-  await page.goto('/signin');
-  await page.getByLabel('Email address').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/account$/);
+  await signInOnPage(page, email, PASSWORD);
   return { user, key, listing, page, context, problems };
 }
 

@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { createVerifiedUser } from '../../src/auth/accounts.ts';
 import { readLaunchSettings } from '../../src/domain/launches/launch-settings.ts';
 import { isoWeekLabel } from '../../src/domain/ranking/weeks.ts';
-import { startBrowserTestEnv } from '../helpers/browser.ts';
+import { startBrowserTestEnv, signInOnPage } from '../helpers/browser.ts';
 import type { TestEnv } from '../helpers/env.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
@@ -40,11 +40,7 @@ async function founder(listingName: string) {
 }
 
 async function signIn(page: Page, email: string) {
-  await page.goto('/signin');
-  await page.getByLabel('Email address').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/account$/);
+  await signInOnPage(page, email, PASSWORD);
 }
 
 /** `19800` → `USD 198.00`. */

@@ -4,7 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { createVerifiedUser } from '../../src/auth/accounts.ts';
 import { createApiKey } from '../../src/auth/api-keys.ts';
 import { seriousViolations } from '../helpers/axe.ts';
-import { startBrowserTestEnv } from '../helpers/browser.ts';
+import { startBrowserTestEnv, signInOnPage } from '../helpers/browser.ts';
 import { api, type TestEnv } from '../helpers/env.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
@@ -43,11 +43,7 @@ test('an owner adds an endpoint, copies the secret once, sees deliveries, sends 
 
   const context = await browser.newContext({ baseURL: env.baseUrl, viewport: { width: 390, height: 844 } });
   const page = await context.newPage();
-  await page.goto('/signin');
-  await page.getByLabel('Email address').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/account$/);
+  await signInOnPage(page, email, PASSWORD);
   await page.getByRole('link', { name: 'Webhooks' }).click();
   await page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor();
   await page.getByText('No endpoints yet.').waitFor();
@@ -126,11 +122,7 @@ test('someone else’s endpoint: every action is a not-found page, nothing chang
   await createVerifiedUser(db, email, PASSWORD);
   const context = await browser.newContext({ baseURL: env.baseUrl, viewport: { width: 390, height: 844 } });
   const page = await context.newPage();
-  await page.goto('/signin');
-  await page.getByLabel('Email address').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/account$/);
+  await signInOnPage(page, email, PASSWORD);
   const res = await page.goto(`/account/webhooks/${created.body.id}/delete`);
   t.is(res!.status(), 404);
   await checkPage(t, page, 'the not-found page');
