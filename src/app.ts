@@ -18,6 +18,7 @@ import { restRoutes } from './api/rest-router.ts';
 import { Router } from './http/router.ts';
 import { paths } from './paths.ts';
 import { mediaRoutes } from './web/media.ts';
+import { keptPageLane } from './web/page-cache.ts';
 
 /** The one Koa app serving health, media, OAuth, MCP, REST under /api/v1 and the web pages, built from Services. */
 export function createApp(services: Services, operations: readonly Operation[]): Koa {
@@ -27,6 +28,7 @@ export function createApp(services: Services, operations: readonly Operation[]):
   const app = new Koa({ proxy: hops > 0, maxIpsCount: hops });
   app.silent = true; // errors are logged once, by the problem middleware
   app.use(requestContext(services.log, services.metrics));
+  app.use(keptPageLane(services.caches.visitorPages));
   app.use(problemErrors(services.config.baseUrl));
 
   // One router: the REST API and MCP first, so a request to them tests few routes.

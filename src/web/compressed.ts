@@ -15,8 +15,14 @@ export async function compress(text: string): Promise<Compressed> {
   return { plain, gzip: await gzipAsync(plain) };
 }
 
+/** The body each response was sent from by sendCompressed (so a kept copy of it is not compressed again). */
+const sentBodies = new WeakMap<Context, Compressed>();
+
+export const compressedBody = (ctx: Context): Compressed | undefined => sentBodies.get(ctx);
+
 /** Sends the gzip to a client that accepts it, the plain bytes to any other. */
 export function sendCompressed(ctx: Context, body: Compressed): void {
+  sentBodies.set(ctx, body);
   ctx.vary('Accept-Encoding');
   if (ctx.acceptsEncodings('gzip', 'identity') === 'gzip') {
     ctx.set('Content-Encoding', 'gzip');

@@ -1,11 +1,11 @@
 import { ServerResponse } from 'node:http';
-import type { Context } from 'koa';
+import type { Context, Middleware, Next } from 'koa';
 import { knownError } from '../errors.ts';
 import type { RouteContext, RouteHandler } from '../http/router.ts';
-import { compress, sendCompressed } from './compressed.ts';
+import { compress, compressedBody, sendCompressed } from './compressed.ts';
 import { pageContext } from './invoke.ts';
-import { currentUser } from './session.ts';
-import type { KeptPage } from './visitor-page-cache.ts';
+import { currentUser, SESSION_COOKIE } from './session.ts';
+import type { KeptPage, VisitorPageCache } from './visitor-page-cache.ts';
 import type { WebServices } from './web-services.ts';
 
 /**
@@ -14,23 +14,37 @@ import type { WebServices } from './web-services.ts';
  * process renders each page once per PAGE_CACHE_TTL_MS and sends the others the kept copy, gzipped
  * for the clients that ask (src/web/visitor-page-cache.ts). Signed-in people and `?notice=` pages
  * always get a fresh render; a vote or an unvote in this process forgets the copies it changes.
+ * Once a page is kept, the lane in front of the app (keptPageLane) answers its visitors.
  */
 
 /**
  * A page route whose answer to visitors without a session is the kept copy of the page named by
  * `keyOf(ctx)` on the request's site; `handler` renders it when no copy is kept (once for
  * concurrent visitors), and apart from any request when the copy has aged. Only a 200 HTML page
- * that set no cookie is kept: a redirect, an error page or a page that gave this browser something
- * of its own (a CSRF cookie) is left alone.
+ * (or XML: the sitemap) that set no cookie is kept: a redirect, an error page or a page that gave this browser something
+ * of its own (a CSRF cookie) is left alone. `visited` runs after every 200 answer of the route,
+ * kept, rendered or sent by the lane (keptPageLane), with the route's parameters.
  */
-export function keptForVisitors(services: WebServices, keyOf: (ctx: RouteContext) => string, handler: RouteHandler): RouteHandler {
+export function keptForVisitors(
+  services: WebServices,
+  keyOf: (ctx: RouteContext) => string,
+  handler: RouteHandler,
+  options: { visited?: (ctx: Context, params: RouteContext['params']) => void } = {},
+): RouteHandler {
   const pages = services.caches.visitorPages;
+  const { visited } = options;
   return async function keptPage(ctx, next) {
+    await answer(ctx, next);
+    if (visited && ctx.status === 200) visited(ctx, ctx.params);
+  };
+
+  async function answer(ctx: RouteContext, next: Next): Promise<unknown> {
     if (!pages.enabled || ctx.query.notice !== undefined || (await currentUser(ctx, services))) return handler(ctx, next);
     const { site } = await pageContext(ctx, services);
+    const key = `${site.id}:${keyOf(ctx)}`;
     let rendered = false;
     const kept = pages.get(
-      `${site.id}:${keyOf(ctx)}`,
+      key,
       async () => {
         rendered = true;
         await handler(ctx, next);
@@ -39,12 +53,41 @@ export function keptForVisitors(services: WebServices, keyOf: (ctx: RouteContext
       () => renderAside(ctx, handler),
     );
     const page = kept instanceof Promise ? await kept : kept;
-    if (page) return sendKept(ctx, page);
+    if (page) {
+      const { params } = ctx;
+      pages.remember(addressOf(ctx), { key, visited: visited && ((lane) => visited(lane, params)) });
+      return sendKept(ctx, page);
+    }
     // Not keepable: this request's own render has answered; a visitor who waited on someone
     // else's render (a redirect, a page that set a cookie) renders their own.
     if (!rendered) await handler(ctx, next);
+  }
+}
+
+/**
+ * In front of the app's routes (src/app.ts): a GET without a session cookie to an address whose
+ * page is kept gets that page at once, without the router, the page scope's readers and checks, or
+ * a session and site lookup: a kept page then costs little more than its bytes. Every other
+ * request goes on, and so does the one that is to start rendering an aged copy again
+ * (VisitorPageCache.keptAt).
+ */
+export function keptPageLane(pages: VisitorPageCache): Middleware {
+  const sessionCookie = `${SESSION_COOKIE}=`;
+  return async function keptPageLane(ctx, next) {
+    if (ctx.method !== 'GET' || !pages.enabled || ctx.get('cookie').includes(sessionCookie)) return next();
+    const kept = pages.keptAt(addressOf(ctx));
+    if (!kept) return next();
+    sendKept(ctx, kept.page);
+    kept.visited?.(ctx);
   };
 }
+
+/**
+ * What a request asks for, as sent: the URL and the headers the site is found by. Two requests with
+ * the same address are answered with the same kept page (a proxy's X-Forwarded-Host is part of it
+ * whether or not proxies are trusted: more addresses than needed are harmless, fewer would not be).
+ */
+const addressOf = (ctx: Context) => `${ctx.get('host')}\n${ctx.get('x-forwarded-host')}\n${ctx.url}`;
 
 /**
  * Renders the page of the request `ctx` again in a context of its own, after `ctx` has been
@@ -76,14 +119,22 @@ export function forgetKeptPages(services: WebServices, slug: string): void {
 /** The key of a listing's own page among the kept pages of its site. */
 export const listingPageKey = (slug: string) => `listing:${slug.toLowerCase()}`;
 
+/** Headers a response has for its request or its encoding alone: not kept with a page. */
+const OF_ONE_RESPONSE = new Set(['x-request-id', 'content-length', 'content-encoding', 'vary', 'set-cookie']);
+
 async function keepable(ctx: Context): Promise<KeptPage | null> {
-  if (ctx.status !== 200 || typeof ctx.body !== 'string' || !ctx.response.is('html') || ctx.response.get('Set-Cookie')) return null;
-  return { csp: ctx.response.get('Content-Security-Policy'), ...(await compress(ctx.body)) };
+  if (ctx.status !== 200 || !ctx.response.is('html', 'xml') || ctx.response.get('Set-Cookie')) return null;
+  const body = compressedBody(ctx) ?? (typeof ctx.body === 'string' ? await compress(ctx.body) : null);
+  if (!body) return null;
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(ctx.response.headers)) {
+    if (value !== undefined && !OF_ONE_RESPONSE.has(name)) headers[name] = String(value);
+  }
+  return { headers, plain: body.plain, gzip: body.gzip };
 }
 
 function sendKept(ctx: Context, page: KeptPage): void {
   ctx.status = 200;
-  ctx.type = 'text/html; charset=utf-8';
-  ctx.set('Content-Security-Policy', page.csp);
+  ctx.set(page.headers);
   sendCompressed(ctx, page);
 }

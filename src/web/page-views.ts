@@ -1,6 +1,5 @@
 import { isbot } from 'isbot';
 import type { Context } from 'koa';
-import type { RouteHandler } from '../http/router.ts';
 import type { WebServices } from './web-services.ts';
 
 /**
@@ -11,17 +10,6 @@ import type { WebServices } from './web-services.ts';
 export function countListingView(ctx: Context, services: Pick<WebServices, 'pageCounters'>, slug: string): void {
   if (isBotRequest(ctx)) return;
   services.pageCounters.view(slug, referrerHost(ctx.get('referer')));
-}
-
-/**
- * Route middleware of the listing page, in front of the visitor cache: once the page answered
- * 200, fresh or from a kept copy, its view is counted.
- */
-export function countedListingViews(services: Pick<WebServices, 'pageCounters'>): RouteHandler {
-  return async function countView(ctx, next) {
-    await next();
-    if (ctx.status === 200) countListingView(ctx, services, ctx.params.slug!);
-  };
 }
 
 /** Counts one click through /go/{slug}, unless a bot follows the link. */

@@ -1,10 +1,25 @@
+import type { Context } from 'koa';
 import { LRUCache } from 'lru-cache';
 import type { Compressed } from './compressed.ts';
 
 /** A public page as every visitor without a session gets it, ready to send (gzipped too: every browser asks). */
 export interface KeptPage extends Compressed {
-  /** The page's Content-Security-Policy (its inline elements named by hash, so the same for all). */
-  csp: string;
+  /**
+   * The headers its render set that are the same for every visitor: the type and the security
+   * headers, the CSP among them (its inline elements named by hash). Not those of one request or one
+   * encoding (request id, length, encoding, Vary).
+   */
+  headers: Record<string, string>;
+}
+
+/**
+ * Where a page was asked for (host headers and URL as sent, src/web/page-cache.ts) and the kept page
+ * it was: the requests the lane in front of the app answers without routing them.
+ */
+export interface KeptAddress {
+  key: string;
+  /** What a visit to the page does besides sending it (a listing page counts a view). */
+  visited?: (ctx: Context) => void;
 }
 
 /** What the kept pages of one process may hold: about 4,000 listing pages with their gzip. */
@@ -15,6 +30,9 @@ const MAX_BYTES = 64 * 1024 * 1024;
  * visit): serving visitors comes first (with 4, bench:pages served 11 % fewer listing pages than with 2).
  */
 const MAX_REFRESHES = 2;
+
+/** Addresses remembered: a few per kept page (with and without a query, other hosts of the site). */
+const MAX_ADDRESSES = 20_000;
 
 /**
  * The public pages one api process keeps for visitors (src/web/page-cache.ts), built by
@@ -27,8 +45,9 @@ export class VisitorPageCache {
   readonly #ttlMs: number;
   readonly #pages = new LRUCache<string, { page: KeptPage; expires: number }>({
     maxSize: MAX_BYTES,
-    sizeCalculation: ({ page }) => page.plain.length + page.gzip.length + page.csp.length + 64,
+    sizeCalculation: ({ page }) => page.plain.length + page.gzip.length + 1024,
   });
+  readonly #addresses = new LRUCache<string, KeptAddress>({ max: MAX_ADDRESSES });
   /** Renders under way; one that a forget() reached is not kept (it may show what was forgotten). */
   readonly #rendering = new Map<string, { page: Promise<KeptPage | null>; keep: boolean }>();
   #refreshes = 0;
@@ -60,6 +79,25 @@ export class VisitorPageCache {
       return kept.page;
     }
     return pending ? pending.page : this.#start(key, render());
+  }
+
+  /** Remembers that a request to `address` was answered with the page kept under `to.key`. */
+  remember(address: string, to: KeptAddress): void {
+    this.#addresses.set(address, to);
+  }
+
+  /**
+   * The page a request to `address` was last answered with, while its visitors may get it without
+   * the route: fresh, or aged while its next render is under way or no other can start (else the
+   * route sends the aged copy and starts the render).
+   */
+  keptAt(address: string): { page: KeptPage; visited?: (ctx: Context) => void } | undefined {
+    const to = this.#addresses.get(address);
+    const kept = to && this.#pages.get(to.key);
+    if (!kept) return undefined;
+    const aged = kept.expires <= performance.now();
+    if (aged && !this.#rendering.has(to.key) && this.#refreshes < MAX_REFRESHES) return undefined;
+    return { page: kept.page, visited: to.visited };
   }
 
   #start(key: string, page: Promise<KeptPage | null>): Promise<KeptPage | null> {

@@ -88,6 +88,26 @@ test.serial('a view served from the kept copy is counted like a fresh one', asyn
   t.is(Number(views), 2);
 });
 
+test.serial('a kept page or sitemap answered in front of the routes has the headers and bytes of the routed answer', async (t) => {
+  await insertLiveListing(db(), { name: 'Lane Copy', url: 'https://lane.example.com/' });
+  for (const path of ['/listings/lane-copy', '/sitemap.xml']) {
+    const [routed, laned] = [await rawGet(path, { 'accept-encoding': 'gzip' }), await rawGet(path, { 'accept-encoding': 'gzip' })];
+    const { date: _d1, 'x-request-id': first, ...routedHeaders } = routed.headers;
+    const { date: _d2, 'x-request-id': second, ...lanedHeaders } = laned.headers;
+    t.deepEqual(lanedHeaders, routedHeaders, path);
+    t.not(second, first, 'each answer has its own request id');
+    t.deepEqual(laned.body, routed.body, path);
+    t.is(routed.headers['content-encoding'], 'gzip');
+    const plain = await fetch(`${env.baseUrl}${path}`, { headers: { 'accept-encoding': 'identity' } });
+    t.is(plain.headers.get('content-encoding'), null);
+    t.is(await plain.text(), gunzipSync(laned.body).toString());
+  }
+  const sitemap = await rawGet('/sitemap.xml', { 'accept-encoding': 'gzip' });
+  t.regex(String(sitemap.headers['content-type']), /^application\/xml/);
+  t.is(sitemap.headers['cache-control'], 'public, max-age=300');
+  t.true(gunzipSync(sitemap.body).toString().includes('/listings/lane-copy</loc>'));
+});
+
 /** A GET whose body is not decompressed (fetch would undo the gzip). */
 function rawGet(path: string, headers: Record<string, string>): Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {

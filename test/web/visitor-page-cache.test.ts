@@ -6,7 +6,7 @@ import { VisitorPageCache, type KeptPage } from '../../src/web/visitor-page-cach
  * again apart from the request, one render for a crowd, forgetting.
  */
 
-const page = (text: string): KeptPage => ({ csp: "default-src 'self'", plain: Buffer.from(text), gzip: Buffer.from(text) });
+const page = (text: string): KeptPage => ({ headers: { 'content-type': 'text/html' }, plain: Buffer.from(text), gzip: Buffer.from(text) });
 const text = async (kept: KeptPage | Promise<KeptPage | null>) => (await kept)?.plain.toString() ?? null;
 const never = (): Promise<KeptPage | null> => {
   throw new Error('not expected to render');
@@ -100,4 +100,42 @@ test('a page rendered as null is not kept; forget() drops the matching copies an
 test('a cache with no time to live keeps nothing', (t) => {
   t.false(new VisitorPageCache(0).enabled);
   t.true(new VisitorPageCache(1).enabled);
+});
+
+test('the lane in front of the routes gets a remembered address’s page while it is fresh or being rendered again', async (t) => {
+  const cache = new VisitorPageCache(1);
+  const kept = (address: string) => cache.keptAt(address)?.page.plain.toString() ?? null;
+  t.is(kept('host\n\n/a'), null, 'an address nobody asked for');
+  await cache.get('a', async () => page('a'), never);
+  cache.remember('host\n\n/a', { key: 'a' });
+  cache.remember('host\n\n/a?utm_source=x', { key: 'a' });
+  t.is(kept('host\n\n/a'), 'a');
+  t.is(kept('host\n\n/a?utm_source=x'), 'a', 'two addresses, one page');
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  t.is(kept('host\n\n/a'), null, 'aged: the route sends it and starts the render');
+  const held = pendingRender();
+  t.is(await text(cache.get('a', never, held.render)), 'a');
+  t.is(kept('host\n\n/a'), 'a', 'aged while its render is under way');
+  held.finish(page('a, new'));
+  await settled();
+  t.is(await text(cache.get('a', never, async () => page('a, newer'))), 'a, new', 'the render was kept');
+  cache.remember('host\n\n/a', { key: 'a' });
+  cache.forget();
+  t.is(kept('host\n\n/a'), null, 'forgotten pages are forgotten for the lane too');
+});
+
+test('while no render can start, the lane sends aged pages instead of routing each visit', async (t) => {
+  const cache = new VisitorPageCache(1);
+  for (const key of ['a', 'b', 'c']) {
+    await cache.get(key, async () => page(key), never);
+    cache.remember(`/${key}`, { key });
+  }
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  t.is(cache.keptAt('/c'), undefined);
+  const held = pendingRender();
+  for (const key of ['a', 'b']) await cache.get(key, never, held.render);
+  t.is(cache.keptAt('/c')?.page.plain.toString(), 'c', 'both render slots are taken');
+  held.finish(page('new'));
+  await settled();
+  t.is(cache.keptAt('/c'), undefined, 'a slot is free: the next visit goes to the route and renders it');
 });

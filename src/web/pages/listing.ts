@@ -13,7 +13,7 @@ import { siteOrigin } from '../head.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { invokeForPage, pageContext } from '../invoke.ts';
 import { keptForVisitors, listingPageKey } from '../page-cache.ts';
-import { countedListingViews } from '../page-views.ts';
+import { countListingView } from '../page-views.ts';
 import { renderPage } from '../render.ts';
 import { factItems, listingHead, listingMeta, makersSection, updatesSection } from '../listing-parts.ts';
 import type { WebServices } from '../web-services.ts';
@@ -30,10 +30,8 @@ const LATEST_UPDATES = 3;
 
 /** The public page of a live listing (what get_listing returns), with a link to its story. */
 export const listingPages: PageRoutes = (router, services) => {
-  // Views are counted in front of the visitor cache, so a kept copy counts like a fresh page.
   router.get(
     '/listings/{slug}',
-    countedListingViews(services),
     keptForVisitors(
       services,
       (ctx) => listingPageKey(ctx.params.slug!),
@@ -60,6 +58,8 @@ export const listingPages: PageRoutes = (router, services) => {
           ),
         });
       },
+      // A kept copy, sent by the route or the lane in front of it, counts like a fresh page.
+      { visited: (ctx, { slug }) => countListingView(ctx, services, slug!) },
     ),
   );
 };

@@ -5,6 +5,7 @@ import { sitemapOf } from '../../operations/read-models/browse.ts';
 import { brandPng, FAVICON_SVG, type BrandImage } from '../brand-images.ts';
 import { compress, sendCompressed } from '../compressed.ts';
 import { siteOrigin } from '../head.ts';
+import { keptForVisitors } from '../page-cache.ts';
 import { pageContext } from '../invoke.ts';
 import { sitemapFileCount, sitemapFilePath, sitemapIndex, urlset } from '../sitemap-xml.ts';
 import type { WebServices } from '../web-services.ts';
@@ -26,15 +27,30 @@ export const seoPages: PageRoutes = (router, services) => {
     ctx.body = `User-agent: *\nDisallow: /account/\nDisallow: /api/\nDisallow: /dev/\nAllow: /\n\nSitemap: ${siteOrigin(site, services.config.baseUrl)}/sitemap.xml\n`;
   });
 
-  router.get('/sitemap.xml', async function sitemap(ctx) {
-    await sendSitemap(ctx, services, null);
-  });
+  // Kept whole for visitors like the pages (src/web/page-cache.ts): crawlers ask for it often.
+  router.get(
+    '/sitemap.xml',
+    keptForVisitors(
+      services,
+      () => 'sitemap:0',
+      async function sitemap(ctx) {
+        await sendSitemap(ctx, services, null);
+      },
+    ),
+  );
 
-  router.get('/sitemaps/{file}', async function sitemapFile(ctx) {
-    const n = /^([1-9]\d{0,5})\.xml$/.exec(ctx.params.file!)?.[1];
-    if (!n) throw notFound('The sitemap file');
-    await sendSitemap(ctx, services, Number(n));
-  });
+  router.get(
+    '/sitemaps/{file}',
+    keptForVisitors(
+      services,
+      (ctx) => `sitemap:${ctx.params.file}`,
+      async function sitemapFile(ctx) {
+        const n = /^([1-9]\d{0,5})\.xml$/.exec(ctx.params.file!)?.[1];
+        if (!n) throw notFound('The sitemap file');
+        await sendSitemap(ctx, services, Number(n));
+      },
+    ),
+  );
 
   const image = (path: string, name: BrandImage) =>
     router.get(path, async function brandImage(ctx) {
