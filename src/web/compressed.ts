@@ -1,6 +1,7 @@
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import type { Context } from 'koa';
+import { LRUCache } from 'lru-cache';
 
 const gzipAsync = promisify(gzip);
 
@@ -24,10 +25,22 @@ export const compressedBody = (ctx: Context): Compressed | undefined => sentBodi
 export function sendCompressed(ctx: Context, body: Compressed): void {
   sentBodies.set(ctx, body);
   ctx.vary('Accept-Encoding');
-  if (ctx.acceptsEncodings('gzip', 'identity') === 'gzip') {
+  if (acceptsGzip(ctx)) {
     ctx.set('Content-Encoding', 'gzip');
     ctx.body = body.gzip;
   } else {
     ctx.body = body.plain;
   }
+}
+
+/** Answers by Accept-Encoding header: browsers send a handful of them, and negotiating costs a parse per request. */
+const gzipAnswers = new LRUCache<string, boolean>({ max: 500 });
+
+function acceptsGzip(ctx: Context): boolean {
+  const header = ctx.get('accept-encoding');
+  const known = gzipAnswers.get(header);
+  if (known !== undefined) return known;
+  const gzip = ctx.acceptsEncodings('gzip', 'identity') === 'gzip';
+  if (header.length <= 200) gzipAnswers.set(header, gzip);
+  return gzip;
 }

@@ -1,4 +1,5 @@
 import { isbot } from 'isbot';
+import { LRUCache } from 'lru-cache';
 import type { Context } from 'koa';
 import type { WebServices } from './web-services.ts';
 
@@ -24,8 +25,18 @@ export function countListingClick(ctx: Context, services: Pick<WebServices, 'pag
 const isBotRequest = (ctx: Context) => {
   const agent = ctx.get('user-agent');
   if (agent === '' || ctx.method !== 'GET' || /prefetch|prerender/i.test(`${ctx.get('sec-purpose')} ${ctx.get('purpose')}`)) return true;
-  return isbot(agent);
+  const known = botAgents.get(agent);
+  if (known !== undefined) return known;
+  const bot = isbot(agent);
+  if (agent.length <= 512) botAgents.set(agent, bot);
+  return bot;
 };
+
+/**
+ * isbot's answers by User-Agent: its pattern is long, and most views come from a few hundred
+ * browser versions (a kept page's whole answer costs about as much as one match).
+ */
+const botAgents = new LRUCache<string, boolean>({ max: 2_000 });
 
 /** The host of an http(s) referrer, lower case, without port or path; null for anything else. */
 function referrerHost(referer: string): string | null {

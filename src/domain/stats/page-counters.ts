@@ -31,7 +31,11 @@ export interface PageCounterOptions {
   enabled?: boolean;
   /** @default 1000 */
   flushMs?: number;
-  /** A flush starts at once when this many events are waiting. @default 1000 */
+  /**
+   * A flush starts at once when this many events are waiting (the buffer holds one entry per
+   * listing, hour and referrer, so at most this many). @default 10000: a busy process writes one
+   * upsert a second rather than one per thousand views.
+   */
   maxEvents?: number;
 }
 
@@ -45,7 +49,7 @@ interface Counts {
 
 export function createPageCounters(db: Db, log: Logger, options: PageCounterOptions = {}): PageCounters {
   const enabled = options.enabled ?? true;
-  const maxEvents = options.maxEvents ?? 1_000;
+  const maxEvents = options.maxEvents ?? 10_000;
   let buffer = new Map<string, Counts>();
   let events = 0;
   let writing: Promise<void> = Promise.resolve();
