@@ -1,19 +1,33 @@
 import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
+import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { Context } from 'koa';
 import { LRUCache } from 'lru-cache';
 
 const gzipAsync = promisify(gzip);
+const brotliAsync = promisify(brotliCompress);
 
-/** A body kept to be sent many times: as it is, and gzipped once for the clients that ask. */
+/**
+ * Brotli's quality for bodies compressed once and sent many times: 5 makes pages about a tenth
+ * smaller than gzip and a large sitemap half its size, in about gzip's time (11 takes ten times longer).
+ */
+const BROTLI_QUALITY = 5;
+
+/** A body kept to be sent many times: as it is, and compressed once in each encoding browsers ask for. */
 export interface Compressed {
   plain: Buffer;
   gzip: Buffer;
+  br: Buffer;
 }
 
 export async function compress(text: string): Promise<Compressed> {
   const plain = Buffer.from(text);
-  return { plain, gzip: await gzipAsync(plain) };
+  const [zipped, br] = await Promise.all([
+    gzipAsync(plain),
+    brotliAsync(plain, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: plain.length },
+    }),
+  ]);
+  return { plain, gzip: zipped, br };
 }
 
 /** The body each response was sent from by sendCompressed (so a kept copy of it is not compressed again). */
@@ -21,26 +35,30 @@ const sentBodies = new WeakMap<Context, Compressed>();
 
 export const compressedBody = (ctx: Context): Compressed | undefined => sentBodies.get(ctx);
 
-/** Sends the gzip to a client that accepts it, the plain bytes to any other. */
+/** Sends brotli to a client that accepts it, else the gzip to one that accepts that, else the plain bytes. */
 export function sendCompressed(ctx: Context, body: Compressed): void {
   sentBodies.set(ctx, body);
   ctx.vary('Accept-Encoding');
-  if (acceptsGzip(ctx)) {
-    ctx.set('Content-Encoding', 'gzip');
-    ctx.body = body.gzip;
-  } else {
-    ctx.body = body.plain;
-  }
+  const encoding = encodingFor(ctx);
+  if (encoding !== 'identity') ctx.set('Content-Encoding', encoding);
+  ctx.body = body[encoding === 'identity' ? 'plain' : encoding];
 }
 
-/** Answers by Accept-Encoding header: browsers send a handful of them, and negotiating costs a parse per request. */
-const gzipAnswers = new LRUCache<string, boolean>({ max: 500 });
+type Encoding = 'br' | 'gzip' | 'identity';
 
-function acceptsGzip(ctx: Context): boolean {
+/** Answers by Accept-Encoding header: browsers send a handful of them, and negotiating costs a parse per request. */
+const encodings = new LRUCache<string, Encoding>({ max: 500 });
+
+/**
+ * Brotli whenever the client accepts it: browsers list gzip first with the same weight
+ * (`gzip, deflate, br, zstd`), so the client's order would never pick the smaller body.
+ */
+function encodingFor(ctx: Context): Encoding {
   const header = ctx.get('accept-encoding');
-  const known = gzipAnswers.get(header);
-  if (known !== undefined) return known;
-  const gzip = ctx.acceptsEncodings('gzip', 'identity') === 'gzip';
-  if (header.length <= 200) gzipAnswers.set(header, gzip);
-  return gzip;
+  const known = encodings.get(header);
+  if (known) return known;
+  const encoding: Encoding =
+    ctx.acceptsEncodings('br') === 'br' ? 'br' : ctx.acceptsEncodings('gzip', 'identity') === 'gzip' ? 'gzip' : 'identity';
+  if (header.length <= 200) encodings.set(header, encoding);
+  return encoding;
 }

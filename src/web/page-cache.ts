@@ -11,8 +11,8 @@ import type { WebServices } from './web-services.ts';
 /**
  * Public pages as visitors without a session see them (no vote state, no CSRF token, no notice)
  * are the same bytes for all of them, CSP included (src/web/security-headers.ts), so one api
- * process renders each page once per PAGE_CACHE_TTL_MS and sends the others the kept copy, gzipped
- * for the clients that ask (src/web/visitor-page-cache.ts). Signed-in people and `?notice=` pages
+ * process renders each page once per PAGE_CACHE_TTL_MS and sends the others the kept copy, compressed
+ * (brotli or gzip) for the clients that ask (src/web/visitor-page-cache.ts). Signed-in people and `?notice=` pages
  * always get a fresh render; a vote or an unvote in this process forgets the copies it changes.
  * Once a page is kept, the lane in front of the app (keptPageLane) answers its visitors.
  */
@@ -130,7 +130,7 @@ async function keepable(ctx: Context): Promise<KeptPage | null> {
   for (const [name, value] of Object.entries(ctx.response.headers)) {
     if (value !== undefined && !OF_ONE_RESPONSE.has(name)) headers[name] = String(value);
   }
-  return { headers, plain: body.plain, gzip: body.gzip };
+  return { headers, plain: body.plain, gzip: body.gzip, br: body.br };
 }
 
 function sendKept(ctx: Context, page: KeptPage): void {

@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import { LRUCache } from 'lru-cache';
 import type { Compressed } from './compressed.ts';
 
-/** A public page as every visitor without a session gets it, ready to send (gzipped too: every browser asks). */
+/** A public page as every visitor without a session gets it, ready to send (compressed too: every browser asks). */
 export interface KeptPage extends Compressed {
   /**
    * The headers its render set that are the same for every visitor: the type and the security
@@ -22,7 +22,7 @@ export interface KeptAddress {
   visited?: (ctx: Context) => void;
 }
 
-/** What the kept pages of one process may hold: about 4,000 listing pages with their gzip. */
+/** What the kept pages of one process may hold: about 3,000 listing pages with their gzip and brotli. */
 const MAX_BYTES = 64 * 1024 * 1024;
 
 /**
@@ -45,7 +45,7 @@ export class VisitorPageCache {
   readonly #ttlMs: number;
   readonly #pages = new LRUCache<string, { page: KeptPage; expires: number }>({
     maxSize: MAX_BYTES,
-    sizeCalculation: ({ page }) => page.plain.length + page.gzip.length + 1024,
+    sizeCalculation: ({ page }) => page.plain.length + page.gzip.length + page.br.length + 1024,
   });
   readonly #addresses = new LRUCache<string, KeptAddress>({ max: MAX_ADDRESSES });
   /** Renders under way; one that a forget() reached is not kept (it may show what was forgotten). */

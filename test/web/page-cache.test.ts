@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import http from 'node:http';
-import { gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import test from 'ava';
 import { startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { insertDraftListing, insertLiveListing } from '../helpers/listings.ts';
@@ -101,6 +101,12 @@ test.serial('a kept page or sitemap answered in front of the routes has the head
     const plain = await fetch(`${env.baseUrl}${path}`, { headers: { 'accept-encoding': 'identity' } });
     t.is(plain.headers.get('content-encoding'), null);
     t.is(await plain.text(), gunzipSync(laned.body).toString());
+    // What browsers send: gzip first, brotli later with the same weight; brotli is the smaller body.
+    const br = await rawGet(path, { 'accept-encoding': 'gzip, deflate, br, zstd' });
+    t.is(br.headers['content-encoding'], 'br');
+    t.is(brotliDecompressSync(br.body).toString(), gunzipSync(laned.body).toString());
+    t.true(br.body.length < laned.body.length);
+    t.is((await rawGet(path, { 'accept-encoding': 'br;q=0, gzip' })).headers['content-encoding'], 'gzip', 'refused brotli');
   }
   const sitemap = await rawGet('/sitemap.xml', { 'accept-encoding': 'gzip' });
   t.regex(String(sitemap.headers['content-type']), /^application\/xml/);

@@ -6,7 +6,12 @@ import { VisitorPageCache, type KeptPage } from '../../src/web/visitor-page-cach
  * again apart from the request, one render for a crowd, forgetting.
  */
 
-const page = (text: string): KeptPage => ({ headers: { 'content-type': 'text/html' }, plain: Buffer.from(text), gzip: Buffer.from(text) });
+const page = (text: string): KeptPage => ({
+  headers: { 'content-type': 'text/html' },
+  plain: Buffer.from(text),
+  gzip: Buffer.from(text),
+  br: Buffer.from(text),
+});
 const text = async (kept: KeptPage | Promise<KeptPage | null>) => (await kept)?.plain.toString() ?? null;
 const never = (): Promise<KeptPage | null> => {
   throw new Error('not expected to render');

@@ -21,8 +21,12 @@ export function createBrowseCaches(ttlMs: number) {
     sitemap: new TtlCache<SitemapEntry[]>({ ttlMs: documentTtlMs, maxEntries: 100, serveStale: true }),
     /** Rendered documents (sitemap files, feeds, calendars) by key; null: no such document. */
     documents: new TtlCache<string | null>({ ttlMs: documentTtlMs, maxEntries: 1_000, serveStale: true }),
-    /** Sitemap files as sent: the XML and its gzip (crawlers ask for gzip); null: no such file. */
-    sitemapFiles: new TtlCache<{ plain: Buffer; gzip: Buffer } | null>({ ttlMs: documentTtlMs, maxEntries: 1_000, serveStale: true }),
+    /** Sitemap files as sent: the XML, its gzip and its brotli (crawlers ask for compression); null: no such file. */
+    sitemapFiles: new TtlCache<{ plain: Buffer; gzip: Buffer; br: Buffer } | null>({
+      ttlMs: documentTtlMs,
+      maxEntries: 1_000,
+      serveStale: true,
+    }),
   };
 }
 
