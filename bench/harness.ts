@@ -4,6 +4,7 @@ import fs from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { createDb, migrate } from '../src/db/knex.ts';
 import { seed } from '../src/db/seed.ts';
@@ -163,9 +164,12 @@ export async function compare(
   });
 }
 
+/** The load generator keeps no response bodies (bench/discard-bodies.cjs says why). */
+const DISCARD_BODIES = fileURLToPath(new URL('./discard-bodies.cjs', import.meta.url));
+
 async function measure(name: string, options: autocannon.Options, seconds: number): Promise<LoadResult> {
   const cpu = process.threadCpuUsage();
-  const r = await autocannon({ ...options, connections: CONNECTIONS, workers: 1, duration: seconds });
+  const r = await autocannon({ ...options, connections: CONNECTIONS, workers: 1, duration: seconds, setupClient: DISCARD_BODIES as never });
   const used = process.threadCpuUsage(cpu);
   if (r.non2xx || r.errors) throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
   const cpuUs = (used.user + used.system) / Math.max(1, r.requests.total);
