@@ -11,19 +11,20 @@ import type { WebServices } from './web-services.ts';
 /**
  * Public pages as visitors without a session see them (no vote state, no CSRF token, no notice)
  * are the same bytes for all of them, CSP included (src/web/security-headers.ts), so one api
- * process renders each page once per PAGE_CACHE_TTL_MS and sends the others the kept copy, compressed
- * (brotli or gzip) for the clients that ask (src/web/visitor-page-cache.ts). Signed-in people and `?notice=` pages
- * always get a fresh render; a vote or an unvote in this process forgets the copies it changes.
- * Once a page is kept, the lane in front of the app (keptPageLane) answers its visitors.
+ * process renders each page once per PAGE_CACHE_TTL_MS and sends the others the kept copy,
+ * compressed (brotli or gzip) for the clients that ask (src/web/visitor-page-cache.ts). Signed-in
+ * people and `?notice=` pages always get a fresh render; a vote or an unvote in this process
+ * forgets the copies it changes. Once a page is kept, the lane in front of the app (keptPageLane)
+ * answers its visitors.
  */
 
 /**
  * A page route whose answer to visitors without a session is the kept copy of the page named by
  * `keyOf(ctx)` on the request's site; `handler` renders it when no copy is kept (once for
  * concurrent visitors), and apart from any request when the copy has aged. Only a 200 HTML page
- * (or XML: the sitemap) that set no cookie is kept: a redirect, an error page or a page that gave this browser something
- * of its own (a CSRF cookie) is left alone. `visited` runs after every 200 answer of the route,
- * kept, rendered or sent by the lane (keptPageLane), with the route's parameters.
+ * (or XML: the sitemap) that set no cookie is kept: a redirect, an error page or a page that gave
+ * this browser something of its own (a CSRF cookie) is left alone. `visited` runs after every 200
+ * answer of the route, kept, rendered or sent by the lane (keptPageLane), with the route's parameters.
  */
 export function keptForVisitors(
   services: WebServices,
