@@ -1,5 +1,5 @@
 import Koa from 'koa';
-import { createOAuthProvider } from './auth/oauth/provider.ts';
+import { lazyOAuthServer } from './auth/oauth/lazy-provider.ts';
 import { resourceIdentifier, resourceMetadataPath, serveResourceMetadata } from './auth/oauth/resources.ts';
 import { oauthRoutes } from './auth/oauth/routes.ts';
 import { appError } from './errors.ts';
@@ -62,11 +62,11 @@ export function createApp(services: Services, operations: readonly Operation[]):
   root.get('/.well-known/oauth-protected-resource', serveResourceMetadata(services.config, 'mcp'));
   root.get(resourceMetadataPath('api'), serveResourceMetadata(services.config, 'api'));
   mediaRoutes(root, services);
-  const oauthProvider = createOAuthProvider(services);
-  oauthRoutes(root, oauthProvider, services.config, services.db);
+  const oauth = lazyOAuthServer(services);
+  oauthRoutes(root, oauth, services.config, services.db);
   paymentWebhooks(root, services);
   // Server-rendered pages (also sign-in and consent of OAuth).
-  const pageNotFound = webPages(router, services, [consentPages(oauthProvider)]);
+  const pageNotFound = webPages(router, services, [consentPages(oauth)]);
 
   app.use(router.middleware());
   app.use(async function notFound(ctx, next) {
