@@ -10,7 +10,6 @@ import { seed } from '../src/db/seed.ts';
 import { startEmbeddedPostgres } from '../src/embedded/postgres.ts';
 import { startTemporalDevServer } from '../src/embedded/temporal.ts';
 import { workflowBundle } from '../src/temporal/worker.ts';
-import { launchBrowserServer } from './helpers/browser.ts';
 import { namespaceFor } from './helpers/namespace.ts';
 
 /**
@@ -19,10 +18,8 @@ import { namespaceFor } from './helpers/namespace.ts';
  * and seeded template database, then runs ava. Each test file clones the template into its own
  * database and uses its own Temporal namespace (namespaceFor), so files run in parallel.
  * What every file would otherwise redo is done once here: the workflow bundle (a file named by
- * TEST_WORKFLOW_BUNDLE, test/helpers/bundle.ts), Node's compile cache (NODE_COMPILE_CACHE: each
- * test file is a process that loads the whole app's TypeScript) and the launch of Chromium (one
- * browser for the run, named by TEST_BROWSER_WS; each browser test file connects to it,
- * test/helpers/browser.ts).
+ * TEST_WORKFLOW_BUNDLE, test/helpers/bundle.ts) and Node's compile cache (NODE_COMPILE_CACHE: each
+ * test file is a process that loads the whole app's TypeScript).
  */
 const ROOT = path.resolve(import.meta.dirname, '..');
 const TEMPLATE_DB = 'ld_template';
@@ -66,7 +63,6 @@ async function run(): Promise<number> {
   console.log(`[test] PostgreSQL on 127.0.0.1:${pgPort}, Temporal on 127.0.0.1:${temporalPort}`);
   const pg = await startEmbeddedPostgres({ dir: path.join(tmp, 'pg'), port: pgPort });
   let temporal: Awaited<ReturnType<typeof startTemporalDevServer>> | null = null;
-  let browser: Awaited<ReturnType<typeof launchBrowserServer>> | null = null;
   try {
     await relaxDurability(pg.url('postgres'));
     await pg.ensureDatabase(TEMPLATE_DB);
@@ -82,17 +78,12 @@ async function run(): Promise<number> {
       workflowBundle().then(({ code }) => fs.writeFile(bundleFile, code)),
     ]);
     const files = await testFiles(path.join(ROOT, 'test'));
-    const launching = launchBrowserServer();
-    try {
-      temporal = await startTemporalDevServer({
-        port: temporalPort,
-        uiPort: null,
-        dbFile: null,
-        namespaces: files.map(namespaceFor),
-      });
-    } finally {
-      browser = await launching; // also when Temporal did not start: closed below
-    }
+    temporal = await startTemporalDevServer({
+      port: temporalPort,
+      uiPort: null,
+      dbFile: null,
+      namespaces: files.map(namespaceFor),
+    });
     const args = [path.join(ROOT, 'node_modules/ava/entrypoints/cli.mjs'), ...process.argv.slice(2)];
     return await new Promise<number>((resolve) => {
       const child = spawn(process.execPath, args, {
@@ -105,7 +96,6 @@ async function run(): Promise<number> {
           TEST_TEMPORAL_ADDRESS: temporal!.address,
           TEST_TEMPORAL_TEST_SERVER: testServer,
           TEST_WORKFLOW_BUNDLE: bundleFile,
-          TEST_BROWSER_WS: browser!.wsEndpoint(),
           NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? path.join(tmp, 'compile-cache'),
           // Workflows run on the worker's own thread (the SDK's debug mode) instead of a worker
           // thread per task queue: every startWorkers would otherwise start six threads, each
@@ -118,7 +108,6 @@ async function run(): Promise<number> {
       child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
     });
   } finally {
-    await browser?.close();
     await temporal?.stop();
     await pg.stop();
     await fs.rm(tmp, { recursive: true, force: true });

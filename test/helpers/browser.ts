@@ -1,30 +1,17 @@
-import { chromium, type Browser, type BrowserServer, type Page } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { startTestEnv, type TestEnv } from './env.ts';
 
 /** Debian's chromium (scripts/chromium.sh installs it); never a Playwright-downloaded build. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-const LAUNCH_OPTIONS = {
-  executablePath: CHROMIUM_PATH,
-  headless: true,
-  // Chromium refuses its sandbox as root (CI containers); tests only visit our loopback app.
-  args: process.getuid?.() === 0 ? ['--no-sandbox'] : [],
-};
-
-/**
- * The run's one headless Chromium, launched by the harness (test/harness.ts), which names it in
- * TEST_BROWSER_WS. A file connects to it instead of launching its own (about 0.6 s of CPU per
- * launch); its pages live in contexts of its own, which `close()` (in test.after.always) ends
- * along with the connection. Run without the harness, a file launches its own Chromium.
- */
+/** One headless Chromium per test file: launch in test.before, close in test.after.always. */
 export async function launchBrowser(): Promise<Browser> {
-  const shared = process.env.TEST_BROWSER_WS;
-  return shared ? chromium.connect(shared) : chromium.launch(LAUNCH_OPTIONS);
-}
-
-/** For the harness: the Chromium the browser test files of a run share (launchBrowser). */
-export function launchBrowserServer(): Promise<BrowserServer> {
-  return chromium.launchServer(LAUNCH_OPTIONS);
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    // Chromium refuses its sandbox as root (CI containers); tests only visit our loopback app.
+    args: process.getuid?.() === 0 ? ['--no-sandbox'] : [],
+  });
 }
 
 /** The app (startTestEnv) plus one headless Chromium, for a browser test file; `close` ends both. */

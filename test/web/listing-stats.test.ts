@@ -1,4 +1,3 @@
-import { text } from 'node:stream/consumers';
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { createVerifiedUser } from '../../src/auth/accounts.ts';
@@ -80,9 +79,7 @@ test('the stats page in a browser at 390 px: charts that read without colour, a 
     page.waitForEvent('download'),
     page.getByRole('link', { name: /Download the launch week by hour/ }).click(),
   ]);
-  // Read as a stream: the browser is the harness's (test/helpers/browser.ts), and a download of a
-  // browser connected to has no local path.
-  const csv = await text(await download.createReadStream());
+  const csv = await (await import('node:fs/promises')).readFile((await download.path())!, 'utf8');
   const lines = csv.split('\r\n');
   t.is(lines[0], 'hour_utc,views,clicks,votes,followers');
   t.is(lines.length, 1 + 7 * 24);
