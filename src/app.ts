@@ -1,9 +1,9 @@
 import Koa from 'koa';
-import { createOAuthProvider } from './auth/oauth/provider.ts';
+import { lazyOAuthServer } from './auth/oauth/lazy-provider.ts';
 import { resourceIdentifier, resourceMetadataPath, serveResourceMetadata } from './auth/oauth/resources.ts';
 import { oauthRoutes } from './auth/oauth/routes.ts';
 import { appError } from './errors.ts';
-import { mcpEndpoint } from './mcp/endpoint.ts';
+import { lazyMcpEndpoint } from './mcp/lazy-endpoint.ts';
 import { MCP_PATH } from './mcp/resource-metadata.ts';
 import type { Operation } from './operations/operation.ts';
 import type { Services } from './services.ts';
@@ -35,19 +35,20 @@ export function createApp(services: Services, operations: readonly Operation[]):
   const router = new Router();
   const api = router.scope([bearerAuth(services.authenticate, resourceIdentifier(services.config, 'api'))]);
   restRoutes(api, operations, services);
-  const document = openApiDocument(operations, services.config.baseUrl);
-  const index = apiIndex(operations, services.config.baseUrl);
+  // Both made at their first request: the document holds the JSON Schema of every operation.
+  let document: ReturnType<typeof openApiDocument> | undefined;
+  let index: ReturnType<typeof apiIndex> | undefined;
   api.get(paths.openApi, (ctx) => {
-    ctx.body = document;
+    ctx.body = document ??= openApiDocument(operations, services.config.baseUrl);
   });
   for (const path of ['/api', paths.api]) {
     api.get(path, (ctx) => {
-      ctx.body = index; // the index of the one version
+      ctx.body = index ??= apiIndex(operations, services.config.baseUrl); // the index of the one version
     });
   }
 
   const root = router.scope();
-  root.add('ALL', MCP_PATH, mcpEndpoint(services, operations));
+  root.add('ALL', MCP_PATH, lazyMcpEndpoint(services, operations));
   root.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
   });
@@ -64,11 +65,11 @@ export function createApp(services: Services, operations: readonly Operation[]):
   root.get('/.well-known/oauth-protected-resource', serveResourceMetadata(services.config, 'mcp'));
   root.get(resourceMetadataPath('api'), serveResourceMetadata(services.config, 'api'));
   mediaRoutes(root, services);
-  const oauthProvider = createOAuthProvider(services);
-  oauthRoutes(root, oauthProvider, services.config, services.db);
+  const oauth = lazyOAuthServer(services);
+  oauthRoutes(root, oauth, services.config, services.db);
   paymentWebhooks(root, services);
   // Server-rendered pages (also sign-in and consent of OAuth).
-  const pageNotFound = webPages(router, services, [consentPages(oauthProvider)]);
+  const pageNotFound = webPages(router, services, [consentPages(oauth)]);
 
   app.use(router.middleware());
   app.use(async function notFound(ctx, next) {

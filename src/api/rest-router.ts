@@ -14,9 +14,12 @@ import { hasBody, operationSchemas, pathParams, type JsonSchema } from '../opera
 /** One route per operation under /api/v1, in registry order, added to the API's scope. */
 export function restRoutes(routes: RouteScope, operations: readonly Operation[], services: Services): void {
   for (const op of operations) {
-    const shape = { names: pathParams(op.path), properties: operationSchemas(op).input.properties ?? {} };
+    // Made at the operation's first request: the JSON Schema of every operation's input is
+    // milliseconds each, which a process that calls few operations (a test file) need not pay.
+    let shape: { names: string[]; properties: Record<string, JsonSchema> } | undefined;
     routes.add(op.method, paths.apiRoute(op.path), async function runOperation(ctx) {
       ctx.state.operation = op.name; // every line the operation logs names it, next to the request id
+      shape ??= { names: pathParams(op.path), properties: operationSchemas(op).input.properties ?? {} };
       const input = await restInput(op, shape, ctx);
       const opCtx = await operationContext(services, {
         get log() {

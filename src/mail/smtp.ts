@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Config } from '../config.ts';
 
 /** One mail of the outbox, ready to send. */
@@ -16,25 +16,35 @@ export interface Mailer {
   close(): void;
 }
 
-/** A pooled SMTP mailer, or null when no SMTP_URL is configured (mail then stays in the outbox). */
+/**
+ * A pooled SMTP mailer, or null when no SMTP_URL is configured (mail then stays in the outbox).
+ * nodemailer is loaded at the first mail sent, not with this module: it costs about 0.2 s of CPU,
+ * which every process that builds the services (each test file is one) would pay at startup.
+ */
 export function createMailer(config: Pick<Config, 'mail' | 'baseUrl'>): Mailer | null {
-  if (!config.mail.smtpUrl) return null;
-  const transport = nodemailer.createTransport(
-    {
-      url: config.mail.smtpUrl,
-      pool: true,
-      maxConnections: 4,
-      // nodemailer waits minutes by default; a stuck server must not hold a delivery lane that long.
-      connectionTimeout: 10_000,
-      greetingTimeout: 10_000,
-      socketTimeout: 30_000,
-    },
-    { from: config.mail.from },
-  );
+  const { smtpUrl, from } = config.mail;
+  if (!smtpUrl) return null;
+  let transport: Promise<Transporter> | undefined;
+  const connect = () =>
+    (transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+      nodemailer.createTransport(
+        {
+          url: smtpUrl,
+          pool: true,
+          maxConnections: 4,
+          // nodemailer waits minutes by default; a stuck server must not hold a delivery lane that long.
+          connectionTimeout: 10_000,
+          greetingTimeout: 10_000,
+          socketTimeout: 30_000,
+        },
+        { from },
+      ),
+    ));
   const host = new URL(config.baseUrl).hostname;
   return {
     async send(mail) {
-      await transport.sendMail({
+      const transporter = await connect();
+      await transporter.sendMail({
         to: mail.to,
         subject: mail.subject,
         text: mail.text,
@@ -42,7 +52,7 @@ export function createMailer(config: Pick<Config, 'mail' | 'baseUrl'>): Mailer |
         messageId: `<outbox-${mail.id}@${host}>`,
       });
     },
-    close: () => transport.close(),
+    close: () => void transport?.then((t) => t.close()),
   };
 }
 

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
-import Stripe from 'stripe';
 import { parseWebhookEvent, type WebhookEvent } from '../domain/orders/payment-events.ts';
 import { ForgedWebhookError } from '../domain/orders/payment-port.ts';
+import { stripeSdk } from './stripe-sdk.ts';
 
 /** Seconds a signed webhook stays acceptable (Stripe's default tolerance). */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
@@ -23,7 +23,7 @@ export function verifySignedEvent(rawBody: string, header: string | undefined, s
   if (!header) throw new ForgedWebhookError('missing Stripe-Signature');
   let event: unknown;
   try {
-    event = Stripe.webhooks.constructEvent(rawBody, header, secret, SIGNATURE_TOLERANCE_SECONDS);
+    event = stripeSdk().webhooks.constructEvent(rawBody, header, secret, SIGNATURE_TOLERANCE_SECONDS);
   } catch (err) {
     throw new ForgedWebhookError((err as Error).message);
   }

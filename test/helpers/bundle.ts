@@ -1,6 +1,5 @@
 import fs from 'node:fs/promises';
 import type { WorkflowBundle } from '@temporalio/worker';
-import { workflowBundle } from '../../src/temporal/worker.ts';
 
 let shared: Promise<WorkflowBundle> | null = null;
 
@@ -10,7 +9,7 @@ let shared: Promise<WorkflowBundle> | null = null;
  */
 export function testWorkflowBundle(): Promise<WorkflowBundle> {
   const file = process.env.TEST_WORKFLOW_BUNDLE;
-  if (!file) return workflowBundle();
+  if (!file) return import('../../src/temporal/worker.ts').then(({ workflowBundle }) => workflowBundle());
   shared ??= fs.readFile(file, 'utf8').then((code) => ({ code }));
   return shared;
 }

@@ -13,7 +13,7 @@ import { createUser } from '../../src/auth/users.ts';
 import { loadConfig } from '../../src/config.ts';
 import { operations } from '../../src/operations/index.ts';
 import { createServices, type Services } from '../../src/services.ts';
-import { startWorkers, type RunningWorkers } from '../../src/temporal/worker.ts';
+import type { RunningWorkers } from '../../src/temporal/worker.ts';
 import { testWorkflowBundle } from './bundle.ts';
 import { namespaceFor } from './namespace.ts';
 
@@ -114,6 +114,9 @@ export async function startTestEnv(
       return { userId: user.id, key, email };
     },
     async startWorkers() {
+      // Loaded here, not at the top: @temporalio/worker (rxjs, memfs, webpack's entry...) is about
+      // 0.2 s of CPU to load, and most test files never start a worker.
+      const { startWorkers } = await import('../../src/temporal/worker.ts');
       const running = await startWorkers({ ...services, address: temporalAddress, namespace, bundle: await testWorkflowBundle() });
       workers.push(running);
       return running;

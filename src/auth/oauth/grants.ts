@@ -1,6 +1,11 @@
 import { TtlCache } from '../../cache/ttl-cache.ts';
 import type { Db } from '../../db/knex.ts';
-import { ACCESS_TOKEN_TTL_SECONDS } from './provider.ts';
+
+/**
+ * Access tokens are short-lived JWTs: verified without the database, revocation seen within this.
+ * (Here rather than in provider.ts, which loads oidc-provider: see lazy-provider.ts.)
+ */
+export const ACCESS_TOKEN_TTL_SECONDS = 600;
 
 /** How stale an api process's view of revoked grants may be. */
 const REVOCATION_REFRESH_MS = 2_000;

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/knex.ts';
 import { SCOPES } from '../scopes.ts';
+import { ACCESS_TOKEN_TTL_SECONDS } from './grants.ts';
 import { keepPreConsentErrorsHome, renderOAuthError } from './authorization-errors.ts';
 import type { OAuthKeys } from './keys.ts';
 import { clientMetadataFetch, metadataFetchAllowed } from './metadata-fetch.ts';
@@ -10,8 +11,6 @@ import { authorizationParamChecks } from './stored-text.ts';
 import { postgresAdapter } from './pg-adapter.ts';
 import { resourceIdentifier, resourceNamed } from './resources.ts';
 
-/** Access tokens are short-lived JWTs: verified without the database, revocation seen within this. */
-export const ACCESS_TOKEN_TTL_SECONDS = 600;
 const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
 
 export const CONSENT_PATH = '/consent';
@@ -23,7 +22,17 @@ export const CONSENT_PATH = '/consent';
  * {base}/api/v1 (one audience each), rotating refresh tokens. Sign-in and consent are our own
  * pages at /consent/{uid}.
  */
-export function createOAuthProvider(deps: { config: Config; db: Db; oauthKeys: OAuthKeys; log: Logger }): Provider {
+export interface OAuthProviderDeps {
+  config: Config;
+  db: Db;
+  oauthKeys: OAuthKeys;
+  log: Logger;
+}
+
+/** oidc-provider's error classes, for the modules that import it only through lazy-provider.ts. */
+export { errors as oidcErrors };
+
+export function createOAuthProvider(deps: OAuthProviderDeps): Provider {
   const { config, db, oauthKeys: keys, log } = deps;
   const mcp = resourceIdentifier(config, 'mcp');
   const allowMetadataFetch = metadataFetchAllowed(config);

@@ -1,10 +1,10 @@
 import type { Context } from 'koa';
-import type Provider from 'oidc-provider';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/knex.ts';
 import { registrationCors } from '../../http/cors.ts';
 import type { RouteScope } from '../../http/router.ts';
 import { SCOPES } from '../scopes.ts';
+import type { LazyOAuthServer, OAuthServer } from './lazy-provider.ts';
 import { limitRegistrations } from './registration-limit.ts';
 
 /** The two discovery documents oidc-provider answers besides its endpoints under /oauth. */
@@ -18,11 +18,12 @@ const AUTHORIZATION = '/oauth/authorize';
  * MCP clients need (the provider already sends CORS on discovery, token, JWKS and revocation)
  * and a per-address limit.
  */
-export function oauthRoutes(router: RouteScope, provider: Provider, config: Config, db: Db): void {
-  const handle = provider.callback();
+export function oauthRoutes(router: RouteScope, oauth: LazyOAuthServer, config: Config, db: Db): void {
+  let handle: ReturnType<OAuthServer['provider']['callback']> | undefined;
   const host = new URL(config.baseUrl).host;
   const cors = registrationCors();
   const toProvider = async (ctx: Context) => {
+    handle ??= (await oauth()).provider.callback();
     ctx.respond = false;
     await handle(ctx.req, ctx.res);
   };

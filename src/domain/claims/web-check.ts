@@ -1,5 +1,5 @@
-import { load } from 'cheerio';
 import { CrawlError, type CrawlOptions } from '../crawl/types.ts';
+import { loadHtml } from '../crawl/cheerio.ts';
 import { createCrawlAgent, fetchPage, type FetchedPage } from '../crawl/fetch-page.ts';
 import { companyKey } from '../company.ts';
 import { META_NAME } from './instructions.ts';
@@ -15,7 +15,7 @@ const TRANSIENT = new Set(['dns_failure', 'connection_failed', 'timeout']);
 export async function checkMetaTag(homepage: string, token: string, crawl: CrawlOptions): Promise<CheckResult> {
   return guardedCheck(homepage, crawl, {}, (page) => {
     // parse5 places tags the way browsers do: a meta tag after body content is in <body>.
-    const $ = load(page.body);
+    const $ = loadHtml(page.body);
     const contents = $('head meta')
       .filter((_, el) => ($(el).attr('name') ?? '').trim().toLowerCase() === META_NAME)
       .map((_, el) => ($(el).attr('content') ?? '').trim())

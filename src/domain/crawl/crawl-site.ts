@@ -1,4 +1,5 @@
-import * as cheerio from 'cheerio';
+import type { CheerioAPI } from 'cheerio';
+import { loadHtml } from './cheerio.ts';
 import { createCrawlAgent, fetchPage } from './fetch-page.ts';
 import { assertRobotsAllow, fetchRobots } from './robots.ts';
 import type { RobotsRules } from './robots.ts';
@@ -64,9 +65,9 @@ export async function crawlSite(url: string, options: CrawlOptions): Promise<Cra
 /** Same-site links of the home page that look like about/company/team/pricing/FAQ/contact pages. */
 export function pickSecondaryPages(homeUrl: string, html: string, robots: RobotsRules | null, limit: number): string[] {
   if (limit <= 0) return [];
-  let $: cheerio.CheerioAPI;
+  let $: CheerioAPI;
   try {
-    $ = cheerio.load(html);
+    $ = loadHtml(html);
   } catch {
     return [];
   }

@@ -1,4 +1,4 @@
-import * as cheerio from 'cheerio';
+import { loadHtml } from './cheerio.ts';
 import { asArray, fragment, hasType, str } from './json-ld.ts';
 import type { ParsedPage } from './page.ts';
 import { clean, truncate } from './text.ts';
@@ -102,7 +102,7 @@ function faqRank(url: string): number {
 function htmlToText(s: string): string {
   if (!/[<&]/.test(s)) return clean(s);
   try {
-    return clean(cheerio.load(`<div>${s}</div>`)('div').first().text());
+    return clean(loadHtml(`<div>${s}</div>`)('div').first().text());
   } catch {
     return clean(s);
   }

@@ -1,4 +1,4 @@
-import * as cheerio from 'cheerio';
+import { loadHtml } from './cheerio.ts';
 import type { CheerioAPI } from 'cheerio';
 import type { AnyNode } from 'domhandler';
 import { parseJsonLd } from './json-ld.ts';
@@ -63,9 +63,9 @@ const BLOCK_TAGS = new Set([
 export function parsePage(url: string, html: string): ParsedPage {
   let $: CheerioAPI;
   try {
-    $ = cheerio.load(typeof html === 'string' ? html : '');
+    $ = loadHtml(typeof html === 'string' ? html : '');
   } catch {
-    $ = cheerio.load('');
+    $ = loadHtml('');
   }
   const jsonLd: JsonLdNode[] = [];
   $('script[type]').each((_, el) => {

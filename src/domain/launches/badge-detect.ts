@@ -1,4 +1,4 @@
-import * as cheerio from 'cheerio';
+import { loadHtml } from '../crawl/cheerio.ts';
 import type { CheerioAPI } from 'cheerio';
 import type { AnyNode, Element } from 'domhandler';
 import { parseHttpUrl } from '../../urls.ts';
@@ -26,7 +26,7 @@ export interface BadgeDetection {
  * another host) and the address written as plain text do not count.
  */
 export function detectBadge(html: string, pageUrl: string, target: BadgeTarget): BadgeDetection {
-  const $ = cheerio.load(html);
+  const $ = loadHtml(html);
   const base = documentBase($, pageUrl);
   let hidden: string | null = null;
   for (const el of $('a[href]').toArray()) {

@@ -1,7 +1,7 @@
-import Stripe from 'stripe';
 import type { OrderConfig } from '../../config-orders.ts';
 import { RefundRefusedError, toPaymentEvent, type PaymentProvider } from '../../domain/orders/payment-port.ts';
 import { verifySignedEvent } from '../signature.ts';
+import { stripeSdk } from '../stripe-sdk.ts';
 
 export interface StripePayments {
   /** The PaymentIntent for an order's total (provider idempotency key `order:{number}`): its client secret for the Payment Element. */
@@ -11,6 +11,7 @@ export interface StripePayments {
 
 /** The `stripe` adapter over the official SDK; host/port/protocol point it at a fake in tests. */
 export function createStripeProvider(options: NonNullable<OrderConfig['stripe']>): PaymentProvider & StripePayments {
+  const Stripe = stripeSdk();
   const stripe = new Stripe(options.secretKey, {
     host: options.host,
     port: options.port,

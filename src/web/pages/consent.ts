@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import type Provider from 'oidc-provider';
-import { errors as oidcErrors, type InteractionResults } from 'oidc-provider';
+import type { InteractionResults } from 'oidc-provider';
+import type { LazyOAuthServer, OAuthServer } from '../../auth/oauth/lazy-provider.ts';
 import { SCOPES } from '../../auth/scopes.ts';
 import { appError } from '../../errors.ts';
 import { postForm } from '../components.ts';
@@ -26,10 +27,12 @@ type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
  * The OAuth interaction at /consent/{uid}: sign-in (our sign-in page, then back here), then a
  * consent page naming the client, its redirect host and the scopes, with Allow and Deny.
  */
-export function consentPages(provider: Provider): PageRoutes {
+export function consentPages(oauth: LazyOAuthServer): PageRoutes {
   return (router, services) => {
     router.get('/consent/{uid}', requireUser(services), async function showConsent(ctx) {
-      const interaction = await loadInteraction(ctx, provider);
+      const server = await oauth();
+      const { provider } = server;
+      const interaction = await loadInteraction(ctx, server);
       const user = (await currentUser(ctx, services))!;
       if (interaction.prompt.name === 'login') {
         // Signed in on the web already: that is the sign-in step of this authorization.
@@ -39,7 +42,9 @@ export function consentPages(provider: Provider): PageRoutes {
     });
 
     router.post('/consent/{uid}', requireUser(services), async function decide(ctx) {
-      const interaction = await loadInteraction(ctx, provider);
+      const server = await oauth();
+      const { provider } = server;
+      const interaction = await loadInteraction(ctx, server);
       const user = (await currentUser(ctx, services))!;
       if (interaction.prompt.name !== 'consent' || interaction.session?.accountId !== String(user.id)) {
         throw appError('interaction_mismatch', 'Go back to the application and start again.');
@@ -53,13 +58,13 @@ export function consentPages(provider: Provider): PageRoutes {
   };
 }
 
-async function loadInteraction(ctx: Context, provider: Provider): Promise<Interaction> {
+async function loadInteraction(ctx: Context, { provider, errors }: OAuthServer): Promise<Interaction> {
   try {
     const interaction = await provider.interactionDetails(ctx.req, ctx.res);
-    if (interaction.uid !== ctx.params.uid) throw new oidcErrors.SessionNotFound('interaction mismatch');
+    if (interaction.uid !== ctx.params.uid) throw new errors.SessionNotFound('interaction mismatch');
     return interaction;
   } catch (err) {
-    if (err instanceof oidcErrors.OIDCProviderError) {
+    if (err instanceof errors.OIDCProviderError) {
       throw appError('interaction_expired', 'Go back to the application and start the sign-in again.');
     }
     throw err;
