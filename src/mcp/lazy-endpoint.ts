@@ -12,8 +12,7 @@ export function lazyMcpEndpoint(services: Services, operations: readonly Operati
   let endpoint: Promise<Middleware<DefaultState, Context>> | undefined;
   return async function mcp(ctx, next) {
     endpoint ??= import('./endpoint.ts').then(({ mcpEndpoint }) => mcpEndpoint(services, operations));
-    await (
-      await endpoint
-    )(ctx, next);
+    const handle = await endpoint;
+    await handle(ctx, next);
   };
 }
