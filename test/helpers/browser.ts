@@ -1,8 +1,11 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startTestEnv, type TestEnv } from './env.ts';
 
-/** Debian's chromium (scripts/chromium.sh installs it); never a Playwright-downloaded build. */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/**
+ * Debian's chromium-headless-shell (scripts/chromium.sh installs it and says why the shell); never
+ * a Playwright-downloaded build. CHROMIUM_PATH may name another Chromium binary.
+ */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell';
 
 /** One headless Chromium per test file: launch in test.before, close in test.after.always. */
 export async function launchBrowser(): Promise<Browser> {

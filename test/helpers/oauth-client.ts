@@ -71,7 +71,7 @@ export class MemoryOAuthClient implements OAuthClientProvider {
 /**
  * Opens the authorization URL in the browser, signs in on our page when asked, answers the
  * consent page and returns the callback URL the browser was sent to, plus the consent page text.
- * The callback is caught in the browser unless `options.callback` names a real server to reach.
+ * When `options.callback` names a real server, the browser also waits until its page is loaded.
  */
 export async function authorizeInBrowser(
   browser: Browser,
@@ -87,13 +87,6 @@ export async function authorizeInBrowser(
     page.on('console', (m) => console.log('browser console:', m.text()));
     page.on('response', (r) => console.log('browser response:', r.request().method(), r.url(), r.status(), r.headers()['location'] ?? ''));
   }
-  let callback: URL | undefined;
-  if (!options.callback) {
-    await page.route(`${CALLBACK_URL}**`, async (route) => {
-      callback = new URL(route.request().url());
-      await route.fulfill({ status: 200, contentType: 'text/plain', body: 'back in the app' });
-    });
-  }
   try {
     await page.goto(authorizationUrl.toString());
     if (await page.getByRole('button', { name: 'Sign in' }).isVisible()) {
@@ -103,17 +96,24 @@ export async function authorizeInBrowser(
     }
     await page.getByRole('button', { name: decision }).waitFor();
     const consentText = await page.locator('main').innerText();
-    await page.getByRole('button', { name: decision }).click();
-    await page.waitForURL(`${callbackUrl}**`, { timeout: 10_000 }).catch(async (err: Error) => {
-      throw new Error(
-        `${err.message}\nstopped at ${page.url()}: ${await page
-          .locator('body')
-          .innerText()
-          .catch(() => '')}`,
-      );
-    });
-    callback ??= new URL(page.url());
-    if (!callback) throw new Error('the browser never reached the callback');
+    // The browser's request for the callback is what the app receives; with no server behind the
+    // default callback it then shows a connection error, which changes nothing here. (A route
+    // cannot answer it: Playwright does not route the target of a redirect.)
+    const [request] = await Promise.all([
+      page
+        .waitForRequest((r) => r.isNavigationRequest() && r.url().startsWith(callbackUrl), { timeout: 10_000 })
+        .catch(async (err: Error) => {
+          throw new Error(
+            `${err.message}\nstopped at ${page.url()}: ${await page
+              .locator('body')
+              .innerText()
+              .catch(() => '')}`,
+          );
+        }),
+      page.getByRole('button', { name: decision }).click(),
+    ]);
+    const callback = new URL(request.url());
+    if (options.callback) await page.waitForURL(`${callbackUrl}**`, { timeout: 10_000 });
     return { callback, consentText };
   } finally {
     await context.close();
