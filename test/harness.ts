@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import pgDriver from 'pg';
 import { createDb, migrate } from '../src/db/knex.ts';
 import { seed } from '../src/db/seed.ts';
-import { startEmbeddedPostgres } from '../src/embedded/postgres.ts';
+import { startEmbeddedPostgres, type RunningPostgres } from '../src/embedded/postgres.ts';
 import { startTemporalDevServer } from '../src/embedded/temporal.ts';
 import { workflowBundle } from '../src/temporal/worker.ts';
 import { namespaceFor } from './helpers/namespace.ts';
@@ -61,29 +61,24 @@ async function run(): Promise<number> {
   await fs.chmod(tmp, 0o755);
   const [pgPort, temporalPort] = [await freePort(), await freePort()];
   console.log(`[test] PostgreSQL on 127.0.0.1:${pgPort}, Temporal on 127.0.0.1:${temporalPort}`);
-  const pg = await startEmbeddedPostgres({ dir: path.join(tmp, 'pg'), port: pgPort });
-  let temporal: Awaited<ReturnType<typeof startTemporalDevServer>> | null = null;
+  // Independent of each other, so started together: the template database, the Temporal dev
+  // server, Temporal's Java test server for the time-skipping tests (temporal/test-server.sh builds
+  // it once into the user cache) and the workflow bundle for every worker of the run.
+  const bundleFile = path.join(tmp, 'workflow-bundle.js');
+  const temporalStarting = testFiles(path.join(ROOT, 'test')).then((files) =>
+    startTemporalDevServer({ port: temporalPort, uiPort: null, dbFile: null, namespaces: files.map(namespaceFor) }),
+  );
+  const pgStarting = startEmbeddedPostgres({ dir: path.join(tmp, 'pg'), port: pgPort });
+  const [pg, temporal, template, testServer, bundle] = await Promise.allSettled([
+    pgStarting,
+    temporalStarting,
+    pgStarting.then(prepareTemplate),
+    promisify(execFile)('bash', [path.join(ROOT, 'temporal/test-server.sh')], { timeout: 600_000 }).then(({ stdout }) => stdout.trim()),
+    workflowBundle().then(({ code }) => fs.writeFile(bundleFile, code)),
+  ]);
   try {
-    await relaxDurability(pg.url('postgres'));
-    await pg.ensureDatabase(TEMPLATE_DB);
-    const db = createDb(pg.url(TEMPLATE_DB), 1);
-    await migrate(db);
-    await seed(db);
-    await db.destroy();
-    // Temporal's Java test server (time skipping) for the workflow timing tests, built once into the
-    // user cache; meanwhile the workflow code is bundled once for every worker of the run.
-    const bundleFile = path.join(tmp, 'workflow-bundle.js');
-    const [testServer] = await Promise.all([
-      promisify(execFile)('bash', [path.join(ROOT, 'temporal/test-server.sh')], { timeout: 600_000 }).then(({ stdout }) => stdout.trim()),
-      workflowBundle().then(({ code }) => fs.writeFile(bundleFile, code)),
-    ]);
-    const files = await testFiles(path.join(ROOT, 'test'));
-    temporal = await startTemporalDevServer({
-      port: temporalPort,
-      uiPort: null,
-      dbFile: null,
-      namespaces: files.map(namespaceFor),
-    });
+    for (const step of [pg, temporal, template, testServer, bundle]) if (step.status === 'rejected') throw step.reason;
+    const [pgUrl, temporalAddress] = [valueOf(pg)!.url('postgres'), valueOf(temporal)!.address];
     const args = [path.join(ROOT, 'node_modules/ava/entrypoints/cli.mjs'), ...process.argv.slice(2)];
     return await new Promise<number>((resolve) => {
       const child = spawn(process.execPath, args, {
@@ -91,10 +86,10 @@ async function run(): Promise<number> {
         cwd: ROOT,
         env: {
           ...process.env,
-          TEST_PG_URL: pg.url('postgres'),
+          TEST_PG_URL: pgUrl,
           TEST_TEMPLATE_DB: TEMPLATE_DB,
-          TEST_TEMPORAL_ADDRESS: temporal!.address,
-          TEST_TEMPORAL_TEST_SERVER: testServer,
+          TEST_TEMPORAL_ADDRESS: temporalAddress,
+          TEST_TEMPORAL_TEST_SERVER: valueOf(testServer)!,
           TEST_WORKFLOW_BUNDLE: bundleFile,
           NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? path.join(tmp, 'compile-cache'),
           // Workflows run on the worker's own thread (the SDK's debug mode) instead of a worker
@@ -108,10 +103,22 @@ async function run(): Promise<number> {
       child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
     });
   } finally {
-    await temporal?.stop();
-    await pg.stop();
+    await valueOf(temporal)?.stop();
+    await valueOf(pg)?.stop();
     await fs.rm(tmp, { recursive: true, force: true });
   }
+}
+
+const valueOf = <T>(step: PromiseSettledResult<T>): T | null => (step.status === 'fulfilled' ? step.value : null);
+
+/** The migrated and seeded template database that every test file clones. */
+async function prepareTemplate(pg: RunningPostgres): Promise<void> {
+  await relaxDurability(pg.url('postgres'));
+  await pg.ensureDatabase(TEMPLATE_DB);
+  const db = createDb(pg.url(TEMPLATE_DB), 1);
+  await migrate(db);
+  await seed(db);
+  await db.destroy();
 }
 
 run().then(
