@@ -9,7 +9,8 @@ let sdk: TemporalClientSdk | undefined;
  * The Temporal client SDK (@temporalio/client), loaded at its first use. Importing it (grpc-js,
  * protobufjs and the proto definitions) costs about 0.19 s of CPU, which every process that builds
  * the services (each test file is one) would pay at startup, though only the requests that start or
- * signal a workflow, /readyz and the support commands talk to Temporal. It is required (its
+ * signal a workflow, /readyz, the support commands, a worker's start (its Schedules and search
+ * attributes) and the wait for the embedded dev server talk to Temporal. It is required (its
  * CommonJS build), not imported, so that its callers stay synchronous. The one place that loads
  * the client SDK; the other modules import only its types.
  */
