@@ -70,7 +70,8 @@ export function createServices(config: Config, endpoints: Endpoints, log = creat
   const workflows = createWorkflowStarter({ address: endpoints.temporalAddress, namespace: config.temporal.namespace });
   const mailer = createMailer(config);
   const caches = createCaches(config);
-  const badgeAgent = createBadgeAgent(config.crawl);
+  // Built at the first read: building it loads undici (src/undici.ts), which most processes never use.
+  let badgeAgent: Dispatcher | undefined;
   const pageCounters = createPageCounters(db, log, { enabled: options.countPageViews ?? true });
   return {
     config,
@@ -85,14 +86,16 @@ export function createServices(config: Config, endpoints: Endpoints, log = creat
     mailer,
     caches,
     secrets: createAppSecrets(db),
-    badgeAgent,
+    get badgeAgent() {
+      return (badgeAgent ??= createBadgeAgent(config.crawl));
+    },
     pageCounters,
     media: createPostgresMediaStore(db),
     async close() {
       await pageCounters.close();
       await workflows.close().catch(() => {});
       mailer?.close();
-      await badgeAgent.close().catch(() => {});
+      await badgeAgent?.close().catch(() => {});
       await db.destroy();
     },
   };

@@ -2,7 +2,7 @@ import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { Connection } from '@temporalio/client';
+import { temporalClientSdk } from '../temporal/client-sdk.ts';
 import { StartupError } from './startup-error.ts';
 
 const execFileAsync = promisify(execFile);
@@ -67,6 +67,7 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
 }
 
 async function waitForFrontend(address: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
+  const { Connection } = temporalClientSdk();
   const deadline = Date.now() + timeoutMs;
   let exited = false;
   child.once('exit', () => (exited = true));

@@ -26,7 +26,9 @@ export async function operationContext(
     workflows: services.workflows,
     search: services.search,
     caches: services.caches,
-    badgeAgent: services.badgeAgent,
+    get badgeAgent() {
+      return services.badgeAgent; // built at the first badge check (services.ts)
+    },
     payments: services.payments,
     media: services.media,
     get log() {

@@ -1,5 +1,5 @@
-import { Client, Connection, WorkflowFailedError, WorkflowNotFoundError, type WorkflowStartOptions } from '@temporalio/client';
-import { ApplicationFailure, type SearchAttributePair } from '@temporalio/common';
+import type { Client, Connection, WorkflowStartOptions } from '@temporalio/client';
+import { ApplicationFailure, WorkflowNotFoundError, type SearchAttributePair } from '@temporalio/common';
 import { AppError, ERROR_CATALOGUE, serviceUnavailable, type ErrorCode } from '../errors.ts';
 import { claimWorkflowId } from '../domain/claims/claims.ts';
 import type { VerifyNowResult } from '../domain/claims/claim-flow.ts';
@@ -21,6 +21,7 @@ import {
   orderSummary,
   webhookDeliverySummary,
 } from '../workflows/summaries.ts';
+import { temporalClientSdk } from './client-sdk.ts';
 import { TASK_QUEUES } from './task-queues.ts';
 
 type Workflows = typeof workflows;
@@ -39,18 +40,27 @@ export type { WorkflowStarter };
 
 /** The domain's WorkflowStarter port on Temporal. Connects lazily so that the API starts even while Temporal is still coming up. */
 export function createWorkflowStarter(options: TemporalClientOptions): WorkflowStarter {
-  const connection = Connection.lazy({ address: options.address, connectTimeout: '3 seconds' });
-  const client = new Client({ connection, namespace: options.namespace });
+  // Built at the first use, so that a process that never talks to Temporal does not load its SDK
+  // (client-sdk.ts); the lazy connection connects at its first call.
+  let temporal: { connection: Connection; client: Client } | undefined;
+  const open = () => {
+    if (temporal) return temporal;
+    const { Client, Connection } = temporalClientSdk();
+    const connection = Connection.lazy({ address: options.address, connectTimeout: '3 seconds' });
+    return (temporal = { connection, client: new Client({ connection, namespace: options.namespace }) });
+  };
+  const connection = () => open().connection;
+  const client = () => open().client;
   // Bounded so that an API request answers 503 quickly while Temporal is down. The type name is
   // checked against the worker's workflow bundle, and the arguments against that workflow.
   const startBounded = <W extends WorkflowName>(workflowType: W, start: WorkflowStartOptions<Workflows[W]>) =>
     unavailableOnError(() =>
-      connection.withDeadline(Date.now() + START_DEADLINE_MS, () => client.workflow.start<Workflows[W]>(workflowType, start)),
+      connection().withDeadline(Date.now() + START_DEADLINE_MS, () => client().workflow.start<Workflows[W]>(workflowType, start)),
     );
   const signalLaunch = (listingId: number, siteKey: string, signal: string, signalArgs: unknown[]) =>
     unavailableOnError(() =>
-      connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
-        client.workflow.signalWithStart('listingLaunchWorkflow', {
+      connection().withDeadline(Date.now() + START_DEADLINE_MS, () =>
+        client().workflow.signalWithStart('listingLaunchWorkflow', {
           taskQueue: TASK_QUEUES.listings,
           workflowId: listingLaunchWorkflowId(listingId),
           args: [{ listingId }],
@@ -66,7 +76,9 @@ export function createWorkflowStarter(options: TemporalClientOptions): WorkflowS
       ),
     );
   return {
-    client,
+    get client() {
+      return client();
+    },
     async recheckLaunch(listingId, siteKey) {
       await signalLaunch(listingId, siteKey, 'recheck', []);
     },
@@ -100,8 +112,8 @@ export function createWorkflowStarter(options: TemporalClientOptions): WorkflowS
       // Without a worker the wait would never end: the caller is told at once (the run stays and
       // goes ahead when a worker starts). A worker stopped a moment ago may still count as polling.
       const { pollers } = await unavailableOnError(() =>
-        connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
-          connection.workflowService.describeTaskQueue({ namespace: options.namespace, taskQueue: { name: TASK_QUEUES.drafts } }),
+        connection().withDeadline(Date.now() + START_DEADLINE_MS, () =>
+          connection().workflowService.describeTaskQueue({ namespace: options.namespace, taskQueue: { name: TASK_QUEUES.drafts } }),
         ),
       );
       if (!pollers?.length) {
@@ -114,7 +126,7 @@ export function createWorkflowStarter(options: TemporalClientOptions): WorkflowS
         return await handle.result();
       } catch (err) {
         // The workflow fails with the refusal's code and message (already_listed, crawl failures).
-        const cause = err instanceof WorkflowFailedError ? err.cause : undefined;
+        const cause = err instanceof temporalClientSdk().WorkflowFailedError ? err.cause : undefined;
         if (cause instanceof ApplicationFailure && cause.type && Object.hasOwn(ERROR_CATALOGUE, cause.type)) {
           throw new AppError(cause.type as ErrorCode, cause.message);
         }
@@ -148,14 +160,14 @@ export function createWorkflowStarter(options: TemporalClientOptions): WorkflowS
     },
     async verifyClaimNow(claimId) {
       return unavailableOnError(() =>
-        connection.withDeadline(Date.now() + CHECK_DEADLINE_MS, () =>
-          client.workflow.getHandle(claimWorkflowId(claimId)).executeUpdate<VerifyNowResult, []>('verifyNow'),
+        connection().withDeadline(Date.now() + CHECK_DEADLINE_MS, () =>
+          client().workflow.getHandle(claimWorkflowId(claimId)).executeUpdate<VerifyNowResult, []>('verifyNow'),
         ),
       );
     },
     async signalClaimLinkOpened(claimId) {
       await unavailableOnError(() =>
-        connection.withDeadline(Date.now() + START_DEADLINE_MS, () => client.workflow.getHandle(claimWorkflowId(claimId)).signal('emailLinkOpened')),
+        connection().withDeadline(Date.now() + START_DEADLINE_MS, () => client().workflow.getHandle(claimWorkflowId(claimId)).signal('emailLinkOpened')),
       );
     },
     async startOrder(input, listingIds) {
@@ -163,8 +175,8 @@ export function createWorkflowStarter(options: TemporalClientOptions): WorkflowS
     },
     async signalPayment(input, listingIds, signal) {
       await unavailableOnError(() =>
-        connection.withDeadline(Date.now() + START_DEADLINE_MS, () =>
-          client.workflow.signalWithStart('orderWorkflow', {
+        connection().withDeadline(Date.now() + START_DEADLINE_MS, () =>
+          client().workflow.signalWithStart('orderWorkflow', {
             ...orderStart(input, listingIds),
             signal: PAYMENT_CONFIRMED_SIGNAL,
             signalArgs: [signal],
@@ -184,9 +196,11 @@ export function createWorkflowStarter(options: TemporalClientOptions): WorkflowS
       });
     },
     async ping() {
-      await connection.workflowService.getSystemInfo({});
+      await connection().workflowService.getSystemInfo({});
     },
-    close: () => connection.close(),
+    close: async () => {
+      await temporal?.connection.close();
+    },
   };
 }
 

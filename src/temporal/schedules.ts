@@ -1,4 +1,5 @@
-import { Client, ScheduleAlreadyRunning, ScheduleOverlapPolicy, type ConnectionLike, type ScheduleOptions } from '@temporalio/client';
+import type { ConnectionLike, ScheduleOptions } from '@temporalio/client';
+import { temporalClientSdk } from './client-sdk.ts';
 import { TASK_QUEUES } from './task-queues.ts';
 
 /** Id of the Schedule that closes each week (docs/architecture.md: How a workflow travels). */
@@ -22,7 +23,7 @@ export function weeklyCloseSchedule(): ScheduleOptions {
       args: [{}],
       staticSummary: 'Weekly close: freeze last week’s ranks on every site',
     },
-    policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '7 days' },
+    policies: { overlap: 'SKIP', catchupWindow: '7 days' },
   };
 }
 
@@ -42,7 +43,7 @@ export function maintenanceSchedule(): ScheduleOptions {
       args: [{}],
       staticSummary: 'Maintenance: purge expired keys, OAuth rows, sessions and email links',
     },
-    policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 day' },
+    policies: { overlap: 'SKIP', catchupWindow: '1 day' },
   };
 }
 
@@ -63,7 +64,7 @@ export function voteScanSchedule(): ScheduleOptions {
       args: [{}],
       staticSummary: 'Vote scan: find vote rings in the live week and discount their votes',
     },
-    policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 hour' },
+    policies: { overlap: 'SKIP', catchupWindow: '1 hour' },
   };
 }
 
@@ -76,6 +77,7 @@ export const SCHEDULES = [weeklyCloseSchedule, maintenanceSchedule, voteScanSche
  * workers at once.
  */
 export async function ensureSchedule(connection: ConnectionLike, namespace: string, options: ScheduleOptions): Promise<'created' | 'updated'> {
+  const { Client, ScheduleAlreadyRunning } = temporalClientSdk();
   const client = new Client({ connection, namespace });
   try {
     await client.schedule.create(options);

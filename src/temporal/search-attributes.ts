@@ -1,7 +1,7 @@
-import { Connection } from '@temporalio/client';
 import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes.js';
 import type { Logger } from 'pino';
 import { SEARCH_ATTRIBUTES } from '../embedded/temporal.ts';
+import { temporalClientSdk } from './client-sdk.ts';
 
 const INDEXED_TYPE = {
   Int: encodeSearchAttributeIndexedValueType('INT')!,
@@ -29,7 +29,7 @@ export async function ensureSearchAttributes(address: string, namespace: string,
 }
 
 async function addMissing(address: string, namespace: string, wanted: [string, keyof typeof INDEXED_TYPE][]): Promise<string[]> {
-  const connection = await Connection.connect({ address });
+  const connection = await temporalClientSdk().Connection.connect({ address });
   try {
     const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace });
     const missing = wanted.filter(([name]) => !(name in (customAttributes ?? {})));

@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { loadSharp } from '../sharp.ts';
 
 /**
  * The site's own images: the favicon (SVG, and PNG in 32 and 180 pixels) and the default share
@@ -33,6 +33,7 @@ export function brandPng(name: BrandImage): Promise<Buffer> {
 }
 
 function render(name: BrandImage): Promise<Buffer> {
+  const sharp = loadSharp();
   if (name === 'share') return sharp(Buffer.from(SHARE_SVG)).png().toBuffer();
   const size = name === 'favicon-32' ? 32 : 180;
   return sharp(Buffer.from(FAVICON_SVG), { density: (72 * size) / 64 })

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
-import { SitemapIndexStream, SitemapStream, streamToPromise } from 'sitemap';
 import type { SitemapEntry } from '../operations/read-models/browse.ts';
+import { sitemapPackage } from './sitemap-package.ts';
 
 /**
  * The sitemap documents of a site (sitemaps.org protocol): one `<urlset>` while every URL fits
@@ -15,6 +15,7 @@ export const sitemapFilePath = (n: number) => `/sitemaps/${n}.xml`;
 
 /** The `<urlset>` of entries (absolute URLs on `origin`). */
 export async function urlset(origin: string, entries: SitemapEntry[]): Promise<string> {
+  const { SitemapStream, streamToPromise } = await sitemapPackage();
   const stream = new SitemapStream({ hostname: origin, xmlns: { news: false, video: false, image: false, xhtml: false } });
   const items = entries.map((e) => ({ url: origin + e.path, ...(e.lastmod ? { lastmod: e.lastmod.toISOString() } : {}) }));
   return (await streamToPromise(Readable.from(items).pipe(stream))).toString();
@@ -22,6 +23,7 @@ export async function urlset(origin: string, entries: SitemapEntry[]): Promise<s
 
 /** The `<sitemapindex>` of `count` files; each file's lastmod is the newest of its entries. */
 export async function sitemapIndex(origin: string, entries: SitemapEntry[], perFile: number): Promise<string> {
+  const { SitemapIndexStream, streamToPromise } = await sitemapPackage();
   const count = sitemapFileCount(entries.length, perFile);
   const files = Array.from({ length: count }, (_, i) => {
     const newest = entries

@@ -1,8 +1,9 @@
-import { createLocalJWKSet, jwtVerify } from 'jose';
+import type { JWTVerifyGetKey } from 'jose';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/knex.ts';
 import { SCOPES, type Principal, type Scope } from '../scopes.ts';
 import { revokedGrants, type RevokedGrantsCache } from './grants.ts';
+import { loadJose } from './jose.ts';
 import { publicJwk, type OAuthKeys } from './keys.ts';
 
 /**
@@ -11,8 +12,11 @@ import { publicJwk, type OAuthKeys } from './keys.ts';
  * of revoked grants. No query per call.
  */
 export function accessTokenVerifier(db: Db, config: Config, keys: OAuthKeys, revoked: RevokedGrantsCache) {
-  const jwks = createLocalJWKSet({ keys: keys.signing.map(publicJwk) as never });
+  // Built at the first token, with jose (jose.ts).
+  let jwks: JWTVerifyGetKey | undefined;
   return async function verifyAccessToken(token: string, audience: string): Promise<Principal | null> {
+    const { createLocalJWKSet, jwtVerify } = await loadJose();
+    jwks ??= createLocalJWKSet({ keys: keys.signing.map(publicJwk) as never });
     let payload;
     try {
       ({ payload } = await jwtVerify(token, jwks, {

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import tls from 'node:tls';
-import { Agent } from 'undici';
 import type { Config } from '../../config.ts';
 import { createGuardedLookup, isIpLiteral } from '../../domain/crawl/address-guard.ts';
 import { createCrawlAgent, fetchPage } from '../../domain/crawl/fetch-page.ts';
 import type { CrawlOptions } from '../../domain/crawl/types.ts';
+import { loadUndici } from '../../undici.ts';
 import { parseHttpsUrl } from '../../urls.ts';
 
 type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
@@ -27,6 +27,7 @@ export function clientMetadataFetch(config: Config): Fetch {
   const { metadataCaFile } = config.oauth;
   const ca = metadataCaFile ? [...tls.rootCertificates, fs.readFileSync(metadataCaFile, 'utf8')] : undefined;
   // Trusted development hosts may be private or loopback, never link-local (cloud metadata) and the like.
+  const { Agent } = loadUndici();
   const development = new Agent({ connect: { ...(ca ? { ca } : {}), lookup: createGuardedLookup(true) }, keepAliveTimeout: 1_000 });
   return async function fetchMetadataDocument(input) {
     const url = new URL(input instanceof Request ? input.url : String(input));

@@ -1,4 +1,4 @@
-import { WorkflowNotFoundError } from '@temporalio/client';
+import { WorkflowNotFoundError } from '@temporalio/common';
 import type { ClaimSettings } from '../../config.ts';
 import type { Db } from '../../db/knex.ts';
 import { AppError, conflict, tooManyRequests } from '../../errors.ts';

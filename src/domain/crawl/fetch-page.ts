@@ -1,5 +1,5 @@
-import { Agent, request } from 'undici';
-import type { Dispatcher } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
+import { loadUndici } from '../../undici.ts';
 import { checkIpLiteral, createGuardedLookup, isAddressRefusedError } from './address-guard.ts';
 import { parseHttpUrl } from '../../urls.ts';
 import { CrawlError, invalidCrawlUrl } from './types.ts';
@@ -7,6 +7,7 @@ import type { CrawlOptions } from './types.ts';
 
 /** An undici Agent whose connections go through the address guard (checked at connect time). */
 export function createCrawlAgent(allowPrivateNetworks: boolean): Agent {
+  const { Agent } = loadUndici();
   return new Agent({
     connect: { lookup: createGuardedLookup(allowPrivateNetworks) },
     keepAliveTimeout: 1_000,
@@ -62,6 +63,7 @@ export async function fetchBytes(
   agent: Dispatcher,
   extra: FetchPageOptions = {},
 ): Promise<FetchedBytes> {
+  const { request } = loadUndici();
   const maxRedirects = extra.maxRedirects ?? options.maxRedirects;
   const acceptType = extra.acceptContentType ?? isHtmlMediaType;
   const signal = AbortSignal.timeout(options.timeoutMs);

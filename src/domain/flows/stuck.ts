@@ -1,4 +1,5 @@
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { WorkflowNotFoundError } from '@temporalio/common';
+import type { Client } from '@temporalio/client';
 import type { Db } from '../../db/knex.ts';
 import { listingLaunchWorkflowId } from '../launches/launch-flow.ts';
 import { claimWorkflowId } from '../claims/claims.ts';

@@ -1,5 +1,5 @@
 import { sha256Hex } from '../../hash.ts';
-import sharp from 'sharp';
+import { loadSharp } from '../../sharp.ts';
 import type { Db } from '../../db/knex.ts';
 import { checkImage, IMAGE_LIMITS, imageTooLarge, renderImage, type ImageFormat } from '../media/images.ts';
 import { ensureFounderProfile } from './profiles.ts';
@@ -35,7 +35,7 @@ export async function processPhoto(bytes: Buffer): Promise<ProcessedPhoto> {
   const checked = await checkImage(bytes, { minSide: PHOTO_LIMITS.minSide, what: PHOTO });
   const side = PHOTO_LIMITS.outputSide;
   const image = await renderImage(checked, PHOTO, (input) =>
-    input.resize(side, side, { fit: 'cover', position: sharp.strategy.attention }).webp({ quality: 82 }),
+    input.resize(side, side, { fit: 'cover', position: loadSharp().strategy.attention }).webp({ quality: 82 }),
   );
   const etag = sha256Hex(image).slice(0, 16);
   return { image, etag, width: side, height: side, sourceFormat: checked.format, sourceBytes: bytes.length };

@@ -23,7 +23,7 @@ const RETRY_LATER = new Set([401, 403, 408, 425, 429]);
 /** Network trouble is not the owner removing the badge. */
 const INCONCLUSIVE_CODES = new Set(['timeout', 'connection_failed', 'dns_failure', 'address_refused']);
 
-/** The guarded agent badge checks fetch through (connections checked by the crawler's address guard); one per process, built by createServices. */
+/** The guarded agent badge checks fetch through (connections checked by the crawler's address guard); one per process, built by createServices at its first use. */
 export function createBadgeAgent(crawl: Pick<CrawlOptions, 'allowPrivateNetworks'>): Dispatcher {
   return createCrawlAgent(crawl.allowPrivateNetworks);
 }

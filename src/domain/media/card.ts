@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { loadSharp } from '../../sharp.ts';
 import type { Db } from '../../db/knex.ts';
 import { sha256Hex } from '../../hash.ts';
 import { cardVersion, type CardInputs } from './card-url.ts';
@@ -61,6 +61,7 @@ export function cardSvg(l: CardInputs, hasLogo: boolean): string {
 
 /** Renders the 1200×630 PNG: the SVG with the logo (a stored 256 px PNG) composited at the top left. */
 export async function renderCard(l: CardInputs, logo: Buffer | null): Promise<Buffer> {
+  const sharp = loadSharp();
   const base = sharp(Buffer.from(cardSvg(l, logo !== null)));
   const layers = logo
     ? [

@@ -1,4 +1,5 @@
-import sharp, { type Metadata, type Sharp } from 'sharp';
+import type { Metadata, Sharp } from 'sharp';
+import { loadSharp } from '../../sharp.ts';
 import { badRequest, invalidField, payloadTooLarge } from '../../errors.ts';
 
 /**
@@ -98,6 +99,7 @@ export async function checkImage(bytes: Buffer, rules: { minSide: number; what: 
   if (bytes.length > IMAGE_LIMITS.maxBytes) throw imageTooLarge(what);
   const format = sniffImageFormat(bytes);
   if (!format) throw unsupportedImage('The upload is not an image we accept.', what);
+  const sharp = loadSharp();
   let meta: Metadata;
   try {
     meta = await sharp(bytes, { ...SHARP_INPUT, limitInputPixels: false }).metadata();
@@ -123,6 +125,7 @@ export async function checkImage(bytes: Buffer, rules: { minSide: number; what: 
  * whose pixels do not (damaged, cut short) is 400 unsupported_image.
  */
 export async function renderImage(image: CheckedImage, what: string, pipeline: (input: Sharp) => Sharp): Promise<Buffer> {
+  const sharp = loadSharp();
   try {
     return await pipeline(sharp(image.bytes, SHARP_INPUT).rotate()).toBuffer();
   } catch {

@@ -1,20 +1,6 @@
-import { createRequire } from 'node:module';
-import { checkVAT, countries } from 'jsvat';
 import { AppError } from '../../errors.ts';
-
-/**
- * VAT rates come from the `sales-tax` package's dated rate data (pinned in package.json), not
- * from a table typed in here: each country has its current rate and, under `before`, the rates
- * that applied before a given instant.
- */
-interface RateEntry {
-  type: string;
-  rate: number;
-  before?: Record<string, { type: string; rate: number }>;
-}
-const require = createRequire(import.meta.url);
-const RATES = require('sales-tax/res/sales_tax_rates.json') as Record<string, RateEntry>;
-const EU: readonly string[] = (require('sales-tax/res/region_countries.json') as { EU: string[] }).EU;
+import { jsvatChecker } from './jsvat.ts';
+import { vatRates } from './vat-rates.ts';
 
 export type VatTreatment = 'domestic' | 'eu_consumer' | 'reverse_charge' | 'outside_eu';
 
@@ -38,27 +24,11 @@ export interface VatCheck {
 
 export const REVERSE_CHARGE_NOTE = 'Reverse charge: VAT to be accounted for by the recipient (Article 196, Council Directive 2006/112/EC).';
 
-export const isEuCountry = (country: string) => EU.includes(country);
-
-/**
- * Each country's rates in basis points, read once: `until` is the instant before which `bp`
- * applied (`before` in the data maps an instant to the rate that applied before it), sorted
- * oldest first; the last has no end and is the current rate.
- */
-const RATE_HISTORY = new Map(
-  Object.entries(RATES)
-    .filter(([, entry]) => entry.type === 'vat')
-    .map(([country, entry]) => {
-      const past = Object.entries(entry.before ?? {})
-        .map(([instant, r]) => ({ until: Date.parse(instant), bp: Math.round(r.rate * 10_000) }))
-        .sort((a, b) => a.until - b.until);
-      return [country, [...past, { until: Infinity, bp: Math.round(entry.rate * 10_000) }]];
-    }),
-);
+export const isEuCountry = (country: string) => vatRates().eu.includes(country);
 
 /** The standard VAT rate of an EU country at `at`, in basis points (23 % → 2300). */
 export function vatRateBp(country: string, at: Date): number {
-  const history = RATE_HISTORY.get(country);
+  const history = vatRates().history.get(country);
   if (!history) throw new Error(`no VAT rate for ${country}`);
   // The earliest period that ends after `at`.
   return history.find((period) => period.until > at.getTime())!.bp;
@@ -74,6 +44,7 @@ export const normalVatNumber = (raw: string) => raw.replace(/[\s.-]/g, '').toUpp
  */
 export function checkVatNumber(raw: string, billingCountry: string, now: Date): VatCheck {
   const number = normalVatNumber(raw);
+  const { checkVAT, countries } = jsvatChecker();
   const result = checkVAT(number, countries);
   const country = result.country?.isoCode.short;
   const refuse = (detail: string) => new AppError('vat_number_invalid', detail, { errors: [{ path: 'vat_number', message: detail }] });

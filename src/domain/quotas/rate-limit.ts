@@ -1,5 +1,6 @@
-import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
+import type { RateLimiterPostgres } from 'rate-limiter-flexible';
 import type { Db } from '../../db/knex.ts';
+import { rateLimiterFlexible } from './rate-limiter-flexible.ts';
 
 /**
  * THE rate limiter of tries (wrong promo codes, OAuth registrations, sign-in failures and their
@@ -44,8 +45,9 @@ export const RATE_LIMITS_TABLE = 'rate_limits';
 
 // Built per call: the constructor only keeps its options (the table exists; expired rows are
 // purged by the maintenance workflow, not by a timer per instance).
-const limiterOf = (db: Db, limit: RateLimit) =>
-  new RateLimiterPostgres({
+async function limiterOf(db: Db, limit: RateLimit): Promise<RateLimiterPostgres> {
+  const { RateLimiterPostgres } = await rateLimiterFlexible();
+  return new RateLimiterPostgres({
     storeClient: db,
     storeType: 'knex',
     tableName: RATE_LIMITS_TABLE,
@@ -55,6 +57,7 @@ const limiterOf = (db: Db, limit: RateLimit) =>
     points: limit.points,
     duration: limit.seconds,
   });
+}
 
 /**
  * Takes one point of every claim, or none: when any limit is spent, the points already taken are
@@ -65,8 +68,9 @@ export async function takePoints(db: Db, claims: readonly RateClaim[]): Promise<
   const giveBack = async () => {
     await Promise.all(taken.map(({ limiter, key }) => limiter.reward(key, 1)));
   };
+  const { RateLimiterRes } = await rateLimiterFlexible();
   for (const { limit, key } of claims) {
-    const limiter = limiterOf(db, limit);
+    const limiter = await limiterOf(db, limit);
     try {
       await limiter.consume(key, 1);
     } catch (err) {
@@ -90,18 +94,20 @@ export async function takeCooldown(db: Db, name: string, key: string, seconds: n
 
 /** Adds one point to `key` without a cap (a counter over the window) and returns the points in it now. */
 export async function countPoint(db: Db, limit: RateLimit, key: string): Promise<number> {
-  const res = await limiterOf(db, limit).penalty(key, 1);
+  const limiter = await limiterOf(db, limit);
+  const res = await limiter.penalty(key, 1);
   return res.consumedPoints;
 }
 
 /** Gives `points` of `key` back (an attempt that turned out not to count). */
 export async function givePoints(db: Db, limit: RateLimit, key: string, points = 1): Promise<void> {
-  await limiterOf(db, limit).reward(key, points);
+  const limiter = await limiterOf(db, limit);
+  await limiter.reward(key, points);
 }
 
 /** Forgets every point of `key` under `limit`; returns how many there were in the current window. */
 export async function forgetPoints(db: Db, limit: RateLimit, key: string): Promise<number> {
-  const limiter = limiterOf(db, limit);
+  const limiter = await limiterOf(db, limit);
   const held = (await limiter.get(key))?.consumedPoints ?? 0;
   await limiter.delete(key);
   return Math.max(0, held);

@@ -1,8 +1,9 @@
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { Webhook } from 'standardwebhooks';
 import type { Db } from '../../db/knex.ts';
 import { pageOf } from '../../db/pages.ts';
 import { conflict, notFound } from '../../errors.ts';
+import { loadUndici } from '../../undici.ts';
 import { queueMail } from '../../mail/outbox.ts';
 import { checkIpLiteral } from '../crawl/address-guard.ts';
 import type { WebhookDeliveryTableRow } from '../tables.ts';
@@ -104,6 +105,7 @@ interface PostResult {
 }
 
 async function post(deps: DeliveryDeps, url: string, secret: string, messageId: string, body: string): Promise<PostResult> {
+  const { request } = loadUndici();
   const timestamp = new Date();
   const signature = new Webhook(secret).sign(messageId, timestamp, body);
   const signal = AbortSignal.timeout(DELIVERY_TIMEOUT_MS);

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import { request } from 'undici';
 import type { Db } from '../../db/knex.ts';
 import type { OrderConfig } from '../../config-orders.ts';
+import { loadUndici } from '../../undici.ts';
 import { RefundRefusedError, toPaymentEvent, type PaymentEvent, type PaymentProvider } from '../../domain/orders/payment-port.ts';
 import { signWebhook, verifySignedEvent } from '../signature.ts';
 import { cardOutcome, refusesRefunds, type CardDetails } from './cards.ts';
@@ -63,6 +63,7 @@ export function createTestProvider(db: Db, config: OrderConfig): PaymentProvider
     },
   });
   async function succeed(row: TestPaymentRow): Promise<TestPaymentResult> {
+    const { request } = loadUndici();
     await setStatus(row.id, 'succeeded');
     const payload = JSON.stringify(eventOf(row));
     // Delivered before the page answers; a failed delivery is covered by the success page asking findSucceededPayment.

@@ -1,5 +1,4 @@
-import { Feed, type Item } from 'feed';
-import ical from 'ical-generator';
+import type { Feed, Item } from 'feed';
 import type { Context } from 'koa';
 import { notFound } from '../../errors.ts';
 import { CATEGORY_SLUGS } from '../../operations/read-models/categories.ts';
@@ -7,8 +6,10 @@ import { comingLaunches, launchedListings, siteUpdates, type LaunchedListing } f
 import type { OperationContext } from '../../operations/operation.ts';
 import { paths } from '../../paths.ts';
 import { categoryName } from '../browse-components.ts';
+import { feedPackage } from '../feed-package.ts';
 import { siteOrigin } from '../head.ts';
 import { html } from '../html.ts';
+import { icalGenerator } from '../ical-generator.ts';
 import { pageContext } from '../invoke.ts';
 import { listingShareImage } from '../share-image.ts';
 import { textBlocks } from '../content.ts';
@@ -29,23 +30,24 @@ const CALENDAR_WEEKS = 12;
 export const feedPages: PageRoutes = (router, services) => {
   router.get('/feeds/launches.xml', async function launchesAtom(ctx) {
     await send(ctx, services, 'application/atom+xml; charset=utf-8', 'launches.xml', async (c, origin) =>
-      launchesFeed(c, origin, await launchedListings(c, FEED_ITEMS)).atom1(),
+      (await launchesFeed(c, origin, await launchedListings(c, FEED_ITEMS))).atom1(),
     );
   });
   router.get('/feeds/launches.json', async function launchesJson(ctx) {
     await send(ctx, services, 'application/feed+json; charset=utf-8', 'launches.json', async (c, origin) =>
-      launchesFeed(c, origin, await launchedListings(c, FEED_ITEMS)).json1(),
+      (await launchesFeed(c, origin, await launchedListings(c, FEED_ITEMS))).json1(),
     );
   });
   router.get('/categories/{slug}/feed.xml', async function categoryAtom(ctx) {
     const slug = ctx.params.slug!;
     if (!(CATEGORY_SLUGS as readonly string[]).includes(slug)) throw notFound('The category');
     await send(ctx, services, 'application/atom+xml; charset=utf-8', `category:${slug}`, async (c, origin) =>
-      launchesFeed(c, origin, await launchedListings(c, FEED_ITEMS, slug), slug).atom1(),
+      (await launchesFeed(c, origin, await launchedListings(c, FEED_ITEMS, slug), slug)).atom1(),
     );
   });
   router.get('/feeds/updates.xml', async function updatesAtom(ctx) {
     await send(ctx, services, 'application/atom+xml; charset=utf-8', 'updates.xml', async (c, origin) => {
+      const { Feed } = await feedPackage();
       const feed = new Feed({
         id: `${origin}/updates`,
         title: `Latest updates on ${c.site.name}`,
@@ -73,6 +75,7 @@ export const feedPages: PageRoutes = (router, services) => {
   });
   router.get('/launches.ics', async function launchCalendar(ctx) {
     await send(ctx, services, 'text/calendar; charset=utf-8', 'launches.ics', async (c, origin) => {
+      const { default: ical } = await icalGenerator();
       const calendar = ical({ name: `Coming launches on ${c.site.name}`, prodId: { company: c.site.name, product: 'launches' } });
       for (const l of await comingLaunches(c, CALENDAR_WEEKS)) {
         calendar.createEvent({
@@ -90,7 +93,8 @@ export const feedPages: PageRoutes = (router, services) => {
 };
 
 /** A feed of launched listings (one category's when `category` is given). */
-function launchesFeed(c: OperationContext, origin: string, listings: LaunchedListing[], category?: string): Feed {
+async function launchesFeed(c: OperationContext, origin: string, listings: LaunchedListing[], category?: string): Promise<Feed> {
+  const { Feed } = await feedPackage();
   const self = category ? `${origin}/categories/${category}/feed.xml` : `${origin}/feeds/launches.xml`;
   const page = category ? `${origin}/categories/${category}` : `${origin}/launches`;
   const feed = new Feed({
