@@ -183,7 +183,8 @@ test('2026-07-28: the requestState holding the result is signed, bound to the ca
   const state: string = first.result.requestState;
   const responses = { pay_page: { action: 'accept' } };
 
-  const tampered = `${state.slice(0, -2)}${state.endsWith('A') ? 'B' : 'A'}${state.slice(-1)}`;
+  // One character of the signature changed (the last one may only carry padding bits).
+  const tampered = `${state.slice(0, -2)}${state.at(-2) === 'A' ? 'B' : 'A'}${state.slice(-1)}`;
   t.like((await rawModernCall(owner.key, 'create_checkout', checkoutArgs(listingId), { state: tampered, responses })).error, {
     code: -32602,
   });
