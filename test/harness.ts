@@ -66,7 +66,17 @@ async function run(): Promise<number> {
   // it once into the user cache) and the workflow bundle for every worker of the run.
   const bundleFile = path.join(tmp, 'workflow-bundle.js');
   const temporalStarting = testFiles(path.join(ROOT, 'test')).then((files) =>
-    startTemporalDevServer({ port: temporalPort, uiPort: null, dbFile: null, namespaces: files.map(namespaceFor) }),
+    startTemporalDevServer({
+      port: temporalPort,
+      uiPort: null,
+      dbFile: null,
+      namespaces: files.map(namespaceFor),
+      // One partition per task queue instead of four (23 s less of the server's CPU in a run): one
+      // in-memory server gains nothing from spreading a queue, and each partition is polled,
+      // leased and forwarded on its own. Not for `npm start`: its durable queues keep their tasks
+      // in the partitions they were written to.
+      dynamicConfig: { 'matching.numTaskqueueReadPartitions': 1, 'matching.numTaskqueueWritePartitions': 1 },
+    }),
   );
   const pgStarting = startEmbeddedPostgres({ dir: path.join(tmp, 'pg'), port: pgPort });
   const [pg, temporal, template, testServer, bundle] = await Promise.allSettled([

@@ -24,6 +24,8 @@ export interface TemporalDevServerOptions {
   /** SQLite file for durable state; null keeps everything in memory (tests). */
   dbFile: string | null;
   namespaces: string[];
+  /** `--dynamic-config-value` settings, as KEY → value (JSON-encoded on the command line). */
+  dynamicConfig?: Record<string, string | number | boolean>;
   onLog?: (line: string) => void;
 }
 
@@ -53,6 +55,8 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
   }
   for (const ns of options.namespaces) args.push('--namespace', ns);
   for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
+  for (const [key, value] of Object.entries(options.dynamicConfig ?? {}))
+    args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
   const child = spawn(cli, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const onLog = options.onLog ?? (() => {});
   child.stdout!.on('data', (c: Buffer) => onLog(c.toString()));
