@@ -63,8 +63,10 @@ async function run(): Promise<number> {
   console.log(`[test] PostgreSQL on 127.0.0.1:${pgPort}, Temporal on 127.0.0.1:${temporalPort}`);
   // Independent of each other, so started together: the template database, the Temporal dev
   // server, Temporal's Java test server for the time-skipping tests (temporal/test-server.sh builds
-  // it once into the user cache) and the workflow bundle for every worker of the run.
+  // it once into the user cache), the workflow bundle for every worker of the run and the compile
+  // cache (test/helpers/compile-cache.ts).
   const bundleFile = path.join(tmp, 'workflow-bundle.js');
+  const compileCache = process.env.NODE_COMPILE_CACHE ?? path.join(tmp, 'compile-cache');
   const temporalStarting = testFiles(path.join(ROOT, 'test')).then((files) =>
     startTemporalDevServer({
       port: temporalPort,
@@ -79,15 +81,18 @@ async function run(): Promise<number> {
     }),
   );
   const pgStarting = startEmbeddedPostgres({ dir: path.join(tmp, 'pg'), port: pgPort });
-  const [pg, temporal, template, testServer, bundle] = await Promise.allSettled([
+  const [pg, temporal, template, testServer, bundle, warmed] = await Promise.allSettled([
     pgStarting,
     temporalStarting,
     pgStarting.then(prepareTemplate),
     promisify(execFile)('bash', [path.join(ROOT, 'temporal/test-server.sh')], { timeout: 600_000 }).then(({ stdout }) => stdout.trim()),
     workflowBundle().then(({ code }) => fs.writeFile(bundleFile, code)),
+    promisify(execFile)(process.execPath, [path.join(ROOT, 'test/helpers/compile-cache.ts')], {
+      env: { ...process.env, NODE_COMPILE_CACHE: compileCache },
+    }),
   ]);
   try {
-    for (const step of [pg, temporal, template, testServer, bundle]) if (step.status === 'rejected') throw step.reason;
+    for (const step of [pg, temporal, template, testServer, bundle, warmed]) if (step.status === 'rejected') throw step.reason;
     const [pgUrl, temporalAddress] = [valueOf(pg)!.url('postgres'), valueOf(temporal)!.address];
     const args = [path.join(ROOT, 'node_modules/ava/entrypoints/cli.mjs'), ...process.argv.slice(2)];
     return await new Promise<number>((resolve) => {
@@ -101,7 +106,7 @@ async function run(): Promise<number> {
           TEST_TEMPORAL_ADDRESS: temporalAddress,
           TEST_TEMPORAL_TEST_SERVER: valueOf(testServer)!,
           TEST_WORKFLOW_BUNDLE: bundleFile,
-          NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? path.join(tmp, 'compile-cache'),
+          NODE_COMPILE_CACHE: compileCache,
           // Workflows run on the worker's own thread (the SDK's debug mode) instead of a worker
           // thread per task queue: every startWorkers would otherwise start six threads, each
           // loading the SDK and the bundle (about 2 s of CPU per test file that starts workers, and
