@@ -27,7 +27,6 @@ const SLOW_FIRST = [
   'test/embedded/startup-errors.test.ts', // waits
   'test/api/quotas.test.ts',
   'test/api/drafts.test.ts',
-  'test/api/claims.test.ts', // waits
   'test/web/promote.test.ts',
   'test/web/signin-limits.test.ts',
   'test/workflows/listing-launch.test.ts', // waits

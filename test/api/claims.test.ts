@@ -30,7 +30,8 @@ test.before(async () => {
     CLAIM_DNS_SERVERS: dns.server,
     CLAIM_CHECK_SCHEDULE: '30s/1h',
     CLAIM_LIFETIME: '1h',
-    CLAIM_VERIFY_MIN_INTERVAL: '15s',
+    // Short, as the tests wait it out between two checks of one claim (the default has its own assertion).
+    CLAIM_VERIFY_MIN_INTERVAL: '5s',
   });
   await env.startWorkers();
   [owner, alice, bob] = await Promise.all([env.user(), env.user(), env.user()]);
@@ -133,7 +134,7 @@ test('verify_claim: at most one check per interval per claim (429 with Retry-Aft
   t.is(second.status, 429);
   t.like(second.body, { code: 'rate_limited' });
   const retryAfter = Number(second.headers.get('retry-after'));
-  t.true(retryAfter >= 1 && retryAfter <= 15, String(retryAfter));
+  t.true(retryAfter >= 1 && retryAfter <= 5, String(retryAfter));
   t.is(
     await db()('claim_checks')
       .where({ claim_id: made.id })
