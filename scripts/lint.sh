@@ -10,8 +10,6 @@ if [ ! -x tools/lint/node_modules/.bin/eslint ] || [ ! -x tools/lint/node_module
   echo "[lint] installing the lint toolchain (tools/lint)"
   npm ci --prefix tools/lint --no-audit --no-fund --loglevel=error
 fi
-# --install: only the toolchain (npm test installs it beside the project's own dependencies).
-if [ "${1:-}" = "--install" ]; then exit 0; fi
 # --cache: a file whose content (and Prettier's options) is unchanged since a run found it formatted
 # is not checked again (about 13 s of CPU for the whole tree otherwise; the cache is in
 # node_modules/.cache/prettier).

@@ -10,15 +10,8 @@ bash scripts/chromium.sh
 # launcher with Maven on first use): a fresh machine gets java and mvn here.
 bash scripts/java.sh
 # Node 24 and the npm dependencies first (node24.sh installs them when missing), so the checks and
-# the suite below, which start at the same time, never install them at once. The lint toolchain
-# installs meanwhile, not during the suite.
-LINT_INSTALL=""
-if [ "${LINT:-1}" != "0" ]; then
-  bash scripts/lint.sh --install &
-  LINT_INSTALL=$!
-fi
+# the suite below, which start at the same time, never install them at once.
 bash scripts/node24.sh -e ''
-if [ -n "$LINT_INSTALL" ]; then wait "$LINT_INSTALL"; fi
 # The lint (LINT=0 skips it: a quick run of a few files while the tree is being formatted) and the
 # typecheck run alongside the suite instead of before it; their output is printed after the
 # suite's, and a failure of either fails `npm test` as a failed test does.
