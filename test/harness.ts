@@ -129,8 +129,7 @@ async function run(): Promise<number> {
       child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
     });
   } finally {
-    await valueOf(temporal)?.stop();
-    await valueOf(pg)?.stop();
+    await Promise.all([valueOf(temporal)?.stop(), valueOf(pg)?.stop()]);
     await fs.rm(tmp, { recursive: true, force: true });
   }
 }
