@@ -7,7 +7,8 @@ import { createTestProvider, type TestPayments } from './test-provider/index.ts'
 export { requireProvider as requirePayments } from '../domain/orders/payment-port.ts';
 
 export type ConfiguredProvider =
-  (PaymentProvider & TestPayments & { name: 'test' }) | (PaymentProvider & StripePayments & { name: 'stripe' });
+  | (PaymentProvider & TestPayments & { name: 'test' })
+  | (PaymentProvider & StripePayments & { name: 'stripe' });
 
 /** The configured provider (PAYMENT_PROVIDER), built once by createServices; null when payments are not configured. */
 export function createPaymentProvider(db: Db, config: Config): ConfiguredProvider | null {

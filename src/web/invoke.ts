@@ -52,6 +52,7 @@ export async function invokeForPage<I extends z.ZodObject, O extends z.ZodType>(
 export function maxLengthOf(op: Operation, field: string): number | undefined {
   const schema = operationSchemasOf(op).input.properties?.[field];
   const max = (schema?.maxLength ?? (schema?.anyOf as { maxLength?: number }[] | undefined)?.find((s) => s.maxLength)?.maxLength) as
-    number | undefined;
+    | number
+    | undefined;
   return typeof max === 'number' ? max : undefined;
 }

@@ -17,7 +17,8 @@ import { MAX_WEEKS_AHEAD, addDays } from './product-options.ts';
 
 /** What one order item needs held: a week's paid launch slot, or billboard days. */
 type Need =
-  { kind: 'launch'; index: number; listingId: number; week: string } | { kind: 'billboard'; index: number; start: string; days: number };
+  | { kind: 'launch'; index: number; listingId: number; week: string }
+  | { kind: 'billboard'; index: number; start: string; days: number };
 
 /** The capacity the items need; a launch without a week is for this week (it goes live at once). */
 function needsOf(items: Pick<ResolvedItem, 'product' | 'listing_id' | 'options'>[], now: Date): Need[] {

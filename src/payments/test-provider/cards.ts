@@ -7,7 +7,9 @@ export interface CardDetails {
 }
 
 export type CardOutcome =
-  { status: 'succeeded'; message: null } | { status: 'declined'; message: string } | { status: 'requires_action'; message: null };
+  | { status: 'succeeded'; message: null }
+  | { status: 'declined'; message: string }
+  | { status: 'requires_action'; message: null };
 
 const DECLINED = '4000000000000002';
 const NEEDS_AUTHENTICATION = '4000002760003184';
