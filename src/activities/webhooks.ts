@@ -1,3 +1,5 @@
+import { setInterval } from 'node:timers';
+import { Context } from '@temporalio/activity';
 import type { Dispatcher } from 'undici';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/knex.ts';
@@ -11,15 +13,25 @@ export interface WebhookActivityDeps {
   agent: Dispatcher;
 }
 
+const HEARTBEAT_EVERY_MS = 1_000;
+
 /** Activities of webhook deliveries; thin wrappers over domain code. */
 export function createWebhookActivities({ db, config, agent }: WebhookActivityDeps) {
   return {
     /** One signed POST of a delivery, recorded; idempotent (a delivered round is not sent again). */
     async attemptWebhookDelivery(input: AttemptInput): Promise<AttemptOutcome> {
-      return attemptDelivery(
-        { db, agent, allowPrivateNetworks: config.crawl.allowPrivateNetworks, baseUrl: config.baseUrl, userAgent: config.crawl.userAgent },
-        input,
-      );
+      // Alive while the receiver takes its time: a worker lost mid-try is noticed at the
+      // workflow's heartbeat timeout (seconds), not at the end of the try's whole time.
+      const ctx = Context.current();
+      const beating = setInterval(() => ctx.heartbeat(), HEARTBEAT_EVERY_MS);
+      try {
+        return await attemptDelivery(
+          { db, agent, allowPrivateNetworks: config.crawl.allowPrivateNetworks, baseUrl: config.baseUrl, userAgent: config.crawl.userAgent },
+          input,
+        );
+      } finally {
+        clearInterval(beating);
+      }
     },
   };
 }

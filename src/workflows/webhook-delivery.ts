@@ -2,10 +2,12 @@ import { proxyActivities, sleep } from '@temporalio/workflow';
 import type { WebhookActivities } from '../activities/webhooks.ts';
 import type { WebhookDeliveryInput } from '../domain/webhooks/events.ts';
 
-// One POST takes 10 s at most; the rest is the database around it. A worker lost mid-try is
-// noticed at this timeout, and the try is made again (same webhook-id).
+// One POST takes 10 s at most; the rest is the database around it. The try heartbeats every
+// second while it waits: a worker lost mid-try is noticed at the heartbeat timeout, and the try is
+// made again (same webhook-id).
 const { attemptWebhookDelivery } = proxyActivities<WebhookActivities>({
   startToCloseTimeout: '30 seconds',
+  heartbeatTimeout: '10 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
 

@@ -23,8 +23,8 @@ test.after.always(async () => {
 });
 
 test('a worker killed mid-delivery: the try is made again by the next worker, same webhook-id, one success', async (t) => {
-  // The lost try is noticed at the activity's 30 s timeout.
-  t.timeout(180_000);
+  // The lost try is noticed at the activity's heartbeat timeout (10 s).
+  t.timeout(120_000);
   // The first request is left without an answer: the worker dies while it waits.
   const receiver = await startReceiver((n) => (n === 1 ? 'hang' : 200));
   t.teardown(() => receiver.close());
