@@ -26,7 +26,13 @@ export function createWebhookActivities({ db, config, agent }: WebhookActivityDe
       const beating = setInterval(() => ctx.heartbeat(), HEARTBEAT_EVERY_MS);
       try {
         return await attemptDelivery(
-          { db, agent, allowPrivateNetworks: config.crawl.allowPrivateNetworks, baseUrl: config.baseUrl, userAgent: config.crawl.userAgent },
+          {
+            db,
+            agent,
+            allowPrivateNetworks: config.crawl.allowPrivateNetworks,
+            baseUrl: config.baseUrl,
+            userAgent: config.crawl.userAgent,
+          },
           input,
         );
       } finally {
