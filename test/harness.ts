@@ -67,7 +67,11 @@ async function run(): Promise<number> {
   // cache (test/helpers/compile-cache.ts).
   const bundleFile = path.join(tmp, 'workflow-bundle.js');
   const compileCache = process.env.NODE_COMPILE_CACHE ?? path.join(tmp, 'compile-cache');
-  const temporalStarting = testFiles(path.join(ROOT, 'test')).then((files) =>
+  const allFiles = testFiles(path.join(ROOT, 'test'));
+  // The files this run gives ava, or every test file.
+  const named = process.argv.slice(2).filter((arg) => arg.endsWith('.test.ts'));
+  const runFiles = named.length > 0 ? Promise.resolve(named.map((f) => path.resolve(f))) : allFiles;
+  const temporalStarting = allFiles.then((files) =>
     startTemporalDevServer({
       port: temporalPort,
       uiPort: null,
@@ -98,9 +102,11 @@ async function run(): Promise<number> {
     pgStarting.then(prepareTemplate),
     promisify(execFile)('bash', [path.join(ROOT, 'temporal/test-server.sh')], { timeout: 600_000 }).then(({ stdout }) => stdout.trim()),
     workflowBundle().then(({ code }) => fs.writeFile(bundleFile, code)),
-    promisify(execFile)(process.execPath, [path.join(ROOT, 'test/helpers/compile-cache.ts')], {
-      env: { ...process.env, NODE_COMPILE_CACHE: compileCache },
-    }),
+    runFiles.then((files) =>
+      promisify(execFile)(process.execPath, [path.join(ROOT, 'test/helpers/compile-cache.ts'), ...files], {
+        env: { ...process.env, NODE_COMPILE_CACHE: compileCache },
+      }),
+    ),
   ]);
   try {
     for (const step of [pg, temporal, template, testServer, bundle, warmed]) if (step.status === 'rejected') throw step.reason;
