@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { GracefulShutdownPeriodExpiredError, NativeConnection, Worker, bundleWorkflowCode, type WorkerOptions, type WorkflowBundle } from '@temporalio/worker';
+import { GracefulShutdownPeriodExpiredError, NativeConnection, Worker, bundleWorkflowCode, type WorkerOptions, type WorkflowBundle, type WorkflowBundlePath } from '@temporalio/worker';
 import type { Config } from '../config.ts';
 import type { Services } from '../services.ts';
 import { createClaimActivities } from '../activities/claims.ts';
@@ -36,8 +36,8 @@ export const WORKFLOWS_PATH = path.resolve(import.meta.dirname, '../workflows/in
 export interface WorkerDeps extends Pick<Services, 'config' | 'db' | 'log' | 'workflows' | 'payments' | 'mailer' | 'badgeAgent' | 'media'> {
   address: string;
   namespace: string;
-  /** Reuse a prepared bundle (tests start many workers). */
-  bundle?: WorkflowBundle;
+  /** Reuse a prepared bundle (tests start many workers; as a file, the SDK need not re-encode its source map). */
+  bundle?: WorkflowBundle | WorkflowBundlePath;
 }
 
 export interface RunningWorkers {

@@ -1,8 +1,7 @@
 /**
  * A worker in a process of its own (for tests that kill it): the environment names the database,
- * Temporal and a workflow bundle prepared once by the test, so a restart takes no bundling.
+ * Temporal and the run's workflow bundle file, so a restart takes no bundling.
  */
-import fs from 'node:fs/promises';
 import { pino } from 'pino';
 import { loadConfig } from '../../src/config.ts';
 import { createServices } from '../../src/services.ts';
@@ -19,6 +18,6 @@ await startWorkers({
   ...services,
   address,
   namespace: config.temporal.namespace,
-  bundle: { code: await fs.readFile(process.env.WORKER_BUNDLE_FILE!, 'utf8') },
+  bundle: { codePath: process.env.WORKER_BUNDLE_FILE! },
 });
 console.log('worker ready');

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { testWorkflowBundle } from './bundle.ts';
+import { testWorkflowBundleFile } from './bundle.ts';
 import type { TestEnv } from './env.ts';
 
 const WORKER = path.resolve(import.meta.dirname, 'worker-process.ts');
@@ -17,12 +17,12 @@ export const killWorker = (child: ChildProcess) =>
 
 /**
  * Worker processes of a test env, for tests that kill them (helpers/worker-process.ts in a child):
- * the workflow bundle is written once, so a restart takes no bundling; `close` kills the one
- * running now, whatever happened, and removes the files.
+ * they share the run's workflow bundle file, so a restart takes no bundling; `close` kills the one
+ * running now, whatever happened, and removes the data directory.
  */
 export async function workerProcesses(env: TestEnv, vars: Record<string, string> = {}) {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ld-workers-'));
-  await fs.writeFile(path.join(dir, 'bundle.js'), (await testWorkflowBundle()).code);
+  const bundleFile = await testWorkflowBundleFile();
   let current: ChildProcess | null = null;
   return {
     /** Starts a worker process and resolves once it polls. */
@@ -33,7 +33,7 @@ export async function workerProcesses(env: TestEnv, vars: Record<string, string>
           ...process.env,
           WORKER_DATABASE_URL: env.databaseUrl,
           WORKER_TEMPORAL_ADDRESS: env.temporalAddress,
-          WORKER_BUNDLE_FILE: path.join(dir, 'bundle.js'),
+          WORKER_BUNDLE_FILE: bundleFile,
           TEMPORAL_NAMESPACE: env.namespace,
           BASE_URL: env.baseUrl,
           DATA_DIR: dir,
