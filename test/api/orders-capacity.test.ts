@@ -236,7 +236,7 @@ test('a launch whose held slot was lost to an operator change is refunded (that 
   t.like(await db()('listings').where({ id: b.listingId }).first(), { status: 'draft' });
   t.is(await count('featured_placements', { listing_id: b.listingId }), 1);
   t.deepEqual(await workflowResult(env, `order:${res.body.number}`), { status: 'fulfilled' });
-  // UPDATE_FIXTURES=1 rewrites the replay fixture of this path (test/workflows/order-replay.test.ts).
+  // UPDATE_FIXTURES=1 rewrites the replay fixture of this path (test/workflows/replay.test.ts).
   await recordHistory(env, `order:${res.body.number}`, 'order-workflow-line-refunded.json');
 });
 
