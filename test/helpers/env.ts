@@ -5,6 +5,7 @@ import path from 'node:path';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
+import { pino } from 'pino';
 import { createApp } from '../../src/app.ts';
 import { createHttpServer } from '../../src/http/server.ts';
 import { createApiKey } from '../../src/auth/api-keys.ts';
@@ -117,6 +118,7 @@ export async function startTestEnv(
       // Loaded here, not at the top: @temporalio/worker (rxjs, memfs, webpack's entry...) is about
       // 0.2 s of CPU to load, and most test files never start a worker.
       const { startWorkers } = await import('../../src/temporal/worker.ts');
+      await quietSdkLogs();
       const running = await startWorkers({ ...services, address: temporalAddress, namespace, bundle: await testWorkflowBundle() });
       workers.push(running);
       return running;
@@ -129,6 +131,23 @@ export async function startTestEnv(
       await fs.rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The SDK's own log lines (worker states, replay warnings) go through a silent logger, as the
+ * app's own lines do in tests, instead of the SDK's console logger. Once per process, before its
+ * first worker; a file that installed the runtime itself (to read its logs or metrics) keeps its own.
+ */
+export async function quietSdkLogs(): Promise<void> {
+  const [{ installTemporalRuntime }, { IllegalStateError }] = await Promise.all([
+    import('../../src/temporal/runtime.ts'),
+    import('@temporalio/common'),
+  ]);
+  try {
+    installTemporalRuntime({ host: '127.0.0.1', metrics: { port: null, temporalPort: null } }, pino({ level: 'silent' }));
+  } catch (err) {
+    if (!(err instanceof IllegalStateError)) throw err;
+  }
 }
 
 /**

@@ -7,7 +7,7 @@ import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/se
 import { Worker } from '@temporalio/worker';
 import { SEARCH_ATTRIBUTES } from '../../src/embedded/temporal.ts';
 import { testWorkflowBundle } from './bundle.ts';
-import { freePort } from './env.ts';
+import { freePort, quietSdkLogs } from './env.ts';
 import { eventually } from './eventually.ts';
 
 /**
@@ -61,6 +61,7 @@ export async function startTimeSkipping(): Promise<TimeSkippingEnv> {
       },
       { timeoutMs: 120_000, intervalMs: 200 },
     );
+    await quietSdkLogs();
     // `create` is the SDK's own constructor for an environment on a running server that can skip time.
     const create = (TestWorkflowEnvironment as unknown as { create(o: object): Promise<TestWorkflowEnvironment> }).create;
     const testEnv = await create.call(TestWorkflowEnvironment, {

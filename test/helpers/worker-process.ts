@@ -5,6 +5,7 @@
 import { pino } from 'pino';
 import { loadConfig } from '../../src/config.ts';
 import { createServices } from '../../src/services.ts';
+import { installTemporalRuntime } from '../../src/temporal/runtime.ts';
 import { startWorkers } from '../../src/temporal/worker.ts';
 
 const config = loadConfig();
@@ -14,6 +15,8 @@ const services = createServices(
   { databaseUrl: process.env.WORKER_DATABASE_URL!, temporalAddress: address },
   pino({ level: 'silent' }),
 );
+// The SDK's log lines through the same silent logger, not the console.
+installTemporalRuntime(config, services.log);
 await startWorkers({
   ...services,
   address,

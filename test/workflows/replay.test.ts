@@ -4,10 +4,14 @@ import test from 'ava';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
 import { testWorkflowBundle } from '../helpers/bundle.ts';
+import { quietSdkLogs } from '../helpers/env.ts';
 
 // Every workflow replays histories recorded from real runs (UPDATE_FIXTURES=1 npm test rewrites
 // them, from the test named beside each): a change to a workflow that would break runs already
 // going in production fails here. Tampered copies prove that the replay would notice.
+
+// The tampered histories' expected nondeterminism warnings stay out of the test output.
+test.before(() => quietSdkLogs());
 
 const recorded = async (fixture: string) =>
   historyFromJSON(JSON.parse(await fs.readFile(path.resolve(import.meta.dirname, '../fixtures', fixture), 'utf8')));
