@@ -43,6 +43,7 @@ const MAX_ADDRESSES = 20_000;
  */
 export class VisitorPageCache {
   readonly #ttlMs: number;
+  readonly #now: () => number;
   readonly #pages = new LRUCache<string, { page: KeptPage; expires: number }>({
     maxSize: MAX_BYTES,
     sizeCalculation: ({ page }) => page.plain.length + page.gzip.length + page.br.length + 1024,
@@ -52,8 +53,10 @@ export class VisitorPageCache {
   readonly #rendering = new Map<string, { page: Promise<KeptPage | null>; keep: boolean }>();
   #refreshes = 0;
 
-  constructor(ttlMs: number) {
+  /** `now` is the clock the copies age by (milliseconds; tests pass their own). */
+  constructor(ttlMs: number, now: () => number = () => performance.now()) {
     this.#ttlMs = ttlMs;
+    this.#now = now;
   }
 
   get enabled(): boolean {
@@ -68,7 +71,7 @@ export class VisitorPageCache {
    */
   get(key: string, render: () => Promise<KeptPage | null>, refresh: () => Promise<KeptPage | null>): KeptPage | Promise<KeptPage | null> {
     const kept = this.#pages.get(key);
-    if (kept && kept.expires > performance.now()) return kept.page;
+    if (kept && kept.expires > this.#now()) return kept.page;
     const pending = this.#rendering.get(key);
     if (kept) {
       if (!pending && this.#refreshes < MAX_REFRESHES) {
@@ -95,7 +98,7 @@ export class VisitorPageCache {
     const to = this.#addresses.get(address);
     const kept = to && this.#pages.get(to.key);
     if (!kept) return undefined;
-    const aged = kept.expires <= performance.now();
+    const aged = kept.expires <= this.#now();
     if (aged && !this.#rendering.has(to.key) && this.#refreshes < MAX_REFRESHES) return undefined;
     return { page: kept.page, visited: to.visited };
   }
@@ -106,7 +109,7 @@ export class VisitorPageCache {
     const settle = (rendered: KeptPage | null) => {
       if (this.#rendering.get(key) === entry) this.#rendering.delete(key);
       if (!entry.keep) return;
-      if (rendered) this.#pages.set(key, { page: rendered, expires: performance.now() + this.#ttlMs });
+      if (rendered) this.#pages.set(key, { page: rendered, expires: this.#now() + this.#ttlMs });
       else this.#pages.delete(key);
     };
     page.then(settle, () => settle(null));

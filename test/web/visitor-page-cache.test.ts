@@ -18,6 +18,13 @@ const never = (): Promise<KeptPage | null> => {
 };
 const settled = () => new Promise((resolve) => setImmediate(resolve));
 
+/** A cache whose copies age only when the test moves its clock on (`age()`): no race with a busy machine. */
+function agingCache() {
+  let now = 0;
+  const cache = new VisitorPageCache(1, () => now);
+  return { cache, age: () => void (now += 5) };
+}
+
 /** A render that finishes when the test says so. */
 function pendingRender() {
   let finish!: (p: KeptPage | null) => void;
@@ -42,9 +49,9 @@ test('a fresh copy is served without a render; concurrent misses share one rende
 });
 
 test('an aged copy is served at once while one render apart from the requests makes the next', async (t) => {
-  const cache = new VisitorPageCache(1);
+  const { cache, age } = agingCache();
   await cache.get('a', async () => page('old'), never);
-  await new Promise((resolve) => setTimeout(resolve, 5));
+  age();
   const { render, finish } = pendingRender();
   let refreshes = 0;
   const refresh = () => (refreshes++, render());
@@ -57,10 +64,10 @@ test('an aged copy is served at once while one render apart from the requests ma
 });
 
 test('a refresh that fails or finds no page forgets the aged copy: the next visitor renders it', async (t) => {
-  const cache = new VisitorPageCache(1);
+  const { cache, age } = agingCache();
   await cache.get('gone', async () => page('old'), never);
   await cache.get('broken', async () => page('old'), never);
-  await new Promise((resolve) => setTimeout(resolve, 5));
+  age();
   t.is(await text(cache.get('gone', never, async () => null)), 'old');
   const { render, fail } = pendingRender();
   t.is(await text(cache.get('broken', never, render)), 'old');
@@ -71,9 +78,9 @@ test('a refresh that fails or finds no page forgets the aged copy: the next visi
 });
 
 test('at most two aged pages are rendered again at a time; the others wait for a later visit', async (t) => {
-  const cache = new VisitorPageCache(1);
+  const { cache, age } = agingCache();
   for (const key of ['a', 'b', 'c']) await cache.get(key, async () => page(key), never);
-  await new Promise((resolve) => setTimeout(resolve, 5));
+  age();
   const held = pendingRender();
   let refreshes = 0;
   for (const key of ['a', 'b', 'c']) t.is(await text(cache.get(key, never, () => (refreshes++, held.render()))), key);
@@ -108,7 +115,7 @@ test('a cache with no time to live keeps nothing', (t) => {
 });
 
 test('the lane in front of the routes gets a remembered address’s page while it is fresh or being rendered again', async (t) => {
-  const cache = new VisitorPageCache(1);
+  const { cache, age } = agingCache();
   const kept = (address: string) => cache.keptAt(address)?.page.plain.toString() ?? null;
   t.is(kept('host\n\n/a'), null, 'an address nobody asked for');
   await cache.get('a', async () => page('a'), never);
@@ -116,7 +123,7 @@ test('the lane in front of the routes gets a remembered address’s page while i
   cache.remember('host\n\n/a?utm_source=x', { key: 'a' });
   t.is(kept('host\n\n/a'), 'a');
   t.is(kept('host\n\n/a?utm_source=x'), 'a', 'two addresses, one page');
-  await new Promise((resolve) => setTimeout(resolve, 5));
+  age();
   t.is(kept('host\n\n/a'), null, 'aged: the route sends it and starts the render');
   const held = pendingRender();
   t.is(await text(cache.get('a', never, held.render)), 'a');
@@ -130,12 +137,12 @@ test('the lane in front of the routes gets a remembered address’s page while i
 });
 
 test('while no render can start, the lane sends aged pages instead of routing each visit', async (t) => {
-  const cache = new VisitorPageCache(1);
+  const { cache, age } = agingCache();
   for (const key of ['a', 'b', 'c']) {
     await cache.get(key, async () => page(key), never);
     cache.remember(`/${key}`, { key });
   }
-  await new Promise((resolve) => setTimeout(resolve, 5));
+  age();
   t.is(cache.keptAt('/c'), undefined);
   const held = pendingRender();
   for (const key of ['a', 'b']) await cache.get(key, never, held.render);
