@@ -5,6 +5,7 @@ import { eventually } from '../helpers/eventually.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
 import { mcpParity } from '../helpers/mcp-parity.ts';
 import { startReceiver } from '../helpers/webhook-receiver.ts';
+import { workflowResult } from '../helpers/workflows.ts';
 
 /**
  * Owners' webhooks (issue 25 §1) over REST and MCP, delivered by real workflows to loopback
@@ -182,7 +183,11 @@ test('an endpoint failing for the whole window is turned off and its owner told;
   t.true(mail!.body_text.includes('/account/webhooks'));
 
   // Off: a new event makes no delivery for it; redelivering is refused until it is on again.
-  t.is((await postUpdate(owner.key, owner.listingId, 'Still nobody')).status, 201);
+  const still = await postUpdate(owner.key, owner.listingId, 'Still nobody');
+  t.is(still.status, 201);
+  // The update's fan-out reports the event apart from the request: let it end while the endpoint
+  // is off, or turning it on below could come first.
+  await workflowResult(env, still.body.workflow_id);
   const refused = await api(env, 'POST', `/me/webhooks/${endpoint.id}/deliveries/${body.items[0].id}/redeliver`, { key: owner.key });
   t.is(refused.status, 409);
   t.is(refused.body.code, 'webhook_endpoint_disabled');
