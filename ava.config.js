@@ -49,11 +49,13 @@ const testFiles = fs
   .sort();
 const rest = testFiles.filter((file) => !FIRST.includes(file) && !WAITING.includes(file));
 const every = Math.max(1, Math.floor((rest.length * 0.8) / WAITING.length));
+const waiting = [...WAITING];
 const ORDER = [...FIRST];
 rest.forEach((file, i) => {
   ORDER.push(file);
-  if ((i + 1) % every === 0 && (i + 1) / every <= WAITING.length) ORDER.push(WAITING[(i + 1) / every - 1]);
+  if ((i + 1) % every === 0 && waiting.length > 0) ORDER.push(waiting.shift());
 });
+ORDER.push(...waiting);
 
 const rank = (file) => {
   const i = ORDER.findIndex((listed) => file.endsWith(listed));

@@ -1,12 +1,14 @@
 /**
- * A worker in a process of its own (for tests that kill it): the environment names the database,
- * Temporal and the run's workflow bundle file, so a restart takes no bundling.
+ * A worker in a process of its own (for tests that kill it): the environment names the database and
+ * Temporal, and passes on the run's workflow bundle (TEST_WORKFLOW_BUNDLE), so a restart takes no
+ * bundling.
  */
 import { pino } from 'pino';
 import { loadConfig } from '../../src/config.ts';
 import { createServices } from '../../src/services.ts';
 import { installTemporalRuntime } from '../../src/temporal/runtime.ts';
 import { startWorkers } from '../../src/temporal/worker.ts';
+import { testWorkflowBundle } from './bundle.ts';
 
 const config = loadConfig();
 const address = process.env.WORKER_TEMPORAL_ADDRESS!;
@@ -21,6 +23,6 @@ await startWorkers({
   ...services,
   address,
   namespace: config.temporal.namespace,
-  bundle: { codePath: process.env.WORKER_BUNDLE_FILE! },
+  bundle: await testWorkflowBundle(),
 });
 console.log('worker ready');

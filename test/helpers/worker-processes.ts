@@ -2,7 +2,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { testWorkflowBundleFile } from './bundle.ts';
 import type { TestEnv } from './env.ts';
 
 const WORKER = path.resolve(import.meta.dirname, 'worker-process.ts');
@@ -22,7 +21,6 @@ export const killWorker = (child: ChildProcess) =>
  */
 export async function workerProcesses(env: TestEnv, vars: Record<string, string> = {}) {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'ld-workers-'));
-  const bundleFile = await testWorkflowBundleFile();
   let current: ChildProcess | null = null;
   return {
     /** Starts a worker process and resolves once it polls. */
@@ -33,7 +31,6 @@ export async function workerProcesses(env: TestEnv, vars: Record<string, string>
           ...process.env,
           WORKER_DATABASE_URL: env.databaseUrl,
           WORKER_TEMPORAL_ADDRESS: env.temporalAddress,
-          WORKER_BUNDLE_FILE: bundleFile,
           TEMPORAL_NAMESPACE: env.namespace,
           BASE_URL: env.baseUrl,
           DATA_DIR: dir,
