@@ -16,6 +16,7 @@ import { createWorkflowStarter } from './temporal/client.ts';
 import { createPageCounters, type PageCounters } from './domain/stats/page-counters.ts';
 import type { MediaStore } from './domain/media/media-port.ts';
 import { createPostgresMediaStore } from './media/postgres-store.ts';
+import { systemClock, type Clock } from './domain/time/clock.ts';
 
 /** Long-lived handles of one process, created once and passed down. */
 export interface Services {
@@ -45,6 +46,8 @@ export interface Services {
   pageCounters: PageCounters;
   /** Logos, preview images and card images (PostgreSQL), served under /media by every api process. */
   media: MediaStore;
+  /** Where time-dependent rules read "now" (the system clock; tests may give a ManualClock). */
+  clock: Clock;
   /** Writes what is buffered (the page counters), stops the timers, closes the pools. */
   close(): Promise<void>;
 }
@@ -53,6 +56,8 @@ export interface Services {
 export interface ServiceOptions {
   /** Count listing page views and clicks (issue 25); off only to measure what counting costs (bench/listing-views.ts). @default true */
   countPageViews?: boolean;
+  /** The clock rules read "now" from. @default systemClock */
+  clock?: Clock;
 }
 
 export interface Endpoints {
@@ -91,6 +96,7 @@ export function createServices(config: Config, endpoints: Endpoints, log = creat
     },
     pageCounters,
     media: createPostgresMediaStore(db),
+    clock: options.clock ?? systemClock,
     async close() {
       await pageCounters.close();
       await workflows.close().catch(() => {});

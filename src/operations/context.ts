@@ -17,7 +17,7 @@ export interface CallInfo {
 
 /** The context an operation handler runs with, the same for REST and MCP. */
 export async function operationContext(
-  services: Pick<Services, 'db' | 'config' | 'workflows' | 'search' | 'caches' | 'badgeAgent' | 'payments' | 'media'>,
+  services: Pick<Services, 'db' | 'config' | 'workflows' | 'search' | 'caches' | 'badgeAgent' | 'payments' | 'media' | 'clock'>,
   call: CallInfo,
 ): Promise<OperationContext> {
   return {
@@ -38,5 +38,6 @@ export async function operationContext(
     site: await siteForHost(services.db, services.caches.sites, call.host),
     principal: call.principal,
     clientIp: call.clientIp ?? 'unknown',
+    clock: services.clock,
   };
 }

@@ -1,3 +1,4 @@
+import type { Clock } from '../domain/time/clock.ts';
 import type { MediaStore } from '../domain/media/media-port.ts';
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
@@ -48,6 +49,8 @@ export interface OperationContext {
   principal: Principal | null;
   /** The client's address (after trusted proxies), for per-address limits. */
   clientIp: string;
+  /** Where rules read "now". */
+  clock: Clock;
 }
 
 /** The signed-in caller's user id; invoke() guarantees a principal on scoped operations. */

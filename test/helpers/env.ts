@@ -15,6 +15,7 @@ import { loadConfig } from '../../src/config.ts';
 import { operations } from '../../src/operations/index.ts';
 import { createServices, type Services } from '../../src/services.ts';
 import type { RunningWorkers } from '../../src/temporal/worker.ts';
+import type { Clock } from '../../src/domain/time/clock.ts';
 import { testWorkflowBundle } from './bundle.ts';
 import { namespaceFor } from './namespace.ts';
 
@@ -69,7 +70,7 @@ export async function createTestDatabase(): Promise<string> {
 export async function startTestEnv(
   testFile: string,
   env: Record<string, string> = {},
-  options: { temporalAddress?: string; namespace?: string } = {},
+  options: { temporalAddress?: string; namespace?: string; clock?: Clock } = {},
 ): Promise<TestEnv> {
   const databaseUrl = await createTestDatabase();
   const temporalAddress = options.temporalAddress ?? harnessEnv('TEST_TEMPORAL_ADDRESS');
@@ -99,7 +100,7 @@ export async function startTestEnv(
     BROWSE_CACHE_TTL_MS: '0',
     ...env,
   });
-  const services = createServices(config, { databaseUrl, temporalAddress });
+  const services = createServices(config, { databaseUrl, temporalAddress }, undefined, { clock: options.clock });
   server.on('request', createApp(services, operations).callback());
   const workers: RunningWorkers[] = [];
   return {
