@@ -9,6 +9,7 @@ import type { OperationContext } from '../operation.ts';
  */
 
 export { addWeeks, ISO_WEEK_PATTERN, isoWeekLabel, isoWeekMonday, isoWeekStart } from '../../domain/ranking/weeks.ts';
+export { dayText, durationText, weekDates, weekOfText, weeksText, weekText } from '../../domain/time/week-words.ts';
 
 /**
  * The first `perPage` of the week's ranking on the request's site. Unlike get_community_leaderboard
