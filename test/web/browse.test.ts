@@ -381,7 +381,7 @@ test.serial('robots.txt names the sitemap; the sitemap lists listings, categorie
     `/listings/${fixture.owned.slug}`,
     '/categories/ai',
     '/categories/productivity',
-    `/launches?week=${isoWeekLabel(thisWeek)}`,
+    `/launches?week=${thisWeek}`,
     `/stories/${fixture.owned.slug}`,
     `/founders/${founderId}`,
   ]) {

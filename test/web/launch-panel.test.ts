@@ -1,12 +1,13 @@
 import test from 'ava';
 import type { Browser } from 'playwright-core';
 import { createVerifiedUser } from '../../src/auth/accounts.ts';
-import { isoWeekLabel } from '../../src/domain/ranking/weeks.ts';
+import { earliestFreeWeek, isoWeekLabel } from '../../src/domain/ranking/weeks.ts';
+import { weekOfText, weekText } from '../../src/domain/time/week-words.ts';
 import { startBrowserTestEnv, signInOnPage } from '../helpers/browser.ts';
 import type { TestEnv } from '../helpers/env.ts';
 import { draftListing, insertCompleteProfile, siteSettings } from '../helpers/launches.ts';
 import { serve, type TestSite } from '../helpers/site.ts';
-import { WebClient } from '../helpers/web.ts';
+import { mailsTo, WebClient } from '../helpers/web.ts';
 
 // The owner's launch panel in a real browser: choosing the free launch, the snippets and their
 // copy buttons, "Check now" as a CSRF-checked form post, the check limit; ownership and CSRF.
@@ -57,6 +58,10 @@ test.serial('launch panel: choose free, copy a snippet, Check now → scheduled;
   t.is(await page.locator('[data-field=status]').textContent(), 'Your listing is submitted but not launched yet.');
   t.is(await page.getByRole('link', { name: 'Launch now or pick a week' }).getAttribute('href'), `/account/listings/${listing.id}/promote`);
 
+  // The week the free launch gets is said before the button: the first with room, two weeks out.
+  const offered = earliestFreeWeek(new Date(), 2);
+  t.is(await page.locator('[data-field=free-week]').getAttribute('data-week-start'), offered);
+  t.true((await page.locator('[data-field=free-week]').textContent())!.includes(`gets ${weekText(offered)}`));
   await page.getByRole('button', { name: 'Launch for free' }).click();
   await page.getByText('You chose the free launch.').waitFor();
   t.is(await page.locator('[data-field=status]').getAttribute('data-status'), 'awaiting_badge');
@@ -82,7 +87,13 @@ test.serial('launch panel: choose free, copy a snippet, Check now → scheduled;
   t.is(await page.locator('[data-field=status]').getAttribute('data-status'), 'scheduled');
   t.is(await page.locator('[data-badge]').getAttribute('data-badge'), 'present');
   const week = (await db()('listings').where({ id: listing.id }).first('launch_week'))!.launch_week;
-  t.is(await page.locator('[data-field=launch-week]').getAttribute('data-week'), isoWeekLabel(week!));
+  t.is(week, offered);
+  t.is(await page.locator('[data-field=launch-week]').getAttribute('data-week'), week);
+  t.notRegex(await page.content(), /\d{4}-W\d{2}/);
+  // The mail that says so names the week by its dates, not its ISO label.
+  const [mail] = (await mailsTo(db(), 'panel@example.com')).filter((m) => m.subject.includes('launching'));
+  t.is(mail!.subject, `${(await db()('listings').where({ id: listing.id }).first('name'))!.name}: launching in the ${weekOfText(week!)}`);
+  t.notRegex(`${mail!.subject}\n${mail!.body_text}`, /\d{4}-W\d{2}/);
   t.regex((await page.locator('[data-field=launch-week]').textContent())!, new RegExp(`^Week ${Number(isoWeekLabel(week!).slice(-2))} · `));
   t.is(await page.locator('[data-field=queue-position]').textContent(), '1st launch of that week');
 

@@ -30,7 +30,7 @@ test('sign in from /launches, vote there, unvote on the listing page', async (t)
 
   await page.goto('/');
   await page.getByRole('link', { name: 'Launches' }).click();
-  await page.getByRole('heading', { name: /^Launches of \d{4}-W\d{2}$/ }).waitFor();
+  await page.getByRole('heading', { name: /^Launches of the week of \d{1,2} [A-Z][a-z]{2} \d{4}$/ }).waitFor();
   t.true(await page.getByText(/votes cast by signed-in accounts with a confirmed email/).isVisible());
   // Visitors get a sign-in link that comes back here.
   await page.locator('#vote-loud-launch').getByRole('link', { name: 'Sign in to vote' }).click();

@@ -1,6 +1,7 @@
 import { Connection, ScheduleOverlapPolicy } from '@temporalio/client';
 import test from 'ava';
 import { addWeeks, isoWeekLabel, isoWeekStart } from '../../src/domain/ranking/weeks.ts';
+import { weekOfText } from '../../src/domain/time/week-words.ts';
 import { castVote } from '../../src/domain/ranking/votes.ts';
 import {
   ensureSchedule,
@@ -139,12 +140,15 @@ test.serial('closing a week twice gives the same results; only the top three own
 
   const told = await db()('notifications').where({ kind: 'weekly_result' }).orderBy('id').select('user_id', 'listing_id', 'title');
   t.deepEqual(told.map((n) => n.user_id).sort(), [first.owner.id, second.owner.id, third.owner.id, makers.owner.id].sort());
-  t.true(told.some((n) => n.title === `Silver Medal finished #2 in ${week}`));
+  const words = `the ${weekOfText(monday)}`;
+  t.true(told.some((n) => n.title === `Silver Medal finished #2 in ${words}`));
   for (const owner of [first.owner, second.owner, third.owner, makers.owner]) t.is(smtp.countFor(owner.email), 1, owner.email);
   t.is(smtp.countFor(fourth.owner.email), 0);
   const [mail] = await mailsTo(db(), first.owner.email);
-  t.is(mail!.subject, `Gold Medal finished #1 in ${week}`);
-  t.true(mail!.body_text.includes(`${env.baseUrl}/launches?week=${week}`));
+  t.is(mail!.subject, `Gold Medal finished #1 in ${words}`);
+  t.true(mail!.body_text.includes(`${env.baseUrl}/launches?week=${monday}`));
+  // People read weeks by their dates: no ISO label in what the owner reads.
+  t.notRegex(`${mail!.subject}\n${mail!.body_text}`, /\d{4}-W\d{2}/);
 
   // The owner sees it among their notifications.
   const ownerPage = await first.owner.client.get('/account/notifications');

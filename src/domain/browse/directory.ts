@@ -2,7 +2,6 @@ import type { Db } from '../../db/knex.ts';
 import { CATEGORY_SLUGS } from '../crawl/categories.ts';
 import { profileMissing } from '../founders/publish-rules.ts';
 import { founderUrls } from '../founders/urls.ts';
-import { isoWeekLabel as isoWeek } from '../ranking/weeks.ts';
 
 /**
  * What visitors browse beyond the ranking: categories with their counts, the launches scheduled
@@ -178,7 +177,7 @@ export async function sitemapEntries(db: Db, siteId: number): Promise<SitemapEnt
     { path: '/categories', lastmod: newest },
     ...listings.map((l) => ({ path: `/listings/${encodeURIComponent(l.slug)}`, lastmod: l.updated_at })),
     ...categories.filter((c) => known.has(c.slug)).map((c) => ({ path: `/categories/${c.slug}`, lastmod: c.lastmod })),
-    ...weeks.map((w) => ({ path: `/launches?week=${isoWeek(dateOnly(w.week))}`, lastmod: w.lastmod })),
+    ...weeks.map((w) => ({ path: `/launches?week=${dateOnly(w.week)}`, lastmod: w.lastmod })),
     ...stories.map((s) => ({ path: `/stories/${encodeURIComponent(s.slug)}`, lastmod: s.updated_at })),
     ...founders
       .filter((f) => profileMissing({ display_name: f.display_name, bio: f.bio, links: f.links, has_photo: true }, '').length === 0)

@@ -8,7 +8,8 @@ import { WAITING_STATUSES } from './owner-launch.ts';
 import { tellOwner } from './owner-notices.ts';
 import { emitListingEvent } from '../webhooks/emit.ts';
 import { bookFreeSlot } from './slots.ts';
-import { earliestFreeWeek, isoWeekLabel } from '../ranking/weeks.ts';
+import { earliestFreeWeek } from '../ranking/weeks.ts';
+import { dayText, weekOfText } from '../time/week-words.ts';
 
 /**
  * Chooses the free plan for one of the owner's listings (before the badge check that follows).
@@ -51,8 +52,8 @@ export async function advanceFreeListing(db: Db, baseUrl: string, listingId: num
       changes = { status: 'scheduled', launch_week: week };
       await tellOwner(trx, baseUrl, listingId, {
         dedupeKey: `launch-scheduled:${listingId}:${week}`,
-        subject: `launching in ${isoWeekLabel(week)}`,
-        message: `Your badge and founder profile are in place: ${row.name} launches in ${isoWeekLabel(week)} (Monday ${week}, 00:00 UTC).`,
+        subject: `launching in the ${weekOfText(week)}`,
+        message: `Your badge and founder profile are in place: ${row.name} launches in the ${weekOfText(week)} (Monday ${dayText(week)}, 00:00 UTC).`,
       });
     }
     if (changes.status === row.status && changes.launch_week === undefined) return row;

@@ -3,7 +3,8 @@ import { runBadgeCheck, type BadgeCheckDeps } from './badge-check.ts';
 import { readLaunchSettings } from './launch-settings.ts';
 import { tellOwner } from './owner-notices.ts';
 import { releaseSlot } from './slots.ts';
-import { isoWeekLabel, weekHasStarted } from '../ranking/weeks.ts';
+import { weekHasStarted } from '../ranking/weeks.ts';
+import { weekOfText } from '../time/week-words.ts';
 import { emitListingEvent } from '../webhooks/emit.ts';
 
 /** Where a listing's launch stands, as the workflow needs it. */
@@ -36,7 +37,7 @@ export async function launchWhenDue(deps: BadgeCheckDeps, listingId: number, now
       await tellOwner(trx, deps.baseUrl, listingId, {
         dedupeKey: `launch-missed:${listingId}:${row.launch_week}`,
         subject: 'badge missing, launch postponed',
-        message: `${row.name} was due to launch in ${isoWeekLabel(row.launch_week!)}, but our badge was not on your site (${check.detail}) Put it back and use "Check now": the listing gets the next free week.`,
+        message: `${row.name} was due to launch in the ${weekOfText(row.launch_week!)}, but our badge was not on your site (${check.detail}) Put it back and use "Check now": the listing gets the next free week.`,
       });
       const postponed = await update(trx, listingId, { status: 'awaiting_badge', launch_week: null });
       await emitListingEvent(trx, deps.baseUrl, 'badge.missing', listingId, `badge.missing:launch:${listingId}:${row.launch_week}`, {

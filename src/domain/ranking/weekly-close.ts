@@ -1,7 +1,10 @@
 import type { Db } from '../../db/knex.ts';
 import { conflict } from '../../errors.ts';
 import { queueMail } from '../../mail/outbox.ts';
+import { stoppableMails } from '../mail-preferences/stoppable-mail.ts';
+import { isStopped } from '../mail-preferences/stops.ts';
 import { readSites } from '../sites/sites.ts';
+import { weekOfText } from '../time/week-words.ts';
 import { addWeeks, isoWeekLabel } from './weeks.ts';
 import { emitListingEvent } from '../webhooks/emit.ts';
 
@@ -78,6 +81,7 @@ export async function tellTopOwners(
       .orderBy('r.rank')
       .select('r.listing_id', 'r.rank', 'r.score', 'l.name', 'l.slug', 'l.site_id', 'l.owner_id', 'u.email', 'u.email_verified_at');
     const keys: string[] = [];
+    const stoppable = await stoppableMails(trx, baseUrl);
     for (const row of top) {
       const key = weeklyResultKey(siteId, weekStart, row.listing_id);
       const message = resultMessage(row, weekStart, baseUrl, site);
@@ -92,8 +96,9 @@ export async function tellTopOwners(
         })
         .onConflict('dedupe_key')
         .ignore();
-      if (!row.email_verified_at) continue;
-      await queueMail(trx, { to: row.email, dedupeKey: key, ...message });
+      const stop = { userId: row.owner_id, kind: 'weekly_results', listingId: null } as const;
+      if (!row.email_verified_at || (await isStopped(trx, stop))) continue;
+      await queueMail(trx, stoppable(stop, { to: row.email, dedupeKey: key, ...message }));
       keys.push(key);
     }
     const mailIds: number[] = keys.length ? await trx('mail_outbox').whereIn('dedupe_key', keys).orderBy('id').pluck('id') : [];
@@ -112,12 +117,12 @@ export async function tellTopOwners(
 }
 
 function resultMessage(row: TopListing, weekStart: string, baseUrl: string, site: string | undefined) {
-  const week = isoWeekLabel(weekStart);
+  const week = `the ${weekOfText(weekStart)}`;
   const votes = `${row.score} ${row.score === 1 ? 'vote' : 'votes'}`;
   return {
     subject: `${row.name} finished #${row.rank} in ${week}`,
     text:
-      `${row.name} finished #${row.rank} of the week ${week}${site ? ` on ${site}` : ''} with ${votes}. The results are final.\n\n` +
-      `Leaderboard: ${baseUrl}/launches?week=${week}\nYour listing: ${baseUrl}/listings/${row.slug}\n`,
+      `${row.name} finished #${row.rank} in ${week}${site ? ` on ${site}` : ''} with ${votes}. The results are final.\n\n` +
+      `Leaderboard: ${baseUrl}/launches?week=${weekStart}\nYour listing: ${baseUrl}/listings/${row.slug}\n`,
   };
 }

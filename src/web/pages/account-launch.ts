@@ -5,13 +5,14 @@ import { notFound } from '../../errors.ts';
 import { chooseFreeListingOp, getBadgesOp, recheckBadgeOp } from '../../operations/launches.ts';
 import type { OwnerListingView } from '../../operations/listing-edit-schemas.ts';
 import { getMyListingOp } from '../../operations/listings.ts';
+import { freeWeekNow } from '../../operations/read-models/free-week.ts';
 import { paths } from '../../paths.ts';
 import { errorSummary, postForm, time } from '../components.ts';
 import { missingList } from '../content.ts';
 import { csrfToken } from '../csrf.ts';
 import type { FieldMessages } from '../forms.ts';
 import { html, type SafeHtml } from '../html.ts';
-import { invokeForPage } from '../invoke.ts';
+import { invokeForPage, pageContext } from '../invoke.ts';
 import { refusal } from '../owner-forms.ts';
 import { renderPage } from '../render.ts';
 import { requireUser } from '../session.ts';
@@ -77,6 +78,8 @@ async function panelPage(ctx: Context, services: WebServices, status: number, er
     invokeForPage(ctx, services, getBadgesOp, { listing_id }),
   ]);
   const token = await csrfToken(ctx, services);
+  const canChooseFree = view.plan === null && ['draft', 'awaiting_profile', 'awaiting_badge'].includes(view.status as string);
+  const freeWeek = canChooseFree ? await freeWeekNow(await pageContext(ctx, services)) : null;
   const notice = status === 200 && typeof ctx.query.notice === 'string' ? NOTICES[ctx.query.notice] : undefined;
   await renderPage(ctx, services, {
     title: `Launch: ${view.name}`,
@@ -89,18 +92,24 @@ ${launchStatus(view)}
 ${missingList(missingForPeople(view.id, view.badge.status, view.missing), 'What the free launch still needs')}
 <p><a href="${ownerPaths.promote(view.id)}">Launch now or pick a week</a> <span class="hint">(a paid launch, or featured, category and billboard placements)</span></p>
 ${
-  view.plan === null &&
-  ['draft', 'awaiting_profile', 'awaiting_badge'].includes(view.status as string) &&
+  canChooseFree &&
   postForm(
     `/account/listings/${view.id}/free`,
     token,
-    html`<button type="submit">Launch for free</button>
+    html`${freeWeekWords(freeWeek)}
+<button type="submit">Launch for free</button>
 <p class="hint">Free launches wait in the queue (see <a href="/launches">how full each week is</a>) and need our badge on your site and a complete founder profile.</p>`,
   )
 }
 ${badgeSection(view, token)}
 ${snippetSection(badges)}`,
   });
+}
+
+/** The week a free launch would get, said before the button that asks for it. */
+function freeWeekWords(monday: string | null): SafeHtml {
+  if (!monday) return html`<p data-field="free-week">No coming week has a free slot left; a paid launch needs no slot in the queue.</p>`;
+  return html`<p data-field="free-week" data-week-start="${monday}">A free launch chosen today gets <strong>${weekText(monday)}</strong>, the first week with a free slot left. The week is booked once our badge is on your site and your founder profile is complete, so it can be later if that takes a while.</p>`;
 }
 
 const PLANS = { free: 'Free launch', paid: 'Paid launch' } as const;
@@ -111,7 +120,7 @@ function launchStatus(v: OwnerView): SafeHtml {
 <dl class="launch facts" data-status="${v.status}">
 <dt>Where it stands</dt><dd data-field="status" data-status="${v.status}">${listingNextStep(v).state}</dd>
 <dt>Plan</dt><dd data-field="plan" data-plan="${v.plan ?? ''}">${v.plan ? PLANS[v.plan] : 'Not chosen yet'}</dd>
-<dt>Launch week</dt><dd data-field="launch-week" data-week="${v.launch_week ?? ''}">${v.launch_week_start ? html`${weekText(v.launch_week_start)} (live from Monday 00:00 UTC)` : html`<span class="muted">None yet</span>`}</dd>
+<dt>Launch week</dt><dd data-field="launch-week" data-week="${v.launch_week_start ?? ''}">${v.launch_week_start ? html`${weekText(v.launch_week_start)} (live from Monday 00:00 UTC)` : html`<span class="muted">None yet</span>`}</dd>
 <dt>Place in that week</dt><dd data-field="queue-position" data-position="${v.queue_position ?? ''}">${v.queue_position ? placeText(v.queue_position) : html`<span class="muted">—</span>`}</dd>
 </dl>
 ${(v.status as string) === 'live' && html`<p><a href="/listings/${v.slug}">See the public page</a></p>`}

@@ -6,7 +6,7 @@ import type { Context } from 'koa';
 import type { PlacedListing } from '../../domain/orders/placements.ts';
 import type { Leaderboard } from '../../domain/ranking/leaderboard.ts';
 import { categoriesWithCounts, comingLaunches } from '../../operations/read-models/browse.ts';
-import { featuredThisWeek, isoWeekStart, weekRanking } from '../../operations/read-models/launches.ts';
+import { featuredThisWeek, isoWeekStart, weekDates, weekOfText, weekRanking } from '../../operations/read-models/launches.ts';
 import { votedByCaller, voteTargets } from '../../operations/read-models/votes.ts';
 import { paths } from '../../paths.ts';
 import { categoryLinks, listingCard } from '../browse-components.ts';
@@ -107,7 +107,7 @@ async function thisWeek(
     categoriesWithCounts(c),
   ]);
   const featuredIds = new Set(featured.map((f) => f.id));
-  const heading = html`<h2>This week’s launches <span class="muted">(${board.week})</span></h2>`;
+  const heading = html`<h2>This week’s launches <span class="muted">(${weekDates(board.week_start)})</span></h2>`;
   const howToLaunch = signedIn
     ? html`Have a product? <a href="/account/listings">Draft a listing from your website</a> and launch it in a coming week.`
     : html`Have a product? <a href="/signup">Create an account</a>, draft a listing from your website and launch it in a coming week.`;
@@ -117,7 +117,7 @@ async function thisWeek(
 <p>${howToLaunch} In the meantime, <a href="/updates">see what makers shipped lately</a>.</p>`
       : html`${heading}
 <ol class="cards ranking-list">${await rankedCards(ctx, services, c, board, featuredIds)}</ol>
-<p><a href="/launches">The full ranking of ${board.week}</a> · ${howToLaunch}</p>`;
+<p><a href="/launches">The full ranking of the ${weekOfText(board.week_start)}</a> · ${howToLaunch}</p>`;
   const body = html`${featuredSection(featured)}
 ${ranking}
 <section aria-labelledby="coming"><h2 id="coming">Launching next week</h2>
@@ -170,7 +170,7 @@ function rankingJsonLd(c: OperationContext, services: WebServices, board: Leader
   return {
     '@context': 'https://schema.org',
     '@type': 'ItemList',
-    name: `Launches of ${board.week} on ${c.site.name}`,
+    name: `Launches of the ${weekOfText(board.week_start)} on ${c.site.name}`,
     itemListOrder: 'https://schema.org/ItemListOrderDescending',
     numberOfItems: board.items.length,
     itemListElement: board.items.map((i) => ({ '@type': 'ListItem', position: i.rank, url: origin + paths.listing(i.slug), name: i.name })),

@@ -8,10 +8,12 @@ import {
   addWeeks,
   featuredThisWeek,
   ISO_WEEK_PATTERN,
-  isoWeekLabel,
+  isMonday,
   isoWeekMonday,
   isoWeekStart,
+  weekOfText,
   weekRanking,
+  weekText,
 } from '../../operations/read-models/launches.ts';
 import { votedByCaller, voteTargets } from '../../operations/read-models/votes.ts';
 import { siteOrigin } from '../head.ts';
@@ -29,7 +31,8 @@ const SHOWN = 100;
 /**
  * `/launches`: a week's live launches of the request's site ranked by launch-week votes, with
  * Vote / Unvote buttons while the week runs, the ranking formula, and the upcoming weeks with
- * their free and paid slots. `?week=2026-W48` shows another week (final once closed).
+ * their free and paid slots. `?week=2026-11-23` (its Monday, as the page links it) or
+ * `?week=2026-W48` shows another week (final once closed). People read weeks by their dates.
  */
 export const launchesPages: PageRoutes = (router, services) => {
   router.get(
@@ -46,9 +49,9 @@ export const launchesPages: PageRoutes = (router, services) => {
           featuredThisWeek(page, weekStart),
         ]);
         await renderPage(ctx, services, {
-          title: `Launches of ${board.week}`,
+          title: `Launches of the ${weekOfText(board.week_start)}`,
           meta: {
-            description: `The launches of ${board.week} on ${page.site.name}, ranked by the votes of the week${
+            description: `The launches of the ${weekOfText(board.week_start)} on ${page.site.name}, ranked by the votes of the week${
               board.items.length
                 ? `: ${board.items
                     .slice(0, 3)
@@ -56,7 +59,7 @@ export const launchesPages: PageRoutes = (router, services) => {
                     .join(', ')}${board.total > 3 ? ' and more' : ''}`
                 : ''
             }.`,
-            canonical: ctx.query.week === undefined ? '/launches' : `/launches?week=${board.week}`,
+            canonical: ctx.query.week === undefined ? '/launches' : weekPath(board.week_start),
             share: { type: 'website' },
             jsonLd: board.items.length ? [rankingItemList(board, siteOrigin(page.site, services.config.baseUrl), page.site.name)] : [],
             alternates: [{ type: 'text/calendar', title: 'Launch calendar', href: '/launches.ics' }],
@@ -64,9 +67,7 @@ export const launchesPages: PageRoutes = (router, services) => {
           main: html`${weekNavigation(board)}
 ${featuredStrip(featured)}
 ${await rankingTable(ctx, services, board)}
-<h2>How the ranking works</h2>
-<p class="formula" data-formula>${board.formula}.</p>
-<p class="hint">Votes are cast here by people with a confirmed account; there is no API or agent tool for voting.</p>
+${howTheRankingWorks()}
 ${upcomingWeeksTable(upcoming.items)}`,
         });
       },
@@ -79,7 +80,7 @@ function rankingItemList(board: Leaderboard, origin: string, siteName: string): 
   return {
     '@context': 'https://schema.org',
     '@type': 'ItemList',
-    name: `Launches of ${board.week} on ${siteName}`,
+    name: `Launches of the ${weekOfText(board.week_start)} on ${siteName}`,
     itemListOrder: 'https://schema.org/ItemListOrderDescending',
     numberOfItems: board.items.length,
     itemListElement: board.items.map((i) => ({
@@ -100,24 +101,39 @@ function featuredStrip(featured: PlacedListing[]): SafeHtml | '' {
 </section>`;
 }
 
+/** The page of a week, by its Monday: the address people see and share. */
+const weekPath = (monday: string) => `/launches?week=${monday}`;
+
+/** The ranking rules in sentences; the field names of the API only in the aside for developers. */
+function howTheRankingWorks(): SafeHtml {
+  return html`<section aria-labelledby="how-ranking">
+<h2 id="how-ranking">How the ranking works</h2>
+<p>A launch’s score is the number of votes it got during its launch week, from Monday 00:00 to Sunday 24:00 UTC. Anyone signed in with a confirmed email address has one vote per launch, and nobody can vote for their own listing.</p>
+<p>Votes that our vote-ring detectors flag are <strong>discounted</strong>: they stay visible but count nothing. The detectors look at the week every hour and once more before it closes, and the same votes always give the same score. Votes the site team removes for fraud count nothing either. Ties go to the launch listed first.</p>
+<p>The results are final once the week closes on Monday at 00:00 UTC. Votes are cast on this site by people; there is no API or agent tool for voting. <a href="/ranking-policy">Read the whole ranking policy</a>.</p>
+<aside class="for-developers muted" aria-labelledby="how-ranking-dev"><h3 id="how-ranking-dev">For developers</h3>
+<p>The <code>formula</code> field of <code>get_community_leaderboard</code> (<code>GET /api/v1/leaderboards/community-weekly</code>) says the same for programs. Each launch there has <code>score</code>, <code>votes_discounted</code> and <code>votes_removed</code>; the vote audit gives the detectors’ reasons, such as <code>network_cluster</code>, <code>co_voting_ring</code> and <code>burst</code>. There a week is named by its ISO week.</p></aside>
+</section>`;
+}
+
 function weekOf(value: unknown): string {
   if (value === undefined || value === '') return isoWeekStart(new Date());
-  const monday = typeof value === 'string' && ISO_WEEK_PATTERN.test(value) ? isoWeekMonday(value) : null;
+  const monday = typeof value !== 'string' ? null : ISO_WEEK_PATTERN.test(value) ? isoWeekMonday(value) : isMonday(value) ? value : null;
   if (!monday)
     throw validationFailed(
-      [{ path: 'week', message: 'Must be an ISO week such as 2026-W48' }],
-      'The week must be an ISO week such as 2026-W48.',
+      [{ path: 'week', message: 'Must be the Monday a week starts on, such as 2026-11-23, or an ISO week such as 2026-W48' }],
+      'The week must be the Monday it starts on, such as 2026-11-23, or an ISO week such as 2026-W48.',
     );
   return monday;
 }
 
 function weekNavigation(board: Leaderboard): SafeHtml {
-  const link = (monday: string, text: string) => html`<a href="/launches?week=${isoWeekLabel(monday)}">${text}</a>`;
+  const link = (monday: string, text: string) => html`<a href="${weekPath(monday)}">${text}</a>`;
   const current = isoWeekStart(new Date());
   const state =
     board.state === 'final'
-      ? html`<strong data-state="final">Final results</strong> of the week starting ${board.week_start}.`
-      : html`<strong data-state="live">Live</strong>: votes cast until Sunday 24:00 UTC of the week starting ${board.week_start} count.`;
+      ? html`<strong data-state="final">Final results</strong> of ${weekText(board.week_start)}.`
+      : html`<strong data-state="live">Live</strong>: votes cast in ${weekText(board.week_start)}, until Sunday 24:00 UTC, count.`;
   return html`<p>${state} <a href="/ranking-policy">How votes count</a>.</p>
 <p class="pager">${link(addWeeks(board.week_start, -1), '← Previous week')}${board.week_start < current ? html` · ${link(addWeeks(board.week_start, 1), 'Next week →')}` : ''}</p>`;
 }
@@ -128,14 +144,14 @@ async function rankingTable(ctx: Context, services: WebServices, board: Leaderbo
   const page = await pageContext(ctx, services);
   const [rows, voted] = await Promise.all([voteTargets(page, ids), votedByCaller(page, ids)]);
   const targets = new Map(rows.map((r) => [r.id, r]));
-  const here = `/launches?week=${board.week}`;
+  const here = weekPath(board.week_start);
   const votable = board.state === 'live' && board.week_start === isoWeekStart(new Date());
   const controls = await Promise.all(
     board.items.map((i) => (votable ? voteControl(ctx, services, targets.get(i.id)!, voted.has(i.id), here) : html``)),
   );
   const more = board.total > board.items.length ? html` (the top ${board.items.length} of ${board.total})` : '';
   return html`<table class="ranking stack">
-<caption>Ranking of ${board.week}${more}</caption>
+<caption>Ranking of ${weekText(board.week_start)}${more}</caption>
 <thead><tr><th scope="col">Rank</th><th scope="col">Launch</th><th scope="col">Score</th><th scope="col">Votes removed</th>${votable ? html`<th scope="col">Your vote</th>` : ''}</tr></thead>
 <tbody>${board.items.map(
     (i, n) => html`<tr data-listing="${i.slug}"><td data-rank data-label="Rank">${i.rank}</td>
@@ -148,9 +164,16 @@ function upcomingWeeksTable(weeks: LaunchWeek[]): SafeHtml {
   return html`<h2>Upcoming weeks</h2>
 <table class="upcoming-weeks stack">
 <caption>Launch slots of the coming weeks</caption>
-<thead><tr><th scope="col">Week</th><th scope="col">Starts</th><th scope="col">Free slots taken</th><th scope="col">Paid slots taken</th><th scope="col">State</th></tr></thead>
+<thead><tr><th scope="col">Week</th><th scope="col">Free slots taken</th><th scope="col">Paid slots taken</th><th scope="col">State</th></tr></thead>
 <tbody>${weeks.map(
     (w) =>
-      html`<tr data-week="${w.week}"><td data-label="Week">${w.week}</td><td data-label="Starts">${w.week_start}</td><td data-label="Free slots taken">${w.free_taken} of ${w.free_slots}</td><td data-label="Paid slots taken">${w.paid_taken} of ${w.paid_slots}${w.paid_held ? ` (${w.paid_held} held)` : ''}</td><td data-label="State">${w.state}</td></tr>`,
+      html`<tr data-week-start="${w.week_start}" data-state="${w.state}"><td data-label="Week">${weekText(w.week_start)}</td><td data-label="Free slots taken">${w.free_taken} of ${w.free_slots}</td><td data-label="Paid slots taken">${w.paid_taken} of ${w.paid_slots}${w.paid_held ? ` (${w.paid_held} held)` : ''}</td><td data-label="State">${WEEK_STATES[w.state]}</td></tr>`,
   )}</tbody></table>`;
 }
+
+const WEEK_STATES: Record<LaunchWeek['state'], string> = {
+  open: 'Slots left',
+  full: 'Full',
+  live: 'Running now',
+  closed: 'Over',
+};

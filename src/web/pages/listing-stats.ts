@@ -11,6 +11,7 @@ import { countListingClick } from '../page-views.ts';
 import { renderPage } from '../render.ts';
 import { requireUser } from '../session.ts';
 import type { WebServices } from '../web-services.ts';
+import { dayText, weekText } from '../week-words.ts';
 import type { PageRoutes } from './page-routes.ts';
 
 type Stats = z.output<typeof getListingStatsOp.output>;
@@ -67,7 +68,7 @@ export const listingStatsPages: PageRoutes = (router, services) => {
     ]);
     await renderPage(ctx, services, {
       title: `Launch numbers: ${listing.name}`,
-      main: statsBody(listing, stats),
+      main: statsBody(listing, stats, (await pageContext(ctx, services)).clock.now()),
     });
   });
 
@@ -106,11 +107,37 @@ const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : 
 const dayLabel = (iso: string) =>
   new Date(iso).toLocaleDateString('en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' });
 
-function statsBody(listing: { id: number; name: string; slug: string; launch_week: string | null }, stats: Stats): SafeHtml {
+interface StatsListing {
+  id: number;
+  name: string;
+  slug: string;
+  status: string;
+  launch_week_start: string | null;
+}
+
+/** Whether the listing has had its launch week (or is in it): only then are there numbers to show. */
+const hasLaunched = (l: StatsListing, now: Date) =>
+  l.status === 'live' ||
+  (l.status !== 'scheduled' && l.launch_week_start !== null && Date.parse(`${l.launch_week_start}T00:00:00Z`) <= now.getTime());
+
+const COUNTED = html`page views by people, clicks through to your website, votes and new followers, day by day`;
+
+/** Before the launch: what the page will count, and from when, instead of empty charts. */
+function beforeLaunchBody(listing: StatsListing): SafeHtml {
+  const when = listing.launch_week_start
+    ? html`${listing.name} launches in ${weekText(listing.launch_week_start)}. From Monday ${dayText(listing.launch_week_start)}, 00:00 UTC, this page counts its launch week: ${COUNTED}.`
+    : html`${listing.name} has not launched yet. Once it has a launch week, this page counts that week: ${COUNTED}.`;
+  return html`<p class="lead" data-stats="before-launch">${when}</p>
+<p class="hint">We count without cookies: a view is one load of the listing page by a person (search engines and other bots are left out), and a click is a visit to your website through the listing’s link, which arrives with <code>ref=</code> naming this site.</p>
+<p><a href="/account/listings/${listing.id}">Back to ${listing.name}</a></p>`;
+}
+
+function statsBody(listing: StatsListing, stats: Stats, now: Date): SafeHtml {
+  if (!hasLaunched(listing, now)) return beforeLaunchBody(listing);
   const t = stats.totals;
-  const span = listing.launch_week
-    ? html`its launch week, ${listing.launch_week} (from ${dayLabel(stats.from)} to ${dayLabel(new Date(Date.parse(stats.to) - 1).toISOString())}, UTC)`
-    : html`the last 7 days (it has no launch week yet)`;
+  const span = listing.launch_week_start
+    ? html`its launch week, ${weekText(listing.launch_week_start)} (from ${dayLabel(stats.from)} to ${dayLabel(new Date(Date.parse(stats.to) - 1).toISOString())}, UTC)`
+    : html`the last 7 days`;
   return html`<p class="lead">In ${span}, ${listing.name} had <strong>${count(t.views, 'page view', 'page views')}</strong> from people,
 <strong>${count(t.clicks, 'click', 'clicks')}</strong> through to its website, <strong>${count(t.votes, 'vote', 'votes')}</strong>
 and <strong>${count(t.followers, 'new follower', 'new followers')}</strong>.</p>

@@ -5,6 +5,7 @@ import { getVoteAuditOp } from '../../operations/vote-audit.ts';
 import { VOTE_POLICY } from '../../operations/read-models/vote-policy.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { invokeForPage } from '../invoke.ts';
+import { weekText } from '../week-words.ts';
 import { renderPage } from '../render.ts';
 import type { WebServices } from '../web-services.ts';
 import type { PageRoutes } from './page-routes.ts';
@@ -60,13 +61,13 @@ function policyBody(): SafeHtml {
 export async function voteAuditSection(ctx: Context, services: WebServices, slug: string): Promise<SafeHtml> {
   const audit: z.output<typeof getVoteAuditOp.output> = await invokeForPage(ctx, services, getVoteAuditOp, { slug });
   const head = html`<h2 id="vote-audit-title">How the votes of this launch were counted</h2>`;
-  const policy = html`<p><a href="/ranking-policy">How votes count</a></p>`;
+  const policy = html`<p>Every launch is counted by the same rules: <a href="/ranking-policy">read how votes count</a>.</p>`;
   if (!audit.week) {
     return html`<section class="vote-audit" id="vote-audit" aria-labelledby="vote-audit-title">${head}<p>This listing has no launch week yet.</p>${policy}</section>`;
   }
   const state = audit.final ? 'The results of that week are final.' : 'The week is still open.';
   return html`<section class="vote-audit" id="vote-audit" aria-labelledby="vote-audit-title">${head}
-<p>In its launch week (${audit.week}), <span data-audit-cast>${votes(audit.votes_cast)}</span> ${audit.votes_cast === 1 ? 'was' : 'were'} cast: <span data-audit-counted>${audit.votes_counted}</span> count, <span data-audit-discounted>${audit.votes_discounted}</span> ${audit.votes_discounted === 1 ? 'was' : 'were'} discounted (kept, counting 0) and <span data-audit-voided>${audit.votes_voided}</span> removed by the site team. ${state}</p>
+<p>In its launch week, ${audit.week_start ? weekText(audit.week_start) : audit.week}, <span data-audit-cast>${votes(audit.votes_cast)}</span> ${audit.votes_cast === 1 ? 'was' : 'were'} cast: <span data-audit-counted>${audit.votes_counted}</span> count, <span data-audit-discounted>${audit.votes_discounted}</span> ${audit.votes_discounted === 1 ? 'was' : 'were'} discounted (kept, counting 0) and <span data-audit-voided>${audit.votes_voided}</span> removed by the site team. ${state}</p>
 ${
   audit.discounted_by_reason.length > 0 &&
   html`<p>Discounted, because they looked like:</p>
@@ -77,5 +78,6 @@ ${
   html`<p>Removed by the site team:</p>
 <ul>${audit.voided_by_reason.map((r) => html`<li>${votes(r.count)}: ${reasonWords(r.reason)}</li>`)}</ul>`
 }
-${policy}</section>`;
+${policy}
+<aside class="for-developers muted" aria-labelledby="vote-audit-dev"><h3 id="vote-audit-dev">For developers</h3><p>These numbers are <code>votes_cast</code>, <code>votes_counted</code>, <code>votes_discounted</code> and <code>votes_voided</code> of <code>get_vote_audit</code> (<code>GET /api/v1/listings/${slug}/vote-audit</code>); the reasons are codes such as <code>network_cluster</code>.</p></aside></section>`;
 }
