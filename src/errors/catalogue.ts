@@ -31,6 +31,11 @@ export const ERROR_CATALOGUE = {
     action: 'Give the public address of the website; private and local addresses are not fetched.',
   },
   invalid_form: { status: 400, title: 'The form could not be read', action: 'Go back, reload the page and send the form again.' },
+  unsubscribe_link_invalid: {
+    status: 400,
+    title: 'This unsubscribe link does not work',
+    action: 'Use the whole link from the mail, or sign in and choose your mails on your account page.',
+  },
   unsupported_image: { status: 400, title: 'Unsupported image', action: 'Upload a JPEG, PNG or WebP image.' },
   image_too_many_pixels: { status: 400, title: 'Bad request', action: 'Scale the image down and upload it again.' },
   image_too_small: { status: 400, title: 'Bad request', action: 'Upload a larger image.' },
@@ -104,6 +109,11 @@ export const ERROR_CATALOGUE = {
   paid_launch_chosen: { status: 409, title: 'Conflict', action: 'Nothing to do: the paid launch keeps its week.' },
   free_queue_full: { status: 409, title: 'Conflict', action: 'Buy a paid launch, or try the free queue again later.' },
   launch_week_full: { status: 409, title: 'Conflict', action: 'Choose another week.' },
+  not_live_in_week: {
+    status: 409,
+    title: 'Listing not live in that week',
+    action: 'Start the placement in the week `first_week` names (or launch the listing first: add a paid launch to the order).',
+  },
   voting_closed: { status: 409, title: 'Conflict', action: 'Nothing to do: the week’s votes stand.' },
   vote_failed: { status: 409, title: 'Conflict', action: 'Try again.' },
   claim_own_listing: { status: 409, title: 'Conflict', action: 'Nothing to claim: you own this listing already.' },
@@ -164,6 +174,11 @@ export const ERROR_CATALOGUE = {
   internal_error: { status: 500, title: 'Internal error', action: 'Retry later; if it persists, report the request_id.' },
   output_invalid: { status: 500, title: 'Output breaks its schema', action: 'Report the request_id: the server broke its own contract.' },
   payments_unavailable: { status: 503, title: 'Payments unavailable', action: 'Payments are not set up on this server; ask its operator.' },
+  seller_details_missing: {
+    status: 503,
+    title: 'Payments unavailable',
+    action: 'The site’s operator must set the seller’s details for invoices (sites:set) before it takes payments; nothing was charged.',
+  },
   workflow_unavailable: { status: 503, title: 'Service unavailable', action: 'Retry after Retry-After seconds.' },
   database_unavailable: { status: 503, title: 'Service unavailable', action: 'Retry after Retry-After seconds.' },
 } as const satisfies Record<string, ErrorEntry>;

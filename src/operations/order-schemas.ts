@@ -68,6 +68,10 @@ const QuoteLine = z.object({
   discount_cents: z.int(),
   net_cents: z.int(),
   vat_cents: z.int(),
+  weeks: z
+    .array(z.string())
+    .nullable()
+    .describe('The ISO weeks the line covers (a featured placement from its start_week, a paid launch in its week); null for other lines'),
 });
 
 const QuoteFields = {
@@ -87,6 +91,21 @@ const QuoteFields = {
 };
 
 export const Quote = z.object({ lines: z.array(QuoteLine), ...QuoteFields });
+
+/** quote_order's answer: the price and where the current week stands, before anything is charged. */
+export const QuoteWithWeek = Quote.extend({
+  current_week: z
+    .object({
+      week: z.string().describe('ISO week now'),
+      ends_at: z.string().describe('When it ends (next Monday 00:00 UTC)'),
+      hours_left: z.number().describe('Hours left in it, rounded down'),
+      short: z
+        .boolean()
+        .describe("Less than the site's short-week hours are left: week-based lines start next week unless start_week says this week"),
+      notice: z.string().describe('The same in a sentence, as the pay page says it'),
+    })
+    .describe('Where the current week stands'),
+});
 
 export const OrderStatus = z.enum(['pending', 'paid', 'fulfilled', 'expired', 'canceled', 'refunded', 'attention']);
 

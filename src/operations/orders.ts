@@ -3,15 +3,18 @@ import { checkRoom } from '../domain/orders/capacity-holds.ts';
 import { createCheckout } from '../domain/orders/checkout.ts';
 import { getOrderView, listOrderViews } from '../domain/orders/order-views.ts';
 import { priceOrder, type PricingContext } from '../domain/orders/pricing.ts';
+import { coveredWeeks } from '../domain/orders/line-text.ts';
+import { siteWeekWindow, weekLeftText } from '../domain/orders/placement-weeks.ts';
+import { isoWeekLabel } from '../domain/ranking/weeks.ts';
 import { callerId, defineOperation, type OperationContext } from './operation.ts';
-import { Order, QuoteBody, Quote } from './order-schemas.ts';
+import { Order, QuoteBody, QuoteWithWeek } from './order-schemas.ts';
 import { Id, PageQuery, page } from './schemas.ts';
 
 const pricing = (ctx: OperationContext): PricingContext => ({
   site: ctx.site,
   userId: callerId(ctx),
   clientIp: ctx.clientIp,
-  now: new Date(),
+  now: ctx.clock.now(),
   promoLimits: ctx.config.orders.promoLimits,
 });
 
@@ -26,16 +29,35 @@ export const quoteOrderOp = defineOperation({
   scope: 'orders:write',
   idempotent: false,
   // Read-only, yet it refuses what cannot be priced (found by npm run fuzz: the 422 was undocumented).
-  errorCodes: ['not_found', 'order_item_refused', 'promo_code_invalid', 'rate_limited', 'vat_number_invalid', 'sold_out'],
+  errorCodes: [
+    'not_found',
+    'order_item_refused',
+    'not_live_in_week',
+    'promo_code_invalid',
+    'rate_limited',
+    'vat_number_invalid',
+    'sold_out',
+  ],
   readOnly: true,
   tags: ['orders'],
   input: z.object(QuoteBody),
-  output: Quote,
+  output: QuoteWithWeek,
   async handler(input, ctx) {
     const context = { ...pricing(ctx), catalog: ctx.config.cache.catalogTtlMs ? ctx.caches.catalog : undefined };
     const priced = await priceOrder(ctx.db, context, input);
     await checkRoom(ctx.db, ctx.site.id, priced.items, context.now);
-    return priced.quote;
+    const window = siteWeekWindow(ctx.site, context.now);
+    return {
+      ...priced.quote,
+      lines: priced.quote.lines.map((l) => ({ ...l, weeks: coveredWeeks(l) })),
+      current_week: {
+        week: isoWeekLabel(window.current),
+        ends_at: window.ends_at.toISOString(),
+        hours_left: Math.floor(window.ms_left / 3_600_000),
+        short: window.short,
+        notice: weekLeftText(window),
+      },
+    };
   },
 });
 
@@ -45,7 +67,8 @@ export const createCheckoutOp = defineOperation({
   description:
     'Prices the order like quote_order, saves it as `pending` and returns `checkout_url`: give it to the person, who reviews ' +
     'the order, enters billing details and pays there. Never ask for card details. The link expires at `expires_at`; ' +
-    'until then the order holds what it needs (a paid launch slot of its week, billboard days), and gives it back when the link expires.',
+    'until then the order holds what it needs (a paid launch slot of its week, billboard days), and gives it back when the link expires. ' +
+    'A site whose operator has not yet set the seller details its invoices need takes no real payments (503 `seller_details_missing`).',
   method: 'POST',
   path: '/orders/checkout',
   scope: 'orders:write',
@@ -53,11 +76,13 @@ export const createCheckoutOp = defineOperation({
   errorCodes: [
     'not_found',
     'order_item_refused',
+    'not_live_in_week',
     'promo_code_invalid',
     'rate_limited',
     'vat_number_invalid',
     'sold_out',
     'payments_unavailable',
+    'seller_details_missing',
     'workflow_unavailable',
   ],
   readOnly: false,

@@ -14,6 +14,12 @@ export interface LaunchSettings {
   paid_slots_per_week: number;
   /** @default 'note' (the owner is told; nothing else happens) */
   badge_after_grace: AfterGraceAction;
+  /**
+   * Hours left in the current week below which it is a short week: placements then start next
+   * week by default, and the current week is offered with a warning (docs/decisions/short-weeks.md).
+   * @default 72 (three days)
+   */
+  short_week_hours: number;
 }
 
 export const LAUNCH_DEFAULTS: LaunchSettings = {
@@ -21,6 +27,7 @@ export const LAUNCH_DEFAULTS: LaunchSettings = {
   free_slots_per_week: 15,
   paid_slots_per_week: 10,
   badge_after_grace: 'note',
+  short_week_hours: 72,
 };
 
 /** Launch settings out of a sites.settings object, defaults filled in. */
@@ -33,6 +40,7 @@ export function launchSettingsOf(settings: Record<string, unknown> | null | unde
     free_slots_per_week: count('free_slots_per_week'),
     paid_slots_per_week: count('paid_slots_per_week'),
     badge_after_grace: s.badge_after_grace === 'unlist' ? 'unlist' : 'note',
+    short_week_hours: count('short_week_hours'),
   };
 }
 

@@ -5,6 +5,7 @@ import { listProducts, type ProductsCache } from '../catalog/products.ts';
 import type { Site } from '../sites/sites.ts';
 import { isoWeekStart } from '../ranking/weeks.ts';
 import type { LineFacts } from './line-text.ts';
+import { placeInLiveWeeks } from './placement-weeks.ts';
 import { MAX_WEEKS_AHEAD, addDays, isProductKey, optionsSchema, quantityOf, unitOf, type ProductKey } from './product-options.ts';
 
 /** One element of `items` as the caller sent it. */
@@ -97,7 +98,7 @@ export async function resolveItems(
       errors: refused,
     });
   }
-  return resolved;
+  return placeInLiveWeeks(db, site, resolved, now);
 }
 
 /**

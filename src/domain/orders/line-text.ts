@@ -1,4 +1,6 @@
-import type { ProductUnit } from './product-options.ts';
+import { isoWeekLabel, isoWeekStart } from '../ranking/weeks.ts';
+import { dayText, weeksText, weekOfText } from '../time/week-words.ts';
+import { addDays, type ProductUnit } from './product-options.ts';
 
 /**
  * How an order line reads to a person, the same on the pay page, the orders pages, the invoice
@@ -47,18 +49,38 @@ export function quantityText(line: Pick<LineFacts, 'unit' | 'quantity'>): string
 export const unitPriceText = (line: Pick<LineFacts, 'unit' | 'quantity' | 'unit_price_cents'>, currency = 'USD') =>
   `${quantityText(line)} × ${formatCents(line.unit_price_cents, currency)}`;
 
-/** The options in words: `from 2026-12-01`, `ai, data`, `section: story`. */
-export function optionsText(line: Pick<LineFacts, 'product' | 'options'>): string {
+/**
+ * The Mondays a line covers: a featured line's weeks from its start week, a paid launch's week.
+ * Featured lines sold before start weeks existed started in the week they were paid (`paidAt`);
+ * null when the line covers no weeks or they are not known yet.
+ */
+export function coveredMondays(line: Pick<LineFacts, 'product' | 'options'>, paidAt?: Date | null): string[] | null {
+  const o = line.options;
+  if (line.product === 'launch') return typeof o.week === 'string' ? [o.week] : null;
+  if (line.product !== 'featured') return null;
+  const start = typeof o.start_week === 'string' ? o.start_week : paidAt ? isoWeekStart(paidAt) : null;
+  if (!start) return null;
+  return Array.from({ length: o.weeks as number }, (_, i) => addDays(start, i * 7));
+}
+
+/** The weeks a line covers as ISO labels (what the API says), or null. */
+export const coveredWeeks = (line: Pick<LineFacts, 'product' | 'options'>, paidAt?: Date | null) =>
+  coveredMondays(line, paidAt)?.map(isoWeekLabel) ?? null;
+
+/** The options in words: `weeks of 21 Dec and 28 Dec 2026`, `ai, data`, `section: story`. */
+export function optionsText(line: Pick<LineFacts, 'product' | 'options'>, paidAt?: Date | null): string {
   const o = line.options;
   switch (line.product) {
     case 'launch':
-      return o.week ? `week of ${o.week as string}` : 'live at once';
-    case 'featured':
-      return 'from the week of payment';
+      return o.week ? weekOfText(o.week as string) : 'live at once';
+    case 'featured': {
+      const weeks = coveredMondays(line, paidAt);
+      return weeks ? weeksText(weeks) : 'from the week of payment';
+    }
     case 'categories':
       return (o.categories as string[]).join(', ');
     case 'billboard':
-      return `from ${o.start_date as string}`;
+      return `${dayText(o.start_date as string)} to ${dayText(addDays(o.start_date as string, (o.days as number) - 1))}`;
     case 'unlock_section':
       return `section: ${o.section as string}`;
     default:
@@ -70,8 +92,8 @@ export function optionsText(line: Pick<LineFacts, 'product' | 'options'>): strin
 export const listingText = (line: Pick<LineFacts, 'listing_id' | 'listing_name'>) =>
   line.listing_name ?? (line.listing_id === null ? '' : `listing ${line.listing_id}`);
 
-/** One line in a sentence, for plain text: `Featured placement for Acme (from the week of payment): 4 weeks × USD 99.00`. */
-export function lineText(line: LineFacts, currency = 'USD'): string {
+/** One line in a sentence, for plain text: `Featured placement for Acme (weeks of 21 Dec and 28 Dec 2026): 2 weeks × USD 99.00`. */
+export function lineText(line: LineFacts, currency = 'USD', paidAt?: Date | null): string {
   const listing = listingText(line);
-  return `${productName(line.product)}${listing ? ` for ${listing}` : ''} (${optionsText(line)}): ${unitPriceText(line, currency)}`;
+  return `${productName(line.product)}${listing ? ` for ${listing}` : ''} (${optionsText(line, paidAt)}): ${unitPriceText(line, currency)}`;
 }

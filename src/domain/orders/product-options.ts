@@ -48,17 +48,24 @@ const IsoDate = z
   }, 'Must be a real calendar date');
 
 /** `2026-W49` or the Monday `2026-11-30`; normalised to the Monday. */
-const LaunchWeek = z
-  .string()
-  .transform((v, ctx) => {
-    const monday = /^\d{4}-W\d{2}$/.test(v) ? isoWeekMonday(v) : IsoDate.safeParse(v).success ? v : null;
-    if (!monday || new Date(`${monday}T00:00:00Z`).getUTCDay() !== 1) {
-      ctx.addIssue({ code: 'custom', message: 'Must be an ISO week (YYYY-Www) or its Monday (YYYY-MM-DD)' });
-      return z.NEVER;
-    }
-    return monday;
-  })
-  .describe(`ISO week (YYYY-Www) or its Monday (YYYY-MM-DD), this week or one of the next ${MAX_WEEKS_AHEAD}; absent: go live at once`);
+const IsoWeek = z.string().transform((v, ctx) => {
+  const monday = /^\d{4}-W\d{2}$/.test(v) ? isoWeekMonday(v) : IsoDate.safeParse(v).success ? v : null;
+  if (!monday || new Date(`${monday}T00:00:00Z`).getUTCDay() !== 1) {
+    ctx.addIssue({ code: 'custom', message: 'Must be an ISO week (YYYY-Www) or its Monday (YYYY-MM-DD)' });
+    return z.NEVER;
+  }
+  return monday;
+});
+
+const LaunchWeek = IsoWeek.describe(
+  `ISO week (YYYY-Www) or its Monday (YYYY-MM-DD), this week or one of the next ${MAX_WEEKS_AHEAD}; absent: go live at once`,
+);
+
+const StartWeek = IsoWeek.describe(
+  'First week featured: ISO week (YYYY-Www) or its Monday (YYYY-MM-DD), a week in which the listing is live. ' +
+    "Absent: the listing's launch week when it is scheduled (or the week of a paid launch in the same order), else this week, " +
+    "or next week when less than the site's short-week hours of this week are left",
+);
 
 const built = new Map<string, ReturnType<typeof buildOptionsSchema>>();
 
@@ -80,7 +87,10 @@ function buildOptionsSchema(product: ProductKey, billboardMinDays: number) {
       return z.object({ week: LaunchWeek.optional() }).strict();
     case 'featured':
       return z
-        .object({ weeks: z.int().min(1).max(MAX_WEEKS_AHEAD).describe('Weeks featured, starting with the week of payment') })
+        .object({
+          weeks: z.int().min(1).max(MAX_WEEKS_AHEAD).describe('Weeks featured, one after another from start_week'),
+          start_week: StartWeek.optional(),
+        })
         .strict();
     case 'categories':
       return z

@@ -45,7 +45,8 @@ export const weekOfText = (monday: string) => `week of ${dayText(monday)}`;
 export function weeksText(mondays: string[]): string {
   if (mondays.length === 0) return 'no weeks';
   if (mondays.length === 1) return weekOfText(mondays[0]!);
-  if (mondays.length > 4) return `${mondays.length} weeks, from the week of ${dayText(mondays[0]!)} to the week of ${dayText(mondays.at(-1)!)}`;
+  if (mondays.length > 4)
+    return `${mondays.length} weeks, from the week of ${dayText(mondays[0]!)} to the week of ${dayText(mondays.at(-1)!)}`;
   // The year is said once for the weeks of one year: after the last Monday of that year.
   const words = mondays.map((monday, i) => {
     const { day, month, year } = parts(monday);
