@@ -1,18 +1,12 @@
 import type { CategoryCount } from '../operations/read-models/browse.ts';
+import { displayName } from '../operations/read-models/display-names.ts';
 import { html, type SafeHtml } from './html.ts';
 
 /** Parts the browse pages share: logos, category names and links, listing cards. */
 
-const NAMES: Record<string, string> = {
-  ai: 'AI',
-  hr: 'HR',
-  ecommerce: 'E-commerce',
-  'no-code': 'No-code',
-};
-
-/** A category's name for people: `developer-tools` is "Developer tools". */
+/** A category's name for people, from the one table of display names: `ai` is "AI". */
 export function categoryName(slug: string): string {
-  return NAMES[slug] ?? slug.replace(/-/g, ' ').replace(/^./, (c) => c.toUpperCase());
+  return displayName('category', slug);
 }
 
 export const categoryPath = (slug: string) => `/categories/${slug}`;

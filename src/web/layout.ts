@@ -58,9 +58,10 @@ ${o.script && html`<script>${raw(o.script)}</script>`}
 </html>`;
 }
 
+// Signed in, the founder's own listings come first: the page they come back for.
 const signedInLinks = (
   csrf: string,
-) => html`<li><a href="/launches">Launches</a></li><li><a href="/updates">Latest updates</a></li><li><a href="/docs">API docs</a></li>
+) => html`<li><a href="/account/listings">Your listings</a></li><li><a href="/launches">Launches</a></li><li><a href="/updates">Latest updates</a></li><li><a href="/docs">API docs</a></li>
 <li><a href="/account">Account</a></li>
 <li><a href="/account/keys">API keys</a></li>
 <li><a href="/account/connected-apps">Connected apps</a></li>

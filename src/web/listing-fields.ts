@@ -3,6 +3,7 @@ import type { FieldError } from '../errors.ts';
 import { LIMITS } from '../operations/schemas.ts';
 import { attr, labelled } from './components.ts';
 import { displayUrl, externalLink } from './content.ts';
+import { evidenceText } from './evidence-text.ts';
 import type { FieldMessages } from './forms.ts';
 import { html, type SafeHtml } from './html.ts';
 import { textArea } from './owner-forms.ts';
@@ -54,7 +55,7 @@ export const FACT_NAMES = new Set(['legal_name', 'founded_year', 'founders', 'lo
 /** Where a value came from: the page of the owner's website and the excerpt it was read from. */
 export function evidenceNote(evidence: Evidence | undefined): SafeHtml | undefined {
   if (!evidence) return undefined;
-  return html`<span class="evidence" data-evidence>Found on ${externalLink(evidence.source_url, displayUrl(evidence.source_url), 'nofollow noopener')}: <q>${evidence.snippet}</q></span>`;
+  return html`<span class="evidence" data-evidence>Found on ${externalLink(evidence.source_url, displayUrl(evidence.source_url), 'nofollow noopener')}: <q>${evidenceText(evidence.snippet)}</q></span>`;
 }
 
 /** A hint made of the field's own hint and its evidence. */

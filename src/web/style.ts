@@ -26,6 +26,7 @@ header.site details[open] summary::after { content: " ▴"; }
     padding: .25rem 0; box-shadow: 0 4px 12px rgb(0 0 0 / .15); }
   header.site details[open] li > a, header.site details[open] li button.link { display: block; padding: .5rem 1rem; }
 }
+@media (min-width: 66rem) { header.site nav { max-width: 64rem; } header.site li { white-space: nowrap; } }
 @supports selector(::details-content) { @media (min-width: 48rem) {
   header.site details.menu > summary { display: none; }
   header.site details.menu::details-content { content-visibility: visible; }
@@ -63,6 +64,8 @@ form.inline { display: inline; }
 .secret + .secret, .secret + form { margin-top: .5rem; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: .5rem; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: anywhere; }
+/* A header breaks between its words, never inside one ("Discou|nt"): its column is at least its longest word wide. */
+th { overflow-wrap: normal; word-break: normal; hyphens: manual; }
 @media (max-width: 40rem) {
   table.stack thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
   table.stack tr { display: block; border-bottom: 1px solid var(--line); padding: .5rem 0; }

@@ -4,6 +4,7 @@ import type { Db } from '../../db/knex.ts';
 import { notFound } from '../../errors.ts';
 import { communityLeaderboard } from '../ranking/leaderboard.ts';
 import { isoWeekStart } from '../ranking/weeks.ts';
+import { dayText } from '../time/week-words.ts';
 
 export const BADGE_THEMES = ['light', 'dark'] as const;
 export type BadgeTheme = (typeof BADGE_THEMES)[number];
@@ -43,20 +44,38 @@ const COLORS: Record<BadgeTheme, { bg: string; fg: string; border: string; accen
   dark: { bg: '#1a1a1a', fg: '#ffffff', border: '#3a3a3a', accent: '#fb923c' },
 };
 
-/** The badge image: the site's name, the listing's votes and, while its launch week runs, its rank. */
-export function badgeSvg(o: { siteName: string; votes: number; rank: number | null; theme: BadgeTheme }): string {
+/** Where a listing's launch stands, as its badge says it: launched (live) or launching (any earlier step). */
+export interface BadgeLaunch {
+  live: boolean;
+  /** Monday of the launch week, once one is booked. */
+  weekStart: string | null;
+}
+
+/**
+ * The badge image: what is true of the launch ("Launching on" before it, "Launched on" once live)
+ * and the site's name; once live, the listing's votes and, while its launch week runs, its rank;
+ * before, the week it launches in, when booked.
+ */
+export function badgeSvg(o: { siteName: string; votes: number; rank: number | null; theme: BadgeTheme; launch: BadgeLaunch }): string {
   const c = COLORS[o.theme];
   const site = o.siteName.length > 24 ? `${o.siteName.slice(0, 23)}…` : o.siteName;
-  const count = `▲ ${o.votes}`;
-  const rank = o.rank === null ? '' : `#${o.rank} this week`;
-  const label = `Featured on ${site}: ${o.votes} ${o.votes === 1 ? 'vote' : 'votes'}${o.rank === null ? '' : `, ranked ${o.rank} this week`}`;
+  const heading = o.launch.live ? 'Launched on' : 'Launching on';
+  const day = o.launch.weekStart ? dayText(o.launch.weekStart) : null;
+  const [top, bottom] = o.launch.live
+    ? [`▲ ${o.votes}`, o.rank === null ? '' : `#${o.rank} this week`]
+    : day
+      ? [day.slice(0, day.lastIndexOf(' ')), day.slice(day.lastIndexOf(' ') + 1)]
+      : ['', 'soon'];
+  const label = o.launch.live
+    ? `${heading} ${site}: ${o.votes} ${o.votes === 1 ? 'vote' : 'votes'}${o.rank === null ? '' : `, ranked ${o.rank} this week`}`
+    : `${heading} ${site}${day ? ` in the week of ${day}` : ' soon'}`;
   return `<svg xmlns="http://www.w3.org/2000/svg" width="220" height="54" viewBox="0 0 220 54" role="img" aria-label="${escapeXml(label)}">
 <title>${escapeXml(label)}</title>
 <rect x="0.5" y="0.5" width="219" height="53" rx="8" fill="${c.bg}" stroke="${c.border}"/>
-<text x="12" y="21" font-family="system-ui,sans-serif" font-size="10" fill="${c.fg}" opacity="0.75">FEATURED ON</text>
+<text x="12" y="21" font-family="system-ui,sans-serif" font-size="10" fill="${c.fg}" opacity="0.75">${escapeXml(heading.toUpperCase())}</text>
 <text x="12" y="40" font-family="system-ui,sans-serif" font-size="14" font-weight="700" fill="${c.fg}">${escapeXml(site)}</text>
-<text x="208" y="24" text-anchor="end" font-family="system-ui,sans-serif" font-size="15" font-weight="700" fill="${c.accent}">${escapeXml(count)}</text>
-<text x="208" y="42" text-anchor="end" font-family="system-ui,sans-serif" font-size="10" fill="${c.fg}">${escapeXml(rank)}</text>
+<text x="208" y="24" text-anchor="end" font-family="system-ui,sans-serif" font-size="15" font-weight="700" fill="${c.accent}">${escapeXml(top)}</text>
+<text x="208" y="42" text-anchor="end" font-family="system-ui,sans-serif" font-size="10" fill="${c.fg}">${escapeXml(bottom)}</text>
 </svg>
 `;
 }
@@ -67,10 +86,11 @@ export async function badgeForSlug(db: Db, ranks: WeekRanksCache, slug: string, 
     .join('sites as s', 's.id', 'l.site_id')
     .where('l.slug', slug)
     .whereNot('l.status', 'unlisted')
-    .first('l.id', 'l.site_id', 'l.votes', 'l.status', 's.name as site_name');
+    .first('l.id', 'l.site_id', 'l.votes', 'l.status', 'l.launch_week', 's.name as site_name');
   if (!listing) throw notFound(`The badge of "${slug}"`);
   const rank = listing.status === 'live' ? ((await weekRanks(db, ranks, listing.site_id)).get(listing.id) ?? null) : null;
-  const svg = badgeSvg({ siteName: listing.site_name, votes: listing.votes, rank, theme });
+  const launch = { live: listing.status === 'live', weekStart: (listing.launch_week as string | null) ?? null };
+  const svg = badgeSvg({ siteName: listing.site_name, votes: listing.votes, rank, theme, launch });
   return { svg, etag: `"${createHash('sha256').update(svg).digest('base64url').slice(0, 22)}"` };
 }
 

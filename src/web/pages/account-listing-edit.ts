@@ -1,4 +1,5 @@
 import type { Context } from 'koa';
+import { displayName } from '../../operations/read-models/display-names.ts';
 import type { z } from 'zod';
 import { AppError } from '../../errors.ts';
 import type { OwnerListingView } from '../../operations/listing-edit-schemas.ts';
@@ -45,21 +46,6 @@ const APPLIED_WORDS: Record<string, string> = {
   unchanged: 'already the same',
   no_listing: 'no listing of this company there',
   not_owned: 'its listing there is another account’s, left unchanged',
-};
-
-const SOCIAL_LABELS: Record<string, string> = {
-  twitter: 'X (Twitter)',
-  linkedin: 'LinkedIn',
-  github: 'GitHub',
-  facebook: 'Facebook',
-  instagram: 'Instagram',
-  youtube: 'YouTube',
-  tiktok: 'TikTok',
-  discord: 'Discord',
-  producthunt: 'Product Hunt',
-  mastodon: 'Mastodon',
-  bluesky: 'Bluesky',
-  threads: 'Threads',
 };
 
 interface FormState {
@@ -281,7 +267,7 @@ function versionWho(ver: { operation: string; via_listing_id: number | null }, l
 /** A social link as a listing field (its evidence is `socials.<platform>`). */
 const socialField = (platform: string): ListingField => ({
   name: `social-${platform}`,
-  label: SOCIAL_LABELS[platform] ?? platform,
+  label: displayName('platform', platform),
   kind: 'line',
   max: 2048,
   evidence: `socials.${platform}`,

@@ -1,7 +1,9 @@
 import type { Context } from 'koa';
+import { displayName } from '../../operations/read-models/display-names.ts';
 import type { z } from 'zod';
 import type { getDraftOp } from '../../operations/drafts.ts';
 import { CATEGORY_SLUGS } from '../../operations/read-models/categories.ts';
+import { companyListedForDraft } from '../../operations/read-models/drafts.ts';
 import { paths } from '../../paths.ts';
 import { errorSummary, postForm } from '../components.ts';
 import { csrfToken } from '../csrf.ts';
@@ -18,6 +20,7 @@ import {
   type ListingField,
 } from '../listing-fields.ts';
 import { draftNextStep, draftPage, stepAction } from '../next-steps.ts';
+import { pageContext } from '../invoke.ts';
 import { renderPage } from '../render.ts';
 import type { WebServices } from '../web-services.ts';
 
@@ -44,16 +47,19 @@ export async function draftProgressPage(
   o: { status?: number; errors?: FieldMessages; listed?: ListedCompany; values?: Record<string, unknown> } = {},
 ): Promise<void> {
   const token = await csrfToken(ctx, services);
+  // A company listed here already cannot be submitted again: the page offers the claim, not the button.
+  const listed =
+    o.listed ?? (draft.status === 'ready' ? await companyListedForDraft(await pageContext(ctx, services), draft.id) : undefined);
   const step = draftNextStep(draft);
   const working = draft.status === 'crawling' || draft.status === 'drafting';
   await renderPage(ctx, services, {
     title: `Draft from ${draft.url}`,
     status: o.status,
-    main: html`${o.listed ? alreadyListed(o.listed) : errorSummary(o.errors)}
+    main: html`${listed ? alreadyListed(listed) : errorSummary(o.errors)}
 <p class="draft-status" role="status"><strong>${step.state}</strong></p>
 ${working && html`<p>This page updates by itself until the draft is ready. <a href="${draftPage(draft.id)}">Reload</a></p>`}
-${step.next && html`<p>${step.next}</p>`}
-${draft.status === 'ready' && readyDraft(draft, token, o)}
+${!listed && step.next && html`<p>${step.next}</p>`}
+${draft.status === 'ready' && readyDraft(draft, token, { ...o, listed })}
 ${draft.status === 'failed' && html`<p>${stepAction(step, token)} — or <a href="/account/listings">draft from another address</a>.</p>`}
 ${draft.status === 'submitted' && html`<p>${stepAction(step, token)}</p>`}
 <p><a href="/account/listings">All your listings</a></p>`,
@@ -77,8 +83,7 @@ const DRAFT_FIELDS: ListingField[] = [
   ...COMPANY_FIELDS.filter((f) => f.name !== 'name'),
 ];
 
-const categoryLabel = (slug: string) =>
-  slug === 'ai' ? 'AI' : slug === 'hr' ? 'HR' : slug.charAt(0).toUpperCase() + slug.slice(1).replace(/-/g, ' ');
+const categoryLabel = (slug: string) => displayName('category', slug);
 
 /** The stored value of a drafted field, as the form shows it. */
 function draftValue(f: NonNullable<DraftView['fields']>, field: ListingField): string {
@@ -118,7 +123,11 @@ export const draftFieldOf = (path: string[]): string => {
   return part && part !== '(body)' ? part : 'form';
 };
 
-function readyDraft(draft: DraftView, token: string, o: { errors?: FieldMessages; values?: Record<string, unknown> }): SafeHtml {
+function readyDraft(
+  draft: DraftView,
+  token: string,
+  o: { errors?: FieldMessages; values?: Record<string, unknown>; listed?: ListedCompany },
+): SafeHtml {
   const f = draft.fields!;
   const value = (field: ListingField) => {
     const sent = o.values?.[field.name];
@@ -139,11 +148,11 @@ ${draft.evidence.categories && html`<p class="hint">${evidenceNote(draft.evidenc
 <div class="choices">${CATEGORY_SLUGS.map((slug) => html`<label class="check"><input type="checkbox" name="categories" value="${slug}"${chosen.has(slug) ? html` checked` : ''}> ${categoryLabel(slug)}</label>`)}</div>
 </fieldset>
 <dl class="facts drafted">
-<dt>Social links</dt><dd>${socials.length ? socials.map(([p, url]) => html`${p}: ${url} `) : html`<span class="muted">None found</span>`}</dd>
+<dt>Social links</dt><dd>${socials.length ? html`<ul class="plain">${socials.map(([p, url]) => html`<li>${displayName('platform', p)}: ${url}</li>`)}</ul>` : html`<span class="muted">None found</span>`}</dd>
 <dt>FAQs</dt><dd>${f.faqs.length ? `${f.faqs.length} questions` : html`<span class="muted">None found</span>`}</dd>
 </dl>
 <p class="hint">Social links and FAQs can be changed on the listing’s edit page once it is submitted.</p>
 <button type="submit" name="then" value="save" class="secondary">Save changes</button>
-<button type="submit" name="then" value="submit">Submit listing</button>`,
+${!o.listed && html`<button type="submit" name="then" value="submit">Submit listing</button>`}`,
   )}`;
 }

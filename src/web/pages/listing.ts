@@ -1,4 +1,5 @@
 import type { Context } from 'koa';
+import { displayName } from '../../operations/read-models/display-names.ts';
 import type { z } from 'zod';
 import type { RemovedVotes } from '../../domain/ranking/voided-votes.ts';
 import { AppError, notFound } from '../../errors.ts';
@@ -112,7 +113,7 @@ ${people}
 ${
   socials.length > 0 &&
   html`<h2>Elsewhere</h2>
-<ul>${socials.map(([platform, url]) => html`<li>${externalLink(url, platform)}</li>`)}</ul>`
+<ul>${socials.map(([platform, url]) => html`<li>${externalLink(url, displayName('platform', platform))}</li>`)}</ul>`
 }
 ${
   milestones &&

@@ -7,7 +7,7 @@ import { formatCents, invoiceParties, listingText, myOrder, productName } from '
 import { orderTable } from '../checkout-view.ts';
 import { time } from '../components.ts';
 import { pager } from '../content.ts';
-import { html } from '../html.ts';
+import { html, type SafeHtml } from '../html.ts';
 import { invokeForPage, pageContext } from '../invoke.ts';
 import { renderPage } from '../render.ts';
 import { requireUser } from '../session.ts';
@@ -47,25 +47,27 @@ ${pager(PATH, page, PER_PAGE, list.total, listing ? { listing: String(listing.id
     const { order, lines } = await ownOrder(await pageContext(ctx, services), ctx.params.number!);
     await renderPage(ctx, services, {
       title: `Order ${order.number}`,
-      main: html`<p data-order-status="${order.status}">Status: <strong>${ORDER_STATUS[order.status]}</strong>${order.paid_at ? html` · paid ${time(order.paid_at)}${order.payment_method ? ` by ${order.payment_method}` : ''}` : ''}</p>
+      main: html`${orderLinks(lines)}
+<p data-order-status="${order.status}">Status: <strong>${ORDER_STATUS[order.status]}</strong>${order.paid_at ? html` · paid ${time(order.paid_at)}${order.payment_method ? ` by ${order.payment_method}` : ''}` : ''}</p>
 ${order.status === 'pending' ? html`<p><a href="/checkout/${order.checkout_token}">Pay this order</a> (the link is valid until ${time(order.expires_at)})</p>` : ''}
 ${orderTable(order, lines)}
 <h2>Fulfilment</h2>
-<ul>${lines.map((l) => html`<li data-line-fulfilled="${l.fulfilled_at ? 'true' : 'false'}">${lineSummary(l)}: ${l.fulfilled_at ? html`fulfilled ${time(l.fulfilled_at)}` : 'not yet fulfilled'}${l.refunded_at ? ' (refunded)' : ''}</li>`)}</ul>
-${order.invoice_number !== null ? html`<p><a href="${PATH}/${order.number}/invoice">Invoice ${order.invoice_number}</a> (printable)</p>` : ''}`,
+<ul>${lines.map((l) => html`<li data-line-fulfilled="${l.fulfilled_at ? 'true' : 'false'}">${lineSummary(l)}: ${l.fulfilled_at ? html`fulfilled ${time(l.fulfilled_at)}` : 'not yet fulfilled'}${l.refunded_at ? html` (refunded)${endedList(l.ended)}` : ''}</li>`)}</ul>
+${order.invoice_number !== null ? html`<p><a href="${PATH}/${order.number}/invoice">Invoice ${order.invoice_label ?? order.invoice_number}</a> (printable)</p>` : ''}`,
     });
   });
 
   router.get(`${PATH}/{number}/invoice`, requireUser(services), async function showInvoice(ctx) {
     const { order, lines } = await ownOrder(await pageContext(ctx, services), ctx.params.number!);
     if (order.invoice_number === null) throw new AppError('not_found', 'The invoice is issued when the order is paid.');
-    const { site, seller, buyerEmail } = await invoiceParties(await pageContext(ctx, services), order);
+    const { seller, buyerEmail } = await invoiceParties(await pageContext(ctx, services), order);
+    const label = order.invoice_label ?? String(order.invoice_number);
     await renderPage(ctx, services, {
-      title: `Invoice ${order.invoice_number}`,
+      title: `Invoice ${label}`,
       main: html`<section class="invoice" aria-label="Invoice">
-<p>Invoice number <strong data-invoice-number>${order.invoice_number}</strong> · date ${time(order.paid_at)} · order ${order.number}</p>
+<p>Invoice number <strong data-invoice-number>${label}</strong> · date ${time(order.paid_at)} · order ${order.number}</p>
 <div class="parties">
-<div><h2>Seller</h2><p data-seller><span data-seller-name>${seller.seller_name ?? site.name}</span>${seller.seller_address ? html`<br><span class="address" data-seller-address>${seller.seller_address}</span>` : ''}<br>Country: ${seller.seller_country}${seller.seller_vat_id ? html`<br>VAT ID: <span data-seller-vat-id>${seller.seller_vat_id}</span>` : ''}</p></div>
+<div><h2>Seller</h2><p data-seller><span data-seller-name>${seller.name}</span>${seller.address ? html`<br><span class="address" data-seller-address>${seller.address}</span>` : ''}<br>Country: ${seller.country}${seller.vat_id ? html`<br>VAT ID: <span data-seller-vat-id>${seller.vat_id}</span>` : ''}</p></div>
 <div><h2>Buyer</h2><p data-buyer><span data-buyer-name>${order.billing.name ?? buyerEmail}</span><br>Country: ${order.billing.country}${order.billing.vat_number ? html`<br>VAT number: ${order.billing.vat_number}` : ''}</p></div>
 </div>
 ${orderTable(order, lines)}
@@ -79,6 +81,10 @@ ${orderTable(order, lines)}
 /** `Featured placement for Acme`: what a line bought, the listing by its name. */
 const lineSummary = (l: { product: string; listing_id: number | null; listing_name: string | null }) =>
   `${productName(l.product)}${l.listing_id !== null ? ` for ${listingText(l)}` : ''}`;
+
+/** What a line's refund ended, one sentence each (nothing when it ended nothing). */
+const endedList = (ended: { text: string }[]) =>
+  ended.length ? html`<ul class="ended">${ended.map((e) => html`<li data-ended>${e.text}</li>`)}</ul>` : '';
 
 /** An order's status in words. */
 const ORDER_STATUS: Record<string, string> = {
@@ -101,4 +107,10 @@ async function ownListing(ctx: Context, services: WebServices, raw: unknown) {
 function ownOrder(c: OperationContext, number: string) {
   if (!NUMBER.test(number)) throw new AppError('not_found', 'There is no such order.');
   return myOrder(c, number);
+}
+
+/** Where an order page leads back to: the orders list and each listing the order is for. */
+function orderLinks(lines: { listing_id: number | null; listing_name: string | null }[]): SafeHtml {
+  const listings = new Map(lines.flatMap((l) => (l.listing_id !== null ? [[l.listing_id, l.listing_name ?? 'the listing'] as const] : [])));
+  return html`<p class="order-links"><a href="${PATH}">All your orders</a>${[...listings].map(([id, name]) => html` · <a href="/account/listings/${id}">Back to ${name}</a>`)}</p>`;
 }
