@@ -36,6 +36,11 @@ export const paths = {
   listingCard: (slug: string, version: string) => `/media/cards/${encodeURIComponent(slug)}.png?v=${version}`,
   /** The owner's page to replace a listing's logo and preview image. */
   listingImages: (listingId: number) => `/account/listings/${listingId}/images`,
+  /** The one-click unsubscribe link of a stoppable mail: GET shows a button, POST stops the mail. */
+  unsubscribe: (token: string) => `/unsubscribe/${encodeURIComponent(token)}`,
+  /** The mail section of the account page, and the form that changes it. */
+  mailPreferences: '/account#mail',
+  changeMailPreferences: '/account/mail',
   devMailbox: '/dev/mailbox',
   api: '/api/v1',
   /** A REST route of the registry, e.g. `apiRoute('/listings/12/follow')`. */

@@ -141,6 +141,18 @@ export interface MailOutboxTableRow {
   last_error: string | null;
   next_attempt_at: Date;
   failed_at: Date | null;
+  recipient_id: number | null;
+  mail_kind: string | null;
+  listing_id: number | null;
+  list_unsubscribe: string | null;
+}
+
+export interface MailStopTableRow {
+  id: number;
+  user_id: number;
+  kind: string;
+  listing_id: number | null;
+  created_at: Date;
 }
 
 export interface ListingVersionTableRow {
@@ -604,8 +616,20 @@ declare module 'knex/types/tables.js' {
     interview_questions: Table<InterviewQuestionTableRow, 'id' | 'active' | Timestamps>;
     mail_outbox: Table<
       MailOutboxTableRow,
-      'id' | 'dedupe_key' | 'created_at' | 'sent_at' | 'attempts' | 'last_error' | 'next_attempt_at' | 'failed_at'
+      | 'id'
+      | 'dedupe_key'
+      | 'created_at'
+      | 'sent_at'
+      | 'attempts'
+      | 'last_error'
+      | 'next_attempt_at'
+      | 'failed_at'
+      | 'recipient_id'
+      | 'mail_kind'
+      | 'listing_id'
+      | 'list_unsubscribe'
     >;
+    mail_stops: Table<MailStopTableRow, 'id' | 'listing_id' | 'created_at'>;
     listing_versions: Table<ListingVersionTableRow, 'id' | 'editor_id' | 'source_listing_id' | 'request_id' | 'created_at'>;
     milestones: Table<MilestoneTableRow, 'id' | 'description' | 'url' | 'created_at'>;
     listing_updates: Table<ListingUpdateTableRow, 'id' | 'author_id' | 'published_at'>;

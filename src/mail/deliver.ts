@@ -41,6 +41,7 @@ export async function deliverOutbox(db: Db, mailer: Mailer, options: DeliverOpti
       budget -= 1;
       const outcome = await deliverOne(db, mailer, options.ids);
       if (!outcome) return;
+      if (outcome === 'withheld') continue; // nothing was sent or tried
       report[outcome] += 1;
       options.onProgress?.(report);
     }
@@ -49,8 +50,36 @@ export async function deliverOutbox(db: Db, mailer: Mailer, options: DeliverOpti
   return report;
 }
 
+interface DueMail {
+  id: number;
+  to_address: string;
+  subject: string;
+  body_text: string;
+  attempts: number;
+  recipient_id: number | null;
+  mail_kind: string | null;
+  listing_id: number | null;
+  list_unsubscribe: string | null;
+}
+
+/**
+ * Whether the person a stoppable mail is for stopped its kind (for every listing, or for the one
+ * it is about). Checked here, at delivery, so a stop also holds back what was queued before it.
+ */
+async function stoppedSinceQueued(trx: Db, row: DueMail): Promise<boolean> {
+  if (row.mail_kind === null || row.recipient_id === null) return false;
+  const stop = await trx('mail_stops')
+    .where({ user_id: row.recipient_id, kind: row.mail_kind })
+    .andWhere((q) => {
+      q.whereNull('listing_id');
+      if (row.listing_id !== null) q.orWhere('listing_id', row.listing_id);
+    })
+    .first('id');
+  return stop !== undefined;
+}
+
 /** Claims, sends and records one due mail; null when none is due. */
-function deliverOne(db: Db, mailer: Mailer, ids: number[] | undefined): Promise<keyof DeliveryReport | null> {
+function deliverOne(db: Db, mailer: Mailer, ids: number[] | undefined): Promise<keyof DeliveryReport | 'withheld' | null> {
   return db.transaction(async (trx) => {
     const query = trx('mail_outbox')
       .whereNull('sent_at')
@@ -59,11 +88,23 @@ function deliverOne(db: Db, mailer: Mailer, ids: number[] | undefined): Promise<
       .orderBy('id')
       .forUpdate()
       .skipLocked()
-      .first('id', 'to_address', 'subject', 'body_text', 'attempts');
+      .first('id', 'to_address', 'subject', 'body_text', 'attempts', 'recipient_id', 'mail_kind', 'listing_id', 'list_unsubscribe');
     if (ids) query.whereIn('id', ids);
-    const row: { id: number; to_address: string; subject: string; body_text: string; attempts: number } | undefined = await query;
+    const row: DueMail | undefined = await query;
     if (!row) return null;
-    const mail: OutboxMail = { id: row.id, to: row.to_address, subject: row.subject, text: row.body_text };
+    if (await stoppedSinceQueued(trx, row)) {
+      // Unsubscribing is honoured at once, also for mail queued before it: the mail is dropped
+      // (deleted, as a closed claim drops its unsent mail) instead of sent or left as stuck.
+      await trx('mail_outbox').where({ id: row.id }).delete();
+      return 'withheld';
+    }
+    const mail: OutboxMail = {
+      id: row.id,
+      to: row.to_address,
+      subject: row.subject,
+      text: row.body_text,
+      listUnsubscribe: row.list_unsubscribe,
+    };
     const attempts = row.attempts + 1;
     try {
       await mailer.send(mail);

@@ -7,6 +7,16 @@ export interface OutboxMail {
   to: string;
   subject: string;
   text: string;
+  /** The one-click unsubscribe URL of a stoppable mail; null or absent for transactional mail. */
+  listUnsubscribe?: string | null;
+}
+
+/**
+ * The headers of a mail people can stop with one click (RFC 8058): the mail client POSTs
+ * `List-Unsubscribe=One-Click` to the URL, without cookies. Empty for transactional mail.
+ */
+export function unsubscribeHeaders(url: string | null | undefined): Record<string, string> {
+  return url ? { 'List-Unsubscribe': `<${url}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } : {};
 }
 
 /** Sends mail over SMTP; one pooled transport per process. */
@@ -48,6 +58,7 @@ export function createMailer(config: Pick<Config, 'mail' | 'baseUrl'>): Mailer |
         to: mail.to,
         subject: mail.subject,
         text: mail.text,
+        headers: unsubscribeHeaders(mail.listUnsubscribe),
         // Stable per outbox row: should a crash ever resend a mail, receivers can tell it is the same one.
         messageId: `<outbox-${mail.id}@${host}>`,
       });

@@ -5,6 +5,7 @@ import { launchOperations } from './launches.ts';
 import { listingEditOperations } from './listing-edits.ts';
 import { listingMediaOperations } from './listing-media.ts';
 import { listingOperations } from './listings.ts';
+import { mailPreferenceOperations } from './mail-preferences.ts';
 import type { Operation } from './operation.ts';
 import { orderOperations } from './orders.ts';
 import { publicOperations } from './public.ts';
@@ -28,4 +29,5 @@ export const operations: readonly Operation[] = [
   ...voteAuditOperations,
   ...webhookOperations,
   ...statsOperations,
+  ...mailPreferenceOperations,
 ] as unknown as readonly Operation[];

@@ -8,6 +8,7 @@ import { multipartForms } from './multipart.ts';
 import { founderPhotoUpload } from './pages/founder-profile.ts';
 import { listingMediaUploads } from './pages/listing-media.ts';
 import { pageModules } from './pages/index.ts';
+import { oneClickUnsubscribe } from './pages/unsubscribe.ts';
 import type { PageRoutes } from './pages/page-routes.ts';
 import { renderPage } from './render.ts';
 import { securityHeaders } from './security-headers.ts';
@@ -28,6 +29,14 @@ export function webPages(router: Router, services: WebServices, extraModules: Pa
     verifyCsrf(services),
   ]);
   for (const register of [...pageModules, ...extraModules]) register(pages, services);
+  // Mail clients POST a one-click unsubscribe (RFC 8058) without cookies, so without a CSRF
+  // token: the signed token in its path is what authorises it, and it only ever stops mail.
+  const oneClick = router.scope([
+    securityHeaders({ https: services.config.baseUrl.startsWith('https:') }, PAGE_STYLE),
+    htmlErrors(services),
+    urlencodedForms(),
+  ]);
+  oneClickUnsubscribe(oneClick, services);
   return (ctx) =>
     pages.handle(ctx, async function notFoundPage() {
       throw appError('not_found', 'There is no page at this address.');

@@ -25,6 +25,7 @@ import * as limitsOnRateLimiter from './025-limits-on-rate-limiter.ts';
 import * as voteTrust from './027-vote-trust.ts';
 import * as webhooks from './028-webhooks.ts';
 import * as listingStats from './029-listing-stats.ts';
+import * as mailPreferences from './034-mail-preferences.ts';
 import * as media from './026-media.ts';
 
 interface Migration {
@@ -62,6 +63,7 @@ const migrations: Record<string, Migration> = {
   '028-webhooks': webhooks,
   '029-listing-stats': listingStats,
   '026-media': media,
+  '034-mail-preferences': mailPreferences,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

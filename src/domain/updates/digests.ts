@@ -1,5 +1,7 @@
 import type { Db } from '../../db/knex.ts';
 import { queueMail } from '../../mail/outbox.ts';
+import { stoppableMails } from '../mail-preferences/stoppable-mail.ts';
+import { stoppedAmong } from '../mail-preferences/stops.ts';
 
 export interface DigestBatch {
   /** Outbox rows queued by this call, for immediate delivery. */
@@ -41,15 +43,24 @@ export function sendDueDigests(db: Db, listingId: number, limit: number, baseUrl
       .skipLocked()
       .select('f.user_id', 'u.email', 'u.email_verified_at');
     const mailIds: number[] = [];
+    // A follower who stopped these mails meanwhile gets no digest; the held updates are let go.
+    const stopped = await stoppedAmong(
+      trx,
+      due.map((f) => f.user_id),
+      'follower_updates',
+      listingId,
+    );
+    const stoppable = await stoppableMails(trx, baseUrl);
     for (const follower of due) {
       const pending: PendingUpdate[] = await trx('notifications as n')
         .join('listing_updates as lu', 'lu.id', 'n.listing_update_id')
         .where({ 'n.user_id': follower.user_id, 'lu.listing_id': listingId, 'n.mail_pending': true })
         .orderBy([{ column: 'lu.published_at' }, { column: 'lu.id' }])
         .select('n.id as notification_id', 'lu.title', 'lu.body', 'lu.published_at');
-      if (pending.length && follower.email_verified_at) {
+      if (pending.length && follower.email_verified_at && !stopped.has(follower.user_id)) {
         const dedupeKey = `listing-digest:${listingId}:${follower.user_id}:${pending.at(-1)!.notification_id}`;
-        await queueMail(trx, { to: follower.email, dedupeKey, ...digestMail(listing, listingId, pending, baseUrl) });
+        const stop = { userId: follower.user_id, kind: 'follower_updates', listingId } as const;
+        await queueMail(trx, stoppable(stop, { to: follower.email, dedupeKey, ...digestMail(listing, pending, baseUrl) }));
         mailIds.push(...(await trx('mail_outbox').where({ dedupe_key: dedupeKey }).pluck('id')));
       }
       await trx('notifications')
@@ -72,7 +83,7 @@ export function sendDueDigests(db: Db, listingId: number, limit: number, baseUrl
 }
 
 /** One mail for the updates held back in the window: each title, date and (the start of) its text. */
-function digestMail(listing: { name: string; slug: string }, listingId: number, updates: PendingUpdate[], baseUrl: string) {
+function digestMail(listing: { name: string; slug: string }, updates: PendingUpdate[], baseUrl: string) {
   const n = updates.length;
   return {
     subject: `${listing.name}: ${n} new ${n === 1 ? 'update' : 'updates'}`,
@@ -86,8 +97,7 @@ function digestMail(listing: { name: string; slug: string }, listingId: number, 
       '',
       `See the listing: ${baseUrl}/listings/${listing.slug}`,
       '',
-      `You get at most one mail an hour about ${listing.name} because you follow it. To stop, unfollow it`,
-      `(unfollow_listing, DELETE ${baseUrl}/api/v1/listings/${listingId}/follow).`,
+      `You get at most one mail an hour about ${listing.name} because you follow it.`,
     ].join('\n'),
   };
 }

@@ -1,6 +1,8 @@
 import type { Db } from '../../db/knex.ts';
 import { absoluteUrl, paths } from '../../paths.ts';
 import { queueMail } from '../../mail/outbox.ts';
+import { stoppableMails, type MakeStoppable } from '../mail-preferences/stoppable-mail.ts';
+import { stoppedAmong } from '../mail-preferences/stops.ts';
 import { emitUpdatePublished } from '../webhooks/emit.ts';
 
 export interface FanOutBatchInput {
@@ -101,8 +103,16 @@ export function tellFollowersBatch(db: Db, input: FanOutBatchInput, baseUrl: str
       .insert(followers.map((f) => ({ user_id: f.user_id, kind: 'listing_update', listing_update_id: update.id })))
       .onConflict(['user_id', 'listing_update_id'])
       .ignore();
-    const verified = followers.filter((f) => f.email_verified_at);
-    const { mailIds, digestDueAt } = await mailOrHold(trx, update, verified, input.mailWindowSeconds, baseUrl);
+    // Followers who stopped these mails (for this listing or all) keep the in-app notification only.
+    const stopped = await stoppedAmong(
+      trx,
+      followers.map((f) => f.user_id),
+      'follower_updates',
+      update.listing_id,
+    );
+    const mailable = followers.filter((f) => f.email_verified_at && !stopped.has(f.user_id));
+    const stoppable = await stoppableMails(trx, baseUrl);
+    const { mailIds, digestDueAt } = await mailOrHold(trx, update, mailable, input.mailWindowSeconds, baseUrl, stoppable);
     const last = followers[followers.length - 1]!.user_id;
     const lastUserId = followers.length < input.limit ? null : last;
     return { followers: followers.length, lastUserId, mailIds, listingId: update.listing_id, digestDueAt };
@@ -113,14 +123,25 @@ export function tellFollowersBatch(db: Db, input: FanOutBatchInput, baseUrl: str
  * Mails the update to followers outside the window and holds it for a digest for the rest.
  * A follower whose mail of this update is queued already (a repeated batch) keeps that mail.
  */
-async function mailOrHold(trx: Db, update: UpdateToTell, followers: Follower[], windowSeconds: number, baseUrl: string) {
+async function mailOrHold(
+  trx: Db,
+  update: UpdateToTell,
+  followers: Follower[],
+  windowSeconds: number,
+  baseUrl: string,
+  stoppable: MakeStoppable,
+) {
   if (followers.length === 0) return { mailIds: [], digestDueAt: null };
   const keys = followers.map((f) => updateMailKey(update.id, f.user_id));
   const queued = new Set<string | null>(await trx('mail_outbox').whereIn('dedupe_key', keys).pluck('dedupe_key'));
   const mailNow = followers.filter((f) => f.mail_now || queued.has(updateMailKey(update.id, f.user_id)));
   const held = followers.filter((f) => !mailNow.includes(f));
   for (const follower of mailNow) {
-    await queueMail(trx, { to: follower.email, dedupeKey: updateMailKey(update.id, follower.user_id), ...updateMail(update, baseUrl) });
+    const stop = { userId: follower.user_id, kind: 'follower_updates', listingId: update.listing_id } as const;
+    await queueMail(
+      trx,
+      stoppable(stop, { to: follower.email, dedupeKey: updateMailKey(update.id, follower.user_id), ...updateMail(update, baseUrl) }),
+    );
   }
   const followerRows = (list: Follower[]) =>
     trx('listing_followers')
@@ -149,7 +170,7 @@ async function mailOrHold(trx: Db, update: UpdateToTell, followers: Follower[], 
   return { mailIds, digestDueAt };
 }
 
-/** The mail a follower gets: plain text, the update in full, and how to stop these mails. */
+/** The mail a follower gets: plain text, the update in full, and why it came (the stop link follows). */
 function updateMail(update: UpdateToTell, baseUrl: string): { subject: string; text: string } {
   return {
     subject: `${update.listing_name}: ${update.title}`,
@@ -162,8 +183,7 @@ function updateMail(update: UpdateToTell, baseUrl: string): { subject: string; t
       '',
       `See the listing: ${absoluteUrl(baseUrl, paths.listing(update.listing_slug))}`,
       '',
-      `You get this mail because you follow ${update.listing_name}. To stop, unfollow it`,
-      `(unfollow_listing, DELETE ${absoluteUrl(baseUrl, paths.apiRoute(`/listings/${update.listing_id}/follow`))}).`,
+      `You get this mail because you follow ${update.listing_name}.`,
     ].join('\n'),
   };
 }

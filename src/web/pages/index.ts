@@ -21,6 +21,7 @@ import { founderProfilePages } from './founder-profile.ts';
 import { homePages } from './home.ts';
 import { launchesPages } from './launches.ts';
 import { listingPages } from './listing.ts';
+import { mailPreferencePages } from './mail-preferences.ts';
 import { listingStatsPages } from './listing-stats.ts';
 import { notificationPages } from './notifications.ts';
 import type { PageRoutes } from './page-routes.ts';
@@ -31,6 +32,7 @@ import { signInPages } from './sign-in.ts';
 import { signUpPages } from './sign-up.ts';
 import { storyEditorPages } from './story-editor.ts';
 import { storyPages } from './story.ts';
+import { unsubscribePages } from './unsubscribe.ts';
 import { updatesPages } from './updates.ts';
 import { votePages } from './votes.ts';
 import { votePolicyPages } from './vote-audit.ts';
@@ -44,6 +46,7 @@ export const pageModules: PageRoutes[] = [
   signInPages,
   emailLinkPages,
   accountPages,
+  mailPreferencePages,
   apiKeyPages,
   connectedAppPages,
   devMailboxPages,
@@ -89,4 +92,6 @@ export const pageModules: PageRoutes[] = [
   feedPages,
   // Webhooks (issue 25 §1): the owner's endpoints and their deliveries.
   webhookPages,
+  // Mail people can stop: the one-click link's page (its POST is in router.ts, outside the CSRF check).
+  unsubscribePages,
 ];
