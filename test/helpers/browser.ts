@@ -21,8 +21,9 @@ export async function launchBrowser(): Promise<Browser> {
 export async function startBrowserTestEnv(
   testFile: string,
   vars: Record<string, string> = {},
+  options: Parameters<typeof startTestEnv>[2] = {},
 ): Promise<{ env: TestEnv; browser: Browser; close(): Promise<void> }> {
-  const env = await startTestEnv(testFile, vars);
+  const env = await startTestEnv(testFile, vars, options);
   const browser = await launchBrowser().catch(async (err: unknown) => {
     await env.close();
     throw err;

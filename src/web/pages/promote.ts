@@ -6,9 +6,9 @@ import { AppError, notFound, type FieldError } from '../../errors.ts';
 import { listLaunchWeeksOp } from '../../operations/launches.ts';
 import { getMyListingOp } from '../../operations/listings.ts';
 import { createCheckoutOp, quoteOrderOp } from '../../operations/orders.ts';
-import type { Quote } from '../../operations/order-schemas.ts';
+import type { QuoteWithWeek } from '../../operations/order-schemas.ts';
 import { listProductsOp } from '../../operations/public.ts';
-import { firstFreeBillboardDate } from '../../operations/read-models/placements.ts';
+import { firstFreeBillboardDate, startWeeksOf, type StartWeeks } from '../../operations/read-models/placements.ts';
 import { formatCents } from '../../operations/read-models/orders.ts';
 import { quoteTable } from '../checkout-view.ts';
 import { attr, errorSummary, field, labelled, postForm } from '../components.ts';
@@ -19,7 +19,7 @@ import { invokeForPage, pageContext } from '../invoke.ts';
 import { renderPage } from '../render.ts';
 import { requireUser } from '../session.ts';
 import type { WebServices } from '../web-services.ts';
-import { weekText } from '../week-words.ts';
+import { durationText, weekText } from '../week-words.ts';
 import type { PageRoutes } from './page-routes.ts';
 
 /**
@@ -47,12 +47,13 @@ interface OptionSchema {
 
 const promotePath = (id: number) => `/account/listings/${id}/promote`;
 
-/** What the page needs besides the form: the listing, the products, the weeks, the first free billboard date. */
+/** What the page needs besides the form: the listing, the products, the weeks, the first free billboard date, the placements' start weeks. */
 interface Offer {
   listing: { id: number; name: string };
   products: Product[];
   weeks: LaunchWeek[];
   billboardFrom: string;
+  starts: StartWeeks;
 }
 
 /** The form as typed: every field a string or a list of strings. */
@@ -114,12 +115,14 @@ function listingIdOf(ctx: Context): number {
 async function offerOf(ctx: Context, services: WebServices): Promise<Offer> {
   // Another owner's listing is "not found", as through the API.
   const listing = await invokeForPage(ctx, services, getMyListingOp, { listing_id: listingIdOf(ctx) });
+  const page = await pageContext(ctx, services);
   const [products, weeks, billboardFrom] = await Promise.all([
     invokeForPage(ctx, services, listProductsOp, {}),
     invokeForPage(ctx, services, listLaunchWeeksOp, {}),
-    firstFreeBillboardDate(await pageContext(ctx, services)),
+    firstFreeBillboardDate(page, page.clock.now()),
   ]);
-  return { listing: { id: listing.id, name: listing.name }, products: products.items, weeks: weeks.items, billboardFrom };
+  const starts = startWeeksOf(page, { status: listing.status, launch_week: listing.launch_week_start });
+  return { listing: { id: listing.id, name: listing.name }, products: products.items, weeks: weeks.items, billboardFrom, starts };
 }
 
 /** The form's fields as strings (absent ones empty), lists for the repeated ones; the CSRF token left out. */
@@ -243,7 +246,7 @@ async function promotePage(
   ctx: Context,
   services: WebServices,
   offer: Offer,
-  o: { values: Values; errors?: FieldMessages; quote?: z.output<typeof Quote>; status?: number },
+  o: { values: Values; errors?: FieldMessages; quote?: z.output<typeof QuoteWithWeek>; status?: number },
 ): Promise<void> {
   const token = await csrfToken(ctx, services);
   const errors = o.errors ?? {};
@@ -254,6 +257,7 @@ async function promotePage(
     main: html`${errorSummary(o.errors)}
 ${o.quote ? review(offer, o.values, o.quote, token) : ''}
 <p>Choose what to buy for <strong>${offer.listing.name}</strong>. Prices are in US dollars before VAT; the VAT of your country is added on review.</p>
+${offer.starts.window.short ? html`<p class="notice" data-week-left>${offer.starts.notice} Placements start next week unless you choose this week.</p>` : ''}
 ${postForm(
   action,
   token,
@@ -266,13 +270,14 @@ ${billingFieldset(o.values, errors)}
 }
 
 /** The quote and "Continue to payment": a form of hidden fields, so that what was reviewed is what is bought. */
-function review(offer: Offer, values: Values, quote: z.output<typeof Quote>, token: string): SafeHtml {
+function review(offer: Offer, values: Values, quote: z.output<typeof QuoteWithWeek>, token: string): SafeHtml {
   const hidden = Object.entries(values).flatMap(([name, value]) =>
     [value].flat().map((v) => html`<input type="hidden" name="${name}" value="${v}">`),
   );
   return html`<section aria-labelledby="review-title" class="review" data-quote>
 <h2 id="review-title">Review your order</h2>
 ${quoteTable(quote, quote.lines, `Your order for ${offer.listing.name}`, quote.currency)}
+<p data-week-left>${quote.current_week.notice}${quote.current_week.short ? ' A placement or launch in this week gets only what is left of it, at the full week’s price.' : ''}</p>
 <p>You pay <strong data-quote-total>${formatCents(quote.total_cents, quote.currency)}</strong> on the next page, by card or another method. Nothing is charged yet.</p>
 ${postForm(
   `${promotePath(offer.listing.id)}/checkout`,
@@ -314,17 +319,20 @@ function optionInput(p: Product, name: string, schema: OptionSchema, offer: Offe
         error,
       },
       (fid, described) => html`<select id="${fid}" name="${fieldName}"${attr('aria-describedby', described)}${invalid}>
-<option value="">As soon as possible (this week)</option>
+<option value="">${offer.starts.window.short ? `As soon as possible (this week, which ends in ${durationText(offer.starts.window.ms_left)})` : 'As soon as possible (this week)'}</option>
 ${offer.weeks
   .filter((w) => w.state === 'open' || w.state === 'full')
   .map((w) => {
     const left = Math.max(0, w.paid_slots - w.paid_taken);
     const room = left === 0 ? 'no paid places left' : left === 1 ? '1 paid place left' : `${left} paid places left`;
-    return html`<option value="${w.week}"${typed === w.week ? html` selected` : ''}${left === 0 ? html` disabled` : ''} data-week="${w.week}">${weekText(w.week_start)} — ${room}</option>`;
+    // On a short week the next one is chosen unless the founder picks this one.
+    const selected = typed ? typed === w.week : offer.starts.window.short && w.week_start === offer.starts.window.next && left > 0;
+    return html`<option value="${w.week}"${selected ? html` selected` : ''}${left === 0 ? html` disabled` : ''} data-week="${w.week}">${weekText(w.week_start)} — ${room}</option>`;
   })}
 </select>`,
     );
   }
+  if (name === 'start_week') return startWeekInput(fieldName, offer.starts, typed, error, invalid);
   if (name === 'start_date') {
     return labelled(
       { name: fieldName, label: 'First day on the billboard', hint: `The first free date is ${offer.billboardFrom}.`, error },
@@ -359,6 +367,32 @@ ${schema.enum!.map((v) => html`<option value="${v}"${typed === v ? html` selecte
     );
   }
   return field({ name: fieldName, label: optionLabel(name), value: typed, error, hint: schema.description });
+}
+
+/** The weeks a placement can start in: the first week the listing is live and the twelve after it. */
+function startWeekInput(
+  fieldName: string,
+  starts: StartWeeks,
+  typed: string,
+  error: string | undefined,
+  invalid: SafeHtml | string,
+): SafeHtml {
+  const hint = starts.first
+    ? 'A placement shows only while the listing is live: it can start in the listing’s first live week or later.'
+    : 'The listing has no launch week yet: buy a paid launch with it, and the placement starts in the launch week.';
+  const chosen = typed || starts.default_start || '';
+  return labelled({ name: fieldName, label: 'First week', hint, error }, (fid, described) =>
+    starts.first
+      ? html`<select id="${fid}" name="${fieldName}"${attr('aria-describedby', described)}${invalid}>
+${starts.choices.map(
+  (w) =>
+    html`<option value="${w.week_start}"${chosen === w.week_start ? html` selected` : ''} data-start-week="${w.week_start}">${weekText(w.week_start)}${w.short ? ` — ends in ${durationText(starts.window.ms_left)}` : ''}</option>`,
+)}
+</select>`
+      : html`<select id="${fid}" name="${fieldName}"${attr('aria-describedby', described)}${invalid}>
+<option value="">The week of the paid launch</option>
+</select>`,
+  );
 }
 
 const OPTION_LABELS: Record<string, string> = {
