@@ -4,6 +4,7 @@ import { setSellerDetails, type SellerDetails } from '../domain/sites/seller.ts'
 import { badRequest } from '../errors.ts';
 
 export const SITES_USAGE = `  npm run admin -- sites:set --site K [--free-queue-weeks N] [--free-slots N] [--paid-slots N] [--after-grace note|unlist]
+      [--short-week-hours H]   (below H hours left in a week, placements start next week by default; 0 to 167)
       [--seller-name N] [--seller-address A] [--seller-vat-id V]   (invoices' seller; an empty value clears it)`;
 
 /** parseArgs options of the sites:* commands. */
@@ -13,6 +14,7 @@ export const SITE_OPTIONS = {
   'free-slots': { type: 'string' },
   'paid-slots': { type: 'string' },
   'after-grace': { type: 'string' },
+  'short-week-hours': { type: 'string' },
   'seller-name': { type: 'string' },
   'seller-address': { type: 'string' },
   'seller-vat-id': { type: 'string' },
@@ -24,6 +26,7 @@ export interface SiteFlags {
   'free-slots'?: string;
   'paid-slots'?: string;
   'after-grace'?: string;
+  'short-week-hours'?: string;
   'seller-name'?: string;
   'seller-address'?: string;
   'seller-vat-id'?: string;
@@ -38,6 +41,7 @@ export async function runSiteCommand(db: Db, command: string | undefined, flags:
     free_slots_per_week: count(flags['free-slots'], '--free-slots', 10_000),
     paid_slots_per_week: count(flags['paid-slots'], '--paid-slots', 10_000),
     badge_after_grace: afterGrace(flags['after-grace']),
+    short_week_hours: count(flags['short-week-hours'], '--short-week-hours', 167),
   };
   const seller = {
     seller_name: flags['seller-name'],
@@ -53,7 +57,8 @@ export async function runSiteCommand(db: Db, command: string | undefined, flags:
     const settings = await setLaunchSettings(db, flags.site, changes);
     console.log(
       `site ${flags.site}: free_queue_weeks=${settings.free_queue_weeks} free_slots_per_week=${settings.free_slots_per_week} ` +
-        `paid_slots_per_week=${settings.paid_slots_per_week} badge_after_grace=${settings.badge_after_grace}`,
+        `paid_slots_per_week=${settings.paid_slots_per_week} badge_after_grace=${settings.badge_after_grace} ` +
+        `short_week_hours=${settings.short_week_hours}`,
     );
   }
   return 0;

@@ -74,3 +74,16 @@ test.serial('bad seller details exit non-zero with the reason and write nothing'
   });
   t.deepEqual(await db()('sites').where({ id }).first('settings'), before);
 });
+
+test.serial('sites:set --short-week-hours sets the share of a week below which placements start next week', async (t) => {
+  const res = await adminInProcess(env, 'sites:set', '--site', 'makers', '--short-week-hours', '48');
+  t.is(res.code, 0, res.stderr);
+  t.regex(res.stdout, /short_week_hours=48/);
+  t.is((await readLaunchSettings(db(), await siteId('makers'))).short_week_hours, 48);
+  for (const bad of ['168', '-1', 'three']) {
+    const refused = await adminInProcess(env, 'sites:set', '--site', 'makers', '--short-week-hours', bad);
+    t.is(refused.code, 1, bad);
+    t.regex(refused.stderr, /--short-week-hours must be a whole number from 0 to 167/);
+  }
+  t.is((await readLaunchSettings(db(), await siteId('makers'))).short_week_hours, 48);
+});
