@@ -456,6 +456,17 @@ export interface TestPaymentTableRow {
   refunds_refused: boolean;
 }
 
+/** A press of Pay on the pay page (see domain/orders/payment-attempts.ts). */
+export interface PaymentAttemptTableRow {
+  id: number;
+  order_id: number;
+  state: 'charging' | 'action' | 'processing' | 'succeeded' | 'declined' | 'released' | 'abandoned';
+  provider_payment_id: string | null;
+  message: string | null;
+  started_at: Date;
+  updated_at: Date;
+}
+
 export interface RefundTableRow {
   id: number;
   order_id: number;
@@ -700,6 +711,7 @@ declare module 'knex/types/tables.js' {
     invoice_sequences: Table<InvoiceSequenceTableRow, 'last_number'>;
     payment_events: Table<PaymentEventTableRow, 'id' | 'order_number' | 'received_at'>;
     test_payments: Table<TestPaymentTableRow, 'created_at' | 'refunds_refused'>;
+    payment_attempts: Table<PaymentAttemptTableRow, 'id' | 'provider_payment_id' | 'message'>;
     refunds: Table<RefundTableRow, 'id' | 'order_line_id' | 'provider_refund_id' | 'created_at'>;
     featured_placements: Table<FeaturedPlacementTableRow>;
     category_placements: Table<CategoryPlacementTableRow>;

@@ -92,16 +92,28 @@ export async function confirmWithProvider(
   c: Pick<OperationContext, 'db' | 'config' | 'workflows' | 'payments'>,
   order: OrderRow,
 ): Promise<OrderRow> {
-  const provider = providerOf(c);
-  const event = await provider.findSucceededPayment(order.number);
-  if (!event) return order;
-  await takePaymentEvent(c, provider.name, event, { id: event.id, type: event.type, data: { object: lookupObject(event) } });
+  if (!(await takeSucceededPayment(c, order))) return order;
   for (let i = 0; i < 20; i++) {
     const current = (await c.db('orders').where({ id: order.id }).first())!;
     if (current.status !== 'pending') return current;
     await new Promise((r) => setTimeout(r, 100));
   }
   return order;
+}
+
+/**
+ * Asks the provider for the order's succeeded payment and takes it like its webhook; the
+ * provider's payment id, or null when it has none.
+ */
+export async function takeSucceededPayment(
+  c: Pick<OperationContext, 'db' | 'config' | 'workflows' | 'payments'>,
+  order: Pick<OrderRow, 'number'>,
+): Promise<string | null> {
+  const provider = providerOf(c);
+  const event = await provider.findSucceededPayment(order.number);
+  if (!event) return null;
+  await takePaymentEvent(c, provider.name, event, { id: event.id, type: event.type, data: { object: lookupObject(event) } });
+  return event.paymentId ?? event.id;
 }
 
 /** The found payment as the Stripe-format object a webhook would carry (stored with the event). */

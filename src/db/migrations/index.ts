@@ -27,6 +27,7 @@ import * as webhooks from './028-webhooks.ts';
 import * as listingStats from './029-listing-stats.ts';
 import * as mailPreferences from './034-mail-preferences.ts';
 import * as media from './026-media.ts';
+import * as paymentAttempts from './032-payment-attempts.ts';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -64,6 +65,7 @@ const migrations: Record<string, Migration> = {
   '029-listing-stats': listingStats,
   '026-media': media,
   '034-mail-preferences': mailPreferences,
+  '032-payment-attempts': paymentAttempts,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

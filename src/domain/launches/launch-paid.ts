@@ -1,9 +1,10 @@
 import type { Db } from '../../db/knex.ts';
-import { conflict, notFound, unprocessable, validationFailed } from '../../errors.ts';
+import { AppError, conflict, notFound, unprocessable, validationFailed } from '../../errors.ts';
 import type { WorkflowStarter } from '../ports.ts';
 import type { ListingRow } from '../listings/listings.ts';
 import { readLaunchSettings } from './launch-settings.ts';
-import { releaseSlot, takePaidSlot } from './slots.ts';
+import { paidTakenByOthers } from './paid-capacity.ts';
+import { releaseSlot, takePaidSlot, weekFull } from './slots.ts';
 import { addWeeks, isMonday, isoWeekStart } from '../ranking/weeks.ts';
 import { emitListingEvent } from '../webhooks/emit.ts';
 
@@ -36,6 +37,8 @@ export async function launchPaid(
       .forUpdate('l')
       .first('l.*', 's.key as site_key');
     if (!row) throw notFound(`Listing ${listingId}`);
+    const refusal = await paidLaunchRefusal(trx, row, week, now);
+    if (refusal) throw refusal;
     const booked = await bookPaid(trx, row, target, isoWeekStart(now));
     // The owner's webhooks: once per listing and week, however often fulfilment repeats this.
     const type = booked.status === 'live' ? 'listing.live' : 'listing.scheduled';
@@ -57,8 +60,34 @@ function targetWeek(week: string | null, now: Date): string {
   return week;
 }
 
+/**
+ * Why a paid launch of the listing in `week` cannot be had now, as the error booking it throws;
+ * null when it can (or is booked already). One rule for both askers: launchPaid (fulfilment),
+ * whose takePaidSlot counts again under the week's lock, and the pay page before it charges.
+ */
+export async function paidLaunchRefusal(
+  db: Db,
+  row: Pick<ListingRow, 'id' | 'site_id' | 'status' | 'plan'>,
+  week: string | null,
+  now: Date,
+): Promise<AppError | null> {
+  let target: string;
+  try {
+    target = targetWeek(week, now);
+  } catch (err) {
+    if (err instanceof AppError) return err;
+    throw err;
+  }
+  if (row.status === 'unlisted') return conflict('listing_unlisted', 'This listing is unlisted; it cannot launch.');
+  if (row.status === 'live') return null;
+  const slot = await db('launch_slots').where({ listing_id: row.id }).first('kind', 'week_start');
+  if (row.plan === 'paid' && slot?.kind === 'paid' && slot.week_start === target) return null;
+  const { paid_slots_per_week: perWeek } = await readLaunchSettings(db, row.site_id);
+  return (await paidTakenByOthers(db, row.site_id, target, row.id)) >= perWeek ? weekFull(target, perWeek) : null;
+}
+
+/** Books the paid launch paidLaunchRefusal allowed (under the listing's row lock). */
 async function bookPaid(trx: Db, row: ListingRow, target: string, current: string): Promise<PaidLaunchResult> {
-  if (row.status === 'unlisted') throw conflict('listing_unlisted', 'This listing is unlisted; it cannot launch.');
   // Already launched (or fulfilled before): a paid launch has nothing left to do.
   if (row.status === 'live') {
     if (row.plan !== 'paid') await trx('listings').where({ id: row.id }).update({ plan: 'paid', updated_at: trx.fn.now() });

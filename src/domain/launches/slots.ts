@@ -56,14 +56,18 @@ export async function bookFreeSlot(trx: Db, listing: { id: number; site_id: numb
  */
 export async function takePaidSlot(trx: Db, listing: { id: number; site_id: number }, monday: string, perWeek: number): Promise<void> {
   await lockWeek(trx, listing.site_id, monday);
-  if ((await paidTakenByOthers(trx, listing.site_id, monday, listing.id)) >= perWeek) {
-    throw conflict(
-      'launch_week_full',
-      `All ${perWeek} paid launch slots of ${isoWeekLabel(monday)} are taken or held; choose another week.`,
-    );
-  }
+  if ((await paidTakenByOthers(trx, listing.site_id, monday, listing.id)) >= perWeek) throw weekFull(monday, perWeek);
   await trx('launch_slots').insert({ listing_id: listing.id, site_id: listing.site_id, week_start: monday, kind: 'paid' });
 }
+
+/** 409 launch_week_full: every paid slot of the week is taken or held by others. */
+export const weekFull = (monday: string, perWeek: number) =>
+  conflict(
+    'launch_week_full',
+    perWeek === 0
+      ? `${isoWeekLabel(monday)} has no paid launch slots any more; choose another week.`
+      : `All ${perWeek} paid launch slots of ${isoWeekLabel(monday)} are taken or held; choose another week.`,
+  );
 
 /** Gives a listing's slot back (its week gets the room again). */
 export async function releaseSlot(trx: Db, listingId: number): Promise<void> {

@@ -3,8 +3,9 @@ import { AppError } from '../../errors.ts';
 import type { WorkflowStarter } from '../ports.ts';
 import { launchPaid } from '../launches/launch-paid.ts';
 import { isoWeekStart } from '../ranking/weeks.ts';
-import { lockBillboard, takenDays } from './billboard-capacity.ts';
+import { lockBillboard } from './billboard-capacity.ts';
 import { releaseLineHolds } from './capacity-holds.ts';
+import { billboardRefusal, lineRefusal, sectionRefusal } from './deliverable.ts';
 import type { OrderLineRow } from './order-views.ts';
 import { addDays } from './product-options.ts';
 
@@ -51,6 +52,9 @@ export async function fulfilLine(deps: FulfilmentDeps, lineId: number): Promise<
   if (line.fulfilled_at) return { fulfilledAt: line.fulfilled_at.toISOString() };
   const order = await db('orders').where({ id: line.order_id }).first('site_id', 'paid_at', 'status');
   if (!order!.paid_at) throw new FulfilmentRefused(`order line ${lineId} is not paid`);
+  // The rule the pay page applied before charging; each product checks again under its locks.
+  const refusal = await lineRefusal(db, order!.site_id, line, new Date());
+  if (refusal) throw new Undeliverable(refusal);
   await PRODUCTS[line.product as keyof typeof PRODUCTS](deps, line, { siteId: order!.site_id, paidAt: order!.paid_at });
   const [row] = await db('order_lines')
     .where({ id: lineId })
@@ -96,8 +100,8 @@ const PRODUCTS: Record<string, Fulfil> = {
     await db.transaction(async (trx) => {
       await lockBillboard(trx, order.siteId);
       // Days another order booked or holds (this line's hold lost meanwhile): nothing is booked, the line is refunded.
-      const taken = await takenDays(trx, order.siteId, days[0]!, days.at(-1)!, line.id);
-      if (taken.size) throw new Undeliverable(`billboard days from ${[...taken].sort()[0]} are booked or held by another order`);
+      const refusal = await billboardRefusal(trx, order.siteId, line);
+      if (refusal) throw new Undeliverable(refusal);
       const rows = days.map((day) => ({ site_id: order.siteId, day, order_line_id: line.id, listing_id: line.listing_id! }));
       await trx('billboard_days').insert(rows).onConflict(['site_id', 'day']).ignore();
       await releaseLineHolds(trx, line.id);
@@ -110,8 +114,8 @@ const PRODUCTS: Record<string, Fulfil> = {
     await db.transaction(async (trx) => {
       const listing = await trx('listings').where({ id: line.listing_id! }).forUpdate().first('unlocked_sections');
       if (!listing) throw new Undeliverable(`listing ${line.listing_id} no longer exists`);
-      if ((listing.unlocked_sections as string[]).includes(section))
-        throw new Undeliverable(`the section "${section}" was unlocked on this listing meanwhile`);
+      const refusal = sectionRefusal(listing, line);
+      if (refusal) throw new Undeliverable(refusal);
       await trx('listings')
         .where({ id: line.listing_id! })
         .update({ unlocked_sections: trx.raw('array_append(unlocked_sections, ?)', [section]), updated_at: trx.fn.now() });

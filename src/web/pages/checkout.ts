@@ -11,7 +11,17 @@ import {
   type TestMethod,
   type TestPaymentResult,
 } from '../../operations/checkout-payments.ts';
+import {
+  beginPayment,
+  paymentStanding,
+  releasePayment,
+  resumePayment,
+  settlePayment,
+  type PaymentAttempt,
+  type Refusal,
+} from '../../operations/checkout-attempts.ts';
 import { checkoutOrder, formatCents, orderLines } from '../../operations/read-models/orders.ts';
+import { cannotPayBody, declinedNotice, RECHECK_SCRIPT, underWayBody } from '../checkout-attempt-view.ts';
 import { money, priceBilling, typedValues } from '../checkout-billing.ts';
 import { payPage, valuesOf, type PayFormValues } from '../checkout-view.ts';
 import { postForm } from '../components.ts';
@@ -30,9 +40,15 @@ import type { PageRoutes } from './page-routes.ts';
  */
 export const checkoutPages: PageRoutes = (router, services) => {
   router.get('/checkout/{token}', async function showCheckout(ctx) {
-    const order = await checkoutOrder(await pageContext(ctx, services), ctx.params.token!, { allowClosed: true });
+    const c = await pageContext(ctx, services);
+    const order = await checkoutOrder(c, ctx.params.token!, { allowClosed: true });
     if (order.status !== 'pending') return ctx.redirect(`/checkout/${ctx.params.token}/done`);
-    await renderPay(ctx, services, order, {});
+    // What the order sells is checked before the pay form is offered (Stripe's form charges in the browser).
+    const standing = await paymentStanding(c, order);
+    if (standing.kind === 'paid') return ctx.redirect(`/checkout/${ctx.params.token}/done`);
+    if (standing.kind === 'under_way') return renderUnderWay(ctx, services, order, standing.attempt, 200);
+    if (standing.refusals.length) return renderCannotPay(ctx, services, order, standing.refusals, 200);
+    await renderPay(ctx, services, order, { notice: declinedNotice(standing.last) });
   });
 
   // Stripe's Payment Element confirms in the browser: there the billing details are saved first, here.
@@ -51,24 +67,51 @@ export const checkoutPages: PageRoutes = (router, services) => {
 
   router.post('/checkout/{token}/pay', async function pay(ctx) {
     const c = await pageContext(ctx, services);
-    const order = await checkoutOrder(c, ctx.params.token!);
+    const order = await checkoutOrder(c, ctx.params.token!, { allowClosed: true });
+    const done = `/checkout/${ctx.params.token}/done`;
+    // Paid already (another tab, a second press): the result, never a second charge.
+    if (order.status !== 'pending') return ctx.redirect(done);
     const body = formBody(ctx);
     const typed = typedValues(body);
     const method = typed.method as TestMethod;
     if (!TEST_METHODS.includes(method))
       return renderPay(ctx, services, order, { values: typed, errors: { method: 'Choose a payment method' }, status: 400 });
-    // Billing details and the promo code are priced again before anything is charged; a changed total is shown first.
-    const billing = await priceBilling(c, order, typed);
-    if (!billing.ok) return renderPay(ctx, services, order, { values: typed, errors: billing.errors, status: billing.status });
-    const { order: current, notice } = billing;
-    if (notice) return renderPay(ctx, services, current, { values: typed, notice, status: 409 });
-    const card = { number: typed.card_number, expiry: typed.expiry, cvc: typed.cvc };
-    if (method === 'card') {
-      const missing = cardErrors(card);
-      if (Object.keys(missing).length) return renderPay(ctx, services, current, { values: typed, errors: missing, status: 400 });
+    // One attempt of an order at a time, and only for what can still be delivered.
+    const start = await beginPayment(c, order);
+    if (start.kind === 'paid') return ctx.redirect(done);
+    if (start.kind === 'under_way') return renderUnderWay(ctx, services, order, start.attempt, 409);
+    if (start.kind === 'undeliverable') return renderCannotPay(ctx, services, order, start.reasons, 409);
+    const { attempt } = start;
+    let charging = false;
+    try {
+      // Billing details and the promo code are priced again before anything is charged; a changed total is shown first.
+      const billing = await priceBilling(c, order, typed);
+      if (!billing.ok)
+        return await released(renderPay(ctx, services, order, { values: typed, errors: billing.errors, status: billing.status }));
+      const { order: current, notice } = billing;
+      if (notice) return await released(renderPay(ctx, services, current, { values: typed, notice, status: 409 }));
+      const card = { number: typed.card_number, expiry: typed.expiry, cvc: typed.cvc };
+      if (method === 'card') {
+        const missing = cardErrors(card);
+        if (Object.keys(missing).length)
+          return await released(renderPay(ctx, services, current, { values: typed, errors: missing, status: 400 }));
+      }
+      // From here the provider may have the money: a failure leaves the attempt open until it is stale (then the provider is asked).
+      charging = true;
+      const result = await payWithTestProvider(c, current, method, card);
+      await settlePayment(c, attempt, result);
+      await afterPayment(ctx, services, current, typed, result);
+    } catch (err) {
+      if (!charging) await releasePayment(c, attempt);
+      throw err;
     }
-    const result = await payWithTestProvider(c, current, method, card);
-    await afterPayment(ctx, services, current, typed, result);
+
+    /** Closes the attempt (nothing was charged) once the page that must be seen first is rendered. */
+    async function released(page: Promise<void>) {
+      charging = true;
+      await releasePayment(c, attempt);
+      await page;
+    }
   });
 
   router.get('/checkout/{token}/step/{payment}', async function showStep(ctx) {
@@ -91,7 +134,18 @@ ${postForm(action, csrf, html`<input type="hidden" name="decision" value="declin
     const c = await pageContext(ctx, services);
     const order = await checkoutOrder(c, ctx.params.token!);
     const approve = formString(formBody(ctx), 'decision') === 'approve';
+    // Only the step of the order's open attempt, once: an abandoned attempt's step charges nothing.
+    const attempt = await resumePayment(c, order, ctx.params.payment!);
+    if (!attempt) {
+      return renderPay(ctx, services, order, {
+        errors: {
+          form: 'This payment step is no longer open, so nothing was charged by it. Check the order and pay again if you still want it.',
+        },
+        status: 409,
+      });
+    }
     const result = await decideTestPayment(c, ctx.params.payment!, order.number, approve);
+    await settlePayment(c, attempt, result);
     const payment = await testPayment(c, ctx.params.payment!);
     await afterPayment(ctx, services, order, { ...valuesOf(order), method: payment?.method ?? 'card' }, result);
   });
@@ -142,6 +196,21 @@ async function afterPayment(
   if (result.status === 'requires_action' || result.status === 'awaiting_approval') return ctx.redirect(`${base}/step/${result.paymentId}`);
   // Declined: the order stays pending and the person can try again.
   await renderPay(ctx, services, order, { values, errors: { form: result.message ?? 'The payment was declined.' }, status: 402 });
+}
+
+async function renderUnderWay(ctx: Context, services: WebServices, order: OrderRow, attempt: PaymentAttempt, status: number) {
+  const base = `/checkout/${order.checkout_token}`;
+  await renderPage(ctx, services, {
+    title: 'Payment under way',
+    status,
+    main: underWayBody({ order, base, attempt }),
+    script: attempt.state === 'charging' ? RECHECK_SCRIPT : undefined,
+  });
+}
+
+async function renderCannotPay(ctx: Context, services: WebServices, order: OrderRow, refusals: Refusal[], status: number) {
+  const lines = await orderLines(await pageContext(ctx, services), order.id);
+  await renderPage(ctx, services, { title: 'This order cannot be paid', status, main: cannotPayBody({ order, lines, refusals }) });
 }
 
 async function renderPay(
