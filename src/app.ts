@@ -15,6 +15,7 @@ import { requestContext } from './api/middleware/request-context.ts';
 import { apiIndex, openApiDocument } from './operations/openapi.ts';
 import { paymentWebhooks } from './api/payment-webhooks.ts';
 import { restRoutes } from './api/rest-router.ts';
+import { refuseNulInUrl } from './http/nul-guard.ts';
 import { Router } from './http/router.ts';
 import { paths } from './paths.ts';
 import { mediaRoutes } from './web/media.ts';
@@ -30,6 +31,7 @@ export function createApp(services: Services, operations: readonly Operation[]):
   app.use(requestContext(services.log, services.metrics));
   app.use(keptPageLane(services.caches.visitorPages));
   app.use(problemErrors(services.config.baseUrl));
+  app.use(refuseNulInUrl);
 
   // One router: the REST API and MCP first, so a request to them tests few routes.
   const router = new Router();

@@ -110,7 +110,8 @@ const DATABASE_DOWN_MESSAGES = /Connection terminated|Timeout acquiring a connec
 /**
  * Thrown values the caller can act on: an AppError as it is, and a database that is down for a
  * moment as 503 database_unavailable with Retry-After (a restart or failover is not our bug, and a
- * client that retries later will succeed); null for everything else (a 500).
+ * client that retries later will succeed); text the database cannot store as 400 bad_request;
+ * null for everything else (a 500).
  */
 export function knownError(err: unknown): AppError | null {
   if (err instanceof AppError) return err;
@@ -118,12 +119,20 @@ export function knownError(err: unknown): AppError | null {
   const down =
     (typeof e?.code === 'string' && DATABASE_DOWN_CODES.has(e.code)) ||
     (typeof e?.message === 'string' && DATABASE_DOWN_MESSAGES.test(e.message));
-  return down
-    ? appError('database_unavailable', 'The database is unavailable for a moment. Please retry shortly.', {
-        headers: { 'Retry-After': '5' },
-      })
-    : null;
+  if (down) {
+    return appError('database_unavailable', 'The database is unavailable for a moment. Please retry shortly.', {
+      headers: { 'Retry-After': '5' },
+    });
+  }
+  // Text PostgreSQL cannot store (a NUL byte that got past the edge): the request is at fault.
+  if (typeof e?.code === 'string' && UNSTORABLE_TEXT_CODES.has(e.code)) {
+    return appError('bad_request', 'The request contains a character that cannot be stored (a NUL byte); remove it and send it again.');
+  }
+  return null;
 }
+
+/** character_not_in_repertoire, untranslatable_character. */
+const UNSTORABLE_TEXT_CODES = new Set(['22021', '22P05']);
 
 /** 1048576 → "1 MB", 8388608 → "8 MB" (binary megabytes, as the limits are set). */
 export function formatBytes(bytes: number): string {

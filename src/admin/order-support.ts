@@ -5,6 +5,7 @@ import { orderDetails, refundOrder, retryOrder } from '../domain/orders/support.
 import type { PaymentProvider, WorkflowStarter } from '../domain/ports.ts';
 import { OrderUsageError, type OrderFlags } from './orders.ts';
 
+import type { Clock } from '../domain/time/clock.ts';
 export const ORDER_SUPPORT_USAGE = `  npm run admin -- orders:show --number N
   npm run admin -- orders:retry --number N
   npm run admin -- orders:refund --number N [--line K]`;
@@ -18,6 +19,8 @@ export interface SupportDeps {
 }
 
 /** Runs an orders:* support command; returns null for other commands. */
+  /** What a refund reads "today" from (which placement weeks and billboard days are still to come). */
+  clock?: Clock;
 export async function runOrderSupportCommand(
   db: Db,
   deps: SupportDeps | undefined,
@@ -52,13 +55,17 @@ export async function runOrderSupportCommand(
       if (!deps) throw new OrderUsageError('orders:retry needs the workflow service.');
       console.log(`${await retryOrder(db, deps.config, deps.workflows, number)} order:${number}`);
       return 0;
+      for (const r of refunded) {
+        console.log(`line ${r.line.position}\t${r.line.product}\t${r.ended.length ? 'ended:' : 'nothing to end'}`);
+        for (const e of r.ended) console.log(`  ${e.text}`);
+      }
     }
     case 'orders:refund': {
       if (!deps) throw new OrderUsageError('orders:refund needs the payment provider configuration.');
       const line = f.line === undefined ? undefined : Number(f.line);
       if (line !== undefined && !(Number.isInteger(line) && line >= 0))
         throw new OrderUsageError('--line must be a line position (0, 1, ...).');
-      const { amountCents } = await refundOrder(db, deps.config, deps.payments, number, line);
+      const { amountCents, refunded } = await refundOrder(db, deps, number, line);
       console.log(`refunded ${formatCents(amountCents)} of ${number}`);
       return 0;
     }

@@ -705,7 +705,7 @@ declare module 'knex/types/tables.js' {
     >;
     order_lines: Table<
       OrderLineRow,
-      'id' | 'listing_id' | 'listing_name' | 'options' | 'unit' | 'quantity' | 'fulfilled_at' | 'refunded_at'
+      'id' | 'listing_id' | 'listing_name' | 'options' | 'unit' | 'quantity' | 'fulfilled_at' | 'refunded_at' | 'ended'
     >;
     promo_redemptions: Table<PromoRedemptionTableRow, 'id' | 'state' | 'created_at'>;
     invoice_sequences: Table<InvoiceSequenceTableRow, 'last_number'>;

@@ -1,4 +1,5 @@
 import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { errors } from 'oidc-provider';
 import type { Db } from '../../db/knex.ts';
 import { assertStorablePayload } from './stored-text.ts';
 
@@ -70,6 +71,10 @@ export function postgresAdapter(db: Db) {
     }
 
     private async findBy(where: Record<string, string>): Promise<AdapterPayload | undefined> {
+      // A NUL cannot be in the table (PostgreSQL refuses it in text): the request is malformed, not "not found".
+      if (Object.values(where).some((v) => typeof v === 'string' && v.includes('\0'))) {
+        throw new errors.InvalidRequest('a parameter contains a NUL character');
+      }
       const row = await db(TABLE)
         .where({ model: this.model, ...where })
         .andWhere((q) => q.whereNull('expires_at').orWhere('expires_at', '>', db.fn.now()))

@@ -27,6 +27,7 @@ import * as webhooks from './028-webhooks.ts';
 import * as listingStats from './029-listing-stats.ts';
 import * as mailPreferences from './034-mail-preferences.ts';
 import * as media from './026-media.ts';
+import * as refundEnded from './031-refund-ended.ts';
 import * as paymentAttempts from './032-payment-attempts.ts';
 
 interface Migration {
@@ -64,6 +65,7 @@ const migrations: Record<string, Migration> = {
   '028-webhooks': webhooks,
   '029-listing-stats': listingStats,
   '026-media': media,
+  '031-refund-ended': refundEnded,
   '034-mail-preferences': mailPreferences,
   '032-payment-attempts': paymentAttempts,
 };

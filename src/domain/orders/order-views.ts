@@ -4,6 +4,7 @@ import { notFound } from '../../errors.ts';
 import type { Quote, QuoteLine } from './pricing.ts';
 
 export type OrderStatus = 'pending' | 'paid' | 'fulfilled' | 'expired' | 'canceled' | 'refunded' | 'attention';
+import type { EndedItem } from './refund-effects.ts';
 
 /** An orders row as stored. */
 export interface OrderRow {
@@ -44,6 +45,8 @@ export const checkoutUrl = (config: Pick<Config, 'baseUrl'>, token: string) => `
 export const invoiceUrl = (config: Pick<Config, 'baseUrl'>, number: string) => `${config.baseUrl}/account/orders/${number}/invoice`;
 
 /** The order as get_order, list_my_orders and create_checkout return it. */
+  /** What the line's refund ended, in words too (empty until it is refunded). */
+  ended: EndedItem[];
 export function toOrderView(config: Pick<Config, 'baseUrl'>, order: OrderRow, lines: OrderLineRow[]) {
   const { lines: _quoted, ...totals } = order.quote;
   return {

@@ -138,7 +138,11 @@ export async function expireOrder(db: Db, number: string): Promise<boolean> {
   });
 }
 
-/** Records a refund once per dedupe key (the provider call used the same key). */
+/**
+ * Records a refund once per dedupe key (the provider call used the same key). `ended`: what the
+ * refund took back (src/domain/orders/refund-effects.ts), told to the buyer's webhooks.
+    ended?: Record<string, unknown>[];
+ */
 export async function recordRefund(
   db: Db,
   baseUrl: string,
@@ -166,7 +170,7 @@ export async function recordRefund(
     .returning('id');
   if (recorded.length > 0) {
     await emitOrderEvent(db, baseUrl, 'order.refunded', order!.id, `order.refunded:${refund.dedupeKey}`, {
-      refund: { amount_cents: refund.amountCents, reason: refund.reason },
+      refund: { amount_cents: refund.amountCents, reason: refund.reason, ended: refund.ended ?? [] },
     });
   }
 }

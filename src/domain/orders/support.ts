@@ -1,12 +1,16 @@
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/knex.ts';
 import { AppError, notFound } from '../../errors.ts';
+import { queueMail } from '../../mail/outbox.ts';
+import { siteKeyOf } from '../launches/owner-actions.ts';
 import type { WorkflowStarter } from '../ports.ts';
+import { systemClock, type Clock } from '../time/clock.ts';
 import { requireProvider, type PaymentProvider } from './payment-port.ts';
 import { RETRY_UPDATE, orderWorkflowId, type OrderWorkflowInput } from './order-flow.ts';
-import { linesOf, type OrderLineRow } from './order-views.ts';
-import { releaseLineHolds } from './capacity-holds.ts';
+import { linesOf, type OrderLineRow, type OrderRow } from './order-views.ts';
 import { recordRefund } from './payment.ts';
+import { endedForWebhook, refundLines, type RefundedLine } from './refund-effects.ts';
+import { refundMailText } from './refund-words.ts';
 
 /** What support sees of an order: the row, its lines, payment events and refunds. */
 export async function orderDetails(db: Db, number: string) {
@@ -57,14 +61,28 @@ export async function retryOrder(db: Db, config: Config, workflows: WorkflowStar
   return 'restarted';
 }
 
-/** `orders:refund`: refunds the whole paid order, or one line (its net plus VAT), once each. */
+/** What a support refund needs besides the database. */
+export interface RefundDeps {
+  config: Pick<Config, 'baseUrl'>;
+  payments: PaymentProvider | null;
+  /** Wakes the flow of a listing whose scheduled paid launch the refund canceled (it then ends). */
+  workflows?: Pick<WorkflowStarter, 'recheckLaunch'>;
+  /** Which weeks and days are still to come. @default systemClock */
+  clock?: Clock;
+}
+
+/**
+ * `orders:refund`: refunds the whole paid order, or one line (its net plus VAT), once each. The
+ * money goes back first (once per key at the provider); then, in one transaction, the lines are
+ * marked refunded, what they bought ends (src/domain/orders/refund-effects.ts), the refund is
+ * recorded with the `order.refunded` event, and the buyer gets a mail saying what ended.
+ */
 export async function refundOrder(
   db: Db,
-  config: Pick<Config, 'baseUrl'>,
-  payments: PaymentProvider | null,
+  deps: RefundDeps,
   number: string,
   position?: number,
-): Promise<{ amountCents: number }> {
+): Promise<{ amountCents: number; refunded: RefundedLine[] }> {
   const { order, lines } = await orderDetails(db, number);
   if (!order.payment_id || !order.paid_at) throw new AppError('order_not_paid', `Order ${order.number} has no payment to refund.`);
   const line = position === undefined ? null : lines.find((l) => l.position === position);
@@ -73,23 +91,53 @@ export async function refundOrder(
   if (!open.length) throw new AppError('already_refunded', 'Already refunded.');
   const amountCents = open.reduce((sum, l: OrderLineRow) => sum + l.net_cents + l.vat_cents, 0);
   const dedupeKey = `support-refund:${order.number}:${line ? line.position : 'all'}`;
-  const { refundId } = await requireProvider(payments).refund(order.payment_id, amountCents, dedupeKey);
-  await recordRefund(db, config.baseUrl, {
-    number: order.number,
-    lineId: line?.id ?? null,
-    amountCents,
-    reason: 'support refund',
-    providerRefundId: refundId,
-    dedupeKey,
-  });
-  await db('order_lines')
-    .whereIn(
-      'id',
+  const { refundId } = await requireProvider(deps.payments).refund(order.payment_id, amountCents, dedupeKey);
+  const now = (deps.clock ?? systemClock).now();
+  const refunded = await db.transaction(async (trx) => {
+    await trx('orders').where({ id: order.id }).forUpdate().first('id');
+    const done = await refundLines(
+      trx,
+      order,
       open.map((l) => l.id),
-    )
-    .update({ refunded_at: db.fn.now() });
-  for (const l of open) await releaseLineHolds(db, l.id);
-  const left = await db('order_lines').where({ order_id: order.id }).whereNull('refunded_at').first('id');
-  if (!left) await db('orders').where({ id: order.id }).update({ status: 'refunded', updated_at: db.fn.now() });
-  return { amountCents };
+      now,
+    );
+    await recordRefund(trx, deps.config.baseUrl, {
+      number: order.number,
+      lineId: line?.id ?? null,
+      amountCents,
+      reason: 'support refund',
+      providerRefundId: refundId,
+      dedupeKey,
+      ended: endedForWebhook(done),
+    });
+    if (done.length) await mailRefund(trx, order, amountCents, done, dedupeKey);
+    return done;
+  });
+  await wakeCanceledLaunches(db, deps, refunded);
+  return { amountCents, refunded };
+}
+
+async function mailRefund(trx: Db, order: OrderRow, amountCents: number, refunded: RefundedLine[], dedupeKey: string) {
+  const user = await trx('users').where({ id: order.user_id }).first('email');
+  await queueMail(trx, {
+    to: user!.email,
+    subject: `Refund for order ${order.number}`,
+    text: refundMailText(order, amountCents, refunded),
+    dedupeKey: `refund-mail:${dedupeKey}`,
+  });
+}
+
+/**
+ * The flows of listings sent back to choosing a launch would find that out at their week anyway
+ * (the listing is no longer scheduled); woken now, they end now. Temporal being away is no reason
+ * to fail a refund that is done.
+ */
+async function wakeCanceledLaunches(db: Db, deps: RefundDeps, refunded: RefundedLine[]): Promise<void> {
+  if (!deps.workflows) return;
+  const listings = refunded.flatMap(({ ended }) => ended.filter((e) => e.kind === 'launch').map((e) => e.listing_id));
+  for (const listingId of listings) {
+    const listing = await db('listings').where({ id: listingId }).first('site_id');
+    if (!listing) continue;
+    await deps.workflows.recheckLaunch(listingId, await siteKeyOf(db, listing)).catch(() => undefined);
+  }
 }

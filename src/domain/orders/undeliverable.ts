@@ -1,10 +1,10 @@
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/knex.ts';
 import { queueMail } from '../../mail/outbox.ts';
-import { releaseLineHolds } from './capacity-holds.ts';
 import { requireProvider, type PaymentProvider } from './payment-port.ts';
 import type { OrderLineRow, OrderRow } from './order-views.ts';
 import { recordRefund } from './payment.ts';
+import { endedForWebhook, refundLines } from './refund-effects.ts';
 
 /**
  * A paid line that cannot be delivered (fulfilment threw Undeliverable) is refunded at once, not
@@ -20,6 +20,7 @@ export async function refundUndeliverableLine(
   number: string,
   lineId: number,
   reason: string,
+  now = new Date(),
 ): Promise<{ amountCents: number }> {
   const order = await db('orders').where({ number }).first();
   const line = order && (await db('order_lines').where({ id: lineId, order_id: order.id }).first());
@@ -34,6 +35,9 @@ export async function refundUndeliverableLine(
       : null;
   await db.transaction(async (trx) => {
     await trx('orders').where({ id: order.id }).forUpdate().first('id');
+    // The same path as a support refund: nothing was delivered, so there is normally nothing to end,
+    // but whatever a failed try left behind (rows keyed by this line) goes with the line.
+    const refunded = await refundLines(trx, order, [line.id], now);
     await recordRefund(trx, config.baseUrl, {
       number: order.number,
       lineId: line.id,
@@ -41,11 +45,8 @@ export async function refundUndeliverableLine(
       reason: `undeliverable: ${reason}`.slice(0, 1000),
       providerRefundId: refundId,
       dedupeKey,
+      ended: endedForWebhook(refunded),
     });
-    await trx('order_lines').where({ id: line.id }).whereNull('refunded_at').update({ refunded_at: trx.fn.now() });
-    await releaseLineHolds(trx, line.id);
-    const left = await trx('order_lines').where({ order_id: order.id }).whereNull('refunded_at').first('id');
-    if (!left) await trx('orders').where({ id: order.id }).update({ status: 'refunded', attention_reason: null, updated_at: trx.fn.now() });
     await tellBuyer(trx, order, line, amountCents, reason, dedupeKey);
   });
   return { amountCents };
