@@ -70,6 +70,8 @@ async function startAll(config: Config): Promise<void> {
   const stops = await startRoles(services, stack.endpoints, { api: true, worker: true });
   const unannounce = await announceStack(config.dataDir, stack.endpoints);
   const { devMailboxNotice } = await import('./web/pages/dev-mailbox.ts');
+  const { sellerNotice } = await import('./embedded/seller-notice.ts');
+  const invoices = await sellerNotice(services.db, config.orders.provider);
   console.log(
     [
       '',
@@ -83,6 +85,7 @@ async function startAll(config: Config): Promise<void> {
       `  OAuth        ${config.baseUrl}/.well-known/oauth-authorization-server`,
       `  Temporal UI  ${stack.temporalUiUrl ?? `(external Temporal at ${stack.endpoints.temporalAddress})`}`,
       `  Data         ${config.dataDir}`,
+      ...invoices,
       'Press Ctrl-C to stop.',
       '',
     ].join('\n'),
@@ -165,10 +168,22 @@ async function startRoles(services: Services, endpoints: Endpoints, roles: { api
       stops.push({ name: 'metrics', stop: () => new Promise<void>((resolve) => metrics.close(() => resolve())) });
     }
     services.log.info({ devMailbox: services.config.devMailbox }, `mailbox: ${devMailboxNotice(services.config)}`);
+    await warnOfMissingSeller(services);
     // Drained alongside the workers: new connections are refused at once, those in flight finish.
     stops.unshift({ name: 'api', stop: () => drainServer(server, services.config.shutdownGraceMs) });
   }
   return stops;
+}
+
+/** Each site whose invoices lack seller details, in the log (with a real provider its payments are refused). */
+async function warnOfMissingSeller(services: Services): Promise<void> {
+  const { sitesMissingSeller } = await import('./domain/sites/seller.ts');
+  for (const { site, missing } of await sitesMissingSeller(services.db)) {
+    services.log.warn(
+      { site, missing, provider: services.config.orders.provider },
+      `site ${site}: invoices lack ${missing.join(', ')} (set with sites:set); ${services.config.orders.provider === 'test' ? 'only test payments work' : 'payments are refused'} until they are set`,
+    );
+  }
 }
 
 /** Admin commands and migrations: use the running database, or bring the embedded one up briefly. */

@@ -105,7 +105,7 @@ export async function runAdmin(db: Db, argv: string[], services?: SupportDeps & 
         console.log(await claimsRecheck(db, withServices(services), values));
         return 0;
       default:
-        console.error(USAGE);
+        console.error(command ? `Unknown command "${command}".\n${USAGE}` : USAGE);
         return 2;
     }
   } catch (err) {

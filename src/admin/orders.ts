@@ -28,6 +28,9 @@ export const ORDER_OPTIONS = {
   products: { type: 'string' },
   number: { type: 'string' },
   line: { type: 'string' },
+  listing: { type: 'string' },
+  from: { type: 'string' },
+  to: { type: 'string' },
 } as const;
 
 export type OrderFlags = Partial<Record<Exclude<keyof typeof ORDER_OPTIONS, 'first-order-only'>, string>> & {

@@ -699,6 +699,8 @@ declare module 'knex/types/tables.js' {
       | 'paid_currency'
       | 'paid_at'
       | 'invoice_number'
+      | 'invoice_label'
+      | 'invoice_seller'
       | 'attention_reason'
       | 'fulfilled_at'
       | Timestamps

@@ -1,6 +1,7 @@
 import type { OrderRow } from '../domain/orders/order-views.ts';
 import { takePaymentEvent } from '../domain/orders/payment-intake.ts';
 import { repriceOrder, type BillingInput, type Repriced } from '../domain/orders/reprice.ts';
+import { requireSellerForPayments } from '../domain/sites/seller.ts';
 import { AppError } from '../errors.ts';
 import { requirePayments, type ConfiguredProvider } from '../payments/index.ts';
 import type { TestMethod, TestPaymentResult, TestPayments } from '../payments/test-provider/index.ts';
@@ -44,6 +45,8 @@ export async function stripeCheckout(
 ): Promise<{ clientSecret: string; publishableKey: string } | null> {
   const provider = providerOf(c);
   if (provider.name !== 'stripe') return null;
+  // An order made before its site's seller details were cleared still takes no real money.
+  await requireSellerForPayments(c.db, provider.name, order.site_id);
   const intent = await provider.paymentIntent({ number: order.number, amountCents: order.total_cents, currency: order.currency });
   return { clientSecret: intent.clientSecret, publishableKey: provider.publishableKey };
 }

@@ -1,5 +1,5 @@
 import type { OrderLineRow, OrderRow } from '../domain/orders/order-views.ts';
-import { formatCents, listingText, optionsText, productName, quantityText } from '../operations/read-models/orders.ts';
+import { formatCents, listingText, optionsText, productName, quantityText, TEST_CARDS } from '../operations/read-models/orders.ts';
 import { errorSummary, field, postForm, time } from './components.ts';
 import type { FieldMessages } from './forms.ts';
 import { html, type SafeHtml } from './html.ts';
@@ -113,11 +113,17 @@ ${errors.method ? html`<p class="error" id="f-method-error">${errors.method}</p>
 ${METHODS.map(([value, label]) => html`<label class="check"><input type="radio" name="method" value="${value}"${value === v.method ? html` checked` : ''}> ${label}</label>`)}
 </fieldset>
 <fieldset><legend>Card details (for Card)</legend>
+${testCards()}
 ${field({ name: 'card_number', label: 'Card number', value: v.card_number, autocomplete: 'cc-number', maxlength: 23, error: errors.card_number })}
 ${field({ name: 'expiry', label: 'Expiry', value: v.expiry, hint: 'MM/YY', autocomplete: 'cc-exp', maxlength: 7, error: errors.expiry })}
 ${field({ name: 'cvc', label: 'CVC', value: v.cvc, autocomplete: 'cc-csc', maxlength: 4, error: errors.cvc })}
 </fieldset>`;
 }
+
+/** The test provider moves no money: its form says so and lists the card numbers to try. */
+const testCards =
+  () => html`<div class="notice" data-test-mode><p><strong>Test mode:</strong> no real money moves. Pay with one of these card numbers, any future expiry date such as 12/34 and any three digits as CVC:</p>
+<ul data-test-cards>${TEST_CARDS.map((c) => html`<li data-test-card="${c.outcome}"><span class="money">${c.number}</span>: ${c.result}</li>`)}</ul></div>`;
 
 /**
  * The whole pending pay page body. With the test provider it is one form: billing details and

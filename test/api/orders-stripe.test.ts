@@ -1,6 +1,7 @@
 import test from 'ava';
+import { setSellerDetails } from '../../src/domain/sites/seller.ts';
 import { signWebhook } from '../../src/payments/signature.ts';
-import { request, startTestEnv, type TestEnv } from '../helpers/env.ts';
+import { api, request, startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
 import { checkout, waitForOrder } from '../helpers/orders.ts';
 import { startFakeStripe } from '../helpers/stripe-fake.ts';
@@ -11,6 +12,7 @@ import { eventually } from '../helpers/eventually.ts';
 
 const SECRET_KEY = 'sk_test_fake_listing_directory';
 const WEBHOOK_SECRET = 'whsec_fake_stripe_endpoint_secret';
+const SELLER = { seller_name: 'Listing Directory Ltd', seller_address: '1 Main Street, Dublin 2, D02 XY45', seller_vat_id: 'IE6388047V' };
 let env: TestEnv;
 let stripe: Awaited<ReturnType<typeof startFakeStripe>>;
 
@@ -29,6 +31,8 @@ test.before(async () => {
     ORDER_STEP_RETRY_INITIAL_MS: '50',
   });
   await env.startWorkers();
+  // Real payments need the seller's details for invoices; the makers site is left without them.
+  await setSellerDetails(env.services.db, 'main', SELLER);
 });
 test.after.always(async () => {
   await env?.close();
@@ -186,4 +190,38 @@ test('a refund Stripe refuses is not retried and one Stripe keeps failing stops 
   t.true(tries >= 2 && tries <= 6, `${tries} refund calls`);
   await new Promise((r) => setTimeout(r, 1000));
   t.is(calls(failing!.intent.id), tries, 'nothing retries after the order went to support');
+});
+
+test('without the seller details its invoices need, a site takes no real payments: checkout and the pay page refuse', async (t) => {
+  const owner = await env.user();
+  const listingId = await insertLiveListing(db(), { name: 'Unsold Makers', site: 'makers', ownerId: owner.userId });
+  const body = { items: [{ product: 'featured', listing_id: listingId, options: { weeks: 1 } }], billing_country: 'IE' };
+  const buy = (key: string) =>
+    api(env, 'POST', '/orders/checkout', { key: owner.key, body, headers: { host: 'makers.localhost', 'idempotency-key': key } });
+  const intents = () => stripe.requests.filter((r) => r.path === '/v1/payment_intents').length;
+
+  const refused = await buy('makers-1');
+  t.is(refused.status, 503, JSON.stringify(refused.body));
+  t.like(refused.body, { code: 'seller_details_missing', title: 'Payments unavailable' });
+  t.regex(refused.body.detail, /legal name, address, VAT ID/);
+  t.is(Number((await db()('orders').where({ user_id: owner.userId }).count({ n: '*' }))[0]!.n), 0);
+
+  // A VAT ID alone is not enough: the name and address are still missing.
+  await setSellerDetails(db(), 'makers', { seller_vat_id: 'IE6388047V' });
+  t.regex((await buy('makers-2')).body.detail, /legal name, address for invoices/);
+
+  await setSellerDetails(db(), 'makers', { seller_name: 'Makers Weekly Ltd', seller_address: '2 Quay Street, Galway' });
+  const made = await buy('makers-3');
+  t.is(made.status, 201, JSON.stringify(made.body));
+
+  // Cleared again after the order was made: its pay page asks Stripe for nothing and says why.
+  await setSellerDetails(db(), 'makers', { seller_address: '' });
+  const before = intents();
+  const page = await new WebClient(env.baseUrl).get(new URL(made.body.checkout_url).pathname);
+  t.is(page.status, 503);
+  t.regex(page.$('main').text(), /takes no payments until its operator sets the seller's address/);
+  t.is(page.$('#stripe-payment').length, 0);
+  t.is(intents(), before);
+  await setSellerDetails(db(), 'makers', { seller_address: '2 Quay Street, Galway' });
+  t.is((await new WebClient(env.baseUrl).get(new URL(made.body.checkout_url).pathname)).$('#stripe-payment').length, 1);
 });

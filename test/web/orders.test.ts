@@ -56,7 +56,8 @@ test.serial('the account lists orders; a paid order has a printable invoice with
   t.is(page.$('[data-line-fulfilled="true"]').length, 1);
   const invoice = await client.get(`/account/orders/${order.number}/invoice`);
   t.is(invoice.status, 200);
-  t.is(invoice.$('[data-invoice-number]').text(), String((await db()('orders').where({ number: order.number }).first())!.invoice_number));
+  const { invoice_number } = (await db()('orders').where({ number: order.number }).first())!;
+  t.is(invoice.$('[data-invoice-number]').text(), `INV-MAIN-${String(invoice_number).padStart(6, '0')}`);
   t.regex(invoice.$('[data-buyer]').text(), /VAT number: FR40303265045/);
   t.regex(invoice.$('[data-vat-note]').text(), /Reverse charge/);
   t.regex(invoice.text, /Seller/);
@@ -105,14 +106,16 @@ test.serial('an invoice carries the seller’s legal name, address and VAT ID an
   await db()('orders')
     .where({ number: order.number })
     .update({ billing: { name: 'Billed & Co GmbH', country: 'DE', vat_number: 'DE129273398' } });
-  await postWebhook(env, succeededEvent(order.number, order.total_cents));
-  await waitForOrder(env, key, order.number, ['fulfilled']);
   await setSellerDetails(db(), 'main', {
     seller_name: 'Listing Directory Ltd',
     seller_address: '1 Main Street\nDublin 2',
     seller_vat_id: 'IE6388047V',
   });
   try {
+    await postWebhook(env, succeededEvent(order.number, order.total_cents));
+    await waitForOrder(env, key, order.number, ['fulfilled']);
+    // The seller moves after the invoice was issued: the issued invoice keeps what was true then.
+    await setSellerDetails(db(), 'main', { seller_name: 'Listing Directory Holdings Ltd', seller_address: '5 New Road, Cork' });
     const invoice = await client.get(`/account/orders/${order.number}/invoice`);
     t.is(invoice.status, 200);
     t.is(invoice.$('[data-seller-name]').text(), 'Listing Directory Ltd');
@@ -128,4 +131,27 @@ test.serial('an invoice carries the seller’s legal name, address and VAT ID an
   } finally {
     await setSellerDetails(db(), 'main', { seller_name: '', seller_address: '', seller_vat_id: '' });
   }
+});
+
+test('the test provider’s pay page lists the test card numbers, marked as test mode', async (t) => {
+  const { user, key } = await buyer();
+  const listingId = await insertLiveListing(db(), { name: 'Test Cards Co', ownerId: user.id });
+  const order = (
+    await checkout(env, key, { items: [{ product: 'featured', listing_id: listingId, options: { weeks: 1 } }], billing_country: 'US' })
+  ).body;
+  const page = await new WebClient(env.baseUrl).get(new URL(order.checkout_url).pathname);
+  t.is(page.status, 200);
+  const panel = page.$('[data-test-mode]');
+  t.regex(panel.text(), /Test mode: no real money moves/);
+  const cards = Object.fromEntries(
+    panel
+      .find('[data-test-card]')
+      .map((_i, el) => [[page.$(el).attr('data-test-card'), page.$(el).text()]])
+      .get() as [string, string][],
+  );
+  t.regex(cards.succeeds!, /^4242 4242 4242 4242: the payment succeeds/);
+  t.regex(cards.declined!, /^4000 0000 0000 0002: the card is declined/);
+  t.regex(cards.requires_action!, /^4000 0027 6000 3184: asks for 3-D Secure/);
+  // The list sits with the card fields it is for.
+  t.is(page.$('fieldset:has(input[name=card_number]) [data-test-mode]').length, 1);
 });

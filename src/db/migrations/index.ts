@@ -28,6 +28,7 @@ import * as listingStats from './029-listing-stats.ts';
 import * as mailPreferences from './034-mail-preferences.ts';
 import * as media from './026-media.ts';
 import * as refundEnded from './031-refund-ended.ts';
+import * as invoiceSnapshots from './033-invoice-snapshots.ts';
 import * as paymentAttempts from './032-payment-attempts.ts';
 
 interface Migration {
@@ -66,6 +67,7 @@ const migrations: Record<string, Migration> = {
   '029-listing-stats': listingStats,
   '026-media': media,
   '031-refund-ended': refundEnded,
+  '033-invoice-snapshots': invoiceSnapshots,
   '034-mail-preferences': mailPreferences,
   '032-payment-attempts': paymentAttempts,
 };

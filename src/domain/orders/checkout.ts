@@ -2,6 +2,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/knex.ts';
 import type { WorkflowStarter } from '../ports.ts';
+import { requireSellerForPayments } from '../sites/seller.ts';
 import type { OrderWorkflowInput } from './order-flow.ts';
 import { holdCapacity } from './capacity-holds.ts';
 import { linesOf, toOrderView, type OrderRow, type OrderView } from './order-views.ts';
@@ -30,10 +31,13 @@ export const newCheckoutToken = () => randomBytes(32).toString('base64url');
  * create_checkout: prices the order with the one pricing function, saves it `pending` with its
  * lines, reserves the promo redemption (under a lock of the code, so the cap holds however many
  * checkouts race), holds the capacity its items need for the life of the link (under the locks
- * bookings take; 409 sold_out when there is no room), then starts `order:{number}`.
+ * bookings take; 409 sold_out when there is no room), then starts `order:{number}`. With a real
+ * provider and the site's seller details incomplete it is refused (503 seller_details_missing).
  */
 export async function createCheckout(deps: CheckoutDeps, ctx: PricingContext, input: QuoteInput): Promise<OrderView> {
   const priced = await priceOrder(deps.db, ctx, input);
+  // Refused before anything is held: an order that real money would pay needs a fileable invoice.
+  await requireSellerForPayments(deps.db, deps.config.orders.provider, ctx.site.id);
   const expiresAt = new Date(ctx.now.getTime() + deps.config.orders.checkoutTtlSeconds * 1000);
   const order = await insertOrder(deps.db, ctx, input, priced, expiresAt);
   const flow: OrderWorkflowInput = {

@@ -26,6 +26,6 @@ export function receiptText(order: OrderRow, lines: OrderLineRow[], invoiceLink:
     ...(order.billing.vat_number ? [`Your VAT number: ${order.billing.vat_number}`] : []),
     `Total paid: ${money(q.total_cents)}`,
     '',
-    `Invoice ${order.invoice_number}: ${invoiceLink}`,
+    `Invoice ${order.invoice_label ?? order.invoice_number}: ${invoiceLink}`,
   ].join('\n');
 }

@@ -12,11 +12,12 @@ import { recordRefund } from './payment.ts';
 import { endedForWebhook, refundLines, type RefundedLine } from './refund-effects.ts';
 import { refundMailText } from './refund-words.ts';
 
-/** What support sees of an order: the row, its lines, payment events and refunds. */
+/** What support sees of an order: the row, the buyer's email, its lines, payment events and refunds. */
 export async function orderDetails(db: Db, number: string) {
   const order = await db('orders').where({ number: number.trim().toUpperCase() }).first();
   if (!order) throw notFound(`Order ${number}`);
-  const [lines, events, refunds] = await Promise.all([
+  const [buyer, lines, events, refunds] = await Promise.all([
+    db('users').where({ id: order.user_id }).first('email'),
     linesOf(db, [order.id]).then((m) => m.get(order.id)!),
     db('payment_events')
       .where({ order_number: order.number })
@@ -27,7 +28,7 @@ export async function orderDetails(db: Db, number: string) {
       .orderBy('id')
       .select('amount_cents', 'reason', 'order_line_id', 'provider_refund_id', 'created_at'),
   ]);
-  return { order, lines, events, refunds };
+  return { order, buyerEmail: buyer!.email, lines, events, refunds };
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/knex.ts';
-import { badRequest, notFound } from '../../errors.ts';
-import { checkVatNumber } from '../orders/vat.ts';
+import { AppError, badRequest, notFound } from '../../errors.ts';
+import { checkVatNumber, isEuCountry } from '../orders/vat.ts';
 
 /** Who sells on a site, as invoices name them (sites.settings; set with `sites:set`). */
 export interface SellerDetails {
@@ -81,3 +81,60 @@ export async function setSellerDetails(
     .returning('settings');
   return sellerOf(updated.settings);
 }
+
+/** The seller an issued invoice names, kept on the order as it was at issue. */
+export interface InvoiceSeller {
+  name: string;
+  address: string | null;
+  vat_id: string | null;
+  country: string;
+}
+
+/** The snapshot taken when an invoice is issued: the legal name, else the site's name. */
+export const invoiceSellerOf = (seller: SellerDetails, siteName: string): InvoiceSeller => ({
+  name: seller.seller_name ?? siteName,
+  address: seller.seller_address,
+  vat_id: seller.seller_vat_id,
+  country: seller.seller_country,
+});
+
+/** `INV-MAIN-000042`: the site's key keeps two sites' numbers apart when one seller runs both. */
+export const invoiceLabel = (siteKey: string, invoiceNumber: number) =>
+  `INV-${siteKey.toUpperCase()}-${String(invoiceNumber).padStart(6, '0')}`;
+
+/**
+ * The settings an invoice a business can file still lacks: the legal name and the address, and
+ * the VAT ID where the site charges VAT (its seller country is an EU member state).
+ */
+export function missingSellerDetails(seller: SellerDetails): ('seller_name' | 'seller_address' | 'seller_vat_id')[] {
+  const missing: ('seller_name' | 'seller_address' | 'seller_vat_id')[] = [];
+  if (!seller.seller_name) missing.push('seller_name');
+  if (!seller.seller_address) missing.push('seller_address');
+  if (!seller.seller_vat_id && isEuCountry(seller.seller_country)) missing.push('seller_vat_id');
+  return missing;
+}
+
+/** Each site whose invoices lack seller details, with what is missing (the start-up notice). */
+export async function sitesMissingSeller(db: Db): Promise<{ site: string; missing: string[] }[]> {
+  const sites = await db('sites').orderBy('id').select('key', 'settings');
+  return sites
+    .map((s) => ({ site: s.key as string, missing: missingSellerDetails(sellerOf(s.settings)) }))
+    .filter((s) => s.missing.length > 0);
+}
+
+/**
+ * Real money (any provider but the test provider) is taken only once the site's invoices can
+ * name the seller in full: 503 `seller_details_missing` otherwise, naming the settings to set.
+ * The test provider moves no money, so it works with the defaults.
+ */
+export async function requireSellerForPayments(db: Db, provider: string | null, siteId: number): Promise<void> {
+  if (provider === null || provider === 'test') return;
+  const missing = missingSellerDetails(await readSeller(db, siteId));
+  if (!missing.length) return;
+  throw new AppError(
+    'seller_details_missing',
+    `This site takes no payments until its operator sets the seller's ${missing.map((m) => DETAIL_WORDS[m]).join(', ')} for invoices. Nothing was charged.`,
+  );
+}
+
+const DETAIL_WORDS = { seller_name: 'legal name', seller_address: 'address', seller_vat_id: 'VAT ID' } as const;

@@ -1,6 +1,6 @@
 import { getOwnedOrder, linesOf, type OrderLineRow, type OrderRow } from '../../domain/orders/order-views.ts';
-import { readSeller, type SellerDetails } from '../../domain/sites/seller.ts';
-import { listSites, type Site } from '../../domain/sites/sites.ts';
+import { invoiceSellerOf, readSeller, type InvoiceSeller } from '../../domain/sites/seller.ts';
+import { listSites } from '../../domain/sites/sites.ts';
 import { AppError } from '../../errors.ts';
 import { callerId, type OperationContext } from '../operation.ts';
 
@@ -13,6 +13,7 @@ import { callerId, type OperationContext } from '../operation.ts';
 
 export { formatCents, listingText, optionsText, productName, quantityText } from '../../domain/orders/line-text.ts';
 export { normalVatNumber } from '../../domain/orders/vat.ts';
+export { TEST_CARDS } from '../../payments/test-provider/cards.ts';
 
 /** An order with its lines in position order. */
 export interface OrderWithLines {
@@ -31,15 +32,22 @@ export async function myOrder(c: Pick<OperationContext, 'db' | 'principal'>, num
   return { order, lines: await orderLines(c, order.id) };
 }
 
-/** Who the invoice of an order names: the site it was bought on, that site's seller details, the buyer's email. */
+/**
+ * Who the invoice of an order names: the seller as they were when it was issued (kept on the
+ * order; settings changed later do not rewrite it) and the buyer's email.
+ */
 export async function invoiceParties(
   c: Pick<OperationContext, 'db' | 'caches'>,
   order: OrderRow,
-): Promise<{ site: Site; seller: SellerDetails; buyerEmail: string }> {
-  const site = (await listSites(c.db, c.caches.sites)).find((s) => s.id === order.site_id)!;
-  const seller = await readSeller(c.db, order.site_id);
+): Promise<{ seller: InvoiceSeller; buyerEmail: string }> {
   const buyer = await c.db('users').where({ id: order.user_id }).first('email');
-  return { site, seller, buyerEmail: buyer!.email };
+  return { seller: order.invoice_seller ?? (await currentSeller(c, order.site_id)), buyerEmail: buyer!.email };
+}
+
+/** An invoice issued before the seller was kept on it (every such order was given one by migration 033). */
+async function currentSeller(c: Pick<OperationContext, 'db' | 'caches'>, siteId: number): Promise<InvoiceSeller> {
+  const site = (await listSites(c.db, c.caches.sites)).find((s) => s.id === siteId)!;
+  return invoiceSellerOf(await readSeller(c.db, siteId), site.name);
 }
 
 /** A checkout link's token: 32 random bytes, base64url. */

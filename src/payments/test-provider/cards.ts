@@ -11,10 +11,32 @@ export type CardOutcome =
   | { status: 'declined'; message: string }
   | { status: 'requires_action'; message: null };
 
+const SUCCEEDS = '4242424242424242';
 const DECLINED = '4000000000000002';
 const NEEDS_AUTHENTICATION = '4000002760003184';
 /** Stripe's "refund fails" card: the payment succeeds, refunds to it are refused (at once, here). */
 const REFUNDS_REFUSED = '4000000000005126';
+
+/** A card number the pay page offers in test mode, and what paying with it does. */
+export interface TestCard {
+  /** Grouped in fours, as people type it. */
+  number: string;
+  outcome: 'succeeds' | 'declined' | 'requires_action' | 'refunds_refused';
+  /** What happens, in words. */
+  result: string;
+}
+
+/** The cards the test provider's pay page lists, so anyone trying the service can pay without looking them up. */
+export const TEST_CARDS: readonly TestCard[] = [
+  { number: grouped(SUCCEEDS), outcome: 'succeeds', result: 'the payment succeeds' },
+  { number: grouped(DECLINED), outcome: 'declined', result: 'the card is declined' },
+  { number: grouped(NEEDS_AUTHENTICATION), outcome: 'requires_action', result: 'asks for 3-D Secure authentication first' },
+  { number: grouped(REFUNDS_REFUSED), outcome: 'refunds_refused', result: 'the payment succeeds; refunds to it are refused' },
+];
+
+function grouped(digits: string): string {
+  return digits.replace(/(\d{4})(?=\d)/g, '$1 ');
+}
 
 /** True for the card whose refunds the test provider refuses. */
 export const refusesRefunds = (card: CardDetails): boolean => card.number.replace(/[\s-]/g, '') === REFUNDS_REFUSED;
