@@ -5,6 +5,7 @@ import { isPayableAmount } from './payment-events.ts';
 import { toPaymentEvent, type PaymentEvent, type ProviderName } from './payment-port.ts';
 import { releaseHolds } from './capacity-holds.ts';
 import { linesOf, invoiceUrl, type OrderRow } from './order-views.ts';
+import { issueInvoice } from './invoices.ts';
 import { receiptText } from './receipt.ts';
 import { emitOrderEvent } from '../webhooks/emit.ts';
 
@@ -34,7 +35,7 @@ export type PaymentOutcome =
 
 /**
  * Applies a stored payment event to its order in one transaction: a pending order whose total
- * and currency match becomes `paid` (paid_at, invoice number from the site's gap-free sequence,
+ * and currency match becomes `paid` (paid_at, the site's next invoice with the seller's details then,
  * promo counted, receipt queued); a mismatch needs support; a payment for an expired, canceled
  * or already paid order is to be refunded. Safe to repeat: the order row is locked and checked.
  */
@@ -77,10 +78,10 @@ export async function applyPayment(
         .update({ ...base, status: 'attention', attention_reason: reason });
       return { kind: 'attention', reason };
     }
-    const invoice = await nextInvoiceNumber(trx, order.site_id);
+    const invoice = await issueInvoice(trx, order.site_id);
     const [paid] = await trx('orders')
       .where({ id: order.id })
-      .update({ ...base, status: 'paid', paid_at: trx.fn.now(), invoice_number: invoice })
+      .update({ ...base, status: 'paid', paid_at: trx.fn.now(), ...invoice, invoice_seller: JSON.stringify(invoice.invoice_seller) })
       .returning('*');
     await trx('promo_redemptions').where({ order_id: order.id }).update({ state: 'counted' });
     const mailIds = await queueReceipt(trx, config, paid);
@@ -95,24 +96,12 @@ async function appliedBefore(trx: Db, order: OrderRow): Promise<PaymentOutcome> 
   return { kind: 'attention', reason: order.attention_reason ?? 'the payment needs support' };
 }
 
-/** Next invoice number of a site; the row lock holds until the paying transaction ends, so numbers have no gaps. */
-async function nextInvoiceNumber(trx: Db, siteId: number): Promise<number> {
-  const [row] = await trx
-    .raw(
-      `INSERT INTO invoice_sequences (site_id, last_number) VALUES (?, 1)
-     ON CONFLICT (site_id) DO UPDATE SET last_number = invoice_sequences.last_number + 1 RETURNING last_number`,
-      [siteId],
-    )
-    .then((r: { rows: { last_number: number }[] }) => r.rows);
-  return row!.last_number;
-}
-
 async function queueReceipt(trx: Db, config: Pick<Config, 'baseUrl'>, order: OrderRow): Promise<number[]> {
   const user = await trx('users').where({ id: order.user_id }).first('email');
   const lines = (await linesOf(trx, [order.id])).get(order.id)!;
   await queueMail(trx, {
     to: user!.email,
-    subject: `Receipt for order ${order.number} (invoice ${order.invoice_number})`,
+    subject: `Receipt for order ${order.number} (invoice ${order.invoice_label})`,
     text: receiptText(order, lines, invoiceUrl(config, order.number)),
     dedupeKey: `order-receipt:${order.number}`,
   });
