@@ -3,8 +3,8 @@ import type { Db } from '../../db/knex.ts';
 import { notFound } from '../../errors.ts';
 import type { InvoiceSeller } from '../sites/seller.ts';
 import type { Quote, QuoteLine } from './pricing.ts';
-
 import type { EndedItem } from './refund-effects.ts';
+
 export type OrderStatus = 'pending' | 'paid' | 'fulfilled' | 'expired' | 'canceled' | 'refunded' | 'attention';
 
 /** An orders row as stored. */
@@ -28,11 +28,11 @@ export interface OrderRow {
   paid_currency: string | null;
   paid_at: Date | null;
   invoice_number: number | null;
-  attention_reason: string | null;
   /** The invoice number as printed, unique across sites (`INV-MAIN-000042`); set with invoice_number. */
   invoice_label: string | null;
   /** The seller the invoice names, as it was when the invoice was issued. */
   invoice_seller: InvoiceSeller | null;
+  attention_reason: string | null;
   fulfilled_at: Date | null;
   created_at: Date;
   updated_at: Date;
@@ -44,9 +44,9 @@ export interface OrderLineRow extends QuoteLine {
   position: number;
   fulfilled_at: Date | null;
   refunded_at: Date | null;
-}
   /** What the line's refund ended, in words too (empty until it is refunded). */
   ended: EndedItem[];
+}
 
 export const checkoutUrl = (config: Pick<Config, 'baseUrl'>, token: string) => `${config.baseUrl}/checkout/${token}`;
 export const invoiceUrl = (config: Pick<Config, 'baseUrl'>, number: string) => `${config.baseUrl}/account/orders/${number}/invoice`;
