@@ -55,7 +55,7 @@ export const unsubscribePages: PageRoutes = (router, services) => {
       main: html`<p>This link stops ${whatItStops(link)}. You do not need to sign in.</p>
 <form method="post" action="${paths.unsubscribe(token)}"><input type="hidden" name="List-Unsubscribe" value="One-Click">
 <button type="submit">Stop these mails</button></form>
-<p class="hint">Mails about your own actions (sign-in, orders, claims) still come. You can choose every kind of mail on <a href="${paths.mailPreferences}">your account page</a>.</p>`,
+<p>Mails about your own actions (sign-in, orders, claims) still come. You can choose every kind of mail on <a href="${paths.mailPreferences}">your account page</a>.</p>`,
     });
   });
 };
