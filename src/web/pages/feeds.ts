@@ -30,19 +30,19 @@ const CALENDAR_WEEKS = 12;
 export const feedPages: PageRoutes = (router, services) => {
   router.get('/feeds/launches.xml', async function launchesAtom(ctx) {
     await send(ctx, services, 'application/atom+xml; charset=utf-8', 'launches.xml', async (c, origin) =>
-      (await launchesFeed(c, origin, await launchedListings(c, FEED_ITEMS))).atom1(),
+      (await launchesFeed(c, origin, await launchedListings(c, FEED_ITEMS), 'atom')).atom1(),
     );
   });
   router.get('/feeds/launches.json', async function launchesJson(ctx) {
     await send(ctx, services, 'application/feed+json; charset=utf-8', 'launches.json', async (c, origin) =>
-      (await launchesFeed(c, origin, await launchedListings(c, FEED_ITEMS))).json1(),
+      (await launchesFeed(c, origin, await launchedListings(c, FEED_ITEMS), 'json')).json1(),
     );
   });
   router.get('/categories/{slug}/feed.xml', async function categoryAtom(ctx) {
     const slug = ctx.params.slug!;
     if (!(CATEGORY_SLUGS as readonly string[]).includes(slug)) throw notFound('The category');
     await send(ctx, services, 'application/atom+xml; charset=utf-8', `category:${slug}`, async (c, origin) =>
-      (await launchesFeed(c, origin, await launchedListings(c, FEED_ITEMS, slug), slug)).atom1(),
+      (await launchesFeed(c, origin, await launchedListings(c, FEED_ITEMS, slug), 'atom', slug)).atom1(),
     );
   });
   router.get('/feeds/updates.xml', async function updatesAtom(ctx) {
@@ -63,7 +63,7 @@ export const feedPages: PageRoutes = (router, services) => {
       for (const u of updates) {
         feed.addItem({
           id: `${origin}${paths.listing(u.listing.slug)}#update-${u.id}`,
-          title: `${u.listing.name}: ${u.title}`,
+          title: atomText(`${u.listing.name}: ${u.title}`),
           link: `${origin}${paths.listing(u.listing.slug)}#update-${u.id}`,
           content: textBlocks(u.body).value,
           date: u.published_at,
@@ -92,8 +92,23 @@ export const feedPages: PageRoutes = (router, services) => {
   });
 };
 
+/**
+ * Atom's titles and summaries are `type="html"` inside CDATA: they are given as escaped HTML, so a
+ * name reads as the same text in a reader and no `]]>` in it can end the CDATA section (the XML
+ * writer under `feed` splits only the first one). JSON Feed's are plain text.
+ */
+const atomText = (text: string) => html`${text}`.value;
+
+type FeedFormat = 'atom' | 'json';
+
 /** A feed of launched listings (one category's when `category` is given). */
-async function launchesFeed(c: OperationContext, origin: string, listings: LaunchedListing[], category?: string): Promise<Feed> {
+async function launchesFeed(
+  c: OperationContext,
+  origin: string,
+  listings: LaunchedListing[],
+  format: FeedFormat,
+  category?: string,
+): Promise<Feed> {
   const { Feed } = await feedPackage();
   const self = category ? `${origin}/categories/${category}/feed.xml` : `${origin}/feeds/launches.xml`;
   const page = category ? `${origin}/categories/${category}` : `${origin}/launches`;
@@ -110,18 +125,19 @@ async function launchesFeed(c: OperationContext, origin: string, listings: Launc
     generator: c.site.name,
     updated: listings[0]?.live_at ?? new Date(0),
   });
-  for (const l of listings) feed.addItem(launchItem(origin, l));
+  for (const l of listings) feed.addItem(launchItem(origin, l, format));
   return feed;
 }
 
-function launchItem(origin: string, l: LaunchedListing): Item {
+function launchItem(origin: string, l: LaunchedListing, format: FeedFormat): Item {
   const link = `${origin}${paths.listing(l.slug)}`;
   const image = listingShareImage(l);
+  const text = format === 'atom' ? atomText : (value: string) => value;
   return {
     id: link,
-    title: l.name,
+    title: text(l.name),
     link,
-    description: l.headline ?? undefined,
+    description: l.headline ? text(l.headline) : undefined,
     content: html`${l.headline && html`<p>${l.headline}</p>`}${textBlocks(l.summary)}`.value || undefined,
     date: l.updated_at > l.live_at ? l.updated_at : l.live_at,
     published: l.live_at,
