@@ -227,7 +227,7 @@ test.serial('the listing page: logo, facts, categories, makers, story, updates, 
   t.is($('#latest-updates').parent().find('h3').text(), 'Version 2 is out');
   t.is($('#latest-updates').parent().find('.update p').last().text(), 'Faster notes & <fewer> clicks.');
   t.is($('#vote-' + fixture.owned.slug + ' a').text(), 'Sign in to vote');
-  t.is($('a[href="https://github.com/maker-notes"]').text(), 'github');
+  t.is($('a[href="https://github.com/maker-notes"]').text(), 'GitHub');
   t.regex($('main').text(), /With <b>bold<\/b> claims\./, 'what owners wrote is text');
 
   t.is(meta($, 'description'), 'Notes for makers. With <b>bold</b> claims.');
