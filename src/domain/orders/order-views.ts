@@ -3,7 +3,7 @@ import type { Db } from '../../db/knex.ts';
 import { notFound } from '../../errors.ts';
 import type { InvoiceSeller } from '../sites/seller.ts';
 import type { Quote, QuoteLine } from './pricing.ts';
-import type { EndedItem } from './refund-effects.ts';
+import type { EndedItem } from './refund-ended.ts';
 
 export type OrderStatus = 'pending' | 'paid' | 'fulfilled' | 'expired' | 'canceled' | 'refunded' | 'attention';
 

@@ -3,7 +3,10 @@ import { releaseSlot } from '../launches/slots.ts';
 import { isoWeekStart } from '../ranking/weeks.ts';
 import { releaseLineHolds } from './capacity-holds.ts';
 import type { OrderLineRow } from './order-views.ts';
+import type { EndedFact, EndedItem } from './refund-ended.ts';
 import { endedText } from './refund-words.ts';
+
+export type { EndedFact, EndedItem } from './refund-ended.ts';
 
 /**
  * Refunding a line takes back what it paid for, at once (docs: README "Refunds"): the featured
@@ -12,23 +15,6 @@ import { endedText } from './refund-words.ts';
  * to launch). Past weeks and days stay as history: they were delivered. Each line keeps what its
  * refund ended (`order_lines.ended`), so the orders page, the refund mail and the webhook say it.
  */
-
-/**
- * One thing a line's refund ended: featured weeks (Mondays), category placements, billboard days,
- * a section locked again, a scheduled paid launch canceled (`week`: its Monday); or what it left as
- * it was and why: a section another paid line keeps unlocked, a listing already live.
- */
-export type EndedFact =
-  | { kind: 'featured'; weeks: string[] }
-  | { kind: 'categories'; categories: string[] }
-  | { kind: 'billboard'; days: string[] }
-  | { kind: 'section'; section: string }
-  | { kind: 'section_kept'; section: string }
-  | { kind: 'launch'; week: string | null }
-  | { kind: 'still_live' };
-
-/** An EndedFact about a listing, with the sentence that says it. */
-export type EndedItem = EndedFact & { listing_id: number; text: string };
 
 /** A line the refund marked refunded, with what it ended. */
 export interface RefundedLine {

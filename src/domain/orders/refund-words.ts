@@ -1,7 +1,7 @@
 import { dayText, weeksText, weekText } from '../time/week-words.ts';
 import { formatCents, listingText, productName } from './line-text.ts';
 import type { OrderLineRow, OrderRow } from './order-views.ts';
-import type { EndedFact, RefundedLine } from './refund-effects.ts';
+import type { EndedFact, EndedItem } from './refund-ended.ts';
 
 /**
  * What a refund ended, in sentences for people: the same words on the owner's orders page, in the
@@ -44,7 +44,11 @@ export function endedText(fact: EndedFact, line: Pick<OrderLineRow, 'listing_id'
 }
 
 /** The refund mail: how much, for which lines, and what each refund ended. */
-export function refundMailText(order: Pick<OrderRow, 'number' | 'currency'>, amountCents: number, refunded: RefundedLine[]): string {
+export function refundMailText(
+  order: Pick<OrderRow, 'number' | 'currency'>,
+  amountCents: number,
+  refunded: { line: Pick<OrderLineRow, 'product' | 'listing_id' | 'listing_name'>; ended: EndedItem[] }[],
+): string {
   const rows = refunded.flatMap(({ line, ended }) => [
     `  ${productName(line.product)}${line.listing_id !== null ? ` for ${listingText(line)}` : ''}`,
     ...(ended.length ? ended.map((e) => `    ${e.text}`) : ['    Nothing it bought is still running, so nothing else changes.']),
