@@ -68,7 +68,7 @@ test('each operation documents exactly the error statuses it can answer, by thei
   t.is(photo['503'].description, '`database_unavailable` (Service unavailable)');
   t.deepEqual(photo['503']['x-error-codes'], ['database_unavailable']);
   const quote = doc.paths['/orders/quote'].post;
-  t.deepEqual(quote.responses['409']['x-error-codes'], ['sold_out']);
+  t.deepEqual(quote.responses['409']['x-error-codes'], ['sold_out', 'not_live_in_week']);
   t.deepEqual(quote.responses['422']['x-error-codes'], ['order_item_refused', 'promo_code_invalid', 'vat_number_invalid']);
   t.true(quote['x-error-codes'].includes('sold_out'));
   t.true(quote['x-error-codes'].includes('unauthorized'));
