@@ -139,6 +139,8 @@ export function payPage(o: {
   values: PayFormValues;
   errors?: FieldMessages;
   notice?: string;
+  /** How much of this week is left, for orders with lines that cover weeks. */
+  weekLeft?: string | null;
   /** The provider's own pay section (Stripe's Payment Element) instead of the test provider's form. */
   payment?: SafeHtml;
 }): SafeHtml {
@@ -149,6 +151,7 @@ ${errorSummary(o.errors)}
 <p>Order <strong>${o.order.number}</strong> · this link is valid until ${time(o.order.expires_at)}.</p>
 <h2>Your order</h2>
 ${orderTable(o.order, o.lines)}
+${o.weekLeft ? html`<p data-week-left>${o.weekLeft}</p>` : ''}
 <h2>Billing and payment</h2>
 ${
   o.payment

@@ -2,10 +2,10 @@ import type { Db } from '../../db/knex.ts';
 import { AppError } from '../../errors.ts';
 import type { WorkflowStarter } from '../ports.ts';
 import { launchPaid } from '../launches/launch-paid.ts';
-import { isoWeekStart } from '../ranking/weeks.ts';
 import { lockBillboard } from './billboard-capacity.ts';
 import { releaseLineHolds } from './capacity-holds.ts';
 import { billboardRefusal, lineRefusal, sectionRefusal } from './deliverable.ts';
+import { coveredMondays } from './line-text.ts';
 import type { OrderLineRow } from './order-views.ts';
 import { addDays } from './product-options.ts';
 
@@ -50,6 +50,8 @@ export async function fulfilLine(deps: FulfilmentDeps, lineId: number): Promise<
   const line = await db('order_lines').where({ id: lineId }).first();
   if (!line) throw new FulfilmentRefused(`order line ${lineId} does not exist`);
   if (line.fulfilled_at) return { fulfilledAt: line.fulfilled_at.toISOString() };
+  // Refunded by support between the order's listing of open lines and this step: nothing to deliver.
+  if (line.refunded_at) throw new Undeliverable(`order line ${lineId} was refunded`);
   const order = await db('orders').where({ id: line.order_id }).first('site_id', 'paid_at', 'status');
   if (!order!.paid_at) throw new FulfilmentRefused(`order line ${lineId} is not paid`);
   // The rule the pay page applied before charging; each product checks again under its locks.
@@ -77,12 +79,11 @@ const PRODUCTS: Record<string, Fulfil> = {
     await releaseLineHolds(deps.db, line.id);
   },
   async featured({ db }, line, order) {
-    const first = isoWeekStart(order.paidAt);
-    const rows = Array.from({ length: line.options.weeks as number }, (_, i) => ({
+    const rows = coveredMondays(line, order.paidAt)!.map((week_start) => ({
       order_line_id: line.id,
       site_id: order.siteId,
       listing_id: line.listing_id!,
-      week_start: addDays(first, i * 7),
+      week_start,
     }));
     await db('featured_placements').insert(rows).onConflict(['order_line_id', 'week_start']).ignore();
   },

@@ -2,6 +2,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/knex.ts';
 import { notFound } from '../../errors.ts';
 import type { InvoiceSeller } from '../sites/seller.ts';
+import { coveredWeeks } from './line-text.ts';
 import type { Quote, QuoteLine } from './pricing.ts';
 import type { EndedItem } from './refund-ended.ts';
 
@@ -70,6 +71,7 @@ export function toOrderView(config: Pick<Config, 'baseUrl'>, order: OrderRow, li
       discount_cents: l.discount_cents,
       net_cents: l.net_cents,
       vat_cents: l.vat_cents,
+      weeks: coveredWeeks(l, order.paid_at),
       fulfilled: l.fulfilled_at !== null,
       fulfilled_at: l.fulfilled_at?.toISOString() ?? null,
     })),

@@ -21,6 +21,7 @@ import {
   type Refusal,
 } from '../../operations/checkout-attempts.ts';
 import { checkoutOrder, formatCents, orderLines } from '../../operations/read-models/orders.ts';
+import { weekLeftNotice } from '../../operations/read-models/placements.ts';
 import { cannotPayBody, declinedNotice, RECHECK_SCRIPT, underWayBody } from '../checkout-attempt-view.ts';
 import { money, priceBilling, typedValues } from '../checkout-billing.ts';
 import { payPage, valuesOf, type PayFormValues } from '../checkout-view.ts';
@@ -236,6 +237,7 @@ async function renderPay(
       values: o.values ?? valuesOf(order),
       errors: o.errors,
       notice: o.notice,
+      weekLeft: weekLeftNotice(c, lines),
       payment: stripe?.element,
     }),
     script: stripe?.script,
