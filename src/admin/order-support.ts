@@ -86,7 +86,7 @@ async function showOrder(db: Db, number: string): Promise<number> {
   console.log(`vat ${order.quote.vat.treatment} ${order.quote.vat.rate_bp}bp ${order.quote.vat.country}\tworkflow order:${order.number}`);
   for (const l of lines) {
     console.log(
-      `line ${l.position}\t${l.product}\tlisting ${l.listing_id ?? '-'}\t${lineText(l, order.currency)}\tnet ${money(l.net_cents)} + VAT ${money(l.vat_cents)}\t${l.fulfilled_at ? `fulfilled ${l.fulfilled_at.toISOString()}` : 'not fulfilled'}${l.refunded_at ? '\trefunded' : ''}`,
+      `line ${l.position}\t${l.product}\tlisting ${l.listing_id ?? '-'}\t${lineText(l, order.currency, order.paid_at)}\tnet ${money(l.net_cents)} + VAT ${money(l.vat_cents)}\t${l.fulfilled_at ? `fulfilled ${l.fulfilled_at.toISOString()}` : 'not fulfilled'}${l.refunded_at ? '\trefunded' : ''}`,
     );
   }
   for (const e of events) console.log(`event ${e.provider}:${e.provider_event_id}\t${e.type}\t${new Date(e.received_at).toISOString()}`);
