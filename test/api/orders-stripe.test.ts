@@ -198,7 +198,8 @@ test('without the seller details its invoices need, a site takes no real payment
   const body = { items: [{ product: 'featured', listing_id: listingId, options: { weeks: 1 } }], billing_country: 'IE' };
   const buy = (key: string) =>
     api(env, 'POST', '/orders/checkout', { key: owner.key, body, headers: { host: 'makers.localhost', 'idempotency-key': key } });
-  const intents = () => stripe.requests.filter((r) => r.path === '/v1/payment_intents').length;
+  const intents = (number: string) =>
+    stripe.requests.filter((r) => r.path === '/v1/payment_intents' && r.form.get('metadata[order_number]') === number).length;
 
   const refused = await buy('makers-1');
   t.is(refused.status, 503, JSON.stringify(refused.body));
@@ -216,12 +217,12 @@ test('without the seller details its invoices need, a site takes no real payment
 
   // Cleared again after the order was made: its pay page asks Stripe for nothing and says why.
   await setSellerDetails(db(), 'makers', { seller_address: '' });
-  const before = intents();
+  const before = intents(made.body.number);
   const page = await new WebClient(env.baseUrl).get(new URL(made.body.checkout_url).pathname);
   t.is(page.status, 503);
   t.regex(page.$('main').text(), /takes no payments until its operator sets the seller's address/);
   t.is(page.$('#stripe-payment').length, 0);
-  t.is(intents(), before);
+  t.is(intents(made.body.number), before);
   await setSellerDetails(db(), 'makers', { seller_address: '2 Quay Street, Galway' });
   t.is((await new WebClient(env.baseUrl).get(new URL(made.body.checkout_url).pathname)).$('#stripe-payment').length, 1);
 });
