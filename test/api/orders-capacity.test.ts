@@ -25,11 +25,12 @@ const count = async (table: string, where: Record<string, unknown>) => Number((a
 const mainSiteId = async () => (await db()('sites').where({ key: 'main' }).first('id'))!.id as number;
 const unique = () => Math.random().toString(36).slice(2, 8);
 
-/** A buyer with a listing in draft (not launched yet) on `site`. */
-async function buyer(site = 'main'): Promise<User & { listingId: number }> {
+/** A buyer with a listing on `site`: in draft (not launched yet, to buy its launch), or live (to place it). */
+async function buyer(site = 'main', state: 'draft' | 'live' = 'draft'): Promise<User & { listingId: number }> {
   const user = await env.user();
   const name = `Buyer ${unique()}`;
-  const listingId = await insertDraftListing(db(), { name, ownerId: user.userId, site });
+  const insert = state === 'live' ? insertLiveListing : insertDraftListing;
+  const listingId = await insert(db(), { name, ownerId: user.userId, site });
   return { ...user, listingId };
 }
 
@@ -122,7 +123,7 @@ test('an expired checkout gives its slot back; a canceled one too', async (t) =>
 });
 
 test('billboard days are held by a checkout: an overlapping one is 409 sold_out with the first free start date', async (t) => {
-  const [a, b] = [await buyer(), await buyer()];
+  const [a, b] = [await buyer('main', 'live'), await buyer('main', 'live')];
   const board = (listingId: number, start: string) => ({
     items: [{ product: 'billboard', listing_id: listingId, options: { start_date: start, days: 7 } }],
     billing_country: 'US',
@@ -152,7 +153,7 @@ test('billboard days are held by a checkout: an overlapping one is 409 sold_out 
 });
 
 test('race for billboard days: one checkout holds them', async (t) => {
-  const buyers = await Promise.all(Array.from({ length: 6 }, () => buyer()));
+  const buyers = await Promise.all(Array.from({ length: 6 }, () => buyer('main', 'live')));
   const results = await Promise.all(
     buyers.map((b) =>
       checkout(env, b.key, {
@@ -241,7 +242,7 @@ test('a launch whose held slot was lost to an operator change is refunded (that 
 });
 
 test('paid billboard days whose hold was lost are refunded, and nothing is booked over the holder', async (t) => {
-  const [a, b] = [await buyer(), await buyer()];
+  const [a, b] = [await buyer('main', 'live'), await buyer('main', 'live')];
   const board = (listingId: number) => ({
     items: [{ product: 'billboard', listing_id: listingId, options: { start_date: inDays(250), days: 7 } }],
     billing_country: 'US',
@@ -274,8 +275,8 @@ test('a paid launch books its held slot: held becomes taken', async (t) => {
 
 test('an order item for a listing of another site is not found, at quote and at checkout', async (t) => {
   const owner = await env.user();
-  const makersListing = await insertDraftListing(db(), { name: `Makers ${unique()}`, ownerId: owner.userId, site: 'makers' });
-  const mainListing = await insertDraftListing(db(), { name: `Main ${unique()}`, ownerId: owner.userId });
+  const makersListing = await insertLiveListing(db(), { name: `Makers ${unique()}`, ownerId: owner.userId, site: 'makers' });
+  const mainListing = await insertLiveListing(db(), { name: `Main ${unique()}`, ownerId: owner.userId });
   const featured = (listingId: number) => ({
     items: [{ product: 'featured', listing_id: listingId, options: { weeks: 1 } }],
     billing_country: 'US',

@@ -23,8 +23,12 @@ const count = async (table: string, where: Record<string, unknown>) => Number((a
 
 async function newOrder(items: (listingId: number) => unknown[], extra: Record<string, unknown> = {}) {
   const listingId = await insertLiveListing(db(), { name: `Paid ${Math.random().toString(36).slice(2, 8)}`, ownerId: owner.userId });
-  await db()('listings').where({ id: listingId }).update({ status: 'draft', live_at: null, launch_week: null });
-  const res = await checkout(env, owner.key, { items: items(listingId), billing_country: 'DE', ...extra });
+  const bought = items(listingId) as { product: string }[];
+  // A listing that buys its launch has not launched yet; placements alone are for a live one.
+  if (bought.some((i) => i.product === 'launch')) {
+    await db()('listings').where({ id: listingId }).update({ status: 'draft', live_at: null, launch_week: null });
+  }
+  const res = await checkout(env, owner.key, { items: bought, billing_country: 'DE', ...extra });
   if (res.status !== 201) throw new Error(JSON.stringify(res.body));
   return { order: res.body, listingId };
 }

@@ -3,6 +3,7 @@ import { api, startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
 import { checkout, inDays, mondayIn, priceOf, promo, quote } from '../helpers/orders.ts';
 import { isoWeekLabel } from '../../src/domain/ranking/weeks.ts';
+import { addDays } from '../../src/domain/orders/product-options.ts';
 
 type User = { userId: number; key: string; email: string };
 let env: TestEnv;
@@ -44,9 +45,10 @@ test('list_products says what one unit is; the price is per unit', async (t) => 
 test('a quote has the exact shape, in integer cents and basis points', async (t) => {
   const launch = await priceOf(db(), 'launch');
   const featured = await priceOf(db(), 'featured');
-  const res = await usQuote([item('launch'), item('featured', { weeks: 3 })]);
+  const thisWeek = mondayIn(0);
+  const res = await usQuote([item('launch'), item('featured', { weeks: 3, start_week: isoWeekLabel(thisWeek) })]);
   t.is(res.status, 200, JSON.stringify(res.body));
-  const line = (product: string, options: object, unit: string, quantity: number, price: number) => ({
+  const line = (product: string, options: object, unit: string, quantity: number, price: number, weeks: string[] | null) => ({
     product,
     listing_id: listingId,
     listing_name: 'Quote Rockets',
@@ -58,10 +60,24 @@ test('a quote has the exact shape, in integer cents and basis points', async (t)
     discount_cents: 0,
     net_cents: quantity * price,
     vat_cents: 0,
+    weeks,
   });
-  t.deepEqual(res.body, {
+  const { current_week: currentWeek, ...priced } = res.body;
+  t.like(currentWeek, { week: isoWeekLabel(thisWeek), ends_at: `${addDays(thisWeek, 7)}T00:00:00.000Z` });
+  t.regex(currentWeek.notice, /^This week ends in \d+ (minute|hour|day)/);
+  t.deepEqual(priced, {
     currency: 'USD',
-    lines: [line('launch', {}, 'item', 1, launch), line('featured', { weeks: 3 }, 'week', 3, featured)],
+    lines: [
+      line('launch', {}, 'item', 1, launch, null),
+      line(
+        'featured',
+        { weeks: 3, start_week: thisWeek },
+        'week',
+        3,
+        featured,
+        [0, 1, 2].map((i) => isoWeekLabel(addDays(thisWeek, 7 * i))),
+      ),
+    ],
     subtotal_cents: launch + 3 * featured,
     discount_cents: 0,
     net_cents: launch + 3 * featured,
