@@ -1,3 +1,4 @@
+import { displayName } from '../display-names.ts';
 import { isoWeekLabel, isoWeekStart } from '../ranking/weeks.ts';
 import { dayText, weeksText, weekOfText } from '../time/week-words.ts';
 import { addDays, type ProductUnit } from './product-options.ts';
@@ -67,7 +68,7 @@ export function coveredMondays(line: Pick<LineFacts, 'product' | 'options'>, pai
 export const coveredWeeks = (line: Pick<LineFacts, 'product' | 'options'>, paidAt?: Date | null) =>
   coveredMondays(line, paidAt)?.map(isoWeekLabel) ?? null;
 
-/** The options in words: `weeks of 21 Dec and 28 Dec 2026`, `ai, data`, `section: story`. */
+/** The options in words: `weeks of 21 Dec and 28 Dec 2026`, `AI, Data`, `FAQs section`. */
 export function optionsText(line: Pick<LineFacts, 'product' | 'options'>, paidAt?: Date | null): string {
   const o = line.options;
   switch (line.product) {
@@ -78,11 +79,11 @@ export function optionsText(line: Pick<LineFacts, 'product' | 'options'>, paidAt
       return weeks ? weeksText(weeks) : 'from the week of payment';
     }
     case 'categories':
-      return (o.categories as string[]).join(', ');
+      return (o.categories as string[]).map((slug) => displayName('category', slug)).join(', ');
     case 'billboard':
       return `${dayText(o.start_date as string)} to ${dayText(addDays(o.start_date as string, (o.days as number) - 1))}`;
     case 'unlock_section':
-      return `section: ${o.section as string}`;
+      return `${displayName('section', o.section as string)} section`;
     default:
       return '';
   }
