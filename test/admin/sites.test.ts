@@ -80,7 +80,7 @@ test.serial('sites:set --short-week-hours sets the share of a week below which p
   t.is(res.code, 0, res.stderr);
   t.regex(res.stdout, /short_week_hours=48/);
   t.is((await readLaunchSettings(db(), await siteId('makers'))).short_week_hours, 48);
-  for (const bad of ['168', '-1', 'three']) {
+  for (const bad of ['168', '2.5', 'three']) {
     const refused = await adminInProcess(env, 'sites:set', '--site', 'makers', '--short-week-hours', bad);
     t.is(refused.code, 1, bad);
     t.regex(refused.stderr, /--short-week-hours must be a whole number from 0 to 167/);
