@@ -37,6 +37,7 @@ test.serial('sites:set changes only the launch settings given, and refuses bad v
     free_slots_per_week: 3,
     paid_slots_per_week: 0,
     badge_after_grace: 'unlist',
+    short_week_hours: 72,
   });
   const after = await db()('sites').where({ key: 'makers' }).first('settings');
   t.is(after!.settings.seller_country, before!.settings.seller_country);

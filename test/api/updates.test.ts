@@ -75,7 +75,9 @@ test('an update publishes at once and each follower is told once', async (t) => 
   t.like(mail[0], { to_address: fan.email, dedupe_key: `listing-update:${res.body.id}:${fan.userId}`, sent_at: null });
   t.is(mail[0].subject, 'Told Rockets: Launch day');
   t.true(mail[0].body_text.includes('We shipped.\n\nThanks to everyone.'));
-  t.true(mail[0].body_text.includes(`/listings/${listingId}/follow`));
+  // It says how to stop these mails in words and a one-click link, not as an API call.
+  t.regex(mail[0].body_text, /Stop these mails: http:\/\/\S+\/unsubscribe\/\S+/);
+  t.false(mail[0].body_text.includes('DELETE'));
 
   // The follower count shows on the owner's views and in public search.
   t.is((await api(env, 'GET', `/me/listings/${listingId}`, { key: owner.key })).body.follower_count, 2);

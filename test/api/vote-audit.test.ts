@@ -97,12 +97,16 @@ test('the listing page shows the audit in sentences, and /launches links to it a
   t.is(section.find('[data-audit-voided]').text(), '1');
   t.regex(section.find('[data-reason=network_cluster]').text(), /11 votes: many accounts created close together, voting from one network/);
   t.is(section.find('a[href="/ranking-policy"]').length, 1);
-  t.notRegex(section.text(), /network_cluster|get_vote_audit/);
+  // Field names only in the aside for developers.
+  const forPeople = section.clone();
+  forPeople.find('aside').remove();
+  t.notRegex(forPeople.text(), /network_cluster|get_vote_audit/);
+  t.regex(section.find('aside').text(), /For developers/);
 
   const launches = await web.get('/launches');
   t.is(launches.status, 200);
   t.is(launches.$(`a[href="/listings/${slug}#vote-audit"]`).length, 1);
-  t.is(launches.$('a[href="/ranking-policy"]').length, 1);
+  t.true(launches.$('a[href="/ranking-policy"]').length >= 1);
 });
 
 test('/ranking-policy explains the rules in plain words, with the detectors’ own numbers', async (t) => {

@@ -51,9 +51,17 @@ test('a control character in an authorization parameter is a 400 before anything
   const ok = await request(env, 'GET', authorizePath({ ui_locales: 'en' }));
   t.is(ok.status, 303, ok.text);
   t.is(await interactions(), before + 1);
+  // A NUL is refused at the edge, before the provider reads anything (src/http/nul-guard.ts).
   for (const [name, value] of [
     ['ui_locales', '\u0000'],
     ['login_hint', 'me\u0000@example.com'],
+  ] as const) {
+    const res = await request(env, 'GET', authorizePath({ [name]: value }));
+    t.is(res.status, 400, `${name}: ${res.text}`);
+    t.regex(res.text, /NUL character/, name);
+    t.is(res.headers.get('location'), null, name);
+  }
+  for (const [name, value] of [
     ['display', 'page\n'],
     ['state', 'st\u001b[31m'],
     ['login_hint', 'me\u007f'],

@@ -30,7 +30,8 @@ test('paid placements show: featured weeks, category pages paid first, the billb
     .update({ categories: ['analytics'] });
   const bought = await insertLiveListing(db(), { name: 'Paid Analytics', ownerId: owner.userId, votes: 1 });
   await paid(owner.key, [
-    { product: 'featured', listing_id: bought, options: { weeks: 2 } },
+    // This week on purpose: on a short week (Friday night to Sunday) the default start is next week.
+    { product: 'featured', listing_id: bought, options: { weeks: 2, start_week: isoWeekStart(new Date()) } },
     { product: 'categories', listing_id: bought, options: { categories: ['analytics'] } },
     { product: 'billboard', listing_id: bought, options: { start_date: inDays(1), days: 7 } },
   ]);

@@ -235,9 +235,9 @@ test('a listing page: live only, escaped, only http(s) links, milestones and sto
   t.false(res.text.includes('<script>alert'));
   t.is(res.$('.lead').text(), `Rockets ${HOSTILE}`);
   t.is(res.$('[data-followers]').text(), '1');
-  t.is(res.$('a[href="https://github.com/rockets"]').text(), 'github');
+  t.is(res.$('a[href="https://github.com/rockets"]').text(), 'GitHub');
   t.is(res.$('a[href^="javascript:"]').length, 0);
-  t.true(res.$('li').text().includes('linkedin'));
+  t.true(res.$('li').text().includes('LinkedIn'));
   t.is(res.$('.faq h3').text(), `Why ${HOSTILE}?`);
   // A free listing without unlocked sections shows neither milestones nor the story link.
   t.is(res.$('ol.milestones').length, 0);

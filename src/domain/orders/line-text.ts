@@ -81,7 +81,9 @@ export function optionsText(line: Pick<LineFacts, 'product' | 'options'>, paidAt
     case 'categories':
       return (o.categories as string[]).map((slug) => displayName('category', slug)).join(', ');
     case 'billboard':
-      return `${dayText(o.start_date as string)} to ${dayText(addDays(o.start_date as string, (o.days as number) - 1))}`;
+      return o.days === 1
+        ? `on ${dayText(o.start_date as string)}`
+        : `${dayText(o.start_date as string)} to ${dayText(addDays(o.start_date as string, (o.days as number) - 1))}`;
     case 'unlock_section':
       return `${displayName('section', o.section as string)} section`;
     default:

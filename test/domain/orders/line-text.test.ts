@@ -8,11 +8,11 @@ const featured = {
   product: 'featured' as const,
   listing_id: 2,
   listing_name: 'Acme Rockets',
-  options: { weeks: 4 },
+  options: { weeks: 2, start_week: '2026-12-21' },
   unit: 'week' as const,
-  quantity: 4,
+  quantity: 2,
   unit_price_cents: 9900,
-  amount_cents: 39_600,
+  amount_cents: 19_800,
 };
 const billboard = {
   ...featured,
@@ -24,9 +24,23 @@ const billboard = {
   amount_cents: 1500,
 };
 
-test('a line reads "4 weeks × USD 99.00" with the listing by its name', (t) => {
-  t.is(lineText(featured), 'Featured placement for Acme Rockets (from the week of payment): 4 weeks × USD 99.00');
-  t.is(lineText(billboard), 'Billboard for Acme Rockets (from 2026-12-01): 1 day × USD 15.00');
+test('a line reads "2 weeks × USD 99.00" with the listing by its name and the weeks it covers', (t) => {
+  t.is(lineText(featured), 'Featured placement for Acme Rockets (weeks of 21 Dec and 28 Dec 2026): 2 weeks × USD 99.00');
+  t.is(lineText(billboard), 'Billboard for Acme Rockets (on 1 Dec 2026): 1 day × USD 15.00');
+  // Featured lines sold before start weeks existed started in the week they were paid.
+  const legacy = { ...featured, options: { weeks: 1 }, quantity: 1 };
+  t.is(
+    lineText(legacy, 'USD', new Date('2026-12-24T10:00:00Z')),
+    'Featured placement for Acme Rockets (week of 21 Dec 2026): 1 week × USD 99.00',
+  );
+  t.is(
+    lineText({ ...featured, product: 'categories', unit: 'category', options: { categories: ['ai', 'hr'] } }).split(' (')[1],
+    'AI, HR): 2 categories × USD 99.00',
+  );
+  t.is(
+    lineText({ ...featured, product: 'unlock_section', unit: 'item', quantity: 1, options: { section: 'faqs' } }).split(' (')[1],
+    'FAQs section): 1 item × USD 99.00',
+  );
   t.is(quantityText({ unit: 'category', quantity: 3 }), '3 categories');
   t.is(quantityText({ unit: 'item', quantity: 1 }), '1 item');
 });
@@ -34,11 +48,11 @@ test('a line reads "4 weeks × USD 99.00" with the listing by its name', (t) => 
 test('the receipt names the listing and the units, never "listing 2"', (t) => {
   const vat = { country: 'DE', rate_bp: 1900, treatment: 'eu_consumer' as const, note: null };
   const quote = computeQuote([featured, billboard], null, vat);
-  t.is(quote.subtotal_cents, 41_100);
-  t.is(quote.vat.amount_cents, 7809);
+  t.is(quote.subtotal_cents, 21_300);
+  t.is(quote.vat.amount_cents, 4047);
   t.deepEqual(
     quote.lines.map((l) => l.vat_cents),
-    [7524, 285],
+    [3762, 285],
   );
   const lines = quote.lines.map((l, position) => ({ ...l, id: position, order_id: 1, position, fulfilled_at: null, refunded_at: null }));
   const order = {
@@ -51,8 +65,8 @@ test('the receipt names the listing and the units, never "listing 2"', (t) => {
   const text = receiptText(order as unknown as OrderRow, lines as OrderLineRow[], 'https://example.com/invoice');
   t.regex(
     text,
-    /Featured placement for Acme Rockets \(from the week of payment\): 4 weeks × USD 99\.00; net USD 396\.00 \+ VAT USD 75\.24/,
+    /Featured placement for Acme Rockets \(weeks of 21 Dec and 28 Dec 2026\): 2 weeks × USD 99\.00; net USD 198\.00 \+ VAT USD 37\.62/,
   );
-  t.regex(text, /Billboard for Acme Rockets \(from 2026-12-01\): 1 day × USD 15\.00/);
+  t.regex(text, /Billboard for Acme Rockets \(on 1 Dec 2026\): 1 day × USD 15\.00/);
   t.false(text.includes('listing 2'));
 });
