@@ -59,7 +59,10 @@ test('orders:show names the buyer’s email and billing name, the invoice, and e
   t.regex(shown.stdout, /\tinvoice INV-MAIN-\d{6}$/m);
   t.regex(shown.stdout, /^seller "Listing Directory"\taddress -\tVAT ID -\tcountry IE$/m);
   // The line as lineText() words it, with the weeks it covers.
-  t.regex(shown.stdout, /^line 0\tfeatured\tlisting \d+\tFeatured placement for Shown Co \(weeks of \d+ \w+( \d{4})? and \d+ \w+ \d{4}\): 2 weeks × USD \d+\.\d{2}\tnet /m);
+  t.regex(
+    shown.stdout,
+    /^line 0\tfeatured\tlisting \d+\tFeatured placement for Shown Co \(weeks of \d+ \w+( \d{4})? and \d+ \w+ \d{4}\): 2 weeks × USD \d+\.\d{2}\tnet /m,
+  );
 });
 
 test('orders:list filters by buyer email, listing, status and dates; bad filters are named', async (t) => {
