@@ -13,7 +13,7 @@ import { insertLiveListing } from '../helpers/listings.ts';
 /**
  * The promote page offers a placement's start from the weeks the listing is live, and the review
  * and the pay page say which weeks each line covers and how much of this week is left. The clock
- * stands on Saturday 18:22 UTC a week from now: a short week.
+ * stands on Saturday 18:22 UTC a week from now: a short week. SCREENSHOTS=dir keeps pictures.
  */
 
 const THIS_WEEK = addWeeks(isoWeekStart(new Date()), 1);
@@ -68,6 +68,10 @@ for (const [label, viewport] of [
     t.is(offered[0], launch, 'no week before the launch week is offered');
     t.is(offered.length, 13);
     t.deepEqual(await seriousViolations(page), []);
+    // Categories and sections by their display names, never a title-cased slug.
+    const choices = await page.locator('[data-product=categories] label.check').allInnerTexts();
+    t.true(choices.some((c) => c.trim() === 'AI') && choices.some((c) => c.trim() === 'HR'), choices.join('|'));
+    t.true((await page.locator('[data-product=unlock_section] select').innerText()).includes('FAQs'));
 
     await page.getByLabel('Add featured placement to the order').check();
     await page.getByLabel('Number of weeks').fill('2');
@@ -78,7 +82,10 @@ for (const [label, viewport] of [
     const covers = `weeks of ${dayMonth(launch)} and ${dayMonth(addWeeks(launch, 1))}`;
     t.true((await review.innerText()).includes(covers), await review.innerText());
     t.regex(await review.locator('[data-week-left]').innerText(), /^This week ends in 29 hours/);
+    t.notRegex(await review.locator('[data-week-left]').innerText(), /only what is left/, 'nothing starts in the short week');
     t.false(/\d{4}-W\d{2}/.test(await page.locator('main').innerText()));
+    if (process.env.SCREENSHOTS)
+      await page.screenshot({ path: `${process.env.SCREENSHOTS}/promote-review-${viewport.width}.png`, fullPage: true });
     if (viewport.width === 390) t.true((await page.evaluate(() => document.documentElement.scrollWidth)) <= 390);
 
     await page.getByRole('button', { name: 'Continue to payment' }).click();
@@ -86,6 +93,7 @@ for (const [label, viewport] of [
     t.true((await page.locator('main').innerText()).includes(covers));
     t.regex(await page.locator('[data-week-left]').innerText(), /^This week ends in 29 hours/);
     t.deepEqual(await seriousViolations(page), []);
+    if (process.env.SCREENSHOTS) await page.screenshot({ path: `${process.env.SCREENSHOTS}/pay-${viewport.width}.png`, fullPage: true });
     const line = await db()('order_lines').where({ listing_id: listingId }).first('options');
     t.is(line!.options.start_week, launch);
   });

@@ -93,7 +93,7 @@ for (const [label, viewport] of [
         weekOption,
         /^Week \d{1,2} · \d{1,2}(–| \w{3} (\d{4} )?– )\d{1,2} \w{3} \d{4} — (\d+ paid places? left|no paid places left)$/,
       );
-      t.regex(await page.locator('#f-billboard-start_date-hint').innerText(), /^The first free date is \d{4}-\d{2}-\d{2}\.$/);
+      t.regex(await page.locator('#f-billboard-start_date-hint').innerText(), /^The first free date is \d{1,2} \w{3} \d{4}\.$/);
       if (narrow) t.true((await scrollWidth(page)) <= 390, 'promote page: no sideways scroll');
 
       await page.getByLabel('Add featured placement to the order').check();

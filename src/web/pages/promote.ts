@@ -8,7 +8,8 @@ import { getMyListingOp } from '../../operations/listings.ts';
 import { createCheckoutOp, quoteOrderOp } from '../../operations/orders.ts';
 import type { QuoteWithWeek } from '../../operations/order-schemas.ts';
 import { listProductsOp } from '../../operations/public.ts';
-import { firstFreeBillboardDate, startWeeksOf, type StartWeeks } from '../../operations/read-models/placements.ts';
+import { firstFreeBillboardDate, startWeeksOf, weekLeftNotice, type StartWeeks } from '../../operations/read-models/placements.ts';
+import { displayName } from '../../operations/read-models/display-names.ts';
 import { formatCents } from '../../operations/read-models/orders.ts';
 import { quoteTable } from '../checkout-view.ts';
 import { attr, errorSummary, field, labelled, postForm } from '../components.ts';
@@ -19,7 +20,7 @@ import { invokeForPage, pageContext } from '../invoke.ts';
 import { renderPage } from '../render.ts';
 import { requireUser } from '../session.ts';
 import type { WebServices } from '../web-services.ts';
-import { durationText, weekText } from '../week-words.ts';
+import { dayText, durationText, weekText } from '../week-words.ts';
 import type { PageRoutes } from './page-routes.ts';
 
 /**
@@ -255,7 +256,7 @@ async function promotePage(
     title: `Promote ${offer.listing.name}`,
     status: o.status,
     main: html`${errorSummary(o.errors)}
-${o.quote ? review(offer, o.values, o.quote, token) : ''}
+${o.quote ? review(offer, o.values, o.quote, token, weekLeftNotice(await pageContext(ctx, services), o.quote.lines)) : ''}
 <p>Choose what to buy for <strong>${offer.listing.name}</strong>. Prices are in US dollars before VAT; the VAT of your country is added on review.</p>
 ${offer.starts.window.short ? html`<p class="notice" data-week-left>${offer.starts.notice} Placements start next week unless you choose this week.</p>` : ''}
 ${postForm(
@@ -270,14 +271,14 @@ ${billingFieldset(o.values, errors)}
 }
 
 /** The quote and "Continue to payment": a form of hidden fields, so that what was reviewed is what is bought. */
-function review(offer: Offer, values: Values, quote: z.output<typeof QuoteWithWeek>, token: string): SafeHtml {
+function review(offer: Offer, values: Values, quote: z.output<typeof QuoteWithWeek>, token: string, weekLeft: string | null): SafeHtml {
   const hidden = Object.entries(values).flatMap(([name, value]) =>
     [value].flat().map((v) => html`<input type="hidden" name="${name}" value="${v}">`),
   );
   return html`<section aria-labelledby="review-title" class="review" data-quote>
 <h2 id="review-title">Review your order</h2>
 ${quoteTable(quote, quote.lines, `Your order for ${offer.listing.name}`, quote.currency)}
-<p data-week-left>${quote.current_week.notice}${quote.current_week.short ? ' A placement or launch in this week gets only what is left of it, at the full week’s price.' : ''}</p>
+${weekLeft ? html`<p data-week-left>${weekLeft}</p>` : ''}
 <p>You pay <strong data-quote-total>${formatCents(quote.total_cents, quote.currency)}</strong> on the next page, by card or another method. Nothing is charged yet.</p>
 ${postForm(
   `${promotePath(offer.listing.id)}/checkout`,
@@ -335,7 +336,7 @@ ${offer.weeks
   if (name === 'start_week') return startWeekInput(fieldName, offer.starts, typed, error, invalid);
   if (name === 'start_date') {
     return labelled(
-      { name: fieldName, label: 'First day on the billboard', hint: `The first free date is ${offer.billboardFrom}.`, error },
+      { name: fieldName, label: 'First day on the billboard', hint: `The first free date is ${dayText(offer.billboardFrom)}.`, error },
       (fid, described) =>
         html`<input type="date" id="${fid}" name="${fieldName}" value="${typed || offer.billboardFrom}" min="${offer.billboardFrom}"${attr('aria-describedby', described)}${invalid}>`,
     );
@@ -346,14 +347,14 @@ ${offer.weeks
     return html`<fieldset class="choices" id="${id}"${error ? html` aria-describedby="${id}-error"` : ''}>
 <legend>${optionLabel(name)}${schema.minItems !== undefined && schema.maxItems !== undefined ? html` <span class="hint">(choose ${schema.minItems} to ${schema.maxItems})</span>` : ''}</legend>
 ${error ? html`<p class="error" id="${id}-error">${error}</p>` : ''}
-${options.map((v) => html`<label class="check"><input type="checkbox" name="${fieldName}" value="${v}"${picked.includes(v) ? html` checked` : ''}> ${words(v)}</label>`)}
+${options.map((v) => html`<label class="check"><input type="checkbox" name="${fieldName}" value="${v}"${picked.includes(v) ? html` checked` : ''}> ${valueName(name, v)}</label>`)}
 </fieldset>`;
   }
   if (schema.enum) {
     return labelled(
       { name: fieldName, label: optionLabel(name), error },
       (fid, described) => html`<select id="${fid}" name="${fieldName}"${attr('aria-describedby', described)}${invalid}>
-${schema.enum!.map((v) => html`<option value="${v}"${typed === v ? html` selected` : ''}>${words(v)}</option>`)}
+${schema.enum!.map((v) => html`<option value="${v}"${typed === v ? html` selected` : ''}>${valueName(name, v)}</option>`)}
 </select>`,
     );
   }
@@ -403,6 +404,10 @@ const OPTION_LABELS: Record<string, string> = {
 };
 
 const optionLabel = (name: string) => OPTION_LABELS[name] ?? words(name);
+
+/** An option's value as people read it: categories and sections by their display names. */
+const valueName = (option: string, value: string) =>
+  option === 'categories' ? displayName('category', value) : option === 'section' ? displayName('section', value) : words(value);
 
 /** `developer-tools` → `Developer tools`. */
 const words = (slug: string) => {
