@@ -164,3 +164,20 @@ test.serial(
     t.false(setting.body.current_week.short);
   },
 );
+
+test('over MCP the same: a scheduled listing is featured from its launch week; an earlier week is a tool error naming the first week', async (t) => {
+  const { mcpParity } = await import('../helpers/mcp-parity.ts');
+  const mcp = mcpParity(env);
+  t.teardown(() => mcp.close());
+  const launch = addWeeks(THIS_WEEK, 5);
+  const id = await listing('scheduled', launch);
+  const priced = await mcp.viaMcp(owner.key, 'quote_order', { items: [featured(id, { weeks: 1 })], billing_country: 'US' });
+  t.false(priced.error, JSON.stringify(priced.body));
+  t.deepEqual(priced.body.lines[0].weeks, [isoWeekLabel(launch)]);
+  const early = await mcp.viaMcp(owner.key, 'create_checkout', {
+    items: [featured(id, { weeks: 1, start_week: THIS_WEEK })],
+    billing_country: 'US',
+  });
+  t.true(early.error);
+  t.like(early.body, { code: 'not_live_in_week', first_week: isoWeekLabel(launch) });
+});
