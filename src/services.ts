@@ -77,7 +77,8 @@ export function createServices(config: Config, endpoints: Endpoints, log = creat
   const caches = createCaches(config);
   // Built at the first read: building it loads undici (src/undici.ts), which most processes never use.
   let badgeAgent: Dispatcher | undefined;
-  const pageCounters = createPageCounters(db, log, { enabled: options.countPageViews ?? true });
+  const secrets = createAppSecrets(db);
+  const pageCounters = createPageCounters(db, secrets, log, { enabled: options.countPageViews ?? true });
   return {
     config,
     db,
@@ -90,7 +91,7 @@ export function createServices(config: Config, endpoints: Endpoints, log = creat
     payments: createPaymentProvider(db, config),
     mailer,
     caches,
-    secrets: createAppSecrets(db),
+    secrets,
     get badgeAgent() {
       return (badgeAgent ??= createBadgeAgent(config.crawl));
     },

@@ -526,6 +526,11 @@ export interface ListingHourlyCountTableRow {
   clicks: number;
 }
 
+export interface PageCountSeenTableRow {
+  seen: Buffer;
+  hour: Date;
+}
+
 export interface RateLimitTableRow {
   key: string;
   points: number;
@@ -749,5 +754,6 @@ declare module 'knex/types/tables.js' {
     >;
     webhook_attempts: Table<WebhookAttemptTableRow, 'id' | 'status_code' | 'error' | 'attempted_at'>;
     listing_hourly_counts: Table<ListingHourlyCountTableRow, 'referrer_host' | 'views' | 'clicks'>;
+    page_count_seen: Table<PageCountSeenTableRow>;
   }
 }

@@ -4,18 +4,19 @@ import type { Context } from 'koa';
 import type { WebServices } from './web-services.ts';
 
 /**
- * Counts one view of a listing page by a person (issue 25 §2): no cookie is read or set, bots
- * (by User-Agent, with isbot) are not counted, and of the referrer only its host is kept. The
- * count goes to the process's buffer; nothing waits for the database.
+ * Counts one view of a listing page by a person: no cookie is read or set, bots (by User-Agent,
+ * with isbot) are not counted, a client (its address, after trusted proxies) counts once per
+ * listing and hour, and of the referrer only its host is kept. The count goes to the process's
+ * buffer; nothing waits for the database.
  */
 export function countListingView(ctx: Context, services: Pick<WebServices, 'pageCounters'>, slug: string): void {
   if (isBotRequest(ctx)) return;
-  services.pageCounters.view(slug, referrerHost(ctx.get('referer')));
+  services.pageCounters.view(slug, referrerHost(ctx.get('referer')), ctx.ip);
 }
 
 /** Counts one click through /go/{slug}, unless a bot follows the link. */
 export function countListingClick(ctx: Context, services: Pick<WebServices, 'pageCounters'>, slug: string): void {
-  if (!isBotRequest(ctx)) services.pageCounters.click(slug);
+  if (!isBotRequest(ctx)) services.pageCounters.click(slug, ctx.ip);
 }
 
 /**

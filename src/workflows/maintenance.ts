@@ -21,7 +21,8 @@ export type MaintenanceResult = Record<PurgeKind, number>;
 /**
  * Run by the Schedule `maintenance` every day: purges expired idempotency keys, OAuth rows, web
  * sessions, account email links, claim email links and spent rate-limit windows, reduces vote signals older than
- * 30 days to per-listing counts and deletes the weekly network keys no kept signal needs, in batches. Every step is idempotent, so a
+ * 30 days to per-listing counts and deletes the weekly network keys no kept signal needs, and deletes the hashes that counted
+ * a view once per client and hour with their daily keys, in batches. Every step is idempotent, so a
  * run retried or run twice deletes nothing twice. Returns the rows deleted per kind.
  */
 export async function maintenanceWorkflow(input: MaintenanceInput = {}): Promise<MaintenanceResult> {

@@ -17,7 +17,8 @@ const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.co
 let env: TestEnv;
 let call: ReturnType<typeof mcpParity>;
 test.before(async () => {
-  env = await startTestEnv(import.meta.url);
+  // One trusted proxy: each request names its client in X-Forwarded-For (views count once per client and hour).
+  env = await startTestEnv(import.meta.url, { TRUST_PROXY_HOPS: '1' });
   call = mcpParity(env);
 });
 test.after.always(async () => {
@@ -27,7 +28,13 @@ test.after.always(async () => {
 
 const db = () => env.services.db;
 const slugOf = async (id: number) => (await db()('listings').where({ id }).first('slug'))!.slug;
-const view = (slug: string, headers: Record<string, string> = {}) => request(env, 'GET', `/listings/${slug}`, { headers });
+let visitors = 0;
+/** Each call from a new client address, unless `headers` names one. */
+const newClient = () => ({ 'x-forwarded-for': `198.51.${100 + Math.floor(++visitors / 250)}.${visitors % 250}` });
+const view = (slug: string, headers: Record<string, string> = {}) =>
+  request(env, 'GET', `/listings/${slug}`, { headers: { ...newClient(), ...headers } });
+const go = (slug: string, headers: Record<string, string> = {}) =>
+  request(env, 'GET', `/go/${slug}`, { headers: { ...newClient(), ...headers } });
 
 async function ownedListing(name: string) {
   const owner = await env.user(['account:read']);
@@ -57,15 +64,15 @@ test('views by people, clicks through /go/{slug}, referrer hosts, votes and foll
   t.is((await view(slug, { 'user-agent': BROWSER, purpose: 'prefetch' })).status, 200);
   t.is((await request(env, 'HEAD', `/listings/${slug}`, { headers: { 'user-agent': BROWSER } })).status, 200);
 
-  const go = await request(env, 'GET', `/go/${slug}`, { headers: { 'user-agent': BROWSER } });
-  t.is(go.status, 302);
-  t.is(go.headers.get('cache-control'), 'no-store');
-  const target = new URL(go.headers.get('location')!);
+  const through = await go(slug, { 'user-agent': BROWSER });
+  t.is(through.status, 302);
+  t.is(through.headers.get('cache-control'), 'no-store');
+  const target = new URL(through.headers.get('location')!);
   t.is(`${target.origin}${target.pathname}`, 'https://countedrockets.example.com/start');
   t.is(target.searchParams.get('lang'), 'en');
   t.is(target.searchParams.get('ref'), new URL(env.baseUrl).host);
-  await request(env, 'GET', `/go/${slug}`, { headers: { 'user-agent': BROWSER } });
-  t.is((await request(env, 'GET', `/go/${slug}`, { headers: { 'user-agent': GOOGLEBOT } })).status, 302);
+  await go(slug, { 'user-agent': BROWSER });
+  t.is((await go(slug, { 'user-agent': GOOGLEBOT })).status, 302);
 
   // Votes from the votes table (one last week, outside the launch week) and followers.
   const voters = await db()('users')
@@ -171,6 +178,29 @@ test('get_listing_stats answers alike over REST and MCP; bad ranges, granularity
   t.like((await api(env, 'GET', `/me/listings/${id}/stats`, { key: writer.key })).body, { code: 'insufficient_scope', status: 403 });
 });
 
+test('one client counts one view and one click an hour, whatever User-Agent it sends', async (t) => {
+  const { owner, id, slug } = await ownedListing('Once Rockets');
+  const client = { 'x-forwarded-for': '203.0.113.40' };
+  for (let i = 0; i < 40; i++) {
+    const agent = `${BROWSER} Variant/${i}`;
+    t.is((await view(slug, { ...client, 'user-agent': agent })).status, 200);
+    t.is((await go(slug, { ...client, 'user-agent': agent })).status, 302);
+  }
+  // Another client is another view.
+  await view(slug, { 'x-forwarded-for': '203.0.113.41', 'user-agent': BROWSER });
+  await env.services.pageCounters.flush();
+  const stats = await api(env, 'GET', `/me/listings/${id}/stats`, { key: owner.key });
+  t.like(stats.body.totals, { views: 2, clicks: 1 });
+  // Across flushes (and api processes, which share page_count_seen) the same client still counts once.
+  await view(slug, { ...client, 'user-agent': BROWSER });
+  await env.services.pageCounters.flush();
+  t.like((await api(env, 'GET', `/me/listings/${id}/stats`, { key: owner.key })).body.totals, { views: 2 });
+  // The address itself is not stored: only keyed hashes.
+  const seen = await db()('page_count_seen').select('seen');
+  t.true(seen.length >= 3);
+  t.false(seen.some((r) => r.seen.toString('latin1').includes('203.0.113')));
+});
+
 test('/go/{slug} of an unknown or too long slug is a page that says so', async (t) => {
   for (const slug of ['no-such-listing', 'x'.repeat(200)]) {
     const res = await request(env, 'GET', `/go/${slug}`, { headers: { 'user-agent': BROWSER } });
@@ -186,7 +216,7 @@ test('the owner’s stats page and its CSV; another owner gets "not found"', asy
   const id = await insertLiveListing(db(), { name: 'Charted Co', ownerId: user.id });
   const slug = await slugOf(id);
   for (let i = 0; i < 3; i++) await view(slug, { 'user-agent': BROWSER, referer: 'https://blog.example.com/post' });
-  await request(env, 'GET', `/go/${slug}`, { headers: { 'user-agent': BROWSER } });
+  await go(slug, { 'user-agent': BROWSER });
   await env.services.pageCounters.flush();
 
   const web = new WebClient(env.baseUrl);

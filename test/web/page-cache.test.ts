@@ -16,7 +16,8 @@ import { WebClient } from '../helpers/web.ts';
 
 let env: TestEnv;
 test.before(async () => {
-  env = await startTestEnv(import.meta.url, { PAGE_CACHE_TTL_MS: '600000' });
+  // One trusted proxy: a request can name its client (views count once per client and hour).
+  env = await startTestEnv(import.meta.url, { PAGE_CACHE_TTL_MS: '600000', TRUST_PROXY_HOPS: '1' });
 });
 test.after.always(() => env?.close());
 
@@ -78,9 +79,9 @@ test.serial('error pages and notices are never kept', async (t) => {
 test.serial('a view served from the kept copy is counted like a fresh one', async (t) => {
   const id = await insertLiveListing(db(), { name: 'Counted Copy', url: 'https://counted.example.com/' });
   const browser = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36' };
-  const first = await visitor().get('/listings/counted-copy', browser);
+  const first = await visitor().get('/listings/counted-copy', { ...browser, 'x-forwarded-for': '198.51.100.1' });
   await db()('listings').where({ id }).update({ headline: 'Changed after the copy was kept' });
-  const second = await visitor().get('/listings/counted-copy', browser);
+  const second = await visitor().get('/listings/counted-copy', { ...browser, 'x-forwarded-for': '198.51.100.2' });
   t.is(second.$('p.lead').text(), first.$('p.lead').text(), 'the second view is the kept copy');
   t.is((await visitor().get('/listings/no-such-listing', browser)).status, 404);
   await env.services.pageCounters.flush();

@@ -113,6 +113,16 @@ async function seed(userId: number) {
     { key: 'promo-ip-day:dead-2', points: 1, expire: Date.now() - 1000 },
     { key: 'promo-ip-day:live-1', points: 2, expire: Date.now() + HOUR },
   ]);
+  // What counted a view once: hashes of hours that are over go, as do the day keys they were made with.
+  await db()('page_count_seen').insert([
+    { seen: Buffer.from('dead-seen-1'), hour: ago(3 * HOUR) },
+    { seen: Buffer.from('dead-seen-2'), hour: ago(5 * HOUR) },
+    { seen: Buffer.from('live-seen-1'), hour: ago(HOUR / 2) },
+  ]);
+  await db()('app_secrets').insert([
+    { name: 'page-count:dead-day', value: Buffer.alloc(32), created_at: ago(3 * DAY) },
+    { name: 'page-count:live-day', value: Buffer.alloc(32), created_at: ago(HOUR) },
+  ]);
 }
 
 const keysOf = async (table: string, column: string) => (await db()(table).pluck(column)).sort();
@@ -138,11 +148,13 @@ test.serial('the workflow deletes exactly the dead rows, in batches, and a secon
       rate_limits: 2,
       vote_signals: 0,
       vote_network_keys: 0,
+      page_count_seen: 2,
+      page_count_keys: 1,
     });
     // Three expired keys with batches of two: two purge calls for that kind.
     const history = await client.workflow.getHandle('test-maintenance-1').fetchHistory();
     const scheduled = history.events!.filter((e) => e.activityTaskScheduledEventAttributes).length;
-    t.is(scheduled, 2 + 2 + 2 + 2 + 2 + 2 + 1 + 1);
+    t.is(scheduled, 2 + 2 + 2 + 2 + 2 + 2 + 1 + 1 + 2 + 1);
     t.deepEqual(await run('test-maintenance-2'), {
       idempotency_keys: 0,
       oauth_rows: 0,
@@ -152,6 +164,8 @@ test.serial('the workflow deletes exactly the dead rows, in batches, and a secon
       rate_limits: 0,
       vote_signals: 0,
       vote_network_keys: 0,
+      page_count_seen: 0,
+      page_count_keys: 0,
     });
   } finally {
     await close();
@@ -163,6 +177,11 @@ test.serial('the workflow deletes exactly the dead rows, in batches, and a secon
   );
   t.true((await keysOf('oauth_payloads', 'id')).includes('live-2'));
   t.deepEqual(await keysOf('web_sessions', 'id_hash'), ['live-1']);
+  t.deepEqual(
+    (await db()('page_count_seen').pluck('seen')).map((b: Buffer) => b.toString()),
+    ['live-seen-1'],
+  );
+  t.deepEqual(await db()('app_secrets').where('name', 'like', 'page-count:%').pluck('name'), ['page-count:live-day']);
   t.deepEqual(await keysOf('account_tokens', 'token_hash'), ['live-recent', 'live-unused']);
   t.deepEqual(await keysOf('claim_email_links', 'token_hash'), ['live-pending-expired', 'live-used-recently']);
   t.deepEqual(await keysOf('rate_limits', 'key'), ['promo-ip-day:live-1']);

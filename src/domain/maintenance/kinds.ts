@@ -10,5 +10,7 @@ export const PURGE_KINDS = [
   'rate_limits',
   'vote_signals',
   'vote_network_keys',
+  'page_count_seen',
+  'page_count_keys',
 ] as const;
 export type PurgeKind = (typeof PURGE_KINDS)[number];

@@ -3,6 +3,7 @@ import type { Db } from '../../db/knex.ts';
 import { ACCOUNT_TOKEN_WINDOW_MS } from '../../auth/account-tokens.ts';
 import { SESSION_ABSOLUTE_MS } from '../../auth/sessions.ts';
 import { reduceOldVoteSignals, VOTE_NETWORK_KEY_KEPT_MS } from '../votes/retention.ts';
+import { PAGE_COUNT_KEY_PREFIX } from '../stats/page-counters.ts';
 import type { PurgeKind } from './kinds.ts';
 
 /** A used claim link of a closed claim stays this long, so that opening it again says "already used". */
@@ -40,7 +41,20 @@ const DEAD: Record<Exclude<PurgeKind, 'vote_signals'>, { table: string; where: W
     table: 'app_secrets',
     where: (q) => q.where('name', 'like', 'vote-network:%').andWhere('created_at', '<', new Date(Date.now() - VOTE_NETWORK_KEY_KEPT_MS)),
   },
+  // What a view or click of an hour that is over left to count it once (stats/page-counters.ts).
+  page_count_seen: { table: 'page_count_seen', where: (q) => q.where('hour', '<', new Date(Date.now() - PAGE_COUNT_SEEN_KEPT_MS)) },
+  // The daily keys those hashes were made with, once no hash of theirs is kept.
+  page_count_keys: {
+    table: 'app_secrets',
+    where: (q) =>
+      q.where('name', 'like', `${PAGE_COUNT_KEY_PREFIX}%`).andWhere('created_at', '<', new Date(Date.now() - PAGE_COUNT_KEY_KEPT_MS)),
+  },
 };
+
+/** An hour's hashes stay until the hour after it is over. */
+const PAGE_COUNT_SEEN_KEPT_MS = 2 * 3_600_000;
+/** A day's key stays a day past its day. */
+const PAGE_COUNT_KEY_KEPT_MS = 2 * 86_400_000;
 
 /**
  * Deletes at most `limit` dead rows of one kind and returns how many went. Bounded so that one
