@@ -18,6 +18,8 @@ export const WEBHOOK_ENV = {
     .default(3 * 86_400_000),
   /** How often a worker starts the delivery workflows of new events. @default 1000 */
   WEBHOOK_DISPATCH_INTERVAL_MS: z.coerce.number().int().min(10).default(1_000),
+  /** Redeliveries an endpoint takes per hour (redeliver_webhook; beyond: 429). @default 30 */
+  WEBHOOK_REDELIVERIES_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(30),
 };
 
 type WebhookEnv = z.output<z.ZodObject<typeof WEBHOOK_ENV>>;
@@ -26,11 +28,13 @@ type WebhookEnv = z.output<z.ZodObject<typeof WEBHOOK_ENV>>;
 export interface WebhookConfig {
   retry: { firstMs: number; maxMs: number; windowMs: number };
   dispatchIntervalMs: number;
+  redeliveriesPerHour: number;
 }
 
 export function webhookConfig(e: WebhookEnv): WebhookConfig {
   return {
     retry: { firstMs: e.WEBHOOK_RETRY_FIRST_MS, maxMs: e.WEBHOOK_RETRY_MAX_MS, windowMs: e.WEBHOOK_RETRY_WINDOW_MS },
     dispatchIntervalMs: e.WEBHOOK_DISPATCH_INTERVAL_MS,
+    redeliveriesPerHour: e.WEBHOOK_REDELIVERIES_PER_HOUR,
   };
 }

@@ -163,19 +163,26 @@ export const redeliverWebhookOp = defineOperation({
   summary: 'Send a delivery again',
   description:
     'Sends the same event again at once, with the same `webhook-id` (receivers that already have it can ignore it), ' +
-    'and retries it as a new delivery would; tries still planned for it are replaced.',
+    'and retries it as a new delivery would; tries still planned for it are replaced. An endpoint takes at most ' +
+    'WEBHOOK_REDELIVERIES_PER_HOUR (default 30) redeliveries an hour; beyond, 429 with Retry-After.',
   method: 'POST',
   path: '/me/webhooks/{endpoint_id}/deliveries/{delivery_id}/redeliver',
   scope: 'webhooks:write',
   idempotent: true,
   startsWorkflow: true,
-  errorCodes: ['webhook_endpoint_disabled'],
+  errorCodes: ['webhook_endpoint_disabled', 'rate_limited'],
   readOnly: false,
   tags: WEBHOOK_TAGS,
   input: z.object({ ...EndpointPath, delivery_id: Id }),
   output: Delivery,
   async handler(input, ctx) {
-    const { view, round, listingId } = await redeliver(ctx.db, callerId(ctx), input.endpoint_id, input.delivery_id);
+    const { view, round, listingId } = await redeliver(
+      ctx.db,
+      callerId(ctx),
+      input.endpoint_id,
+      input.delivery_id,
+      ctx.config.webhooks.redeliveriesPerHour,
+    );
     const { retry } = ctx.config.webhooks;
     try {
       await ctx.workflows.startWebhookDelivery(

@@ -2,10 +2,11 @@ import type { Dispatcher } from 'undici';
 import { Webhook } from 'standardwebhooks';
 import type { Db } from '../../db/knex.ts';
 import { pageOf } from '../../db/pages.ts';
-import { conflict, notFound } from '../../errors.ts';
+import { conflict, notFound, tooManyRequests } from '../../errors.ts';
 import { loadUndici } from '../../undici.ts';
 import { queueMail } from '../../mail/outbox.ts';
 import { checkIpLiteral } from '../crawl/address-guard.ts';
+import { RateLimitedError, takePoints } from '../quotas/rate-limit.ts';
 import type { WebhookDeliveryTableRow } from '../tables.ts';
 import { webhookMessageId, type AttemptOutcome, type WebhookEventType } from './events.ts';
 import { getOwnEndpoint } from './endpoints.ts';
@@ -222,15 +223,18 @@ export async function listDeliveries(db: Db, userId: number, endpointId: number,
 
 /**
  * Sends a delivery again (a new round, the same `webhook-id`): a run still retrying it is
- * replaced. The caller starts the workflow and calls `deliveryStartFailed` when it cannot.
+ * replaced. Each one costs the endpoint's receiver a request and us a workflow, so an endpoint
+ * takes at most `perHour` redeliveries an hour (429 with Retry-After beyond). The caller starts
+ * the workflow and calls `deliveryStartFailed` when it cannot.
  */
-export async function redeliver(db: Db, userId: number, endpointId: number, deliveryId: number) {
+export async function redeliver(db: Db, userId: number, endpointId: number, deliveryId: number, perHour: number) {
   const endpoint = await getOwnEndpoint(db, userId, endpointId);
   return db.transaction(async (trx) => {
     const delivery = await trx('webhook_deliveries').where({ id: deliveryId, endpoint_id: endpointId }).forUpdate().first();
     if (!delivery) throw notFound(`Delivery ${deliveryId} of webhook endpoint ${endpointId}`);
     if (!endpoint.enabled)
       throw conflict('webhook_endpoint_disabled', 'The endpoint is turned off: turn it on before sending it events again.');
+    await takeRedelivery(db, endpointId, perHour);
     await trx('webhook_deliveries')
       .where({ id: deliveryId })
       .update({
@@ -245,6 +249,18 @@ export async function redeliver(db: Db, userId: number, endpointId: number, deli
     const event = await trx('webhook_events').where({ id: delivery.event_id }).first('listing_id');
     return { view: toDeliveryView(row), round: delivery.round + 1, listingId: event?.listing_id ?? null };
   });
+}
+
+async function takeRedelivery(db: Db, endpointId: number, perHour: number): Promise<void> {
+  try {
+    await takePoints(db, [{ limit: { name: 'webhook-redeliver', points: perHour, seconds: 3600 }, key: String(endpointId) }]);
+  } catch (err) {
+    if (!(err instanceof RateLimitedError)) throw err;
+    throw tooManyRequests(
+      `This endpoint was sent ${perHour} deliveries again within the hour, the most an endpoint takes; retry in ${err.retryAfterSeconds} s.`,
+      err.retryAfterSeconds,
+    );
+  }
 }
 
 /** The delivery's workflow could not be started: the dispatcher starts it later. */
