@@ -41,7 +41,9 @@ export async function startEmbeddedStack(config: Config, log: Logger): Promise<E
       await pg.ensureDatabase(DATABASE);
     }
     if (!config.temporal.address) {
-      log.info('starting Temporal dev server (the temporal on PATH when it is the pinned version, else the CLI built once from Go modules)');
+      log.info(
+        'starting Temporal dev server (the temporal on PATH when it is the pinned version, else the CLI built once from Go modules)',
+      );
       const temporal = await startTemporalDevServer({
         port: config.temporal.port,
         uiPort: config.temporal.uiPort,

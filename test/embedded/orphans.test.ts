@@ -23,7 +23,9 @@ async function orphanedSleep(t: { teardown(fn: () => void): void }, seconds: num
   t.teardown(() => {
     try {
       process.kill(pid, 'SIGKILL');
-    } catch {}
+    } catch {
+      // already stopped by the test
+    }
   });
   return { pid, owner };
 }
