@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the Temporal CLI (dev server + UI) from Go modules into the user cache.
+# Prints the path of the Temporal CLI (dev server + UI): the one on PATH when it is the pinned
+# version, else the one built from Go modules into the user cache (built on first use).
 # Machines here cannot download Temporal's release binaries; `go install` fails because the
 # CLI's go.mod replaces its cliext module with a local path, so a wrapper module pins it.
 set -euo pipefail
@@ -7,6 +8,12 @@ VERSION="${TEMPORAL_CLI_VERSION:-v1.8.2}"
 CLIEXT_PSEUDO="${TEMPORAL_CLIEXT_PSEUDO:-v0.0.0-20260731000218-c579925f193f}"
 CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/listing-directory"
 OUT="$CACHE/temporal-$VERSION/temporal"
+# A `temporal` already on PATH is used when it is the pinned version: a release binary says
+# "temporal version 1.8.2 (Server …, UI …)". Another version (or none) and the pinned one is built.
+cli_version() {
+  "$1" --version 2>/dev/null | sed -n 's/^temporal version v\{0,1\}\([0-9][^ ]*\).*$/\1/p' | head -n 1
+}
+if ON_PATH="$(command -v temporal)" && [ "$(cli_version "$ON_PATH")" = "${VERSION#v}" ]; then echo "$ON_PATH"; exit 0; fi
 if [ -x "$OUT" ]; then echo "$OUT"; exit 0; fi
 command -v go >/dev/null || { echo "go is required to build the Temporal CLI" >&2; exit 1; }
 WORK="$(mktemp -d)"

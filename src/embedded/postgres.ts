@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
+import { recordServer, stopIfOrphaned } from './orphans.ts';
 import { StartupError } from './startup-error.ts';
 
 export interface EmbeddedPostgresOptions {
@@ -69,6 +70,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
         'To fix it, set EMBEDDED_PG_PORT to a free port or DATA_DIR to another directory, or DATABASE_URL to use a PostgreSQL that is already running.',
     );
   });
+  const forget = await recordPostmaster(options.dir);
   const url = (database: string) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${options.port}/${database}`;
   return {
     url,
@@ -82,8 +84,30 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
         await client.end();
       }
     },
-    stop: () => server.stop(),
+    stop: async () => {
+      await server.stop();
+      await forget();
+    },
   };
+}
+
+/** Where a cluster's postmaster is recorded for the next start (beside the cluster, not in it). */
+const recordFile = (dir: string) => `${path.resolve(dir)}.pid.json`;
+
+/** Records the running postmaster (postmaster.pid names it), so a start after a hard kill can stop it. */
+async function recordPostmaster(dir: string): Promise<() => Promise<void>> {
+  const pid = Number((await fs.readFile(path.join(dir, 'postmaster.pid'), 'utf8').catch(() => '')).split('\n')[0]);
+  if (!Number.isInteger(pid) || pid <= 0) return async () => {};
+  // Its command line holds the directory as given to -D.
+  return recordServer(recordFile(dir), { pid, mark: dir, signal: 'SIGINT' });
+}
+
+/**
+ * Stops the PostgreSQL of this cluster that a killed process left running (it holds the port
+ * and the cluster); the pid it stopped, or null.
+ */
+export function stopOrphanedPostgres(dir: string): Promise<number | null> {
+  return stopIfOrphaned(recordFile(dir));
 }
 
 /** The most telling line: PostgreSQL's own FATAL/ERROR line, else the error, else the last log line. */

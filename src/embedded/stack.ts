@@ -2,9 +2,9 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Endpoints } from '../services.ts';
-import { startEmbeddedPostgres } from './postgres.ts';
+import { startEmbeddedPostgres, stopOrphanedPostgres } from './postgres.ts';
 import { assertPortsFree, type PortNeed } from './startup-error.ts';
-import { startTemporalDevServer } from './temporal.ts';
+import { startTemporalDevServer, stopOrphanedTemporal } from './temporal.ts';
 
 const DATABASE = 'listing_directory';
 
@@ -27,12 +27,13 @@ export async function startEmbeddedStack(config: Config, log: Logger): Promise<E
   const stops: (() => Promise<void>)[] = [];
   const endpoints = endpointsFor(config);
   let temporalUiUrl: string | null = null;
+  await stopOrphans(config, log);
   await assertPortsFree(portsNeeded(config));
   try {
     if (!config.databaseUrl) {
       log.info('starting embedded PostgreSQL');
       const pg = await startEmbeddedPostgres({
-        dir: path.join(config.dataDir, 'postgres'),
+        dir: postgresDir(config),
         port: config.embeddedPgPort,
         onLog: (line) => log.debug({ component: 'postgres' }, line.trim()),
       });
@@ -40,11 +41,13 @@ export async function startEmbeddedStack(config: Config, log: Logger): Promise<E
       await pg.ensureDatabase(DATABASE);
     }
     if (!config.temporal.address) {
-      log.info('starting Temporal dev server (first run builds the CLI from Go modules)');
+      log.info(
+        'starting Temporal dev server (the temporal on PATH when it is the pinned version, else the CLI built once from Go modules)',
+      );
       const temporal = await startTemporalDevServer({
         port: config.temporal.port,
         uiPort: config.temporal.uiPort,
-        dbFile: path.join(config.dataDir, 'temporal', 'dev-server.db'),
+        dbFile: temporalDbFile(config),
         namespaces: [config.temporal.namespace],
         onLog: (line) => log.debug({ component: 'temporal' }, line.trim()),
       });
@@ -56,6 +59,22 @@ export async function startEmbeddedStack(config: Config, log: Logger): Promise<E
     throw err;
   }
   return { endpoints, temporalUiUrl, stop: () => stopAll(stops) };
+}
+
+const postgresDir = (config: Config) => path.join(config.dataDir, 'postgres');
+const temporalDbFile = (config: Config) => path.join(config.dataDir, 'temporal', 'dev-server.db');
+
+/**
+ * The embedded servers a killed `npm start` (SIGKILL, the OOM killer) left running on this data
+ * directory are stopped first: they hold the ports and the data this start needs.
+ */
+async function stopOrphans(config: Config, log: Logger): Promise<void> {
+  const [pg, temporal] = await Promise.all([
+    config.databaseUrl ? null : stopOrphanedPostgres(postgresDir(config)),
+    config.temporal.address ? null : stopOrphanedTemporal(temporalDbFile(config)),
+  ]);
+  if (pg) log.warn({ pid: pg }, 'stopped the embedded PostgreSQL a killed start left running');
+  if (temporal) log.warn({ pid: temporal }, 'stopped the Temporal dev server a killed start left running');
 }
 
 /** The ports `npm start` listens on, each with the setting that moves it. */

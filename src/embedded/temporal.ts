@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { temporalClientSdk } from '../temporal/client-sdk.ts';
+import { recordServer, stopIfOrphaned } from './orphans.ts';
 import { StartupError } from './startup-error.ts';
 
 const execFileAsync = promisify(execFile);
@@ -61,13 +62,32 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
   const onLog = options.onLog ?? (() => {});
   child.stdout!.on('data', (c: Buffer) => onLog(c.toString()));
   child.stderr!.on('data', (c: Buffer) => onLog(c.toString()));
+  // Recorded at once: a start killed while the server comes up leaves it running as well.
+  const recording =
+    options.dbFile && child.pid
+      ? recordServer(recordFile(options.dbFile), { pid: child.pid, mark: options.dbFile, signal: 'SIGTERM' })
+      : null;
   const address = `127.0.0.1:${options.port}`;
-  await waitForFrontend(address, child);
+  const [, forget] = await Promise.all([waitForFrontend(address, child), recording]);
   return {
     address,
     uiUrl: options.uiPort === null ? null : `http://localhost:${options.uiPort}`,
-    stop: () => stopChild(child),
+    stop: async () => {
+      await stopChild(child);
+      await forget?.();
+    },
   };
+}
+
+/** Where a durable dev server is recorded for the next start: beside its SQLite file. */
+const recordFile = (dbFile: string) => `${dbFile}.pid.json`;
+
+/**
+ * Stops the dev server of this SQLite file that a killed process left running (it holds the
+ * ports and the file); the pid it stopped, or null.
+ */
+export function stopOrphanedTemporal(dbFile: string): Promise<number | null> {
+  return stopIfOrphaned(recordFile(dbFile));
 }
 
 async function waitForFrontend(address: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
