@@ -4,7 +4,7 @@ import type { Context } from 'koa';
 import type { WebServices } from './web-services.ts';
 
 /**
- * Counts one view of a listing page by a person (issue 25 §2): no cookie is read or set, bots
+ * Counts one view of a listing page by a person, for launch analytics: no cookie is read or set, bots
  * (by User-Agent, with isbot) are not counted, and of the referrer only its host is kept. The
  * count goes to the process's buffer; nothing waits for the database.
  */
