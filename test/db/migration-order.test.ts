@@ -16,13 +16,37 @@ const MIGRATIONS_DIR = new URL('../../src/db/migrations/', import.meta.url);
 
 /** The list as it stood before it was put in file-number order. */
 const OLD_ORDER = [
-  '001-initial', '002-mail-outbox', '003-listing-edits', '004-updates-followers', '005-founders',
-  '006-web-accounts', '007-oauth', '008-oauth-registrations', '009-quotas-digests', '012-launches',
-  '013-votes', '014-claims', '016-search', '015-orders', '017-search-speed', '018-search-changes',
-  '019-capacity-holds', '020-unit-prices', '021-company-identity', '022-test-payment-refunds',
-  '023-rate-limits', '024-search-trigger-columns', '025-limits-on-rate-limiter', '027-vote-trust',
-  '028-webhooks', '029-listing-stats', '026-media', '031-refund-ended', '033-invoice-snapshots',
-  '034-mail-preferences', '032-payment-attempts',
+  '001-initial',
+  '002-mail-outbox',
+  '003-listing-edits',
+  '004-updates-followers',
+  '005-founders',
+  '006-web-accounts',
+  '007-oauth',
+  '008-oauth-registrations',
+  '009-quotas-digests',
+  '012-launches',
+  '013-votes',
+  '014-claims',
+  '016-search',
+  '015-orders',
+  '017-search-speed',
+  '018-search-changes',
+  '019-capacity-holds',
+  '020-unit-prices',
+  '021-company-identity',
+  '022-test-payment-refunds',
+  '023-rate-limits',
+  '024-search-trigger-columns',
+  '025-limits-on-rate-limiter',
+  '027-vote-trust',
+  '028-webhooks',
+  '029-listing-stats',
+  '026-media',
+  '031-refund-ended',
+  '033-invoice-snapshots',
+  '034-mail-preferences',
+  '032-payment-attempts',
 ];
 
 const listed = async () => (await migrationSource.getMigrations([])) as string[];
@@ -56,7 +80,11 @@ test('the list is in file-number order and names every migration file once', asy
 
 test('a database migrated in the old order takes the new list without running or missing anything', async (t) => {
   const names = await listed();
-  t.deepEqual(OLD_ORDER.filter((n) => !names.includes(n)), [], 'every migration of the old list is still listed');
+  t.deepEqual(
+    OLD_ORDER.filter((n) => !names.includes(n)),
+    [],
+    'every migration of the old list is still listed',
+  );
   const database = await emptyDatabase();
   const db = createDb(database.url, 2);
   try {
@@ -66,7 +94,11 @@ test('a database migrated in the old order takes the new list without running or
     const recordedBefore = await db('knex_migrations').orderBy('id').pluck('name');
 
     const applied = await migrate(db);
-    t.deepEqual(applied, names.filter((n) => !OLD_ORDER.includes(n)), 'only migrations the old list lacked run');
+    t.deepEqual(
+      applied,
+      names.filter((n) => !OLD_ORDER.includes(n)),
+      'only migrations the old list lacked run',
+    );
     const recorded = await db('knex_migrations').orderBy('id').pluck('name');
     t.deepEqual(recorded.slice(0, recordedBefore.length), recordedBefore, 'nothing recorded is touched');
     t.is(new Set(recorded).size, recorded.length, 'no migration is recorded twice');
