@@ -1,5 +1,5 @@
 /**
- * `npm run bench:listing-views` (issue 25 §2): what counting listing page views costs. The same
+ * `npm run bench:listing-views`: what counting listing page views costs. The same
  * listing pages (GET /listings/{slug}, rotating over 500 listings, as a browser coming from
  * another site) against two apps on one database, one counting views (as deployed) and one
  * with counting off (`createServices(..., { countPageViews: false })`), in alternating rounds at

@@ -1,5 +1,5 @@
 /**
- * `npm run loadtest [-- --duration 600 --rate 200]` (issue 14 §5): mixed traffic at a fixed rate
+ * `npm run loadtest [-- --duration 600 --rate 200]`: mixed traffic at a fixed rate
  * (searches, listing pages, quotes, edits, checkouts paid with the test provider's signed webhook,
  * drafts from a loopback website, DNS claims) against the API and a worker running as processes of
  * their own, while PostgreSQL is restarted once and the worker is killed (SIGKILL) three times.

@@ -2,24 +2,37 @@ import { z } from 'zod';
 
 /** Environment variables of owners' webhooks; part of config.ts's schema (kept apart to keep it short). */
 export const WEBHOOK_ENV = {
-  /** Wait before the first retry of a failed delivery; each next wait is 3 times longer. @default 5000 */
-  WEBHOOK_RETRY_FIRST_MS: z.coerce.number().int().min(1).default(5_000),
-  /** Longest wait between two tries of a delivery. @default 21600000 (6 h) */
+  WEBHOOK_RETRY_FIRST_MS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(5_000)
+    .describe('Wait before the first retry of a failed webhook delivery; each next wait is 3 times longer.'),
   WEBHOOK_RETRY_MAX_MS: z.coerce
     .number()
     .int()
     .min(1)
-    .default(6 * 3_600_000),
-  /** How long a delivery is retried; an endpoint failing that long is disabled. @default 259200000 (3 days) */
+    .default(6 * 3_600_000)
+    .describe('Longest wait between two tries of a delivery (21600000: 6 h).'),
   WEBHOOK_RETRY_WINDOW_MS: z.coerce
     .number()
     .int()
     .min(1)
-    .default(3 * 86_400_000),
-  /** How often a worker starts the delivery workflows of new events. @default 1000 */
-  WEBHOOK_DISPATCH_INTERVAL_MS: z.coerce.number().int().min(10).default(1_000),
-  /** Redeliveries an endpoint takes per hour (redeliver_webhook; beyond: 429). @default 30 */
-  WEBHOOK_REDELIVERIES_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(30),
+    .default(3 * 86_400_000)
+    .describe('How long a delivery is retried (259200000: 3 days); an endpoint that fails that long is turned off and its owner told.'),
+  WEBHOOK_DISPATCH_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .min(10)
+    .default(1_000)
+    .describe('How often each worker starts the delivery workflows of new events.'),
+  WEBHOOK_REDELIVERIES_PER_HOUR: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .default(30)
+    .describe('Redeliveries (redeliver_webhook) an endpoint takes per hour; beyond, 429 with Retry-After.'),
 };
 
 type WebhookEnv = z.output<z.ZodObject<typeof WEBHOOK_ENV>>;

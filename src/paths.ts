@@ -10,7 +10,7 @@ export const paths = {
   verifyEmail: (token: string) => `/verify-email?token=${encodeURIComponent(token)}`,
   resetPassword: (token: string) => `/reset-password?token=${encodeURIComponent(token)}`,
   listing: (slug: string) => `/listings/${encodeURIComponent(slug)}`,
-  /** Out to a listing's website, counted as a click (issue 25). */
+  /** Out to a listing's website, counted as a click (launch analytics). */
   go: (slug: string) => `/go/${encodeURIComponent(slug)}`,
   /** The owner's launch numbers of a listing, and the same as CSV. */
   listingStats: (listingId: number) => `/account/listings/${listingId}/stats`,

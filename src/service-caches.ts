@@ -27,7 +27,7 @@ export function createCaches(config: Pick<Config, 'cache'>) {
     badgeWeekRanks: createWeekRanksCache(),
     apiKeys: createApiKeyCache(),
     revokedGrants: createRevokedGrantsCache(),
-    /** The public browse pages: category counts, coming launches, feeds, the sitemap (issue 23). */
+    /** The public browse pages: category counts, coming launches, feeds, the sitemap. */
     browse: createBrowseCaches(config.cache.browseTtlMs),
     /** Public pages as visitors without a session see them, kept PAGE_CACHE_TTL_MS (src/web/page-cache.ts). */
     visitorPages: new VisitorPageCache(config.cache.pageTtlMs),

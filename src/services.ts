@@ -54,7 +54,7 @@ export interface Services {
 
 /** Choices of the process beyond its config. */
 export interface ServiceOptions {
-  /** Count listing page views and clicks (issue 25); off only to measure what counting costs (bench/listing-views.ts). @default true */
+  /** Count listing page views and clicks (launch analytics); off only to measure what counting costs (bench/listing-views.ts). @default true */
   countPageViews?: boolean;
   /** The clock rules read "now" from. @default systemClock */
   clock?: Clock;

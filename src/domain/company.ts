@@ -1,7 +1,7 @@
 import { parse } from 'tldts';
 
 /**
- * Company identity (DESIGN §7): THE one place that says whose a website is. Listings (one per
+ * Company identity: THE one place that says whose a website is. Listings (one per
  * company and site), the crawler's same-site rule, claims (email domain, redirects of checks),
  * badge pages and the drafted brand all ask here, so they cannot disagree.
  */

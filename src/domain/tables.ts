@@ -86,10 +86,10 @@ export interface IdempotencyKeyTableRow {
 export interface ListingTableRow extends ListingRow {
   live_at: Date | null;
   week_votes: number;
-  /** tsvectors GENERATED ALWAYS from name, headline and summary (016). */
-  search: string;
-  search_name: string;
-  search_lead: string;
+  /** tsvectors GENERATED ALWAYS from name, headline and summary (016); nullable columns to PostgreSQL. */
+  search: string | null;
+  search_name: string | null;
+  search_lead: string | null;
 }
 
 export interface DraftTableRow extends DraftRow {
@@ -345,7 +345,7 @@ export interface WeeklyResultTableRow {
   closed_at: Date;
 }
 
-/** What is kept with a vote for 30 days (issue 24); the network only as a keyed hash. */
+/** What is kept with a vote for 30 days (to find vote rings); the network only as a keyed hash. */
 export interface VoteSignalTableRow {
   listing_id: number;
   user_id: number;

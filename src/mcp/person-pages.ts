@@ -4,7 +4,7 @@ import { CLIENT_CAPABILITIES_META_KEY, type CallToolResult } from '@modelcontext
 import { MODERN_REVISIONS } from './revisions.ts';
 
 /**
- * Pages only the person may see (issue 25 §3): the pay page of `create_checkout` and the
+ * Pages only the person may see: the pay page of `create_checkout` and the
  * verification step of an email claim. When the MCP client declares URL elicitation
  * (`capabilities.elicitation.url`, protocol 2025-11-25 and later), the tool call also asks it to
  * show the page to its person (elicitation/create in URL mode), so the agent hands the page over

@@ -1,7 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Db } from '../db/knex.ts';
 
-/** The Prometheus series of one process; README "Metrics" documents each. */
+/** The Prometheus series of one process; docs/operations.md "Metrics" documents each. */
 export interface Metrics {
   registry: Registry;
   /** HTTP requests by operation (REST/MCP operation name, or the area for other paths), transport and status. */

@@ -8,8 +8,8 @@ import type { TestMethod, TestPaymentResult, TestPayments } from '../payments/te
 import type { OperationContext } from './operation.ts';
 
 /**
- * Paying an order on its hosted checkout page is a person's step (DESIGN §1: orders are paid on
- * our own checkout page; create_checkout returns its link), so these are deliberately not in the
+ * Paying an order on its hosted checkout page is a person's step (orders are paid on our own
+ * checkout page; create_checkout returns its link), so these are deliberately not in the
  * registry: no REST route, no MCP tool. The pay page calls them with the page's context; the
  * checkout link's token is the authority (checkoutOrder in read-models/orders.ts), not a session.
  */

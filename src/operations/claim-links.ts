@@ -3,8 +3,8 @@ import { openClaimLink, type LinkOutcome } from '../domain/claims/open-link.ts';
 import { callerId, type OperationContext } from './operation.ts';
 
 /**
- * The emailed link of an email claim is a person's step (SPEC: "open the emailed link"; no
- * operation verifies an email claim), so opening it and mailing it again are deliberately not in
+ * The emailed link of an email claim is a person's step (the claimant opens the emailed link;
+ * no operation verifies an email claim), so opening it and mailing it again are deliberately not in
  * the registry: no REST route, no MCP tool. The link's page and the re-send form call these with
  * the page's context, whose principal is the signed-in person (or null).
  */

@@ -120,5 +120,5 @@ export const listMyClaimsOp = defineOperation({
   handler: (input, ctx) => listOwnClaims(ctx.db, callerId(ctx), input.page, input.per_page),
 });
 
-/** Claims (issue 13, SPEC §4 Claims). */
+/** Claims: prove ownership of a listed company and take the listing over. */
 export const claimOperations = [claimListingOp, verifyClaimOp, listMyClaimsOp];

@@ -129,5 +129,5 @@ export const listLaunchWeeksOp = defineOperation({
   handler: async (_input, ctx) => ({ items: await listLaunchWeeks(ctx.db, ctx.site.id) }),
 });
 
-/** Badges, the free route and the public queue (issue 11). */
+/** Badges, the free route and the public queue. */
 export const launchOperations = [getBadgesOp, recheckBadgeOp, chooseFreeListingOp, listLaunchWeeksOp];

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PRODUCT_KEYS, PRODUCT_UNITS } from '../domain/orders/product-options.ts';
 import { Id } from './schemas.ts';
 
-/** Schemas of the orders operations (issue 12 §2, §5). */
+/** Schemas of the orders operations. */
 
 export const OrderItem = z
   .object({

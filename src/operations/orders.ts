@@ -125,5 +125,5 @@ export const getOrderOp = defineOperation({
   handler: (input, ctx) => getOrderView(ctx.db, ctx.config, callerId(ctx), input.number),
 });
 
-/** Orders (issue 12). */
+/** Orders: quote, check out, read and cancel, with invoices. */
 export const orderOperations = [quoteOrderOp, createCheckoutOp, listMyOrdersOp, getOrderOp];

@@ -79,7 +79,7 @@ export const PublicListing = z.object({
   site: z.string().describe('Key of the site the listing is on'),
 });
 
-/** The last check of a listing's badge on the owner's site (issue 11 §1). */
+/** The last check of a listing's badge on the owner's site. */
 export const BadgeCheck = z.object({
   status: z
     .enum(['unchecked', 'present', 'missing', 'inconclusive'])

@@ -5,7 +5,7 @@ import { voteSignals, type SecretSource } from '../domain/votes/signals.ts';
 import { callerId, type OperationContext } from './operation.ts';
 
 /**
- * Votes are cast by people only (DESIGN §7: web, signed in, confirmed email; no agent tool), so
+ * Votes are cast by people only (on the web, signed in, with a confirmed email; no agent tool), so
  * they are deliberately not in the registry: no REST route, no MCP tool. The vote forms call
  * these with the page's context, whose principal is the signed-in person.
  */

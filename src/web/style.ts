@@ -105,10 +105,10 @@ section.operation { border-top: 1px solid var(--line); margin-top: 2rem; }
 .address { white-space: pre-line; }
 @media print { header.site, footer, .no-print { display: none; } main { max-width: none; } }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
-/* Launch numbers (issue 25): SVG charts shrink with the page. */
+/* Launch numbers: SVG charts shrink with the page. */
 figure.chart { margin: 1.5rem 0; }
 figure.chart svg { display: block; max-width: 100%; height: auto; }
-/* Owner pages (issue 22): where a value came from, word diffs, the listing's links. */
+/* Owner pages: where a value came from, word diffs, the listing's links. */
 .evidence, .evidence q, ul.changes li, .where dd, ul.manage li { overflow-wrap: anywhere; }
 ins { background: color-mix(in srgb, var(--ok) 18%, transparent); }
 del { background: color-mix(in srgb, var(--error) 18%, transparent); }

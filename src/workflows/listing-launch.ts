@@ -29,7 +29,7 @@ export interface LaunchTiming {
   graceMs: number;
 }
 
-/** Issue 11 §2: every 10 min for the first hour, hourly for 7 days; weekly for 4 weeks after launch; 7 days' grace. */
+/** Badge checks: every 10 min for the first hour, hourly for 7 days; weekly for 4 weeks after launch; 7 days' grace. */
 export const DEFAULT_LAUNCH_TIMING: LaunchTiming = {
   recheck: [
     { everyMs: 10 * MINUTE, forMs: HOUR },

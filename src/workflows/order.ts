@@ -25,7 +25,7 @@ const FULFIL_TIMEOUT = '30 seconds';
 const LOCAL_FULFILMENT_PATCH = 'order-local-fulfilment';
 /**
  * A line fulfilLine finds undeliverable (failure type `undeliverable`) is refunded and the other
- * lines go on, instead of the order waiting in `attention` (issue 20 §1). Runs from before it,
+ * lines go on, instead of the order waiting in `attention` for support. Runs from before it,
  * whose fulfilment failed (then only as `FulfilmentRefused`), replay their `attention` path.
  */
 const REFUND_UNDELIVERABLE_PATCH = 'order-refund-undeliverable';

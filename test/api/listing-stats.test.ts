@@ -7,7 +7,7 @@ import { insertLiveListing } from '../helpers/listings.ts';
 import { mcpParity } from '../helpers/mcp-parity.ts';
 import { WebClient } from '../helpers/web.ts';
 
-// Launch analytics (issue 25 §2) from real requests: page views over HTTP (a bot and a script
+// Launch analytics from real requests: page views over HTTP (a bot and a script
 // not counted), clicks through /go/{slug}, referrer hosts, votes and followers; get_listing_stats
 // over REST and MCP with bad input and another owner's listing; the CSV and the page without a browser.
 

@@ -7,7 +7,7 @@ import { insertDraftListing, insertLiveListing } from '../helpers/listings.ts';
 import { checkout, inDays, mondayIn, postWebhook, quote, succeededEvent, waitForOrder } from '../helpers/orders.ts';
 import { recordHistory, workflowResult } from '../helpers/workflows.ts';
 
-/** Capacity is held, not hoped for (issue 20 §1), and items are for listings of the request's site (§4). */
+/** Capacity is held, not hoped for, and items are for listings of the request's site. */
 
 type User = { userId: number; key: string; email: string };
 let env: TestEnv;

@@ -9,7 +9,7 @@ import { mailsTo } from '../helpers/web.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { temporalClient } from '../helpers/workflows.ts';
 
-// Issue 9 §4: one API key must not make us flood a third-party site with crawls or a follower's
+// One API key must not make us flood a third-party site with crawls or a follower's
 // inbox with mail. The attacks are concurrent bursts from one key.
 const MAIL_WINDOW_SECONDS = 4;
 

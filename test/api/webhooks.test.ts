@@ -8,7 +8,7 @@ import { startReceiver } from '../helpers/webhook-receiver.ts';
 import { workflowResult } from '../helpers/workflows.ts';
 
 /**
- * Owners' webhooks (issue 25 §1) over REST and MCP, delivered by real workflows to loopback
+ * Owners' webhooks over REST and MCP, delivered by real workflows to loopback
  * receivers: retries with the same webhook-id and a valid Standard Webhooks signature,
  * redelivery, an endpoint turned off after the retry window (short durations as the workflow's
  * inputs), and the refusals.

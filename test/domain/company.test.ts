@@ -2,7 +2,7 @@ import test from 'ava';
 import { companyKey, companyOf, registrableDomain, sameCompany } from '../../src/domain/company.ts';
 import { emailClaimDomain, emailClaimRefusal } from '../../src/domain/claims/email-domain.ts';
 
-/** Company identity (DESIGN §7): the public suffix list with its private section; IPs per address and port. */
+/** Company identity: the public suffix list with its private section; IPs per address and port. */
 
 test('subdomains of a private-section suffix are companies of their own', (t) => {
   t.not(companyKey('https://acme.vercel.app/'), companyKey('https://zeta.vercel.app/'));

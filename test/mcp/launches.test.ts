@@ -4,7 +4,7 @@ import { badgeHtml, draftListing, insertCompleteProfile } from '../helpers/launc
 import { mcpParity } from '../helpers/mcp-parity.ts';
 import { serve, type TestSite } from '../helpers/site.ts';
 
-// Issue 11's operations through MCP: the same results, problems and ownership as REST.
+// The launch operations (badges, the free route, the queue) through MCP: the same results, problems and ownership as REST.
 
 let env: TestEnv;
 let site: TestSite;

@@ -377,7 +377,7 @@ test.serial('the consent form without its CSRF token is refused and grants nothi
   await context.close();
 });
 
-// ---- issue 9, item 8: every token is bound to its resource ----
+// ---- every token is bound to its resource ----
 
 test.serial('attack: an access token issued for /mcp is refused by the REST API', async (t) => {
   const user = await account();

@@ -4,7 +4,7 @@ import { Client, StreamableHTTPClientTransport, type CallToolResult, type Elicit
 import { request, startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
 
-// Issue 25 §3 with the official MCP client in both protocol eras: create_checkout and an email
+// URL elicitation with the official MCP client in both protocol eras: create_checkout and an email
 // claim ask a client that declares URL elicitation to show the pay page / the claim's
 // verification step to its person (elicitation/create, mode "url"); a client without it gets the
 // result only; a client whose person declines still gets the result, which always has the URL.

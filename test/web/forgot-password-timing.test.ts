@@ -3,7 +3,7 @@ import { createVerifiedUser, RESET_REQUEST_MIN_MS } from '../../src/auth/account
 import { startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { mailsTo, WebClient } from '../helpers/web.ts';
 
-// Issue 9 §9: the forgot-password answer must not reveal, by its timing, whether an address has
+// The forgot-password answer must not reveal, by its timing, whether an address has
 // an account. The attack: time the POST for known and unknown addresses and compare medians.
 const ROUNDS = 21;
 const LANES = 3;

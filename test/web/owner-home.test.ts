@@ -8,7 +8,7 @@ import { serveExampleSite, type TestSite } from '../helpers/site.ts';
 import { linkIn, mailsTo } from '../helpers/web.ts';
 import { seriousViolations } from '../helpers/axe.ts';
 
-// A founder without an API key does everything in the browser (issue 22): sign up, confirm,
+// A founder without an API key does everything in the browser: sign up, confirm,
 // draft from the website, edit a drafted field, submit, then (once live) edit the headline on two
 // sites with apply_to, post an update and add a milestone; at desktop width and at 390 px, with
 // axe-core on every owner page on the way.

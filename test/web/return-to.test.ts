@@ -27,7 +27,7 @@ const OPEN_REDIRECTS = [
   '///evil.example',
   'evil.example',
   '',
-  // Dot segments that normalize to a protocol-relative `//host` (issue 9, finding 1).
+  // Dot segments that normalize to a protocol-relative `//host` (an open redirect once found here).
   '/.//evil.example/phish',
   '/..//evil.example',
   '/a/..//evil.example',

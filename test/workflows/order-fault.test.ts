@@ -5,7 +5,7 @@ import { startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
 import { checkout, postWebhook, succeededEvent } from '../helpers/orders.ts';
 
-/** Fault test (issue 12 §6): paid orders while the worker process is killed (SIGKILL) and restarted. */
+/** Fault test: paid orders while the worker process is killed (SIGKILL) and restarted. */
 
 const ORDERS = 100;
 const KILLS = 20;

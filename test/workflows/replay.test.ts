@@ -136,7 +136,7 @@ test('a history that told the owners before freezing fails the replay', async (t
 // orderWorkflow: an order of five lines paid by one event delivered five times
 // (test/api/orders-payments.test.ts). The -v1 history is a frozen run from before local
 // fulfilment (kept behind patched('order-local-fulfilment')); -line-refunded is an order whose
-// launch line was undeliverable and refunded (issue 20, behind patched('order-refund-undeliverable');
+// launch line was undeliverable and refunded (behind patched('order-refund-undeliverable');
 // test/api/orders-capacity.test.ts); -late-payment refunded a second payment
 // (test/api/orders-payment-drain.test.ts, patched('order-payment-drain')).
 type LongId = { toNumber(): number; subtract(n: number): LongId };

@@ -16,7 +16,7 @@ const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
 export const CONSENT_PATH = '/consent';
 
 /**
- * The OAuth 2.1 authorization server (README: "Signing in from an MCP client"): issuer = site origin, routes under /oauth,
+ * The OAuth 2.1 authorization server (docs/mcp-oauth.md: "Signing in from an MCP client"): issuer = site origin, routes under /oauth,
  * authorization code with PKCE S256 only, open dynamic registration, client ID metadata
  * documents, resource indicators issuing ES256 JWT access tokens for {base}/mcp or
  * {base}/api/v1 (one audience each), rotating refresh tokens. Sign-in and consent are our own

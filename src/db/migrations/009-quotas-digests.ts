@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-/** Issue 9 §4: what the request quotas count by, and the state of the follower-mail throttle. */
+/** What the request quotas count by (so one API key cannot flood a site with crawls or an inbox with mail), and the state of the follower-mail throttle. */
 export async function up(db: Knex): Promise<void> {
   // Drafts per owner per hour and updates per listing per hour are counted over these.
   await db.raw('CREATE INDEX drafts_by_owner_created ON drafts (owner_id, created_at)');

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-/** Launch weeks and their slots, badge checks, and owner notifications about launches (issue 11). */
+/** Launch weeks and their slots, badge checks, and owner notifications about launches. */
 export async function up(db: Knex): Promise<void> {
   // One row per site and ISO week: the row whose lock serialises slot bookings of that week.
   await db.schema.createTable('launch_weeks', (t) => {

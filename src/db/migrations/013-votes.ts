@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Votes and the weekly ranking (issue 11 §5–6): each listing's launch-week score kept in step
+ * Votes and the weekly ranking: each listing's launch-week score kept in step
  * with its votes, votes voided for fraud (public, with reasons), frozen weekly results, and
  * notifications that are not about a listing update (e.g. "you finished #2 this week").
  */

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Claims (issue 13): someone proves they own a listed company by a DNS record, a meta tag, a file
+ * Claims: someone proves they own a listed company by a DNS record, a meta tag, a file
  * or an emailed link. Every check is a row of `claim_checks`; emailed links are `claim_email_links`.
  */
 export async function up(db: Knex): Promise<void> {

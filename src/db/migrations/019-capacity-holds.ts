@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Capacity an order holds from create_checkout until it is paid and fulfilled (issue 20 §1): a
+ * Capacity an order holds from create_checkout until it is paid and fulfilled (so nothing is sold twice): a
  * week's paid launch slot (`launch`, one row per line) or a billboard day (`billboard`, one row per
  * day). A hold counts only while its order can still be paid or is paid and not yet fulfilled (see
  * ACTIVE_HOLD in domain/orders/capacity-holds.ts); expiry, cancelation, fulfilment and refunds also

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Prices per unit (issue 20 §3): an order line carries its unit, quantity and unit price, and the
+ * Prices per unit: an order line carries its unit, quantity and unit price, and the
  * listing's name as it was when bought (invoices must not change when a listing is renamed).
  * `unit_cents` held the line's price before discount; it is now `amount_cents` (quantity × unit
  * price). Lines bought before are one unit at their price.

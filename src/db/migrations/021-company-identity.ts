@@ -4,7 +4,7 @@ import { parse } from 'tldts';
 const BATCH = 1000;
 
 /**
- * Company identity by the public suffix list *with its private section* (issue 20 §4): each
+ * Company identity by the public suffix list *with its private section*: each
  * listing's `company_domain` is recomputed by the rule of domain/company.ts as it stood then, so a.github.io and
  * b.github.io (once both "github.io") are two companies, and a website given by an IP address is
  * one company per address and port. The new keys are only finer than the old ones, so no listing

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Trust in the ranking (issue 24): the signals kept with each vote for 30 days, their per-listing
+ * Trust in the ranking: the signals kept with each vote for 30 days, their per-listing
  * aggregates afterwards, the detectors' flags (a flagged vote is discounted: kept, counting 0),
  * and the hourly count of Vote buttons shown, the traffic the burst detector compares votes with.
  */

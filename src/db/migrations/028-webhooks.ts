@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Owners' webhooks (issue 25 §1): endpoints, the events about an owner's listings and orders, one
+ * Owners' webhooks: endpoints, the events about an owner's listings and orders, one
  * delivery per event and endpoint (unique), and every attempt of a delivery. The signing secret
  * is stored encrypted (AES-256-GCM with an app secret), not hashed: signing needs it in clear.
  */

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Launch analytics (issue 25 §2): page views and outbound clicks of each listing, counted per
+ * Launch analytics: page views and outbound clicks of each listing, counted per
  * hour without cookies, and where the views came from (the referrer's host, never its URL).
  * One row per listing, hour and referrer host ('' for views without one, and for clicks): the
  * api processes add their buffered counts with one multi-row upsert a second.

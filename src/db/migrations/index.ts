@@ -11,25 +11,25 @@ import * as quotasDigests from './009-quotas-digests.ts';
 import * as launches from './012-launches.ts';
 import * as votes from './013-votes.ts';
 import * as claims from './014-claims.ts';
+import * as orders from './015-orders.ts';
 import * as search from './016-search.ts';
 import * as searchSpeed from './017-search-speed.ts';
 import * as searchChanges from './018-search-changes.ts';
 import * as capacityHolds from './019-capacity-holds.ts';
-import * as orders from './015-orders.ts';
 import * as unitPrices from './020-unit-prices.ts';
 import * as companyIdentity from './021-company-identity.ts';
 import * as testPaymentRefunds from './022-test-payment-refunds.ts';
 import * as rateLimits from './023-rate-limits.ts';
 import * as searchTriggerColumns from './024-search-trigger-columns.ts';
 import * as limitsOnRateLimiter from './025-limits-on-rate-limiter.ts';
+import * as media from './026-media.ts';
 import * as voteTrust from './027-vote-trust.ts';
 import * as webhooks from './028-webhooks.ts';
 import * as listingStats from './029-listing-stats.ts';
-import * as mailPreferences from './034-mail-preferences.ts';
-import * as media from './026-media.ts';
 import * as refundEnded from './031-refund-ended.ts';
-import * as invoiceSnapshots from './033-invoice-snapshots.ts';
 import * as paymentAttempts from './032-payment-attempts.ts';
+import * as invoiceSnapshots from './033-invoice-snapshots.ts';
+import * as mailPreferences from './034-mail-preferences.ts';
 import * as pageCountSeen from './038-page-count-seen.ts';
 
 interface Migration {
@@ -38,7 +38,10 @@ interface Migration {
 }
 
 // Migrations are listed in code (not discovered on disk) so they work the same from
-// source under type stripping and from any packaged build.
+// source under type stripping and from any packaged build. They run in the order of this list,
+// which is their file numbers' order (test/db/migration-order.test.ts). knex records each by name
+// and only refuses a list that lacks a recorded name, so putting a name in its place later does
+// not re-run it (docs/decisions/migration-order.md).
 const migrations: Record<string, Migration> = {
   '001-initial': initial,
   '002-mail-outbox': mailOutbox,
@@ -52,8 +55,8 @@ const migrations: Record<string, Migration> = {
   '012-launches': launches,
   '013-votes': votes,
   '014-claims': claims,
-  '016-search': search,
   '015-orders': orders,
+  '016-search': search,
   '017-search-speed': searchSpeed,
   '018-search-changes': searchChanges,
   '019-capacity-holds': capacityHolds,
@@ -63,14 +66,14 @@ const migrations: Record<string, Migration> = {
   '023-rate-limits': rateLimits,
   '024-search-trigger-columns': searchTriggerColumns,
   '025-limits-on-rate-limiter': limitsOnRateLimiter,
+  '026-media': media,
   '027-vote-trust': voteTrust,
   '028-webhooks': webhooks,
   '029-listing-stats': listingStats,
-  '026-media': media,
   '031-refund-ended': refundEnded,
+  '032-payment-attempts': paymentAttempts,
   '033-invoice-snapshots': invoiceSnapshots,
   '034-mail-preferences': mailPreferences,
-  '032-payment-attempts': paymentAttempts,
   '038-page-count-seen': pageCountSeen,
 };
 

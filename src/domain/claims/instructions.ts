@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-/** The four ways to prove ownership (SPEC §2 Claim). */
+/** The four ways to prove ownership of a listed company. */
 export const CLAIM_METHODS = ['dns', 'meta', 'file', 'email'] as const;
 export type ClaimMethod = (typeof CLAIM_METHODS)[number];
 

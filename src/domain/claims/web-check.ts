@@ -5,7 +5,7 @@ import { companyKey } from '../company.ts';
 import { META_NAME } from './instructions.ts';
 import { outcome, quoted, type CheckResult } from './check-result.ts';
 
-/** Limits of a meta or file check (issue 13): 5 redirects within the site, 10 s, 1 MB. */
+/** Limits of a meta or file check, so a claimant's site cannot hold a check up: 5 redirects within the site, 10 s, 1 MB. */
 export const CLAIM_FETCH_LIMITS = { maxRedirects: 5, timeoutMs: 10_000, maxBytes: 1_000_000 };
 
 /** Failures worth retrying: the site may be back in a minute. The rest are `not_found`. */

@@ -6,7 +6,7 @@ import { claimWorkflowId } from '../claims/claims.ts';
 import { draftWorkflowId } from '../drafts/drafts.ts';
 import { orderWorkflowId } from '../orders/order-flow.ts';
 
-/** How long each kind of flow may take before it counts as stuck (issue 14). */
+/** How long each kind of flow may take before it counts as stuck (`flows:stuck` lists those for support). */
 export const STUCK_AFTER = {
   draftCrawlingMs: 10 * 60_000,
   orderPaidMs: 5 * 60_000,

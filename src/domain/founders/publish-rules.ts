@@ -1,7 +1,7 @@
 import { countWords, STORY_SECTIONS, type StorySection } from './story-sections.ts';
 import { founderUrls } from './urls.ts';
 
-/** DESIGN §7: the numbers behind "complete founder profile" and "story publishes". */
+/** The numbers behind "complete founder profile" (a free launch needs one) and "story publishes". */
 export const RULES = {
   bioMinWords: 20,
   minLinks: 1,

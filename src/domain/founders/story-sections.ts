@@ -4,7 +4,7 @@ import { validationFailed, type FieldError } from '../../errors.ts';
 export const STORY_SECTIONS = ['how_started', 'problem', 'what_built', 'hard_parts', 'milestones', 'whats_next'] as const;
 export type StorySection = (typeof STORY_SECTIONS)[number];
 
-/** Older section names, still accepted (SPEC §9) and mapped per DESIGN §7. */
+/** Older section names, still accepted from callers written against them, and mapped to today's sections. */
 export const LEGACY_SECTIONS = {
   story: 'how_started',
   why_started: 'problem',

@@ -4,7 +4,7 @@ import { createCrawlAgent, fetchPage } from '../crawl/fetch-page.ts';
 import { CrawlError, type CrawlOptions } from '../crawl/types.ts';
 import { detectBadge, type BadgeTarget } from './badge-detect.ts';
 
-/** Badge pages: 5 redirects within the company's website (domain/company.ts), 10 s, the first 1 MB (issue 11 §1). */
+/** Badge pages: 5 redirects within the company's website (domain/company.ts), 10 s, the first 1 MB. */
 export const BADGE_FETCH_LIMITS = { maxRedirects: 5, timeoutMs: 10_000, maxBytes: 1_000_000 } as const;
 
 export type BadgeStatus = 'present' | 'missing' | 'inconclusive';

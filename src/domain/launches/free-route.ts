@@ -30,7 +30,7 @@ export async function chooseFreePlan(db: Db, ownerId: number, listingId: number)
 }
 
 /**
- * Moves a waiting free listing on as far as it can go now (issue 11 §2): founder profile
+ * Moves a waiting free listing on as far as it can go now: founder profile
  * incomplete → awaiting_profile; badge not confirmed present by its last check → awaiting_badge;
  * both met → a slot in the earliest week at least `free_queue_weeks` out that has one left,
  * status scheduled. Runs under the listing's row lock; anything else is returned unchanged.

@@ -17,7 +17,7 @@ export interface PaidLaunchResult {
 }
 
 /**
- * A paid launch of a listing (issue 11 §3; checkout fulfilment calls it): `week` null (or this
+ * A paid launch of a listing (checkout fulfilment calls it): `week` null (or this
  * week's Monday) → live now; a later Monday → scheduled for it. No badge or profile needed. It takes
  * a paid slot under the week's row lock, gives back a free slot the listing held, and re-aims the
  * `listing:{id}` workflow (signal `paidLaunch`, started if need be). Idempotent: a second call for

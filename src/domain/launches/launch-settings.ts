@@ -4,7 +4,7 @@ import { notFound } from '../../errors.ts';
 /** What happens to a live free listing whose badge stays missing beyond the grace period. */
 export type AfterGraceAction = 'note' | 'unlist';
 
-/** A site's launch settings (sites.settings), with the defaults of issue 11. */
+/** A site's launch settings (sites.settings), with their defaults (`sites:set` changes them). */
 export interface LaunchSettings {
   /** Whole weeks between now and the earliest free launch week. @default 4 */
   free_queue_weeks: number;

@@ -19,7 +19,7 @@ export const launchStateOf = (row: Pick<ListingRow, 'status' | 'plan' | 'launch_
   row ? { status: row.status, plan: row.plan, launch_week: row.launch_week } : { status: 'gone', plan: null, launch_week: null };
 
 /**
- * Launches a scheduled listing once its week has started (issue 11 §2): a paid one at once; a free
+ * Launches a scheduled listing once its week has started: a paid one at once; a free
  * one after a last badge check. Missing then → back to awaiting_badge, the slot released and the
  * owner told; present or inconclusive (their server's trouble is no reason to miss the week) → live.
  */

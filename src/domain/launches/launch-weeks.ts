@@ -17,7 +17,7 @@ export interface LaunchWeek {
   paid_slots: number;
   /** Paid slots taken: booked by paid launches or held by checkouts (so `paid_slots - paid_taken` are free). */
   paid_taken: number;
-  /** Of paid_taken, the slots held by checkouts that can still be paid (issue 20 §1). */
+  /** Of paid_taken, the slots held by checkouts that can still be paid. */
   paid_held: number;
   state: LaunchWeekState;
 }

@@ -68,7 +68,7 @@ export async function chooseFree(deps: LaunchDeps, ownerId: number, listingId: n
 
 /**
  * After the owner's founder profile changed: their free listings waiting on it move on at once
- * (issue 11 §2) and their flows are woken. A flow that cannot be reached now still finds the new
+ * and their flows are woken. A flow that cannot be reached now still finds the new
  * state at its next scheduled re-check, so that is no reason to fail the profile update.
  */
 export async function wakeProfileWaiters(

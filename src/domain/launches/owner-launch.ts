@@ -9,7 +9,7 @@ import { queuePositions } from './slots.ts';
 /** Statuses of a free listing that still waits for its badge or founder profile. */
 export const WAITING_STATUSES: ReadonlySet<string> = new Set(['draft', 'awaiting_profile', 'awaiting_badge']);
 
-/** What the owner's view of a listing adds about its launch (issue 11 §2). */
+/** What the owner's view of a listing adds about its launch. */
 export interface LaunchDetails {
   /** 1-based place in its launch week (order of booking); null without a week. */
   queue_position: number | null;

@@ -4,7 +4,7 @@ import { addWeeks } from '../ranking/weeks.ts';
 
 /**
  * Paid launch capacity of a week: its paid slots (booked) and the slots held by checkouts that can
- * still be paid (issue 20 §1). Counted per listing: a listing's own slot or hold in the week is one
+ * still be paid, so a slot is never sold twice. Counted per listing: a listing's own slot or hold in the week is one
  * place however many orders name it, and never stands in its own way.
  */
 

@@ -22,7 +22,7 @@ export async function findCompanyListing(db: Db, siteId: number, url: string): P
 }
 
 /**
- * insertListing under the rule "one listing per company and site" (DESIGN §7), for owners
+ * insertListing under the rule "one listing per company and site" (domain/company.ts), for owners
  * (submit_draft) and imports (listings:import) alike; otherwise 409 already_listed naming the
  * listing to claim. Inserts of one company on one site take turns under a transaction-scoped
  * advisory lock, so of two at once exactly one lists it. A lock, not a unique index: listings

@@ -23,7 +23,7 @@ export interface NewMilestone {
 
 const COLUMNS = ['id', 'date', 'title', 'description', 'url'];
 
-/** Milestones show publicly on paid listings or when the milestones section is unlocked (SPEC §2). */
+/** Milestones show publicly on paid listings or when the milestones section is unlocked. */
 export function milestonesArePublic(row: Pick<ListingRow, 'plan' | 'unlocked_sections'>): boolean {
   return row.plan === 'paid' || row.unlocked_sections.includes('milestones');
 }

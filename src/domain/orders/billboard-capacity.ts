@@ -4,7 +4,7 @@ import { addDays } from './product-options.ts';
 
 /**
  * The billboard's days: one listing a day per site, booked (`billboard_days`) or held by a
- * checkout (issue 20 §1). Holding and booking days both happen under the site's billboard lock.
+ * checkout, so a day is never sold twice. Holding and booking days both happen under the site's billboard lock.
  */
 
 // First key of the two-key advisory lock: the billboard's lock of a site (the second key).

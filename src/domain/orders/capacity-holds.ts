@@ -9,7 +9,7 @@ import type { ResolvedItem } from './items.ts';
 import { MAX_WEEKS_AHEAD, addDays } from './product-options.ts';
 
 /**
- * Capacity held by orders (issue 20 §1): create_checkout holds what its items need under the same
+ * Capacity held by orders, so nothing is sold twice: create_checkout holds what its items need under the same
  * lock a booking takes, so the last paid slot of a week (or a billboard day) is sold once. A
  * hold counts while its order can still be paid, or is paid and its line not yet booked;
  * fulfilment turns it into the booking, expiry and refunds delete it.

@@ -22,7 +22,7 @@ export class FulfilmentRefused extends Error {}
 /**
  * A paid line whose product can no longer be delivered (its week is full after an operator
  * change, its billboard days went to another order, its section is unlocked already, its listing
- * is unlisted...): the order refunds it at once (issue 20 §1), support has nothing to decide.
+ * is unlisted...): the order refunds it at once, support has nothing to decide.
  */
 export class Undeliverable extends Error {}
 

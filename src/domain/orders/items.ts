@@ -102,7 +102,7 @@ export async function resolveItems(
 }
 
 /**
- * Every listing named must be the caller's and on the request's site (issue 20 §4): another
+ * Every listing named must be the caller's and on the request's site: another
  * owner's listing, or one of the caller's on another site, is "not found" here, as it is in this
  * site's directory (a company may have a listing on each site; placements are sold per site).
  * Returns their names by id. With a cache TTL (quotes, which change nothing) the caller's listings

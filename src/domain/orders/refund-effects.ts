@@ -9,7 +9,7 @@ import { endedText } from './refund-words.ts';
 export type { EndedFact, EndedItem } from './refund-ended.ts';
 
 /**
- * Refunding a line takes back what it paid for, at once (docs: README "Refunds"): the featured
+ * Refunding a line takes back what it paid for, at once (docs/payments.md): the featured
  * weeks from this week on, its category placements, its billboard days from today on, the section
  * it unlocked, and a paid launch of a listing not live yet (the listing goes back to choosing how
  * to launch). Past weeks and days stay as history: they were delivered. Each line keeps what its

@@ -8,7 +8,7 @@ import { endedForWebhook, refundLines } from './refund-effects.ts';
 
 /**
  * A paid line that cannot be delivered (fulfilment threw Undeliverable) is refunded at once, not
- * left to support (issue 20 §1): we never keep money for something we sold twice. The refund is
+ * left to support: we never keep money for something we sold twice. The refund is
  * the LINE's share of the payment (its net after discount plus its VAT), not the whole order: the
  * other lines are still delivered, and the order's lines add up to its total. The order becomes
  * `refunded` when no line is left unrefunded; the buyer gets a notification and a mail.

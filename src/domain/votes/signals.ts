@@ -4,7 +4,7 @@ import { isbot } from 'isbot';
 import { isoWeekLabel, isoWeekStart } from '../ranking/weeks.ts';
 
 /**
- * The signals kept with a vote (issue 24), and nothing more: the account's age and how it was
+ * The signals kept with a vote (to find vote rings), and nothing more: the account's age and how it was
  * confirmed, a keyed hash of the client's network, the user-agent family, the referrer's host
  * and the time. The address itself is never stored: only an HMAC of its /24 (IPv4) or /48
  * (IPv6) network, with a key that changes every ISO week (app secret `vote-network:{week}`), so

@@ -12,7 +12,7 @@ import { webhookMessageId, type AttemptOutcome, type WebhookEventType } from './
 import { getOwnEndpoint } from './endpoints.ts';
 import { openSecret } from './secret-box.ts';
 
-/** Each POST may take this long, answer included (issue 25 §1). */
+/** Each POST may take this long, answer included, so a slow endpoint cannot hold a worker. */
 export const DELIVERY_TIMEOUT_MS = 10_000;
 /** What we read of an answer (only its status matters). */
 const MAX_ANSWER_BYTES = 64 * 1024;

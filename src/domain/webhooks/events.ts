@@ -1,4 +1,4 @@
-/** The events an owner can subscribe an endpoint to (issue 25 §1), about their own listings and orders. */
+/** The events an owner can subscribe an endpoint to, about their own listings and orders. */
 export const WEBHOOK_EVENT_TYPES = [
   'listing.scheduled',
   'listing.live',

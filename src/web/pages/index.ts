@@ -68,29 +68,29 @@ export const pageModules: PageRoutes[] = [
   // Votes, the weekly ranking and the upcoming launch weeks.
   votePages,
   launchesPages,
-  // Trust in the ranking (issue 24): the published policy.
+  // Trust in the ranking: the published policy.
   votePolicyPages,
-  // Claims (issue 13): the claimant's pages and the emailed link.
+  // Claims: the claimant's pages and the emailed link.
   claimPages,
   claimLinkPages,
-  // Orders (issue 12): the pay page, the account's orders and invoices.
+  // Orders: the pay page, the account's orders and invoices.
   checkoutPages,
   orderPages,
-  // Owners buy in the browser (issue 22): the promote page of a listing.
+  // Owners buy in the browser: the promote page of a listing.
   promotePages,
   categoryPages,
-  // Launch analytics (issue 25): clicks out through /go/{slug}, the owner's numbers and their CSV.
+  // Launch analytics: clicks out through /go/{slug}, the owner's numbers and their CSV.
   listingStatsPages,
-  // Listing logos and preview images (issue 23).
+  // Listing logos and preview images.
   listingMediaPages,
-  // The owner's side of a listing (issue 22): its home, edit page, updates and milestones.
+  // The owner's side of a listing: its home, edit page, updates and milestones.
   accountListingHomePages,
   accountListingEditPages,
   accountListingContentPages,
-  // Browse and share (issue 23): robots, sitemap, favicon, share image; feeds and the launch calendar.
+  // Browse and share: robots, sitemap, favicon, share image; feeds and the launch calendar.
   seoPages,
   feedPages,
-  // Webhooks (issue 25 §1): the owner's endpoints and their deliveries.
+  // Webhooks: the owner's endpoints and their deliveries.
   webhookPages,
   // Mail people can stop: the one-click link's page (its POST is in router.ts, outside the CSRF check).
   unsubscribePages,

@@ -44,7 +44,7 @@ const METRICS: { key: Metric; title: string; one: string; many: string; pattern:
 ];
 
 /**
- * Launch analytics (issue 25 §2): `/go/{slug}` counts a click and sends the visitor to the
+ * Launch analytics: `/go/{slug}` counts a click and sends the visitor to the
  * listing's website with `ref=` naming this site; the owner's `/account/listings/{id}/stats` shows
  * the launch week in charts and a table, and `stats.csv` gives its hours as CSV.
  */

@@ -8,7 +8,7 @@ import { createTestDatabase } from '../../helpers/env.ts';
 import { eventually } from '../../helpers/eventually.ts';
 import { insertLiveListing } from '../../helpers/listings.ts';
 
-// The page counters' buffer (issue 25 §2): nothing is written per event; a batch goes out at N
+// The page counters' buffer: nothing is written per event; a batch goes out at N
 // events, on the timer, and on close; counts of a listing deleted meanwhile are dropped without
 // losing the rest; counting off writes nothing.
 

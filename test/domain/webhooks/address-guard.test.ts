@@ -7,7 +7,7 @@ import { api, startTestEnv, type TestEnv } from '../../helpers/env.ts';
 import { startReceiver } from '../../helpers/webhook-receiver.ts';
 
 /**
- * Private addresses (issue 25 §1): refused when an endpoint is added, and again when a delivery
+ * Private addresses: refused when an endpoint is added, and again when a delivery
  * connects (a host may resolve elsewhere by then), unless CRAWL_ALLOW_PRIVATE_NETWORKS. This env
  * runs as production does, with private networks refused.
  */

@@ -14,7 +14,7 @@ import { checkout, postWebhook, succeededEvent, waitForOrder } from '../../helpe
 import { voters, shiftIntoPast } from '../../helpers/votes.ts';
 
 /**
- * The moments that emit owners' events (issue 25 §1): each writes one event and one delivery per
+ * The moments that emit owners' events: each writes one event and one delivery per
  * subscribed endpoint, once however often the step repeats, with the objects the operations return.
  * Endpoints point at a closed port: delivery itself is tested in test/api/webhooks.test.ts.
  */
