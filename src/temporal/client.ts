@@ -9,7 +9,7 @@ import { draftWorkflowId } from '../domain/drafts/drafts.ts';
 import { listingImportWorkflowId } from '../domain/listings/import-listing.ts';
 import { listingUpdateWorkflowId } from '../domain/updates/updates.ts';
 import { webhookDeliveryWorkflowId } from '../domain/webhooks/events.ts';
-import { CLAIM_ID, DRAFT_ID, DRAFT_STATUS, LISTING_ID, ORDER_NUMBER, SITE_KEY } from '../workflows/search-attributes.ts';
+import { CLAIM_ID, DRAFT_ID, DRAFT_STATUS, LISTING_ID, ORDER_NUMBER, SITE_KEY } from '../workflows/contracts/search-attributes.ts';
 import { PAYMENT_CONFIRMED_SIGNAL, orderWorkflowId, type OrderWorkflowInput } from '../domain/orders/order-flow.ts';
 import type * as workflows from '../workflows/index.ts';
 import {
@@ -22,7 +22,7 @@ import {
   webhookDeliverySummary,
 } from '../workflows/summaries.ts';
 import { temporalClientSdk } from './client-sdk.ts';
-import { TASK_QUEUES } from './task-queues.ts';
+import { TASK_QUEUES } from '../workflows/contracts/task-queues.ts';
 
 type Workflows = typeof workflows;
 type WorkflowName = keyof Workflows;

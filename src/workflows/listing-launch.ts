@@ -1,6 +1,6 @@
 import { condition, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { LaunchActivities } from '../activities/launches.ts';
-import { msUntilWeekStart } from '../domain/ranking/weeks.ts';
+import { msUntilWeekStart } from './contracts/weeks.ts';
 
 const STEP_TIMEOUT = '1 minute';
 const MINUTE = 60_000;

@@ -1,8 +1,8 @@
 import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
 import { executeChild, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { RankingActivities } from '../activities/ranking.ts';
-import { isoWeekLabel, isoWeekMonday, isoWeekStart } from '../domain/ranking/weeks.ts';
-import { SITE_KEY } from './search-attributes.ts';
+import { isoWeekLabel, isoWeekMonday, isoWeekStart } from './contracts/weeks.ts';
+import { SITE_KEY } from './contracts/search-attributes.ts';
 import { siteVoteScanSummary } from './summaries.ts';
 
 const RANKING_QUEUE = 'ranking';

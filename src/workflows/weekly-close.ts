@@ -1,10 +1,10 @@
 import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
-import { SITE_KEY } from './search-attributes.ts';
+import { SITE_KEY } from './contracts/search-attributes.ts';
 import { siteWeeklyCloseSummary } from './summaries.ts';
 import { executeChild, patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { MailActivities } from '../activities/mail.ts';
 import type { RankingActivities } from '../activities/ranking.ts';
-import { addWeeks, isoWeekLabel, isoWeekMonday, isoWeekStart } from '../domain/ranking/weeks.ts';
+import { addWeeks, isoWeekLabel, isoWeekMonday, isoWeekStart } from './contracts/weeks.ts';
 
 const STEP_TIMEOUT = '1 minute';
 const DELIVERY_TIMEOUT = '10 minutes';

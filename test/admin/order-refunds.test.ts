@@ -3,7 +3,7 @@ import test from 'ava';
 import { createVerifiedUser } from '../../src/auth/accounts.ts';
 import { createApiKey } from '../../src/auth/api-keys.ts';
 import { listingLaunchWorkflowId } from '../../src/domain/launches/launch-flow.ts';
-import { isoWeekStart } from '../../src/domain/ranking/weeks.ts';
+import { isoWeekStart } from '../../src/workflows/contracts/weeks.ts';
 import { ManualClock } from '../../src/domain/time/clock.ts';
 import { createEndpoint } from '../../src/domain/webhooks/endpoints.ts';
 import { adminInProcess } from '../helpers/admin.ts';
