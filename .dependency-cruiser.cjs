@@ -1,6 +1,8 @@
 // The layering of docs/architecture.md as rules, run by `npm run lint`:
 //   transport (api | mcp | web | admin) → operations → domain → db / Temporal / adapters.
-// Workflows are replayed, so they reach I/O only through activities imported as types.
+// Workflows are replayed, so they reach I/O only through activities imported as types. What
+// workflows and their callers share (ids, signals, task queues, search attributes, the calendar)
+// is src/workflows/contracts/, pure, below everything that imports it.
 const TRANSPORT = '^src/(api|mcp|web|admin|app\\.ts)';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -23,9 +25,21 @@ module.exports = {
     {
       name: 'domain-uses-ports',
       severity: 'error',
-      comment: 'The domain declares the ports it needs (workflow starter, payments, search) and main.ts hands it the implementations.',
+      comment:
+        'The domain declares the ports it needs (workflow starter, payments, search) and main.ts hands it the implementations; of the workflows it reads only the pure contracts (ids, the calendar).',
       from: { path: '^src/domain/' },
-      to: { path: ['^src/temporal/', '^src/workflows/', '^src/activities/', '^src/payments/', '^src/search/', '^src/services\\.ts$', '^src/main\\.ts$'] },
+      to: {
+        path: ['^src/temporal/', '^src/workflows/', '^src/activities/', '^src/payments/', '^src/search/', '^src/services\\.ts$', '^src/main\\.ts$'],
+        pathNot: '^src/workflows/contracts/',
+      },
+    },
+    {
+      name: 'domain-knows-no-temporal',
+      severity: 'error',
+      comment:
+        'The domain talks to workflows through the WorkflowStarter port only: nothing it imports, however indirectly (so not the signal definitions), is a Temporal package.',
+      from: { path: '^src/domain/' },
+      to: { path: 'node_modules/@temporalio/', reachable: true },
     },
     {
       name: 'operations-know-no-transport',
@@ -75,16 +89,27 @@ module.exports = {
       from: { path: '^src/search/' },
       to: {
         path: [TRANSPORT, '^src/operations/', '^src/domain/', '^src/auth/', '^src/workflows/', '^src/activities/'],
-        pathNot: '^src/domain/(listings/(search-port|listing-row)|ranking/weeks)\\.ts$',
+        pathNot: ['^src/domain/listings/(search-port|listing-row)\\.ts$', '^src/workflows/contracts/weeks\\.ts$'],
       },
     },
     {
       name: 'workflows-are-deterministic',
       severity: 'error',
-      comment: 'Workflow code is replayed: no I/O; activities are imported as types, the domain only for its pure calendar and name lists.',
+      comment: 'Workflow code is replayed: no I/O; activities and the domain are imported as types only.',
       from: { path: '^src/workflows/' },
       to: {
-        pathNot: ['^src/workflows/', '^node_modules/@temporalio/(workflow|common)', '^src/domain/[a-z-]+/(weeks|kinds)\\.ts$'],
+        pathNot: ['^src/workflows/', 'node_modules/@temporalio/(workflow|common)/'],
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+    {
+      name: 'workflow-contracts-are-pure',
+      severity: 'error',
+      comment:
+        'The contracts are imported by workflows, the client adapter, the domain and tests alike: they hold names, definitions and pure functions, importing (other than as types) only each other and the SDK\'s pure definition helpers.',
+      from: { path: '^src/workflows/contracts/' },
+      to: {
+        pathNot: ['^src/workflows/contracts/', 'node_modules/@temporalio/(workflow|common)/'],
         dependencyTypesNot: ['type-only'],
       },
     },

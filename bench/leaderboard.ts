@@ -10,7 +10,7 @@ import { createApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import type { Db } from '../src/db/knex.ts';
 import { freezeWeek } from '../src/domain/ranking/weekly-close.ts';
-import { addWeeks, isoWeekLabel, isoWeekStart } from '../src/domain/ranking/weeks.ts';
+import { addWeeks, isoWeekLabel, isoWeekStart } from '../src/workflows/contracts/weeks.ts';
 import { operations } from '../src/operations/index.ts';
 import { createServices } from '../src/services.ts';
 import { benchDatabase, compare, listen, printTable, runBench } from './harness.ts';

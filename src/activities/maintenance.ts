@@ -1,5 +1,5 @@
 import type { Db } from '../db/knex.ts';
-import type { PurgeKind } from '../domain/maintenance/kinds.ts';
+import type { PurgeKind } from '../workflows/contracts/purge-kinds.ts';
 import { purgeBatch } from '../domain/maintenance/purge.ts';
 
 export interface MaintenanceActivityDeps {

@@ -2,7 +2,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/knex.ts';
 import { FulfilmentRefused, Undeliverable, fulfilLine, openLines } from '../domain/orders/fulfilment.ts';
-import { UNDELIVERABLE } from '../domain/orders/order-flow.ts';
+import { UNDELIVERABLE } from '../workflows/contracts/messages.ts';
 import { applyPayment, completeOrder, expireOrder, markAttention, recordRefund, type PaymentOutcome } from '../domain/orders/payment.ts';
 import { refundUndeliverableLine } from '../domain/orders/undeliverable.ts';
 import { isPayableAmount } from '../domain/orders/payment-events.ts';

@@ -7,13 +7,13 @@ export const FLOWS_USAGE = `  npm run admin -- flows:stuck   (drafts, orders, cl
 
 export interface FlowsDeps {
   config: Config;
-  workflows: Pick<WorkflowStarter, 'client'>;
+  workflows: Pick<WorkflowStarter, 'workflowStatus'>;
 }
 
 /** Runs a flows:* command; returns null for other commands. */
 export async function runFlowsCommand(db: Db, deps: FlowsDeps, command: string | undefined): Promise<number | null> {
   if (command !== 'flows:stuck') return null;
-  const stuck = await findStuckFlows(db, deps.workflows.client);
+  const stuck = await findStuckFlows(db, deps.workflows);
   if (stuck.length === 0) {
     console.log('nothing is stuck');
     return 0;

@@ -5,7 +5,7 @@ import { runBadgeCheck } from '../domain/launches/badge-check.ts';
 import { advanceFreeListing } from '../domain/launches/free-route.ts';
 import { siteKeyOf } from '../domain/launches/owner-actions.ts';
 import { queuePositions } from '../domain/launches/slots.ts';
-import { isoWeekLabel, isoWeekStart, isoWeekMonday } from '../domain/ranking/weeks.ts';
+import { isoWeekLabel, isoWeekStart, isoWeekMonday } from '../workflows/contracts/weeks.ts';
 import type { ListingRow } from '../domain/listings/listings.ts';
 import { badRequest, notFound } from '../errors.ts';
 import type { WorkflowStarter } from '../domain/ports.ts';

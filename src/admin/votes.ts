@@ -1,6 +1,6 @@
 import type { Db } from '../db/knex.ts';
 import { removedVotes, voidVotes } from '../domain/ranking/voided-votes.ts';
-import { isoWeekLabel, isoWeekMonday, isoWeekStart } from '../domain/ranking/weeks.ts';
+import { isoWeekLabel, isoWeekMonday, isoWeekStart } from '../workflows/contracts/weeks.ts';
 import { readSites } from '../domain/sites/sites.ts';
 import { decideFlag, listFlags, type VoteFlag } from '../domain/votes/flags.ts';
 import { scanWeek } from '../domain/votes/scan.ts';

@@ -2,9 +2,8 @@
  * The ports the domain needs from outside it; main.ts builds the implementations once
  * (src/temporal/client.ts, src/payments/) and hands them down. The search engine's port is
  * beside its area (listings/search-port.ts), the payment provider's beside orders
- * (orders/payment-port.ts).
+ * (orders/payment-port.ts). None of them hands out an SDK: the domain knows no Temporal or Stripe types.
  */
-import type { Client } from '@temporalio/client';
 import type { ClaimWorkflowInput, VerifyNowResult } from './claims/claim-flow.ts';
 import type { OrderWorkflowInput, PaymentConfirmed } from './orders/order-flow.ts';
 import type { WebhookDeliveryInput } from './webhooks/events.ts';
@@ -12,6 +11,19 @@ import type { WebhookDeliveryInput } from './webhooks/events.ts';
 export type { PaymentProvider, PaymentEvent, ProviderName } from './orders/payment-port.ts';
 export type { SearchEngine } from './listings/search-port.ts';
 export type { MediaFile, MediaStore } from './media/media-port.ts';
+
+/** A workflow run's status as Temporal names it, in lower case; `missing` when the id has no run. */
+export type WorkflowStatus =
+  | 'running'
+  | 'completed'
+  | 'failed'
+  | 'canceled'
+  | 'terminated'
+  | 'continued_as_new'
+  | 'timed_out'
+  | 'paused'
+  | 'unknown'
+  | 'missing';
 
 /** The workflow starts and messages the domain and the operations need; one Temporal connection per process. */
 export interface WorkflowStarter {
@@ -30,8 +42,8 @@ export interface WorkflowStarter {
   paidLaunch(listingId: number, siteKey: string, week: string | null): Promise<void>;
   /** Starts (or finds) a claim's workflow `claim:{id}`, searchable by ClaimId and ListingId. */
   startClaim(input: ClaimWorkflowInput & { listingId: number; slug: string }): Promise<void>;
-  /** Update `verifyNow` on a claim's running workflow; WorkflowNotFoundError when it is closed. */
-  verifyClaimNow(claimId: number): Promise<VerifyNowResult>;
+  /** Update `verifyNow` on a claim's running workflow; null when no run of it is running (closed or missing). */
+  verifyClaimNow(claimId: number): Promise<VerifyNowResult | null>;
   /** Signal `emailLinkOpened`: the claim was verified by its emailed link. */
   signalClaimLinkOpened(claimId: number): Promise<void>;
   /** Starts `order:{number}`: waits for the payment until the link expires, then fulfils. */
@@ -43,8 +55,10 @@ export interface WorkflowStarter {
    * event is about a listing; `replace` ends a run of an older round still retrying (redeliver).
    */
   startWebhookDelivery(input: WebhookDeliveryInput, about: { listingId: number | null; replace: boolean }): Promise<void>;
-  /** The Temporal client (support commands use it for updates and queries). */
-  readonly client: Client;
+  /** Update `retry` on `order:{number}` (it tries the unfulfilled lines again); false when no run of it is running. */
+  retryOrder(number: string): Promise<boolean>;
+  /** Where the latest run of a workflow stands (flows:stuck); `missing` when there is none. */
+  workflowStatus(workflowId: string): Promise<WorkflowStatus>;
   /** Frontend reachable (used by /readyz). */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -4,20 +4,11 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { temporalClientSdk } from '../temporal/client-sdk.ts';
 import { recordServer, stopIfOrphaned } from './orphans.ts';
+import { SEARCH_ATTRIBUTES } from '../workflows/contracts/search-attributes.ts';
 import { StartupError } from './startup-error.ts';
 
 const execFileAsync = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '../..');
-
-/** Custom search attributes operators use to find flows in the UI (docs/architecture.md: How a workflow travels). */
-export const SEARCH_ATTRIBUTES = {
-  ListingId: 'Int',
-  OrderNumber: 'Keyword',
-  ClaimId: 'Int',
-  DraftId: 'Int',
-  DraftStatus: 'Keyword',
-  SiteKey: 'Keyword',
-} as const;
 
 export interface TemporalDevServerOptions {
   port: number;

@@ -5,7 +5,7 @@ import { getOrderView, listOrderViews } from '../domain/orders/order-views.ts';
 import { priceOrder, type PricingContext } from '../domain/orders/pricing.ts';
 import { coveredWeeks } from '../domain/orders/line-text.ts';
 import { siteWeekWindow, weekLeftText } from '../domain/orders/placement-weeks.ts';
-import { isoWeekLabel } from '../domain/ranking/weeks.ts';
+import { isoWeekLabel } from '../workflows/contracts/weeks.ts';
 import { callerId, defineOperation, type OperationContext } from './operation.ts';
 import { Order, QuoteBody, QuoteWithWeek } from './order-schemas.ts';
 import { Id, PageQuery, page } from './schemas.ts';

@@ -3,7 +3,7 @@ import { mediaUrl } from '../paths.ts';
 import { listInterviewQuestions } from '../domain/catalog/interview-questions.ts';
 import { listProducts } from '../domain/catalog/products.ts';
 import { cachedCommunityLeaderboard } from '../domain/ranking/leaderboard.ts';
-import { ISO_WEEK_PATTERN, isoWeekMonday, isoWeekStart } from '../domain/ranking/weeks.ts';
+import { ISO_WEEK_PATTERN, isoWeekMonday, isoWeekStart } from '../workflows/contracts/weeks.ts';
 import { listSites } from '../domain/sites/sites.ts';
 import { defineOperation } from './operation.ts';
 import { ProductUnit } from './order-schemas.ts';

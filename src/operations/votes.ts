@@ -1,5 +1,5 @@
 import { castVote, withdrawVote, type VoteOutcome } from '../domain/ranking/votes.ts';
-import { addWeeks } from '../domain/ranking/weeks.ts';
+import { addWeeks } from '../workflows/contracts/weeks.ts';
 import { countVoteButtonView } from '../domain/votes/button-views.ts';
 import { voteSignals, type SecretSource } from '../domain/votes/signals.ts';
 import { callerId, type OperationContext } from './operation.ts';

@@ -1,7 +1,7 @@
 import type { Db } from '../db/knex.ts';
 import { PUBLIC_COLUMNS } from '../domain/listings/listing-row.ts';
 import type { SearchEngine, SearchPage, SearchQuery } from '../domain/listings/search-port.ts';
-import { isoWeekStart } from '../domain/ranking/weeks.ts';
+import { isoWeekStart } from '../workflows/contracts/weeks.ts';
 import type { IndexedListing, IndexMatches, IndexQuery, SearchLimits } from './index-types.ts';
 import { SearchIndex } from './memory-index.ts';
 import { PostgresSearch } from './postgres-engine.ts';

@@ -2,7 +2,7 @@ import { TtlCache } from '../cache/ttl-cache.ts';
 import type { Db } from '../db/knex.ts';
 import type { ListingRow } from '../domain/listings/listing-row.ts';
 import type { SearchEngine, SearchPage, SearchQuery } from '../domain/listings/search-port.ts';
-import { isoWeekStart } from '../domain/ranking/weeks.ts';
+import { isoWeekStart } from '../workflows/contracts/weeks.ts';
 import { COLUMNS, NONE, normalised, run, SEARCH_TOTAL_LIMIT, type Finder, type Matches } from './results.ts';
 import { correctTypos, expandWords, matchableText, tsqueryOf, type SearchText, type TsQuery } from './text.ts';
 

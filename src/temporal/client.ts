@@ -1,16 +1,27 @@
-import type { Client, Connection, WorkflowStartOptions } from '@temporalio/client';
-import { ApplicationFailure, WorkflowNotFoundError, type SearchAttributePair } from '@temporalio/common';
+import type { Client, Connection, WorkflowHandle, WorkflowStartOptions } from '@temporalio/client';
+import { ApplicationFailure, WorkflowNotFoundError, type SearchAttributePair, type SignalDefinition } from '@temporalio/common';
 import { AppError, ERROR_CATALOGUE, serviceUnavailable, type ErrorCode } from '../errors.ts';
-import { claimWorkflowId } from '../domain/claims/claims.ts';
-import type { VerifyNowResult } from '../domain/claims/claim-flow.ts';
-import { listingLaunchWorkflowId } from '../domain/launches/launch-flow.ts';
-import type { WorkflowStarter } from '../domain/ports.ts';
-import { draftWorkflowId } from '../domain/drafts/drafts.ts';
-import { listingImportWorkflowId } from '../domain/listings/import-listing.ts';
-import { listingUpdateWorkflowId } from '../domain/updates/updates.ts';
-import { webhookDeliveryWorkflowId } from '../domain/webhooks/events.ts';
-import { CLAIM_ID, DRAFT_ID, DRAFT_STATUS, LISTING_ID, ORDER_NUMBER, SITE_KEY } from '../workflows/search-attributes.ts';
-import { PAYMENT_CONFIRMED_SIGNAL, orderWorkflowId, type OrderWorkflowInput } from '../domain/orders/order-flow.ts';
+import { companyKey } from '../domain/company.ts';
+import type { WorkflowStarter, WorkflowStatus } from '../domain/ports.ts';
+import {
+  emailLinkOpenedSignal,
+  paidLaunchSignal,
+  paymentConfirmedSignal,
+  recheckSignal,
+  retryUpdate,
+  verifyNowUpdate,
+} from '../workflows/contracts/messages.ts';
+import { CLAIM_ID, DRAFT_ID, DRAFT_STATUS, LISTING_ID, ORDER_NUMBER, SITE_KEY } from '../workflows/contracts/search-attributes.ts';
+import {
+  claimWorkflowId,
+  draftWorkflowId,
+  listingImportWorkflowId,
+  listingLaunchWorkflowId,
+  listingUpdateWorkflowId,
+  orderWorkflowId,
+  webhookDeliveryWorkflowId,
+} from '../workflows/contracts/workflow-ids.ts';
+import type { OrderWorkflowInput } from '../domain/orders/order-flow.ts';
 import type * as workflows from '../workflows/index.ts';
 import {
   claimSummary,
@@ -22,7 +33,7 @@ import {
   webhookDeliverySummary,
 } from '../workflows/summaries.ts';
 import { temporalClientSdk } from './client-sdk.ts';
-import { TASK_QUEUES } from './task-queues.ts';
+import { TASK_QUEUES } from '../workflows/contracts/task-queues.ts';
 
 type Workflows = typeof workflows;
 type WorkflowName = keyof Workflows;
@@ -57,14 +68,15 @@ export function createWorkflowStarter(options: TemporalClientOptions): WorkflowS
     unavailableOnError(() =>
       connection().withDeadline(Date.now() + START_DEADLINE_MS, () => client().workflow.start<Workflows[W]>(workflowType, start)),
     );
-  const signalLaunch = (listingId: number, siteKey: string, signal: string, signalArgs: unknown[]) =>
+  const signalLaunch = <A extends unknown[]>(listingId: number, siteKey: string, signal: SignalDefinition<A>, signalArgs: A) =>
     unavailableOnError(() =>
       connection().withDeadline(Date.now() + START_DEADLINE_MS, () =>
-        client().workflow.signalWithStart('listingLaunchWorkflow', {
+        client().workflow.signalWithStart<Workflows['listingLaunchWorkflow'], unknown[]>('listingLaunchWorkflow', {
           taskQueue: TASK_QUEUES.listings,
           workflowId: listingLaunchWorkflowId(listingId),
           args: [{ listingId }],
-          signal,
+          // The definition and its arguments agree by signalLaunch's type; the SDK's option type cannot say so for any A.
+          signal: signal as SignalDefinition<unknown[]>,
           signalArgs,
           staticSummary: launchSummary(listingId, siteKey),
           // Operators find launches by listing and site in the Temporal UI.
@@ -75,15 +87,17 @@ export function createWorkflowStarter(options: TemporalClientOptions): WorkflowS
         }),
       ),
     );
+  // The messages of running flows: a closed or missing run answers null (not a 503).
+  const message = <T>(workflowId: string, deadlineMs: number, send: (handle: WorkflowHandle) => Promise<T>) =>
+    nullWhenNotFound(() =>
+      unavailableOnError(() => connection().withDeadline(Date.now() + deadlineMs, () => send(client().workflow.getHandle(workflowId)))),
+    );
   return {
-    get client() {
-      return client();
-    },
     async recheckLaunch(listingId, siteKey) {
-      await signalLaunch(listingId, siteKey, 'recheck', []);
+      await signalLaunch(listingId, siteKey, recheckSignal, []);
     },
     async paidLaunch(listingId, siteKey, week) {
-      await signalLaunch(listingId, siteKey, 'paidLaunch', [{ week }]);
+      await signalLaunch(listingId, siteKey, paidLaunchSignal, [{ week }]);
     },
     async startDraft(draftId, { url, siteKey }) {
       await startBounded('draftWorkflow', {
@@ -102,7 +116,7 @@ export function createWorkflowStarter(options: TemporalClientOptions): WorkflowS
     async importListing({ siteId, siteKey, url }) {
       const handle = await startBounded('listingImportWorkflow', {
         taskQueue: TASK_QUEUES.drafts,
-        workflowId: listingImportWorkflowId(siteKey, url),
+        workflowId: listingImportWorkflowId(siteKey, companyKey(url)),
         args: [{ siteId, url }],
         // A second import of the same company while one runs waits for that one's result.
         workflowIdConflictPolicy: 'USE_EXISTING',
@@ -159,16 +173,22 @@ export function createWorkflowStarter(options: TemporalClientOptions): WorkflowS
       });
     },
     async verifyClaimNow(claimId) {
-      return unavailableOnError(() =>
-        connection().withDeadline(Date.now() + CHECK_DEADLINE_MS, () =>
-          client().workflow.getHandle(claimWorkflowId(claimId)).executeUpdate<VerifyNowResult, []>('verifyNow'),
-        ),
-      );
+      return message(claimWorkflowId(claimId), CHECK_DEADLINE_MS, (handle) => handle.executeUpdate(verifyNowUpdate));
     },
     async signalClaimLinkOpened(claimId) {
       await unavailableOnError(() =>
-        connection().withDeadline(Date.now() + START_DEADLINE_MS, () => client().workflow.getHandle(claimWorkflowId(claimId)).signal('emailLinkOpened')),
+        connection().withDeadline(Date.now() + START_DEADLINE_MS, () =>
+          client().workflow.getHandle(claimWorkflowId(claimId)).signal(emailLinkOpenedSignal),
+        ),
       );
+    },
+    async retryOrder(number) {
+      const retried = await message(orderWorkflowId(number), CHECK_DEADLINE_MS, (handle) => handle.executeUpdate(retryUpdate));
+      return retried !== null;
+    },
+    async workflowStatus(workflowId) {
+      const run = await message(workflowId, START_DEADLINE_MS, (handle) => handle.describe());
+      return run ? statusOf(run.status.name) : 'missing';
     },
     async startOrder(input, listingIds) {
       await startBounded('orderWorkflow', orderStart(input, listingIds));
@@ -178,7 +198,7 @@ export function createWorkflowStarter(options: TemporalClientOptions): WorkflowS
         connection().withDeadline(Date.now() + START_DEADLINE_MS, () =>
           client().workflow.signalWithStart('orderWorkflow', {
             ...orderStart(input, listingIds),
-            signal: PAYMENT_CONFIRMED_SIGNAL,
+            signal: paymentConfirmedSignal,
             signalArgs: [signal],
           }),
         ),
@@ -216,6 +236,20 @@ function orderStart(input: OrderWorkflowInput, listingIds: number[]): WorkflowSt
       ...listingIds.slice(0, 1).map((id) => ({ key: LISTING_ID, value: id })),
     ] as WorkflowStartOptions['typedSearchAttributes'],
   };
+}
+
+async function nullWhenNotFound<T>(send: () => Promise<T>): Promise<T | null> {
+  try {
+    return await send();
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return null;
+    throw err;
+  }
+}
+
+/** Temporal's status name as the port spells it (lower case, `canceled` as everywhere in this service). */
+function statusOf(name: string): WorkflowStatus {
+  return (name === 'CANCELLED' ? 'canceled' : name.toLowerCase()) as WorkflowStatus;
 }
 
 async function unavailableOnError<T>(start: () => Promise<T>): Promise<T> {

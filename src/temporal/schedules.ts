@@ -1,6 +1,6 @@
 import type { ConnectionLike, ScheduleOptions } from '@temporalio/client';
 import { temporalClientSdk } from './client-sdk.ts';
-import { TASK_QUEUES } from './task-queues.ts';
+import { TASK_QUEUES } from '../workflows/contracts/task-queues.ts';
 
 /** Id of the Schedule that closes each week (docs/architecture.md: How a workflow travels). */
 export const WEEKLY_CLOSE_SCHEDULE_ID = 'weekly-close';

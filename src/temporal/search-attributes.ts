@@ -1,6 +1,6 @@
 import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes.js';
 import type { Logger } from 'pino';
-import { SEARCH_ATTRIBUTES } from '../embedded/temporal.ts';
+import { SEARCH_ATTRIBUTES } from '../workflows/contracts/search-attributes.ts';
 import { temporalClientSdk } from './client-sdk.ts';
 
 const INDEXED_TYPE = {

@@ -15,7 +15,7 @@ import { createWebhookActivities } from '../activities/webhooks.ts';
 import { startMailSweeper } from '../mail/sweeper.ts';
 import { ensureSchedules } from './schedules.ts';
 import { ensureSearchAttributes } from './search-attributes.ts';
-import { TASK_QUEUES } from './task-queues.ts';
+import { TASK_QUEUES } from '../workflows/contracts/task-queues.ts';
 import { startWebhookDispatcher } from './webhook-dispatcher.ts';
 
 /**

@@ -2,8 +2,6 @@ import {
   ActivityFailure,
   allHandlersFinished,
   condition,
-  defineSignal,
-  defineUpdate,
   getExternalWorkflowHandle,
   proxyActivities,
   setHandler,
@@ -12,6 +10,8 @@ import type { ClaimActivities, ClaimReview } from '../activities/claims.ts';
 import type { MailActivities } from '../activities/mail.ts';
 import type { ClaimCheckReport } from '../domain/claims/check.ts';
 import type { ClaimWorkflowInput, VerifyNowResult } from '../domain/claims/claim-flow.ts';
+import { claimClosedSignal, emailLinkOpenedSignal, verifyNowUpdate } from './contracts/messages.ts';
+import { claimWorkflowId } from './contracts/workflow-ids.ts';
 
 const CHECK_TIMEOUT = '1 minute';
 const STEP_TIMEOUT = '30 seconds';
@@ -35,13 +35,6 @@ const { deliverMail } = proxyActivities<MailActivities>({
 type ClaimStatus = ClaimReview['status'];
 
 export type { ClaimWorkflowInput, VerifyNowResult };
-
-/** verify_claim, "Check now", claims:recheck: check at once and answer with what was seen. */
-export const verifyNowUpdate = defineUpdate<VerifyNowResult>('verifyNow');
-/** The claimant opened the emailed link (the web page verified the claim): look at it now. */
-export const emailLinkOpenedSignal = defineSignal('emailLinkOpened');
-/** Another claim on the listing was verified and canceled this one. */
-export const claimClosedSignal = defineSignal('claimClosed');
 
 /** A check of the schedule; one that failed on our side (after its retries) waits for the next. */
 async function scheduledCheck(claimId: number, settle: (report: ClaimCheckReport) => Promise<void>): Promise<void> {
@@ -73,7 +66,7 @@ export async function claimWorkflow(input: ClaimWorkflowInput): Promise<ClaimSta
     if (next.mailIds.length > 0) await deliverMail(next.mailIds);
     for (const id of next.canceledClaimIds) {
       // The other claim's workflow may have ended already; it then has nothing to stop.
-      await getExternalWorkflowHandle(`claim:${id}`)
+      await getExternalWorkflowHandle(claimWorkflowId(id))
         .signal(claimClosedSignal)
         .catch(() => {});
     }

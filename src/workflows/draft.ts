@@ -1,6 +1,6 @@
 import { ActivityFailure, ApplicationFailure, patched, proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
 import type { DraftActivities } from '../activities/drafts.ts';
-import { DRAFT_STATUS } from './search-attributes.ts';
+import { DRAFT_STATUS } from './contracts/search-attributes.ts';
 
 const CRAWL_TIMEOUT = '3 minutes';
 const STEP_TIMEOUT = '30 seconds';

@@ -1,6 +1,6 @@
 import { ActivityFailure, ApplicationFailure, proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
 import type { ListingImportActivities } from '../activities/listing-imports.ts';
-import { LISTING_ID } from './search-attributes.ts';
+import { LISTING_ID } from './contracts/search-attributes.ts';
 
 export interface ListingImportInput {
   siteId: number;

@@ -1,6 +1,7 @@
-import { condition, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
+import { condition, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { LaunchActivities } from '../activities/launches.ts';
-import { msUntilWeekStart } from '../domain/ranking/weeks.ts';
+import { paidLaunchSignal, recheckSignal } from './contracts/messages.ts';
+import { msUntilWeekStart } from './contracts/weeks.ts';
 
 const STEP_TIMEOUT = '1 minute';
 const MINUTE = 60_000;
@@ -12,11 +13,6 @@ const acts = proxyActivities<LaunchActivities>({
   startToCloseTimeout: STEP_TIMEOUT,
   retry: { initialInterval: '2 seconds', maximumInterval: '5 minutes' },
 });
-
-/** Wakes the flow to look again at once (recheck_badge, a completed profile, an operator). */
-export const recheckSignal = defineSignal('recheck');
-/** A paid launch was booked (launchPaid): the listing's week or status changed. */
-export const paidLaunchSignal = defineSignal<[{ week: string | null }]>('paidLaunch');
 
 /** Durations of the launch flow; tests shorten them. */
 export interface LaunchTiming {

@@ -1,6 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { MaintenanceActivities } from '../activities/maintenance.ts';
-import { PURGE_KINDS, type PurgeKind } from '../domain/maintenance/kinds.ts';
+import { PURGE_KINDS, type PurgeKind } from './contracts/purge-kinds.ts';
 
 const STEP_TIMEOUT = '5 minutes';
 

@@ -2,8 +2,6 @@ import {
   ActivityFailure,
   ApplicationFailure,
   condition,
-  defineSignal,
-  defineUpdate,
   patched,
   proxyActivities,
   proxyLocalActivities,
@@ -11,7 +9,8 @@ import {
 } from '@temporalio/workflow';
 import type { MailActivities } from '../activities/mail.ts';
 import type { OrderActivities } from '../activities/orders.ts';
-import type { OrderWorkflowInput, PaymentConfirmed, UndeliverableType } from '../domain/orders/order-flow.ts';
+import type { OrderWorkflowInput } from '../domain/orders/order-flow.ts';
+import { paymentConfirmedSignal, retryUpdate, UNDELIVERABLE } from './contracts/messages.ts';
 
 // Short: a worker that dies mid-activity is noticed at the timeout, then the step is retried.
 const STEP_TIMEOUT = '10 seconds';
@@ -29,7 +28,6 @@ const LOCAL_FULFILMENT_PATCH = 'order-local-fulfilment';
  * whose fulfilment failed (then only as `FulfilmentRefused`), replay their `attention` path.
  */
 const REFUND_UNDELIVERABLE_PATCH = 'order-refund-undeliverable';
-const UNDELIVERABLE: UndeliverableType = 'undeliverable';
 /**
  * Runs from before this patch end as they ended: one last look at the queue after fulfilment,
  * payment steps retried without limit. Newer runs apply every queued payment before they
@@ -51,10 +49,6 @@ const { deliverMail } = proxyActivities<MailActivities>({
   heartbeatTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
-
-export const paymentConfirmedSignal = defineSignal<[PaymentConfirmed]>('paymentConfirmed');
-/** Support's `orders:retry`: try the unfulfilled lines again. */
-export const retryUpdate = defineUpdate<string>('retry');
 
 /**
  * `order:{number}`: waits for a payment until the checkout link expires, applies each payment

@@ -1,8 +1,8 @@
-import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
 import { executeChild, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { RankingActivities } from '../activities/ranking.ts';
-import { isoWeekLabel, isoWeekMonday, isoWeekStart } from '../domain/ranking/weeks.ts';
-import { SITE_KEY } from './search-attributes.ts';
+import { isoWeekLabel, isoWeekMonday, isoWeekStart } from './contracts/weeks.ts';
+import { SCHEDULED_START, SITE_KEY } from './contracts/search-attributes.ts';
+import { voteScanWorkflowId } from './contracts/workflow-ids.ts';
 import { siteVoteScanSummary } from './summaries.ts';
 
 const RANKING_QUEUE = 'ranking';
@@ -11,11 +11,6 @@ const { siteKeys, scanVotes } = proxyActivities<RankingActivities>({
   startToCloseTimeout: '5 minutes',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
-
-const SCHEDULED_START = defineSearchAttributeKey('TemporalScheduledStartTime', SearchAttributeType.DATETIME);
-
-/** Workflow id of one scan of one site's launch week. */
-export const voteScanWorkflowId = (siteKey: string, week: string) => `vote-scan:${siteKey}:${week}`;
 
 export interface VoteScanInput {
   /** ISO week to scan (e.g. 2026-W48); default the week of the scheduled time (the live week). */

@@ -1,10 +1,10 @@
-import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
-import { SITE_KEY } from './search-attributes.ts';
+import { SCHEDULED_START, SITE_KEY } from './contracts/search-attributes.ts';
+import { weeklyCloseWorkflowId } from './contracts/workflow-ids.ts';
 import { siteWeeklyCloseSummary } from './summaries.ts';
 import { executeChild, patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { MailActivities } from '../activities/mail.ts';
 import type { RankingActivities } from '../activities/ranking.ts';
-import { addWeeks, isoWeekLabel, isoWeekMonday, isoWeekStart } from '../domain/ranking/weeks.ts';
+import { addWeeks, isoWeekLabel, isoWeekMonday, isoWeekStart } from './contracts/weeks.ts';
 
 const STEP_TIMEOUT = '1 minute';
 const DELIVERY_TIMEOUT = '10 minutes';
@@ -19,11 +19,6 @@ const { deliverMail } = proxyActivities<MailActivities>({
   heartbeatTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
-
-const SCHEDULED_START = defineSearchAttributeKey('TemporalScheduledStartTime', SearchAttributeType.DATETIME);
-
-/** Workflow id of one site's close of one week. */
-export const weeklyCloseWorkflowId = (siteKey: string, week: string) => `weekly-close:${siteKey}:${week}`;
 
 export interface WeeklyCloseInput {
   /** ISO week to close (e.g. 2026-W47); default the week before the scheduled time. */

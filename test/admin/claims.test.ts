@@ -6,7 +6,9 @@ import { startTestDns, type TestDns } from '../helpers/dns-server.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
 import { closedPort, html, serve, type TestSite } from '../helpers/site.ts';
 import { recordHistory, temporalClient } from '../helpers/workflows.ts';
-import { importListing, listingImportWorkflowId } from '../../src/domain/listings/import-listing.ts';
+import { companyKey } from '../../src/domain/company.ts';
+import { importListing } from '../../src/domain/listings/import-listing.ts';
+import { listingImportWorkflowId } from '../../src/workflows/contracts/workflow-ids.ts';
 
 /** listings:import, claims:list and claims:recheck through `main.ts admin`, as support runs them. */
 
@@ -58,7 +60,7 @@ test.serial('listings:import crawls a site on the worker and publishes a live li
   t.is(res.code, 0, res.stderr);
   const match = /^imported listing (\d+) (\S+)$/m.exec(res.stdout);
   t.truthy(match, res.stdout);
-  const workflowId = listingImportWorkflowId('makers', site.url);
+  const workflowId = listingImportWorkflowId('makers', companyKey(site.url));
   t.is(workflowId, `import:makers:${new URL(site.url).host}`);
   const { client, close } = await temporalClient(env);
   try {
@@ -85,7 +87,7 @@ test.serial('listings:import crawls a site on the worker and publishes a live li
   const again = await here('listings:import', '--site', 'makers', '--url', site.url);
   t.is(again.code, 1);
   t.regex(again.stderr, new RegExp(`listed on this site already: listing ${listing!.id}`));
-  await recordHistory(env, listingImportWorkflowId('makers', site.url), 'listing-import-workflow-refused.json');
+  await recordHistory(env, listingImportWorkflowId('makers', companyKey(site.url)), 'listing-import-workflow-refused.json');
   const bad = [
     ['listings:import', '--site', 'nope', '--url', site.url],
     ['listings:import', '--site', 'main'],

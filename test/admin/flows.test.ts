@@ -3,7 +3,7 @@ import type { DraftStatus } from '../../src/domain/fields.ts';
 import type { OrderStatus } from '../../src/domain/orders/order-views.ts';
 import { randomBytes } from 'node:crypto';
 import test from 'ava';
-import { addWeeks, isoWeekStart } from '../../src/domain/ranking/weeks.ts';
+import { addWeeks, isoWeekStart } from '../../src/workflows/contracts/weeks.ts';
 import { adminInProcess } from '../helpers/admin.ts';
 import { startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { insertLiveListing } from '../helpers/listings.ts';

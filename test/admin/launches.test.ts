@@ -1,6 +1,6 @@
 import test from 'ava';
 import { readLaunchSettings } from '../../src/domain/launches/launch-settings.ts';
-import { addWeeks, isoWeekLabel, isoWeekStart } from '../../src/domain/ranking/weeks.ts';
+import { addWeeks, isoWeekLabel, isoWeekStart } from '../../src/workflows/contracts/weeks.ts';
 import { admin, adminInProcess, adminWith } from '../helpers/admin.ts';
 import { startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { badgeHtml, draftListing } from '../helpers/launches.ts';

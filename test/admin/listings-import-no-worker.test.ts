@@ -3,7 +3,8 @@ import { adminInProcess } from '../helpers/admin.ts';
 import { startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { html, serve, type TestSite } from '../helpers/site.ts';
 import { temporalClient } from '../helpers/workflows.ts';
-import { listingImportWorkflowId } from '../../src/domain/listings/import-listing.ts';
+import { companyKey } from '../../src/domain/company.ts';
+import { listingImportWorkflowId } from '../../src/workflows/contracts/workflow-ids.ts';
 
 /** listings:import where Temporal is up but no worker runs: a clear refusal, not a wait for ever. */
 
@@ -25,7 +26,7 @@ test('without a worker listings:import exits 1 saying so, and its workflow waits
   t.false(res.stderr.includes('    at '), 'no stack trace');
   const { client, close } = await temporalClient(env);
   try {
-    const handle = client.workflow.getHandle(listingImportWorkflowId('makers', site.url));
+    const handle = client.workflow.getHandle(listingImportWorkflowId('makers', companyKey(site.url)));
     t.is((await handle.describe()).status.name, 'RUNNING');
     await handle.terminate('test');
   } finally {

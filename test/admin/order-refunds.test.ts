@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import test from 'ava';
 import { createVerifiedUser } from '../../src/auth/accounts.ts';
 import { createApiKey } from '../../src/auth/api-keys.ts';
-import { listingLaunchWorkflowId } from '../../src/domain/launches/launch-flow.ts';
-import { isoWeekStart } from '../../src/domain/ranking/weeks.ts';
+import { listingLaunchWorkflowId } from '../../src/workflows/contracts/workflow-ids.ts';
+import { workflowResult } from '../helpers/workflows.ts';
+import { isoWeekStart } from '../../src/workflows/contracts/weeks.ts';
 import { ManualClock } from '../../src/domain/time/clock.ts';
 import { createEndpoint } from '../../src/domain/webhooks/endpoints.ts';
 import { adminInProcess } from '../helpers/admin.ts';
@@ -134,8 +135,7 @@ test.serial('a refunded paid launch of a scheduled listing returns it to choosin
   t.like(await db()('listings').where({ id: listing }).first(), { status: 'draft', plan: null, launch_week: null });
   t.is(await db()('launch_slots').where({ listing_id: listing }).first(), undefined);
   // Its flow, woken, finds nothing to wait for and ends: nothing makes the listing live later.
-  const flow = env.services.workflows.client.workflow.getHandle(listingLaunchWorkflowId(listing));
-  t.is(await flow.result(), 'draft');
+  t.is(await workflowResult(env, listingLaunchWorkflowId(listing)), 'draft');
   const listed = (await (
     await fetch(`${env.baseUrl}/api/v1/me/listings/${listing}`, { headers: { authorization: `Bearer ${b.key}` } })
   ).json()) as {

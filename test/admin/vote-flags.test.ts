@@ -1,5 +1,5 @@
 import test from 'ava';
-import { isoWeekLabel, isoWeekStart } from '../../src/domain/ranking/weeks.ts';
+import { isoWeekLabel, isoWeekStart } from '../../src/workflows/contracts/weeks.ts';
 import { adminInProcess } from '../helpers/admin.ts';
 import { api, startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { insertLiveListing } from '../helpers/listings.ts';

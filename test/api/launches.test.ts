@@ -1,5 +1,5 @@
 import test from 'ava';
-import { earliestFreeWeek, isoWeekLabel, isoWeekStart } from '../../src/domain/ranking/weeks.ts';
+import { earliestFreeWeek, isoWeekLabel, isoWeekStart } from '../../src/workflows/contracts/weeks.ts';
 import { api, request, startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { completeProfile } from '../helpers/founders.ts';
 import { badgeHtml, draftListing, insertCompleteProfile, siteSettings } from '../helpers/launches.ts';

@@ -3,7 +3,7 @@ import test from 'ava';
 import { voidVotes } from '../../src/domain/ranking/voided-votes.ts';
 import { castVote } from '../../src/domain/ranking/votes.ts';
 import { freezeWeek } from '../../src/domain/ranking/weekly-close.ts';
-import { addWeeks, isoWeekLabel, isoWeekMonday, isoWeekStart } from '../../src/domain/ranking/weeks.ts';
+import { addWeeks, isoWeekLabel, isoWeekMonday, isoWeekStart } from '../../src/workflows/contracts/weeks.ts';
 import { api, startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
 import { shiftIntoPast, voters } from '../helpers/votes.ts';

@@ -6,7 +6,7 @@ import { pino } from 'pino';
 import { createApp } from '../../src/app.ts';
 import { operations } from '../../src/operations/index.ts';
 import { installTemporalRuntime } from '../../src/temporal/runtime.ts';
-import { TASK_QUEUES } from '../../src/temporal/task-queues.ts';
+import { TASK_QUEUES } from '../../src/workflows/contracts/task-queues.ts';
 import { startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { temporalClient } from '../helpers/workflows.ts';
 

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { createCheckout } from '../../src/domain/orders/checkout.ts';
-import { isoWeekLabel } from '../../src/domain/ranking/weeks.ts';
+import { isoWeekLabel } from '../../src/workflows/contracts/weeks.ts';
 import { readSites } from '../../src/domain/sites/sites.ts';
 import { api, startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { insertDraftListing, insertLiveListing } from '../helpers/listings.ts';

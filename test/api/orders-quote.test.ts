@@ -2,7 +2,7 @@ import test from 'ava';
 import { api, startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
 import { checkout, inDays, mondayIn, priceOf, promo, quote } from '../helpers/orders.ts';
-import { isoWeekLabel } from '../../src/domain/ranking/weeks.ts';
+import { isoWeekLabel } from '../../src/workflows/contracts/weeks.ts';
 import { addDays } from '../../src/domain/orders/product-options.ts';
 
 type User = { userId: number; key: string; email: string };

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { isoWeekLabel, isoWeekStart, addWeeks } from '../../src/domain/ranking/weeks.ts';
+import { isoWeekLabel, isoWeekStart, addWeeks } from '../../src/workflows/contracts/weeks.ts';
 import { ManualClock } from '../../src/domain/time/clock.ts';
 import { addDays } from '../../src/domain/orders/product-options.ts';
 import { startTestEnv, type TestEnv } from '../helpers/env.ts';

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { loadConfig } from '../../src/config.ts';
-import { listingUpdateWorkflowId } from '../../src/domain/updates/updates.ts';
+import { listingUpdateWorkflowId } from '../../src/workflows/contracts/workflow-ids.ts';
 import { api, startTestEnv, type HttpResult, type TestEnv } from '../helpers/env.ts';
 import { verifyEmail } from '../helpers/followers.ts';
 import { insertLiveListing } from '../helpers/listings.ts';

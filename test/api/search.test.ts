@@ -1,6 +1,6 @@
 import test from 'ava';
 import type { Db } from '../../src/db/knex.ts';
-import { isoWeekStart } from '../../src/domain/ranking/weeks.ts';
+import { isoWeekStart } from '../../src/workflows/contracts/weeks.ts';
 import { api, startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
 import { featureListing } from '../helpers/orders.ts';

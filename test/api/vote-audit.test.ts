@@ -1,5 +1,5 @@
 import test from 'ava';
-import { isoWeekLabel, isoWeekStart } from '../../src/domain/ranking/weeks.ts';
+import { isoWeekLabel, isoWeekStart } from '../../src/workflows/contracts/weeks.ts';
 import { scanWeek } from '../../src/domain/votes/scan.ts';
 import { voidVotes } from '../../src/domain/ranking/voided-votes.ts';
 import { api, request, startTestEnv, type TestEnv } from '../helpers/env.ts';

@@ -5,7 +5,7 @@ import { eventually } from '../helpers/eventually.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
 import { mcpParity } from '../helpers/mcp-parity.ts';
 import { startReceiver } from '../helpers/webhook-receiver.ts';
-import { workflowResult } from '../helpers/workflows.ts';
+import { temporalClient, workflowResult } from '../helpers/workflows.ts';
 
 /**
  * Owners' webhooks over REST and MCP, delivered by real workflows to loopback
@@ -120,7 +120,9 @@ test('a receiver that fails twice then accepts gets three tries with one webhook
     ],
   );
   // The workflow is searchable by the listing.
-  const handle = env.services.workflows.client.workflow.getHandle(delivery.workflow_id);
+  const { client, close } = await temporalClient(env);
+  t.teardown(close);
+  const handle = client.workflow.getHandle(delivery.workflow_id);
   t.deepEqual((await handle.describe()).searchAttributes.ListingId, [owner.listingId]);
   t.like(await handle.result(), { outcome: 'succeeded', tries: 3 });
 

@@ -1,6 +1,6 @@
 import type { Db } from '../../src/db/knex.ts';
 import { insertListing } from '../../src/domain/listings/listings.ts';
-import { isoWeekStart } from '../../src/domain/ranking/weeks.ts';
+import { isoWeekStart } from '../../src/workflows/contracts/weeks.ts';
 
 interface ListingFields {
   name: string;

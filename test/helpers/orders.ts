@@ -3,7 +3,7 @@ import { createUser } from '../../src/auth/users.ts';
 import type { Db } from '../../src/db/knex.ts';
 import { fulfilLine } from '../../src/domain/orders/fulfilment.ts';
 import { createPromo, type NewPromo } from '../../src/domain/orders/promos-admin.ts';
-import { isoWeekStart } from '../../src/domain/ranking/weeks.ts';
+import { isoWeekStart } from '../../src/workflows/contracts/weeks.ts';
 import { signWebhook } from '../../src/payments/signature.ts';
 import { api, request, type TestEnv } from './env.ts';
 

@@ -5,7 +5,7 @@ import { Connection } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes.js';
 import { Worker } from '@temporalio/worker';
-import { SEARCH_ATTRIBUTES } from '../../src/embedded/temporal.ts';
+import { SEARCH_ATTRIBUTES } from '../../src/workflows/contracts/search-attributes.ts';
 import { testWorkflowBundle } from './bundle.ts';
 import { freePort, quietSdkLogs } from './env.ts';
 import { eventually } from './eventually.ts';

@@ -4,7 +4,7 @@ import test, { type ExecutionContext } from 'ava';
 import type { Db } from '../../src/db/knex.ts';
 import { MemorySearch } from '../../src/search/memory-engine.ts';
 import { PostgresSearch } from '../../src/search/postgres-engine.ts';
-import { isoWeekStart } from '../../src/domain/ranking/weeks.ts';
+import { isoWeekStart } from '../../src/workflows/contracts/weeks.ts';
 import { startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { featureListing } from '../helpers/orders.ts';
 

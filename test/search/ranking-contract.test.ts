@@ -2,7 +2,7 @@ import type { ListingStatus } from '../../src/domain/fields.ts';
 import test from 'ava';
 import type { Db } from '../../src/db/knex.ts';
 import type { SearchEngine, SearchPage } from '../../src/domain/listings/search-port.ts';
-import { isoWeekStart } from '../../src/domain/ranking/weeks.ts';
+import { isoWeekStart } from '../../src/workflows/contracts/weeks.ts';
 import { MemorySearch } from '../../src/search/memory-engine.ts';
 import { PostgresSearch } from '../../src/search/postgres-engine.ts';
 import { startTestEnv, type TestEnv } from '../helpers/env.ts';

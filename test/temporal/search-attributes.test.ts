@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import test from 'ava';
-import { Connection } from '@temporalio/client';
+import { Client, Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time.js';
 import { pino } from 'pino';
-import { SEARCH_ATTRIBUTES } from '../../src/embedded/temporal.ts';
+import { SEARCH_ATTRIBUTES } from '../../src/workflows/contracts/search-attributes.ts';
 import { createWorkflowStarter } from '../../src/temporal/client.ts';
 import { ensureSearchAttributes } from '../../src/temporal/search-attributes.ts';
 import { eventually } from '../helpers/eventually.ts';
@@ -53,7 +53,7 @@ test('the worker registers missing search attributes, so draft workflows can sta
     );
   }
   t.true(started);
-  await starter.client.workflow.getHandle('draft:1').terminate('test over');
+  await new Client({ connection, namespace }).workflow.getHandle('draft:1').terminate('test over');
 });
 
 test('a cluster that cannot be asked is a warning, not a failed worker start', async (t) => {

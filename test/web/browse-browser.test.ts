@@ -1,7 +1,7 @@
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { createVerifiedUser } from '../../src/auth/accounts.ts';
-import { addWeeks, isoWeekStart } from '../../src/domain/ranking/weeks.ts';
+import { addWeeks, isoWeekStart } from '../../src/workflows/contracts/weeks.ts';
 import { startBrowserTestEnv } from '../helpers/browser.ts';
 import type { TestEnv } from '../helpers/env.ts';
 import { completeProfile } from '../helpers/founders.ts';

@@ -5,7 +5,7 @@ import ICAL from 'ical.js';
 import http from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import sharp from 'sharp';
-import { addWeeks, isoWeekStart } from '../../src/domain/ranking/weeks.ts';
+import { addWeeks, isoWeekStart } from '../../src/workflows/contracts/weeks.ts';
 import { api, request, startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { completeProfile, PUBLISHABLE } from '../helpers/founders.ts';
 import { insertDraftListing, insertLiveListing } from '../helpers/listings.ts';

@@ -3,7 +3,7 @@ import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { createVerifiedUser } from '../../src/auth/accounts.ts';
 import { createApiKey } from '../../src/auth/api-keys.ts';
-import { addWeeks, isoWeekStart } from '../../src/domain/ranking/weeks.ts';
+import { addWeeks, isoWeekStart } from '../../src/workflows/contracts/weeks.ts';
 import { seriousViolations } from '../helpers/axe.ts';
 import { signInOnPage, startBrowserTestEnv } from '../helpers/browser.ts';
 import type { TestEnv } from '../helpers/env.ts';

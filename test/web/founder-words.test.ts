@@ -4,7 +4,7 @@ import { createVerifiedUser } from '../../src/auth/accounts.ts';
 import { createApiKey } from '../../src/auth/api-keys.ts';
 import { displayName } from '../../src/domain/display-names.ts';
 import { insertDraft } from '../../src/domain/drafts/drafts.ts';
-import { addWeeks, isoWeekStart } from '../../src/domain/ranking/weeks.ts';
+import { addWeeks, isoWeekStart } from '../../src/workflows/contracts/weeks.ts';
 import { dayText, weekOfText, weekText } from '../../src/domain/time/week-words.ts';
 import { evidenceText } from '../../src/web/evidence-text.ts';
 import { startTestEnv, type TestEnv } from '../helpers/env.ts';

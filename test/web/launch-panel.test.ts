@@ -1,7 +1,7 @@
 import test from 'ava';
 import type { Browser } from 'playwright-core';
 import { createVerifiedUser } from '../../src/auth/accounts.ts';
-import { earliestFreeWeek, isoWeekLabel } from '../../src/domain/ranking/weeks.ts';
+import { earliestFreeWeek, isoWeekLabel } from '../../src/workflows/contracts/weeks.ts';
 import { weekOfText, weekText } from '../../src/domain/time/week-words.ts';
 import { startBrowserTestEnv, signInOnPage } from '../helpers/browser.ts';
 import type { TestEnv } from '../helpers/env.ts';

@@ -3,7 +3,7 @@ import test from 'ava';
 import { createVerifiedUser } from '../../src/auth/accounts.ts';
 import { insertDraft } from '../../src/domain/drafts/drafts.ts';
 import { LISTING_STATUSES } from '../../src/domain/fields.ts';
-import { addWeeks, isoWeekStart } from '../../src/domain/ranking/weeks.ts';
+import { addWeeks, isoWeekStart } from '../../src/workflows/contracts/weeks.ts';
 import { weekText } from '../../src/web/week-words.ts';
 import { startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { insertDraftListing, insertLiveListing } from '../helpers/listings.ts';

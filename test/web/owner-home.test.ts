@@ -1,6 +1,6 @@
 import test, { type ExecutionContext } from 'ava';
 import type { Browser, Page } from 'playwright-core';
-import { isoWeekStart } from '../../src/domain/ranking/weeks.ts';
+import { isoWeekStart } from '../../src/workflows/contracts/weeks.ts';
 import { startBrowserTestEnv } from '../helpers/browser.ts';
 import type { TestEnv } from '../helpers/env.ts';
 import { insertDraftListing } from '../helpers/listings.ts';

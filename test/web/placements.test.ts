@@ -1,6 +1,6 @@
 import test from 'ava';
 import { billboardOn, featuredListings } from '../../src/domain/orders/placements.ts';
-import { isoWeekStart } from '../../src/domain/ranking/weeks.ts';
+import { isoWeekStart } from '../../src/workflows/contracts/weeks.ts';
 import { request, startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
 import { checkout, inDays, mondayIn, postWebhook, succeededEvent, waitForOrder } from '../helpers/orders.ts';

@@ -3,7 +3,7 @@ import test from 'ava';
 import type { Browser } from 'playwright-core';
 import { createVerifiedUser } from '../../src/auth/accounts.ts';
 import { addDays } from '../../src/domain/orders/product-options.ts';
-import { addWeeks, isoWeekStart } from '../../src/domain/ranking/weeks.ts';
+import { addWeeks, isoWeekStart } from '../../src/workflows/contracts/weeks.ts';
 import { ManualClock } from '../../src/domain/time/clock.ts';
 import { seriousViolations } from '../helpers/axe.ts';
 import { signInOnPage, startBrowserTestEnv } from '../helpers/browser.ts';

@@ -3,7 +3,7 @@ import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { createVerifiedUser } from '../../src/auth/accounts.ts';
 import { readLaunchSettings } from '../../src/domain/launches/launch-settings.ts';
-import { isoWeekLabel } from '../../src/domain/ranking/weeks.ts';
+import { isoWeekLabel } from '../../src/workflows/contracts/weeks.ts';
 import { startBrowserTestEnv, signInOnPage } from '../helpers/browser.ts';
 import type { TestEnv } from '../helpers/env.ts';
 import { eventually } from '../helpers/eventually.ts';

@@ -1,6 +1,6 @@
 import test from 'ava';
 import type { Browser } from 'playwright-core';
-import { isoWeekStart } from '../../src/domain/ranking/weeks.ts';
+import { isoWeekStart } from '../../src/workflows/contracts/weeks.ts';
 import { scanWeek } from '../../src/domain/votes/scan.ts';
 import { seriousViolations } from '../helpers/axe.ts';
 import { startBrowserTestEnv } from '../helpers/browser.ts';

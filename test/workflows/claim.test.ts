@@ -3,7 +3,7 @@ import test from 'ava';
 import { createClaimActivities } from '../../src/activities/claims.ts';
 import { createMailActivities } from '../../src/activities/mail.ts';
 import { createMailer } from '../../src/mail/smtp.ts';
-import { TASK_QUEUES } from '../../src/temporal/task-queues.ts';
+import { TASK_QUEUES } from '../../src/workflows/contracts/task-queues.ts';
 import { api, startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { startTestDns, type TestDns } from '../helpers/dns-server.ts';
 import { insertLiveListing } from '../helpers/listings.ts';

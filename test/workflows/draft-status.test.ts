@@ -1,6 +1,6 @@
 import test from 'ava';
 import { WorkflowFailedError } from '@temporalio/client';
-import { DRAFT_ID, DRAFT_STATUS } from '../../src/workflows/search-attributes.ts';
+import { DRAFT_ID, DRAFT_STATUS } from '../../src/workflows/contracts/search-attributes.ts';
 import { api, startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { html, serve, serveExampleSite, text, type TestSite } from '../helpers/site.ts';
 import { temporalClient } from '../helpers/workflows.ts';

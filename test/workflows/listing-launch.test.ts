@@ -1,8 +1,8 @@
 import test from 'ava';
 import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
 import { launchPaid } from '../../src/domain/launches/launch-paid.ts';
-import { addWeeks, isoWeekStart, weekStartMs } from '../../src/domain/ranking/weeks.ts';
-import { TASK_QUEUES } from '../../src/temporal/task-queues.ts';
+import { addWeeks, isoWeekStart, weekStartMs } from '../../src/workflows/contracts/weeks.ts';
+import { TASK_QUEUES } from '../../src/workflows/contracts/task-queues.ts';
 import type { LaunchTiming } from '../../src/workflows/listing-launch.ts';
 import { api, startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { badgeHtml, confirmEmail, draftListing, insertCompleteProfile, siteSettings } from '../helpers/launches.ts';

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { TASK_QUEUES } from '../../src/temporal/task-queues.ts';
+import { TASK_QUEUES } from '../../src/workflows/contracts/task-queues.ts';
 import { api, startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { insertFollowers } from '../helpers/followers.ts';
 import { insertLiveListing } from '../helpers/listings.ts';

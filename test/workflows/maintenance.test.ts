@@ -2,7 +2,7 @@ import type { ClaimStatus } from '../../src/domain/claims/claims.ts';
 import { Connection } from '@temporalio/client';
 import test from 'ava';
 import { ensureSchedule, maintenanceSchedule, MAINTENANCE_SCHEDULE_ID } from '../../src/temporal/schedules.ts';
-import { TASK_QUEUES } from '../../src/temporal/task-queues.ts';
+import { TASK_QUEUES } from '../../src/workflows/contracts/task-queues.ts';
 import type { MaintenanceResult } from '../../src/workflows/maintenance.ts';
 import { startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { insertLiveListing } from '../helpers/listings.ts';

@@ -2,7 +2,7 @@ import test from 'ava';
 import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time.js';
 import { pino } from 'pino';
-import { SEARCH_ATTRIBUTES } from '../../src/embedded/temporal.ts';
+import { SEARCH_ATTRIBUTES } from '../../src/workflows/contracts/search-attributes.ts';
 import { ensureSearchAttributes } from '../../src/temporal/search-attributes.ts';
 import { namespaceFor } from '../helpers/namespace.ts';
 import { eventually } from '../helpers/eventually.ts';

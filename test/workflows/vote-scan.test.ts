@@ -1,8 +1,8 @@
 import { ScheduleOverlapPolicy } from '@temporalio/client';
 import test from 'ava';
-import { addWeeks, isoWeekLabel, isoWeekStart } from '../../src/domain/ranking/weeks.ts';
+import { addWeeks, isoWeekLabel, isoWeekStart } from '../../src/workflows/contracts/weeks.ts';
 import { VOTE_SCAN_SCHEDULE_ID } from '../../src/temporal/schedules.ts';
-import { TASK_QUEUES } from '../../src/temporal/task-queues.ts';
+import { TASK_QUEUES } from '../../src/workflows/contracts/task-queues.ts';
 import type { SiteScanResult } from '../../src/workflows/vote-scan.ts';
 import type { SiteCloseResult } from '../../src/workflows/weekly-close.ts';
 import { startTestEnv, type TestEnv } from '../helpers/env.ts';

@@ -1,6 +1,6 @@
 import { Connection, ScheduleOverlapPolicy } from '@temporalio/client';
 import test from 'ava';
-import { addWeeks, isoWeekLabel, isoWeekStart } from '../../src/domain/ranking/weeks.ts';
+import { addWeeks, isoWeekLabel, isoWeekStart } from '../../src/workflows/contracts/weeks.ts';
 import { weekOfText } from '../../src/domain/time/week-words.ts';
 import { castVote } from '../../src/domain/ranking/votes.ts';
 import {
@@ -10,7 +10,7 @@ import {
   weeklyCloseSchedule,
   WEEKLY_CLOSE_SCHEDULE_ID,
 } from '../../src/temporal/schedules.ts';
-import { TASK_QUEUES } from '../../src/temporal/task-queues.ts';
+import { TASK_QUEUES } from '../../src/workflows/contracts/task-queues.ts';
 import type { SiteCloseResult } from '../../src/workflows/weekly-close.ts';
 import { startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { insertLiveListing } from '../helpers/listings.ts';

@@ -5,11 +5,9 @@ import { claimInstructions, newClaimToken, type ClaimMethod } from './instructio
 import { emailClaimDomain, emailClaimRefusal, isAddressAt } from './email-domain.ts';
 import { issueClaimLink } from './email-links.ts';
 import type { CheckOutcome } from './check-result.ts';
+import { claimWorkflowId } from '../../workflows/contracts/workflow-ids.ts';
 
 export type ClaimStatus = 'pending' | 'verified' | 'expired' | 'canceled';
-
-/** Deterministic id of a claim's workflow, so a repeated start is a no-op. */
-export const claimWorkflowId = (claimId: number) => `claim:${claimId}`;
 
 /** A claim with what its views need of the listing and its latest check. */
 export interface ClaimRow {

@@ -1,4 +1,3 @@
-import { WorkflowNotFoundError } from '@temporalio/common';
 import type { ClaimSettings } from '../../config.ts';
 import type { Db } from '../../db/knex.ts';
 import { AppError, conflict, tooManyRequests } from '../../errors.ts';
@@ -65,13 +64,9 @@ export async function recheckClaim(db: Db, workflows: ClaimWorkflows, settings: 
 
 /** Update `verifyNow`; a workflow that closed while its claim is still pending is started again first. */
 async function checkThroughWorkflow(workflows: ClaimWorkflows, claim: ClaimRow, settings: ClaimSettings): Promise<void> {
-  try {
-    await workflows.verifyClaimNow(claim.id);
-  } catch (err) {
-    if (!(err instanceof WorkflowNotFoundError)) throw err;
-    await workflows.startClaim(claimWorkflowInput(claim, settings));
-    await workflows.verifyClaimNow(claim.id);
-  }
+  if (await workflows.verifyClaimNow(claim.id)) return;
+  await workflows.startClaim(claimWorkflowInput(claim, settings));
+  await workflows.verifyClaimNow(claim.id);
 }
 
 /** Takes the claim's check slot on the shared rate limiter; 429 with Retry-After while the last one is too recent. */

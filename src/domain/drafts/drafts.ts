@@ -9,6 +9,7 @@ import { HOUR_SECONDS, lockQuota, quotaExceeded, windowUse, type QuotaSettings }
 
 export type { DraftStatus } from '../fields.ts';
 import type { DraftStatus } from '../fields.ts';
+import { draftWorkflowId } from '../../workflows/contracts/workflow-ids.ts';
 
 export interface DraftRow {
   id: number;
@@ -59,8 +60,6 @@ export function toDraftView(row: DraftRow, baseUrl: string) {
     updated_at: row.updated_at.toISOString(),
   };
 }
-
-export const draftWorkflowId = (id: number) => `draft:${id}`;
 
 export async function insertDraft(db: Db, draft: { ownerId: number; siteId: number; url: string }): Promise<DraftRow> {
   const [row] = await db('drafts')

@@ -1,10 +1,8 @@
-import { WorkflowNotFoundError } from '@temporalio/common';
-import type { Client } from '@temporalio/client';
 import type { Db } from '../../db/knex.ts';
-import { listingLaunchWorkflowId } from '../launches/launch-flow.ts';
-import { claimWorkflowId } from '../claims/claims.ts';
-import { draftWorkflowId } from '../drafts/drafts.ts';
-import { orderWorkflowId } from '../orders/order-flow.ts';
+import { claimWorkflowId, draftWorkflowId, listingLaunchWorkflowId, orderWorkflowId } from '../../workflows/contracts/workflow-ids.ts';
+import type { WorkflowStarter } from '../ports.ts';
+
+type FlowStatus = Pick<WorkflowStarter, 'workflowStatus'>;
 
 /** How long each kind of flow may take before it counts as stuck (`flows:stuck` lists those for support). */
 export const STUCK_AFTER = {
@@ -33,11 +31,11 @@ const resetHint = (workflowId: string) =>
   `after a code fix: temporal workflow reset --workflow-id ${workflowId} --type LastWorkflowTask --reason "..."`;
 
 /** Everything stuck by the rules of STUCK_AFTER, oldest first within each kind. */
-export async function findStuckFlows(db: Db, temporal: Client): Promise<StuckFlow[]> {
+export async function findStuckFlows(db: Db, workflows: FlowStatus): Promise<StuckFlow[]> {
   return [
     ...(await stuckDrafts(db)),
     ...(await stuckOrders(db)),
-    ...(await stuckClaims(db, temporal)),
+    ...(await stuckClaims(db, workflows)),
     ...(await stuckLaunches(db)),
     ...(await stuckMail(db)),
   ];
@@ -78,30 +76,21 @@ async function stuckOrders(db: Db): Promise<StuckFlow[]> {
 }
 
 /** Pending claims whose workflow is closed or missing: nothing checks them any more. */
-async function stuckClaims(db: Db, temporal: Client): Promise<StuckFlow[]> {
+async function stuckClaims(db: Db, workflows: FlowStatus): Promise<StuckFlow[]> {
   const rows = await db('claims').where({ status: 'pending' }).orderBy('id').select('id', 'method', 'created_at');
   const stuck: StuckFlow[] = [];
   for (const c of rows) {
-    const state = await workflowState(temporal, claimWorkflowId(c.id));
-    if (state === 'RUNNING') continue;
+    const state = await workflows.workflowStatus(claimWorkflowId(c.id));
+    if (state === 'running') continue;
     stuck.push({
       kind: 'claim',
       ref: String(c.id),
-      reason: `pending (${c.method}, ${since(c.created_at)}) but its workflow is ${state.toLowerCase()}`,
+      reason: `pending (${c.method}, ${since(c.created_at)}) but its workflow is ${state}`,
       fix: `npm run admin -- claims:recheck --id ${c.id}`,
       workflowId: claimWorkflowId(c.id),
     });
   }
   return stuck;
-}
-
-async function workflowState(temporal: Client, workflowId: string): Promise<string> {
-  try {
-    return (await temporal.workflow.getHandle(workflowId).describe()).status.name;
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return 'MISSING';
-    throw err;
-  }
 }
 
 async function stuckLaunches(db: Db): Promise<StuckFlow[]> {

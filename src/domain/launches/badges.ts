@@ -3,7 +3,7 @@ import { TtlCache } from '../../cache/ttl-cache.ts';
 import type { Db } from '../../db/knex.ts';
 import { notFound } from '../../errors.ts';
 import { communityLeaderboard } from '../ranking/leaderboard.ts';
-import { isoWeekStart } from '../ranking/weeks.ts';
+import { isoWeekStart } from '../../workflows/contracts/weeks.ts';
 import { dayText } from '../time/week-words.ts';
 
 export const BADGE_THEMES = ['light', 'dark'] as const;

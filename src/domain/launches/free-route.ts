@@ -8,7 +8,7 @@ import { WAITING_STATUSES } from './owner-launch.ts';
 import { tellOwner } from './owner-notices.ts';
 import { emitListingEvent } from '../webhooks/emit.ts';
 import { bookFreeSlot } from './slots.ts';
-import { earliestFreeWeek } from '../ranking/weeks.ts';
+import { earliestFreeWeek } from '../../workflows/contracts/weeks.ts';
 import { dayText, weekOfText } from '../time/week-words.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/knex.ts';
 import { readLaunchSettings } from './launch-settings.ts';
-import { addWeeks, earliestFreeWeek } from '../ranking/weeks.ts';
+import { addWeeks, earliestFreeWeek } from '../../workflows/contracts/weeks.ts';
 
 /** How far ahead the preview looks, as far as bookFreeSlot does. */
 const LOOK_AHEAD_WEEKS = 104;

@@ -5,7 +5,7 @@ import type { ListingRow } from '../listings/listings.ts';
 import { readLaunchSettings } from './launch-settings.ts';
 import { paidTakenByOthers } from './paid-capacity.ts';
 import { releaseSlot, takePaidSlot, weekFull } from './slots.ts';
-import { addWeeks, isMonday, isoWeekStart } from '../ranking/weeks.ts';
+import { addWeeks, isMonday, isoWeekStart } from '../../workflows/contracts/weeks.ts';
 import { emitListingEvent } from '../webhooks/emit.ts';
 
 /** How far ahead a paid launch may be booked. */

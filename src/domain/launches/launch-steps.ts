@@ -3,7 +3,7 @@ import { runBadgeCheck, type BadgeCheckDeps } from './badge-check.ts';
 import { readLaunchSettings } from './launch-settings.ts';
 import { tellOwner } from './owner-notices.ts';
 import { releaseSlot } from './slots.ts';
-import { weekHasStarted } from '../ranking/weeks.ts';
+import { weekHasStarted } from '../../workflows/contracts/weeks.ts';
 import { weekOfText } from '../time/week-words.ts';
 import { emitListingEvent } from '../webhooks/emit.ts';
 

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/knex.ts';
 import { readLaunchSettings } from './launch-settings.ts';
 import { paidHeldByWeek } from './paid-capacity.ts';
-import { addWeeks, isoWeekLabel, isoWeekStart } from '../ranking/weeks.ts';
+import { addWeeks, isoWeekLabel, isoWeekStart } from '../../workflows/contracts/weeks.ts';
 
 /** Weeks list_launch_weeks shows: this one and the next eleven. */
 export const LISTED_WEEKS = 12;

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/knex.ts';
 import { activeHolds } from '../orders/active-holds.ts';
-import { addWeeks } from '../ranking/weeks.ts';
+import { addWeeks } from '../../workflows/contracts/weeks.ts';
 
 /**
  * Paid launch capacity of a week: its paid slots (booked) and the slots held by checkouts that can

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/knex.ts';
 import { conflict } from '../../errors.ts';
 import { paidTakenByOthers } from './paid-capacity.ts';
-import { addWeeks, isoWeekLabel } from '../ranking/weeks.ts';
+import { addWeeks, isoWeekLabel } from '../../workflows/contracts/weeks.ts';
 
 /** Free launches use the queue; paid launches have their own, smaller, capacity per week. */
 export type SlotKind = 'free' | 'paid';

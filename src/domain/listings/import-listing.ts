@@ -5,11 +5,8 @@ import { crawlSite, CrawlError, extractDraft, type CrawlOptions } from '../crawl
 import { listingFromDraft } from '../drafts/drafts.ts';
 import { withCrawledMedia } from '../media/crawled-media.ts';
 import type { MediaStore } from '../media/media-port.ts';
-import { isoWeekStart } from '../ranking/weeks.ts';
+import { isoWeekStart } from '../../workflows/contracts/weeks.ts';
 import { alreadyListed, findCompanyListing, insertCompanyListing } from './company-listing.ts';
-
-/** The workflow that imports a company's website to a site: `import:{site}:{domain}`. */
-export const listingImportWorkflowId = (siteKey: string, url: string) => `import:${siteKey}:${companyKey(url)}`;
 
 /**
  * listings:import (how a site team seeds its directory): the website is crawled and drafted the

@@ -3,7 +3,7 @@ import { pageOf } from '../../db/pages.ts';
 import { notFound } from '../../errors.ts';
 import { companyKey } from '../company.ts';
 import { launchDetails } from '../launches/owner-launch.ts';
-import { isoWeekLabel } from '../ranking/weeks.ts';
+import { isoWeekLabel } from '../../workflows/contracts/weeks.ts';
 import { listSites, type SitesCache } from '../sites/sites.ts';
 import { toPublicListing, type ListingRow } from './listing-row.ts';
 import { uniqueSlug } from './slug.ts';

@@ -4,7 +4,7 @@ import { ACCOUNT_TOKEN_WINDOW_MS } from '../../auth/account-tokens.ts';
 import { SESSION_ABSOLUTE_MS } from '../../auth/sessions.ts';
 import { reduceOldVoteSignals, VOTE_NETWORK_KEY_KEPT_MS } from '../votes/retention.ts';
 import { PAGE_COUNT_KEY_PREFIX } from '../stats/page-counters.ts';
-import type { PurgeKind } from './kinds.ts';
+import type { PurgeKind } from '../../workflows/contracts/purge-kinds.ts';
 
 /** A used claim link of a closed claim stays this long, so that opening it again says "already used". */
 const USED_CLAIM_LINK_KEPT_MS = 86_400_000;

@@ -3,7 +3,7 @@ import { soldOut, type FieldError } from '../../errors.ts';
 import { lockWeek } from '../launches/slots.ts';
 import { readLaunchSettings } from '../launches/launch-settings.ts';
 import { nextPaidWeekWithRoom, paidTakenByOthers } from '../launches/paid-capacity.ts';
-import { isoWeekLabel, isoWeekStart } from '../ranking/weeks.ts';
+import { isoWeekLabel, isoWeekStart } from '../../workflows/contracts/weeks.ts';
 import { firstFreeStart, lockBillboard, takenDays } from './billboard-capacity.ts';
 import type { ResolvedItem } from './items.ts';
 import { MAX_WEEKS_AHEAD, addDays } from './product-options.ts';

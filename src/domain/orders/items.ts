@@ -3,7 +3,7 @@ import type { Db } from '../../db/knex.ts';
 import { AppError, appError, validationFailed, type FieldError } from '../../errors.ts';
 import { listProducts, type ProductsCache } from '../catalog/products.ts';
 import type { Site } from '../sites/sites.ts';
-import { isoWeekStart } from '../ranking/weeks.ts';
+import { isoWeekStart } from '../../workflows/contracts/weeks.ts';
 import type { LineFacts } from './line-text.ts';
 import { placeInLiveWeeks } from './placement-weeks.ts';
 import { MAX_WEEKS_AHEAD, addDays, isProductKey, optionsSchema, quantityOf, unitOf, type ProductKey } from './product-options.ts';

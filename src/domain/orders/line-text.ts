@@ -1,5 +1,5 @@
 import { displayName } from '../display-names.ts';
-import { isoWeekLabel, isoWeekStart } from '../ranking/weeks.ts';
+import { isoWeekLabel, isoWeekStart } from '../../workflows/contracts/weeks.ts';
 import { dayText, weeksText, weekOfText } from '../time/week-words.ts';
 import { addDays, type ProductUnit } from './product-options.ts';
 

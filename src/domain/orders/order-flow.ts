@@ -1,6 +1,4 @@
-/** Names and messages of the order workflow `order:{number}` (types only: the workflow imports this). */
-
-export const orderWorkflowId = (number: string) => `order:${number}`;
+/** The order workflow `order:{number}`: its input and the payload of its payment signal (types only: the workflow imports this). */
 
 export interface OrderWorkflowInput {
   number: string;
@@ -19,10 +17,3 @@ export interface OrderWorkflowInput {
 export interface PaymentConfirmed {
   eventId: number;
 }
-
-export const PAYMENT_CONFIRMED_SIGNAL = 'paymentConfirmed';
-export const RETRY_UPDATE = 'retry';
-
-/** ApplicationFailure type of a fulfilLine failure whose line cannot be delivered: the workflow refunds the line. */
-export const UNDELIVERABLE = 'undeliverable';
-export type UndeliverableType = typeof UNDELIVERABLE;

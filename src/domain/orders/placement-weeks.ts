@@ -1,7 +1,7 @@
 import type { Db } from '../../db/knex.ts';
 import { AppError, type FieldError } from '../../errors.ts';
 import { launchSettingsOf } from '../launches/launch-settings.ts';
-import { addWeeks, isoWeekLabel, isoWeekStart, weekStartMs } from '../ranking/weeks.ts';
+import { addWeeks, isoWeekLabel, isoWeekStart, weekStartMs } from '../../workflows/contracts/weeks.ts';
 import type { Site } from '../sites/sites.ts';
 import { dayText, durationText, weekOfText } from '../time/week-words.ts';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CATEGORY_SLUGS } from '../crawl/categories.ts';
-import { isoWeekMonday } from '../ranking/weeks.ts';
+import { isoWeekMonday } from '../../workflows/contracts/weeks.ts';
 
 /** Products the catalog knows; a product row with another key cannot be ordered. */
 export const PRODUCT_KEYS = ['launch', 'featured', 'categories', 'billboard', 'unlock_section'] as const;

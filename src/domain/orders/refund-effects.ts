@@ -1,6 +1,6 @@
 import type { Db } from '../../db/knex.ts';
 import { releaseSlot } from '../launches/slots.ts';
-import { isoWeekStart } from '../ranking/weeks.ts';
+import { isoWeekStart } from '../../workflows/contracts/weeks.ts';
 import { releaseLineHolds } from './capacity-holds.ts';
 import type { OrderLineRow } from './order-views.ts';
 import type { EndedFact, EndedItem } from './refund-ended.ts';

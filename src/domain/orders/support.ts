@@ -6,7 +6,7 @@ import { siteKeyOf } from '../launches/owner-actions.ts';
 import type { WorkflowStarter } from '../ports.ts';
 import { systemClock, type Clock } from '../time/clock.ts';
 import { requireProvider, type PaymentProvider } from './payment-port.ts';
-import { RETRY_UPDATE, orderWorkflowId, type OrderWorkflowInput } from './order-flow.ts';
+import type { OrderWorkflowInput } from './order-flow.ts';
 import { linesOf, type OrderLineRow, type OrderRow } from './order-views.ts';
 import { recordRefund } from './payment.ts';
 import { endedForWebhook, refundLines, type RefundedLine } from './refund-effects.ts';
@@ -43,15 +43,7 @@ export async function retryOrder(db: Db, config: Config, workflows: WorkflowStar
       `Order ${order.number} is ${order.status}; only paid orders that are not fulfilled can be retried.`,
     );
   }
-  const handle = workflows.client.workflow.getHandle(orderWorkflowId(order.number));
-  const running = await handle.describe().then(
-    (d) => d.status.name === 'RUNNING',
-    () => false,
-  );
-  if (running) {
-    await handle.executeUpdate(RETRY_UPDATE);
-    return 'updated';
-  }
+  if (await workflows.retryOrder(order.number)) return 'updated';
   const input: OrderWorkflowInput = {
     number: order.number,
     expiresAt: order.expires_at.toISOString(),

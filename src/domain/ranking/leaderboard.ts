@@ -1,6 +1,6 @@
 import { TtlCache } from '../../cache/ttl-cache.ts';
 import type { Db } from '../../db/knex.ts';
-import { isoWeekLabel } from './weeks.ts';
+import { isoWeekLabel } from '../../workflows/contracts/weeks.ts';
 
 export const RANKING_FORMULA =
   'score = votes cast by signed-in accounts with a confirmed email during the listing’s launch week ' +

@@ -5,7 +5,7 @@ import { stoppableMails } from '../mail-preferences/stoppable-mail.ts';
 import { isStopped } from '../mail-preferences/stops.ts';
 import { readSites } from '../sites/sites.ts';
 import { weekOfText } from '../time/week-words.ts';
-import { addWeeks, isoWeekLabel } from './weeks.ts';
+import { addWeeks, isoWeekLabel } from '../../workflows/contracts/weeks.ts';
 import { emitListingEvent } from '../webhooks/emit.ts';
 
 /** Owners of this many top listings are told their place. */

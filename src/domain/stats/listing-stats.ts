@@ -1,7 +1,7 @@
 import type { Db } from '../../db/knex.ts';
 import { validationFailed } from '../../errors.ts';
 import { getOwnedListing, type ListingRow } from '../listings/listings.ts';
-import { weekStartMs } from '../ranking/weeks.ts';
+import { weekStartMs } from '../../workflows/contracts/weeks.ts';
 
 export const GRANULARITIES = ['hour', 'day'] as const;
 export type Granularity = (typeof GRANULARITIES)[number];

@@ -1,4 +1,4 @@
-import { isoWeekLabel } from '../ranking/weeks.ts';
+import { isoWeekLabel } from '../../workflows/contracts/weeks.ts';
 
 /**
  * Weeks and days as people read them, the same on pages, in mails, on invoices and in the admin

@@ -2,9 +2,7 @@ import type { Db } from '../../db/knex.ts';
 import { pageOf } from '../../db/pages.ts';
 import { getOwnedListing } from '../listings/listings.ts';
 import { HOUR_SECONDS, lockQuota, quotaExceeded, windowUse } from '../quotas/quotas.ts';
-
-/** Deterministic id of the fan-out workflow of one update, so a repeated start is a no-op. */
-export const listingUpdateWorkflowId = (updateId: number) => `listing-update:${updateId}`;
+import { listingUpdateWorkflowId } from '../../workflows/contracts/workflow-ids.ts';
 
 export interface ListingUpdateRow {
   id: number;

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/knex.ts';
 import { notFound } from '../../errors.ts';
-import { isoWeekLabel } from '../ranking/weeks.ts';
+import { isoWeekLabel } from '../../workflows/contracts/weeks.ts';
 
 /** Votes per reason. */
 export interface ReasonCount {

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/knex.ts';
-import { addWeeks, weekStartMs } from '../ranking/weeks.ts';
+import { addWeeks, weekStartMs } from '../../workflows/contracts/weeks.ts';
 
 /**
  * Counts one showing of a listing's Vote button to a signed-in account that has not voted yet,

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Db } from '../../db/knex.ts';
-import { addWeeks, weekStartMs } from '../ranking/weeks.ts';
+import { addWeeks, weekStartMs } from '../../workflows/contracts/weeks.ts';
 import { detectWeek } from './detectors/index.ts';
 import { HOUR_MS, type Detection, type VoteWeek } from './detectors/types.ts';
 

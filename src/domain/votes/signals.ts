@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import ipaddr from 'ipaddr.js';
 import { isbot } from 'isbot';
-import { isoWeekLabel, isoWeekStart } from '../ranking/weeks.ts';
+import { isoWeekLabel, isoWeekStart } from '../../workflows/contracts/weeks.ts';
 
 /**
  * The signals kept with a vote (to find vote rings), and nothing more: the account's age and how it was

@@ -31,9 +31,6 @@ export const WEBHOOK_EVENT_WORDS: Record<WebhookEventType, string> = {
   'update.published': 'You posted an update on a listing',
 };
 
-/** The Temporal workflow that delivers one event to one endpoint. */
-export const webhookDeliveryWorkflowId = (deliveryId: number) => `webhook-delivery:${deliveryId}`;
-
 /** Standard Webhooks' `webhook-id`: one per event, the same on every retry and redelivery. */
 export const webhookMessageId = (eventId: number) => `msg_${eventId}`;
 

@@ -12,7 +12,7 @@ import {
   type ScheduledLaunch,
   type SitemapEntry,
 } from '../../domain/browse/directory.ts';
-import { addWeeks, isoWeekStart } from '../../domain/ranking/weeks.ts';
+import { addWeeks, isoWeekStart } from '../../workflows/contracts/weeks.ts';
 import type { OperationContext } from '../operation.ts';
 
 /**

@@ -9,7 +9,7 @@ import {
   type ListingLaunchState,
   type WeekWindow,
 } from '../../domain/orders/placement-weeks.ts';
-import { addWeeks } from '../../domain/ranking/weeks.ts';
+import { addWeeks } from '../../workflows/contracts/weeks.ts';
 import type { OperationContext } from '../operation.ts';
 
 /** What the banner of every page reads: the paid billboard booking of the day (no operation returns it). */

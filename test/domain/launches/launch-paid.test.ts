@@ -1,6 +1,6 @@
 import test from 'ava';
 import { launchPaid } from '../../../src/domain/launches/launch-paid.ts';
-import { addWeeks, isoWeekStart } from '../../../src/domain/ranking/weeks.ts';
+import { addWeeks, isoWeekStart } from '../../../src/workflows/contracts/weeks.ts';
 import { startTestEnv, type TestEnv } from '../../helpers/env.ts';
 import { draftListing, siteSettings } from '../../helpers/launches.ts';
 import { temporalClient } from '../../helpers/workflows.ts';

@@ -11,7 +11,7 @@ import {
   msUntilWeekStart,
   weekHasStarted,
   weekStartMs,
-} from '../../../src/domain/ranking/weeks.ts';
+} from '../../../src/workflows/contracts/weeks.ts';
 import { DEFAULT_LAUNCH_TIMING, nextRecheckDelay } from '../../../src/workflows/listing-launch.ts';
 
 // Week boundaries are where launch directories get time zones wrong: Sunday 23:59:59.999 UTC is

@@ -4,7 +4,7 @@ import { communityLeaderboard } from '../../../src/domain/ranking/leaderboard.ts
 import { voidVotes } from '../../../src/domain/ranking/voided-votes.ts';
 import { withdrawVote } from '../../../src/domain/ranking/votes.ts';
 import { freezeWeek } from '../../../src/domain/ranking/weekly-close.ts';
-import { isoWeekStart } from '../../../src/domain/ranking/weeks.ts';
+import { isoWeekStart } from '../../../src/workflows/contracts/weeks.ts';
 import { voteAudit } from '../../../src/domain/votes/audit.ts';
 import { scanWeek } from '../../../src/domain/votes/scan.ts';
 import { hashNetwork, networkKeyName } from '../../../src/domain/votes/signals.ts';

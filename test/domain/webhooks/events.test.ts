@@ -4,7 +4,7 @@ import { recordCheck } from '../../../src/domain/claims/verify.ts';
 import { launchPaid } from '../../../src/domain/launches/launch-paid.ts';
 import { castVote } from '../../../src/domain/ranking/votes.ts';
 import { freezeWeek, tellTopOwners } from '../../../src/domain/ranking/weekly-close.ts';
-import { addWeeks, isoWeekLabel, isoWeekStart } from '../../../src/domain/ranking/weeks.ts';
+import { addWeeks, isoWeekLabel, isoWeekStart } from '../../../src/workflows/contracts/weeks.ts';
 import { createEndpoint } from '../../../src/domain/webhooks/endpoints.ts';
 import { WEBHOOK_EVENT_TYPES } from '../../../src/domain/webhooks/events.ts';
 import { startTestEnv, type TestEnv } from '../../helpers/env.ts';

@@ -1,5 +1,3 @@
-// Pure (no I/O): the maintenance workflow imports it.
-
 /** Rows the daily `maintenance` workflow removes, one kind per table. */
 export const PURGE_KINDS = [
   'idempotency_keys',

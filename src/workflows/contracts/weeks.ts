@@ -1,5 +1,6 @@
 /**
- * THE ISO-week calendar, pure (workflows and the search engines import it): a week is keyed by
+ * THE ISO-week calendar, pure: the domain, the search engines and the workflows all import it, so
+ * it lives with the workflow contracts, which import nothing with I/O. A week is keyed by
  * its Monday (`YYYY-MM-DD`, UTC) and starts at Monday 00:00:00.000 UTC; Sunday 23:59:59.999 UTC
  * still belongs to the week before. Labels are ISO 8601 week dates (`2026-W48`); week 1 is the
  * week that holds 4 January, and a year has week 53 only when it is long. Correct for every

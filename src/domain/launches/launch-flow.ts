@@ -1,2 +1,0 @@
-/** Workflow id of a listing's launch flow. */
-export const listingLaunchWorkflowId = (listingId: number) => `listing:${listingId}`;
