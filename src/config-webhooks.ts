@@ -16,21 +16,17 @@ export const WEBHOOK_ENV = {
     .int()
     .min(1)
     .default(3 * 86_400_000),
-  /** How often a worker starts the delivery workflows of new events. @default 1000 */
-  WEBHOOK_DISPATCH_INTERVAL_MS: z.coerce.number().int().min(10).default(1_000),
 };
 
 type WebhookEnv = z.output<z.ZodObject<typeof WEBHOOK_ENV>>;
 
-/** Retry schedule of deliveries (workflow inputs) and the dispatcher's interval. */
+/** Retry schedule of deliveries (workflow inputs). */
 export interface WebhookConfig {
   retry: { firstMs: number; maxMs: number; windowMs: number };
-  dispatchIntervalMs: number;
 }
 
 export function webhookConfig(e: WebhookEnv): WebhookConfig {
   return {
     retry: { firstMs: e.WEBHOOK_RETRY_FIRST_MS, maxMs: e.WEBHOOK_RETRY_MAX_MS, windowMs: e.WEBHOOK_RETRY_WINDOW_MS },
-    dispatchIntervalMs: e.WEBHOOK_DISPATCH_INTERVAL_MS,
   };
 }

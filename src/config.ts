@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { SearchSettings } from './search/engines.ts';
 import { ORDER_ENV, orderConfig, type OrderConfig } from './config-orders.ts';
 import { WEBHOOK_ENV, webhookConfig, type WebhookConfig } from './config-webhooks.ts';
+import { WORKFLOW_START_ENV, workflowStartConfig, type WorkflowStartConfig } from './config-workflow-starts.ts';
 
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 
@@ -124,6 +125,7 @@ const EnvSchema = z.object({
   CLAIM_VERIFY_MIN_INTERVAL: z.string().default('10s'),
   ...ORDER_ENV,
   ...WEBHOOK_ENV,
+  ...WORKFLOW_START_ENV,
   /** Check every operation result against its output schema and fail the call if it does not match (the tests turn it on). */
   CHECK_OUTPUTS: bool.default(false),
 });
@@ -230,6 +232,8 @@ export interface Config {
   orders: OrderConfig;
   /** Owners' webhooks: retry schedule and dispatcher (see config-webhooks.ts). */
   webhooks: WebhookConfig;
+  /** Workflow starts recorded by writes: the dispatchers' sweep, lease and retries (see config-workflow-starts.ts). */
+  workflowStarts: WorkflowStartConfig;
 }
 
 /** One phase of a claim's own checks: every `everyMs` until `untilMs` after the claim started. */
@@ -324,6 +328,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     orders: orderConfig(e, baseUrl),
     webhooks: webhookConfig(e),
+    workflowStarts: workflowStartConfig(e),
     checkOutputs: e.CHECK_OUTPUTS,
   };
 }

@@ -26,6 +26,7 @@ import * as voteTrust from './027-vote-trust.ts';
 import * as webhooks from './028-webhooks.ts';
 import * as listingStats from './029-listing-stats.ts';
 import * as mailPreferences from './034-mail-preferences.ts';
+import * as workflowStarts from './036-workflow-starts.ts';
 import * as media from './026-media.ts';
 import * as refundEnded from './031-refund-ended.ts';
 import * as invoiceSnapshots from './033-invoice-snapshots.ts';
@@ -70,6 +71,7 @@ const migrations: Record<string, Migration> = {
   '033-invoice-snapshots': invoiceSnapshots,
   '034-mail-preferences': mailPreferences,
   '032-payment-attempts': paymentAttempts,
+  '036-workflow-starts': workflowStarts,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -10,6 +10,8 @@ import type { WebhookDeliveryTableRow } from '../tables.ts';
 import { webhookMessageId, type AttemptOutcome, type WebhookEventType } from './events.ts';
 import { getOwnEndpoint } from './endpoints.ts';
 import { openSecret } from './secret-box.ts';
+import type { WorkflowStartQueue } from '../ports.ts';
+import { recordWorkflowStart } from '../workflow-outbox/starts.ts';
 
 /** Each POST may take this long, answer included (issue 25 §1). */
 export const DELIVERY_TIMEOUT_MS = 10_000;
@@ -222,11 +224,12 @@ export async function listDeliveries(db: Db, userId: number, endpointId: number,
 
 /**
  * Sends a delivery again (a new round, the same `webhook-id`): a run still retrying it is
- * replaced. The caller starts the workflow and calls `deliveryStartFailed` when it cannot.
+ * replaced. Its workflow's start is recorded with it and made once it is committed.
  */
-export async function redeliver(db: Db, userId: number, endpointId: number, deliveryId: number) {
+export async function redeliver(deps: { db: Db; workflowStarts: WorkflowStartQueue }, userId: number, endpointId: number, deliveryId: number) {
+  const { db, workflowStarts } = deps;
   const endpoint = await getOwnEndpoint(db, userId, endpointId);
-  return db.transaction(async (trx) => {
+  const { view, startId } = await db.transaction(async (trx) => {
     const delivery = await trx('webhook_deliveries').where({ id: deliveryId, endpoint_id: endpointId }).forUpdate().first();
     if (!delivery) throw notFound(`Delivery ${deliveryId} of webhook endpoint ${endpointId}`);
     if (!endpoint.enabled)
@@ -239,39 +242,14 @@ export async function redeliver(db: Db, userId: number, endpointId: number, deli
         first_attempt_at: null,
         next_attempt_at: trx.fn.now(),
         succeeded_at: null,
-        workflow_started_at: trx.fn.now(),
+        workflow_started_at: null,
       });
     const row = await deliveryQuery(trx).where('d.id', deliveryId).first();
     const event = await trx('webhook_events').where({ id: delivery.event_id }).first('listing_id');
-    return { view: toDeliveryView(row), round: delivery.round + 1, listingId: event?.listing_id ?? null };
+    // The new round's run replaces a run of the older one still retrying.
+    const input = { deliveryId, round: delivery.round + 1, listingId: event?.listing_id ?? null, replace: true };
+    return { view: toDeliveryView(row), startId: await recordWorkflowStart(trx, { kind: 'webhook-delivery', input }, workflowStarts.inlineLeaseMs()) };
   });
-}
-
-/** The delivery's workflow could not be started: the dispatcher starts it later. */
-export async function deliveryStartFailed(db: Db, deliveryId: number): Promise<void> {
-  await db('webhook_deliveries').where({ id: deliveryId }).update({ workflow_started_at: null });
-}
-
-export interface UnstartedDelivery {
-  id: number;
-  round: number;
-  listing_id: number | null;
-}
-
-/** Deliveries whose workflow is not started yet, oldest first. */
-export async function unstartedDeliveries(db: Db, limit: number): Promise<UnstartedDelivery[]> {
-  return db('webhook_deliveries as d')
-    .join('webhook_events as e', 'e.id', 'd.event_id')
-    .whereNull('d.workflow_started_at')
-    .where('d.status', 'pending')
-    .orderBy('d.id')
-    .limit(limit)
-    .select('d.id', 'd.round', 'e.listing_id');
-}
-
-export async function markDeliveryStarted(db: Db, deliveryId: number, round: number): Promise<void> {
-  await db('webhook_deliveries')
-    .where({ id: deliveryId, round })
-    .whereNull('workflow_started_at')
-    .update({ workflow_started_at: db.fn.now() });
+  await workflowStarts.startNow([startId]);
+  return view;
 }
