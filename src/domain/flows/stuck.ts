@@ -5,6 +5,7 @@ import { listingLaunchWorkflowId } from '../launches/launch-flow.ts';
 import { claimWorkflowId } from '../claims/claims.ts';
 import { draftWorkflowId } from '../drafts/drafts.ts';
 import { orderWorkflowId } from '../orders/order-flow.ts';
+import { lateStarts } from '../workflow-outbox/queue.ts';
 
 /** How long each kind of flow may take before it counts as stuck (issue 14). */
 export const STUCK_AFTER = {
@@ -13,11 +14,13 @@ export const STUCK_AFTER = {
   /** A scheduled listing goes live at its week's start; this leaves the workflow time to do it. */
   launchWeekStartedMs: 10 * 60_000,
   mailUndeliveredMs: 3600_000,
+  /** A recorded workflow start is made within a second while Temporal answers. */
+  workflowStartMs: 5 * 60_000,
 } as const;
 
 export interface StuckFlow {
-  kind: 'draft' | 'order' | 'claim' | 'launch' | 'mail';
-  /** The business id: draft or claim id, order number, listing id, outbox id. */
+  kind: 'draft' | 'order' | 'claim' | 'launch' | 'mail' | 'start';
+  /** The business id: draft or claim id, order number, listing id, outbox id, workflow id. */
   ref: string;
   /** Why it counts as stuck, with the time it has been so. */
   reason: string;
@@ -35,12 +38,25 @@ const resetHint = (workflowId: string) =>
 /** Everything stuck by the rules of STUCK_AFTER, oldest first within each kind. */
 export async function findStuckFlows(db: Db, temporal: Client): Promise<StuckFlow[]> {
   return [
+    ...(await stuckStarts(db)),
     ...(await stuckDrafts(db)),
     ...(await stuckOrders(db)),
     ...(await stuckClaims(db, temporal)),
     ...(await stuckLaunches(db)),
     ...(await stuckMail(db)),
   ];
+}
+
+/** Workflow starts a write recorded that no dispatcher made: Temporal unreachable, or no api or worker process running. */
+async function stuckStarts(db: Db): Promise<StuckFlow[]> {
+  const rows = await lateStarts(db, STUCK_AFTER.workflowStartMs);
+  return rows.map((r) => ({
+    kind: 'start',
+    ref: r.workflow_id,
+    reason: `not started ${since(r.created_at)} (${r.attempts} tries${r.last_error ? `, last: ${r.last_error}` : ''})`,
+    fix: 'check that Temporal answers and that an api or worker process runs: its dispatcher starts it',
+    workflowId: r.workflow_id,
+  }));
 }
 
 async function stuckDrafts(db: Db): Promise<StuckFlow[]> {
