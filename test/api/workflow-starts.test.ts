@@ -57,11 +57,14 @@ test('Temporal unreachable: writes answer as usual, reads serve, /readyz stays r
     await workflows.close();
   });
   back.run();
-  await eventually('every start made', async () => (await count('workflow_starts')) === 0, { timeoutMs: 30_000 });
+  await eventually('every start made', async () => (await count('workflow_starts')) === 0, { timeoutMs: 60_000 }).catch(async (err) => {
+    t.log(await down.services.db('workflow_starts').select('workflow_id', 'attempts', 'last_error', 'due_at'));
+    throw err;
+  });
   const { client, close } = await temporalClient({ temporalAddress: process.env.TEST_TEMPORAL_ADDRESS!, namespace: down.namespace });
   t.teardown(close);
   for (const id of ids) t.is((await client.workflow.getHandle(id).describe()).workflowId, id);
-  const delivery = await down.services.db('webhook_deliveries').first('id', 'workflow_started_at');
+  const delivery = (await down.services.db('webhook_deliveries').first('id', 'workflow_started_at'))!;
   t.truthy(delivery.workflow_started_at);
   t.is((await client.workflow.getHandle(`webhook-delivery:${delivery.id}`).describe()).type, 'webhookDeliveryWorkflow');
   for (const id of [...ids, `webhook-delivery:${delivery.id}`]) await client.workflow.getHandle(id).terminate('test over').catch(() => {});
