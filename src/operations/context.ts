@@ -17,7 +17,10 @@ export interface CallInfo {
 
 /** The context an operation handler runs with, the same for REST and MCP. */
 export async function operationContext(
-  services: Pick<Services, 'db' | 'config' | 'workflows' | 'workflowStarts' | 'search' | 'caches' | 'badgeAgent' | 'payments' | 'media' | 'clock'>,
+  services: Pick<
+    Services,
+    'db' | 'config' | 'workflows' | 'workflowStarts' | 'search' | 'caches' | 'badgeAgent' | 'payments' | 'media' | 'clock'
+  >,
   call: CallInfo,
 ): Promise<OperationContext> {
   return {

@@ -1,14 +1,7 @@
 import { z } from 'zod';
 import { badRequest } from '../errors.ts';
 import { assertCrawlableUrl } from '../domain/crawl/index.ts';
-import {
-  createDraft,
-  getOwnedDraft,
-  listOwnedDrafts,
-  submitDraft,
-  toDraftView,
-  updateDraftFields,
-} from '../domain/drafts/drafts.ts';
+import { createDraft, getOwnedDraft, listOwnedDrafts, submitDraft, toDraftView, updateDraftFields } from '../domain/drafts/drafts.ts';
 import { siteByKey } from '../domain/sites/sites.ts';
 import { callerId, defineOperation } from './operation.ts';
 import {

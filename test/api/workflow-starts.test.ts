@@ -15,7 +15,11 @@ import { temporalClient } from '../helpers/workflows.ts';
 
 let down: TestEnv;
 test.before(async () => {
-  down = await startTestEnv(import.meta.url, { WORKFLOW_START_RETRY_FIRST_MS: '50', WORKFLOW_START_RETRY_MAX_MS: '200' }, { temporalAddress: '127.0.0.1:1' });
+  down = await startTestEnv(
+    import.meta.url,
+    { WORKFLOW_START_RETRY_FIRST_MS: '50', WORKFLOW_START_RETRY_MAX_MS: '200' },
+    { temporalAddress: '127.0.0.1:1' },
+  );
 });
 test.after.always(() => down?.close());
 
@@ -29,10 +33,20 @@ test('Temporal unreachable: writes answer as usual, reads serve, /readyz stays r
   t.like(draft.body, { status: 'crawling', workflow_id: `draft:${draft.body.id}` });
   t.is(await count('drafts', { id: draft.body.id }), 1, 'the draft is kept');
 
-  const listingId = await insertLiveListing(down.services.db, { name: 'Away Anvils', ownerId: owner.userId, url: 'https://away-anvils.example/' });
-  const hook = await api(down, 'POST', '/me/webhooks', { key: owner.key, body: { url: 'https://hooks.away-anvils.example/in', events: ['update.published'] } });
+  const listingId = await insertLiveListing(down.services.db, {
+    name: 'Away Anvils',
+    ownerId: owner.userId,
+    url: 'https://away-anvils.example/',
+  });
+  const hook = await api(down, 'POST', '/me/webhooks', {
+    key: owner.key,
+    body: { url: 'https://hooks.away-anvils.example/in', events: ['update.published'] },
+  });
   t.is(hook.status, 201, JSON.stringify(hook.body));
-  const update = await api(down, 'POST', `/me/listings/${listingId}/updates`, { key: owner.key, body: { title: 'Still here', body: 'Offline.' } });
+  const update = await api(down, 'POST', `/me/listings/${listingId}/updates`, {
+    key: owner.key,
+    body: { title: 'Still here', body: 'Offline.' },
+  });
   t.is(update.status, 201, JSON.stringify(update.body));
   // The owner's event is recorded with the update, not by the fan-out (which cannot run now).
   t.is(await count('webhook_events', { dedupe_key: `update.published:${update.body.id}` }), 1);
@@ -51,7 +65,13 @@ test('Temporal unreachable: writes answer as usual, reads serve, /readyz stays r
   // Temporal is back (a dispatcher that reaches it): every recorded start is made, the delivery's too.
   const log = pino({ level: 'silent' });
   const workflows = createWorkflowStarter({ address: process.env.TEST_TEMPORAL_ADDRESS!, namespace: down.namespace });
-  const back = createWorkflowDispatcher({ db: down.services.db, databaseUrl: down.databaseUrl, workflows, config: down.services.config, log });
+  const back = createWorkflowDispatcher({
+    db: down.services.db,
+    databaseUrl: down.databaseUrl,
+    workflows,
+    config: down.services.config,
+    log,
+  });
   t.teardown(async () => {
     await back.stop();
     await workflows.close();
@@ -67,5 +87,9 @@ test('Temporal unreachable: writes answer as usual, reads serve, /readyz stays r
   const delivery = (await down.services.db('webhook_deliveries').first('id', 'workflow_started_at'))!;
   t.truthy(delivery.workflow_started_at);
   t.is((await client.workflow.getHandle(`webhook-delivery:${delivery.id}`).describe()).type, 'webhookDeliveryWorkflow');
-  for (const id of [...ids, `webhook-delivery:${delivery.id}`]) await client.workflow.getHandle(id).terminate('test over').catch(() => {});
+  for (const id of [...ids, `webhook-delivery:${delivery.id}`])
+    await client.workflow
+      .getHandle(id)
+      .terminate('test over')
+      .catch(() => {});
 });

@@ -163,7 +163,9 @@ export async function createClaim(db: Db, input: NewClaim): Promise<CreatedClaim
       ? [await issueClaimLink(trx, { claimId: row.id, to: row.email, expiresAt: row.expires_at, baseUrl: input.baseUrl })]
       : [];
     const made = { id: row.id as number, listing_id: listing.id as number, slug: input.slug, method: input.method, mailIds };
-    const startIds = input.recordStart ? [await input.recordStart(trx, { ...made, created_at: row.created_at, expires_at: row.expires_at })] : [];
+    const startIds = input.recordStart
+      ? [await input.recordStart(trx, { ...made, created_at: row.created_at, expires_at: row.expires_at })]
+      : [];
     return { id: made.id, mailIds, startIds };
   });
   if (!result) return { claim: (await pendingClaim(db, listing.id, input.userId))!, created: false, mailIds: [], startIds: [] };
@@ -182,4 +184,3 @@ function checkEmailClaim(listingUrl: string, email: string): void {
     throw validationFailed([{ path: 'email', message: `Must be an address at ${domain} (or a subdomain of it), the listing's domain` }]);
   }
 }
-

@@ -26,7 +26,11 @@ export async function startClaim(
     lifetimeMs: claims.lifetimeMs,
     baseUrl,
     recordStart: (trx, claim) =>
-      recordWorkflowStart(trx, { kind: 'claim', input: claimWorkflowInput(claim, claims, claim.mailIds) }, deps.workflowStarts.inlineLeaseMs()),
+      recordWorkflowStart(
+        trx,
+        { kind: 'claim', input: claimWorkflowInput(claim, claims, claim.mailIds) },
+        deps.workflowStarts.inlineLeaseMs(),
+      ),
   });
   await deps.workflowStarts.startNow(made.startIds);
   return made.claim;

@@ -226,7 +226,12 @@ export async function listDeliveries(db: Db, userId: number, endpointId: number,
  * Sends a delivery again (a new round, the same `webhook-id`): a run still retrying it is
  * replaced. Its workflow's start is recorded with it and made once it is committed.
  */
-export async function redeliver(deps: { db: Db; workflowStarts: WorkflowStartQueue }, userId: number, endpointId: number, deliveryId: number) {
+export async function redeliver(
+  deps: { db: Db; workflowStarts: WorkflowStartQueue },
+  userId: number,
+  endpointId: number,
+  deliveryId: number,
+) {
   const { db, workflowStarts } = deps;
   const endpoint = await getOwnEndpoint(db, userId, endpointId);
   const { view, startId } = await db.transaction(async (trx) => {
@@ -248,7 +253,10 @@ export async function redeliver(deps: { db: Db; workflowStarts: WorkflowStartQue
     const event = await trx('webhook_events').where({ id: delivery.event_id }).first('listing_id');
     // The new round's run replaces a run of the older one still retrying.
     const input = { deliveryId, round: delivery.round + 1, listingId: event?.listing_id ?? null, replace: true };
-    return { view: toDeliveryView(row), startId: await recordWorkflowStart(trx, { kind: 'webhook-delivery', input }, workflowStarts.inlineLeaseMs()) };
+    return {
+      view: toDeliveryView(row),
+      startId: await recordWorkflowStart(trx, { kind: 'webhook-delivery', input }, workflowStarts.inlineLeaseMs()),
+    };
   });
   await workflowStarts.startNow([startId]);
   return view;

@@ -36,7 +36,10 @@ export async function startDone(db: Db, row: WorkflowStartTableRow): Promise<voi
     await trx('workflow_starts').where({ id: row.id }).delete();
     if (row.kind === 'webhook-delivery') {
       const { deliveryId, round } = row.input as { deliveryId: number; round: number };
-      await trx('webhook_deliveries').where({ id: deliveryId, round }).whereNull('workflow_started_at').update({ workflow_started_at: trx.fn.now() });
+      await trx('webhook_deliveries')
+        .where({ id: deliveryId, round })
+        .whereNull('workflow_started_at')
+        .update({ workflow_started_at: trx.fn.now() });
     }
   });
 }
