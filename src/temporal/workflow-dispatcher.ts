@@ -4,7 +4,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/knex.ts';
 import type { WorkflowStarter, WorkflowStartQueue } from '../domain/ports.ts';
 import { claimDueStarts, ownStarts, retryBackedOffNow, startDone, startFailed } from '../domain/workflow-outbox/queue.ts';
-import { makeStart, WORKFLOW_STARTS_CHANNEL, type WorkflowStartTableRow } from '../domain/workflow-outbox/starts.ts';
+import { WORKFLOW_STARTS_CHANNEL, type WorkflowStart, type WorkflowStartTableRow } from '../domain/workflow-outbox/starts.ts';
 
 export interface WorkflowDispatcherOptions {
   db: Db;
@@ -125,4 +125,27 @@ export function createWorkflowDispatcher({ db, databaseUrl, workflows, config, l
       await round;
     },
   };
+}
+
+/** Makes one recorded start through the port (each kind's start is idempotent: `USE_EXISTING` on its id). */
+async function makeStart(workflows: WorkflowStarter, config: Pick<Config, 'webhooks'>, row: WorkflowStartTableRow): Promise<void> {
+  const start = { kind: row.kind, input: row.input } as WorkflowStart;
+  switch (start.kind) {
+    case 'draft':
+      return workflows.startDraft(start.input.draftId, start.input);
+    case 'order':
+      return workflows.startOrder(start.input.order, start.input.listingIds);
+    case 'claim':
+      return workflows.startClaim(start.input as Parameters<WorkflowStarter['startClaim']>[0]);
+    case 'listing-update':
+      return workflows.startListingUpdate(start.input.updateId, start.input.batchSize, start.input.listingId);
+    case 'webhook-delivery': {
+      const { retry } = config.webhooks;
+      const { deliveryId, round, listingId, replace } = start.input;
+      return workflows.startWebhookDelivery(
+        { deliveryId, round, firstRetryMs: retry.firstMs, maxRetryMs: retry.maxMs, windowMs: retry.windowMs },
+        { listingId, replace },
+      );
+    }
+  }
 }

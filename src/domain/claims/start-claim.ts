@@ -2,7 +2,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/knex.ts';
 import type { WorkflowStartQueue } from '../ports.ts';
 import { recordWorkflowStart } from '../workflow-outbox/starts.ts';
-import { createClaim, type ClaimRow } from './claims.ts';
+import { claimWorkflowId, createClaim, type ClaimRow } from './claims.ts';
 import type { ClaimMethod } from './instructions.ts';
 import { claimWorkflowInput } from './request-check.ts';
 
@@ -28,7 +28,7 @@ export async function startClaim(
     recordStart: (trx, claim) =>
       recordWorkflowStart(
         trx,
-        { kind: 'claim', input: claimWorkflowInput(claim, claims, claim.mailIds) },
+        { kind: 'claim', workflowId: claimWorkflowId(claim.id), input: claimWorkflowInput(claim, claims, claim.mailIds) },
         deps.workflowStarts.inlineLeaseMs(),
       ),
   });

@@ -89,7 +89,11 @@ export async function createDraft(
 ): Promise<DraftRow> {
   const { row, startId } = await deps.db.transaction(async (trx) => {
     const row = await insertDraftWithinQuota(trx, draft, quotas);
-    const start = { kind: 'draft' as const, input: { draftId: row.id, url: draft.url, siteKey: draft.siteKey } };
+    const start = {
+      kind: 'draft' as const,
+      workflowId: draftWorkflowId(row.id),
+      input: { draftId: row.id, url: draft.url, siteKey: draft.siteKey },
+    };
     return { row, startId: await recordWorkflowStart(trx, start, deps.workflowStarts.inlineLeaseMs()) };
   });
   await deps.workflowStarts.startNow([startId]);

@@ -4,7 +4,7 @@ import type { Db } from '../../db/knex.ts';
 import type { WorkflowStartQueue } from '../ports.ts';
 import { recordWorkflowStart } from '../workflow-outbox/starts.ts';
 import { requireSellerForPayments } from '../sites/seller.ts';
-import type { OrderWorkflowInput } from './order-flow.ts';
+import { orderWorkflowId, type OrderWorkflowInput } from './order-flow.ts';
 import { holdCapacity } from './capacity-holds.ts';
 import { linesOf, toOrderView, type OrderRow, type OrderView } from './order-views.ts';
 import { priceOrder, type PricedOrder, type PricingContext, type QuoteInput, type QuoteLine } from './pricing.ts';
@@ -93,7 +93,11 @@ async function insertOrder(
           fulfilMaxAttempts: deps.config.orders.fulfilMaxAttempts,
           stepRetry: deps.config.orders.stepRetry,
         };
-        const start = { kind: 'order' as const, input: { order: flow, listingIds: listingIdsOf(priced) } };
+        const start = {
+          kind: 'order' as const,
+          workflowId: orderWorkflowId(order.number),
+          input: { order: flow, listingIds: listingIdsOf(priced) },
+        };
         return { order, startId: await recordWorkflowStart(trx, start, deps.workflowStarts.inlineLeaseMs()) };
       });
     } catch (err) {

@@ -2,7 +2,7 @@ import type { Db } from '../../db/knex.ts';
 import type { WorkflowStartQueue } from '../ports.ts';
 import { emitUpdatePublished } from '../webhooks/emit.ts';
 import { recordWorkflowStart } from '../workflow-outbox/starts.ts';
-import { insertListingUpdate, type ListingUpdateRow } from './updates.ts';
+import { insertListingUpdate, listingUpdateWorkflowId, type ListingUpdateRow } from './updates.ts';
 
 export interface PostUpdateDeps {
   db: Db;
@@ -27,7 +27,11 @@ export async function postListingUpdate(
   const { row, startId } = await deps.db.transaction(async (trx) => {
     const row = await insertListingUpdate(trx, ownerId, listingId, update, perHour);
     await emitUpdatePublished(trx, deps.baseUrl, row.id);
-    const start = { kind: 'listing-update' as const, input: { updateId: row.id, batchSize: deps.batchSize, listingId: row.listing_id } };
+    const start = {
+      kind: 'listing-update' as const,
+      workflowId: listingUpdateWorkflowId(row.id),
+      input: { updateId: row.id, batchSize: deps.batchSize, listingId: row.listing_id },
+    };
     return { row, startId: await recordWorkflowStart(trx, start, deps.workflowStarts.inlineLeaseMs()) };
   });
   await deps.workflowStarts.startNow([startId]);

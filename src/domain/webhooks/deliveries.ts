@@ -7,7 +7,7 @@ import { loadUndici } from '../../undici.ts';
 import { queueMail } from '../../mail/outbox.ts';
 import { checkIpLiteral } from '../crawl/address-guard.ts';
 import type { WebhookDeliveryTableRow } from '../tables.ts';
-import { webhookMessageId, type AttemptOutcome, type WebhookEventType } from './events.ts';
+import { webhookDeliveryWorkflowId, webhookMessageId, type AttemptOutcome, type WebhookEventType } from './events.ts';
 import { getOwnEndpoint } from './endpoints.ts';
 import { openSecret } from './secret-box.ts';
 import type { WorkflowStartQueue } from '../ports.ts';
@@ -255,7 +255,11 @@ export async function redeliver(
     const input = { deliveryId, round: delivery.round + 1, listingId: event?.listing_id ?? null, replace: true };
     return {
       view: toDeliveryView(row),
-      startId: await recordWorkflowStart(trx, { kind: 'webhook-delivery', input }, workflowStarts.inlineLeaseMs()),
+      startId: await recordWorkflowStart(
+        trx,
+        { kind: 'webhook-delivery', workflowId: webhookDeliveryWorkflowId(deliveryId), input },
+        workflowStarts.inlineLeaseMs(),
+      ),
     };
   });
   await workflowStarts.startNow([startId]);

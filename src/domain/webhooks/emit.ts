@@ -4,7 +4,7 @@ import { launchDetails } from '../launches/owner-launch.ts';
 import { toOwnerListing, type ListingRow } from '../listings/listings.ts';
 import { linesOf, toOrderView, type OrderRow } from '../orders/order-views.ts';
 import { toUpdateView, type ListingUpdateRow } from '../updates/updates.ts';
-import type { WebhookEventType } from './events.ts';
+import { webhookDeliveryWorkflowId, type WebhookEventType } from './events.ts';
 import { recordWorkflowStart } from '../workflow-outbox/starts.ts';
 
 export interface WebhookEvent {
@@ -48,7 +48,7 @@ export async function emitEvent(db: Db, event: WebhookEvent): Promise<number[]> 
     .returning('id');
   for (const { id } of deliveries) {
     const input = { deliveryId: id, round: 0, listingId: event.listingId ?? null, replace: false };
-    await recordWorkflowStart(db, { kind: 'webhook-delivery', input });
+    await recordWorkflowStart(db, { kind: 'webhook-delivery', workflowId: webhookDeliveryWorkflowId(id), input });
   }
   return deliveries.map((d) => d.id);
 }
