@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ORDER_ENV } from './config-orders.ts';
 import { WEBHOOK_ENV } from './config-webhooks.ts';
+import { WORKFLOW_START_ENV } from './config-workflow-starts.ts';
 
 // The one schema of the environment: every variable with its default and what it does.
 // loadConfig() (config.ts) parses it; docs/configuration.md is generated from it
@@ -260,6 +261,7 @@ export const EnvSchema = z.object({
     .describe('Least time between two requested checks of one claim (verify_claim, "Check now").'),
   ...ORDER_ENV,
   ...WEBHOOK_ENV,
+  ...WORKFLOW_START_ENV,
   CHECK_OUTPUTS: bool
     .default(false)
     .describe(

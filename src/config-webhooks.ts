@@ -20,12 +20,6 @@ export const WEBHOOK_ENV = {
     .min(1)
     .default(3 * 86_400_000)
     .describe('How long a delivery is retried (259200000: 3 days); an endpoint that fails that long is turned off and its owner told.'),
-  WEBHOOK_DISPATCH_INTERVAL_MS: z.coerce
-    .number()
-    .int()
-    .min(10)
-    .default(1_000)
-    .describe('How often each worker starts the delivery workflows of new events.'),
   WEBHOOK_REDELIVERIES_PER_HOUR: z.coerce
     .number()
     .int()
@@ -37,17 +31,15 @@ export const WEBHOOK_ENV = {
 
 type WebhookEnv = z.output<z.ZodObject<typeof WEBHOOK_ENV>>;
 
-/** Retry schedule of deliveries (workflow inputs) and the dispatcher's interval. */
+/** Retry schedule of deliveries (workflow inputs). */
 export interface WebhookConfig {
   retry: { firstMs: number; maxMs: number; windowMs: number };
-  dispatchIntervalMs: number;
   redeliveriesPerHour: number;
 }
 
 export function webhookConfig(e: WebhookEnv): WebhookConfig {
   return {
     retry: { firstMs: e.WEBHOOK_RETRY_FIRST_MS, maxMs: e.WEBHOOK_RETRY_MAX_MS, windowMs: e.WEBHOOK_RETRY_WINDOW_MS },
-    dispatchIntervalMs: e.WEBHOOK_DISPATCH_INTERVAL_MS,
     redeliveriesPerHour: e.WEBHOOK_REDELIVERIES_PER_HOUR,
   };
 }

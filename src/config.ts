@@ -5,6 +5,7 @@ import type { SearchSettings } from './search/engines.ts';
 import { EnvSchema } from './config-env.ts';
 import { orderConfig, type OrderConfig } from './config-orders.ts';
 import { webhookConfig, type WebhookConfig } from './config-webhooks.ts';
+import { workflowStartConfig, type WorkflowStartConfig } from './config-workflow-starts.ts';
 
 const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
@@ -108,6 +109,8 @@ export interface Config {
   orders: OrderConfig;
   /** Owners' webhooks: retry schedule and dispatcher (see config-webhooks.ts). */
   webhooks: WebhookConfig;
+  /** Workflow starts recorded by writes: the dispatchers' sweep, lease and retries (see config-workflow-starts.ts). */
+  workflowStarts: WorkflowStartConfig;
 }
 
 /** One phase of a claim's own checks: every `everyMs` until `untilMs` after the claim started. */
@@ -202,6 +205,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     orders: orderConfig(e, baseUrl),
     webhooks: webhookConfig(e),
+    workflowStarts: workflowStartConfig(e),
     checkOutputs: e.CHECK_OUTPUTS,
   };
 }

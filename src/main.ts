@@ -120,6 +120,8 @@ const pageCountsStep = (services: Services): ShutdownStep => ({ name: 'page coun
 
 async function startRoles(services: Services, endpoints: Endpoints, roles: { api: boolean; worker: boolean }): Promise<ShutdownStep[]> {
   const stops: ShutdownStep[] = [];
+  // Every process that writes or runs workflows also makes the workflow starts left by others.
+  services.workflowStarts.run();
   if (roles.worker) {
     const { installTemporalRuntime } = await import('./temporal/runtime.ts');
     const { startWorkers } = await import('./temporal/worker.ts');

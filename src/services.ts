@@ -13,6 +13,7 @@ import { createMetrics, type Metrics } from './metrics/registry.ts';
 import { createSearchEngine } from './search/engines.ts';
 import { createPaymentProvider, type ConfiguredProvider } from './payments/index.ts';
 import { createWorkflowStarter } from './temporal/client.ts';
+import { createWorkflowDispatcher, type WorkflowDispatcher } from './temporal/workflow-dispatcher.ts';
 import { createPageCounters, type PageCounters } from './domain/stats/page-counters.ts';
 import type { MediaStore } from './domain/media/media-port.ts';
 import { createPostgresMediaStore } from './media/postgres-store.ts';
@@ -23,6 +24,8 @@ export interface Services {
   config: Config;
   db: Db;
   workflows: WorkflowStarter;
+  /** Makes the workflow starts writes record (right after their commit, and what is left: run() in api and worker roles). */
+  workflowStarts: WorkflowDispatcher;
   log: Logger;
   /** OAuth signing and cookie keys (environment or data directory). */
   oauthKeys: OAuthKeys;
@@ -79,10 +82,12 @@ export function createServices(config: Config, endpoints: Endpoints, log = creat
   let badgeAgent: Dispatcher | undefined;
   const secrets = createAppSecrets(db);
   const pageCounters = createPageCounters(db, secrets, log, { enabled: options.countPageViews ?? true });
+  const workflowStarts = createWorkflowDispatcher({ db, databaseUrl: endpoints.databaseUrl, workflows, config, log });
   return {
     config,
     db,
     workflows,
+    workflowStarts,
     log,
     oauthKeys,
     authenticate: createAuthenticator(db, config, oauthKeys, caches),
@@ -100,6 +105,7 @@ export function createServices(config: Config, endpoints: Endpoints, log = creat
     clock: options.clock ?? systemClock,
     async close() {
       await pageCounters.close();
+      await workflowStarts.stop();
       await workflows.close().catch(() => {});
       mailer?.close();
       await badgeAgent?.close().catch(() => {});

@@ -25,6 +25,20 @@ export type WorkflowStatus =
   | 'unknown'
   | 'missing';
 
+/**
+ * Where a write's workflow starts go after the write recorded them (recordWorkflowStart, in its
+ * transaction): the process's dispatcher (src/temporal/workflow-dispatcher.ts).
+ */
+export interface WorkflowStartQueue {
+  /**
+   * How long a start recorded now stays leased to this process, which makes it right after the
+   * commit (startNow); null while Temporal does not answer (the dispatchers retry it then).
+   */
+  inlineLeaseMs(): number | null;
+  /** Makes the given recorded starts now, after their transaction committed; a failure leaves them to the retries. */
+  startNow(ids: number[]): Promise<void>;
+}
+
 /** The workflow starts and messages the domain and the operations need; one Temporal connection per process. */
 export interface WorkflowStarter {
   /** Starts `draft:{id}`, searchable by DraftId, DraftStatus and SiteKey. */

@@ -50,8 +50,6 @@ export const claimListingOp = defineOperation({
     'We keep checking on our own for 7 days; verify_claim checks at once. One pending claim per account and listing: a second call returns it.',
   method: 'POST',
   path: '/claims',
-  // The claim's workflow starts with it: 503 workflow_unavailable while Temporal does not answer.
-  startsWorkflow: true,
   scope: 'listings:write',
   idempotent: true,
   errorCodes: ['claim_own_listing', 'email_claim_unavailable', 'not_found'],

@@ -17,13 +17,17 @@ export interface CallInfo {
 
 /** The context an operation handler runs with, the same for REST and MCP. */
 export async function operationContext(
-  services: Pick<Services, 'db' | 'config' | 'workflows' | 'search' | 'caches' | 'badgeAgent' | 'payments' | 'media' | 'clock'>,
+  services: Pick<
+    Services,
+    'db' | 'config' | 'workflows' | 'workflowStarts' | 'search' | 'caches' | 'badgeAgent' | 'payments' | 'media' | 'clock'
+  >,
   call: CallInfo,
 ): Promise<OperationContext> {
   return {
     db: services.db,
     config: services.config,
     workflows: services.workflows,
+    workflowStarts: services.workflowStarts,
     search: services.search,
     caches: services.caches,
     get badgeAgent() {

@@ -1,15 +1,7 @@
 import { z } from 'zod';
 import { badRequest } from '../errors.ts';
 import { assertCrawlableUrl } from '../domain/crawl/index.ts';
-import {
-  deleteDraft,
-  getOwnedDraft,
-  insertDraftWithinQuota,
-  listOwnedDrafts,
-  submitDraft,
-  toDraftView,
-  updateDraftFields,
-} from '../domain/drafts/drafts.ts';
+import { createDraft, getOwnedDraft, listOwnedDrafts, submitDraft, toDraftView, updateDraftFields } from '../domain/drafts/drafts.ts';
 import { siteByKey } from '../domain/sites/sites.ts';
 import { callerId, defineOperation } from './operation.ts';
 import {
@@ -73,7 +65,6 @@ export const createDraftOp = defineOperation({
     'Quotas per account: a few drafts crawling at a time and a number per hour (429 quota_exceeded with Retry-After, `limit` and `window_seconds`).',
   method: 'POST',
   path: '/drafts',
-  startsWorkflow: true,
   scope: 'listings:write',
   idempotent: true,
   errorCodes: ['unknown_site', 'invalid_url', 'address_refused', 'quota_exceeded'],
@@ -89,13 +80,8 @@ export const createDraftOp = defineOperation({
     const site = input.site === undefined ? ctx.site : await siteByKey(ctx.db, ctx.caches.sites, input.site);
     if (!site) throw badRequest('unknown_site', `There is no site with the key "${input.site}"; see list_sites.`);
     await assertCrawlableUrl(input.url, ctx.config.crawl.allowPrivateNetworks);
-    const draft = await insertDraftWithinQuota(ctx.db, { ownerId: callerId(ctx), siteId: site.id, url: input.url }, ctx.config.quotas);
-    try {
-      await ctx.workflows.startDraft(draft.id, { url: input.url, siteKey: site.key });
-    } catch (err) {
-      await deleteDraft(ctx.db, draft.id);
-      throw err;
-    }
+    const owner = { ownerId: callerId(ctx), siteId: site.id, siteKey: site.key, url: input.url };
+    const draft = await createDraft(ctx, owner, ctx.config.quotas);
     return toDraftView(draft, ctx.config.baseUrl);
   },
 });

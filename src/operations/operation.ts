@@ -10,7 +10,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/knex.ts';
 import type { Site } from '../domain/sites/sites.ts';
 import type { SearchEngine } from '../domain/listings/search-port.ts';
-import type { WorkflowStarter } from '../domain/ports.ts';
+import type { WorkflowStarter, WorkflowStartQueue } from '../domain/ports.ts';
 import { payloadTooLarge, type AppError, type ErrorCode } from '../errors.ts';
 
 /** A request body limit: bytes, and the error a larger body gets. */
@@ -32,6 +32,8 @@ export interface OperationContext {
   db: Db;
   config: Config;
   workflows: WorkflowStarter;
+  /** Where the workflow starts a write recorded are made (right after its commit). */
+  workflowStarts: WorkflowStartQueue;
   search: SearchEngine;
   /** The process's in-process caches. */
   caches: Caches;

@@ -90,7 +90,7 @@ export const createCheckoutOp = defineOperation({
   tags: ['orders'],
   input: z.object(QuoteBody),
   output: Order,
-  handler: (input, ctx) => createCheckout({ db: ctx.db, config: ctx.config, workflows: ctx.workflows }, pricing(ctx), input),
+  handler: (input, ctx) => createCheckout({ db: ctx.db, config: ctx.config, workflowStarts: ctx.workflowStarts }, pricing(ctx), input),
 });
 
 export const listMyOrdersOp = defineOperation({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { deleteListingUpdate, insertListingUpdate, latestUpdates, toUpdateView } from '../domain/updates/updates.ts';
+import { latestUpdates, toUpdateView } from '../domain/updates/updates.ts';
+import { postListingUpdate } from '../domain/updates/post-update.ts';
 import { listNotifications } from '../domain/updates/notifications.ts';
 import { followOperations } from './follows.ts';
 import { callerId, defineOperation } from './operation.ts';
@@ -21,7 +22,6 @@ export const postListingUpdateOp = defineOperation({
     'At most a few updates per listing per hour (429 quota_exceeded with Retry-After, `limit` and `window_seconds`).',
   method: 'POST',
   path: '/me/listings/{listing_id}/updates',
-  startsWorkflow: true,
   scope: 'listings:write',
   idempotent: true,
   errorCodes: ['quota_exceeded'],
@@ -44,13 +44,8 @@ export const postListingUpdateOp = defineOperation({
     workflow_id: z.string().describe('The workflow telling the followers'),
   }),
   async handler(input, ctx) {
-    const update = await insertListingUpdate(ctx.db, callerId(ctx), input.listing_id, input, ctx.config.quotas.updatesPerListingPerHour);
-    try {
-      await ctx.workflows.startListingUpdate(update.id, ctx.config.updates.fanOutBatchSize, input.listing_id);
-    } catch (err) {
-      await deleteListingUpdate(ctx.db, update.id);
-      throw err;
-    }
+    const deps = { ...ctx, baseUrl: ctx.config.baseUrl, batchSize: ctx.config.updates.fanOutBatchSize };
+    const update = await postListingUpdate(deps, callerId(ctx), input.listing_id, input, ctx.config.quotas.updatesPerListingPerHour);
     return toUpdateView(update);
   },
 });

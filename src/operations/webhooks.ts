@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { WEBHOOK_EVENT_TYPES } from '../domain/webhooks/events.ts';
 import { createEndpoint, deleteEndpoint, listEndpoints, rotateSecret, updateEndpoint } from '../domain/webhooks/endpoints.ts';
-import { deliveryStartFailed, listDeliveries, redeliver } from '../domain/webhooks/deliveries.ts';
+import { listDeliveries, redeliver } from '../domain/webhooks/deliveries.ts';
 import { callerId, defineOperation } from './operation.ts';
 import { HttpUrl, Id, oneLine, PageQuery, page } from './schemas.ts';
 
@@ -169,33 +169,12 @@ export const redeliverWebhookOp = defineOperation({
   path: '/me/webhooks/{endpoint_id}/deliveries/{delivery_id}/redeliver',
   scope: 'webhooks:write',
   idempotent: true,
-  startsWorkflow: true,
   errorCodes: ['webhook_endpoint_disabled', 'rate_limited'],
   readOnly: false,
   tags: WEBHOOK_TAGS,
   input: z.object({ ...EndpointPath, delivery_id: Id }),
   output: Delivery,
-  async handler(input, ctx) {
-    const { view, round, listingId } = await redeliver(
-      ctx.db,
-      callerId(ctx),
-      input.endpoint_id,
-      input.delivery_id,
-      ctx.config.webhooks.redeliveriesPerHour,
-    );
-    const { retry } = ctx.config.webhooks;
-    try {
-      await ctx.workflows.startWebhookDelivery(
-        { deliveryId: view.id, round, firstRetryMs: retry.firstMs, maxRetryMs: retry.maxMs, windowMs: retry.windowMs },
-        { listingId, replace: true },
-      );
-    } catch (err) {
-      // Recorded all the same: the worker's dispatcher starts it when Temporal is back.
-      await deliveryStartFailed(ctx.db, view.id);
-      throw err;
-    }
-    return view;
-  },
+  handler: (input, ctx) => redeliver(ctx, callerId(ctx), input.endpoint_id, input.delivery_id, ctx.config.webhooks.redeliveriesPerHour),
 });
 
 export const webhookOperations = [

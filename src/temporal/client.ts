@@ -216,7 +216,8 @@ export function createWorkflowStarter(options: TemporalClientOptions): WorkflowS
       });
     },
     async ping() {
-      await connection().workflowService.getSystemInfo({});
+      // Bounded: the SDK's own retries would outlive the readiness probe that asked.
+      await connection().withDeadline(Date.now() + 2_000, () => connection().workflowService.getSystemInfo({}));
     },
     close: async () => {
       await temporal?.connection.close();

@@ -16,7 +16,6 @@ import { startMailSweeper } from '../mail/sweeper.ts';
 import { ensureSchedules } from './schedules.ts';
 import { ensureSearchAttributes } from './search-attributes.ts';
 import { TASK_QUEUES } from '../workflows/contracts/task-queues.ts';
-import { startWebhookDispatcher } from './webhook-dispatcher.ts';
 
 /**
  * After the grace period running activities are cancelled; one that ignores it (a query stuck on
@@ -33,7 +32,7 @@ const shutdownTimes = (config: Config) => ({
 export const WORKFLOWS_PATH = path.resolve(import.meta.dirname, '../workflows/index.ts');
 
 /** What the workers use, handed over by the composition root (main.ts, or the tests' harness). */
-export interface WorkerDeps extends Pick<Services, 'config' | 'db' | 'log' | 'workflows' | 'payments' | 'mailer' | 'badgeAgent' | 'media'> {
+export interface WorkerDeps extends Pick<Services, 'config' | 'db' | 'log' | 'workflows' | 'workflowStarts' | 'payments' | 'mailer' | 'badgeAgent' | 'media'> {
   address: string;
   namespace: string;
   /** Reuse a prepared bundle (tests start many workers; as a file, the SDK need not re-encode its source map). */
@@ -113,7 +112,9 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
     // Each try holds a database connection for its POST (up to 10 s): leave the pool to the rest.
     maxConcurrentActivityTaskExecutions: 4,
   });
-  const dispatcher = startWebhookDispatcher({ db: deps.db, workflows: deps.workflows, config: deps.config, log: deps.log });
+  // Workflow starts writes recorded (webhook deliveries among them): made here too, so that a
+  // worker alone still starts what api processes recorded while Temporal was away.
+  deps.workflowStarts.run();
   const sweeper = mailer && startMailSweeper({ db: deps.db, mailer, intervalMs: deps.config.mail.sweepIntervalMs, log: deps.log });
   const workers = [drafts, listings, ranking, claims, orders, webhooks];
   const done = Promise.all(workers.map((w) => w.run())).then(() => connection.close());
@@ -122,7 +123,6 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
     done,
     async shutdown() {
       await sweeper?.stop();
-      await dispatcher.stop();
       for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
       // The starter and the mailer belong to Services, which closes them.
       await done.catch((err: unknown) => {

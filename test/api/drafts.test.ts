@@ -487,15 +487,3 @@ test('create_draft refuses private addresses unless allowed, and stores nothing'
   const [{ count }] = await guarded.services.db('drafts').count({ count: '*' });
   t.is(Number(count), 0);
 });
-
-test('create_draft answers 503 and keeps no draft when Temporal is down', async (t) => {
-  const down = await startTestEnv(import.meta.url, {}, { temporalAddress: '127.0.0.1:1' });
-  t.teardown(() => down.close());
-  const user = await down.user();
-  const res = await api(down, 'POST', '/drafts', { key: user.key, body: { url: site.url } });
-  t.is(res.status, 503);
-  t.is(res.body.code, 'workflow_unavailable');
-  t.is(res.headers.get('retry-after'), '5');
-  const [{ count }] = await down.services.db('drafts').count({ count: '*' });
-  t.is(Number(count), 0);
-});

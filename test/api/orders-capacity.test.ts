@@ -100,7 +100,11 @@ test('an expired checkout gives its slot back; a canceled one too', async (t) =>
   const site = (await readSites(db())).find((s) => s.key === 'main')!;
   const config = { ...env.services.config, orders: { ...env.services.config.orders, checkoutTtlSeconds: 5 } };
   const ctx = { site, userId: first.userId, clientIp: '127.0.0.1', now: new Date(), promoLimits: config.orders.promoLimits };
-  const short = await createCheckout({ db: db(), config, workflows: env.services.workflows }, ctx, launchIn(first.listingId, week));
+  const short = await createCheckout(
+    { db: db(), config, workflowStarts: env.services.workflowStarts },
+    ctx,
+    launchIn(first.listingId, week),
+  );
   t.like(await weekRow(week), { paid_held: 1 });
 
   const second = await buyer();

@@ -9,7 +9,7 @@ import { startReceiver } from '../helpers/webhook-receiver.ts';
 
 let env: TestEnv;
 test.before(async () => {
-  env = await startTestEnv(import.meta.url, { WEBHOOK_REDELIVERIES_PER_HOUR: '2', WEBHOOK_DISPATCH_INTERVAL_MS: '100' });
+  env = await startTestEnv(import.meta.url, { WEBHOOK_REDELIVERIES_PER_HOUR: '2', WORKFLOW_START_SWEEP_MS: '100' });
   await env.startWorkers();
 });
 test.after.always(() => env?.close());

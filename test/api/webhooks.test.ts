@@ -22,7 +22,7 @@ test.before(async () => {
     WEBHOOK_RETRY_FIRST_MS: '150',
     WEBHOOK_RETRY_MAX_MS: '1000',
     WEBHOOK_RETRY_WINDOW_MS: '4000',
-    WEBHOOK_DISPATCH_INTERVAL_MS: '100',
+    WORKFLOW_START_SWEEP_MS: '100',
   });
   await env.startWorkers();
   mcp = mcpParity(env);

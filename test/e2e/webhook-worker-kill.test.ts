@@ -15,7 +15,7 @@ let env: TestEnv;
 let workers: Awaited<ReturnType<typeof workerProcesses>>;
 test.before(async () => {
   env = await startTestEnv(import.meta.url);
-  workers = await workerProcesses(env, { CRAWL_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_DISPATCH_INTERVAL_MS: '100' });
+  workers = await workerProcesses(env, { CRAWL_ALLOW_PRIVATE_NETWORKS: 'true', WORKFLOW_START_SWEEP_MS: '100' });
 });
 test.after.always(async () => {
   await workers?.close();

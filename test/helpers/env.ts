@@ -70,7 +70,13 @@ export async function createTestDatabase(): Promise<string> {
 export async function startTestEnv(
   testFile: string,
   env: Record<string, string> = {},
-  options: { temporalAddress?: string; namespace?: string; clock?: Clock } = {},
+  options: {
+    temporalAddress?: string;
+    namespace?: string;
+    clock?: Clock;
+    /** Run this env's workflow-start dispatcher (as an api process does); off to leave recorded starts to another process. @default true */
+    dispatch?: boolean;
+  } = {},
 ): Promise<TestEnv> {
   const databaseUrl = await createTestDatabase();
   const temporalAddress = options.temporalAddress ?? harnessEnv('TEST_TEMPORAL_ADDRESS');
@@ -102,6 +108,7 @@ export async function startTestEnv(
   });
   const services = createServices(config, { databaseUrl, temporalAddress }, undefined, { clock: options.clock });
   server.on('request', createApp(services, operations).callback());
+  if (options.dispatch ?? true) services.workflowStarts.run();
   const workers: RunningWorkers[] = [];
   return {
     baseUrl: config.baseUrl,

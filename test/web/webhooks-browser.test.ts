@@ -16,7 +16,7 @@ let env: TestEnv;
 let browser: Browser;
 let close: (() => Promise<void>) | undefined;
 test.before(async () => {
-  ({ env, browser, close } = await startBrowserTestEnv(import.meta.url, { WEBHOOK_DISPATCH_INTERVAL_MS: '100' }));
+  ({ env, browser, close } = await startBrowserTestEnv(import.meta.url, { WORKFLOW_START_SWEEP_MS: '100' }));
   await env.startWorkers();
 });
 test.after.always(async () => {

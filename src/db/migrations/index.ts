@@ -30,6 +30,7 @@ import * as refundEnded from './031-refund-ended.ts';
 import * as paymentAttempts from './032-payment-attempts.ts';
 import * as invoiceSnapshots from './033-invoice-snapshots.ts';
 import * as mailPreferences from './034-mail-preferences.ts';
+import * as workflowStarts from './036-workflow-starts.ts';
 import * as pageCountSeen from './038-page-count-seen.ts';
 
 interface Migration {
@@ -74,6 +75,7 @@ const migrations: Record<string, Migration> = {
   '032-payment-attempts': paymentAttempts,
   '033-invoice-snapshots': invoiceSnapshots,
   '034-mail-preferences': mailPreferences,
+  '036-workflow-starts': workflowStarts,
   '038-page-count-seen': pageCountSeen,
 };
 

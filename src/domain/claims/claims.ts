@@ -107,6 +107,19 @@ export interface NewClaim {
   email?: string;
   lifetimeMs: number;
   baseUrl: string;
+  /** Runs in the claim's transaction once it is inserted (its workflow's start is recorded there); returns what it recorded. */
+  recordStart?: (trx: Db, claim: NewClaimRow) => Promise<number>;
+}
+
+/** A claim just inserted, as its workflow's start needs it. */
+export interface NewClaimRow {
+  id: number;
+  listing_id: number;
+  slug: string;
+  method: ClaimMethod;
+  created_at: Date;
+  expires_at: Date;
+  mailIds: number[];
 }
 
 export interface CreatedClaim {
@@ -115,6 +128,8 @@ export interface CreatedClaim {
   created: boolean;
   /** Outbox rows queued (the emailed link), for immediate delivery. */
   mailIds: number[];
+  /** What recordStart recorded (none when the claim was not created here). */
+  startIds: number[];
 }
 
 /**
@@ -129,7 +144,7 @@ export async function createClaim(db: Db, input: NewClaim): Promise<CreatedClaim
   if (!listing) throw notFound(`Listing "${input.slug}"`);
   if (listing.owner_id === input.userId) throw conflict('claim_own_listing', `You already own the listing "${input.slug}".`);
   const existing = await pendingClaim(db, listing.id, input.userId);
-  if (existing) return { claim: existing, created: false, mailIds: [] };
+  if (existing) return { claim: existing, created: false, mailIds: [], startIds: [] };
   if (input.method === 'email') checkEmailClaim(listing.url, input.email!);
   const result = await db.transaction(async (trx) => {
     const email = input.method === 'email' ? input.email!.toLowerCase() : null;
@@ -137,7 +152,7 @@ export async function createClaim(db: Db, input: NewClaim): Promise<CreatedClaim
     // ON CONFLICT on the partial unique index: of two concurrent first claims one inserts.
     const { rows } = await trx.raw(
       `INSERT INTO claims (listing_id, user_id, method, email, token, expires_at) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (listing_id, user_id) WHERE status = 'pending' DO NOTHING RETURNING id, email, expires_at`,
+       ON CONFLICT (listing_id, user_id) WHERE status = 'pending' DO NOTHING RETURNING id, email, expires_at, created_at`,
       [listing.id, input.userId, input.method, email, newClaimToken(), expiresAt],
     );
     const row = rows[0];
@@ -145,10 +160,14 @@ export async function createClaim(db: Db, input: NewClaim): Promise<CreatedClaim
     const mailIds = row.email
       ? [await issueClaimLink(trx, { claimId: row.id, to: row.email, expiresAt: row.expires_at, baseUrl: input.baseUrl })]
       : [];
-    return { id: row.id as number, mailIds };
+    const made = { id: row.id as number, listing_id: listing.id as number, slug: input.slug, method: input.method, mailIds };
+    const startIds = input.recordStart
+      ? [await input.recordStart(trx, { ...made, created_at: row.created_at, expires_at: row.expires_at })]
+      : [];
+    return { id: made.id, mailIds, startIds };
   });
-  if (!result) return { claim: (await pendingClaim(db, listing.id, input.userId))!, created: false, mailIds: [] };
-  return { claim: (await getClaim(db, result.id))!, created: true, mailIds: result.mailIds };
+  if (!result) return { claim: (await pendingClaim(db, listing.id, input.userId))!, created: false, mailIds: [], startIds: [] };
+  return { claim: (await getClaim(db, result.id))!, created: true, mailIds: result.mailIds, startIds: result.startIds };
 }
 
 async function pendingClaim(db: Db, listingId: number, userId: number): Promise<ClaimRow | undefined> {
@@ -162,12 +181,4 @@ function checkEmailClaim(listingUrl: string, email: string): void {
   if (!isAddressAt(email, domain)) {
     throw validationFailed([{ path: 'email', message: `Must be an address at ${domain} (or a subdomain of it), the listing's domain` }]);
   }
-}
-
-/** Removes a claim whose workflow could not be started, with its unsent link mail: nothing half-made stays. */
-export async function deleteClaim(db: Db, claimId: number, mailIds: number[]): Promise<void> {
-  await db.transaction(async (trx) => {
-    if (mailIds.length) await trx('mail_outbox').whereIn('id', mailIds).whereNull('sent_at').delete();
-    await trx('claims').where({ id: claimId }).delete();
-  });
 }

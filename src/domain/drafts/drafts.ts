@@ -6,6 +6,8 @@ import type { DraftEvidence, DraftFields, CrawledPage } from '../crawl/types.ts'
 import { insertCompanyListing } from '../listings/company-listing.ts';
 import type { NewListing } from '../listings/listings.ts';
 import { HOUR_SECONDS, lockQuota, quotaExceeded, windowUse, type QuotaSettings } from '../quotas/quotas.ts';
+import type { WorkflowStartQueue } from '../ports.ts';
+import { recordWorkflowStart } from '../workflow-outbox/starts.ts';
 
 export type { DraftStatus } from '../fields.ts';
 import type { DraftStatus } from '../fields.ts';
@@ -77,8 +79,27 @@ const IN_FLIGHT_RETRY_SECONDS = 30;
  * insertDraft under the account's quotas (each draft starts a crawl of someone's website): at
  * most `draftsInFlight` crawling or drafting, and `draftsPerHour` created in the last hour.
  * Counted under a per-account lock, so concurrent requests cannot overshoot; 429 otherwise.
+ * The crawl `draft:{id}` is recorded with the draft and started once it is committed.
  */
-export async function insertDraftWithinQuota(
+export async function createDraft(
+  deps: { db: Db; workflowStarts: WorkflowStartQueue },
+  draft: { ownerId: number; siteId: number; siteKey: string; url: string },
+  quotas: QuotaSettings,
+): Promise<DraftRow> {
+  const { row, startId } = await deps.db.transaction(async (trx) => {
+    const row = await insertDraftWithinQuota(trx, draft, quotas);
+    const start = {
+      kind: 'draft' as const,
+      workflowId: draftWorkflowId(row.id),
+      input: { draftId: row.id, url: draft.url, siteKey: draft.siteKey },
+    };
+    return { row, startId: await recordWorkflowStart(trx, start, deps.workflowStarts.inlineLeaseMs()) };
+  });
+  await deps.workflowStarts.startNow([startId]);
+  return row;
+}
+
+async function insertDraftWithinQuota(
   db: Db,
   draft: { ownerId: number; siteId: number; url: string },
   quotas: QuotaSettings,
@@ -99,11 +120,6 @@ export async function insertDraftWithinQuota(
     }
     return insertDraft(trx, draft);
   });
-}
-
-/** Removes a draft whose workflow could not be started, so nothing half-made stays behind. */
-export async function deleteDraft(db: Db, id: number): Promise<void> {
-  await db('drafts').where({ id }).delete();
 }
 
 /** One of the caller's drafts; another owner's draft is "not found". */

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/knex.ts';
 import { claimWorkflowId, draftWorkflowId, listingLaunchWorkflowId, orderWorkflowId } from '../../workflows/contracts/workflow-ids.ts';
 import type { WorkflowStarter } from '../ports.ts';
+import { lateStarts } from '../workflow-outbox/queue.ts';
 
 type FlowStatus = Pick<WorkflowStarter, 'workflowStatus'>;
 
@@ -11,11 +12,13 @@ export const STUCK_AFTER = {
   /** A scheduled listing goes live at its week's start; this leaves the workflow time to do it. */
   launchWeekStartedMs: 10 * 60_000,
   mailUndeliveredMs: 3600_000,
+  /** A recorded workflow start is made within a second while Temporal answers. */
+  workflowStartMs: 5 * 60_000,
 } as const;
 
 export interface StuckFlow {
-  kind: 'draft' | 'order' | 'claim' | 'launch' | 'mail';
-  /** The business id: draft or claim id, order number, listing id, outbox id. */
+  kind: 'draft' | 'order' | 'claim' | 'launch' | 'mail' | 'start';
+  /** The business id: draft or claim id, order number, listing id, outbox id, workflow id. */
   ref: string;
   /** Why it counts as stuck, with the time it has been so. */
   reason: string;
@@ -33,12 +36,25 @@ const resetHint = (workflowId: string) =>
 /** Everything stuck by the rules of STUCK_AFTER, oldest first within each kind. */
 export async function findStuckFlows(db: Db, workflows: FlowStatus): Promise<StuckFlow[]> {
   return [
+    ...(await stuckStarts(db)),
     ...(await stuckDrafts(db)),
     ...(await stuckOrders(db)),
     ...(await stuckClaims(db, workflows)),
     ...(await stuckLaunches(db)),
     ...(await stuckMail(db)),
   ];
+}
+
+/** Workflow starts a write recorded that no dispatcher made: Temporal unreachable, or no api or worker process running. */
+async function stuckStarts(db: Db): Promise<StuckFlow[]> {
+  const rows = await lateStarts(db, STUCK_AFTER.workflowStartMs);
+  return rows.map((r) => ({
+    kind: 'start',
+    ref: r.workflow_id,
+    reason: `not started ${since(r.created_at)} (${r.attempts} tries${r.last_error ? `, last: ${r.last_error}` : ''})`,
+    fix: 'check that Temporal answers and that an api or worker process runs: its dispatcher starts it',
+    workflowId: r.workflow_id,
+  }));
 }
 
 async function stuckDrafts(db: Db): Promise<StuckFlow[]> {

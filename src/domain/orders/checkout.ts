@@ -1,8 +1,10 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/knex.ts';
-import type { WorkflowStarter } from '../ports.ts';
+import type { WorkflowStartQueue } from '../ports.ts';
+import { recordWorkflowStart } from '../workflow-outbox/starts.ts';
 import { requireSellerForPayments } from '../sites/seller.ts';
+import { orderWorkflowId } from '../../workflows/contracts/workflow-ids.ts';
 import type { OrderWorkflowInput } from './order-flow.ts';
 import { holdCapacity } from './capacity-holds.ts';
 import { linesOf, toOrderView, type OrderRow, type OrderView } from './order-views.ts';
@@ -12,7 +14,7 @@ import { promoInvalid, promoRefusal, type PromoCode } from './promos.ts';
 export interface CheckoutDeps {
   db: Db;
   config: Config;
-  workflows: WorkflowStarter;
+  workflowStarts: WorkflowStartQueue;
 }
 
 // No 0/O, 1/I/L: numbers are read aloud to support.
@@ -31,7 +33,8 @@ export const newCheckoutToken = () => randomBytes(32).toString('base64url');
  * create_checkout: prices the order with the one pricing function, saves it `pending` with its
  * lines, reserves the promo redemption (under a lock of the code, so the cap holds however many
  * checkouts race), holds the capacity its items need for the life of the link (under the locks
- * bookings take; 409 sold_out when there is no room), then starts `order:{number}`. With a real
+ * bookings take; 409 sold_out when there is no room) and records the start of `order:{number}`,
+ * made once all of it is committed: a pending order always has its workflow to expire it. With a real
  * provider and the site's seller details incomplete it is refused (503 seller_details_missing).
  */
 export async function createCheckout(deps: CheckoutDeps, ctx: PricingContext, input: QuoteInput): Promise<OrderView> {
@@ -39,28 +42,23 @@ export async function createCheckout(deps: CheckoutDeps, ctx: PricingContext, in
   // Refused before anything is held: an order that real money would pay needs a fileable invoice.
   await requireSellerForPayments(deps.db, deps.config.orders.provider, ctx.site.id);
   const expiresAt = new Date(ctx.now.getTime() + deps.config.orders.checkoutTtlSeconds * 1000);
-  const order = await insertOrder(deps.db, ctx, input, priced, expiresAt);
-  const flow: OrderWorkflowInput = {
-    number: order.number,
-    expiresAt: expiresAt.toISOString(),
-    fulfilMaxAttempts: deps.config.orders.fulfilMaxAttempts,
-    stepRetry: deps.config.orders.stepRetry,
-  };
-  try {
-    await deps.workflows.startOrder(flow, listingIdsOf(priced));
-  } catch (err) {
-    await deps.db('orders').where({ id: order.id }).delete();
-    throw err;
-  }
+  const { order, startId } = await insertOrder(deps, ctx, input, priced, expiresAt);
+  await deps.workflowStarts.startNow([startId]);
   return toOrderView(deps.config, order, (await linesOf(deps.db, [order.id])).get(order.id)!);
 }
 
 const listingIdsOf = (priced: PricedOrder) => [...new Set(priced.items.map((i) => i.listing_id).filter((id): id is number => id !== null))];
 
-async function insertOrder(db: Db, ctx: PricingContext, input: QuoteInput, priced: PricedOrder, expiresAt: Date): Promise<OrderRow> {
+async function insertOrder(
+  deps: CheckoutDeps,
+  ctx: PricingContext,
+  input: QuoteInput,
+  priced: PricedOrder,
+  expiresAt: Date,
+): Promise<{ order: OrderRow; startId: number }> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await db.transaction(async (trx) => {
+      return await deps.db.transaction(async (trx) => {
         // The code's row first: the order's foreign key to it would otherwise share-lock it and deadlock the racers.
         const promo = priced.promo ? await trx('promo_codes').where({ id: priced.promo.id }).forUpdate().first() : null;
         const [order] = await trx('orders')
@@ -90,7 +88,18 @@ async function insertOrder(db: Db, ctx: PricingContext, input: QuoteInput, price
           priced.items,
           ctx.now,
         );
-        return order;
+        const flow: OrderWorkflowInput = {
+          number: order.number,
+          expiresAt: expiresAt.toISOString(),
+          fulfilMaxAttempts: deps.config.orders.fulfilMaxAttempts,
+          stepRetry: deps.config.orders.stepRetry,
+        };
+        const start = {
+          kind: 'order' as const,
+          workflowId: orderWorkflowId(order.number),
+          input: { order: flow, listingIds: listingIdsOf(priced) },
+        };
+        return { order, startId: await recordWorkflowStart(trx, start, deps.workflowStarts.inlineLeaseMs()) };
       });
     } catch (err) {
       // A number already taken (1 in ~10^11 per pair): draw another.

@@ -3,7 +3,6 @@ import { absoluteUrl, paths } from '../../paths.ts';
 import { queueMail } from '../../mail/outbox.ts';
 import { stoppableMails, type MakeStoppable } from '../mail-preferences/stoppable-mail.ts';
 import { stoppedAmong } from '../mail-preferences/stops.ts';
-import { emitUpdatePublished } from '../webhooks/emit.ts';
 
 export interface FanOutBatchInput {
   updateId: number;
@@ -77,10 +76,8 @@ export function tellFollowersBatch(db: Db, input: FanOutBatchInput, baseUrl: str
         'l.name as listing_name',
         'l.slug as listing_slug',
       );
-    // Deleted (its start failed, or the listing went away): nobody is left to tell.
+    // Deleted (the listing went away): nobody is left to tell.
     if (!update) return NOBODY;
-    // The owner's webhooks hear of it with the first batch (once: the event's key is the update's).
-    if (input.afterUserId === 0) await emitUpdatePublished(trx, baseUrl, input.updateId);
     const followers: Follower[] = await trx('listing_followers as f')
       .join('users as u', 'u.id', 'f.user_id')
       .where('f.listing_id', update.listing_id)

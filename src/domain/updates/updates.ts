@@ -55,11 +55,6 @@ export async function insertListingUpdate(
   });
 }
 
-/** Removes an update whose fan-out could not be started, so no untold update stays published. */
-export async function deleteListingUpdate(db: Db, updateId: number): Promise<void> {
-  await db('listing_updates').where({ id: updateId }).delete();
-}
-
 /** The site's latest-updates feed: updates of its live listings, newest first. */
 export async function latestUpdates(db: Db, siteId: number, page: number, perPage: number) {
   const base = () =>

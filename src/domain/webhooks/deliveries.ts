@@ -8,9 +8,12 @@ import { queueMail } from '../../mail/outbox.ts';
 import { checkIpLiteral } from '../crawl/address-guard.ts';
 import { RateLimitedError, takePoints } from '../quotas/rate-limit.ts';
 import type { WebhookDeliveryTableRow } from '../tables.ts';
+import { webhookDeliveryWorkflowId } from '../../workflows/contracts/workflow-ids.ts';
 import { webhookMessageId, type AttemptOutcome, type WebhookEventType } from './events.ts';
 import { getOwnEndpoint } from './endpoints.ts';
 import { openSecret } from './secret-box.ts';
+import type { WorkflowStartQueue } from '../ports.ts';
+import { recordWorkflowStart } from '../workflow-outbox/starts.ts';
 
 /** Each POST may take this long, answer included, so a slow endpoint cannot hold a worker. */
 export const DELIVERY_TIMEOUT_MS = 10_000;
@@ -223,13 +226,20 @@ export async function listDeliveries(db: Db, userId: number, endpointId: number,
 
 /**
  * Sends a delivery again (a new round, the same `webhook-id`): a run still retrying it is
- * replaced. Each one costs the endpoint's receiver a request and us a workflow, so an endpoint
- * takes at most `perHour` redeliveries an hour (429 with Retry-After beyond). The caller starts
- * the workflow and calls `deliveryStartFailed` when it cannot.
+ * replaced. Its workflow's start is recorded with it and made once it is committed. Each one
+ * costs the endpoint's receiver a request and us a workflow, so an endpoint takes at most
+ * `perHour` redeliveries an hour (429 with Retry-After beyond).
  */
-export async function redeliver(db: Db, userId: number, endpointId: number, deliveryId: number, perHour: number) {
+export async function redeliver(
+  deps: { db: Db; workflowStarts: WorkflowStartQueue },
+  userId: number,
+  endpointId: number,
+  deliveryId: number,
+  perHour: number,
+) {
+  const { db, workflowStarts } = deps;
   const endpoint = await getOwnEndpoint(db, userId, endpointId);
-  return db.transaction(async (trx) => {
+  const { view, startId } = await db.transaction(async (trx) => {
     const delivery = await trx('webhook_deliveries').where({ id: deliveryId, endpoint_id: endpointId }).forUpdate().first();
     if (!delivery) throw notFound(`Delivery ${deliveryId} of webhook endpoint ${endpointId}`);
     if (!endpoint.enabled)
@@ -243,12 +253,23 @@ export async function redeliver(db: Db, userId: number, endpointId: number, deli
         first_attempt_at: null,
         next_attempt_at: trx.fn.now(),
         succeeded_at: null,
-        workflow_started_at: trx.fn.now(),
+        workflow_started_at: null,
       });
     const row = await deliveryQuery(trx).where('d.id', deliveryId).first();
     const event = await trx('webhook_events').where({ id: delivery.event_id }).first('listing_id');
-    return { view: toDeliveryView(row), round: delivery.round + 1, listingId: event?.listing_id ?? null };
+    // The new round's run replaces a run of the older one still retrying.
+    const input = { deliveryId, round: delivery.round + 1, listingId: event?.listing_id ?? null, replace: true };
+    return {
+      view: toDeliveryView(row),
+      startId: await recordWorkflowStart(
+        trx,
+        { kind: 'webhook-delivery', workflowId: webhookDeliveryWorkflowId(deliveryId), input },
+        workflowStarts.inlineLeaseMs(),
+      ),
+    };
   });
+  await workflowStarts.startNow([startId]);
+  return view;
 }
 
 async function takeRedelivery(db: Db, endpointId: number, perHour: number): Promise<void> {
@@ -261,33 +282,4 @@ async function takeRedelivery(db: Db, endpointId: number, perHour: number): Prom
       err.retryAfterSeconds,
     );
   }
-}
-
-/** The delivery's workflow could not be started: the dispatcher starts it later. */
-export async function deliveryStartFailed(db: Db, deliveryId: number): Promise<void> {
-  await db('webhook_deliveries').where({ id: deliveryId }).update({ workflow_started_at: null });
-}
-
-export interface UnstartedDelivery {
-  id: number;
-  round: number;
-  listing_id: number | null;
-}
-
-/** Deliveries whose workflow is not started yet, oldest first. */
-export async function unstartedDeliveries(db: Db, limit: number): Promise<UnstartedDelivery[]> {
-  return db('webhook_deliveries as d')
-    .join('webhook_events as e', 'e.id', 'd.event_id')
-    .whereNull('d.workflow_started_at')
-    .where('d.status', 'pending')
-    .orderBy('d.id')
-    .limit(limit)
-    .select('d.id', 'd.round', 'e.listing_id');
-}
-
-export async function markDeliveryStarted(db: Db, deliveryId: number, round: number): Promise<void> {
-  await db('webhook_deliveries')
-    .where({ id: deliveryId, round })
-    .whereNull('workflow_started_at')
-    .update({ workflow_started_at: db.fn.now() });
 }

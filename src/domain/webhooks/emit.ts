@@ -4,7 +4,9 @@ import { launchDetails } from '../launches/owner-launch.ts';
 import { toOwnerListing, type ListingRow } from '../listings/listings.ts';
 import { linesOf, toOrderView, type OrderRow } from '../orders/order-views.ts';
 import { toUpdateView, type ListingUpdateRow } from '../updates/updates.ts';
+import { webhookDeliveryWorkflowId } from '../../workflows/contracts/workflow-ids.ts';
 import type { WebhookEventType } from './events.ts';
+import { recordWorkflowStart } from '../workflow-outbox/starts.ts';
 
 export interface WebhookEvent {
   type: WebhookEventType;
@@ -18,9 +20,9 @@ export interface WebhookEvent {
 
 /**
  * Records an event and one delivery per enabled endpoint of the account subscribed to its type,
- * in the caller's transaction (so the event exists exactly when the moment it reports does).
- * The worker's dispatcher starts each delivery's workflow `webhook-delivery:{id}` within a
- * second or so (src/temporal/webhook-dispatcher.ts); nothing is written when nobody listens.
+ * in the caller's transaction (so the event exists exactly when the moment it reports does), with
+ * the start of each delivery's workflow `webhook-delivery:{id}`, which the dispatchers make once
+ * it is committed (src/temporal/workflow-dispatcher.ts); nothing is written when nobody listens.
  * Returns the new deliveries' ids (none when the event was recorded before).
  */
 export async function emitEvent(db: Db, event: WebhookEvent): Promise<number[]> {
@@ -45,6 +47,10 @@ export async function emitEvent(db: Db, event: WebhookEvent): Promise<number[]> 
   const deliveries = await db('webhook_deliveries')
     .insert(endpointIds.map((endpointId: number) => ({ event_id: created.id, endpoint_id: endpointId })))
     .returning('id');
+  for (const { id } of deliveries) {
+    const input = { deliveryId: id, round: 0, listingId: event.listingId ?? null, replace: false };
+    await recordWorkflowStart(db, { kind: 'webhook-delivery', workflowId: webhookDeliveryWorkflowId(id), input });
+  }
   return deliveries.map((d) => d.id);
 }
 
