@@ -19,8 +19,10 @@ export const WORKFLOW_START_ENV = {
     .int()
     .min(1)
     .default(1_000)
-    .describe('Wait before a failed start (Temporal unreachable) is tried again; doubled on each failure.'),
-  WORKFLOW_START_RETRY_MAX_MS: z.coerce.number().int().min(1).default(30_000).describe('Longest wait between two tries of a start.'),
+    .describe(
+      'After a failed start (Temporal unreachable), how long the process’s dispatcher pauses before it tries again; doubled on each failure.',
+    ),
+  WORKFLOW_START_RETRY_MAX_MS: z.coerce.number().int().min(1).default(30_000).describe('Longest pause of a dispatcher whose starts fail.'),
 };
 
 type WorkflowStartEnv = z.output<z.ZodObject<typeof WORKFLOW_START_ENV>>;

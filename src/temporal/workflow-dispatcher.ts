@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/knex.ts';
 import type { WorkflowStarter, WorkflowStartQueue } from '../domain/ports.ts';
-import { claimDueStarts, ownStarts, retryBackedOffNow, startDone, startFailed } from '../domain/workflow-outbox/queue.ts';
+import { claimDueStarts, ownStarts, releaseStarts, retryDelayMs, startDone, startFailed } from '../domain/workflow-outbox/queue.ts';
 import { WORKFLOW_STARTS_CHANNEL, type WorkflowStart, type WorkflowStartTableRow } from '../domain/workflow-outbox/starts.ts';
 
 export interface WorkflowDispatcherOptions {
@@ -45,33 +45,43 @@ export function createWorkflowDispatcher({ db, databaseUrl, workflows, config, l
   let listener: pg.Client | undefined;
   let round: Promise<void> | null = null;
   let again = false;
+  // A dispatcher whose starts fail backs off itself instead of the starts: it gives them back at
+  // once, so another process that reaches Temporal makes them now, and it only probes with one
+  // start a round (doubling its pause) until one goes through.
+  let failures = 0;
+  let pausedUntil = 0;
 
-  const attempt = async (row: WorkflowStartTableRow) => {
+  const attempt = async (row: WorkflowStartTableRow): Promise<boolean> => {
     try {
       await makeStart(workflows, config, row);
     } catch (err) {
       answers = false;
+      pausedUntil = Date.now() + retryDelayMs(failures++, retry);
       log.warn({ err, workflowId: row.workflow_id, attempts: row.attempts + 1 }, 'workflow start failed; retrying');
-      await startFailed(db, row, (err as Error).message ?? String(err), retry);
-      return;
+      await startFailed(db, row, (err as Error).message ?? String(err));
+      return false;
     }
     await startDone(db, row);
-    if (!answers) {
-      answers = true;
-      // Temporal is back: what waits out a back-off goes now rather than up to retry.maxMs later.
-      if ((await retryBackedOffNow(db)) > 0) wake();
-    }
+    answers = true;
+    failures = 0;
+    return true;
   };
+  /** Makes the starts a few at a time; after a failure the rest are given back. */
   const attemptAll = async (rows: WorkflowStartTableRow[]) => {
-    for (let i = 0; i < rows.length; i += PARALLEL) await Promise.all(rows.slice(i, i + PARALLEL).map(attempt));
+    for (let i = 0; i < rows.length; i += PARALLEL) {
+      const made = await Promise.all(rows.slice(i, i + PARALLEL).map(attempt));
+      if (made.includes(false)) return releaseStarts(db, rows.slice(i + PARALLEL).map((r) => Number(r.id)));
+    }
   };
   const sweep = async () => {
     try {
       do {
         again = false;
-        const rows = await claimDueStarts(db, BATCH, leaseMs);
+        if (Date.now() < pausedUntil) break;
+        const limit = answers ? BATCH : 1;
+        const rows = await claimDueStarts(db, limit, leaseMs);
         await attemptAll(rows);
-        if (rows.length === BATCH) again = true;
+        if (rows.length === limit && answers) again = true;
       } while (again && !stopped);
     } catch (err) {
       log.warn({ err }, 'sweeping workflow starts failed; trying again');

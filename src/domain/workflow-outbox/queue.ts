@@ -1,7 +1,7 @@
 import type { Db } from '../../db/knex.ts';
 import type { WorkflowStartTableRow } from './starts.ts';
 
-/** Back-off of a start that failed (Temporal unreachable): doubles from `firstMs` up to `maxMs`. */
+/** Back-off of a dispatcher whose starts fail (Temporal unreachable): doubles from `firstMs` up to `maxMs`. */
 export interface StartRetry {
   firstMs: number;
   maxMs: number;
@@ -44,20 +44,20 @@ export async function startDone(db: Db, row: WorkflowStartTableRow): Promise<voi
   });
 }
 
-/** The start failed: tried again after the back-off; the business row it belongs to stays as it is. */
-export async function startFailed(db: Db, row: WorkflowStartTableRow, error: string, retry: StartRetry): Promise<void> {
+/**
+ * The start failed: noted, and given back at once (its lease ends), so that a dispatcher that
+ * reaches Temporal makes it now; the one that failed backs off itself (workflow-dispatcher.ts).
+ * The business row it belongs to stays as it is.
+ */
+export async function startFailed(db: Db, row: WorkflowStartTableRow, error: string): Promise<void> {
   await db('workflow_starts')
     .where({ id: row.id })
-    .update({
-      attempts: row.attempts + 1,
-      last_error: error.slice(0, 500),
-      due_at: db.raw(`now() + make_interval(secs => ?)`, [retryDelayMs(row.attempts, retry) / 1000]),
-    });
+    .update({ attempts: row.attempts + 1, last_error: error.slice(0, 500), due_at: db.fn.now() });
 }
 
-/** Temporal answers again: the starts waiting out a back-off are due at once. */
-export async function retryBackedOffNow(db: Db): Promise<number> {
-  return db('workflow_starts').where('attempts', '>', 0).where('due_at', '>', db.fn.now()).update({ due_at: db.fn.now() });
+/** Starts a dispatcher took but will not try now (it backs off): given back at once. */
+export async function releaseStarts(db: Db, ids: number[]): Promise<void> {
+  if (ids.length) await db('workflow_starts').whereIn('id', ids).update({ due_at: db.fn.now() });
 }
 
 /** Starts recorded longer ago than `olderThanMs` and not made yet, oldest first (flows:stuck). */
