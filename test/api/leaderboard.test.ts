@@ -24,7 +24,7 @@ const mainSite = async () => (await db()('sites').where({ key: 'main' }).first('
 async function launchWithVotes(name: string, count: number) {
   const id = await insertLiveListing(db(), { name, url: `https://${name.toLowerCase().replace(/\W+/g, '')}.example.net/` });
   const crowd = await voters(db(), env.baseUrl, count);
-  for (const v of crowd) await castVote(db(), v.id, id);
+  for (const v of crowd) await castVote(db(), v.id, id, new Date());
   return { id, crowd };
 }
 

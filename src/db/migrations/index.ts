@@ -30,6 +30,7 @@ import * as media from './026-media.ts';
 import * as refundEnded from './031-refund-ended.ts';
 import * as invoiceSnapshots from './033-invoice-snapshots.ts';
 import * as paymentAttempts from './032-payment-attempts.ts';
+import * as launchWeekEnd from './037-launch-week-end.ts';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -70,6 +71,7 @@ const migrations: Record<string, Migration> = {
   '033-invoice-snapshots': invoiceSnapshots,
   '034-mail-preferences': mailPreferences,
   '032-payment-attempts': paymentAttempts,
+  '037-launch-week-end': launchWeekEnd,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

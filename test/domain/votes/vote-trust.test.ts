@@ -119,9 +119,9 @@ test.serial(
     t.regex(board.formula, /\/ranking-policy/);
 
     // Taking back a discounted vote lowers nothing; a counted one lowers by one.
-    await withdrawVote(db(), ring[0]!, target.id);
+    await withdrawVote(db(), ring[0]!, target.id, new Date());
     t.deepEqual(await voteCounts(db(), target.id), { votes: 4, week_votes: 4, rows: 33 });
-    await withdrawVote(db(), organic[0]!, target.id);
+    await withdrawVote(db(), organic[0]!, target.id, new Date());
     t.deepEqual(await voteCounts(db(), target.id), { votes: 3, week_votes: 3, rows: 32 });
     // Voiding a discounted vote lowers nothing either.
     await voidVotes(db(), { listingId: target.id, userId: ring[1]!, reason: 'network_cluster' });
