@@ -70,12 +70,12 @@ test('vote.milestone at the 10th vote, once, even when a vote is taken back and 
   await subscribed(owner.userId, ['vote.milestone']);
   const listingId = await insertLiveListing(db(), { name: 'Vote Vultures', ownerId: owner.userId, url: 'https://vote-vultures.example/' });
   const people = await voters(db(), env.baseUrl, 11);
-  for (const p of people.slice(0, 9)) await castVote(db(), p.id, listingId, env.baseUrl);
+  for (const p of people.slice(0, 9)) await castVote(db(), p.id, listingId, new Date(), env.baseUrl);
   t.is((await eventsOf(owner.userId)).length, 0);
-  await castVote(db(), people[9]!.id, listingId, env.baseUrl);
+  await castVote(db(), people[9]!.id, listingId, new Date(), env.baseUrl);
   await db()('votes').where({ listing_id: listingId, user_id: people[9]!.id }).delete();
   await db()('listings').where({ id: listingId }).decrement('votes', 1);
-  await castVote(db(), people[10]!.id, listingId, env.baseUrl);
+  await castVote(db(), people[10]!.id, listingId, new Date(), env.baseUrl);
   const events = await eventsOf(owner.userId);
   t.is(events.length, 1);
   t.like(events[0]!.payload, { type: 'vote.milestone', data: { milestone: 10, listing: { id: listingId, votes: 10 } } });
@@ -90,7 +90,7 @@ test('weekly.result for every ranked listing of the closed week, once', async (t
     url: 'https://weekly-wombats.example/',
   });
   const [voter] = await voters(db(), env.baseUrl, 1);
-  await castVote(db(), voter!.id, listingId);
+  await castVote(db(), voter!.id, listingId, new Date());
   await shiftIntoPast(db(), listingId, 1);
   const week = (await db()('listings').where({ id: listingId }).first('launch_week'))!.launch_week!;
   const site = await db()('listings').where({ id: listingId }).first('site_id');
