@@ -82,7 +82,7 @@ test.serial('a closed week is final and keeps its frozen ranking', async (t) => 
     [b.id, a.id],
   );
 
-  await freezeWeek(db(), await mainSite(), isoWeekMonday(week)!);
+  await freezeWeek(db(), await mainSite(), isoWeekMonday(week)!, new Date());
   // Votes removed after the close do not change the final ranking.
   await voidVotes(db(), { listingId: b.id, reason: 'late fraud finding' });
   const after = await board(week);

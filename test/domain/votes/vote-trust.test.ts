@@ -148,7 +148,7 @@ test.serial('the weekly close counts discounted votes as 0 and records them', as
   await buttonShownForVotes(db(), target.id);
   const week = (await db()('listings').where({ id: target.id }).first('launch_week'))!.launch_week as string;
   await scanWeek(db(), site, week);
-  await freezeWeek(db(), site, week);
+  await freezeWeek(db(), site, week, new Date());
   const rows = await db()('weekly_results')
     .where({ site_id: site, week })
     .orderBy('rank')

@@ -94,7 +94,7 @@ test('weekly.result for every ranked listing of the closed week, once', async (t
   await shiftIntoPast(db(), listingId, 1);
   const week = (await db()('listings').where({ id: listingId }).first('launch_week'))!.launch_week!;
   const site = await db()('listings').where({ id: listingId }).first('site_id');
-  await freezeWeek(db(), site!.site_id, week);
+  await freezeWeek(db(), site!.site_id, week, new Date());
   await tellTopOwners(db(), site!.site_id, week, env.baseUrl);
   await tellTopOwners(db(), site!.site_id, week, env.baseUrl);
   const events = await eventsOf(owner.userId);
@@ -115,8 +115,8 @@ test('claim.verified goes to the claimant’s endpoints, with the claim as list_
     lifetimeMs: 86_400_000,
     baseUrl: env.baseUrl,
   });
-  await recordCheck(db(), claim.id, 'request', { result: 'found', detail: 'TXT record found.' }, env.baseUrl);
-  await recordCheck(db(), claim.id, 'request', { result: 'found', detail: 'TXT record found.' }, env.baseUrl);
+  await recordCheck(db(), claim.id, 'request', { result: 'found', detail: 'TXT record found.' }, env.baseUrl, new Date());
+  await recordCheck(db(), claim.id, 'request', { result: 'found', detail: 'TXT record found.' }, env.baseUrl, new Date());
   t.is((await eventsOf(previous.userId)).length, 0);
   const events = await eventsOf(claimant.userId);
   t.is(events.length, 1);
