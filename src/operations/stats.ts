@@ -52,7 +52,7 @@ export const getListingStatsOp = defineOperation({
       from: input.from === undefined ? undefined : new Date(input.from),
       to: input.to === undefined ? undefined : new Date(input.to),
       granularity: input.granularity,
-    }),
+    }, ctx.clock.now().getTime()),
 });
 
 export const statsOperations = [getListingStatsOp];

@@ -26,6 +26,7 @@ export async function voteFor(ctx: OperationContext, listingId: number, request:
   const signals = await voteSignals(
     { ip: ctx.clientIp, userAgent: request.userAgent, referrer: request.referrer, ownHost: request.ownHost },
     request.secret,
+    ctx.clock.now(),
   );
   return castVote(ctx.db, callerId(ctx), listingId, ctx.clock.now(), ctx.config.baseUrl, signals);
 }
@@ -39,6 +40,6 @@ export const unvoteClosesAt = (launchWeek: string): number => launchWeekEnd(laun
 
 /** Counts that the Vote button of a listing in its launch week was shown to the caller (who has not voted). */
 export const noteVoteButtonShown = (
-  ctx: Pick<OperationContext, 'db'>,
+  ctx: Pick<OperationContext, 'db' | 'clock'>,
   listing: { id: number; launch_week: string | null },
-): Promise<void> => countVoteButtonView(ctx.db, listing.id, listing.launch_week);
+): Promise<void> => countVoteButtonView(ctx.db, listing.id, listing.launch_week, ctx.clock.now());

@@ -60,7 +60,7 @@ export async function listingStats(
   ownerId: number,
   listingId: number,
   query: StatsQuery,
-  nowMs = Date.now(),
+  nowMs: number,
 ): Promise<ListingStats> {
   const listing = await getOwnedListing(db, ownerId, listingId);
   // Given one end, the range is the week from or up to it; given neither, the default range.

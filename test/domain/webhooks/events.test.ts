@@ -40,10 +40,10 @@ test('a paid launch: listing.scheduled for a later week, listing.live now; once 
   const later = await draftListing(db(), owner.userId, 'https://later-launch.example/', 'Later Launch');
   const week = addWeeks(isoWeekStart(new Date()), 2);
   const deps = { db: db(), workflows: env.services.workflows, baseUrl: env.baseUrl };
-  await launchPaid(deps, later.id, week);
-  await launchPaid(deps, later.id, week);
+  await launchPaid(deps, later.id, week, new Date());
+  await launchPaid(deps, later.id, week, new Date());
   const now = await draftListing(db(), owner.userId, 'https://now-launch.example/', 'Now Launch');
-  await launchPaid(deps, now.id, null);
+  await launchPaid(deps, now.id, null, new Date());
 
   const events = await eventsOf(owner.userId);
   t.deepEqual(
