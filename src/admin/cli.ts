@@ -62,7 +62,13 @@ export async function runAdmin(db: Db, argv: string[], services?: SupportDeps & 
     if (sites !== null) return sites;
     if (services) {
       const launches = await runLaunchCommand(
-        { db, config: services.config, workflows: services.workflows, badgeAgent: services.badgeAgent, clock: services.clock ?? systemClock },
+        {
+          db,
+          config: services.config,
+          workflows: services.workflows,
+          badgeAgent: services.badgeAgent,
+          clock: services.clock ?? systemClock,
+        },
         command,
         values,
       );

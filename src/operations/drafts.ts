@@ -89,7 +89,12 @@ export const createDraftOp = defineOperation({
     const site = input.site === undefined ? ctx.site : await siteByKey(ctx.db, ctx.caches.sites, input.site);
     if (!site) throw badRequest('unknown_site', `There is no site with the key "${input.site}"; see list_sites.`);
     await assertCrawlableUrl(input.url, ctx.config.crawl.allowPrivateNetworks);
-    const draft = await insertDraftWithinQuota(ctx.db, { ownerId: callerId(ctx), siteId: site.id, url: input.url }, ctx.config.quotas, ctx.clock.now());
+    const draft = await insertDraftWithinQuota(
+      ctx.db,
+      { ownerId: callerId(ctx), siteId: site.id, url: input.url },
+      ctx.config.quotas,
+      ctx.clock.now(),
+    );
     try {
       await ctx.workflows.startDraft(draft.id, { url: input.url, siteKey: site.key });
     } catch (err) {

@@ -44,7 +44,14 @@ export const postListingUpdateOp = defineOperation({
     workflow_id: z.string().describe('The workflow telling the followers'),
   }),
   async handler(input, ctx) {
-    const update = await insertListingUpdate(ctx.db, callerId(ctx), input.listing_id, input, ctx.config.quotas.updatesPerListingPerHour, ctx.clock.now());
+    const update = await insertListingUpdate(
+      ctx.db,
+      callerId(ctx),
+      input.listing_id,
+      input,
+      ctx.config.quotas.updatesPerListingPerHour,
+      ctx.clock.now(),
+    );
     try {
       await ctx.workflows.startListingUpdate(update.id, ctx.config.updates.fanOutBatchSize, input.listing_id);
     } catch (err) {

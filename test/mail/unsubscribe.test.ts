@@ -84,7 +84,11 @@ async function postUpdate(listingId: number, title: string): Promise<number> {
 }
 
 async function fanOut(updateId: number) {
-  const batch = await tellFollowersBatch(db(), { updateId, afterUserId: 0, limit: 100, mailWindowSeconds: WINDOW, now: new Date() }, env.baseUrl);
+  const batch = await tellFollowersBatch(
+    db(),
+    { updateId, afterUserId: 0, limit: 100, mailWindowSeconds: WINDOW, now: new Date() },
+    env.baseUrl,
+  );
   await deliverOutbox(db(), mailer, { ids: batch.mailIds });
   return batch;
 }

@@ -41,7 +41,11 @@ test('rows expire by the clock the worker was given', async (t) => {
   ]);
   const { client, close } = await temporalClient(env);
   const run = (id: string) =>
-    client.workflow.execute('maintenanceWorkflow', { taskQueue: TASK_QUEUES.ranking, workflowId: id, args: [{ batchSize: 10 }] }) as Promise<MaintenanceResult>;
+    client.workflow.execute('maintenanceWorkflow', {
+      taskQueue: TASK_QUEUES.ranking,
+      workflowId: id,
+      args: [{ batchSize: 10 }],
+    }) as Promise<MaintenanceResult>;
   try {
     t.like(await run('clock-maintenance-1'), { idempotency_keys: 0, rate_limits: 0 });
     t.deepEqual(await keys(), ['clock-in-1h', 'clock-in-3h']);

@@ -89,7 +89,11 @@ export async function insertDraftWithinQuota(
     await lockQuota(trx, `drafts:${draft.ownerId}`);
     const mine = () => trx('drafts').where({ owner_id: draft.ownerId });
     const crawling = mine().whereIn('status', ['crawling', 'drafting']);
-    const inFlight = await windowUse(trx, crawling, 'created_at', { seconds: IN_FLIGHT_MAX_AGE_SECONDS, limit: quotas.draftsInFlight, now });
+    const inFlight = await windowUse(trx, crawling, 'created_at', {
+      seconds: IN_FLIGHT_MAX_AGE_SECONDS,
+      limit: quotas.draftsInFlight,
+      now,
+    });
     if (inFlight.count >= quotas.draftsInFlight) {
       const detail = `You have ${inFlight.count} drafts still crawling (at most ${quotas.draftsInFlight} at a time); wait until one is ready or failed (get_draft).`;
       throw quotaExceeded('drafts_in_flight', quotas.draftsInFlight, null, IN_FLIGHT_RETRY_SECONDS, detail);

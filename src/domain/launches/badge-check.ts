@@ -123,7 +123,11 @@ export async function runBadgeCheck(
     });
     await trx('listing_badges').insert({ listing_id: listing.id }).onConflict('listing_id').ignore();
     const missingSince =
-      found.status === 'present' ? null : found.status === 'missing' ? trx.raw('coalesce(missing_since, ?::timestamptz)', [deps.clock.now()]) : trx.raw('missing_since');
+      found.status === 'present'
+        ? null
+        : found.status === 'missing'
+          ? trx.raw('coalesce(missing_since, ?::timestamptz)', [deps.clock.now()])
+          : trx.raw('missing_since');
     const [row] = await trx('listing_badges')
       .where({ listing_id: listing.id })
       .update({

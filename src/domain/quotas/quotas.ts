@@ -38,7 +38,11 @@ export async function windowUse(
   const [{ count }] = await inWindow.clone().count({ count: '*' });
   const used = Number(count);
   if (used < limit) return { count: used, retryAfterSeconds: 0 };
-  const wait = db.raw('ceil(extract(epoch FROM ?? + make_interval(secs => ?) - ?::timestamptz))::int AS wait', [column, windowSeconds, now]);
+  const wait = db.raw('ceil(extract(epoch FROM ?? + make_interval(secs => ?) - ?::timestamptz))::int AS wait', [
+    column,
+    windowSeconds,
+    now,
+  ]);
   const row = (await inWindow
     .clone()
     .orderBy(column)

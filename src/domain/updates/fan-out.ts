@@ -115,7 +115,14 @@ export function tellFollowersBatch(db: Db, input: FanOutBatchInput, baseUrl: str
     );
     const mailable = followers.filter((f) => f.email_verified_at && !stopped.has(f.user_id));
     const stoppable = await stoppableMails(trx, baseUrl);
-    const { mailIds, digestDueAt } = await mailOrHold(trx, update, mailable, { windowSeconds: input.mailWindowSeconds, now: input.now }, baseUrl, stoppable);
+    const { mailIds, digestDueAt } = await mailOrHold(
+      trx,
+      update,
+      mailable,
+      { windowSeconds: input.mailWindowSeconds, now: input.now },
+      baseUrl,
+      stoppable,
+    );
     const last = followers[followers.length - 1]!.user_id;
     const lastUserId = followers.length < input.limit ? null : last;
     return { followers: followers.length, lastUserId, mailIds, listingId: update.listing_id, digestDueAt };

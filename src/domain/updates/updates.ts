@@ -56,7 +56,14 @@ export async function insertListingUpdate(
       throw quotaExceeded('updates_per_listing_per_hour', perHour, HOUR_SECONDS, used.retryAfterSeconds, detail);
     }
     const [row] = await trx('listing_updates')
-      .insert({ listing_id: listing.id, site_id: listing.site_id, author_id: ownerId, title: update.title, body: update.body, published_at: now })
+      .insert({
+        listing_id: listing.id,
+        site_id: listing.site_id,
+        author_id: ownerId,
+        title: update.title,
+        body: update.body,
+        published_at: now,
+      })
       .returning(COLUMNS);
     return row;
   });

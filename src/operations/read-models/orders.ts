@@ -58,7 +58,11 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/;
  * no such order is a 404, an expired checkout a 410, and one no longer pending a 409 unless
  * `allowClosed` (the done page shows any state).
  */
-export async function checkoutOrder(c: Pick<OperationContext, 'db' | 'clock'>, token: string, o: { allowClosed?: boolean } = {}): Promise<OrderRow> {
+export async function checkoutOrder(
+  c: Pick<OperationContext, 'db' | 'clock'>,
+  token: string,
+  o: { allowClosed?: boolean } = {},
+): Promise<OrderRow> {
   const order = TOKEN.test(token) ? await c.db('orders').where({ checkout_token: token }).first() : undefined;
   if (!order) throw new AppError('not_found', 'There is no checkout at this address.');
   const expired = order.status === 'expired' || (order.status === 'pending' && order.expires_at <= c.clock.now());

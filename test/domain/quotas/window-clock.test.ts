@@ -26,7 +26,8 @@ test('drafts per hour: the third in an hour waits exactly until the first leaves
   const { id: siteId } = (await db()('sites').where({ key: 'main' }).first('id'))!;
   const quotas = { draftsInFlight: 10, draftsPerHour: 2, updatesPerListingPerHour: 1 };
   const t0 = new Date('2031-06-02T10:00:00Z');
-  const draft = (n: number, now: Date) => insertDraftWithinQuota(db(), { ownerId: userId, siteId, url: `https://q${n}.example/` }, quotas, now);
+  const draft = (n: number, now: Date) =>
+    insertDraftWithinQuota(db(), { ownerId: userId, siteId, url: `https://q${n}.example/` }, quotas, now);
   await draft(1, t0);
   await draft(2, at(t0, 10 * 60_000));
   const err = (await t.throwsAsync(draft(3, at(t0, 20 * 60_000)))) as unknown as AppError;
