@@ -50,7 +50,7 @@ async function closedWeek(db: Db): Promise<string> {
   const monday = addWeeks(isoWeekStart(new Date()), -1);
   await db.raw('UPDATE listings SET launch_week = ? WHERE id <= 1000', [monday]);
   const site = await db('sites').where({ key: 'main' }).first('id');
-  await freezeWeek(db, site!.id, monday);
+  await freezeWeek(db, site!.id, monday, new Date());
   return isoWeekLabel(monday);
 }
 

@@ -3,10 +3,13 @@ import type { Db } from '../db/knex.ts';
 import { checkClaimNow, type ClaimCheckReport } from '../domain/claims/check.ts';
 import { getClaim, type ClaimStatus } from '../domain/claims/claims.ts';
 import { claimsCanceledBy, expireClaim, type CheckTrigger } from '../domain/claims/verify.ts';
+import type { Clock } from '../domain/time/clock.ts';
 
 export interface ClaimActivityDeps {
   db: Db;
   config: Config;
+  /** A check that finds the proof after the claim expired does not verify it. */
+  clock: Clock;
 }
 
 /** Where a claim stands after something outside the workflow (the emailed link, another claim) acted on it. */
@@ -19,11 +22,12 @@ export interface ClaimReview {
 }
 
 /** Activities of the claim workflow; thin wrappers over domain code. */
-export function createClaimActivities({ db, config }: ClaimActivityDeps) {
+export function createClaimActivities({ db, config, clock }: ClaimActivityDeps) {
   return {
     /** Checks the DNS record, meta tag or file once and records the check (which may verify the claim). */
     async checkClaim(claimId: number, trigger: CheckTrigger): Promise<ClaimCheckReport> {
-      return checkClaimNow({ db, crawl: config.crawl, dnsServers: config.claims.dnsServers, baseUrl: config.baseUrl }, claimId, trigger);
+      const deps = { db, crawl: config.crawl, dnsServers: config.claims.dnsServers, baseUrl: config.baseUrl, now: clock.now() };
+      return checkClaimNow(deps, claimId, trigger);
     },
     async reviewClaim(claimId: number): Promise<ClaimReview> {
       const claim = await getClaim(db, claimId);

@@ -7,22 +7,25 @@ import { advanceFreeListing } from '../domain/launches/free-route.ts';
 import { afterLaunchCheck, launchStateOf, launchWhenDue, type LaunchState } from '../domain/launches/launch-steps.ts';
 import { tellOwner } from '../domain/launches/owner-notices.ts';
 import type { ListingRow } from '../domain/listings/listings.ts';
+import type { Clock } from '../domain/time/clock.ts';
 
 export interface LaunchActivityDeps {
   db: Db;
   config: Config;
   /** The process's guarded agent for badge pages. */
   badgeAgent: Dispatcher;
+  /** Whether a launch week has started, a badge's grace is over, a free week is still ahead. */
+  clock: Clock;
 }
 
 /** Activities of `listing:{id}`; thin wrappers over src/domain/launches. */
-export function createLaunchActivities({ db, config, badgeAgent }: LaunchActivityDeps) {
-  const deps: BadgeCheckDeps = { db, baseUrl: config.baseUrl, crawl: config.crawl, badgeAgent };
+export function createLaunchActivities({ db, config, badgeAgent, clock }: LaunchActivityDeps) {
+  const deps: BadgeCheckDeps = { db, baseUrl: config.baseUrl, crawl: config.crawl, badgeAgent, clock };
   const current = async (listingId: number) => launchStateOf(await db('listings').where({ id: listingId }).first());
   /** Moves a waiting free listing on; a refusal (no free week left) leaves it waiting. */
   const advance = async (listingId: number): Promise<LaunchState> => {
     try {
-      return launchStateOf(await advanceFreeListing(db, config.baseUrl, listingId));
+      return launchStateOf(await advanceFreeListing(db, config.baseUrl, listingId, clock.now()));
     } catch (err) {
       if (err instanceof AppError && err.status < 500) return current(listingId);
       throw err;

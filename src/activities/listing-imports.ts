@@ -3,16 +3,19 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/knex.ts';
 import { AppError } from '../errors.ts';
 import { importListing } from '../domain/listings/import-listing.ts';
+import type { Clock } from '../domain/time/clock.ts';
 import type { MediaStore } from '../domain/media/media-port.ts';
 
 export interface ListingImportActivityDeps {
   db: Db;
   config: Pick<Config, 'crawl' | 'baseUrl'>;
   media: MediaStore;
+  /** An imported listing goes live in the clock's week. */
+  clock: Clock;
 }
 
 /** Activities of the listing import workflow; thin wrappers over domain code. */
-export function createListingImportActivities({ db, config, media }: ListingImportActivityDeps) {
+export function createListingImportActivities({ db, config, media, clock }: ListingImportActivityDeps) {
   return {
     async importCompanyListing(input: { siteId: number; url: string }): Promise<{ id: number; slug: string }> {
       const info = Context.current().info;
@@ -20,6 +23,7 @@ export function createListingImportActivities({ db, config, media }: ListingImpo
         return await importListing(db, config.crawl, media, {
           ...input,
           baseUrl: config.baseUrl,
+          now: clock.now(),
           // A retry after an attempt whose commit went through finds its own listing again.
           resumeSince: info.attempt > 1 ? new Date(info.scheduledTimestampMs) : undefined,
         });

@@ -8,6 +8,7 @@ import { refundUndeliverableLine } from '../domain/orders/undeliverable.ts';
 import { isPayableAmount } from '../domain/orders/payment-events.ts';
 import { RefundRefusedError, requireProvider } from '../domain/orders/payment-port.ts';
 import type { PaymentProvider, WorkflowStarter } from '../domain/ports.ts';
+import type { Clock } from '../domain/time/clock.ts';
 
 export interface OrderActivityDeps {
   db: Db;
@@ -16,10 +17,12 @@ export interface OrderActivityDeps {
   workflows: WorkflowStarter;
   /** Refunds; null when the server has no payment provider. */
   payments: PaymentProvider | null;
+  /** What "can this line still be delivered" is decided against (its week, its billboard days). */
+  clock: Clock;
 }
 
 /** Activities of `order:{number}`; thin wrappers over the orders domain. */
-export function createOrderActivities({ db, config, workflows, payments }: OrderActivityDeps) {
+export function createOrderActivities({ db, config, workflows, payments, clock }: OrderActivityDeps) {
   return {
     async orderStatus(number: string): Promise<string | null> {
       return (await db('orders').where({ number }).first('status'))?.status ?? null;
@@ -49,7 +52,7 @@ export function createOrderActivities({ db, config, workflows, payments }: Order
     openLines: (number: string) => openLines(db, number),
     async fulfilLine(lineId: number): Promise<{ fulfilledAt: string }> {
       try {
-        return await fulfilLine({ db, workflows, baseUrl: config.baseUrl }, lineId);
+        return await fulfilLine({ db, workflows, baseUrl: config.baseUrl, now: clock.now() }, lineId);
       } catch (err) {
         if (err instanceof FulfilmentRefused) throw ApplicationFailure.nonRetryable(err.message, 'FulfilmentRefused');
         if (err instanceof Undeliverable) throw ApplicationFailure.nonRetryable(err.message, UNDELIVERABLE);
@@ -58,7 +61,7 @@ export function createOrderActivities({ db, config, workflows, payments }: Order
     },
     /** A line fulfilLine found `undeliverable`: refunded (its share of the payment), the buyer told; once per line. */
     async refundUndeliverable(number: string, lineId: number, reason: string): Promise<void> {
-      await refundUndeliverableLine(db, config, payments, number, lineId, reason);
+      await refundUndeliverableLine(db, config, payments, number, lineId, reason, clock.now());
     },
     markAttention: (number: string, reason: string): Promise<void> => markAttention(db, number, reason),
     /** Support asked for a retry: the order is `paid` again while its lines are retried. */

@@ -5,14 +5,17 @@ import { freezeWeek, tellTopOwners, type FreezeOutcome } from '../domain/ranking
 import { readSiteByKey, readSites } from '../domain/sites/sites.ts';
 import { scanWeek, type ScanOutcome } from '../domain/votes/scan.ts';
 import { AppError } from '../errors.ts';
+import type { Clock } from '../domain/time/clock.ts';
 
 export interface RankingActivityDeps {
   db: Db;
   config: Config;
+  /** Whether a week is over is decided against it. */
+  clock: Clock;
 }
 
 /** Activities of the weekly close and the vote scan; thin wrappers over domain code. */
-export function createRankingActivities({ db, config }: RankingActivityDeps) {
+export function createRankingActivities({ db, config, clock }: RankingActivityDeps) {
   return {
     /** Keys of every site, in id order. */
     async siteKeys(): Promise<string[]> {
@@ -21,7 +24,7 @@ export function createRankingActivities({ db, config }: RankingActivityDeps) {
     /** Freezes a finished week of a site; idempotent. A week not over yet is refused for good. */
     async freezeWeek(siteKey: string, weekStart: string): Promise<FreezeOutcome> {
       try {
-        return await freezeWeek(db, await siteId(db, siteKey), weekStart);
+        return await freezeWeek(db, await siteId(db, siteKey), weekStart, clock.now());
       } catch (err) {
         if (err instanceof AppError && err.status < 500) throw ApplicationFailure.nonRetryable(err.message, err.code);
         throw err;

@@ -1,3 +1,4 @@
+import { systemClock } from '../domain/time/clock.ts';
 import type { Dispatcher } from 'undici';
 import { parseArgs } from 'node:util';
 import { createApiKey } from '../auth/api-keys.ts';
@@ -61,7 +62,13 @@ export async function runAdmin(db: Db, argv: string[], services?: SupportDeps & 
     if (sites !== null) return sites;
     if (services) {
       const launches = await runLaunchCommand(
-        { db, config: services.config, workflows: services.workflows, badgeAgent: services.badgeAgent },
+        {
+          db,
+          config: services.config,
+          workflows: services.workflows,
+          badgeAgent: services.badgeAgent,
+          clock: services.clock ?? systemClock,
+        },
         command,
         values,
       );

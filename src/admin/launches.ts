@@ -8,6 +8,7 @@ import { queuePositions } from '../domain/launches/slots.ts';
 import { isoWeekLabel, isoWeekStart, isoWeekMonday } from '../workflows/contracts/weeks.ts';
 import type { ListingRow } from '../domain/listings/listings.ts';
 import { badRequest, notFound } from '../errors.ts';
+import type { Clock } from '../domain/time/clock.ts';
 import type { WorkflowStarter } from '../domain/ports.ts';
 
 export const LAUNCHES_USAGE = `  npm run admin -- launches:list [--week YYYY-Www]   (a week's launches; without --week: waiting, queued and this week's)
@@ -23,6 +24,7 @@ export interface LaunchDeps {
   config: Pick<Config, 'baseUrl' | 'crawl'>;
   workflows: Pick<WorkflowStarter, 'recheckLaunch'>;
   badgeAgent: Dispatcher;
+  clock: Clock;
 }
 
 /** Runs a `launches:*` command; returns null for other commands. */
@@ -99,13 +101,13 @@ async function launchesRecheck(deps: LaunchDeps, listing: string | undefined): P
   let badge = '';
   if (row.plan === 'free' && ['awaiting_badge', 'live'].includes(row.status)) {
     const check = await runBadgeCheck(
-      { db: deps.db, baseUrl: deps.config.baseUrl, crawl: deps.config.crawl, badgeAgent: deps.badgeAgent },
+      { db: deps.db, baseUrl: deps.config.baseUrl, crawl: deps.config.crawl, badgeAgent: deps.badgeAgent, clock: deps.clock },
       row,
       'admin',
     );
     badge = ` badge ${check.status}: ${check.detail}`;
   }
-  const moved = (await advanceFreeListing(deps.db, deps.config.baseUrl, row.id)) ?? row;
+  const moved = (await advanceFreeListing(deps.db, deps.config.baseUrl, row.id, deps.clock.now())) ?? row;
   await deps.workflows.recheckLaunch(row.id, await siteKeyOf(deps.db, row));
   return `listing ${row.id}: ${moved.status}${moved.launch_week ? ` in ${isoWeekLabel(moved.launch_week)}` : ''};${badge} signalled listing:${row.id}`;
 }

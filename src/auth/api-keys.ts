@@ -40,7 +40,7 @@ export const KEY_CACHE_TTL_MS = 2_000;
 /** Verified keys by hash, one cache per process (built by createServices). */
 export type ApiKeyCache = TtlCache<Principal | null>;
 
-export const createApiKeyCache = (): ApiKeyCache => new TtlCache({ ttlMs: KEY_CACHE_TTL_MS, maxEntries: 10_000 });
+export const createApiKeyCache = (now?: () => number): ApiKeyCache => new TtlCache({ ttlMs: KEY_CACHE_TTL_MS, maxEntries: 10_000, now });
 
 /** The principal of a live key, or null for an unknown or revoked key. */
 export async function authenticateApiKey(db: Db, cache: ApiKeyCache, key: string): Promise<Principal | null> {

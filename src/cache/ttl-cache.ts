@@ -9,6 +9,8 @@ export interface TtlCacheOptions {
    * next (no caller waits for a reload a kept value could answer). A failed reload forgets it.
    */
   serveStale?: boolean;
+  /** Milliseconds the entries age by. @default performance.now (monotonic); tests pass a clock they move. */
+  now?: () => number;
 }
 
 interface Entry<V> {
@@ -25,11 +27,13 @@ interface Entry<V> {
 export class TtlCache<V> {
   readonly #ttlMs: number;
   readonly #serveStale: boolean;
+  readonly #now: () => number;
   readonly #entries: LRUCache<string, Entry<V>>;
 
   constructor(options: TtlCacheOptions) {
     this.#ttlMs = options.ttlMs;
     this.#serveStale = options.serveStale ?? false;
+    this.#now = options.now ?? (() => performance.now());
     this.#entries = new LRUCache({ max: Math.max(1, options.maxEntries) });
   }
 
@@ -40,7 +44,7 @@ export class TtlCache<V> {
   get(key: string, load: () => PromiseLike<V>): Promise<V> {
     if (this.#ttlMs <= 0) return Promise.resolve(load());
     const hit = this.#entries.get(key);
-    if (hit && hit.expires > performance.now()) return hit.value;
+    if (hit && hit.expires > this.#now()) return hit.value;
     if (!hit || !this.#serveStale) return this.#load(key, load);
     if (!hit.reloading) {
       hit.reloading = true;
@@ -48,7 +52,7 @@ export class TtlCache<V> {
       const value = Promise.resolve(load());
       value.then(
         () => {
-          if (this.#entries.peek(key) === hit) this.#entries.set(key, { value, expires: performance.now() + this.#ttlMs });
+          if (this.#entries.peek(key) === hit) this.#entries.set(key, { value, expires: this.#now() + this.#ttlMs });
         },
         () => {
           if (this.#entries.peek(key) === hit) this.#entries.delete(key);
@@ -61,7 +65,7 @@ export class TtlCache<V> {
   #load(key: string, load: () => PromiseLike<V>): Promise<V> {
     // Settled once into a real promise: a knex query builder is a thenable that runs its query
     // again on every await, so kept as it is, every hit would go to the database.
-    const entry: Entry<V> = { value: Promise.resolve(load()), expires: performance.now() + this.#ttlMs };
+    const entry: Entry<V> = { value: Promise.resolve(load()), expires: this.#now() + this.#ttlMs };
     this.#entries.set(key, entry);
     entry.value.catch(() => {
       if (this.#entries.peek(key) === entry) this.#entries.delete(key);

@@ -27,11 +27,11 @@ const providerOf = (c: Pick<OperationContext, 'payments'>): ConfiguredProvider =
  * function, re-checking its promo code for the caller's address (refusals as repriceOrder's).
  */
 export function repriceWithBilling(
-  c: Pick<OperationContext, 'db' | 'config' | 'clientIp'>,
+  c: Pick<OperationContext, 'db' | 'config' | 'clientIp' | 'clock'>,
   order: OrderRow,
   billing: BillingInput,
 ): Promise<Repriced> {
-  return repriceOrder(c.db, c.config, order, billing, c.clientIp);
+  return repriceOrder(c.db, c.config, order, billing, c.clientIp, c.clock.now());
 }
 
 /**

@@ -11,7 +11,7 @@ import { callerId, type OperationContext } from './operation.ts';
 
 /** Opens the link as the caller; only the claimant's own session uses it up and verifies. */
 export async function openClaimLinkAs(ctx: OperationContext, token: string): Promise<LinkOutcome> {
-  const result = await openClaimLink(ctx.db, token, ctx.principal?.userId ?? null, ctx.config.baseUrl);
+  const result = await openClaimLink(ctx.db, token, ctx.principal?.userId ?? null, ctx.config.baseUrl, ctx.clock.now());
   if (result.kind === 'verified') await tellWorkflow(ctx, result.claimId);
   return result;
 }

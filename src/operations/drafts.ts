@@ -81,7 +81,7 @@ export const createDraftOp = defineOperation({
     if (!site) throw badRequest('unknown_site', `There is no site with the key "${input.site}"; see list_sites.`);
     await assertCrawlableUrl(input.url, ctx.config.crawl.allowPrivateNetworks);
     const owner = { ownerId: callerId(ctx), siteId: site.id, siteKey: site.key, url: input.url };
-    const draft = await createDraft(ctx, owner, ctx.config.quotas);
+    const draft = await createDraft(ctx, owner, ctx.config.quotas, ctx.clock.now());
     return toDraftView(draft, ctx.config.baseUrl);
   },
 });

@@ -54,7 +54,7 @@ export async function invoke(op: Operation, rawInput: unknown, ctx: OperationCon
   const run = async () => ({ status: op.successStatus ?? 200, body: checkedOutput(op, await handle(op, parsed.data, ctx), ctx) });
   if (options.idempotencyKey !== undefined && op.idempotent && ctx.principal) {
     const scope = { credential: ctx.principal.credentialId, operation: op.name, key: options.idempotencyKey };
-    return withIdempotency(ctx.db, scope, requestHash(parsed.data), run);
+    return withIdempotency(ctx.db, scope, requestHash(parsed.data), run, ctx.clock.now());
   }
   return { ...(await run()), replayed: false };
 }

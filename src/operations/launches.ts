@@ -126,7 +126,7 @@ export const listLaunchWeeksOp = defineOperation({
       }),
     ),
   }),
-  handler: async (_input, ctx) => ({ items: await listLaunchWeeks(ctx.db, ctx.site.id) }),
+  handler: async (_input, ctx) => ({ items: await listLaunchWeeks(ctx.db, ctx.site.id, ctx.clock.now()) }),
 });
 
 /** Badges, the free route and the public queue. */

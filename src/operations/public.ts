@@ -96,7 +96,7 @@ export const getCommunityLeaderboardOp = defineOperation({
   }),
   async handler(input, ctx) {
     const board = await cachedCommunityLeaderboard(ctx.db, ctx.caches.leaderboard, ctx.site.id, {
-      weekStart: input.week ? isoWeekMonday(input.week)! : isoWeekStart(new Date()),
+      weekStart: input.week ? isoWeekMonday(input.week)! : isoWeekStart(ctx.clock.now()),
       page: input.page,
       perPage: input.per_page,
     });

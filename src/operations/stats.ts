@@ -48,11 +48,17 @@ export const getListingStatsOp = defineOperation({
       .describe(`The ${TOP_REFERRERS} hosts most views came from (host names only)`),
   }),
   handler: (input, ctx) =>
-    listingStats(ctx.db, callerId(ctx), input.listing_id, {
-      from: input.from === undefined ? undefined : new Date(input.from),
-      to: input.to === undefined ? undefined : new Date(input.to),
-      granularity: input.granularity,
-    }),
+    listingStats(
+      ctx.db,
+      callerId(ctx),
+      input.listing_id,
+      {
+        from: input.from === undefined ? undefined : new Date(input.from),
+        to: input.to === undefined ? undefined : new Date(input.to),
+        granularity: input.granularity,
+      },
+      ctx.clock.now().getTime(),
+    ),
 });
 
 export const statsOperations = [getListingStatsOp];

@@ -45,7 +45,8 @@ export const postListingUpdateOp = defineOperation({
   }),
   async handler(input, ctx) {
     const deps = { ...ctx, baseUrl: ctx.config.baseUrl, batchSize: ctx.config.updates.fanOutBatchSize };
-    const update = await postListingUpdate(deps, callerId(ctx), input.listing_id, input, ctx.config.quotas.updatesPerListingPerHour);
+    const limit = ctx.config.quotas.updatesPerListingPerHour;
+    const update = await postListingUpdate(deps, callerId(ctx), input.listing_id, input, limit, ctx.clock.now());
     return toUpdateView(update);
   },
 });

@@ -1,5 +1,5 @@
 import { castVote, withdrawVote, type VoteOutcome } from '../domain/ranking/votes.ts';
-import { addWeeks } from '../workflows/contracts/weeks.ts';
+import { launchWeekEnd } from '../workflows/contracts/weeks.ts';
 import { countVoteButtonView } from '../domain/votes/button-views.ts';
 import { voteSignals, type SecretSource } from '../domain/votes/signals.ts';
 import { callerId, type OperationContext } from './operation.ts';
@@ -26,19 +26,20 @@ export async function voteFor(ctx: OperationContext, listingId: number, request:
   const signals = await voteSignals(
     { ip: ctx.clientIp, userAgent: request.userAgent, referrer: request.referrer, ownHost: request.ownHost },
     request.secret,
+    ctx.clock.now(),
   );
-  return castVote(ctx.db, callerId(ctx), listingId, ctx.config.baseUrl, signals);
+  return castVote(ctx.db, callerId(ctx), listingId, ctx.clock.now(), ctx.config.baseUrl, signals);
 }
 
 /** Takes the caller's vote back while the listing's launch week runs. */
 export const withdrawVoteFor = (ctx: OperationContext, listingId: number): Promise<VoteOutcome> =>
-  withdrawVote(ctx.db, callerId(ctx), listingId);
+  withdrawVote(ctx.db, callerId(ctx), listingId, ctx.clock.now());
 
-/** When a vote can no longer be taken back: the end of the launch week (Monday `launchWeek` + 7 days), in ms. */
-export const unvoteClosesAt = (launchWeek: string): number => Date.parse(`${addWeeks(launchWeek, 1)}T00:00:00Z`);
+/** When a vote can no longer be taken back: the end of the launch week, in ms. */
+export const unvoteClosesAt = (launchWeek: string): number => launchWeekEnd(launchWeek).getTime();
 
 /** Counts that the Vote button of a listing in its launch week was shown to the caller (who has not voted). */
 export const noteVoteButtonShown = (
-  ctx: Pick<OperationContext, 'db'>,
+  ctx: Pick<OperationContext, 'db' | 'clock'>,
   listing: { id: number; launch_week: string | null },
-): Promise<void> => countVoteButtonView(ctx.db, listing.id, listing.launch_week);
+): Promise<void> => countVoteButtonView(ctx.db, listing.id, listing.launch_week, ctx.clock.now());

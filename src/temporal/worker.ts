@@ -32,7 +32,8 @@ const shutdownTimes = (config: Config) => ({
 export const WORKFLOWS_PATH = path.resolve(import.meta.dirname, '../workflows/index.ts');
 
 /** What the workers use, handed over by the composition root (main.ts, or the tests' harness). */
-export interface WorkerDeps extends Pick<Services, 'config' | 'db' | 'log' | 'workflows' | 'workflowStarts' | 'payments' | 'mailer' | 'badgeAgent' | 'media'> {
+export interface WorkerDeps
+  extends Pick<Services, 'config' | 'db' | 'log' | 'workflows' | 'workflowStarts' | 'payments' | 'mailer' | 'badgeAgent' | 'media' | 'clock'> {
   address: string;
   namespace: string;
   /** Reuse a prepared bundle (tests start many workers; as a file, the SDK need not re-encode its source map). */
@@ -72,25 +73,25 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
   const drafts = await queueWorker(TASK_QUEUES.drafts, {
     activities: {
       ...createDraftActivities({ db: deps.db, config: deps.config, media: deps.media }),
-      ...createListingImportActivities({ db: deps.db, config: deps.config, media: deps.media }),
+      ...createListingImportActivities({ db: deps.db, config: deps.config, media: deps.media, clock: deps.clock }),
     },
   });
   const mailer = deps.mailer;
   const listings = await queueWorker(TASK_QUEUES.listings, {
     activities: {
-      ...createListingUpdateActivities({ db: deps.db, config: deps.config }),
+      ...createListingUpdateActivities({ db: deps.db, config: deps.config, clock: deps.clock }),
       ...createMailActivities({ db: deps.db, mailer }),
-      ...createLaunchActivities({ db: deps.db, config: deps.config, badgeAgent: deps.badgeAgent }),
+      ...createLaunchActivities({ db: deps.db, config: deps.config, badgeAgent: deps.badgeAgent, clock: deps.clock }),
     },
   });
   const claims = await queueWorker(TASK_QUEUES.claims, {
-    activities: { ...createClaimActivities({ db: deps.db, config: deps.config }), ...createMailActivities({ db: deps.db, mailer }) },
+    activities: { ...createClaimActivities({ db: deps.db, config: deps.config, clock: deps.clock }), ...createMailActivities({ db: deps.db, mailer }) },
   });
   const ranking = await queueWorker(TASK_QUEUES.ranking, {
     activities: {
-      ...createRankingActivities({ db: deps.db, config: deps.config }),
+      ...createRankingActivities({ db: deps.db, config: deps.config, clock: deps.clock }),
       ...createMailActivities({ db: deps.db, mailer }),
-      ...createMaintenanceActivities({ db: deps.db }),
+      ...createMaintenanceActivities({ db: deps.db, clock: deps.clock }),
     },
   });
   deps.log.info({ schedules: await ensureSchedules(connection, deps.namespace) }, 'schedules in place');
@@ -102,6 +103,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
         // Fulfilling orders starts or signals other workflows (a paid launch).
         workflows: deps.workflows,
         payments: deps.payments,
+        clock: deps.clock,
       }),
       ...createMailActivities({ db: deps.db, mailer }),
     },

@@ -123,7 +123,7 @@ test.serial('a retried import activity finds the listing its earlier attempt com
   const { id: siteId } = (await db()('sites').where({ key: 'makers' }).first('id'))!;
   const listing = await db()('listings').where({ site_id: siteId, url: site.url }).first('id', 'slug');
   const { crawl, baseUrl } = env.services.config;
-  const input = { siteId, url: site.url, baseUrl };
+  const input = { siteId, url: site.url, baseUrl, now: new Date() };
   // The first attempt was scheduled before the listing was made (the first test, seconds ago).
   t.deepEqual(await importListing(db(), crawl, env.services.media, { ...input, resumeSince: new Date(Date.now() - 600_000) }), listing);
   await t.throwsAsync(importListing(db(), crawl, env.services.media, { ...input, resumeSince: new Date(Date.now() + 600_000) }), {

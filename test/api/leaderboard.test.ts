@@ -24,7 +24,7 @@ const mainSite = async () => (await db()('sites').where({ key: 'main' }).first('
 async function launchWithVotes(name: string, count: number) {
   const id = await insertLiveListing(db(), { name, url: `https://${name.toLowerCase().replace(/\W+/g, '')}.example.net/` });
   const crowd = await voters(db(), env.baseUrl, count);
-  for (const v of crowd) await castVote(db(), v.id, id);
+  for (const v of crowd) await castVote(db(), v.id, id, new Date());
   return { id, crowd };
 }
 
@@ -82,7 +82,7 @@ test.serial('a closed week is final and keeps its frozen ranking', async (t) => 
     [b.id, a.id],
   );
 
-  await freezeWeek(db(), await mainSite(), isoWeekMonday(week)!);
+  await freezeWeek(db(), await mainSite(), isoWeekMonday(week)!, new Date());
   // Votes removed after the close do not change the final ranking.
   await voidVotes(db(), { listingId: b.id, reason: 'late fraud finding' });
   const after = await board(week);

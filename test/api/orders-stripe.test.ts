@@ -7,6 +7,7 @@ import { checkout, waitForOrder } from '../helpers/orders.ts';
 import { startFakeStripe } from '../helpers/stripe-fake.ts';
 import { WebClient } from '../helpers/web.ts';
 import { eventually } from '../helpers/eventually.ts';
+import { waitForNoPendingActivity } from '../helpers/workflows.ts';
 
 /** The stripe adapter through the official SDK, against a loopback fake of the Stripe API. */
 
@@ -188,7 +189,8 @@ test('a refund Stripe refuses is not retried and one Stripe keeps failing stops 
   // Two tries of the step, each with the SDK's own network retries (maxNetworkRetries: 2).
   const tries = calls(failing!.intent.id);
   t.true(tries >= 2 && tries <= 6, `${tries} refund calls`);
-  await new Promise((r) => setTimeout(r, 1000));
+  // The order's workflow waits for support with no step scheduled or retrying: nothing more can call.
+  await waitForNoPendingActivity(env, `order:${failing!.order.number}`);
   t.is(calls(failing!.intent.id), tries, 'nothing retries after the order went to support');
 });
 

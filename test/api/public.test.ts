@@ -204,7 +204,7 @@ test('get_community_leaderboard ranks this week’s live listings by votes cast 
   const voters = await db('users')
     .insert([1, 2].map((n) => ({ email: `voter${n}@example.com`, email_verified_at: db.fn.now() })))
     .returning('id');
-  for (const voter of voters) await castVote(db, voter.id, bolt);
+  for (const voter of voters) await castVote(db, voter.id, bolt, new Date());
   const res = await api(env, 'GET', '/leaderboards/community-weekly');
   t.is(res.body.items[0].name, 'Cobalt Monitoring');
   t.is(res.body.items[0].score, 2);

@@ -3,10 +3,15 @@ import { TtlCache } from '../../src/cache/ttl-cache.ts';
 
 /** serveStale: an aged entry answers at once while one reload makes the next. */
 
-const aged = () => new Promise((resolve) => setTimeout(resolve, 5));
+// The entries age by this clock; aging moves it past the TTL and lets pending reloads settle.
+let ms = 0;
+const aged = async () => {
+  ms += 2;
+  await new Promise((resolve) => setImmediate(resolve));
+};
 
 test('an aged value is answered while one reload runs; the reload then answers', async (t) => {
-  const cache = new TtlCache<string>({ ttlMs: 1, maxEntries: 10, serveStale: true });
+  const cache = new TtlCache<string>({ ttlMs: 1, maxEntries: 10, serveStale: true, now: () => ms });
   await cache.get('k', async () => 'old');
   await aged();
   let finish!: (v: string) => void;
@@ -21,7 +26,7 @@ test('an aged value is answered while one reload runs; the reload then answers',
 });
 
 test('a failed reload forgets the aged value: the next caller loads and sees the error', async (t) => {
-  const cache = new TtlCache<string>({ ttlMs: 1, maxEntries: 10, serveStale: true });
+  const cache = new TtlCache<string>({ ttlMs: 1, maxEntries: 10, serveStale: true, now: () => ms });
   await cache.get('k', async () => 'old');
   await aged();
   t.is(await cache.get('k', async () => Promise.reject(new Error('db down'))), 'old');
@@ -34,7 +39,7 @@ test('a failed reload forgets the aged value: the next caller loads and sees the
 });
 
 test('without serveStale an aged value is loaded again before it is answered', async (t) => {
-  const cache = new TtlCache<string>({ ttlMs: 1, maxEntries: 10 });
+  const cache = new TtlCache<string>({ ttlMs: 1, maxEntries: 10, now: () => ms });
   await cache.get('k', async () => 'old');
   await aged();
   t.is(await cache.get('k', async () => 'new'), 'new');

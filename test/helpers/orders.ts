@@ -125,5 +125,5 @@ export async function featureListing(db: Db, listingId: number, weeks = 1): Prom
       vat_cents: 0,
     })
     .returning('id');
-  await fulfilLine({ db, workflows: null as never }, line.id);
+  await fulfilLine({ db, workflows: null as never, now: new Date() }, line.id);
 }

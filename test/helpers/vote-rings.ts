@@ -34,7 +34,7 @@ export async function ringVotes(
       ua_family: 'Chrome',
       referrer_host: options.referrer ?? null,
     };
-    for (const listingId of listingIds) await castVote(db, u.id, listingId, '', signals);
+    for (const listingId of listingIds) await castVote(db, u.id, listingId, new Date(), '', signals);
   }
   return users.map((u) => u.id);
 }

@@ -60,3 +60,40 @@ export async function waitForHistoryEvent(
     await close();
   }
 }
+
+/**
+ * Waits until a running workflow has no activity scheduled, started or waiting to retry: from
+ * then on nothing runs until something wakes it (a signal, an update, a timer). What a test
+ * asserts did not happen is asserted after this, instead of after a fixed sleep.
+ */
+export async function waitForNoPendingActivity(
+  env: Pick<TestEnv, 'temporalAddress' | 'namespace'>,
+  workflowId: string,
+  timeoutMs = 30_000,
+): Promise<void> {
+  const { client, close } = await temporalClient(env);
+  try {
+    await eventually(
+      `no pending activity in ${workflowId}`,
+      async () => ((await client.workflow.getHandle(workflowId).describe()).raw.pendingActivities ?? []).length === 0,
+      { timeoutMs, intervalMs: 100 },
+    );
+  } finally {
+    await close();
+  }
+}
+
+/** Whether a workflow's history (its latest run) holds an event with these attributes. */
+export async function hasHistoryEvent(
+  env: Pick<TestEnv, 'temporalAddress' | 'namespace'>,
+  workflowId: string,
+  attributes: `${string}EventAttributes`,
+): Promise<boolean> {
+  const { client, close } = await temporalClient(env);
+  try {
+    const history = await client.workflow.getHandle(workflowId).fetchHistory();
+    return Boolean(history.events?.some((e) => (e as Record<string, unknown>)[attributes]));
+  } finally {
+    await close();
+  }
+}

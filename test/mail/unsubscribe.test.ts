@@ -84,7 +84,11 @@ async function postUpdate(listingId: number, title: string): Promise<number> {
 }
 
 async function fanOut(updateId: number) {
-  const batch = await tellFollowersBatch(db(), { updateId, afterUserId: 0, limit: 100, mailWindowSeconds: WINDOW }, env.baseUrl);
+  const batch = await tellFollowersBatch(
+    db(),
+    { updateId, afterUserId: 0, limit: 100, mailWindowSeconds: WINDOW, now: new Date() },
+    env.baseUrl,
+  );
   await deliverOutbox(db(), mailer, { ids: batch.mailIds });
   return batch;
 }
@@ -131,7 +135,7 @@ test.serial('a mail queued before the stop is not sent after it', async (t) => {
   await db()('listing_followers').where({ user_id: follower!.id }).update({ last_mailed_at: null });
   const queued = await tellFollowersBatch(
     db(),
-    { updateId: await postUpdate(listingId, 'Second'), afterUserId: 0, limit: 10, mailWindowSeconds: WINDOW },
+    { updateId: await postUpdate(listingId, 'Second'), afterUserId: 0, limit: 10, mailWindowSeconds: WINDOW, now: new Date() },
     env.baseUrl,
   );
   t.is(queued.mailIds.length, 1, 'queued, not sent yet');
@@ -148,7 +152,7 @@ test.serial('a digest carries the headers, and none comes after its link was use
   await db()('listing_followers').where({ user_id: follower!.id }).update({ last_mailed_at: db().fn.now() });
   await tellFollowersBatch(
     db(),
-    { updateId: await postUpdate(listingId, 'Held'), afterUserId: 0, limit: 10, mailWindowSeconds: WINDOW },
+    { updateId: await postUpdate(listingId, 'Held'), afterUserId: 0, limit: 10, mailWindowSeconds: WINDOW, now: new Date() },
     env.baseUrl,
   );
   const due = () =>
@@ -156,7 +160,7 @@ test.serial('a digest carries the headers, and none comes after its link was use
       .where({ user_id: follower!.id })
       .update({ digest_due_at: db().raw("now() - interval '1 second'") });
   await due();
-  const digest = await sendDueDigests(db(), listingId, 10, env.baseUrl);
+  const digest = await sendDueDigests(db(), listingId, 10, env.baseUrl, new Date());
   await deliverOutbox(db(), mailer, { ids: digest.mailIds });
   const { url, body } = stoppableMailTo(t, follower!.email);
   t.regex(body, /Digest Rockets posted 1 update since our last mail/);
@@ -165,11 +169,11 @@ test.serial('a digest carries the headers, and none comes after its link was use
   await db()('listing_followers').where({ user_id: follower!.id }).update({ last_mailed_at: db().fn.now() });
   await tellFollowersBatch(
     db(),
-    { updateId: await postUpdate(listingId, 'Held again'), afterUserId: 0, limit: 10, mailWindowSeconds: WINDOW },
+    { updateId: await postUpdate(listingId, 'Held again'), afterUserId: 0, limit: 10, mailWindowSeconds: WINDOW, now: new Date() },
     env.baseUrl,
   );
   await due();
-  t.deepEqual((await sendDueDigests(db(), listingId, 10, env.baseUrl)).mailIds, []);
+  t.deepEqual((await sendDueDigests(db(), listingId, 10, env.baseUrl, new Date())).mailIds, []);
   t.is(mailsTo(follower!.email).length, 1);
 });
 

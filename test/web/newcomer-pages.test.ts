@@ -48,7 +48,7 @@ async function vote(listingId: number, count: number): Promise<void> {
   for (let i = 0; i < count; i++) {
     const voter = await createUser(env.services.db, `voter-${listingId}-${i}@example.com`);
     await env.services.db('users').where({ id: voter.id }).update({ email_verified_at: new Date() });
-    await castVote(env.services.db, voter.id, listingId);
+    await castVote(env.services.db, voter.id, listingId, new Date());
   }
 }
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import test from 'ava';
 import { createClaimActivities } from '../../src/activities/claims.ts';
+import { systemClock } from '../../src/domain/time/clock.ts';
 import { createMailActivities } from '../../src/activities/mail.ts';
 import { createMailer } from '../../src/mail/smtp.ts';
 import { TASK_QUEUES } from '../../src/workflows/contracts/task-queues.ts';
@@ -46,7 +47,7 @@ test.beforeEach(async () => {
   // The claims worker as startWorkers builds it (the test server has no schedules to register).
   const { config, db } = env.services;
   worker = await timeSkippingWorker(testEnv, TASK_QUEUES.claims, {
-    ...createClaimActivities({ db, config }),
+    ...createClaimActivities({ db, config, clock: systemClock }),
     ...createMailActivities({ db, mailer: createMailer(config) }),
   });
   user = await env.user();

@@ -211,7 +211,7 @@ test.serial('an upgrade re-aims a flow that sleeps until its free week; operator
     return false;
   });
 
-  t.deepEqual(await launchPaid({ db: db(), workflows: env.services.workflows }, listing.id, null), {
+  t.deepEqual(await launchPaid({ db: db(), workflows: env.services.workflows }, listing.id, null, new Date()), {
     status: 'live',
     launch_week: isoWeekStart(new Date()),
   });
@@ -227,12 +227,12 @@ test.serial('a paid launch booked for a later week is re-aimed to now by a secon
   const listing = await draftListing(db(), user.userId, site.url);
   const deps = { db: db(), workflows: env.services.workflows };
   const later = addWeeks(isoWeekStart(new Date()), 2);
-  t.deepEqual(await launchPaid(deps, listing.id, later), { status: 'scheduled', launch_week: later });
+  t.deepEqual(await launchPaid(deps, listing.id, later, new Date()), { status: 'scheduled', launch_week: later });
   const { client, close } = await temporalClient(env);
   t.teardown(close);
   const handle = client.workflow.getHandle(`listing:${listing.id}`);
   await eventually('the timer', async () => (await handle.fetchHistory()).events!.some((e) => e.timerStartedEventAttributes));
-  await launchPaid(deps, listing.id, null);
+  await launchPaid(deps, listing.id, null, new Date());
   t.is(await handle.result(), 'live');
   t.like(await db()('launch_slots').where({ listing_id: listing.id }).first(), { kind: 'paid', week_start: isoWeekStart(new Date()) });
 });

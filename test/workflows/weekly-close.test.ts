@@ -46,7 +46,7 @@ async function pastLaunch(name: string, votes: number, weeksAgo: number, site = 
     ownerId: owner!.id,
     url: `https://${name.toLowerCase().replace(/\W+/g, '')}.example.com/`,
   });
-  for (const v of await voters(db(), env.baseUrl, votes)) await castVote(db(), v.id, id);
+  for (const v of await voters(db(), env.baseUrl, votes)) await castVote(db(), v.id, id, new Date());
   await shiftIntoPast(db(), id, weeksAgo);
   return { id, owner: owner! };
 }

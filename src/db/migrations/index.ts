@@ -31,6 +31,7 @@ import * as paymentAttempts from './032-payment-attempts.ts';
 import * as invoiceSnapshots from './033-invoice-snapshots.ts';
 import * as mailPreferences from './034-mail-preferences.ts';
 import * as workflowStarts from './036-workflow-starts.ts';
+import * as launchWeekEnd from './037-launch-week-end.ts';
 import * as pageCountSeen from './038-page-count-seen.ts';
 
 interface Migration {
@@ -76,6 +77,7 @@ const migrations: Record<string, Migration> = {
   '033-invoice-snapshots': invoiceSnapshots,
   '034-mail-preferences': mailPreferences,
   '036-workflow-starts': workflowStarts,
+  '037-launch-week-end': launchWeekEnd,
   '038-page-count-seen': pageCountSeen,
 };
 

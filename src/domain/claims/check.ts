@@ -12,6 +12,8 @@ export interface ClaimCheckDeps {
   crawl: CrawlOptions;
   dnsServers: string[];
   baseUrl: string;
+  /** A claim found after it expired is not verified: expiry is decided at this instant. */
+  now: Date;
 }
 
 export interface ClaimCheckReport {
@@ -42,6 +44,6 @@ export async function checkClaimNow(deps: ClaimCheckDeps, claimId: number, trigg
       check = await checkVerificationFile(where.fileUrl, claim.token, deps.crawl);
       break;
   }
-  const recorded = await recordCheck(deps.db, claimId, trigger, check, deps.baseUrl);
+  const recorded = await recordCheck(deps.db, claimId, trigger, check, deps.baseUrl, deps.now);
   return { ...recorded, check };
 }

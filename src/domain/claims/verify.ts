@@ -25,7 +25,14 @@ export interface RecordedCheck {
  * so of two claims found at once the first to commit wins and the other sees itself canceled.
  * Plan, paid sections and orders stay as they are: verified is not paid.
  */
-export function recordCheck(db: Db, claimId: number, trigger: CheckTrigger, check: CheckResult, baseUrl: string): Promise<RecordedCheck> {
+export function recordCheck(
+  db: Db,
+  claimId: number,
+  trigger: CheckTrigger,
+  check: CheckResult,
+  baseUrl: string,
+  now: Date,
+): Promise<RecordedCheck> {
   return db.transaction(async (trx) => {
     const found = await trx('claims').where({ id: claimId }).first('listing_id');
     if (!found) return { status: 'canceled' as const, mailIds: [], canceledClaimIds: [] }; // deleted with its listing
@@ -34,7 +41,7 @@ export function recordCheck(db: Db, claimId: number, trigger: CheckTrigger, chec
     const claim = await trx('claims').where({ id: claimId }).forUpdate().first('id', 'user_id', 'status', 'expires_at');
     await trx('claim_checks').insert({ claim_id: claimId, trigger, result: check.result, detail: check.detail });
     const none = { status: claim!.status, mailIds: [], canceledClaimIds: [] };
-    if (check.result !== 'found' || claim!.status !== 'pending' || claim!.expires_at <= new Date()) return none;
+    if (check.result !== 'found' || claim!.status !== 'pending' || claim!.expires_at <= now) return none;
     await trx('claims').where({ id: claimId }).update({ status: 'verified', closed_at: trx.fn.now() });
     const canceledClaimIds: number[] = await trx('claims')
       .where({ listing_id: listingId, status: 'pending' })

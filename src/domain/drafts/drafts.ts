@@ -63,9 +63,9 @@ export function toDraftView(row: DraftRow, baseUrl: string) {
   };
 }
 
-export async function insertDraft(db: Db, draft: { ownerId: number; siteId: number; url: string }): Promise<DraftRow> {
+export async function insertDraft(db: Db, draft: { ownerId: number; siteId: number; url: string }, now?: Date): Promise<DraftRow> {
   const [row] = await db('drafts')
-    .insert({ owner_id: draft.ownerId, site_id: draft.siteId, url: draft.url, status: 'crawling' })
+    .insert({ owner_id: draft.ownerId, site_id: draft.siteId, url: draft.url, status: 'crawling', ...(now ? { created_at: now } : {}) })
     .returning(VIEW_COLUMNS);
   return row;
 }
@@ -85,9 +85,10 @@ export async function createDraft(
   deps: { db: Db; workflowStarts: WorkflowStartQueue },
   draft: { ownerId: number; siteId: number; siteKey: string; url: string },
   quotas: QuotaSettings,
+  now: Date,
 ): Promise<DraftRow> {
   const { row, startId } = await deps.db.transaction(async (trx) => {
-    const row = await insertDraftWithinQuota(trx, draft, quotas);
+    const row = await insertDraftWithinQuota(trx, draft, quotas, now);
     const start = {
       kind: 'draft' as const,
       workflowId: draftWorkflowId(row.id),
@@ -99,26 +100,32 @@ export async function createDraft(
   return row;
 }
 
-async function insertDraftWithinQuota(
+/** Inserts a draft inside the account's quotas (in flight, per hour before `now`), under the quota's lock. */
+export async function insertDraftWithinQuota(
   db: Db,
   draft: { ownerId: number; siteId: number; url: string },
   quotas: QuotaSettings,
+  now: Date,
 ): Promise<DraftRow> {
   return db.transaction(async (trx) => {
     await lockQuota(trx, `drafts:${draft.ownerId}`);
     const mine = () => trx('drafts').where({ owner_id: draft.ownerId });
     const crawling = mine().whereIn('status', ['crawling', 'drafting']);
-    const inFlight = await windowUse(trx, crawling, 'created_at', IN_FLIGHT_MAX_AGE_SECONDS, quotas.draftsInFlight);
+    const inFlight = await windowUse(trx, crawling, 'created_at', {
+      seconds: IN_FLIGHT_MAX_AGE_SECONDS,
+      limit: quotas.draftsInFlight,
+      now,
+    });
     if (inFlight.count >= quotas.draftsInFlight) {
       const detail = `You have ${inFlight.count} drafts still crawling (at most ${quotas.draftsInFlight} at a time); wait until one is ready or failed (get_draft).`;
       throw quotaExceeded('drafts_in_flight', quotas.draftsInFlight, null, IN_FLIGHT_RETRY_SECONDS, detail);
     }
-    const hourly = await windowUse(trx, mine(), 'created_at', HOUR_SECONDS, quotas.draftsPerHour);
+    const hourly = await windowUse(trx, mine(), 'created_at', { seconds: HOUR_SECONDS, limit: quotas.draftsPerHour, now });
     if (hourly.count >= quotas.draftsPerHour) {
       const detail = `At most ${quotas.draftsPerHour} drafts per account per hour; try again in ${hourly.retryAfterSeconds} seconds.`;
       throw quotaExceeded('drafts_per_hour', quotas.draftsPerHour, HOUR_SECONDS, hourly.retryAfterSeconds, detail);
     }
-    return insertDraft(trx, draft);
+    return insertDraft(trx, draft, now);
   });
 }
 

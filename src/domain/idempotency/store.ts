@@ -33,15 +33,16 @@ export interface IdempotencyScope {
 /**
  * Runs `work` once per (credential, operation, key). Same key and same body replays the stored
  * response; another body is 422 idempotency_conflict; a call still running is 409. A failed call
- * releases the key so that the caller can retry. Keys expire after 24 h.
+ * releases the key so that the caller can retry. Keys expire 24 h after `now`, their first use.
  */
 export async function withIdempotency(
   db: Db,
   scope: IdempotencyScope,
   hash: string,
   work: () => Promise<StoredResponse>,
+  now: Date,
 ): Promise<StoredResponse & { replayed: boolean }> {
-  const claimed = await claim(db, scope, hash);
+  const claimed = await claim(db, scope, hash, now);
   if (!claimed) {
     const row = await db('idempotency_keys').where(scope).first();
     if (row!.request_hash !== hash) {
@@ -64,17 +65,17 @@ export async function withIdempotency(
 }
 
 /** Inserts the in-flight row, taking over an expired one; false when a live row exists. */
-async function claim(db: Db, scope: IdempotencyScope, hash: string): Promise<boolean> {
-  const expiresAt = db.raw(`now() + interval '${TTL_HOURS} hours'`);
+async function claim(db: Db, scope: IdempotencyScope, hash: string, now: Date): Promise<boolean> {
+  const expiresAt = new Date(now.getTime() + TTL_HOURS * 3_600_000);
   const inserted = await db.raw(
-    `INSERT INTO idempotency_keys (credential, operation, key, request_hash, state, expires_at)
-     VALUES (?, ?, ?, ?, 'in_flight', ?)
+    `INSERT INTO idempotency_keys (credential, operation, key, request_hash, state, created_at, expires_at)
+     VALUES (?, ?, ?, ?, 'in_flight', ?, ?)
      ON CONFLICT (credential, operation, key) DO UPDATE
        SET request_hash = EXCLUDED.request_hash, state = 'in_flight', response_status = NULL,
-           response_body = NULL, created_at = now(), expires_at = EXCLUDED.expires_at
-       WHERE idempotency_keys.expires_at < now()
+           response_body = NULL, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
+       WHERE idempotency_keys.expires_at < EXCLUDED.created_at
      RETURNING key`,
-    [scope.credential, scope.operation, scope.key, hash, expiresAt],
+    [scope.credential, scope.operation, scope.key, hash, now, expiresAt],
   );
   return inserted.rowCount === 1;
 }

@@ -4,6 +4,7 @@ import { tooManyRequests, unprocessable } from '../../errors.ts';
 import type { CrawlOptions } from '../crawl/types.ts';
 import { companyKey } from '../company.ts';
 import { RateLimitedError, takeCooldown } from '../quotas/rate-limit.ts';
+import type { Clock } from '../time/clock.ts';
 import { fetchBadge, type BadgeStatus } from './badge-fetch.ts';
 
 /** The last badge check of a listing, as owners see it. */
@@ -36,6 +37,8 @@ export interface BadgeCheckDeps {
   crawl: CrawlOptions;
   /** The process's guarded agent for badge pages (createBadgeAgent). */
   badgeAgent: Dispatcher;
+  /** When a badge went missing is the clock's time: the grace period is measured against it. */
+  clock: Clock;
 }
 
 /** A listing whose badge was never checked. */
@@ -120,7 +123,11 @@ export async function runBadgeCheck(
     });
     await trx('listing_badges').insert({ listing_id: listing.id }).onConflict('listing_id').ignore();
     const missingSince =
-      found.status === 'present' ? null : found.status === 'missing' ? trx.raw('coalesce(missing_since, now())') : trx.raw('missing_since');
+      found.status === 'present'
+        ? null
+        : found.status === 'missing'
+          ? trx.raw('coalesce(missing_since, ?::timestamptz)', [deps.clock.now()])
+          : trx.raw('missing_since');
     const [row] = await trx('listing_badges')
       .where({ listing_id: listing.id })
       .update({

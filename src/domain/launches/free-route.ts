@@ -35,7 +35,7 @@ export async function chooseFreePlan(db: Db, ownerId: number, listingId: number)
  * both met → a slot in the earliest week at least `free_queue_weeks` out that has one left,
  * status scheduled. Runs under the listing's row lock; anything else is returned unchanged.
  */
-export async function advanceFreeListing(db: Db, baseUrl: string, listingId: number, now = new Date()): Promise<ListingRow | undefined> {
+export async function advanceFreeListing(db: Db, baseUrl: string, listingId: number, now: Date): Promise<ListingRow | undefined> {
   return db.transaction(async (trx) => {
     const row: ListingRow | undefined = await trx('listings').where({ id: listingId }).forUpdate().first();
     if (!row || row.plan !== 'free' || !WAITING_STATUSES.has(row.status)) return row;

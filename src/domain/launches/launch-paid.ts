@@ -27,7 +27,7 @@ export async function launchPaid(
   deps: { db: Db; workflows: WorkflowStarter; baseUrl?: string },
   listingId: number,
   week: string | null,
-  now = new Date(),
+  now: Date,
 ): Promise<PaidLaunchResult> {
   const target = targetWeek(week, now);
   const { result, siteKey } = await deps.db.transaction(async (trx) => {

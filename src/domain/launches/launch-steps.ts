@@ -23,7 +23,8 @@ export const launchStateOf = (row: Pick<ListingRow, 'status' | 'plan' | 'launch_
  * one after a last badge check. Missing then → back to awaiting_badge, the slot released and the
  * owner told; present or inconclusive (their server's trouble is no reason to miss the week) → live.
  */
-export async function launchWhenDue(deps: BadgeCheckDeps, listingId: number, now = new Date()): Promise<LaunchState> {
+export async function launchWhenDue(deps: BadgeCheckDeps, listingId: number): Promise<LaunchState> {
+  const now = deps.clock.now();
   const row: ListingRow | undefined = await deps.db('listings').where({ id: listingId }).first();
   if (!row || row.status !== 'scheduled' || !row.launch_week || !weekHasStarted(row.launch_week, now.getTime())) return launchStateOf(row);
   const check = row.plan === 'free' ? await runBadgeCheck(deps, row, 'launch') : null;
@@ -68,6 +69,7 @@ export async function afterLaunchCheck(deps: BadgeCheckDeps, listingId: number, 
   const row: ListingRow | undefined = await deps.db('listings').where({ id: listingId }).first();
   if (row?.plan !== 'free' || row.status !== 'live') return { status: row?.status ?? 'gone', badge: 'unchecked', graceEndsAtMs: null };
   const check = await runBadgeCheck(deps, row, 'after_launch');
+  const now = deps.clock.now();
   if (check.status !== 'missing') return { status: row.status, badge: check.status, graceEndsAtMs: null };
   const since = check.missing_since!;
   const graceEndsAtMs = Date.parse(since) + graceMs;
@@ -89,7 +91,7 @@ export async function afterLaunchCheck(deps: BadgeCheckDeps, listingId: number, 
     const expired = await trx('listing_badges')
       .where({ listing_id: listingId, status: 'missing' })
       .whereNull('grace_notified_at')
-      .whereRaw('missing_since <= now() - make_interval(secs => ?)', [graceMs / 1000])
+      .whereRaw('missing_since <= ?::timestamptz - make_interval(secs => ?)', [now, graceMs / 1000])
       .update({ grace_notified_at: trx.fn.now() })
       .returning('listing_id');
     let status = row.status;

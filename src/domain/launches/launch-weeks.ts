@@ -34,7 +34,7 @@ export function weekState(week: Omit<LaunchWeek, 'state' | 'week' | 'paid_held'>
 }
 
 /** The next 12 launch weeks of a site (this week first) with their slots and how many are taken or held. */
-export async function listLaunchWeeks(db: Db, siteId: number, now = new Date()): Promise<LaunchWeek[]> {
+export async function listLaunchWeeks(db: Db, siteId: number, now: Date): Promise<LaunchWeek[]> {
   const first = isoWeekStart(now);
   const last = addWeeks(first, LISTED_WEEKS - 1);
   const [settings, held, rows] = await Promise.all([

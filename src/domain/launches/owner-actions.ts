@@ -6,6 +6,7 @@ import { getOwnedListing, type ListingRow } from '../listings/listings.ts';
 import { assertBadgeUrl, claimOwnerCheck, runBadgeCheck, setBadgeUrl, type BadgeCheckView } from './badge-check.ts';
 import { advanceFreeListing, chooseFreePlan } from './free-route.ts';
 import { WAITING_STATUSES } from './owner-launch.ts';
+import type { Clock } from '../time/clock.ts';
 
 /** What the owner's launch actions need; the same for the operations and the web panel. */
 export interface LaunchDeps {
@@ -14,6 +15,7 @@ export interface LaunchDeps {
   workflows: Pick<WorkflowStarter, 'recheckLaunch'>;
   /** The process's guarded agent for badge pages. */
   badgeAgent: Dispatcher;
+  clock: Clock;
 }
 
 const checkDeps = (deps: LaunchDeps) => ({
@@ -21,6 +23,7 @@ const checkDeps = (deps: LaunchDeps) => ({
   baseUrl: deps.config.baseUrl,
   crawl: deps.config.crawl,
   badgeAgent: deps.badgeAgent,
+  clock: deps.clock,
 });
 
 /** Key of the site a listing is on (a search attribute of its flow). */
@@ -47,7 +50,7 @@ export async function recheckBadge(
   const check = await runBadgeCheck(checkDeps(deps), listing, 'owner');
   // Only a free listing still on its way needs its flow woken; a live one's flow keeps its own weekly checks.
   if (listing.plan === 'free' && WAITING_STATUSES.has(listing.status)) {
-    await advanceFreeListing(deps.db, deps.config.baseUrl, listing.id);
+    await advanceFreeListing(deps.db, deps.config.baseUrl, listing.id, deps.clock.now());
     await deps.workflows.recheckLaunch(listing.id, await siteKeyOf(deps.db, listing));
   }
   return check;
@@ -61,7 +64,7 @@ export async function chooseFree(deps: LaunchDeps, ownerId: number, listingId: n
   const listing = await chooseFreePlan(deps.db, ownerId, listingId);
   if (listing.status === 'scheduled' || listing.status === 'live') return listing;
   await runBadgeCheck(checkDeps(deps), listing, 'choose_free');
-  const moved = (await advanceFreeListing(deps.db, deps.config.baseUrl, listing.id)) ?? listing;
+  const moved = (await advanceFreeListing(deps.db, deps.config.baseUrl, listing.id, deps.clock.now())) ?? listing;
   await deps.workflows.recheckLaunch(listing.id, await siteKeyOf(deps.db, listing));
   return moved;
 }
@@ -77,7 +80,7 @@ export async function wakeProfileWaiters(
 ): Promise<void> {
   const waiting: ListingRow[] = await deps.db('listings').where({ owner_id: ownerId, plan: 'free', status: 'awaiting_profile' });
   for (const listing of waiting) {
-    const moved = (await advanceFreeListing(deps.db, deps.config.baseUrl, listing.id)) ?? listing;
+    const moved = (await advanceFreeListing(deps.db, deps.config.baseUrl, listing.id, deps.clock.now())) ?? listing;
     if (moved.status === listing.status) continue;
     await deps.workflows.recheckLaunch(listing.id, await siteKeyOf(deps.db, listing)).catch(() => {});
   }

@@ -21,6 +21,8 @@ export async function importListing(
     siteId: number;
     url: string;
     baseUrl: string;
+    /** The listing goes live in the week holding this instant. */
+    now: Date;
     /**
      * A retry of an import that may have committed (the workflow's activity): an ownerless
      * listing of this URL created since then is that import's own, and is returned.
@@ -59,7 +61,7 @@ export async function importListing(
     );
     const [row] = await trx('listings')
       .where({ id })
-      .update({ status: 'live', launch_week: isoWeekStart(new Date()), live_at: trx.fn.now() })
+      .update({ status: 'live', launch_week: isoWeekStart(input.now), live_at: trx.fn.now() })
       .returning(['id', 'slug']);
     return row;
   });

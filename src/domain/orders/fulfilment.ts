@@ -14,6 +14,8 @@ export interface FulfilmentDeps {
   workflows: WorkflowStarter;
   /** Links in the events a paid launch sends to the owner's webhooks. */
   baseUrl?: string;
+  /** Whether the line can still be delivered (its week, its days) is decided at this instant. */
+  now: Date;
 }
 
 /** A line that cannot be fulfilled however often it is retried (support must act). */
@@ -55,7 +57,7 @@ export async function fulfilLine(deps: FulfilmentDeps, lineId: number): Promise<
   const order = await db('orders').where({ id: line.order_id }).first('site_id', 'paid_at', 'status');
   if (!order!.paid_at) throw new FulfilmentRefused(`order line ${lineId} is not paid`);
   // The rule the pay page applied before charging; each product checks again under its locks.
-  const refusal = await lineRefusal(db, order!.site_id, line, new Date());
+  const refusal = await lineRefusal(db, order!.site_id, line, deps.now);
   if (refusal) throw new Undeliverable(refusal);
   await PRODUCTS[line.product as keyof typeof PRODUCTS](deps, line, { siteId: order!.site_id, paidAt: order!.paid_at });
   const [row] = await db('order_lines')
@@ -70,7 +72,7 @@ type Fulfil = (deps: FulfilmentDeps, line: OrderLineRow, order: { siteId: number
 const PRODUCTS: Record<string, Fulfil> = {
   async launch(deps, line) {
     try {
-      await launchPaid(deps, line.listing_id!, (line.options.week as string | undefined) ?? null);
+      await launchPaid(deps, line.listing_id!, (line.options.week as string | undefined) ?? null, deps.now);
     } catch (err) {
       if (err instanceof AppError && UNDELIVERABLE_LAUNCH.has(err.code)) throw new Undeliverable(err.message);
       throw err;

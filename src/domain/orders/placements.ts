@@ -63,7 +63,7 @@ export type BillboardCache = TtlCache<PlacedListing | null>;
 export const createBillboardCache = (ttlMs: number): BillboardCache => new TtlCache({ ttlMs, maxEntries: 100 });
 
 /** Today's billboard, read on every page view: cached per site for the cache's TTL. */
-export function todaysBillboard(db: Db, cache: BillboardCache, siteId: number): Promise<PlacedListing | null> {
-  const today = new Date().toISOString().slice(0, 10);
+export function todaysBillboard(db: Db, cache: BillboardCache, siteId: number, now: Date): Promise<PlacedListing | null> {
+  const today = now.toISOString().slice(0, 10);
   return cache.get(`${siteId}:${today}`, () => billboardOn(db, siteId, today));
 }

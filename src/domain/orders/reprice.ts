@@ -23,14 +23,21 @@ export interface Repriced {
  * and the promo re-check before anything is charged). A code that stopped being valid is
  * dropped and its reservation released; the caller shows the reason and the new total.
  */
-export async function repriceOrder(db: Db, config: Config, order: OrderRow, billing: BillingInput, clientIp: string): Promise<Repriced> {
+export async function repriceOrder(
+  db: Db,
+  config: Config,
+  order: OrderRow,
+  billing: BillingInput,
+  clientIp: string,
+  now: Date,
+): Promise<Repriced> {
   const site = (await readSites(db)).find((s) => s.id === order.site_id)!;
   const lines = await db('order_lines').where({ order_id: order.id }).orderBy('position');
   const ctx = {
     site,
     userId: order.user_id,
     clientIp,
-    now: new Date(),
+    now,
     promoLimits: config.orders.promoLimits,
     orderId: order.id,
     unitPrices: lines.map((l: { unit_price_cents: number }) => l.unit_price_cents),

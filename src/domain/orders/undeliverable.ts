@@ -20,7 +20,7 @@ export async function refundUndeliverableLine(
   number: string,
   lineId: number,
   reason: string,
-  now = new Date(),
+  now: Date,
 ): Promise<{ amountCents: number }> {
   const order = await db('orders').where({ number }).first();
   const line = order && (await db('order_lines').where({ id: lineId, order_id: order.id }).first());

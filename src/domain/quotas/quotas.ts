@@ -23,15 +23,26 @@ export interface WindowUse {
 }
 
 /**
- * How many rows of `rows` fall in the last `windowSeconds` by `column`, and when the count drops
- * below `limit` again: when the row at position `count - limit` (oldest first) leaves the window.
+ * How many rows of `rows` fall in the `windowSeconds` before `now` by `column`, and when the count
+ * drops below `limit` again: when the row at position `count - limit` (oldest first) leaves the
+ * window. The rows' `column` must be stamped with the same clock's time.
  */
-export async function windowUse(db: Db, rows: Knex.QueryBuilder, column: string, windowSeconds: number, limit: number): Promise<WindowUse> {
-  const inWindow = rows.where(column, '>', db.raw(`now() - make_interval(secs => ?)`, [windowSeconds]));
+export async function windowUse(
+  db: Db,
+  rows: Knex.QueryBuilder,
+  column: string,
+  window: { seconds: number; limit: number; now: Date },
+): Promise<WindowUse> {
+  const { seconds: windowSeconds, limit, now } = window;
+  const inWindow = rows.where(column, '>', db.raw(`?::timestamptz - make_interval(secs => ?)`, [now, windowSeconds]));
   const [{ count }] = await inWindow.clone().count({ count: '*' });
   const used = Number(count);
   if (used < limit) return { count: used, retryAfterSeconds: 0 };
-  const wait = db.raw('ceil(extract(epoch FROM ?? + make_interval(secs => ?) - now()))::int AS wait', [column, windowSeconds]);
+  const wait = db.raw('ceil(extract(epoch FROM ?? + make_interval(secs => ?) - ?::timestamptz))::int AS wait', [
+    column,
+    windowSeconds,
+    now,
+  ]);
   const row = (await inWindow
     .clone()
     .orderBy(column)

@@ -32,8 +32,7 @@ export async function voidVotes(db: Db, input: VoidVotesInput): Promise<{ remove
      ), recorded AS (
        INSERT INTO voided_votes (listing_id, user_id, voted_at, in_launch_week, reason)
        SELECT c.listing_id, c.user_id, c.created_at,
-         COALESCE(c.created_at >= (l.launch_week::timestamp AT TIME ZONE 'UTC')
-           AND c.created_at < ((l.launch_week + 7)::timestamp AT TIME ZONE 'UTC'), false), :reason
+         COALESCE(in_launch_week(c.created_at, l.launch_week), false), :reason
        FROM c JOIN listings l ON l.id = c.listing_id
        RETURNING user_id, in_launch_week
      ), reviewed AS (

@@ -24,7 +24,7 @@ export interface FreezeOutcome {
  * skipped when the week has rows; concurrent runs collide on the primary key), so the frozen
  * ranking never changes even if votes are voided later.
  */
-export async function freezeWeek(db: Db, siteId: number, weekStart: string, now = new Date()): Promise<FreezeOutcome> {
+export async function freezeWeek(db: Db, siteId: number, weekStart: string, now: Date): Promise<FreezeOutcome> {
   if (Date.parse(`${addWeeks(weekStart, 1)}T00:00:00Z`) > now.getTime()) {
     throw conflict('week_not_over', `The week ${isoWeekLabel(weekStart)} is not over yet.`);
   }

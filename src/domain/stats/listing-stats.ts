@@ -55,13 +55,7 @@ export function defaultRange(listing: Pick<ListingRow, 'launch_week'>, nowMs: nu
  * from `from` (rounded down to the granularity) until `to` (rounded up), with the totals and the
  * hosts most views came from. Another owner's listing is not found.
  */
-export async function listingStats(
-  db: Db,
-  ownerId: number,
-  listingId: number,
-  query: StatsQuery,
-  nowMs = Date.now(),
-): Promise<ListingStats> {
+export async function listingStats(db: Db, ownerId: number, listingId: number, query: StatsQuery, nowMs: number): Promise<ListingStats> {
   const listing = await getOwnedListing(db, ownerId, listingId);
   // Given one end, the range is the week from or up to it; given neither, the default range.
   const week = 7 * 24 * HOUR_MS;

@@ -23,20 +23,20 @@ interface PendingUpdate {
 const DIGEST_BODY_CHARS = 600;
 
 /**
- * Sends the digests of one listing that are due: each follower whose `digest_due_at` passed gets
+ * Sends the digests of one listing that are due at `now`: each follower whose `digest_due_at` passed gets
  * one mail with every update held back for them (notifications still `mail_pending`), and the
  * window starts again. Followers are locked and skipped when locked, so the several fan-outs
  * that wake up for one listing's digest never mail a follower twice; the dedupe key (the last
  * held notification) keeps a repeated call from queuing the same digest again.
  */
-export function sendDueDigests(db: Db, listingId: number, limit: number, baseUrl: string): Promise<DigestBatch> {
+export function sendDueDigests(db: Db, listingId: number, limit: number, baseUrl: string, now: Date): Promise<DigestBatch> {
   return db.transaction(async (trx) => {
     const listing: { name: string; slug: string } | undefined = await trx('listings').where({ id: listingId }).first('name', 'slug');
     if (!listing) return { mailIds: [], more: false, nextDueAt: null };
     const due: { user_id: number; email: string; email_verified_at: Date | null }[] = await trx('listing_followers as f')
       .join('users as u', 'u.id', 'f.user_id')
       .where('f.listing_id', listingId)
-      .where('f.digest_due_at', '<=', trx.fn.now())
+      .where('f.digest_due_at', '<=', now)
       .orderBy('f.user_id')
       .limit(limit)
       .forUpdate('f')
@@ -71,11 +71,11 @@ export function sendDueDigests(db: Db, listingId: number, limit: number, baseUrl
         .update({ mail_pending: false });
       await trx('listing_followers')
         .where({ listing_id: listingId, user_id: follower.user_id })
-        .update({ digest_due_at: null, ...(pending.length ? { last_mailed_at: trx.fn.now() } : {}) });
+        .update({ digest_due_at: null, ...(pending.length ? { last_mailed_at: now } : {}) });
     }
     const next = await trx('listing_followers')
       .where({ listing_id: listingId })
-      .where('digest_due_at', '>', trx.fn.now())
+      .where('digest_due_at', '>', now)
       .min({ at: 'digest_due_at' })
       .first();
     return { mailIds, more: due.length === limit, nextDueAt: next?.at ? new Date(next.at).getTime() : null };

@@ -11,6 +11,8 @@ export interface FanOutBatchInput {
   limit: number;
   /** A follower gets at most one mail per listing per this window; later updates wait for a digest. */
   mailWindowSeconds: number;
+  /** The window is measured from here; a mail sent now starts the follower's next window. */
+  now: Date;
 }
 
 export interface FanOutBatch {
@@ -91,7 +93,8 @@ export function tellFollowersBatch(db: Db, input: FanOutBatchInput, baseUrl: str
         'f.user_id',
         'u.email',
         'u.email_verified_at',
-        trx.raw('(f.last_mailed_at IS NULL OR f.last_mailed_at <= now() - make_interval(secs => ?)) AS mail_now', [
+        trx.raw('(f.last_mailed_at IS NULL OR f.last_mailed_at <= ?::timestamptz - make_interval(secs => ?)) AS mail_now', [
+          input.now,
           input.mailWindowSeconds,
         ]),
       );
@@ -109,7 +112,14 @@ export function tellFollowersBatch(db: Db, input: FanOutBatchInput, baseUrl: str
     );
     const mailable = followers.filter((f) => f.email_verified_at && !stopped.has(f.user_id));
     const stoppable = await stoppableMails(trx, baseUrl);
-    const { mailIds, digestDueAt } = await mailOrHold(trx, update, mailable, input.mailWindowSeconds, baseUrl, stoppable);
+    const { mailIds, digestDueAt } = await mailOrHold(
+      trx,
+      update,
+      mailable,
+      { windowSeconds: input.mailWindowSeconds, now: input.now },
+      baseUrl,
+      stoppable,
+    );
     const last = followers[followers.length - 1]!.user_id;
     const lastUserId = followers.length < input.limit ? null : last;
     return { followers: followers.length, lastUserId, mailIds, listingId: update.listing_id, digestDueAt };
@@ -124,7 +134,7 @@ async function mailOrHold(
   trx: Db,
   update: UpdateToTell,
   followers: Follower[],
-  windowSeconds: number,
+  { windowSeconds, now }: { windowSeconds: number; now: Date },
   baseUrl: string,
   stoppable: MakeStoppable,
 ) {
@@ -147,7 +157,7 @@ async function mailOrHold(
         'user_id',
         list.map((f) => f.user_id),
       );
-  if (mailNow.length) await followerRows(mailNow).update({ last_mailed_at: trx.fn.now() });
+  if (mailNow.length) await followerRows(mailNow).update({ last_mailed_at: now });
   let digestDueAt: number | null = null;
   if (held.length) {
     await trx('notifications')

@@ -24,9 +24,10 @@ export async function postListingUpdate(
   listingId: number,
   update: { title: string; body: string },
   perHour: number,
+  now: Date,
 ): Promise<ListingUpdateRow> {
   const { row, startId } = await deps.db.transaction(async (trx) => {
-    const row = await insertListingUpdate(trx, ownerId, listingId, update, perHour);
+    const row = await insertListingUpdate(trx, ownerId, listingId, update, perHour, now);
     await emitUpdatePublished(trx, deps.baseUrl, row.id);
     const start = {
       kind: 'listing-update' as const,

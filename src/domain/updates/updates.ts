@@ -39,17 +39,29 @@ export async function insertListingUpdate(
   listingId: number,
   update: { title: string; body: string },
   perHour: number,
+  now: Date,
 ): Promise<ListingUpdateRow> {
   return db.transaction(async (trx) => {
     const listing = await getOwnedListing(trx, ownerId, listingId);
     await lockQuota(trx, `updates:${listing.id}`);
-    const used = await windowUse(trx, trx('listing_updates').where({ listing_id: listing.id }), 'published_at', HOUR_SECONDS, perHour);
+    const used = await windowUse(trx, trx('listing_updates').where({ listing_id: listing.id }), 'published_at', {
+      seconds: HOUR_SECONDS,
+      limit: perHour,
+      now,
+    });
     if (used.count >= perHour) {
       const detail = `This listing posted ${used.count} updates in the last hour (at most ${perHour}); try again in ${used.retryAfterSeconds} seconds.`;
       throw quotaExceeded('updates_per_listing_per_hour', perHour, HOUR_SECONDS, used.retryAfterSeconds, detail);
     }
     const [row] = await trx('listing_updates')
-      .insert({ listing_id: listing.id, site_id: listing.site_id, author_id: ownerId, title: update.title, body: update.body })
+      .insert({
+        listing_id: listing.id,
+        site_id: listing.site_id,
+        author_id: ownerId,
+        title: update.title,
+        body: update.body,
+        published_at: now,
+      })
       .returning(COLUMNS);
     return row;
   });

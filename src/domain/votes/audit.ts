@@ -34,8 +34,7 @@ WITH l AS (SELECT id, slug, launch_week FROM listings WHERE slug = :slug AND sta
 v AS (
   SELECT v.discount_reason AS reason, count(*)::int AS count
   FROM votes v JOIN l ON l.id = v.listing_id
-  WHERE v.created_at >= (l.launch_week::timestamp AT TIME ZONE 'UTC')
-    AND v.created_at < ((l.launch_week + 7)::timestamp AT TIME ZONE 'UTC')
+  WHERE in_launch_week(v.created_at, l.launch_week)
   GROUP BY v.discount_reason
 ),
 x AS (

@@ -6,7 +6,7 @@ import { addWeeks, weekStartMs } from '../../workflows/contracts/weeks.ts';
  * per listing and hour, only while the listing's launch week runs: the traffic that can explain
  * its votes (the burst detector compares the two). Nothing about the viewer is kept.
  */
-export async function countVoteButtonView(db: Db, listingId: number, launchWeek: string | null, now = new Date()): Promise<void> {
+export async function countVoteButtonView(db: Db, listingId: number, launchWeek: string | null, now: Date): Promise<void> {
   if (!launchWeek) return;
   const t = now.getTime();
   if (t < weekStartMs(launchWeek) || t >= weekStartMs(addWeeks(launchWeek, 1))) return;

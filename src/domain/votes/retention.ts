@@ -6,15 +6,15 @@ export const VOTE_SIGNALS_KEPT_DAYS = 30;
 export const VOTE_NETWORK_KEY_KEPT_MS = (VOTE_SIGNALS_KEPT_DAYS + 8) * 86_400_000;
 
 /**
- * Reduces at most `limit` vote signals older than VOTE_SIGNALS_KEPT_DAYS to their listing's
+ * Reduces at most `limit` vote signals older than VOTE_SIGNALS_KEPT_DAYS at `now` to their listing's
  * aggregate (votes, account ages in bands, user-agent families, referrer hosts: counts only) and
  * deletes them, in one statement. Returns how many signals went; 0 once none is that old.
  */
-export async function reduceOldVoteSignals(db: Db, limit: number): Promise<number> {
+export async function reduceOldVoteSignals(db: Db, limit: number, now: Date): Promise<number> {
   const { rows } = await db.raw(
     `WITH old AS (
        DELETE FROM vote_signals WHERE ctid IN (
-         SELECT ctid FROM vote_signals WHERE voted_at < now() - make_interval(days => :days) LIMIT :limit)
+         SELECT ctid FROM vote_signals WHERE voted_at < :now::timestamptz - make_interval(days => :days) LIMIT :limit)
        RETURNING listing_id, account_age_s, ua_family, referrer_host
      ), counted AS (
        SELECT listing_id, 'age' AS kind,
@@ -46,7 +46,7 @@ export async function reduceOldVoteSignals(db: Db, limit: number): Promise<numbe
        RETURNING 1
      )
      SELECT (SELECT count(*)::int FROM old) AS reduced, (SELECT count(*) FROM saved) AS saved`,
-    { days: VOTE_SIGNALS_KEPT_DAYS, limit },
+    { days: VOTE_SIGNALS_KEPT_DAYS, limit, now },
   );
   return rows[0].reduced;
 }

@@ -151,8 +151,7 @@ export async function applyDiscounts(db: Db | Knex.Transaction, siteId: number, 
          CASE WHEN t.old_reason IS NULL THEN -1 WHEN t.new_reason IS NULL THEN 1 ELSE 0 END AS step
      ), delta AS (
        SELECT c.listing_id, sum(c.step)::int AS d,
-         sum(CASE WHEN c.created_at >= (l.launch_week::timestamp AT TIME ZONE 'UTC')
-           AND c.created_at < ((l.launch_week + 7)::timestamp AT TIME ZONE 'UTC') THEN c.step ELSE 0 END)::int AS wd
+         sum(CASE WHEN in_launch_week(c.created_at, l.launch_week) THEN c.step ELSE 0 END)::int AS wd
        FROM changed c JOIN listings l ON l.id = c.listing_id GROUP BY c.listing_id
      )
      UPDATE listings l SET votes = l.votes + delta.d, week_votes = l.week_votes + delta.wd

@@ -81,7 +81,7 @@ export function referrerHost(referrer: string | null, ownHost: string): string |
 }
 
 /** The signals of a vote cast now by `client`. */
-export async function voteSignals(client: VoteClient, secret: SecretSource, at = new Date()): Promise<VoteSignalValues> {
+export async function voteSignals(client: VoteClient, secret: SecretSource, at: Date): Promise<VoteSignalValues> {
   const keyName = networkKeyName(at);
   const network = networkOf(client.ip);
   return {

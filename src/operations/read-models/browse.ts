@@ -38,8 +38,8 @@ export function categoriesWithCounts(c: Ctx): Promise<CategoryCount[]> {
 }
 
 /** Launches scheduled in the `weeks` weeks after this one (next Monday on). */
-export function comingLaunches(c: Ctx, weeks: number, now = new Date()): Promise<ScheduledLaunch[]> {
-  const next = addWeeks(isoWeekStart(now), 1);
+export function comingLaunches(c: Ctx & Pick<OperationContext, 'clock'>, weeks: number): Promise<ScheduledLaunch[]> {
+  const next = addWeeks(isoWeekStart(c.clock.now()), 1);
   return c.caches.browse.scheduled.get(`${c.site.id}:${next}:${weeks}`, () =>
     scheduledLaunches(c.db, c.site.id, next, addWeeks(next, weeks)),
   );

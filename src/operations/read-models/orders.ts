@@ -58,10 +58,14 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/;
  * no such order is a 404, an expired checkout a 410, and one no longer pending a 409 unless
  * `allowClosed` (the done page shows any state).
  */
-export async function checkoutOrder(c: Pick<OperationContext, 'db'>, token: string, o: { allowClosed?: boolean } = {}): Promise<OrderRow> {
+export async function checkoutOrder(
+  c: Pick<OperationContext, 'db' | 'clock'>,
+  token: string,
+  o: { allowClosed?: boolean } = {},
+): Promise<OrderRow> {
   const order = TOKEN.test(token) ? await c.db('orders').where({ checkout_token: token }).first() : undefined;
   if (!order) throw new AppError('not_found', 'There is no checkout at this address.');
-  const expired = order.status === 'expired' || (order.status === 'pending' && order.expires_at <= new Date());
+  const expired = order.status === 'expired' || (order.status === 'pending' && order.expires_at <= c.clock.now());
   if (expired) throw new AppError('checkout_expired', 'Nothing was charged. Ask for a new checkout link.');
   if (!o.allowClosed && order.status !== 'pending') throw new AppError('order_not_pending', 'This order is no longer waiting for payment.');
   return order;

@@ -15,8 +15,8 @@ import type { OperationContext } from '../operation.ts';
 /** What the banner of every page reads: the paid billboard booking of the day (no operation returns it). */
 
 /** Today's billboard listing on the request's site, or null (cached for the catalog's TTL). */
-export function billboardToday(c: Pick<OperationContext, 'db' | 'site' | 'caches'>): Promise<PlacedListing | null> {
-  return todaysBillboard(c.db, c.caches.billboard, c.site.id);
+export function billboardToday(c: Pick<OperationContext, 'db' | 'site' | 'caches' | 'clock'>): Promise<PlacedListing | null> {
+  return todaysBillboard(c.db, c.caches.billboard, c.site.id, c.clock.now());
 }
 
 /**
@@ -24,8 +24,8 @@ export function billboardToday(c: Pick<OperationContext, 'db' | 'site' | 'caches
  * the site's minimum of days is neither booked nor held (no operation returns it; a quote that
  * overlaps is refused with the same date).
  */
-export function firstFreeBillboardDate(c: Pick<OperationContext, 'db' | 'site'>, now = new Date()): Promise<string> {
-  const tomorrow = addDays(now.toISOString().slice(0, 10), 1);
+export function firstFreeBillboardDate(c: Pick<OperationContext, 'db' | 'site' | 'clock'>): Promise<string> {
+  const tomorrow = addDays(c.clock.now().toISOString().slice(0, 10), 1);
   return firstFreeStart(c.db, c.site.id, tomorrow, c.site.settings.billboard_min_days);
 }
 

@@ -120,7 +120,7 @@ async function offerOf(ctx: Context, services: WebServices): Promise<Offer> {
   const [products, weeks, billboardFrom] = await Promise.all([
     invokeForPage(ctx, services, listProductsOp, {}),
     invokeForPage(ctx, services, listLaunchWeeksOp, {}),
-    firstFreeBillboardDate(page, page.clock.now()),
+    firstFreeBillboardDate(page),
   ]);
   const starts = startWeeksOf(page, { status: listing.status, launch_week: listing.launch_week_start });
   return { listing: { id: listing.id, name: listing.name }, products: products.items, weeks: weeks.items, billboardFrom, starts };

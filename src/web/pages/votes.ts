@@ -92,7 +92,7 @@ export async function voteControl(ctx: Context, services: WebServices, l: VoteTa
     );
   }
   const weekEnds = l.launch_week ? unvoteClosesAt(l.launch_week) : 0;
-  if (Date.now() >= weekEnds) return wrap('voted', html`<span class="muted">You voted</span>`);
+  if (services.clock.now().getTime() >= weekEnds) return wrap('voted', html`<span class="muted">You voted</span>`);
   return wrap(
     'voted',
     postForm(

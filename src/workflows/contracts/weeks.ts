@@ -32,6 +32,14 @@ export function weekStartMs(monday: string): number {
   return Date.parse(`${monday}T00:00:00.000Z`);
 }
 
+/**
+ * The instant a launch week ends: the next Monday 00:00 UTC. Its SQL twin is the database
+ * function `launch_week_end(date)`; the two must agree.
+ */
+export function launchWeekEnd(monday: string): Date {
+  return new Date(weekStartMs(monday) + WEEK_MS);
+}
+
 /** ISO week label (e.g. 2026-W48) of a Monday date string. */
 export function isoWeekLabel(monday: string): string {
   const thursday = new Date(weekStartMs(monday) + 3 * DAY_MS);

@@ -24,7 +24,7 @@ const slotOf = (listingId: number) => db()('launch_slots').where({ listing_id: l
 test.serial('null → live now in this week, with a paid slot; the workflow gets paidLaunch', async (t) => {
   const user = await env.user();
   const listing = await draftListing(db(), user.userId, 'https://paid.example/');
-  t.deepEqual(await launchPaid(deps(), listing.id, null), { status: 'live', launch_week: thisWeek() });
+  t.deepEqual(await launchPaid(deps(), listing.id, null, new Date()), { status: 'live', launch_week: thisWeek() });
   const row = await db()('listings').where({ id: listing.id }).first();
   t.like(row, { plan: 'paid', status: 'live', launch_week: thisWeek() });
   t.truthy(row!.live_at);
@@ -44,7 +44,7 @@ test.serial('a later Monday → scheduled; a free listing gives its free slot ba
   await db()('launch_slots').insert({ listing_id: listing.id, site_id: 1, week_start: freeWeek, kind: 'free' });
   await db()('listings').where({ id: listing.id }).update({ plan: 'free', status: 'scheduled', launch_week: freeWeek, headline: 'Kept' });
   const week = addWeeks(thisWeek(), 2);
-  t.deepEqual(await launchPaid(deps(), listing.id, week), { status: 'scheduled', launch_week: week });
+  t.deepEqual(await launchPaid(deps(), listing.id, week, new Date()), { status: 'scheduled', launch_week: week });
   t.deepEqual(await slotOf(listing.id), { kind: 'paid', week_start: week });
   t.like(await db()('listings').where({ id: listing.id }).first(), {
     plan: 'paid',
@@ -62,18 +62,18 @@ test.serial('idempotent: the same listing and week twice changes nothing the sec
   const user = await env.user();
   const listing = await draftListing(db(), user.userId, 'https://twice.example/');
   const week = addWeeks(thisWeek(), 3);
-  const first = await launchPaid(deps(), listing.id, week);
+  const first = await launchPaid(deps(), listing.id, week, new Date());
   const slotBefore = await db()('launch_slots').where({ listing_id: listing.id }).first();
   const updatedBefore = (await db()('listings').where({ id: listing.id }).first('updated_at'))!.updated_at;
-  const second = await launchPaid(deps(), listing.id, week);
+  const second = await launchPaid(deps(), listing.id, week, new Date());
   t.deepEqual(second, first);
   t.deepEqual(await db()('launch_slots').where({ listing_id: listing.id }).first(), slotBefore);
   t.deepEqual((await db()('listings').where({ id: listing.id }).first('updated_at'))!.updated_at, updatedBefore);
   // Live already: a retried "now" stays live in its week.
   const live = await draftListing(db(), user.userId, 'https://twice.example/b');
-  const a = await launchPaid(deps(), live.id, null);
-  t.deepEqual(await launchPaid(deps(), live.id, null), a);
-  t.deepEqual(await launchPaid(deps(), live.id, addWeeks(thisWeek(), 1)), a);
+  const a = await launchPaid(deps(), live.id, null, new Date());
+  t.deepEqual(await launchPaid(deps(), live.id, null, new Date()), a);
+  t.deepEqual(await launchPaid(deps(), live.id, addWeeks(thisWeek(), 1), new Date()), a);
 });
 
 test.serial('paid slots per week are checked under the lock: concurrent bookings never overbook', async (t) => {
@@ -82,7 +82,7 @@ test.serial('paid slots per week are checked under the lock: concurrent bookings
   const user = await env.user();
   const week = addWeeks(thisWeek(), 6);
   const listings = await Promise.all(Array.from({ length: 8 }, (_, i) => draftListing(db(), user.userId, `https://rush${i}.example/`)));
-  const results = await Promise.allSettled(listings.map((l) => launchPaid(deps(), l.id, week)));
+  const results = await Promise.allSettled(listings.map((l) => launchPaid(deps(), l.id, week, new Date())));
   t.is(results.filter((r) => r.status === 'fulfilled').length, 3);
   for (const r of results.filter((r) => r.status === 'rejected'))
     t.like((r as PromiseRejectedResult).reason, { status: 409, code: 'launch_week_full' });
@@ -101,11 +101,11 @@ test.serial('bad weeks are refused with a clear problem and nothing changes', as
     [addWeeks(thisWeek(), -1), 422, 'launch_week_past'],
     [addWeeks(thisWeek(), 60), 422, 'launch_week_too_far'],
   ] as const) {
-    const err = await t.throwsAsync(launchPaid(deps(), listing.id, week));
+    const err = await t.throwsAsync(launchPaid(deps(), listing.id, week, new Date()));
     t.like(err, { status, code }, week);
   }
-  await t.throwsAsync(launchPaid(deps(), 2_000_000_000, null), { message: /was not found/ });
+  await t.throwsAsync(launchPaid(deps(), 2_000_000_000, null, new Date()), { message: /was not found/ });
   await db()('listings').where({ id: listing.id }).update({ status: 'unlisted' });
-  t.like(await t.throwsAsync(launchPaid(deps(), listing.id, null)), { status: 409, code: 'listing_unlisted' });
+  t.like(await t.throwsAsync(launchPaid(deps(), listing.id, null, new Date())), { status: 409, code: 'listing_unlisted' });
   t.is(await slotOf(listing.id), undefined);
 });

@@ -181,12 +181,12 @@ test.serial('what is kept to count once holds no address: keyed hashes that the 
     t.false(row.seen.toString('latin1').includes('2001:db8'));
   }
   const { purgeBatch } = await import('../../../src/domain/maintenance/purge.ts');
-  t.is(await purgeBatch(db, 'page_count_seen', 1000), 0, 'this hour’s hashes stay');
+  t.is(await purgeBatch(db, 'page_count_seen', 1000, new Date()), 0, 'this hour’s hashes stay');
   await db('page_count_seen').update({ hour: new Date(Date.now() - 3 * HOUR) });
-  t.true((await purgeBatch(db, 'page_count_seen', 1000)) >= 1);
+  t.true((await purgeBatch(db, 'page_count_seen', 1000, new Date())) >= 1);
   t.deepEqual(await db('page_count_seen').select('seen'), []);
   await db('app_secrets')
     .where('name', 'like', 'page-count:%')
     .update({ created_at: new Date(Date.now() - 3 * 24 * HOUR) });
-  t.true((await purgeBatch(db, 'page_count_keys', 1000)) >= 1);
+  t.true((await purgeBatch(db, 'page_count_keys', 1000, new Date())) >= 1);
 });

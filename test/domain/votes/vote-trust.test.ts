@@ -119,9 +119,9 @@ test.serial(
     t.regex(board.formula, /\/ranking-policy/);
 
     // Taking back a discounted vote lowers nothing; a counted one lowers by one.
-    await withdrawVote(db(), ring[0]!, target.id);
+    await withdrawVote(db(), ring[0]!, target.id, new Date());
     t.deepEqual(await voteCounts(db(), target.id), { votes: 4, week_votes: 4, rows: 33 });
-    await withdrawVote(db(), organic[0]!, target.id);
+    await withdrawVote(db(), organic[0]!, target.id, new Date());
     t.deepEqual(await voteCounts(db(), target.id), { votes: 3, week_votes: 3, rows: 32 });
     // Voiding a discounted vote lowers nothing either.
     await voidVotes(db(), { listingId: target.id, userId: ring[1]!, reason: 'network_cluster' });
@@ -148,7 +148,7 @@ test.serial('the weekly close counts discounted votes as 0 and records them', as
   await buttonShownForVotes(db(), target.id);
   const week = (await db()('listings').where({ id: target.id }).first('launch_week'))!.launch_week as string;
   await scanWeek(db(), site, week);
-  await freezeWeek(db(), site, week);
+  await freezeWeek(db(), site, week, new Date());
   const rows = await db()('weekly_results')
     .where({ site_id: site, week })
     .orderBy('rank')
@@ -174,15 +174,15 @@ test('after 30 days the signals are reduced to counts per listing, and old weekl
     { name: 'vote-network:2020-W01', value: Buffer.alloc(32), created_at: new Date(Date.now() - 60 * 86_400_000) },
     { name: 'vote-network:2020-W02', value: Buffer.alloc(32) },
   ]);
-  t.is(await purgeBatch(db(), 'vote_signals', 2), 2);
-  t.is(await purgeBatch(db(), 'vote_signals', 2), 1);
-  t.is(await purgeBatch(db(), 'vote_signals', 2), 0);
+  t.is(await purgeBatch(db(), 'vote_signals', 2, new Date()), 2);
+  t.is(await purgeBatch(db(), 'vote_signals', 2, new Date()), 1);
+  t.is(await purgeBatch(db(), 'vote_signals', 2, new Date()), 0);
   const left = await db()('vote_signals').where({ listing_id: id }).pluck('user_id');
   t.deepEqual(left, [users[3]]);
   const aggregate = await db()('vote_signal_aggregates').where({ listing_id: id }).first();
   t.like(aggregate, { votes: 3, account_ages: { under_1_week: 3 }, ua_families: { Chrome: 3 }, referrer_hosts: { 'news.example': 3 } });
   // The votes themselves stay and count.
   t.is((await voteCounts(db(), id)).week_votes, 4);
-  t.is(await purgeBatch(db(), 'vote_network_keys', 100), 1);
+  t.is(await purgeBatch(db(), 'vote_network_keys', 100, new Date()), 1);
   t.deepEqual(await db()('app_secrets').where('name', 'like', 'vote-network:2020%').pluck('name'), ['vote-network:2020-W02']);
 });

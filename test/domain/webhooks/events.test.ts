@@ -40,10 +40,10 @@ test('a paid launch: listing.scheduled for a later week, listing.live now; once 
   const later = await draftListing(db(), owner.userId, 'https://later-launch.example/', 'Later Launch');
   const week = addWeeks(isoWeekStart(new Date()), 2);
   const deps = { db: db(), workflows: env.services.workflows, baseUrl: env.baseUrl };
-  await launchPaid(deps, later.id, week);
-  await launchPaid(deps, later.id, week);
+  await launchPaid(deps, later.id, week, new Date());
+  await launchPaid(deps, later.id, week, new Date());
   const now = await draftListing(db(), owner.userId, 'https://now-launch.example/', 'Now Launch');
-  await launchPaid(deps, now.id, null);
+  await launchPaid(deps, now.id, null, new Date());
 
   const events = await eventsOf(owner.userId);
   t.deepEqual(
@@ -70,12 +70,12 @@ test('vote.milestone at the 10th vote, once, even when a vote is taken back and 
   await subscribed(owner.userId, ['vote.milestone']);
   const listingId = await insertLiveListing(db(), { name: 'Vote Vultures', ownerId: owner.userId, url: 'https://vote-vultures.example/' });
   const people = await voters(db(), env.baseUrl, 11);
-  for (const p of people.slice(0, 9)) await castVote(db(), p.id, listingId, env.baseUrl);
+  for (const p of people.slice(0, 9)) await castVote(db(), p.id, listingId, new Date(), env.baseUrl);
   t.is((await eventsOf(owner.userId)).length, 0);
-  await castVote(db(), people[9]!.id, listingId, env.baseUrl);
+  await castVote(db(), people[9]!.id, listingId, new Date(), env.baseUrl);
   await db()('votes').where({ listing_id: listingId, user_id: people[9]!.id }).delete();
   await db()('listings').where({ id: listingId }).decrement('votes', 1);
-  await castVote(db(), people[10]!.id, listingId, env.baseUrl);
+  await castVote(db(), people[10]!.id, listingId, new Date(), env.baseUrl);
   const events = await eventsOf(owner.userId);
   t.is(events.length, 1);
   t.like(events[0]!.payload, { type: 'vote.milestone', data: { milestone: 10, listing: { id: listingId, votes: 10 } } });
@@ -90,11 +90,11 @@ test('weekly.result for every ranked listing of the closed week, once', async (t
     url: 'https://weekly-wombats.example/',
   });
   const [voter] = await voters(db(), env.baseUrl, 1);
-  await castVote(db(), voter!.id, listingId);
+  await castVote(db(), voter!.id, listingId, new Date());
   await shiftIntoPast(db(), listingId, 1);
   const week = (await db()('listings').where({ id: listingId }).first('launch_week'))!.launch_week!;
   const site = await db()('listings').where({ id: listingId }).first('site_id');
-  await freezeWeek(db(), site!.site_id, week);
+  await freezeWeek(db(), site!.site_id, week, new Date());
   await tellTopOwners(db(), site!.site_id, week, env.baseUrl);
   await tellTopOwners(db(), site!.site_id, week, env.baseUrl);
   const events = await eventsOf(owner.userId);
@@ -115,8 +115,8 @@ test('claim.verified goes to the claimant’s endpoints, with the claim as list_
     lifetimeMs: 86_400_000,
     baseUrl: env.baseUrl,
   });
-  await recordCheck(db(), claim.id, 'request', { result: 'found', detail: 'TXT record found.' }, env.baseUrl);
-  await recordCheck(db(), claim.id, 'request', { result: 'found', detail: 'TXT record found.' }, env.baseUrl);
+  await recordCheck(db(), claim.id, 'request', { result: 'found', detail: 'TXT record found.' }, env.baseUrl, new Date());
+  await recordCheck(db(), claim.id, 'request', { result: 'found', detail: 'TXT record found.' }, env.baseUrl, new Date());
   t.is((await eventsOf(previous.userId)).length, 0);
   const events = await eventsOf(claimant.userId);
   t.is(events.length, 1);
