@@ -7,7 +7,7 @@
  */
 import Koa from 'koa';
 import { createApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config/config.ts';
 import type { Db } from '../src/db/knex.ts';
 import { freezeWeek } from '../src/domain/ranking/weekly-close.ts';
 import { addWeeks, isoWeekLabel, isoWeekStart } from '../src/workflows/contracts/weeks.ts';

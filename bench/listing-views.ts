@@ -7,7 +7,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { createApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config/config.ts';
 import { operations } from '../src/operations/index.ts';
 import { createServices } from '../src/services.ts';
 import { benchDatabase, compare, listen, printTable, runBench } from './harness.ts';

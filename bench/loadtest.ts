@@ -10,7 +10,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config/config.ts';
 import { createDb } from '../src/db/knex.ts';
 import { startTemporalDevServer } from '../src/embedded/temporal.ts';
 import { benchDatabase, freePort, runBench, type BenchDatabase } from './harness.ts';

@@ -22,7 +22,7 @@ import { importJWK, SignJWT } from 'jose';
 import { createApp } from '../src/app.ts';
 import { resourceIdentifier, type ResourceName } from '../src/auth/oauth/resources.ts';
 import { createUser } from '../src/auth/users.ts';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config/config.ts';
 import { MCP_REVISIONS, MODERN_REVISIONS } from '../src/mcp/revisions.ts';
 import { operations } from '../src/operations/index.ts';
 import { createServices, type Services } from '../src/services.ts';

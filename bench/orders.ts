@@ -9,7 +9,7 @@ import Koa from 'koa';
 import { createApp } from '../src/app.ts';
 import { createApiKey } from '../src/auth/api-keys.ts';
 import { createUser } from '../src/auth/users.ts';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config/config.ts';
 import { startTemporalDevServer } from '../src/embedded/temporal.ts';
 import { readJsonObject } from '../src/api/json-body.ts';
 import { REST_CHALLENGE } from '../src/api/middleware/auth.ts';

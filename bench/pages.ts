@@ -9,7 +9,7 @@
 import { fileURLToPath } from 'node:url';
 import Koa from 'koa';
 import { createApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config/config.ts';
 import { CATEGORY_SLUGS } from '../src/domain/crawl/categories.ts';
 import { operations } from '../src/operations/index.ts';
 import { createServices } from '../src/services.ts';

@@ -7,7 +7,7 @@
 import { fileURLToPath } from 'node:url';
 import Koa from 'koa';
 import { createApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config/config.ts';
 import { operations } from '../src/operations/index.ts';
 import { MemorySearch } from '../src/search/memory-engine.ts';
 import { createServices } from '../src/services.ts';

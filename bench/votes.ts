@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { createApp } from '../src/app.ts';
 import { createSession } from '../src/auth/sessions.ts';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config/config.ts';
 import type { Db } from '../src/db/knex.ts';
 import { operations } from '../src/operations/index.ts';
 import { createServices } from '../src/services.ts';

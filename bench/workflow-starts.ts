@@ -7,7 +7,7 @@
 import { createApp } from '../src/app.ts';
 import { createApiKey } from '../src/auth/api-keys.ts';
 import { createUser } from '../src/auth/users.ts';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config/config.ts';
 import { startTemporalDevServer } from '../src/embedded/temporal.ts';
 import { operations } from '../src/operations/index.ts';
 import { createServices } from '../src/services.ts';

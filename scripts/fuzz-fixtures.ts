@@ -5,7 +5,7 @@
  * started (same environment as `npm start`) and prints schemathesis.toml `[parameters]` lines.
  */
 import { userByEmail } from '../src/auth/users.ts';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config/config.ts';
 import { createDb } from '../src/db/knex.ts';
 import { endpointsFor } from '../src/embedded/stack.ts';
 import { insertLiveListing } from '../test/helpers/listings.ts';

@@ -2,7 +2,7 @@ import Koa from 'koa';
 import { lazyOAuthServer } from './auth/oauth/lazy-provider.ts';
 import { resourceIdentifier, resourceMetadataPath, serveResourceMetadata } from './auth/oauth/resources.ts';
 import { oauthRoutes } from './auth/oauth/routes.ts';
-import { appError } from './errors.ts';
+import { appError } from './errors/errors.ts';
 import { lazyMcpEndpoint } from './mcp/lazy-endpoint.ts';
 import { MCP_PATH } from './mcp/resource-metadata.ts';
 import type { Operation } from './operations/operation.ts';
@@ -17,7 +17,7 @@ import { paymentWebhooks } from './api/payment-webhooks.ts';
 import { restRoutes } from './api/rest-router.ts';
 import { refuseNulInUrl } from './http/nul-guard.ts';
 import { Router } from './http/router.ts';
-import { paths } from './paths.ts';
+import { paths } from './lib/paths.ts';
 import { mediaRoutes } from './web/media.ts';
 import { keptPageLane } from './web/page-cache.ts';
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import pg from 'pg';
-import { loadConfig, type Config } from './config.ts';
+import { loadConfig, type Config } from './config/config.ts';
 import { migrate } from './db/knex.ts';
 import { seed } from './db/seed.ts';
 import { endpointsFor, startEmbeddedStack } from './embedded/stack.ts';
@@ -8,7 +8,7 @@ import { startEmbeddedPostgres } from './embedded/postgres.ts';
 import { announceStack, endpointsForCommand } from './embedded/running-stack.ts';
 import { StartupError } from './embedded/startup-error.ts';
 import { createLogger, createServices, type Endpoints, type Services } from './services.ts';
-import { onShutdown, type ShutdownStep } from './shutdown.ts';
+import { onShutdown, type ShutdownStep } from './lib/shutdown.ts';
 
 // Each role loads what only it runs, when it starts (the app and its pages, the Temporal worker
 // SDK, the admin commands): an admin command or a migration does not load the web server and the

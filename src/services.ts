@@ -1,9 +1,8 @@
 import { pino, type Logger } from 'pino';
 import { createAuthenticator, type Authenticate } from './auth/credentials.ts';
 import { createAppSecrets, type AppSecrets } from './auth/secrets.ts';
-import { createCaches, type Caches } from './service-caches.ts';
 import { loadOAuthKeys, type OAuthKeys } from './auth/oauth/keys.ts';
-import type { Config } from './config.ts';
+import type { Config } from './config/config.ts';
 import { createDb, type Db } from './db/knex.ts';
 import type { SearchEngine, WorkflowStarter } from './domain/ports.ts';
 import { createMailer, type Mailer } from './mail/smtp.ts';
@@ -18,6 +17,16 @@ import { createPageCounters, type PageCounters } from './domain/stats/page-count
 import type { MediaStore } from './domain/media/media-port.ts';
 import { createPostgresMediaStore } from './media/postgres-store.ts';
 import { systemClock, type Clock } from './domain/time/clock.ts';
+import { createApiKeyCache } from './auth/api-keys.ts';
+import { createRevokedGrantsCache } from './auth/oauth/grants.ts';
+import { createProductsCache } from './domain/catalog/products.ts';
+import { createWeekRanksCache } from './domain/launches/badges.ts';
+import { createOwnedListingsCache } from './domain/orders/items.ts';
+import { createBrowseCaches } from './domain/browse/browse-caches.ts';
+import { createBillboardCache } from './domain/orders/placements.ts';
+import { createLeaderboardCache } from './domain/ranking/leaderboard.ts';
+import { createSitesCache } from './domain/sites/sites.ts';
+import { VisitorPageCache } from './web/visitor-page-cache.ts';
 
 /** Long-lived handles of one process, created once and passed down. */
 export interface Services {
@@ -78,7 +87,7 @@ export function createServices(config: Config, endpoints: Endpoints, log = creat
   const workflows = createWorkflowStarter({ address: endpoints.temporalAddress, namespace: config.temporal.namespace });
   const mailer = createMailer(config);
   const caches = createCaches(config);
-  // Built at the first read: building it loads undici (src/undici.ts), which most processes never use.
+  // Built at the first read: building it loads undici (src/lib/undici.ts), which most processes never use.
   let badgeAgent: Dispatcher | undefined;
   const secrets = createAppSecrets(db);
   const pageCounters = createPageCounters(db, secrets, log, { enabled: options.countPageViews ?? true });
@@ -113,3 +122,29 @@ export function createServices(config: Config, endpoints: Endpoints, log = creat
     },
   };
 }
+
+/**
+ * The in-process caches of one process, built once by createServices with their options and
+ * handed to whoever reads through them (two Services in one process, as in tests, share nothing).
+ */
+export function createCaches(config: Pick<Config, 'cache'>) {
+  return {
+    sites: createSitesCache(),
+    /** What a quote reads through (list_products shares the product list). */
+    catalog: {
+      products: createProductsCache(config.cache.catalogTtlMs),
+      ownedListings: createOwnedListingsCache(config.cache.catalogTtlMs),
+    },
+    leaderboard: createLeaderboardCache(config.cache.leaderboardTtlMs),
+    billboard: createBillboardCache(config.cache.catalogTtlMs),
+    badgeWeekRanks: createWeekRanksCache(),
+    apiKeys: createApiKeyCache(),
+    revokedGrants: createRevokedGrantsCache(),
+    /** The public browse pages: category counts, coming launches, feeds, the sitemap. */
+    browse: createBrowseCaches(config.cache.browseTtlMs),
+    /** Public pages as visitors without a session see them, kept PAGE_CACHE_TTL_MS (src/web/page-cache.ts). */
+    visitorPages: new VisitorPageCache(config.cache.pageTtlMs),
+  };
+}
+
+export type Caches = ReturnType<typeof createCaches>;

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config/config.ts';
 
 test('the test payment provider is the default outside production and refused in production', (t) => {
   t.is(loadConfig({}).orders.provider, 'test');

@@ -1,4 +1,4 @@
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import type { Db } from '../db/knex.ts';
 import { checkClaimNow, type ClaimCheckReport } from '../domain/claims/check.ts';
 import { getClaim, type ClaimStatus } from '../domain/claims/claims.ts';

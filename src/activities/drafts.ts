@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import type { Db } from '../db/knex.ts';
 import { CrawlError, crawlSite, extractDraft } from '../domain/crawl/index.ts';
 import { withCrawledMedia } from '../domain/media/crawled-media.ts';

@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import type { Db } from '../db/knex.ts';
-import { AppError } from '../errors.ts';
+import { AppError } from '../errors/errors.ts';
 import { runBadgeCheck, type BadgeCheckDeps } from '../domain/launches/badge-check.ts';
 import { advanceFreeListing } from '../domain/launches/free-route.ts';
 import { afterLaunchCheck, launchStateOf, launchWhenDue, type LaunchState } from '../domain/launches/launch-steps.ts';

@@ -1,7 +1,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import type { Db } from '../db/knex.ts';
-import { AppError } from '../errors.ts';
+import { AppError } from '../errors/errors.ts';
 import { importListing } from '../domain/listings/import-listing.ts';
 import type { Clock } from '../domain/time/clock.ts';
 import type { MediaStore } from '../domain/media/media-port.ts';

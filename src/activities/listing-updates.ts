@@ -1,4 +1,4 @@
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import type { Db } from '../db/knex.ts';
 import { sendDueDigests, type DigestBatch } from '../domain/updates/digests.ts';
 import { tellFollowersBatch, type FanOutBatch } from '../domain/updates/fan-out.ts';

@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import type { Db } from '../db/knex.ts';
 import { FulfilmentRefused, Undeliverable, fulfilLine, openLines } from '../domain/orders/fulfilment.ts';
 import { UNDELIVERABLE } from '../workflows/contracts/messages.ts';

@@ -1,10 +1,10 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import type { Db } from '../db/knex.ts';
 import { freezeWeek, tellTopOwners, type FreezeOutcome } from '../domain/ranking/weekly-close.ts';
 import { readSiteByKey, readSites } from '../domain/sites/sites.ts';
 import { scanWeek, type ScanOutcome } from '../domain/votes/scan.ts';
-import { AppError } from '../errors.ts';
+import { AppError } from '../errors/errors.ts';
 import type { Clock } from '../domain/time/clock.ts';
 
 export interface RankingActivityDeps {

@@ -1,7 +1,7 @@
 import { setInterval } from 'node:timers';
 import { Context } from '@temporalio/activity';
 import type { Dispatcher } from 'undici';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import type { Db } from '../db/knex.ts';
 import { attemptDelivery, type AttemptInput } from '../domain/webhooks/deliveries.ts';
 import type { AttemptOutcome } from '../domain/webhooks/events.ts';

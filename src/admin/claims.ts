@@ -1,7 +1,7 @@
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import type { Db } from '../db/knex.ts';
 import { recheckClaim } from '../domain/claims/request-check.ts';
-import { badRequest } from '../errors.ts';
+import { badRequest } from '../errors/errors.ts';
 import type { WorkflowStarter } from '../domain/ports.ts';
 
 export const CLAIMS_USAGE = `  npm run admin -- claims:list [--status pending|verified|expired|canceled] [--stuck] [--limit N]

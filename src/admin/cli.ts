@@ -7,7 +7,7 @@ import { createVerifiedUser } from '../auth/accounts.ts';
 import { PasswordSchema } from '../auth/passwords.ts';
 import { createUser, userByEmail } from '../auth/users.ts';
 import type { Db } from '../db/knex.ts';
-import { AppError } from '../errors.ts';
+import { AppError } from '../errors/errors.ts';
 import { CLAIMS_USAGE, claimsList, claimsRecheck } from './claims.ts';
 import { EDITS_LIST_USAGE, editsList } from './edits-list.ts';
 import { FLOWS_USAGE, runFlowsCommand } from './flows.ts';

@@ -1,7 +1,7 @@
 import type { Db } from '../db/knex.ts';
 import { recentEdits, type RecentEdit } from '../domain/listings/listing-versions.ts';
 import { readSiteByKey } from '../domain/sites/sites.ts';
-import { badRequest } from '../errors.ts';
+import { badRequest } from '../errors/errors.ts';
 
 export const EDITS_LIST_USAGE =
   'npm run admin -- edits:list [--site KEY] [--limit N]   (recent listing edits with their diff; N ≤ 1000, default 20)';

@@ -1,4 +1,4 @@
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import type { Db } from '../db/knex.ts';
 import { findStuckFlows, type StuckFlow } from '../domain/flows/stuck.ts';
 import type { WorkflowStarter } from '../domain/ports.ts';

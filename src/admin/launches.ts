@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import type { Db } from '../db/knex.ts';
 import { runBadgeCheck } from '../domain/launches/badge-check.ts';
 import { advanceFreeListing } from '../domain/launches/free-route.ts';
@@ -7,7 +7,7 @@ import { siteKeyOf } from '../domain/launches/owner-actions.ts';
 import { queuePositions } from '../domain/launches/slots.ts';
 import { isoWeekLabel, isoWeekStart, isoWeekMonday } from '../workflows/contracts/weeks.ts';
 import type { ListingRow } from '../domain/listings/listings.ts';
-import { badRequest, notFound } from '../errors.ts';
+import { badRequest, notFound } from '../errors/errors.ts';
 import type { Clock } from '../domain/time/clock.ts';
 import type { WorkflowStarter } from '../domain/ports.ts';
 

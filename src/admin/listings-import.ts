@@ -1,8 +1,8 @@
 import type { Db } from '../db/knex.ts';
 import type { WorkflowStarter } from '../domain/ports.ts';
 import { readSiteByKey } from '../domain/sites/sites.ts';
-import { badRequest } from '../errors.ts';
-import { parseHttpUrl } from '../urls.ts';
+import { badRequest } from '../errors/errors.ts';
+import { parseHttpUrl } from '../lib/urls.ts';
 
 export const LISTINGS_IMPORT_USAGE =
   'npm run admin -- listings:import --site KEY --url URL   (crawls the website on the worker, workflow import:{site}:{domain}, and publishes it as a live listing without owner; prints id and slug)';

@@ -1,9 +1,9 @@
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import type { Db } from '../db/knex.ts';
 import { formatCents, lineText } from '../domain/orders/line-text.ts';
 import { searchOrders } from '../domain/orders/search.ts';
 import { orderDetails, refundOrder, retryOrder } from '../domain/orders/support.ts';
-import { AppError } from '../errors.ts';
+import { AppError } from '../errors/errors.ts';
 import type { PaymentProvider, WorkflowStarter } from '../domain/ports.ts';
 import type { Clock } from '../domain/time/clock.ts';
 import { OrderUsageError, type OrderFlags } from './orders.ts';

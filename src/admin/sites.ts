@@ -1,7 +1,7 @@
 import type { Db } from '../db/knex.ts';
 import { setLaunchSettings, type LaunchSettings } from '../domain/launches/launch-settings.ts';
 import { setSellerDetails, type SellerDetails } from '../domain/sites/seller.ts';
-import { badRequest } from '../errors.ts';
+import { badRequest } from '../errors/errors.ts';
 
 export const SITES_USAGE = `  npm run admin -- sites:set --site K [--free-queue-weeks N] [--free-slots N] [--paid-slots N] [--after-grace note|unlist]
       [--short-week-hours H]   (below H hours left in a week, placements start next week by default; 0 to 167)

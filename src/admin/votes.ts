@@ -4,7 +4,7 @@ import { isoWeekLabel, isoWeekMonday, isoWeekStart } from '../workflows/contract
 import { readSites } from '../domain/sites/sites.ts';
 import { decideFlag, listFlags, type VoteFlag } from '../domain/votes/flags.ts';
 import { scanWeek } from '../domain/votes/scan.ts';
-import { badRequest, notFound } from '../errors.ts';
+import { badRequest, notFound } from '../errors/errors.ts';
 
 export const VOTES_USAGE = `  npm run admin -- votes:void --listing N --reason R [--user ID|EMAIL]   (removes votes for fraud; shown publicly with the reason)
   npm run admin -- votes:flags [--week W] [--listing N]   (the ring detectors' flags to review; W is an ISO week such as 2026-W48)

@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { invalidJson, unsupportedMediaType, validationFailed } from '../errors.ts';
+import { invalidJson, unsupportedMediaType, validationFailed } from '../errors/errors.ts';
 import { MAX_JSON_DEPTH, nestsDeeperThan, tooDeep } from '../http/json-depth.ts';
 import { hasRequestBody, readBody } from '../http/read-body.ts';
 import type { BodyLimit } from '../operations/operation.ts';

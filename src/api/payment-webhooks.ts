@@ -1,5 +1,5 @@
 import { takePaymentEvent } from '../domain/orders/payment-intake.ts';
-import { AppError, payloadTooLarge } from '../errors.ts';
+import { AppError, payloadTooLarge } from '../errors/errors.ts';
 import { MAX_JSON_DEPTH, nestsDeeperThan, tooDeep } from '../http/json-depth.ts';
 import { readBody } from '../http/read-body.ts';
 import type { RouteScope } from '../http/router.ts';

@@ -1,4 +1,4 @@
-import { invalidField } from '../errors.ts';
+import { invalidField } from '../errors/errors.ts';
 import { jsonText } from '../cache/shared-json.ts';
 import { readJsonObject } from './json-body.ts';
 import { idempotencyKey } from '../operations/idempotency-key.ts';
@@ -8,7 +8,7 @@ import { bodyLimitOf, type Operation } from '../operations/operation.ts';
 import type { Services } from '../services.ts';
 import { REST_CHALLENGE } from './middleware/auth.ts';
 import type { RouteContext, RouteScope } from '../http/router.ts';
-import { paths } from '../paths.ts';
+import { paths } from '../lib/paths.ts';
 import { hasBody, operationSchemas, pathParams, type JsonSchema } from '../operations/json-schema.ts';
 
 /** One route per operation under /api/v1, in registry order, added to the API's scope. */

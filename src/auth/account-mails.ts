@@ -1,5 +1,5 @@
 import type { OutgoingMail } from '../mail/outbox.ts';
-import { absoluteUrl, paths } from '../paths.ts';
+import { absoluteUrl, paths } from '../lib/paths.ts';
 
 /** The mails of the account pages; plain text with one link each. */
 

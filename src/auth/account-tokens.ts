@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { sha256Hex } from '../hash.ts';
+import { sha256Hex } from '../lib/hash.ts';
 import type { Db } from '../db/knex.ts';
 
 export type TokenPurpose = 'verify_email' | 'reset_password';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { sha256Hex } from '../hash.ts';
+import { sha256Hex } from '../lib/hash.ts';
 import { TtlCache } from '../cache/ttl-cache.ts';
 import type { Db } from '../db/knex.ts';
 import type { Principal, Scope } from './scopes.ts';

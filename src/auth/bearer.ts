@@ -1,4 +1,4 @@
-import { unauthorized } from '../errors.ts';
+import { unauthorized } from '../errors/errors.ts';
 import type { Authenticate } from './credentials.ts';
 import type { Principal } from './scopes.ts';
 

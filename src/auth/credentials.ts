@@ -1,4 +1,4 @@
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import type { Db } from '../db/knex.ts';
 import { authenticateApiKey, looksLikeApiKey, type ApiKeyCache } from './api-keys.ts';
 import { accessTokenVerifier } from './oauth/access-tokens.ts';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../db/knex.ts';
-import type { SigninLimits } from '../config.ts';
+import type { SigninLimits } from '../config/config.ts';
 import {
   countPoint,
   forgetPoints,

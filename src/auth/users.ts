@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Db } from '../db/knex.ts';
-import { badRequest, conflict, notFound } from '../errors.ts';
+import { badRequest, conflict, notFound } from '../errors/errors.ts';
 
 const Email = z.email().max(254);
 

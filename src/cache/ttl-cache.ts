@@ -22,7 +22,7 @@ interface Entry<V> {
 /**
  * An in-process cache of async results (lru-cache: least recently used eviction; a time to live)
  * with single flight: concurrent misses of one key share one load. A failed load is not kept.
- * Built once by createServices (src/service-caches.ts) and handed to whoever reads through it.
+ * Built once by createServices (src/services.ts) and handed to whoever reads through it.
  */
 export class TtlCache<V> {
   readonly #ttlMs: number;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseHttpsUrl, parseHttpUrl } from '../urls.ts';
+import { parseHttpsUrl, parseHttpUrl } from '../lib/urls.ts';
 
 /**
  * THE field rules of the service, in one place: every schema of the contract (operations) and

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import type { Endpoints } from '../services.ts';
 import { endpointsFor } from './stack.ts';
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Logger } from 'pino';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import type { Endpoints } from '../services.ts';
 import { startEmbeddedPostgres, stopOrphanedPostgres } from './postgres.ts';
 import { assertPortsFree, type PortNeed } from './startup-error.ts';

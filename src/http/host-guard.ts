@@ -1,4 +1,4 @@
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 
 /** Names of the loopback interface a loopback BASE_URL is also reached by. */
 export const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];

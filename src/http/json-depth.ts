@@ -1,4 +1,4 @@
-import { validationFailed } from '../errors.ts';
+import { validationFailed } from '../errors/errors.ts';
 
 /** Deepest nesting of arrays and objects a JSON request body may have (REST bodies, MCP arguments). */
 export const MAX_JSON_DEPTH = 64;

@@ -1,5 +1,5 @@
 import type { Context, Next } from 'koa';
-import { appError } from '../errors.ts';
+import { appError } from '../errors/errors.ts';
 
 /**
  * PostgreSQL's text cannot hold a NUL character, and nothing this service names (paths, slugs,

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import getRawBody, { type RawBodyError } from 'raw-body';
-import { badRequest, type AppError } from '../errors.ts';
+import { badRequest, type AppError } from '../errors/errors.ts';
 
 /**
  * THE size-capped body reader (REST JSON, MCP messages, multipart and urlencoded forms), on

@@ -1,6 +1,6 @@
 import type { Context, Middleware, Next } from 'koa';
 import compose from 'koa-compose';
-import { methodNotAllowed } from '../errors.ts';
+import { methodNotAllowed } from '../errors/errors.ts';
 
 /** The request a route runs for: Koa's context plus the path's parameters, percent-decoded. */
 export type RouteContext = Context & { params: Readonly<Record<string, string>> };

@@ -1,5 +1,5 @@
 import type { Transporter } from 'nodemailer';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 
 /** One mail of the outbox, ready to send. */
 export interface OutboxMail {

@@ -3,7 +3,7 @@ import { createMcpHandler, createRequestStateCodec, type AuthInfo, type RequestS
 import type { Context, DefaultState, Middleware } from 'koa';
 import compose from 'koa-compose';
 import type { Principal, Scope } from '../auth/scopes.ts';
-import { insufficientScope, methodNotAllowed, payloadTooLarge, unauthorized } from '../errors.ts';
+import { insufficientScope, methodNotAllowed, payloadTooLarge, unauthorized } from '../errors/errors.ts';
 import { MAX_JSON_DEPTH, nestsDeeperThan, tooDeep } from '../http/json-depth.ts';
 import { readBody } from '../http/read-body.ts';
 import { operationContext } from '../operations/context.ts';

@@ -1,6 +1,6 @@
 import type { Context, Next } from 'koa';
-import type { Config } from '../config.ts';
-import { forbidden } from '../errors.ts';
+import type { Config } from '../config/config.ts';
+import { forbidden } from '../errors/errors.ts';
 import { mcpCors } from '../http/cors.ts';
 import { hostGuard, LOOPBACK_NAMES } from '../http/host-guard.ts';
 

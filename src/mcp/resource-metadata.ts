@@ -1,6 +1,6 @@
 import { resourceIdentifier, resourceMetadataPath } from '../auth/oauth/resources.ts';
-import type { Config } from '../config.ts';
-import { paths } from '../paths.ts';
+import type { Config } from '../config/config.ts';
+import { paths } from '../lib/paths.ts';
 
 export const MCP_PATH = paths.mcp;
 export const RESOURCE_METADATA_PATH = resourceMetadataPath('mcp');

@@ -10,7 +10,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/server';
 import { markShared, isShared, jsonText } from '../cache/shared-json.ts';
-import { toProblem } from '../errors.ts';
+import { toProblem } from '../errors/errors.ts';
 import { IDEMPOTENCY_KEY_SCHEMA, idempotencyKey } from '../operations/idempotency-key.ts';
 import type { OperationContext, Operation } from '../operations/operation.ts';
 import { invoke } from '../operations/invoke.ts';

@@ -2,7 +2,7 @@ import type { OrderRow } from '../domain/orders/order-views.ts';
 import { takePaymentEvent } from '../domain/orders/payment-intake.ts';
 import { repriceOrder, type BillingInput, type Repriced } from '../domain/orders/reprice.ts';
 import { requireSellerForPayments } from '../domain/sites/seller.ts';
-import { AppError } from '../errors.ts';
+import { AppError } from '../errors/errors.ts';
 import { requirePayments, type ConfiguredProvider } from '../payments/index.ts';
 import type { TestMethod, TestPaymentResult, TestPayments } from '../payments/test-provider/index.ts';
 import type { OperationContext } from './operation.ts';

@@ -3,7 +3,7 @@ import { listOwnClaims, toClaimView } from '../domain/claims/claims.ts';
 import { CLAIM_METHODS } from '../domain/claims/instructions.ts';
 import { requestClaimCheck } from '../domain/claims/request-check.ts';
 import { startClaim } from '../domain/claims/start-claim.ts';
-import { validationFailed } from '../errors.ts';
+import { validationFailed } from '../errors/errors.ts';
 import { callerId, defineOperation } from './operation.ts';
 import { Id, PageQuery, page } from './schemas.ts';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { badRequest } from '../errors.ts';
+import { badRequest } from '../errors/errors.ts';
 import { assertCrawlableUrl } from '../domain/crawl/index.ts';
 import { createDraft, getOwnedDraft, listOwnedDrafts, submitDraft, toDraftView, updateDraftFields } from '../domain/drafts/drafts.ts';
 import { siteByKey } from '../domain/sites/sites.ts';

@@ -1,4 +1,4 @@
-import { ERROR_CATALOGUE, ERROR_CODES, type ErrorCode } from '../errors.ts';
+import { ERROR_CATALOGUE, ERROR_CODES, type ErrorCode } from '../errors/errors.ts';
 import { hasBody, pathParams } from './json-schema.ts';
 import { bodyLimitOf, type Operation } from './operation.ts';
 

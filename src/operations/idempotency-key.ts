@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ONE_LINE_PATTERN } from '../domain/fields.ts';
-import { appError } from '../errors.ts';
+import { appError } from '../errors/errors.ts';
 import { jsonSchemaOf } from './json-schema.ts';
 
 /** THE Idempotency-Key rule of every transport (REST header, MCP `idempotency_key` argument). */

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { appError, insufficientScope, knownError, unauthorized, validationFailed, type FieldError } from '../errors.ts';
+import { appError, insufficientScope, knownError, unauthorized, validationFailed, type FieldError } from '../errors/errors.ts';
 import { operationErrorCodes } from './error-codes.ts';
 import { requestHash, withIdempotency } from '../domain/idempotency/store.ts';
 import { stringFieldErrors } from './string-guard.ts';

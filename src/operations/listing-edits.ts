@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Db } from '../db/knex.ts';
-import { validationFailed } from '../errors.ts';
+import { validationFailed } from '../errors/errors.ts';
 import { editListing } from '../domain/listings/listing-edits.ts';
 import { listListingVersions } from '../domain/listings/listing-versions.ts';
 import { ownerListingView } from '../domain/listings/listing-views.ts';

@@ -1,7 +1,7 @@
 import { bodyLimitOf, type Operation } from './operation.ts';
-import { ERROR_CATALOGUE, ERROR_CODES, formatBytes, type ErrorCode } from '../errors.ts';
+import { ERROR_CATALOGUE, ERROR_CODES, formatBytes, type ErrorCode } from '../errors/errors.ts';
 import { errorCodesByStatus, operationErrorCodes } from './error-codes.ts';
-import { absoluteUrl, paths } from '../paths.ts';
+import { absoluteUrl, paths } from '../lib/paths.ts';
 import { IDEMPOTENCY_KEY_SCHEMA } from './idempotency-key.ts';
 import { hasBody, operationSchemas, pathParams, type JsonSchema } from './json-schema.ts';
 

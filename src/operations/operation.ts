@@ -4,14 +4,14 @@ import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import type { Logger } from 'pino';
 import type { Principal, Scope } from '../auth/scopes.ts';
-import type { Caches } from '../service-caches.ts';
+import type { Caches } from '../services.ts';
 import type { ConfiguredProvider } from '../payments/index.ts';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import type { Db } from '../db/knex.ts';
 import type { Site } from '../domain/sites/sites.ts';
 import type { SearchEngine } from '../domain/listings/search-port.ts';
 import type { WorkflowStarter, WorkflowStartQueue } from '../domain/ports.ts';
-import { payloadTooLarge, type AppError, type ErrorCode } from '../errors.ts';
+import { payloadTooLarge, type AppError, type ErrorCode } from '../errors/errors.ts';
 
 /** A request body limit: bytes, and the error a larger body gets. */
 export interface BodyLimit {

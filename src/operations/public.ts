@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { mediaUrl } from '../paths.ts';
+import { mediaUrl } from '../lib/paths.ts';
 import { listInterviewQuestions } from '../domain/catalog/interview-questions.ts';
 import { listProducts } from '../domain/catalog/products.ts';
 import { cachedCommunityLeaderboard } from '../domain/ranking/leaderboard.ts';

@@ -1,5 +1,5 @@
 import { unstorableText } from '../domain/fields.ts';
-import type { FieldError } from '../errors.ts';
+import type { FieldError } from '../errors/errors.ts';
 
 /**
  * Field errors for every string or object key of an operation's input that PostgreSQL cannot

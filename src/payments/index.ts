@@ -1,4 +1,4 @@
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import type { Db } from '../db/knex.ts';
 import type { PaymentProvider, ProviderName } from '../domain/orders/payment-port.ts';
 import { createStripeProvider, type StripePayments } from './stripe/index.ts';

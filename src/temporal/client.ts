@@ -1,6 +1,6 @@
 import type { Client, Connection, WorkflowHandle, WorkflowStartOptions } from '@temporalio/client';
 import { ApplicationFailure, WorkflowNotFoundError, type SearchAttributePair, type SignalDefinition } from '@temporalio/common';
-import { AppError, ERROR_CATALOGUE, serviceUnavailable, type ErrorCode } from '../errors.ts';
+import { AppError, ERROR_CATALOGUE, serviceUnavailable, type ErrorCode } from '../errors/errors.ts';
 import { companyKey } from '../domain/company.ts';
 import type { WorkflowStarter, WorkflowStatus } from '../domain/ports.ts';
 import {

@@ -1,7 +1,7 @@
 import type { LogLevel, LogMetadata, Logger as SdkLogger } from '@temporalio/common';
 import { Runtime } from '@temporalio/worker';
 import type { Logger } from 'pino';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 
 const PINO_LEVEL = { TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' } as const;
 

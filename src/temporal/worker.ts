@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { GracefulShutdownPeriodExpiredError, NativeConnection, Worker, bundleWorkflowCode, type WorkerOptions, type WorkflowBundle, type WorkflowBundlePath } from '@temporalio/worker';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import type { Services } from '../services.ts';
 import { createClaimActivities } from '../activities/claims.ts';
 import { createDraftActivities } from '../activities/drafts.ts';

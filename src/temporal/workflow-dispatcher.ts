@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import type { Db } from '../db/knex.ts';
 import type { WorkflowStarter, WorkflowStartQueue } from '../domain/ports.ts';
 import { claimDueStarts, ownStarts, releaseStarts, retryDelayMs, startDone, startFailed } from '../domain/workflow-outbox/queue.ts';

@@ -1,4 +1,4 @@
-import { loadSharp } from '../sharp.ts';
+import { loadSharp } from '../lib/sharp.ts';
 
 /**
  * The site's own images: the favicon (SVG, and PNG in 32 and 180 pixels) and the default share

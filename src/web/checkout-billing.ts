@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { OrderRow } from '../domain/orders/order-views.ts';
-import { AppError } from '../errors.ts';
+import { AppError } from '../errors/errors.ts';
 import { repriceWithBilling } from '../operations/checkout-payments.ts';
 import type { OperationContext } from '../operations/operation.ts';
 import { BillingDetails } from '../operations/order-schemas.ts';

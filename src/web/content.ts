@@ -1,7 +1,7 @@
 import type { MissingItem } from '../domain/founders/publish-rules.ts';
 import { paragraphs } from '../operations/read-models/founders.ts';
 import { html, type SafeHtml } from './html.ts';
-import { parseHttpUrl } from '../urls.ts';
+import { parseHttpUrl } from '../lib/urls.ts';
 
 /** Rendering of what owners wrote (plain text, links) and of shared page parts. Everything is escaped. */
 

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
-import { forbidden } from '../errors.ts';
+import { forbidden } from '../errors/errors.ts';
 import { readToken, setCookie } from './cookies.ts';
 import { html, type SafeHtml } from './html.ts';
 import { currentSession } from './session.ts';

@@ -1,5 +1,5 @@
 import type { Evidence } from '../domain/fields.ts';
-import type { FieldError } from '../errors.ts';
+import type { FieldError } from '../errors/errors.ts';
 import { LIMITS } from '../operations/schemas.ts';
 import { attr, labelled } from './components.ts';
 import { displayUrl, externalLink } from './content.ts';

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { PublicListingView } from '../operations/listing-edit-schemas.ts';
 import type { Maker, PublishedUpdate } from '../operations/read-models/browse.ts';
-import { paths } from '../paths.ts';
+import { paths } from '../lib/paths.ts';
 import { categoryName, categoryPath, listingLogo, mediaPath } from './browse-components.ts';
 import { time } from './components.ts';
 import { founderPhoto, textBlocks } from './content.ts';

@@ -1,4 +1,4 @@
-import { notFound } from '../errors.ts';
+import { notFound } from '../errors/errors.ts';
 import type { RouteContext, RouteScope } from '../http/router.ts';
 import { founderPhotoFile } from '../operations/read-models/founders.ts';
 import { cardImageFile, mediaFile } from '../operations/read-models/media.ts';

@@ -1,5 +1,5 @@
 import type { Context, Middleware } from 'koa';
-import { appError, type AppError } from '../errors.ts';
+import { appError, type AppError } from '../errors/errors.ts';
 import { readBody } from '../http/read-body.ts';
 
 /** One uploaded file of a multipart form. */

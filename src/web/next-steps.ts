@@ -1,6 +1,6 @@
 import type { DraftStatus } from '../domain/drafts/drafts.ts';
 import { dayText, weekText } from './week-words.ts';
-import { paths } from '../paths.ts';
+import { paths } from '../lib/paths.ts';
 import { postForm } from './components.ts';
 import { html, type SafeHtml } from './html.ts';
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { AppError, type FieldError } from '../errors.ts';
+import { AppError, type FieldError } from '../errors/errors.ts';
 import { fieldErrors } from '../operations/invoke.ts';
 import type { FieldMessages } from './forms.ts';
 import { attr, labelled } from './components.ts';

@@ -1,6 +1,6 @@
 import { ServerResponse } from 'node:http';
 import type { Context, Middleware, Next } from 'koa';
-import { knownError } from '../errors.ts';
+import { knownError } from '../errors/errors.ts';
 import type { RouteContext, RouteHandler } from '../http/router.ts';
 import { compress, compressedBody, sendCompressed } from './compressed.ts';
 import { pageContext } from './invoke.ts';

@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { appError, knownError } from '../errors.ts';
+import { appError, knownError } from '../errors/errors.ts';
 import type { Router } from '../http/router.ts';
 import { verifyCsrf } from './csrf.ts';
 import { html } from './html.ts';

@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { appError } from '../errors.ts';
+import { appError } from '../errors/errors.ts';
 import { readBody } from '../http/read-body.ts';
 
 /** The largest urlencoded form a page takes. */

@@ -146,7 +146,7 @@ test('verify_claim: at most one check per interval per claim (429 with Retry-Aft
   await sleep(retryAfter * 1000);
   t.is((await verify(bob.key, made.id)).status, 200);
   // The default interval is 10 s.
-  const { loadConfig } = await import('../../src/config.ts');
+  const { loadConfig } = await import('../../src/config/config.ts');
   t.is(loadConfig({}).claims.verifyIntervalMs, 10_000);
 });
 

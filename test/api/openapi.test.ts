@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import test from 'ava';
 import { api, startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { operations } from '../../src/operations/index.ts';
-import { ERROR_CODES } from '../../src/errors.ts';
+import { ERROR_CODES } from '../../src/errors/errors.ts';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '../..');

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/config/config.ts';
 import { listingUpdateWorkflowId } from '../../src/workflows/contracts/workflow-ids.ts';
 import { api, startTestEnv, type HttpResult, type TestEnv } from '../helpers/env.ts';
 import { verifyEmail } from '../helpers/followers.ts';

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import test from 'ava';
 import { CONFIGURATION_PAGE, configurationPage } from '../../scripts/docs-config.ts';
-import { EnvSchema } from '../../src/config-env.ts';
+import { EnvSchema } from '../../src/config/env.ts';
 
 /** docs/configuration.md is what the one config schema says, rendered by `npm run docs:config`. */
 

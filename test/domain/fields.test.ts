@@ -1,6 +1,6 @@
 import test from 'ava';
 import { HttpsUrl, HttpUrl, oneLine, plainText, WebsiteUrl } from '../../src/domain/fields.ts';
-import { parseHttpUrl } from '../../src/urls.ts';
+import { parseHttpUrl } from '../../src/lib/urls.ts';
 import { operations } from '../../src/operations/index.ts';
 import { operationSchemas } from '../../src/operations/json-schema.ts';
 

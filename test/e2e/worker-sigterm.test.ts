@@ -16,7 +16,7 @@ import { checkout, postWebhook, succeededEvent, waitForOrder } from '../helpers/
 
 const MAIN = path.resolve(import.meta.dirname, '../../src/main.ts');
 const GRACE_MS = 2_000;
-/** What the shutdown may take beyond the grace period (src/shutdown.ts's margin). */
+/** What the shutdown may take beyond the grace period (src/lib/shutdown.ts's margin). */
 const MARGIN_MS = 5_000;
 
 let env: TestEnv;

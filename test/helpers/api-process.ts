@@ -6,7 +6,7 @@
 import { pino } from 'pino';
 import { createApp } from '../../src/app.ts';
 import { createHttpServer } from '../../src/http/server.ts';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/config/config.ts';
 import { operations } from '../../src/operations/index.ts';
 import { createServices } from '../../src/services.ts';
 

@@ -4,7 +4,7 @@
  * with its endpoints once both answer; SIGTERM stops them and exits.
  */
 import { pino } from 'pino';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/config/config.ts';
 import { startEmbeddedStack } from '../../src/embedded/stack.ts';
 
 const stack = await startEmbeddedStack(loadConfig(), pino({ level: 'silent' }));

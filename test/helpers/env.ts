@@ -11,7 +11,7 @@ import { createHttpServer } from '../../src/http/server.ts';
 import { createApiKey } from '../../src/auth/api-keys.ts';
 import type { Scope } from '../../src/auth/scopes.ts';
 import { createUser } from '../../src/auth/users.ts';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/config/config.ts';
 import { operations } from '../../src/operations/index.ts';
 import { createServices, type Services } from '../../src/services.ts';
 import type { RunningWorkers } from '../../src/temporal/worker.ts';

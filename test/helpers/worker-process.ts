@@ -4,7 +4,7 @@
  * bundling.
  */
 import { pino } from 'pino';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/config/config.ts';
 import { createServices } from '../../src/services.ts';
 import { installTemporalRuntime } from '../../src/temporal/runtime.ts';
 import { startWorkers } from '../../src/temporal/worker.ts';

@@ -6,7 +6,7 @@ import Koa from 'koa';
 import pino from 'pino';
 import { problemErrors } from '../../src/api/middleware/errors.ts';
 import { createDb } from '../../src/db/knex.ts';
-import { knownError } from '../../src/errors.ts';
+import { knownError } from '../../src/errors/errors.ts';
 import { freePort } from '../helpers/env.ts';
 
 /**

@@ -2,7 +2,7 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import test from 'ava';
-import { AppError, payloadTooLarge } from '../../src/errors.ts';
+import { AppError, payloadTooLarge } from '../../src/errors/errors.ts';
 import { readBody } from '../../src/http/read-body.ts';
 
 /**

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { Router, type RouteContext } from '../../src/http/router.ts';
-import { AppError } from '../../src/errors.ts';
+import { AppError } from '../../src/errors/errors.ts';
 
 /** What one request to a router answers over HTTP: the route that ran and its params, or the status and Allow. */
 async function dispatch(table: Router, method: string, path: string) {

@@ -1,7 +1,7 @@
 import test from 'ava';
 import pino from 'pino';
 import { z } from 'zod';
-import { AppError, appError } from '../../src/errors.ts';
+import { AppError, appError } from '../../src/errors/errors.ts';
 import { operationErrorCodes } from '../../src/operations/error-codes.ts';
 import { invoke } from '../../src/operations/invoke.ts';
 import { defineOperation, type Operation, type OperationContext } from '../../src/operations/operation.ts';

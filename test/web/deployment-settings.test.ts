@@ -1,7 +1,7 @@
 import http from 'node:http';
 import test from 'ava';
 import { createVerifiedUser } from '../../src/auth/accounts.ts';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/config/config.ts';
 import { startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { WebClient } from '../helpers/web.ts';
 import { devMailboxNotice } from '../../src/web/pages/dev-mailbox.ts';

@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import test from 'ava';
 import { load } from 'cheerio';
 import { z } from 'zod';
-import { ERROR_CATALOGUE, ERROR_CODES } from '../../src/errors.ts';
+import { ERROR_CATALOGUE, ERROR_CODES } from '../../src/errors/errors.ts';
 import { operationErrorCodes } from '../../src/operations/error-codes.ts';
 import { operations } from '../../src/operations/index.ts';
 import { operationSchemas, pathParams } from '../../src/operations/json-schema.ts';

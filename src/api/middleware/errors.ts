@@ -1,5 +1,5 @@
 import type { Context, Next } from 'koa';
-import { AppError, knownError, toProblem, type ErrorCode } from '../../errors.ts';
+import { AppError, knownError, toProblem, type ErrorCode } from '../../errors/errors.ts';
 
 /** The single place errors become responses: problem+json, 5xx details hidden and logged. */
 export function problemErrors(baseUrl: string) {

@@ -1,5 +1,5 @@
 import type { JWTVerifyGetKey } from 'jose';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/config.ts';
 import type { Db } from '../../db/knex.ts';
 import { SCOPES, type Principal, type Scope } from '../scopes.ts';
 import { revokedGrants, type RevokedGrantsCache } from './grants.ts';

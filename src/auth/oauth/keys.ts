@@ -1,7 +1,7 @@
 import { generateKeyPairSync, randomBytes, type JsonWebKey } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/config.ts';
 
 /** Signing keys of the authorization server and the keys of its cookies. */
 export interface OAuthKeys {

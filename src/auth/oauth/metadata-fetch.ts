@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import tls from 'node:tls';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/config.ts';
 import { createGuardedLookup, isIpLiteral } from '../../domain/crawl/address-guard.ts';
 import { createCrawlAgent, fetchPage } from '../../domain/crawl/fetch-page.ts';
 import type { CrawlOptions } from '../../domain/crawl/types.ts';
-import { loadUndici } from '../../undici.ts';
-import { parseHttpsUrl } from '../../urls.ts';
+import { loadUndici } from '../../lib/undici.ts';
+import { parseHttpsUrl } from '../../lib/urls.ts';
 
 type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 

@@ -1,6 +1,6 @@
 import Provider, { errors, type Configuration } from 'oidc-provider';
 import type { Logger } from 'pino';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/config.ts';
 import type { Db } from '../../db/knex.ts';
 import { SCOPES } from '../scopes.ts';
 import { ACCESS_TOKEN_TTL_SECONDS } from './grants.ts';

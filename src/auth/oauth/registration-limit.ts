@@ -1,7 +1,7 @@
 import type { Db } from '../../db/knex.ts';
 import { RateLimitedError, takePoints } from '../../domain/quotas/rate-limit.ts';
-import { tooManyRequests } from '../../errors.ts';
-import type { RegistrationLimit } from '../../config.ts';
+import { tooManyRequests } from '../../errors/errors.ts';
+import type { RegistrationLimit } from '../../config/config.ts';
 
 export type { RegistrationLimit };
 

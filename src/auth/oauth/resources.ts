@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
-import type { Config } from '../../config.ts';
-import { absoluteUrl, paths } from '../../paths.ts';
+import type { Config } from '../../config/config.ts';
+import { absoluteUrl, paths } from '../../lib/paths.ts';
 import { publicCors, withCors } from '../../http/cors.ts';
 import { SCOPES } from '../scopes.ts';
 

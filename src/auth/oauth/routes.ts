@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/config.ts';
 import type { Db } from '../../db/knex.ts';
 import { registrationCors } from '../../http/cors.ts';
 import type { RouteScope } from '../../http/router.ts';

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/knex.ts';
-import { badRequest, notFound } from '../../errors.ts';
+import { badRequest, notFound } from '../../errors/errors.ts';
 import { isOneLine } from '../fields.ts';
 import { readSiteByKey } from '../sites/sites.ts';
 

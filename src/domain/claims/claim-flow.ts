@@ -1,5 +1,5 @@
 /** Messages of the claim workflow `claim:{id}` (types only: the workflow imports this). */
-import type { ClaimCheckPhase } from '../../config.ts';
+import type { ClaimCheckPhase } from '../../config/config.ts';
 import type { ClaimCheckReport } from './check.ts';
 import type { ClaimStatus } from './claims.ts';
 

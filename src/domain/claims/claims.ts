@@ -1,6 +1,6 @@
 import type { Db } from '../../db/knex.ts';
 import { pageOf } from '../../db/pages.ts';
-import { AppError, conflict, notFound, validationFailed } from '../../errors.ts';
+import { AppError, conflict, notFound, validationFailed } from '../../errors/errors.ts';
 import { claimInstructions, newClaimToken, type ClaimMethod } from './instructions.ts';
 import { emailClaimDomain, emailClaimRefusal, isAddressAt } from './email-domain.ts';
 import { issueClaimLink } from './email-links.ts';

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../../db/knex.ts';
-import { conflict, notFound } from '../../errors.ts';
+import { conflict, notFound } from '../../errors/errors.ts';
 import { queueMail } from '../../mail/outbox.ts';
-import { paths } from '../../paths.ts';
+import { paths } from '../../lib/paths.ts';
 import { claimLinkMail } from './mails.ts';
 
 /** Links of one claim: the first and at most 3 re-sends. */

@@ -1,6 +1,6 @@
-import type { ClaimSettings } from '../../config.ts';
+import type { ClaimSettings } from '../../config/config.ts';
 import type { Db } from '../../db/knex.ts';
-import { AppError, conflict, tooManyRequests } from '../../errors.ts';
+import { AppError, conflict, tooManyRequests } from '../../errors/errors.ts';
 import { RateLimitedError, takeCooldown } from '../quotas/rate-limit.ts';
 import type { WorkflowStarter } from '../ports.ts';
 import type { ClaimWorkflowInput } from './claim-flow.ts';

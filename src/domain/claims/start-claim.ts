@@ -1,4 +1,4 @@
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/config.ts';
 import type { Db } from '../../db/knex.ts';
 import type { WorkflowStartQueue } from '../ports.ts';
 import { recordWorkflowStart } from '../workflow-outbox/starts.ts';

@@ -4,7 +4,7 @@ import { createCrawlAgent, fetchPage } from './fetch-page.ts';
 import { assertRobotsAllow, fetchRobots } from './robots.ts';
 import type { RobotsRules } from './robots.ts';
 import { sameCompany } from '../company.ts';
-import { parseHttpUrl } from '../../urls.ts';
+import { parseHttpUrl } from '../../lib/urls.ts';
 import { CrawlError, invalidCrawlUrl } from './types.ts';
 import type { CrawlOptions, CrawlResult, CrawledPage } from './types.ts';
 

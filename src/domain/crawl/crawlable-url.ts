@@ -1,6 +1,6 @@
 import dns from 'node:dns/promises';
-import { appError } from '../../errors.ts';
-import { parseHttpUrl } from '../../urls.ts';
+import { appError } from '../../errors/errors.ts';
+import { parseHttpUrl } from '../../lib/urls.ts';
 import { addressRange, addressRefusedError, isAddressAllowed, isIpLiteral, stripBrackets } from './address-guard.ts';
 
 const invalidUrl = (detail: string) => appError('invalid_url', detail);

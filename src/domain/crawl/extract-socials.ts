@@ -2,7 +2,7 @@ import { asArray, fragment, ORGANIZATION_TYPES, PRODUCT_TYPES, hasType } from '.
 import type { ParsedPage } from './page.ts';
 import { clean, snippet } from './text.ts';
 import type { Evidence } from './types.ts';
-import { parseHttpUrl } from '../../urls.ts';
+import { parseHttpUrl } from '../../lib/urls.ts';
 
 export const SOCIAL_PLATFORMS = [
   'twitter',

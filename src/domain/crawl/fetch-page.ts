@@ -1,7 +1,7 @@
 import type { Agent, Dispatcher } from 'undici';
-import { loadUndici } from '../../undici.ts';
+import { loadUndici } from '../../lib/undici.ts';
 import { checkIpLiteral, createGuardedLookup, isAddressRefusedError } from './address-guard.ts';
-import { parseHttpUrl } from '../../urls.ts';
+import { parseHttpUrl } from '../../lib/urls.ts';
 import { CrawlError, invalidCrawlUrl } from './types.ts';
 import type { CrawlOptions } from './types.ts';
 

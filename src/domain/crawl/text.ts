@@ -1,4 +1,4 @@
-import { parseHttpUrl } from '../../urls.ts';
+import { parseHttpUrl } from '../../lib/urls.ts';
 /** Collapses whitespace and trims. */
 export function clean(s: string | null | undefined): string {
   return (s ?? '').replace(/[\s\u00a0\u200b]+/g, ' ').trim();

@@ -1,5 +1,5 @@
 import type { CompanyFacts, Evidence, Faq } from '../fields.ts';
-import type { CrawlOptions } from '../../config.ts';
+import type { CrawlOptions } from '../../config/config.ts';
 
 // The crawler drafts values of the contract's own field schemas; their types come from them.
 export type { CompanyFacts, Evidence, Faq };

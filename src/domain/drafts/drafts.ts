@@ -1,7 +1,7 @@
 import type { Db } from '../../db/knex.ts';
 import { pageOf } from '../../db/pages.ts';
-import { mediaUrl } from '../../paths.ts';
-import { conflict, notFound, unprocessable } from '../../errors.ts';
+import { mediaUrl } from '../../lib/paths.ts';
+import { conflict, notFound, unprocessable } from '../../errors/errors.ts';
 import type { DraftEvidence, DraftFields, CrawledPage } from '../crawl/types.ts';
 import { insertCompanyListing } from '../listings/company-listing.ts';
 import type { NewListing } from '../listings/listings.ts';

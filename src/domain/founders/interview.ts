@@ -1,5 +1,5 @@
 import type { Db } from '../../db/knex.ts';
-import { appError, type FieldError } from '../../errors.ts';
+import { appError, type FieldError } from '../../errors/errors.ts';
 
 export interface InterviewAnswerInput {
   question_id: number;

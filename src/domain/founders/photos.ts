@@ -1,5 +1,5 @@
-import { sha256Hex } from '../../hash.ts';
-import { loadSharp } from '../../sharp.ts';
+import { sha256Hex } from '../../lib/hash.ts';
+import { loadSharp } from '../../lib/sharp.ts';
 import type { Db } from '../../db/knex.ts';
 import { checkImage, IMAGE_LIMITS, imageTooLarge, renderImage, type ImageFormat } from '../media/images.ts';
 import { ensureFounderProfile } from './profiles.ts';

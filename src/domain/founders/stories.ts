@@ -1,5 +1,5 @@
 import type { Db } from '../../db/knex.ts';
-import { unprocessable } from '../../errors.ts';
+import { unprocessable } from '../../errors/errors.ts';
 import { getOwnedListing, type ListingRow } from '../listings/listings.ts';
 import { profileFacts } from './profiles.ts';
 import { profileMissing, storyCounts, storyTextMissing, type MissingItem } from './publish-rules.ts';

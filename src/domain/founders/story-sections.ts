@@ -1,4 +1,4 @@
-import { validationFailed, type FieldError } from '../../errors.ts';
+import { validationFailed, type FieldError } from '../../errors/errors.ts';
 
 /** Current section names of a founder story, in reading order. */
 export const STORY_SECTIONS = ['how_started', 'problem', 'what_built', 'hard_parts', 'milestones', 'whats_next'] as const;

@@ -1,4 +1,4 @@
-import { absoluteUrl, paths } from '../../paths.ts';
+import { absoluteUrl, paths } from '../../lib/paths.ts';
 
 /**
  * Where founder content lives on the web. One place, so the operations' `url`/`missing` links,

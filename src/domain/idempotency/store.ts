@@ -1,6 +1,6 @@
-import { sha256Hex } from '../../hash.ts';
+import { sha256Hex } from '../../lib/hash.ts';
 import type { Db } from '../../db/knex.ts';
-import { conflict, unprocessable } from '../../errors.ts';
+import { conflict, unprocessable } from '../../errors/errors.ts';
 
 const TTL_HOURS = 24;
 

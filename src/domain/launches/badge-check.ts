@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici';
 import type { Db } from '../../db/knex.ts';
-import { tooManyRequests, unprocessable } from '../../errors.ts';
+import { tooManyRequests, unprocessable } from '../../errors/errors.ts';
 import type { CrawlOptions } from '../crawl/types.ts';
 import { companyKey } from '../company.ts';
 import { RateLimitedError, takeCooldown } from '../quotas/rate-limit.ts';

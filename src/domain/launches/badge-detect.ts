@@ -1,7 +1,7 @@
 import { loadHtml } from '../crawl/cheerio.ts';
 import type { CheerioAPI } from 'cheerio';
 import type { AnyNode, Element } from 'domhandler';
-import { parseHttpUrl } from '../../urls.ts';
+import { parseHttpUrl } from '../../lib/urls.ts';
 
 /** Where a badge link must point: our origin and the listing's public page. */
 export interface BadgeTarget {

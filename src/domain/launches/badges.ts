@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { TtlCache } from '../../cache/ttl-cache.ts';
 import type { Db } from '../../db/knex.ts';
-import { notFound } from '../../errors.ts';
+import { notFound } from '../../errors/errors.ts';
 import { communityLeaderboard } from '../ranking/leaderboard.ts';
 import { isoWeekStart } from '../../workflows/contracts/weeks.ts';
 import { dayText } from '../time/week-words.ts';

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/knex.ts';
-import { conflict } from '../../errors.ts';
+import { conflict } from '../../errors/errors.ts';
 import { profileFacts } from '../founders/profiles.ts';
 import { profileMissing } from '../founders/publish-rules.ts';
 import { getOwnedListing, type ListingRow } from '../listings/listings.ts';

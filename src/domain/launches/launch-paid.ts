@@ -1,5 +1,5 @@
 import type { Db } from '../../db/knex.ts';
-import { AppError, conflict, notFound, unprocessable, validationFailed } from '../../errors.ts';
+import { AppError, conflict, notFound, unprocessable, validationFailed } from '../../errors/errors.ts';
 import type { WorkflowStarter } from '../ports.ts';
 import type { ListingRow } from '../listings/listings.ts';
 import { readLaunchSettings } from './launch-settings.ts';

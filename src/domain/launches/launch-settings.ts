@@ -1,5 +1,5 @@
 import type { Db } from '../../db/knex.ts';
-import { notFound } from '../../errors.ts';
+import { notFound } from '../../errors/errors.ts';
 
 /** What happens to a live free listing whose badge stays missing beyond the grace period. */
 export type AfterGraceAction = 'note' | 'unlist';

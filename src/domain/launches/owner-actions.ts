@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/config.ts';
 import type { Db } from '../../db/knex.ts';
 import type { WorkflowStarter } from '../ports.ts';
 import { getOwnedListing, type ListingRow } from '../listings/listings.ts';

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/knex.ts';
-import { conflict } from '../../errors.ts';
+import { conflict } from '../../errors/errors.ts';
 import { paidTakenByOthers } from './paid-capacity.ts';
 import { addWeeks, isoWeekLabel } from '../../workflows/contracts/weeks.ts';
 

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Db } from '../../db/knex.ts';
-import { appError, type AppError } from '../../errors.ts';
-import { absoluteUrl, paths } from '../../paths.ts';
+import { appError, type AppError } from '../../errors/errors.ts';
+import { absoluteUrl, paths } from '../../lib/paths.ts';
 import { companyKey } from '../company.ts';
 import { insertListing, type NewListing } from './listings.ts';
 

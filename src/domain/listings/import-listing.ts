@@ -1,5 +1,5 @@
 import type { Db } from '../../db/knex.ts';
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../errors/errors.ts';
 import { companyKey } from '../company.ts';
 import { crawlSite, CrawlError, extractDraft, type CrawlOptions } from '../crawl/index.ts';
 import { listingFromDraft } from '../drafts/drafts.ts';

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/knex.ts';
-import { notFound } from '../../errors.ts';
+import { notFound } from '../../errors/errors.ts';
 import type { CompanyFacts } from '../fields.ts';
 import type { Site } from '../sites/sites.ts';
 import { diffFields, recordVersion, type Changes, type VersionMeta } from './listing-versions.ts';

@@ -1,4 +1,4 @@
-import { absoluteUrl, mediaUrl } from '../../paths.ts';
+import { absoluteUrl, mediaUrl } from '../../lib/paths.ts';
 import type { CompanyFacts, Evidence, Faq, ListingStatus, UnlockedSection } from '../fields.ts';
 import { cardImagePath } from '../media/card-url.ts';
 

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/knex.ts';
 import type { SitesCache } from '../sites/sites.ts';
-import { notFound } from '../../errors.ts';
+import { notFound } from '../../errors/errors.ts';
 import { launchDetails } from '../launches/owner-launch.ts';
 import { siteKeys, toOwnerListing, type ListingRow } from './listings.ts';
 import { toPublicListing } from './listing-row.ts';

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/knex.ts';
 import { pageOf } from '../../db/pages.ts';
-import { notFound } from '../../errors.ts';
+import { notFound } from '../../errors/errors.ts';
 import { companyKey } from '../company.ts';
 import { launchDetails } from '../launches/owner-launch.ts';
 import { isoWeekLabel } from '../../workflows/contracts/weeks.ts';

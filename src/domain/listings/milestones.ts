@@ -1,5 +1,5 @@
 import type { Db } from '../../db/knex.ts';
-import { notFound, unprocessable } from '../../errors.ts';
+import { notFound, unprocessable } from '../../errors/errors.ts';
 import { recordVersion, type VersionMeta } from './listing-versions.ts';
 import type { ListingRow } from './listings.ts';
 

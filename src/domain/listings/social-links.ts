@@ -1,4 +1,4 @@
-import { parseHttpsUrl } from '../../urls.ts';
+import { parseHttpsUrl } from '../../lib/urls.ts';
 import { classifySocialUrl, SOCIAL_PLATFORMS, type SocialPlatform } from '../crawl/extract-socials.ts';
 
 export { SOCIAL_PLATFORMS, type SocialPlatform };

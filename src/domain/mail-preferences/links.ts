@@ -1,5 +1,5 @@
 import type { Db } from '../../db/knex.ts';
-import { appError } from '../../errors.ts';
+import { appError } from '../../errors/errors.ts';
 import type { MailKind } from './kinds.ts';
 import { isStopped, stopMail } from './stops.ts';
 import { mailLinkKey, readStopToken } from './tokens.ts';

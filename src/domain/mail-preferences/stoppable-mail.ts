@@ -1,6 +1,6 @@
 import type { Db } from '../../db/knex.ts';
 import type { OutgoingMail } from '../../mail/outbox.ts';
-import { absoluteUrl, paths } from '../../paths.ts';
+import { absoluteUrl, paths } from '../../lib/paths.ts';
 import type { MailStop } from './kinds.ts';
 import { mailLinkKey, signStop } from './tokens.ts';
 

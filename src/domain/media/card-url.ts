@@ -1,5 +1,5 @@
-import { sha256Hex } from '../../hash.ts';
-import { paths } from '../../paths.ts';
+import { sha256Hex } from '../../lib/hash.ts';
+import { paths } from '../../lib/paths.ts';
 
 /** Bumped when the card's design changes, so every card URL changes with it. */
 export const CARD_DESIGN = 1;

@@ -1,6 +1,6 @@
-import { loadSharp } from '../../sharp.ts';
+import { loadSharp } from '../../lib/sharp.ts';
 import type { Db } from '../../db/knex.ts';
-import { sha256Hex } from '../../hash.ts';
+import { sha256Hex } from '../../lib/hash.ts';
 import { cardVersion, type CardInputs } from './card-url.ts';
 import type { MediaFile, MediaStore } from './media-port.ts';
 

@@ -1,4 +1,4 @@
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../errors/errors.ts';
 import { createCrawlAgent, fetchBytes } from '../crawl/fetch-page.ts';
 import { mediaCandidates, type Found } from '../crawl/extract-draft.ts';
 import { CrawlError, type CrawlOptions, type CrawlResult, type DraftContent } from '../crawl/types.ts';

@@ -1,6 +1,6 @@
 import type { Metadata, Sharp } from 'sharp';
-import { loadSharp } from '../../sharp.ts';
-import { badRequest, invalidField, payloadTooLarge } from '../../errors.ts';
+import { loadSharp } from '../../lib/sharp.ts';
+import { badRequest, invalidField, payloadTooLarge } from '../../errors/errors.ts';
 
 /**
  * THE image check of the service: founder photos, listing logos and preview images, uploaded or

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/knex.ts';
-import { sha256Hex } from '../../hash.ts';
-import { paths } from '../../paths.ts';
+import { sha256Hex } from '../../lib/hash.ts';
+import { paths } from '../../lib/paths.ts';
 import { getOwnedListing } from '../listings/listings.ts';
 import { checkImage, renderImage } from './images.ts';
 import type { MediaFile, MediaStore } from './media-port.ts';

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/knex.ts';
-import { soldOut, type FieldError } from '../../errors.ts';
+import { soldOut, type FieldError } from '../../errors/errors.ts';
 import { lockWeek } from '../launches/slots.ts';
 import { readLaunchSettings } from '../launches/launch-settings.ts';
 import { nextPaidWeekWithRoom, paidTakenByOthers } from '../launches/paid-capacity.ts';

@@ -1,5 +1,5 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/config.ts';
 import type { Db } from '../../db/knex.ts';
 import type { WorkflowStartQueue } from '../ports.ts';
 import { recordWorkflowStart } from '../workflow-outbox/starts.ts';

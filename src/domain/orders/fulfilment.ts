@@ -1,5 +1,5 @@
 import type { Db } from '../../db/knex.ts';
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../errors/errors.ts';
 import type { WorkflowStarter } from '../ports.ts';
 import { launchPaid } from '../launches/launch-paid.ts';
 import { lockBillboard } from './billboard-capacity.ts';

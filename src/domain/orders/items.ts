@@ -1,6 +1,6 @@
 import { TtlCache } from '../../cache/ttl-cache.ts';
 import type { Db } from '../../db/knex.ts';
-import { AppError, appError, validationFailed, type FieldError } from '../../errors.ts';
+import { AppError, appError, validationFailed, type FieldError } from '../../errors/errors.ts';
 import { listProducts, type ProductsCache } from '../catalog/products.ts';
 import type { Site } from '../sites/sites.ts';
 import { isoWeekStart } from '../../workflows/contracts/weeks.ts';

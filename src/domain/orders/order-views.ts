@@ -1,6 +1,6 @@
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/config.ts';
 import type { Db } from '../../db/knex.ts';
-import { notFound } from '../../errors.ts';
+import { notFound } from '../../errors/errors.ts';
 import type { InvoiceSeller } from '../sites/seller.ts';
 import { coveredWeeks } from './line-text.ts';
 import type { Quote, QuoteLine } from './pricing.ts';

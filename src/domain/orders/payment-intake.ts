@@ -1,6 +1,6 @@
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/config.ts';
 import type { Db } from '../../db/knex.ts';
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../errors/errors.ts';
 import { isPayableAmount } from './payment-events.ts';
 import type { PaymentEvent, ProviderName } from './payment-port.ts';
 import type { WorkflowStarter } from '../ports.ts';

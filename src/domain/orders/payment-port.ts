@@ -3,7 +3,7 @@
  * `test-provider/` (simulated methods, signed webhooks in Stripe's format; refused in production)
  * and `stripe/` (the official SDK). Both deliver Stripe-format events, verified the same way.
  */
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../errors/errors.ts';
 
 export type ProviderName = 'test' | 'stripe';
 

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/knex.ts';
-import { AppError, type FieldError } from '../../errors.ts';
+import { AppError, type FieldError } from '../../errors/errors.ts';
 import { launchSettingsOf } from '../launches/launch-settings.ts';
 import { addWeeks, isoWeekLabel, isoWeekStart, weekStartMs } from '../../workflows/contracts/weeks.ts';
 import type { Site } from '../sites/sites.ts';

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/knex.ts';
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../errors/errors.ts';
 import type { Site } from '../sites/sites.ts';
 import { resolveItems, type CatalogCaches, type OrderItemInput, type ResolvedItem } from './items.ts';
 import { formatCents, type LineFacts } from './line-text.ts';

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/knex.ts';
-import { AppError, notFound } from '../../errors.ts';
+import { AppError, notFound } from '../../errors/errors.ts';
 import { readSiteByKey } from '../sites/sites.ts';
 import { isProductKey } from './product-options.ts';
 import type { PromoCode } from './promos.ts';

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Db } from '../../db/knex.ts';
-import { AppError, tooManyRequests } from '../../errors.ts';
+import { AppError, tooManyRequests } from '../../errors/errors.ts';
 import { RateLimitedError, takePoints, type RateClaim, type TakenPoints } from '../quotas/rate-limit.ts';
 
 /** A promo code row (percent in basis points, or a fixed amount in cents). */

@@ -1,6 +1,6 @@
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/config.ts';
 import type { Db } from '../../db/knex.ts';
-import { AppError, conflict } from '../../errors.ts';
+import { AppError, conflict } from '../../errors/errors.ts';
 import { readSites } from '../sites/sites.ts';
 import type { OrderRow } from './order-views.ts';
 import { priceOrder, type PricedOrder, type QuoteInput } from './pricing.ts';

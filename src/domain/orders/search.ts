@@ -1,5 +1,5 @@
 import type { Db } from '../../db/knex.ts';
-import { AppError, type FieldError } from '../../errors.ts';
+import { AppError, type FieldError } from '../../errors/errors.ts';
 import type { OrderStatus } from './order-views.ts';
 
 /**

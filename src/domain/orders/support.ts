@@ -1,6 +1,6 @@
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/config.ts';
 import type { Db } from '../../db/knex.ts';
-import { AppError, notFound } from '../../errors.ts';
+import { AppError, notFound } from '../../errors/errors.ts';
 import { queueMail } from '../../mail/outbox.ts';
 import { siteKeyOf } from '../launches/owner-actions.ts';
 import type { WorkflowStarter } from '../ports.ts';

@@ -1,4 +1,4 @@
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/config.ts';
 import type { Db } from '../../db/knex.ts';
 import { queueMail } from '../../mail/outbox.ts';
 import { requireProvider, type PaymentProvider } from './payment-port.ts';

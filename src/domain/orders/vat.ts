@@ -1,4 +1,4 @@
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../errors/errors.ts';
 import { jsvatChecker } from './jsvat.ts';
 import { vatRates } from './vat-rates.ts';
 

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Db } from '../../db/knex.ts';
-import { AppError } from '../../errors.ts';
-import type { QuotaSettings } from '../../config.ts';
+import { AppError } from '../../errors/errors.ts';
+import type { QuotaSettings } from '../../config/config.ts';
 
 export type { QuotaSettings };
 

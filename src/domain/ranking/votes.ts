@@ -1,5 +1,5 @@
 import type { Db } from '../../db/knex.ts';
-import { AppError, conflict, notFound, unprocessable } from '../../errors.ts';
+import { AppError, conflict, notFound, unprocessable } from '../../errors/errors.ts';
 import type { VoteSignalValues } from '../votes/signals.ts';
 import { VOTE_MILESTONES } from '../webhooks/events.ts';
 import { emitListingEvent } from '../webhooks/emit.ts';

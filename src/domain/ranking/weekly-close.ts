@@ -1,5 +1,5 @@
 import type { Db } from '../../db/knex.ts';
-import { conflict } from '../../errors.ts';
+import { conflict } from '../../errors/errors.ts';
 import { queueMail } from '../../mail/outbox.ts';
 import { stoppableMails } from '../mail-preferences/stoppable-mail.ts';
 import { isStopped } from '../mail-preferences/stops.ts';

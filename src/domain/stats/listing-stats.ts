@@ -1,5 +1,5 @@
 import type { Db } from '../../db/knex.ts';
-import { validationFailed } from '../../errors.ts';
+import { validationFailed } from '../../errors/errors.ts';
 import { getOwnedListing, type ListingRow } from '../listings/listings.ts';
 import { weekStartMs } from '../../workflows/contracts/weeks.ts';
 

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/knex.ts';
-import { absoluteUrl, paths } from '../../paths.ts';
+import { absoluteUrl, paths } from '../../lib/paths.ts';
 import { queueMail } from '../../mail/outbox.ts';
 import { stoppableMails, type MakeStoppable } from '../mail-preferences/stoppable-mail.ts';
 import { stoppedAmong } from '../mail-preferences/stops.ts';

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/knex.ts';
-import { notFound } from '../../errors.ts';
+import { notFound } from '../../errors/errors.ts';
 
 export interface FollowState {
   listing_id: number;

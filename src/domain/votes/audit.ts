@@ -1,5 +1,5 @@
 import type { Db } from '../../db/knex.ts';
-import { notFound } from '../../errors.ts';
+import { notFound } from '../../errors/errors.ts';
 import { isoWeekLabel } from '../../workflows/contracts/weeks.ts';
 
 /** Votes per reason. */

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/knex.ts';
-import { conflict, notFound } from '../../errors.ts';
+import { conflict, notFound } from '../../errors/errors.ts';
 import { voidVotes } from '../ranking/voided-votes.ts';
 import { applyDiscounts } from './scan.ts';
 import type { VoteFlagTableRow } from '../tables.ts';

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/knex.ts';
-import { appError, conflict, notFound } from '../../errors.ts';
-import { parseHttpUrl } from '../../urls.ts';
+import { appError, conflict, notFound } from '../../errors/errors.ts';
+import { parseHttpUrl } from '../../lib/urls.ts';
 import { assertCrawlableUrl } from '../crawl/crawlable-url.ts';
 import type { WebhookEndpointTableRow } from '../tables.ts';
 import type { WebhookEventType } from './events.ts';

@@ -1,4 +1,4 @@
-import { notFound } from '../../errors.ts';
+import { notFound } from '../../errors/errors.ts';
 import type { OperationContext } from '../operation.ts';
 
 /**

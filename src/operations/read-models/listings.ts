@@ -1,4 +1,4 @@
-import { notFound } from '../../errors.ts';
+import { notFound } from '../../errors/errors.ts';
 import { isFollowing as followsListing } from '../../domain/updates/followers.ts';
 import type { OperationContext } from '../operation.ts';
 

@@ -1,7 +1,7 @@
 import { getOwnedOrder, linesOf, type OrderLineRow, type OrderRow } from '../../domain/orders/order-views.ts';
 import { invoiceSellerOf, readSeller, type InvoiceSeller } from '../../domain/sites/seller.ts';
 import { listSites } from '../../domain/sites/sites.ts';
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../errors/errors.ts';
 import { callerId, type OperationContext } from '../operation.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { OrderConfig } from '../../config-orders.ts';
+import type { OrderConfig } from '../../config/orders.ts';
 import { RefundRefusedError, toPaymentEvent, type PaymentProvider } from '../../domain/orders/payment-port.ts';
 import { verifySignedEvent } from '../signature.ts';
 import { stripeSdk } from '../stripe-sdk.ts';

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Db } from '../../db/knex.ts';
-import type { OrderConfig } from '../../config-orders.ts';
-import { loadUndici } from '../../undici.ts';
+import type { OrderConfig } from '../../config/orders.ts';
+import { loadUndici } from '../../lib/undici.ts';
 import { RefundRefusedError, toPaymentEvent, type PaymentEvent, type PaymentProvider } from '../../domain/orders/payment-port.ts';
 import { signWebhook, verifySignedEvent } from '../signature.ts';
 import { cardOutcome, refusesRefunds, type CardDetails } from './cards.ts';

@@ -1,12 +1,12 @@
 import type { Context } from 'koa';
 import type { z } from 'zod';
 import type { BadgeSnippet } from '../../domain/launches/badges.ts';
-import { notFound } from '../../errors.ts';
+import { notFound } from '../../errors/errors.ts';
 import { chooseFreeListingOp, getBadgesOp, recheckBadgeOp } from '../../operations/launches.ts';
 import type { OwnerListingView } from '../../operations/listing-edit-schemas.ts';
 import { getMyListingOp } from '../../operations/listings.ts';
 import { freeWeekNow } from '../../operations/read-models/free-week.ts';
-import { paths } from '../../paths.ts';
+import { paths } from '../../lib/paths.ts';
 import { errorSummary, postForm, time } from '../components.ts';
 import { missingList } from '../content.ts';
 import { csrfToken } from '../csrf.ts';

@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { notFound } from '../../errors.ts';
+import { notFound } from '../../errors/errors.ts';
 import { getMyListingOp } from '../../operations/listings.ts';
 import { addMilestoneOp, deleteMilestoneOp } from '../../operations/milestones.ts';
 import { myListingUpdates } from '../../operations/read-models/listing-updates.ts';

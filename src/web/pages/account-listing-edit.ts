@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import { displayName } from '../../operations/read-models/display-names.ts';
 import type { z } from 'zod';
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../errors/errors.ts';
 import type { OwnerListingView } from '../../operations/listing-edit-schemas.ts';
 import { listListingVersionsOp, updateMyListingOp } from '../../operations/listing-edits.ts';
 import { getMyListingOp } from '../../operations/listings.ts';

@@ -1,8 +1,8 @@
 import type { Context } from 'koa';
-import { notFound } from '../../errors.ts';
+import { notFound } from '../../errors/errors.ts';
 import { getMyListingOp } from '../../operations/listings.ts';
 import { parseId } from '../../operations/schemas.ts';
-import { paths } from '../../paths.ts';
+import { paths } from '../../lib/paths.ts';
 import { missingList } from '../content.ts';
 import { html } from '../html.ts';
 import { invokeForPage } from '../invoke.ts';

@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { AppError, notFound } from '../../errors.ts';
+import { AppError, notFound } from '../../errors/errors.ts';
 import { createDraftOp, getDraftOp, submitDraftOp, updateDraftOp } from '../../operations/drafts.ts';
 import { listMyListingsOp } from '../../operations/listings.ts';
 import { openDrafts } from '../../operations/read-models/drafts.ts';

@@ -1,6 +1,6 @@
 import { listApiKeys } from '../../auth/api-keys.ts';
 import { listMyListingsOp } from '../../operations/listings.ts';
-import { paths } from '../../paths.ts';
+import { paths } from '../../lib/paths.ts';
 import { time } from '../components.ts';
 import { html } from '../html.ts';
 import { invokeForPage } from '../invoke.ts';

@@ -1,5 +1,5 @@
 import type { BadgeTheme } from '../../domain/launches/badges.ts';
-import { AppError, notFound } from '../../errors.ts';
+import { AppError, notFound } from '../../errors/errors.ts';
 import { publicCors } from '../../http/cors.ts';
 import { BADGE_THEMES, listingBadge } from '../../operations/read-models/badges.ts';
 import type { PageRoutes } from './page-routes.ts';

@@ -1,7 +1,7 @@
-import { notFound } from '../../errors.ts';
+import { notFound } from '../../errors/errors.ts';
 import { categoriesWithCounts } from '../../operations/read-models/browse.ts';
 import { CATEGORY_SLUGS, categoryPage } from '../../operations/read-models/categories.ts';
-import { paths } from '../../paths.ts';
+import { paths } from '../../lib/paths.ts';
 import { categoryLinks, categoryName, listingCard } from '../browse-components.ts';
 import { siteOrigin } from '../head.ts';
 import { html } from '../html.ts';

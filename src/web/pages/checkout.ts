@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { OrderRow } from '../../domain/orders/order-views.ts';
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../errors/errors.ts';
 import {
   confirmWithProvider,
   decideTestPayment,

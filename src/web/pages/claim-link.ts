@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import type { LinkOutcome } from '../../domain/claims/open-link.ts';
 import { openClaimLinkAs } from '../../operations/claim-links.ts';
-import { paths } from '../../paths.ts';
+import { paths } from '../../lib/paths.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { pageContext } from '../invoke.ts';
 import { renderPage } from '../render.ts';

@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import { z } from 'zod';
 import type { ClaimView } from '../../domain/claims/claims.ts';
-import { AppError, notFound } from '../../errors.ts';
+import { AppError, notFound } from '../../errors/errors.ts';
 import { resendClaimLinkFor } from '../../operations/claim-links.ts';
 import { claimListingOp, listMyClaimsOp, verifyClaimOp } from '../../operations/claims.ts';
 import { CLAIM_METHODS, claimTarget, emailClaimRefusal } from '../../operations/read-models/claims.ts';

@@ -1,5 +1,5 @@
 import { listConnectedApps, revokeGrant } from '../../auth/oauth/grants.ts';
-import { notFound } from '../../errors.ts';
+import { notFound } from '../../errors/errors.ts';
 import { postForm, time } from '../components.ts';
 import { csrfToken } from '../csrf.ts';
 import { html } from '../html.ts';

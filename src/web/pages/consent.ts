@@ -3,7 +3,7 @@ import type Provider from 'oidc-provider';
 import type { InteractionResults } from 'oidc-provider';
 import type { LazyOAuthServer, OAuthServer } from '../../auth/oauth/lazy-provider.ts';
 import { SCOPES } from '../../auth/scopes.ts';
-import { appError } from '../../errors.ts';
+import { appError } from '../../errors/errors.ts';
 import { postForm } from '../components.ts';
 import { csrfToken } from '../csrf.ts';
 import { formBody } from '../forms.ts';
@@ -12,7 +12,7 @@ import { renderPage } from '../render.ts';
 import { currentUser, requireUser } from '../session.ts';
 import type { WebServices } from '../web-services.ts';
 import type { PageRoutes } from './page-routes.ts';
-import { hasHttpScheme } from '../../urls.ts';
+import { hasHttpScheme } from '../../lib/urls.ts';
 
 const SCOPE_WORDS: Record<string, string> = {
   'account:read': 'Read your listings, drafts, orders and claims',

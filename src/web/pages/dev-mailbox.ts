@@ -1,6 +1,6 @@
 import type { Context, Next } from 'koa';
-import type { Config } from '../../config.ts';
-import { notFound } from '../../errors.ts';
+import type { Config } from '../../config/config.ts';
+import { notFound } from '../../errors/errors.ts';
 import { hostGuard } from '../../http/host-guard.ts';
 import { latestMails, outboxMail } from '../../operations/read-models/mailbox.ts';
 import { time } from '../components.ts';

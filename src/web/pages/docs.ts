@@ -1,4 +1,4 @@
-import { ERROR_CATALOGUE, ERROR_CODES, type ErrorCode } from '../../errors.ts';
+import { ERROR_CATALOGUE, ERROR_CODES, type ErrorCode } from '../../errors/errors.ts';
 import { errorCodesByStatus } from '../../operations/error-codes.ts';
 import { operations } from '../../operations/index.ts';
 import { operationSchemas, pathParams } from '../../operations/json-schema.ts';

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { getDraftOp } from '../../operations/drafts.ts';
 import { CATEGORY_SLUGS } from '../../operations/read-models/categories.ts';
 import { companyListedForDraft } from '../../operations/read-models/drafts.ts';
-import { paths } from '../../paths.ts';
+import { paths } from '../../lib/paths.ts';
 import { errorSummary, postForm } from '../components.ts';
 import { csrfToken } from '../csrf.ts';
 import type { FieldMessages } from '../forms.ts';

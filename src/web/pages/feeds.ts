@@ -1,10 +1,10 @@
 import type { Feed, Item } from 'feed';
 import type { Context } from 'koa';
-import { notFound } from '../../errors.ts';
+import { notFound } from '../../errors/errors.ts';
 import { CATEGORY_SLUGS } from '../../operations/read-models/categories.ts';
 import { comingLaunches, launchedListings, siteUpdates, type LaunchedListing } from '../../operations/read-models/browse.ts';
 import type { OperationContext } from '../../operations/operation.ts';
-import { paths } from '../../paths.ts';
+import { paths } from '../../lib/paths.ts';
 import { categoryName } from '../browse-components.ts';
 import { feedPackage } from '../feed-package.ts';
 import { siteOrigin } from '../head.ts';

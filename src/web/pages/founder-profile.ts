@@ -1,12 +1,12 @@
 import type { Context } from 'koa';
 import type { z } from 'zod';
 import type { InterviewQuestion } from '../../domain/catalog/interview-questions.ts';
-import { AppError, type FieldError, payloadTooLarge } from '../../errors.ts';
+import { AppError, type FieldError, payloadTooLarge } from '../../errors/errors.ts';
 import { answerInterviewOp, getFounderProfileOp, updateFounderProfileOp, uploadFounderPhotoOp } from '../../operations/founder-profile.ts';
 import { listMyListingsOp } from '../../operations/listings.ts';
 import { listInterviewQuestionsOp } from '../../operations/public.ts';
 import { PHOTO_LIMITS, RULES } from '../../operations/read-models/founders.ts';
-import { paths } from '../../paths.ts';
+import { paths } from '../../lib/paths.ts';
 import { errorSummary, field, postForm } from '../components.ts';
 import { csrfToken } from '../csrf.ts';
 import { founderPhoto, missingList } from '../content.ts';

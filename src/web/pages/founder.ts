@@ -1,5 +1,5 @@
 import type { PublicFounder } from '../../domain/founders/profiles.ts';
-import { notFound } from '../../errors.ts';
+import { notFound } from '../../errors/errors.ts';
 import { founderPage } from '../../operations/read-models/founders.ts';
 import { parseId } from '../../operations/schemas.ts';
 import { externalLink, founderPhoto, textBlocks } from '../content.ts';

@@ -1,5 +1,5 @@
 import type { SearchPage } from '../../domain/listings/search-port.ts';
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../errors/errors.ts';
 import type { OperationContext } from '../../operations/operation.ts';
 import { searchListingsOp } from '../../operations/public.ts';
 import type { Context } from 'koa';
@@ -8,7 +8,7 @@ import type { Leaderboard } from '../../domain/ranking/leaderboard.ts';
 import { categoriesWithCounts, comingLaunches } from '../../operations/read-models/browse.ts';
 import { featuredThisWeek, isoWeekStart, weekDates, weekOfText, weekRanking } from '../../operations/read-models/launches.ts';
 import { votedByCaller, voteTargets } from '../../operations/read-models/votes.ts';
-import { paths } from '../../paths.ts';
+import { paths } from '../../lib/paths.ts';
 import { categoryLinks, listingCard } from '../browse-components.ts';
 import { siteOrigin } from '../head.ts';
 import type { WebServices } from '../web-services.ts';

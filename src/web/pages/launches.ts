@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import type { LaunchWeek } from '../../domain/launches/launch-weeks.ts';
 import type { PlacedListing } from '../../domain/orders/placements.ts';
 import type { Leaderboard } from '../../domain/ranking/leaderboard.ts';
-import { validationFailed } from '../../errors.ts';
+import { validationFailed } from '../../errors/errors.ts';
 import { listLaunchWeeksOp } from '../../operations/launches.ts';
 import {
   addWeeks,

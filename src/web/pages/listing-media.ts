@@ -1,12 +1,12 @@
 import { mediaPath } from '../browse-components.ts';
 import type { Context } from 'koa';
 import type { z } from 'zod';
-import { payloadTooLarge } from '../../errors.ts';
+import { payloadTooLarge } from '../../errors/errors.ts';
 import { deleteListingImageOp, deleteListingLogoOp, uploadListingImageOp, uploadListingLogoOp } from '../../operations/listing-media.ts';
 import { getMyListingOp } from '../../operations/listings.ts';
 import { IMAGE_LIMITS, LOGO, PREVIEW } from '../../operations/read-models/media.ts';
 import { parseId } from '../../operations/schemas.ts';
-import { paths, smallLogoUrl } from '../../paths.ts';
+import { paths, smallLogoUrl } from '../../lib/paths.ts';
 import { errorSummary, postForm } from '../components.ts';
 import { csrfToken } from '../csrf.ts';
 import { redirectWithFlash, takeFlash } from '../flash.ts';

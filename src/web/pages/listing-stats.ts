@@ -1,10 +1,10 @@
 import type { Context } from 'koa';
 import type { z } from 'zod';
-import { AppError, notFound } from '../../errors.ts';
+import { AppError, notFound } from '../../errors/errors.ts';
 import { getMyListingOp } from '../../operations/listings.ts';
 import { getListingOp } from '../../operations/public-listing.ts';
 import { getListingStatsOp } from '../../operations/stats.ts';
-import { paths } from '../../paths.ts';
+import { paths } from '../../lib/paths.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { invokeForPage, pageContext } from '../invoke.ts';
 import { countListingClick } from '../page-views.ts';

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { getMailPreferencesOp, MAIL_KINDS, updateMailPreferencesOp } from '../../operations/mail-preferences.ts';
-import { paths } from '../../paths.ts';
+import { paths } from '../../lib/paths.ts';
 import { postForm } from '../components.ts';
 import { csrfToken } from '../csrf.ts';
 import { formBody } from '../forms.ts';

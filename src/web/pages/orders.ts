@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { AppError, notFound } from '../../errors.ts';
+import { AppError, notFound } from '../../errors/errors.ts';
 import { getMyListingOp } from '../../operations/listings.ts';
 import type { OperationContext } from '../../operations/operation.ts';
 import { listMyOrdersOp } from '../../operations/orders.ts';

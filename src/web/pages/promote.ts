@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context } from 'koa';
 import type { z } from 'zod';
 import type { LaunchWeek } from '../../domain/launches/launch-weeks.ts';
-import { AppError, notFound, type FieldError } from '../../errors.ts';
+import { AppError, notFound, type FieldError } from '../../errors/errors.ts';
 import { listLaunchWeeksOp } from '../../operations/launches.ts';
 import { getMyListingOp } from '../../operations/listings.ts';
 import { createCheckoutOp, quoteOrderOp } from '../../operations/orders.ts';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
-import { notFound } from '../../errors.ts';
+import { notFound } from '../../errors/errors.ts';
 import { sitemapOf } from '../../operations/read-models/browse.ts';
 import { brandPng, FAVICON_SVG, type BrandImage } from '../brand-images.ts';
 import { compress, sendCompressed } from '../compressed.ts';

@@ -1,11 +1,11 @@
 import type { Context } from 'koa';
 import type { StoryView } from '../../domain/founders/stories.ts';
-import { notFound } from '../../errors.ts';
+import { notFound } from '../../errors/errors.ts';
 import { getFounderStoryOp, setFounderStoryOp } from '../../operations/founder-story.ts';
 import { getMyListingOp } from '../../operations/listings.ts';
 import { countWords, RULES, SECTION_HEADINGS, STORY_SECTIONS } from '../../operations/read-models/founders.ts';
 import { parseId } from '../../operations/schemas.ts';
-import { paths } from '../../paths.ts';
+import { paths } from '../../lib/paths.ts';
 import { errorSummary, field, postForm, time } from '../components.ts';
 import { csrfToken } from '../csrf.ts';
 import { missingList } from '../content.ts';

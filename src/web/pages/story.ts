@@ -1,5 +1,5 @@
 import type { PublicStory } from '../../domain/founders/public-story.ts';
-import { notFound } from '../../errors.ts';
+import { notFound } from '../../errors/errors.ts';
 import { storyPage } from '../../operations/read-models/founders.ts';
 import { time } from '../components.ts';
 import { founderPhoto, lines } from '../content.ts';

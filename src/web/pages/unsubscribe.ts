@@ -1,10 +1,10 @@
 import type { Context } from 'koa';
 import type { MailKind } from '../../domain/mail-preferences/kinds.ts';
 import type { StopLink } from '../../domain/mail-preferences/links.ts';
-import { knownError } from '../../errors.ts';
+import { knownError } from '../../errors/errors.ts';
 import { unsubscribeMailOp } from '../../operations/mail-preferences.ts';
 import { unsubscribeLink } from '../../operations/read-models/mail-preferences.ts';
-import { paths } from '../../paths.ts';
+import { paths } from '../../lib/paths.ts';
 import type { RouteScope } from '../../http/router.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { invokeForPage, pageContext } from '../invoke.ts';

@@ -1,4 +1,4 @@
-import { invalidField } from '../../errors.ts';
+import { invalidField } from '../../errors/errors.ts';
 import { listLatestUpdatesOp } from '../../operations/updates.ts';
 import { time } from '../components.ts';
 import { pager, textBlocks } from '../content.ts';

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { z } from 'zod';
-import { notFound } from '../../errors.ts';
+import { notFound } from '../../errors/errors.ts';
 import { parseId } from '../../operations/schemas.ts';
 import {
   WEBHOOK_EVENT_TYPES,

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { loadConfig } from '../../../src/config.ts';
+import { loadConfig } from '../../../src/config/config.ts';
 import { checkDnsRecord } from '../../../src/domain/claims/dns-check.ts';
 import { claimTargets, newClaimToken } from '../../../src/domain/claims/instructions.ts';
 import { checkMetaTag, checkVerificationFile } from '../../../src/domain/claims/web-check.ts';

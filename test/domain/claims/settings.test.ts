@@ -1,5 +1,5 @@
 import test from 'ava';
-import { loadConfig } from '../../../src/config.ts';
+import { loadConfig } from '../../../src/config/config.ts';
 import { nextCheckDelay } from '../../../src/workflows/claim.ts';
 
 const MIN = 60_000;

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { AppError } from '../../../src/errors.ts';
+import { AppError } from '../../../src/errors/errors.ts';
 import { assertCrawlableUrl } from '../../../src/domain/crawl/index.ts';
 import { isAddressAllowed } from '../../../src/domain/crawl/address-guard.ts';
 

@@ -2,7 +2,7 @@ import test from 'ava';
 import { paragraphs } from '../../../src/domain/founders/public-story.ts';
 import { sniffImageFormat } from '../../../src/domain/media/images.ts';
 import { countWords, toCurrentSections } from '../../../src/domain/founders/story-sections.ts';
-import { AppError } from '../../../src/errors.ts';
+import { AppError } from '../../../src/errors/errors.ts';
 import { imageBytes } from '../../helpers/founders.ts';
 
 test('words are counted as a reader counts them; punctuation and padding are not words', (t) => {

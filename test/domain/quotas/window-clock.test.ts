@@ -1,5 +1,5 @@
 import test from 'ava';
-import type { AppError } from '../../../src/errors.ts';
+import type { AppError } from '../../../src/errors/errors.ts';
 import { insertDraftWithinQuota } from '../../../src/domain/drafts/drafts.ts';
 import { insertListingUpdate } from '../../../src/domain/updates/updates.ts';
 import { startTestEnv, type TestEnv } from '../../helpers/env.ts';

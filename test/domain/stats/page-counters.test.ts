@@ -3,7 +3,7 @@ import { pino } from 'pino';
 import { createDb, type Db } from '../../../src/db/knex.ts';
 import { createAppSecrets } from '../../../src/auth/secrets.ts';
 import { createPageCounters, type PageCounterOptions } from '../../../src/domain/stats/page-counters.ts';
-import { onShutdown } from '../../../src/shutdown.ts';
+import { onShutdown } from '../../../src/lib/shutdown.ts';
 import { createTestDatabase } from '../../helpers/env.ts';
 import { eventually } from '../../helpers/eventually.ts';
 import { insertLiveListing } from '../../helpers/listings.ts';

@@ -4,9 +4,9 @@ export interface FieldError {
   message: string;
 }
 
-import { ERROR_CATALOGUE, type CodeOf, type ErrorCode } from './errors/catalogue.ts';
+import { ERROR_CATALOGUE, type CodeOf, type ErrorCode } from './catalogue.ts';
 
-export { ERROR_CATALOGUE, ERROR_CODES, type CodeOf, type ErrorCode, type ErrorEntry } from './errors/catalogue.ts';
+export { ERROR_CATALOGUE, ERROR_CODES, type CodeOf, type ErrorCode, type ErrorEntry } from './catalogue.ts';
 
 type Extra = { errors?: FieldError[]; headers?: Record<string, string>; extensions?: Record<string, unknown> };
 

@@ -1,11 +1,11 @@
 import type { JsonWebKey } from 'node:crypto';
 import path from 'node:path';
 import type { z } from 'zod';
-import type { SearchSettings } from './search/engines.ts';
-import { EnvSchema } from './config-env.ts';
-import { orderConfig, type OrderConfig } from './config-orders.ts';
-import { webhookConfig, type WebhookConfig } from './config-webhooks.ts';
-import { workflowStartConfig, type WorkflowStartConfig } from './config-workflow-starts.ts';
+import type { SearchSettings } from '../search/engines.ts';
+import { EnvSchema } from './env.ts';
+import { orderConfig, type OrderConfig } from './orders.ts';
+import { webhookConfig, type WebhookConfig } from './webhooks.ts';
+import { workflowStartConfig, type WorkflowStartConfig } from './workflow-starts.ts';
 
 const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
@@ -105,11 +105,11 @@ export interface Config {
   claims: ClaimSettings;
   /** See CHECK_OUTPUTS. */
   checkOutputs: boolean;
-  /** Checkout, promo limits and the payment provider (see config-orders.ts). */
+  /** Checkout, promo limits and the payment provider (see orders.ts). */
   orders: OrderConfig;
-  /** Owners' webhooks: retry schedule and dispatcher (see config-webhooks.ts). */
+  /** Owners' webhooks: retry schedule and redelivery limit (see webhooks.ts). */
   webhooks: WebhookConfig;
-  /** Workflow starts recorded by writes: the dispatchers' sweep, lease and retries (see config-workflow-starts.ts). */
+  /** Workflow starts recorded by writes: the dispatchers' sweep, lease and retries (see workflow-starts.ts). */
   workflowStarts: WorkflowStartConfig;
 }
 
@@ -239,7 +239,7 @@ export interface QuotaSettings {
   updatesPerListingPerHour: number;
 }
 
-/** Limits and switches for one crawl; defaults come from src/config.ts. */
+/** Limits and switches for one crawl; defaults come from src/config/config.ts. */
 export interface CrawlOptions {
   /** Allow private, loopback, link-local and other special-use addresses (dev and tests only). */
   allowPrivateNetworks: boolean;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { ORDER_ENV } from './config-orders.ts';
-import { WEBHOOK_ENV } from './config-webhooks.ts';
-import { WORKFLOW_START_ENV } from './config-workflow-starts.ts';
+import { ORDER_ENV } from './orders.ts';
+import { WEBHOOK_ENV } from './webhooks.ts';
+import { WORKFLOW_START_ENV } from './workflow-starts.ts';
 
 // The one schema of the environment: every variable with its default and what it does.
 // loadConfig() (config.ts) parses it; docs/configuration.md is generated from it
