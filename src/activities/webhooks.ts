@@ -3,11 +3,14 @@ import { Context } from '@temporalio/activity';
 import type { Dispatcher } from 'undici';
 import type { Config } from '../config/config.ts';
 import type { Db } from '../db/knex.ts';
+import type { AppSecrets } from '../auth/secrets.ts';
 import { attemptDelivery, type AttemptInput } from '../domain/webhooks/deliveries.ts';
 import type { AttemptOutcome } from '../domain/webhooks/events.ts';
 
 export interface WebhookActivityDeps {
   db: Db;
+  /** The app secrets the endpoints' signing secrets are sealed with. */
+  secrets: AppSecrets;
   config: Config;
   /** The crawler's guarded agent (address guard at connect time). */
   agent: Dispatcher;
@@ -16,7 +19,7 @@ export interface WebhookActivityDeps {
 const HEARTBEAT_EVERY_MS = 1_000;
 
 /** Activities of webhook deliveries; thin wrappers over domain code. */
-export function createWebhookActivities({ db, config, agent }: WebhookActivityDeps) {
+export function createWebhookActivities({ db, config, agent, secrets }: WebhookActivityDeps) {
   return {
     /** One signed POST of a delivery, recorded; idempotent (a delivered round is not sent again). */
     async attemptWebhookDelivery(input: AttemptInput): Promise<AttemptOutcome> {
@@ -28,6 +31,7 @@ export function createWebhookActivities({ db, config, agent }: WebhookActivityDe
         return await attemptDelivery(
           {
             db,
+            secrets,
             agent,
             allowPrivateNetworks: config.crawl.allowPrivateNetworks,
             baseUrl: config.baseUrl,

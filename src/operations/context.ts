@@ -19,7 +19,7 @@ export interface CallInfo {
 export async function operationContext(
   services: Pick<
     Services,
-    'db' | 'config' | 'workflows' | 'workflowStarts' | 'search' | 'caches' | 'badgeAgent' | 'payments' | 'media' | 'clock'
+    'db' | 'config' | 'workflows' | 'workflowStarts' | 'search' | 'caches' | 'badgeAgent' | 'payments' | 'media' | 'clock' | 'secrets'
   >,
   call: CallInfo,
 ): Promise<OperationContext> {
@@ -43,5 +43,6 @@ export async function operationContext(
     principal: call.principal,
     clientIp: call.clientIp ?? 'unknown',
     clock: services.clock,
+    secrets: services.secrets,
   };
 }

@@ -1,3 +1,4 @@
+import type { AppSecrets } from '../auth/secrets.ts';
 import type { Clock } from '../domain/time/clock.ts';
 import type { MediaStore } from '../domain/media/media-port.ts';
 import type { Dispatcher } from 'undici';
@@ -53,6 +54,8 @@ export interface OperationContext {
   clientIp: string;
   /** Where rules read "now". */
   clock: Clock;
+  /** Named server secrets shared through PostgreSQL (the webhooks' sealing key...). */
+  secrets: AppSecrets;
 }
 
 /** The signed-in caller's user id; invoke() guarantees a principal on scoped operations. */

@@ -69,7 +69,7 @@ export const createWebhookEndpointOp = defineOperation({
   tags: WEBHOOK_TAGS,
   input: z.object({ url: HttpUrl.describe('The https address we POST events to'), events: Events, description: Description.optional() }),
   output: EndpointWithSecret,
-  handler: (input, ctx) => createEndpoint(ctx.db, callerId(ctx), input, ctx.config.crawl.allowPrivateNetworks),
+  handler: (input, ctx) => createEndpoint(ctx, callerId(ctx), input, ctx.config.crawl.allowPrivateNetworks),
 });
 
 export const listWebhookEndpointsOp = defineOperation({
@@ -140,7 +140,7 @@ export const rotateWebhookSecretOp = defineOperation({
   tags: WEBHOOK_TAGS,
   input: z.object(EndpointPath),
   output: EndpointWithSecret,
-  handler: (input, ctx) => rotateSecret(ctx.db, callerId(ctx), input.endpoint_id),
+  handler: (input, ctx) => rotateSecret(ctx, callerId(ctx), input.endpoint_id),
 });
 
 export const listWebhookDeliveriesOp = defineOperation({

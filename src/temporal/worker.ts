@@ -33,7 +33,7 @@ export const WORKFLOWS_PATH = path.resolve(import.meta.dirname, '../workflows/in
 
 /** What the workers use, handed over by the composition root (main.ts, or the tests' harness). */
 export interface WorkerDeps
-  extends Pick<Services, 'config' | 'db' | 'log' | 'workflows' | 'workflowStarts' | 'payments' | 'mailer' | 'badgeAgent' | 'media' | 'clock'> {
+  extends Pick<Services, 'config' | 'db' | 'log' | 'workflows' | 'workflowStarts' | 'payments' | 'mailer' | 'badgeAgent' | 'media' | 'clock' | 'secrets'> {
   address: string;
   namespace: string;
   /** Reuse a prepared bundle (tests start many workers; as a file, the SDK need not re-encode its source map). */
@@ -110,7 +110,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
   });
   const webhooks = await queueWorker(TASK_QUEUES.webhooks, {
     // Deliveries connect through the crawler's guarded agent (the badge checks' one).
-    activities: createWebhookActivities({ db: deps.db, config: deps.config, agent: deps.badgeAgent }),
+    activities: createWebhookActivities({ db: deps.db, config: deps.config, agent: deps.badgeAgent, secrets: deps.secrets }),
     // Each try holds a database connection for its POST (up to 10 s): leave the pool to the rest.
     maxConcurrentActivityTaskExecutions: 4,
   });

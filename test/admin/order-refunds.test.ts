@@ -37,7 +37,7 @@ async function buyer() {
   const email = `refund-${unique()}@example.com`;
   const user = await createVerifiedUser(db(), email, PASSWORD);
   const { key } = await createApiKey(db(), user.id, 'test', ['account:read', 'orders:write', 'listings:write']);
-  await createEndpoint(db(), user.id, { url: 'http://127.0.0.1:9/hooks', events: ['order.refunded'] }, true);
+  await createEndpoint(env.services, user.id, { url: 'http://127.0.0.1:9/hooks', events: ['order.refunded'] }, true);
   const client = new WebClient(env.baseUrl);
   if ((await client.signIn(email, PASSWORD)).status !== 303) throw new Error('sign-in failed');
   return { userId: user.id, key, email, client };

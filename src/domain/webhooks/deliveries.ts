@@ -11,6 +11,7 @@ import type { WebhookDeliveryTableRow } from '../tables.ts';
 import { webhookDeliveryWorkflowId } from '../../workflows/contracts/workflow-ids.ts';
 import { webhookMessageId, type AttemptOutcome, type WebhookEventType } from './events.ts';
 import { getOwnEndpoint } from './endpoints.ts';
+import type { AppSecrets } from '../../auth/secrets.ts';
 import { openSecret } from './secret-box.ts';
 import type { WorkflowStartQueue } from '../ports.ts';
 import { recordWorkflowStart } from '../workflow-outbox/starts.ts';
@@ -22,6 +23,8 @@ const MAX_ANSWER_BYTES = 64 * 1024;
 
 export interface DeliveryDeps {
   db: Db;
+  /** The app secrets the endpoints' signing secrets are sealed with. */
+  secrets: AppSecrets;
   /** The crawler's guarded agent: connections to private addresses are refused when they connect. */
   agent: Dispatcher;
   allowPrivateNetworks: boolean;
@@ -59,7 +62,7 @@ export async function attemptDelivery(deps: DeliveryDeps, input: AttemptInput): 
     }
     const body = JSON.stringify(event.payload);
     const started = Date.now();
-    const result = await post(deps, endpoint.url, await openSecret(trx, endpoint.secret_box), webhookMessageId(event.id), body);
+    const result = await post(deps, endpoint.url, await openSecret(deps.secrets, endpoint.secret_box), webhookMessageId(event.id), body);
     const now = new Date();
     await trx('webhook_attempts').insert({
       delivery_id: delivery.id,

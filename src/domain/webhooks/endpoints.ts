@@ -4,6 +4,7 @@ import { parseHttpUrl } from '../../lib/urls.ts';
 import { assertCrawlableUrl } from '../crawl/crawlable-url.ts';
 import type { WebhookEndpointTableRow } from '../tables.ts';
 import type { WebhookEventType } from './events.ts';
+import type { AppSecrets } from '../../auth/secrets.ts';
 import { newWebhookSecret, sealSecret } from './secret-box.ts';
 
 /** Endpoints one account may have. */
@@ -54,10 +55,15 @@ export interface NewEndpoint {
 }
 
 /** Adds an endpoint; the answer carries its signing secret, the only time it is shown. */
-export async function createEndpoint(db: Db, userId: number, input: NewEndpoint, allowPrivateNetworks: boolean) {
+export async function createEndpoint(
+  { db, secrets }: { db: Db; secrets: AppSecrets },
+  userId: number,
+  input: NewEndpoint,
+  allowPrivateNetworks: boolean,
+) {
   const url = await assertWebhookUrl(input.url, allowPrivateNetworks);
   const secret = newWebhookSecret();
-  const secretBox = await sealSecret(db, secret);
+  const secretBox = await sealSecret(secrets, secret);
   return db.transaction(async (trx) => {
     // Counted under the user's row lock, so two creations at once cannot pass the limit.
     await trx('users').where({ id: userId }).forUpdate().first('id');
@@ -111,12 +117,12 @@ export async function deleteEndpoint(db: Db, userId: number, endpointId: number)
 }
 
 /** A new secret for the endpoint, shown once; deliveries from now on are signed with it. */
-export async function rotateSecret(db: Db, userId: number, endpointId: number) {
+export async function rotateSecret({ db, secrets }: { db: Db; secrets: AppSecrets }, userId: number, endpointId: number) {
   await getOwnEndpoint(db, userId, endpointId);
   const secret = newWebhookSecret();
   const [row] = await db('webhook_endpoints')
     .where({ id: endpointId, user_id: userId })
-    .update({ secret_box: await sealSecret(db, secret), updated_at: db.fn.now() })
+    .update({ secret_box: await sealSecret(secrets, secret), updated_at: db.fn.now() })
     .returning('*');
   return { ...toEndpointView(row!), secret };
 }

@@ -53,12 +53,12 @@ test('a delivery to an address that became private is refused when it connects, 
       user_id: owner.userId,
       url: 'https://hooks.example.com/x',
       events: ['order.paid'],
-      secret_box: await sealSecret(db(), 'whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'),
+      secret_box: await sealSecret(env.services.secrets, 'whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'),
     })
     .returning('id');
   const agent = createCrawlAgent(false);
   t.teardown(() => agent.close());
-  const deps = { db: db(), agent, allowPrivateNetworks: false, baseUrl: env.baseUrl, userAgent: 'test' };
+  const deps = { db: db(), secrets: env.services.secrets, agent, allowPrivateNetworks: false, baseUrl: env.baseUrl, userAgent: 'test' };
   for (const [i, url] of [`http://127.0.0.1:${receiver.port}/hooks`, `http://localhost:${receiver.port}/hooks`].entries()) {
     await db()('webhook_endpoints').where({ id }).update({ url });
     const [deliveryId] = await emitEvent(db(), { type: 'order.paid', userId: owner.userId, dedupeKey: `guard-test:${i}`, data: {} });

@@ -29,7 +29,7 @@ const db = () => env.services.db;
 const NOWHERE = 'http://127.0.0.1:9/hooks';
 
 async function subscribed(userId: number, events: readonly string[] = WEBHOOK_EVENT_TYPES) {
-  return createEndpoint(db(), userId, { url: NOWHERE, events: events as (typeof WEBHOOK_EVENT_TYPES)[number][] }, true);
+  return createEndpoint(env.services, userId, { url: NOWHERE, events: events as (typeof WEBHOOK_EVENT_TYPES)[number][] }, true);
 }
 
 const eventsOf = (userId: number) => db()('webhook_events').where({ user_id: userId }).orderBy('id');
