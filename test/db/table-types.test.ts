@@ -82,7 +82,10 @@ function checkSource(columns: Column[]): { source: string; lines: Map<number, st
   for (const table of tables) {
     const own = columns.filter((c) => c.table_name === table);
     const names = own.map((c) => lit(c.column_name)).join(' | ');
-    assert(`table ${table}: declared in an area's tables.ts (src/domain/tables.ts lists them)`, `Nothing<Exclude<${lit(table)}, keyof Tables>>`);
+    assert(
+      `table ${table}: declared in an area's tables.ts (src/domain/tables.ts lists them)`,
+      `Nothing<Exclude<${lit(table)}, keyof Tables>>`,
+    );
     assert(`table ${table}: declared columns the table lacks`, `Nothing<Exclude<keyof Row<${lit(table)}>, ${names}>>`);
     assert(`table ${table}: columns not declared`, `Nothing<Exclude<${names}, keyof Row<${lit(table)}>>>`);
     for (const c of own) {
