@@ -35,7 +35,11 @@ export const staffSearchOrdersOp = defineOperation({
   input: z.object({
     email: z.string().max(254).optional(),
     listing: z.string().max(80).optional().describe('A listing id or slug'),
-    status: z.string().max(20).optional().describe(`One of ${ORDER_STATUSES.join(', ')}`),
+    status: z
+      .string()
+      .max(20)
+      .optional()
+      .describe(`One of ${ORDER_STATUSES.join(', ')}`),
     from: z.string().max(40).optional().describe('Created on or after: YYYY-MM-DD or an ISO date-time'),
     to: z.string().max(40).optional().describe('Created on or before: YYYY-MM-DD (the whole day) or an ISO date-time'),
     limit: z.int().min(1).max(100).default(50),

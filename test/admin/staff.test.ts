@@ -45,7 +45,9 @@ test.serial('staff:grant gives a role on every site or one; staff:revoke takes i
   );
   t.truthy(await db()('staff_roles').where({ user_id: user.id, role: 'admin' }).whereNotNull('revoked_at').first(), 'the history stays');
 
-  const audit = await db()('staff_audit').where({ target_kind: 'user', target_id: String(user.id) }).orderBy('id');
+  const audit = await db()('staff_audit')
+    .where({ target_kind: 'user', target_id: String(user.id) })
+    .orderBy('id');
   t.deepEqual(
     audit.map((r) => [r.operation, r.user_id, r.input]),
     [

@@ -48,8 +48,16 @@ async function person(roles: StaffRole[], scopes: Scope[], site: string | null =
 /** A buyer's paid and fulfilled two-line order (featured + categories) on the main site. */
 async function paidOrder() {
   const buyer = await env.user(['account:read', 'orders:write', 'listings:write']);
-  const featured = await insertLiveListing(db(), { name: `Staff Featured ${unique()}`, ownerId: buyer.userId, url: `https://f-${unique()}.example/` });
-  const placed = await insertLiveListing(db(), { name: `Staff Placed ${unique()}`, ownerId: buyer.userId, url: `https://p-${unique()}.example/` });
+  const featured = await insertLiveListing(db(), {
+    name: `Staff Featured ${unique()}`,
+    ownerId: buyer.userId,
+    url: `https://f-${unique()}.example/`,
+  });
+  const placed = await insertLiveListing(db(), {
+    name: `Staff Placed ${unique()}`,
+    ownerId: buyer.userId,
+    url: `https://p-${unique()}.example/`,
+  });
   await db()('listings').where({ id: placed }).update({ categories: [] });
   const items = [
     { product: 'featured', listing_id: featured, options: { weeks: 1, start_week: isoWeekStart(clock.now()) } },
@@ -144,7 +152,11 @@ test.serial('staff_refund_order_line: support and admin refund a line, which end
   await both(t, 'revoked', 'staff_refund_order_line', refuse, 403, 'staff_role_required');
   await both(t, 'otherSite', 'staff_refund_order_line', refuse, 404, 'not_found');
   t.is((await db()('staff_audit').where({ operation: 'staff_refund_order_line', target_id: number })).length, 0);
-  t.is((await db()('order_lines as l').join('orders as o', 'o.id', 'l.order_id').where('o.number', number).whereNotNull('l.refunded_at')).length, 0);
+  t.is(
+    (await db()('order_lines as l').join('orders as o', 'o.id', 'l.order_id').where('o.number', number).whereNotNull('l.refunded_at'))
+      .length,
+    0,
+  );
 
   // Support refunds the featured line over REST, with a request id to find it by.
   const res = await parity.viaRest(
@@ -170,7 +182,13 @@ test.serial('staff_refund_order_line: support and admin refund a line, which end
     site_id: await siteId('main'),
   });
   t.deepEqual(row.input, { number, line: 0, reason: 'double charge' });
-  t.like(row.before, { status: 'fulfilled', lines: [{ position: 0, refunded: false }, { position: 1, refunded: false }] });
+  t.like(row.before, {
+    status: 'fulfilled',
+    lines: [
+      { position: 0, refunded: false },
+      { position: 1, refunded: false },
+    ],
+  });
   t.like(row.after, { status: 'fulfilled', amount_cents: res.body.amount_cents, refunded: [{ position: 0, product: 'featured' }] });
   t.regex((row.after as any).refunded[0].ended[0].text, /is no longer featured/);
   const text = JSON.stringify(row);
@@ -181,7 +199,9 @@ test.serial('staff_refund_order_line: support and admin refund a line, which end
   t.false(mcp.error, JSON.stringify(mcp.body));
   t.like(mcp.body, { status: 'refunded', refunded: [{ position: 1, listing_id: placed }] });
   await both(t, 'support', 'staff_refund_order_line', { number, reason: 'again' }, 409, 'already_refunded');
-  const adminRow = await db()('staff_audit').where({ operation: 'staff_refund_order_line', target_id: number, user_id: cast.admin.userId }).first();
+  const adminRow = await db()('staff_audit')
+    .where({ operation: 'staff_refund_order_line', target_id: number, user_id: cast.admin.userId })
+    .first();
   t.like(adminRow, { role: 'admin', after: { status: 'refunded' } });
 });
 
@@ -191,7 +211,12 @@ test.serial('staff_list_audit and staff_export_audit: admins only, filtered and 
   await both(t, 'otherSite', 'staff_list_audit', args, 404, 'not_found');
   const listed = await both(t, 'admin', 'staff_list_audit', { ...args, per_page: 1 }, 200);
   t.like(listed.body, { page: 1, per_page: 1, total: 1 });
-  t.like(listed.body.items[0], { user_email: cast.support.email, role: 'support', operation: 'staff_refund_order_line', target_kind: 'order' });
+  t.like(listed.body.items[0], {
+    user_email: cast.support.email,
+    role: 'support',
+    operation: 'staff_refund_order_line',
+    target_kind: 'order',
+  });
   const tomorrow = new Date(clock.now().getTime() + 86_400_000).toISOString().slice(0, 10);
   t.is((await parity.viaRest(cast.admin.key, 'staff_list_audit', { ...args, from: tomorrow })).body.total, 0);
   t.is((await parity.viaRest(cast.admin.key, 'staff_list_audit', { from: 'soon' })).status, 400);
@@ -207,7 +232,9 @@ test.serial('staff_list_audit and staff_export_audit: admins only, filtered and 
   await both(t, 'support', 'staff_export_audit', {}, 403, 'insufficient_scope');
 
   // Reading and searching are staff actions too.
-  const reads = await db()('staff_audit').where({ user_id: cast.admin.userId }).whereIn('operation', ['staff_list_audit', 'staff_export_audit']);
+  const reads = await db()('staff_audit')
+    .where({ user_id: cast.admin.userId })
+    .whereIn('operation', ['staff_list_audit', 'staff_export_audit']);
   t.true(reads.length >= 3);
   t.true((await db()('staff_audit').where({ user_id: cast.support.userId, operation: 'staff_search_orders' })).length >= 2);
 });

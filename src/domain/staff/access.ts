@@ -22,7 +22,10 @@ export async function requireStaff(db: Db, userId: number, siteId: number, allow
   if (!here.length) throw notFound('This resource');
   const role = STAFF_ROLES.find((r) => allowed.includes(r) && here.some((g) => g.role === r));
   if (!role) {
-    throw forbidden('staff_role_required', `This operation needs the role ${allowed.join(' or ')}; yours: ${[...new Set(here.map((g) => g.role))].join(', ')}.`);
+    throw forbidden(
+      'staff_role_required',
+      `This operation needs the role ${allowed.join(' or ')}; yours: ${[...new Set(here.map((g) => g.role))].join(', ')}.`,
+    );
   }
   return { userId, role, factor: null };
 }

@@ -118,7 +118,21 @@ export async function listAudit(db: Db, f: AuditFilters, page: number, perPage: 
   return { items, total: Number(total) };
 }
 
-const CSV_COLUMNS = ['id', 'at', 'user_id', 'user_email', 'role', 'factor', 'operation', 'target_kind', 'target_id', 'request_id', 'input', 'before', 'after'] as const;
+const CSV_COLUMNS = [
+  'id',
+  'at',
+  'user_id',
+  'user_email',
+  'role',
+  'factor',
+  'operation',
+  'target_kind',
+  'target_id',
+  'request_id',
+  'input',
+  'before',
+  'after',
+] as const;
 
 /** RFC 4180 CSV of audit rows; JSON columns as JSON text. Cells starting like a formula are quoted with a leading apostrophe. */
 export function auditCsv(rows: AuditView[]): string {
