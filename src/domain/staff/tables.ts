@@ -14,7 +14,7 @@ export interface StaffRoleTableRow {
 }
 
 export interface StaffAuditTableRow {
-  id: string;
+  id: number;
   at: Date;
   user_id: number | null;
   role: string | null;
