@@ -17,6 +17,7 @@ import { ORDER_SUPPORT_USAGE, runOrderSupportCommand, type SupportDeps } from '.
 import { ORDER_OPTIONS, ORDERS_USAGE, OrderUsageError, runOrderCommand } from './orders.ts';
 import { QUESTION_OPTIONS, QUESTIONS_USAGE, QuestionUsageError, runQuestionCommand } from './questions.ts';
 import { SITE_OPTIONS, SITES_USAGE, runSiteCommand } from './sites.ts';
+import { STAFF_OPTIONS, STAFF_USAGE, runStaffCommand } from './staff.ts';
 import { VOTE_OPTIONS, VOTES_USAGE, runVoteCommand } from './votes.ts';
 
 const USAGE = `Usage:
@@ -31,7 +32,8 @@ ${VOTES_USAGE}
 ${CLAIMS_USAGE}
 ${ORDERS_USAGE}
 ${ORDER_SUPPORT_USAGE}
-${FLOWS_USAGE}`;
+${FLOWS_USAGE}
+${STAFF_USAGE}`;
 
 /** Runs one admin command; returns the process exit code. Output is for scripts: the key alone on the last line. */
 export async function runAdmin(db: Db, argv: string[], services?: SupportDeps & { badgeAgent: Dispatcher }): Promise<number> {
@@ -52,6 +54,7 @@ export async function runAdmin(db: Db, argv: string[], services?: SupportDeps & 
       ...LAUNCH_OPTIONS,
       ...VOTE_OPTIONS,
       ...ORDER_OPTIONS,
+      ...STAFF_OPTIONS,
     },
     strict: true,
   });
@@ -60,6 +63,8 @@ export async function runAdmin(db: Db, argv: string[], services?: SupportDeps & 
     if (questions !== null) return questions;
     const sites = await runSiteCommand(db, command, values);
     if (sites !== null) return sites;
+    const staff = await runStaffCommand(db, services?.clock ?? systemClock, command, values);
+    if (staff !== null) return staff;
     if (services) {
       const launches = await runLaunchCommand(
         {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { sha256Hex } from '../lib/hash.ts';
 import { TtlCache } from '../cache/ttl-cache.ts';
 import type { Db } from '../db/knex.ts';
+import { checkStaffScopes } from '../domain/staff/roles.ts';
 import type { Principal, Scope } from './scopes.ts';
 
 const PREFIX = 'ld_';
@@ -18,8 +19,9 @@ export interface ApiKeyView {
 /** SHA-256 suffices: keys carry 256 random bits, so there is nothing to brute-force. */
 export const hashApiKey = (key: string) => sha256Hex(key);
 
-/** Creates a key; the plain key is returned here once and never stored. */
+/** Creates a key; the plain key is returned here once and never stored. Staff scopes need a staff role that allows them. */
 export async function createApiKey(db: Db, userId: number, name: string, scopes: Scope[]): Promise<{ key: string; view: ApiKeyView }> {
+  await checkStaffScopes(db, userId, scopes);
   const key = PREFIX + randomBytes(32).toString('base64url');
   const [row] = await db('api_keys')
     .insert({ user_id: userId, name, prefix: key.slice(0, 10), key_hash: hashApiKey(key), scopes })

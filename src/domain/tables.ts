@@ -8,3 +8,4 @@ export type * from './listings/tables.ts';
 export type * from './launches/tables.ts';
 export type * from './orders/tables.ts';
 export type * from './webhooks/tables.ts';
+export type * from './staff/tables.ts';

@@ -77,6 +77,11 @@ export const ERROR_CATALOGUE = {
     action: 'Send `Authorization: Bearer <key>` with a valid API key or access token.',
   },
   insufficient_scope: { status: 403, title: 'Insufficient scope', action: 'Use a key or token that has the scope the detail names.' },
+  staff_role_required: {
+    status: 403,
+    title: 'Staff only',
+    action: 'Ask a site admin for the staff role this action needs (staff:grant).',
+  },
   email_unconfirmed: { status: 403, title: 'Email not confirmed', action: 'Open the confirmation link we mailed you, then try again.' },
   csrf_failed: { status: 403, title: 'This form has expired', action: 'Go back, reload the page and send the form again.' },
   host_not_allowed: { status: 403, title: 'Forbidden', action: 'Call the server by its own host name.' },

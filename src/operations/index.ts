@@ -9,6 +9,8 @@ import { mailPreferenceOperations } from './mail-preferences.ts';
 import type { Operation } from './operation.ts';
 import { orderOperations } from './orders.ts';
 import { publicOperations } from './public.ts';
+import { staffAuditOperations } from './staff-audit.ts';
+import { staffOrderOperations } from './staff-orders.ts';
 import { statsOperations } from './stats.ts';
 import { updateOperations } from './updates.ts';
 import { voteAuditOperations } from './vote-audit.ts';
@@ -30,4 +32,6 @@ export const operations: readonly Operation[] = [
   ...webhookOperations,
   ...statsOperations,
   ...mailPreferenceOperations,
+  ...staffOrderOperations,
+  ...staffAuditOperations,
 ] as unknown as readonly Operation[];

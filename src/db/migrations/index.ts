@@ -33,6 +33,7 @@ import * as mailPreferences from './034-mail-preferences.ts';
 import * as workflowStarts from './036-workflow-starts.ts';
 import * as launchWeekEnd from './037-launch-week-end.ts';
 import * as pageCountSeen from './038-page-count-seen.ts';
+import * as staff from './039-staff.ts';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -79,6 +80,7 @@ const migrations: Record<string, Migration> = {
   '036-workflow-starts': workflowStarts,
   '037-launch-week-end': launchWeekEnd,
   '038-page-count-seen': pageCountSeen,
+  '039-staff': staff,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

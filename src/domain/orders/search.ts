@@ -131,7 +131,7 @@ function checkFilters(f: OrderSearchFilters): CheckedFilters {
  * (`to`, exclusive: the next day's start), so `--from 2026-03-01 --to 2026-03-01` is that day.
  * Undefined when not given, null when not a date.
  */
-function boundOf(value: string | undefined, side: 'start' | 'end'): Date | null | undefined {
+export function boundOf(value: string | undefined, side: 'start' | 'end'): Date | null | undefined {
   if (value === undefined) return undefined;
   const day = /^\d{4}-\d{2}-\d{2}$/.test(value);
   if (!day && !/^\d{4}-\d{2}-\d{2}T/.test(value)) return null;

@@ -64,6 +64,15 @@ export interface RefundDeps {
   clock?: Clock;
 }
 
+/** What a caller adds to a refund. */
+export interface RefundOptions {
+  /**
+   * Runs in the refund's transaction after its effects (the staff audit row), so the record and
+   * the effect commit together or not at all.
+   */
+  inTransaction?: (trx: Db, done: { order: OrderRow; amountCents: number; refunded: RefundedLine[] }) => Promise<void>;
+}
+
 /**
  * `orders:refund`: refunds the whole paid order, or one line (its net plus VAT), once each. The
  * money goes back first (once per key at the provider); then, in one transaction, the lines are
@@ -75,6 +84,7 @@ export async function refundOrder(
   deps: RefundDeps,
   number: string,
   position?: number,
+  options: RefundOptions = {},
 ): Promise<{ amountCents: number; refunded: RefundedLine[] }> {
   const { order, lines } = await orderDetails(db, number);
   if (!order.payment_id || !order.paid_at) throw new AppError('order_not_paid', `Order ${order.number} has no payment to refund.`);
@@ -104,6 +114,7 @@ export async function refundOrder(
       ended: endedForWebhook(done),
     });
     if (done.length) await mailRefund(trx, order, amountCents, done, dedupeKey);
+    await options.inTransaction?.(trx, { order, amountCents, refunded: done });
     return done;
   });
   await wakeCanceledLaunches(db, deps, refunded);

@@ -22,6 +22,10 @@ const SCOPE_HELP: Record<Scope, string> = {
   'listings:write': 'Create drafts, edit listings, post updates, claim listings.',
   'orders:write': 'Price orders and build checkout links (paying stays on our page).',
   'webhooks:write': 'Add, change and remove the web addresses we send your events to.',
+  // Staff keys are made by the admin command line for now; they are listed here like any key.
+  'staff:orders': 'Site team: find and refund orders.',
+  'staff:listings': 'Site team: moderate listings.',
+  'staff:audit': 'Site team: read and export the staff audit log.',
 };
 
 const NewKeyForm = z.object({

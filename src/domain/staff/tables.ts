@@ -1,0 +1,40 @@
+import type { Table } from '../../db/table-types.ts';
+
+/** The staff tables (migration 039) as knex sees them. */
+export interface StaffRoleTableRow {
+  id: number;
+  user_id: number;
+  role: string;
+  /** Null: every site. */
+  site_id: number | null;
+  granted_by: number | null;
+  granted_at: Date;
+  revoked_at: Date | null;
+  revoked_by: number | null;
+}
+
+export interface StaffAuditTableRow {
+  id: number;
+  at: Date;
+  user_id: number | null;
+  role: string | null;
+  factor: string | null;
+  operation: string;
+  input: Record<string, unknown>;
+  target_kind: string | null;
+  target_id: string | null;
+  before: unknown;
+  after: unknown;
+  request_id: string | null;
+  site_id: number | null;
+}
+
+declare module 'knex/types/tables.js' {
+  interface Tables {
+    staff_roles: Table<StaffRoleTableRow, 'id' | 'site_id' | 'granted_by' | 'granted_at' | 'revoked_at' | 'revoked_by'>;
+    staff_audit: Table<
+      StaffAuditTableRow,
+      'id' | 'at' | 'user_id' | 'role' | 'factor' | 'target_kind' | 'target_id' | 'before' | 'after' | 'request_id' | 'site_id'
+    >;
+  }
+}
