@@ -62,14 +62,26 @@ export function createWorkflowStarter(options: TemporalClientOptions): WorkflowS
   };
   const connection = () => open().connection;
   const client = () => open().client;
+  // Calls in flight, so that close() lets them finish first: closing the connection under a call
+  // whose retry timer is pending makes the SDK throw from that timer ("Channel has been shut down").
+  const inFlight = new Set<Promise<unknown>>();
+  const track = <T>(pending: Promise<T>): Promise<T> => {
+    inFlight.add(pending);
+    pending.then(
+      () => inFlight.delete(pending),
+      () => inFlight.delete(pending),
+    );
+    return pending;
+  };
+  const guarded = <T>(call: () => Promise<T>): Promise<T> => unavailableOnError(() => track(call()));
   // Bounded so that an API request answers 503 quickly while Temporal is down. The type name is
   // checked against the worker's workflow bundle, and the arguments against that workflow.
   const startBounded = <W extends WorkflowName>(workflowType: W, start: WorkflowStartOptions<Workflows[W]>) =>
-    unavailableOnError(() =>
+    guarded(() =>
       connection().withDeadline(Date.now() + START_DEADLINE_MS, () => client().workflow.start<Workflows[W]>(workflowType, start)),
     );
   const signalLaunch = <A extends unknown[]>(listingId: number, siteKey: string, signal: SignalDefinition<A>, signalArgs: A) =>
-    unavailableOnError(() =>
+    guarded(() =>
       connection().withDeadline(Date.now() + START_DEADLINE_MS, () =>
         client().workflow.signalWithStart<Workflows['listingLaunchWorkflow'], unknown[]>('listingLaunchWorkflow', {
           taskQueue: TASK_QUEUES.listings,
@@ -90,7 +102,7 @@ export function createWorkflowStarter(options: TemporalClientOptions): WorkflowS
   // The messages of running flows: a closed or missing run answers null (not a 503).
   const message = <T>(workflowId: string, deadlineMs: number, send: (handle: WorkflowHandle) => Promise<T>) =>
     nullWhenNotFound(() =>
-      unavailableOnError(() => connection().withDeadline(Date.now() + deadlineMs, () => send(client().workflow.getHandle(workflowId)))),
+      guarded(() => connection().withDeadline(Date.now() + deadlineMs, () => send(client().workflow.getHandle(workflowId)))),
     );
   return {
     async recheckLaunch(listingId, siteKey) {
@@ -125,7 +137,7 @@ export function createWorkflowStarter(options: TemporalClientOptions): WorkflowS
       });
       // Without a worker the wait would never end: the caller is told at once (the run stays and
       // goes ahead when a worker starts). A worker stopped a moment ago may still count as polling.
-      const { pollers } = await unavailableOnError(() =>
+      const { pollers } = await guarded(() =>
         connection().withDeadline(Date.now() + START_DEADLINE_MS, () =>
           connection().workflowService.describeTaskQueue({ namespace: options.namespace, taskQueue: { name: TASK_QUEUES.drafts } }),
         ),
@@ -176,7 +188,7 @@ export function createWorkflowStarter(options: TemporalClientOptions): WorkflowS
       return message(claimWorkflowId(claimId), CHECK_DEADLINE_MS, (handle) => handle.executeUpdate(verifyNowUpdate));
     },
     async signalClaimLinkOpened(claimId) {
-      await unavailableOnError(() =>
+      await guarded(() =>
         connection().withDeadline(Date.now() + START_DEADLINE_MS, () =>
           client().workflow.getHandle(claimWorkflowId(claimId)).signal(emailLinkOpenedSignal),
         ),
@@ -194,7 +206,7 @@ export function createWorkflowStarter(options: TemporalClientOptions): WorkflowS
       await startBounded('orderWorkflow', orderStart(input, listingIds));
     },
     async signalPayment(input, listingIds, signal) {
-      await unavailableOnError(() =>
+      await guarded(() =>
         connection().withDeadline(Date.now() + START_DEADLINE_MS, () =>
           client().workflow.signalWithStart('orderWorkflow', {
             ...orderStart(input, listingIds),
@@ -217,9 +229,10 @@ export function createWorkflowStarter(options: TemporalClientOptions): WorkflowS
     },
     async ping() {
       // Bounded: the SDK's own retries would outlive the readiness probe that asked.
-      await connection().withDeadline(Date.now() + 2_000, () => connection().workflowService.getSystemInfo({}));
+      await track(connection().withDeadline(Date.now() + 2_000, () => connection().workflowService.getSystemInfo({})));
     },
     close: async () => {
+      await Promise.allSettled([...inFlight]);
       await temporal?.connection.close();
     },
   };
