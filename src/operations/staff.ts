@@ -5,6 +5,7 @@ import type { StaffRole } from '../domain/staff/roles.ts';
 import type { Db } from '../db/knex.ts';
 import type { ErrorCode } from '../errors/errors.ts';
 import { callerId, type OperationContext } from './operation.ts';
+import { sessionFactorOf } from './second-factor.ts';
 
 /**
  * What every staff operation shares: the role check made on each call (the key's scope is not
@@ -15,8 +16,11 @@ import { callerId, type OperationContext } from './operation.ts';
 export const STAFF_ERROR_CODES: ErrorCode[] = ['staff_role_required', 'not_found'];
 
 /** The acting staff member on this site, or the refusal. */
-export const asStaff = (ctx: OperationContext, roles: readonly StaffRole[]): Promise<StaffActor> =>
-  requireStaff(ctx.db, callerId(ctx), ctx.site.id, roles);
+export async function asStaff(ctx: OperationContext, roles: readonly StaffRole[]): Promise<StaffActor> {
+  const actor = await requireStaff(ctx.db, callerId(ctx), ctx.site.id, roles);
+  // The audit names the factor of a web session; API keys are not second-factor sessions (null).
+  return { ...actor, factor: (await sessionFactorOf(ctx))?.factor ?? null };
+}
 
 /** Appends the action's audit row (in `db`, the transaction of its effect when it has one). */
 export const audit = (

@@ -34,6 +34,7 @@ import * as workflowStarts from './036-workflow-starts.ts';
 import * as launchWeekEnd from './037-launch-week-end.ts';
 import * as pageCountSeen from './038-page-count-seen.ts';
 import * as staff from './039-staff.ts';
+import * as staffSecondFactor from './040-staff-second-factor.ts';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -81,6 +82,7 @@ const migrations: Record<string, Migration> = {
   '037-launch-week-end': launchWeekEnd,
   '038-page-count-seen': pageCountSeen,
   '039-staff': staff,
+  '040-staff-second-factor': staffSecondFactor,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -6,7 +6,7 @@ import { rolesOf, STAFF_ROLES, type StaffRole } from './roles.ts';
 export interface StaffActor {
   userId: number;
   role: StaffRole;
-  /** The second factor the session was confirmed with; null until staff have second factors. */
+  /** The second factor of the web session acting (totp, recovery_code); null for API keys and the CLI. */
   factor: string | null;
 }
 

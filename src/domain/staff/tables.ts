@@ -1,6 +1,6 @@
 import type { Table } from '../../db/table-types.ts';
 
-/** The staff tables (migration 039) as knex sees them. */
+/** The staff tables (migrations 039, 040) as knex sees them. */
 export interface StaffRoleTableRow {
   id: number;
   user_id: number;
@@ -29,6 +29,27 @@ export interface StaffAuditTableRow {
   site_id: number | null;
 }
 
+export interface StaffTotpTableRow {
+  user_id: number;
+  secret_box: Buffer;
+  created_at: Date;
+  confirmed_at: Date | null;
+  last_step: string | number | null;
+}
+
+export interface StaffRecoveryCodeTableRow {
+  id: number;
+  user_id: number;
+  code_hash: string;
+  used_at: Date | null;
+}
+
+export interface WebSessionFactorTableRow {
+  session_id_hash: string;
+  factor: string;
+  verified_at: Date;
+}
+
 declare module 'knex/types/tables.js' {
   interface Tables {
     staff_roles: Table<StaffRoleTableRow, 'id' | 'site_id' | 'granted_by' | 'granted_at' | 'revoked_at' | 'revoked_by'>;
@@ -36,5 +57,8 @@ declare module 'knex/types/tables.js' {
       StaffAuditTableRow,
       'id' | 'at' | 'user_id' | 'role' | 'factor' | 'target_kind' | 'target_id' | 'before' | 'after' | 'request_id' | 'site_id'
     >;
+    staff_totp: Table<StaffTotpTableRow, 'created_at' | 'confirmed_at' | 'last_step'>;
+    staff_recovery_codes: Table<StaffRecoveryCodeTableRow, 'id' | 'used_at'>;
+    web_session_factors: Table<WebSessionFactorTableRow>;
   }
 }

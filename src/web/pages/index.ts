@@ -3,6 +3,7 @@ import { accountLaunchPages } from './account-launch.ts';
 import { accountListingPages } from './account-listings.ts';
 import { badgePages } from './badges.ts';
 import { apiKeyPages } from './api-keys.ts';
+import { secondFactorPages } from './second-factor.ts';
 import { claimLinkPages } from './claim-link.ts';
 import { claimPages } from './claims.ts';
 import { categoryPages } from './categories.ts';
@@ -48,6 +49,7 @@ export const pageModules: PageRoutes[] = [
   accountPages,
   mailPreferencePages,
   apiKeyPages,
+  secondFactorPages,
   connectedAppPages,
   devMailboxPages,
   // Owner content: public pages and the owner's editors.
