@@ -152,11 +152,20 @@ test.serial('a verified factor counts for 12 hours; money actions want one from 
   t.true(isRecent(await sessionFactorOf(ctx), clock.now()));
   t.is((await asStaff(ctx, ['support'])).factor, 'totp', 'staff actions of this session name the factor');
 
+  t.is((await client.get(`${CHECK}/recent`)).status, 200);
+
   clock.advance(11 * MINUTE);
   t.false(isRecent(await sessionFactorOf(ctx), clock.now()), 'after 10 minutes, not recent enough for money');
   t.is((await client.get(CHECK)).status, 200, 'but still verified');
+  const money = await client.get(`${CHECK}/recent`);
+  t.is(money.status, 303, 'requireRecentFactor asks again');
+  t.is(money.location, `${PAGE}?return_to=${encodeURIComponent(`${CHECK}/recent`)}&again=1`);
+  t.true((await client.get(money.location!)).text.includes('Money actions need a code from the last 10 minutes.'));
+  const fresh = await post(client, `${PAGE}/verify`, codeFor(secret), `${CHECK}/recent`);
+  t.is(fresh.location, `${CHECK}/recent`);
+  t.is((await client.get(`${CHECK}/recent`)).status, 200);
 
-  clock.advance(12 * 60 * MINUTE - 11 * MINUTE);
+  clock.advance(12 * 60 * MINUTE);
   const expired = await client.get(CHECK);
   t.is(expired.status, 303, 'after 12 hours the factor is asked again');
   t.is((await asStaff(ctx, ['support'])).factor, null);

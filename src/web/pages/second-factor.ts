@@ -10,7 +10,7 @@ import { pageContext } from '../invoke.ts';
 import { renderPage } from '../render.ts';
 import { safeReturnTo } from '../return-to.ts';
 import { currentUser, requireUser } from '../session.ts';
-import { requireStaffFactor, SECOND_FACTOR_PAGE } from '../staff-factor.ts';
+import { requireRecentFactor, requireStaffFactor, SECOND_FACTOR_PAGE } from '../staff-factor.ts';
 import type { WebServices } from '../web-services.ts';
 import type { PageRoutes } from './page-routes.ts';
 
@@ -52,9 +52,12 @@ export const secondFactorPages: PageRoutes = (router, services) => {
     ctx.redirect(returnTo(ctx));
   });
 
-  // The smallest page behind the gate: says whether this session's factor counts.
+  // The smallest pages behind the gates: say whether this session's factor counts (for money actions too).
   router.get(`${SECOND_FACTOR_PAGE}/check`, requireStaffFactor(services), async function checkSecondFactor(ctx) {
     await renderPage(ctx, services, { title: 'Second factor', main: html`<p>This session is verified.</p>` });
+  });
+  router.get(`${SECOND_FACTOR_PAGE}/check/recent`, requireRecentFactor(services), async function checkRecentFactor(ctx) {
+    await renderPage(ctx, services, { title: 'Second factor', main: html`<p>This session was verified in the last 10 minutes.</p>` });
   });
 };
 
