@@ -37,11 +37,7 @@ export interface FactorStatus {
 
 export async function factorStatus(ctx: Ctx): Promise<FactorStatus> {
   const userId = ctx.principal!.userId;
-  const [roles, enrolled, session] = await Promise.all([
-    rolesOf(ctx.db, userId),
-    hasFactor(ctx.db, userId),
-    sessionFactorOf(ctx),
-  ]);
+  const [roles, enrolled, session] = await Promise.all([rolesOf(ctx.db, userId), hasFactor(ctx.db, userId), sessionFactorOf(ctx)]);
   return { staff: roles.length > 0, enrolled, session, recent: isRecent(session, ctx.clock.now()) };
 }
 

@@ -5,9 +5,11 @@ import { Secret, TOTP } from 'otpauth';
 import { createVerifiedUser } from '../../src/auth/accounts.ts';
 import { hashSessionId } from '../../src/auth/sessions.ts';
 import { grant } from '../../src/domain/staff/roles.ts';
+import { isRecent } from '../../src/domain/staff/second-factor.ts';
 import { ManualClock } from '../../src/domain/time/clock.ts';
 import { operationContext } from '../../src/operations/context.ts';
 import { sessionPrincipal } from '../../src/operations/invoke.ts';
+import { sessionFactorOf } from '../../src/operations/second-factor.ts';
 import { asStaff } from '../../src/operations/staff.ts';
 import { seriousViolations } from '../helpers/axe.ts';
 import { signInOnPage, startBrowserTestEnv } from '../helpers/browser.ts';
@@ -59,43 +61,55 @@ async function enrol(t: ExecutionContext, client: WebClient) {
   t.is(page.$('figure.qr svg').length, 1, 'beside a QR code');
   const done = await post(client, `${PAGE}/confirm`, codeFor(secret));
   t.is(done.status, 200);
-  const codes = done.$('.recovery-codes code').map((_, el) => done.$(el).text()).get();
+  const codes = done
+    .$('.recovery-codes code')
+    .map((_, el) => done.$(el).text())
+    .get();
   return { secret, codes, done };
 }
 
-test.serial('enrolment shows the secret and a QR code; a wrong code is refused, a right one opens the gate and shows 10 recovery codes once', async (t) => {
-  const { user, client } = await staffMember('enrol@example.com');
-  const gate = await client.get(CHECK);
-  t.is(gate.status, 303, 'a staff member without a factor is sent to the factor page');
-  t.is(gate.location, `${PAGE}?return_to=${encodeURIComponent(CHECK)}`);
+test.serial(
+  'enrolment shows the secret and a QR code; a wrong code is refused, a right one opens the gate and shows 10 recovery codes once',
+  async (t) => {
+    const { user, client } = await staffMember('enrol@example.com');
+    const gate = await client.get(CHECK);
+    t.is(gate.status, 303, 'a staff member without a factor is sent to the factor page');
+    t.is(gate.location, `${PAGE}?return_to=${encodeURIComponent(CHECK)}`);
 
-  const first = await client.get(gate.location!);
-  const secret = first.$('.totp-secret').text().replace(/\s/g, '');
-  t.is((await client.get(PAGE)).$('.totp-secret').text().replace(/\s/g, ''), secret, 'a reload shows the same key until confirmed');
-  const stored = await db()('staff_totp').where({ user_id: user.id }).first();
-  t.false(stored!.secret_box.toString('latin1').includes(secret), 'the key is stored sealed');
+    const first = await client.get(gate.location!);
+    const secret = first.$('.totp-secret').text().replace(/\s/g, '');
+    t.is((await client.get(PAGE)).$('.totp-secret').text().replace(/\s/g, ''), secret, 'a reload shows the same key until confirmed');
+    const stored = await db()('staff_totp').where({ user_id: user.id }).first();
+    t.false(stored!.secret_box.toString('latin1').includes(secret), 'the key is stored sealed');
 
-  const wrong = await post(client, `${PAGE}/confirm`, codeFor(secret, new Date(clock.now().getTime() - 10 * MINUTE)));
-  t.is(wrong.status, 400);
-  t.true(wrong.text.includes('That code is not right'));
-  t.is((await client.get(CHECK)).status, 303, 'still not verified');
+    const wrong = await post(client, `${PAGE}/confirm`, codeFor(secret, new Date(clock.now().getTime() - 10 * MINUTE)));
+    t.is(wrong.status, 400);
+    t.true(wrong.text.includes('That code is not right'));
+    t.is((await client.get(CHECK)).status, 303, 'still not verified');
 
-  const done = await post(client, `${PAGE}/confirm`, codeFor(secret));
-  t.is(done.status, 200);
-  const codes = done.$('.recovery-codes code').map((_, el) => done.$(el).text()).get();
-  t.is(codes.length, 10);
-  t.is(new Set(codes).size, 10);
-  const rows = await db()('staff_recovery_codes').where({ user_id: user.id });
-  t.is(rows.length, 10);
-  t.false(rows.some((r) => codes.includes(r.code_hash)), 'codes are stored hashed');
+    const done = await post(client, `${PAGE}/confirm`, codeFor(secret));
+    t.is(done.status, 200);
+    const codes = done
+      .$('.recovery-codes code')
+      .map((_, el) => done.$(el).text())
+      .get();
+    t.is(codes.length, 10);
+    t.is(new Set(codes).size, 10);
+    const rows = await db()('staff_recovery_codes').where({ user_id: user.id });
+    t.is(rows.length, 10);
+    t.false(
+      rows.some((r) => codes.includes(r.code_hash)),
+      'codes are stored hashed',
+    );
 
-  const open = await client.get(CHECK);
-  t.is(open.status, 200);
-  t.true(open.text.includes('This session is verified.'));
-  const again = await client.get(PAGE);
-  t.is(again.$('.totp-secret').length, 0, 'the key is never shown again');
-  t.is(again.$('.recovery-codes').length, 0, 'nor the recovery codes');
-});
+    const open = await client.get(CHECK);
+    t.is(open.status, 200);
+    t.true(open.text.includes('This session is verified.'));
+    const again = await client.get(PAGE);
+    t.is(again.$('.totp-secret').length, 0, 'the key is never shown again');
+    t.is(again.$('.recovery-codes').length, 0, 'nor the recovery codes');
+  },
+);
 
 test.serial('a new session verifies with a TOTP code (once), or a recovery code that works only once', async (t) => {
   const { client } = await staffMember('verify@example.com');
@@ -147,8 +161,6 @@ test.serial('a verified factor counts for 12 hours; money actions want one from 
     host: new URL(env.baseUrl).host,
     principal: sessionPrincipal(user.id, hashSessionId(client.cookies.get('ld_session')!)),
   });
-  const { isRecent } = await import('../../src/domain/staff/second-factor.ts');
-  const { sessionFactorOf } = await import('../../src/operations/second-factor.ts');
   t.true(isRecent(await sessionFactorOf(ctx), clock.now()));
   t.is((await asStaff(ctx, ['support'])).factor, 'totp', 'staff actions of this session name the factor');
 

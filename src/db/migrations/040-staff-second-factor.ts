@@ -25,7 +25,9 @@ export async function up(db: Knex): Promise<void> {
     t.text('factor').notNullable().comment('totp | recovery_code');
     t.timestamp('verified_at', { useTz: true }).notNullable();
   });
-  await db.raw(`ALTER TABLE web_session_factors ADD CONSTRAINT web_session_factors_factor_check CHECK (factor IN ('totp', 'recovery_code'))`);
+  await db.raw(
+    `ALTER TABLE web_session_factors ADD CONSTRAINT web_session_factors_factor_check CHECK (factor IN ('totp', 'recovery_code'))`,
+  );
 }
 
 export async function down(db: Knex): Promise<void> {

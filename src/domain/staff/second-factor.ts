@@ -62,7 +62,10 @@ export async function pendingEnrolment(db: Db, secrets: AppSecrets, userId: numb
   if (row) secret = await open(secrets, row.secret_box);
   else {
     secret = new Secret({ size: 20 }).base32;
-    await db('staff_totp').insert({ user_id: userId, secret_box: await seal(secrets, secret) }).onConflict('user_id').ignore();
+    await db('staff_totp')
+      .insert({ user_id: userId, secret_box: await seal(secrets, secret) })
+      .onConflict('user_id')
+      .ignore();
     const stored = (await db('staff_totp').where({ user_id: userId }).first())!;
     secret = await open(secrets, stored.secret_box); // a concurrent first view may have won
   }
