@@ -34,7 +34,7 @@ export interface StaffTotpTableRow {
   secret_box: Buffer;
   created_at: Date;
   confirmed_at: Date | null;
-  last_step: string | number | null;
+  last_step: number | null;
 }
 
 export interface StaffRecoveryCodeTableRow {
