@@ -2,7 +2,7 @@ import type { Middleware } from 'koa';
 import compose from 'koa-compose';
 import type { StaffRole } from '../../../domain/staff/roles.ts';
 import { AppError, forbidden } from '../../../errors/errors.ts';
-import { staffRolesHere } from '../../../operations/read-models/staff.ts';
+import { staffRolesHere, withStaffScopes } from '../../../operations/read-models/staff.ts';
 import { pageContext } from '../../invoke.ts';
 import { requireUser } from '../../session.ts';
 import type { WebServices } from '../../web-services.ts';
@@ -29,7 +29,11 @@ function checkStaffRole(services: WebServices): Middleware {
     // Console pages hold buyers' data: never kept by a browser or a cache in between.
     ctx.set('Cache-Control', 'no-store, private');
     try {
-      ctx.state.staffRoles = await staffRolesHere(await pageContext(ctx, services));
+      const c = await pageContext(ctx, services);
+      const roles = await staffRolesHere(c);
+      ctx.state.staffRoles = roles;
+      // The operations the console's pages invoke run with this context (src/web/invoke.ts).
+      ctx.state.pageContext = Promise.resolve(withStaffScopes(c, roles));
     } catch (err) {
       if (err instanceof AppError && err.code === 'staff_role_required') {
         throw forbidden('staff_role_required', 'These pages are for the site team, and your account has no staff role here.');
