@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import { coveredWeeks } from '../domain/orders/line-text.ts';
 import { orderDetails, refundOrder } from '../domain/orders/support.ts';
 import { ORDER_STATUSES, searchOrders } from '../domain/orders/search.ts';
 import { notFound } from '../errors/errors.ts';
+import { orderWorkflowId } from '../workflows/contracts/workflow-ids.ts';
 import { defineOperation, type OperationContext } from './operation.ts';
 import { asStaff, audit, STAFF_ERROR_CODES } from './staff.ts';
 
@@ -119,4 +121,89 @@ const lineView = (r: Awaited<ReturnType<typeof refundOrder>>['refunded'][number]
   ended: r.ended.map((e) => ({ kind: e.kind, listing_id: e.listing_id, text: e.text })),
 });
 
-export const staffOrderOperations = [staffSearchOrdersOp, staffRefundOrderLineOp] as const;
+const StaffLine = z.object({
+  position: z.int(),
+  product: z.string(),
+  listing_id: z.int().nullable(),
+  listing_name: z.string().nullable(),
+  options: z.record(z.string(), z.unknown()),
+  net_cents: z.int(),
+  vat_cents: z.int(),
+  weeks: z.array(z.string()).nullable().describe('The ISO weeks the line covers (featured, a scheduled launch); null otherwise'),
+  fulfilled_at: z.string().nullable(),
+  refunded_at: z.string().nullable(),
+  ended: z.array(Ended).describe('What its refund ended (empty until refunded)'),
+});
+
+export const staffGetOrderOp = defineOperation({
+  name: 'staff_get_order',
+  summary: 'Site team: one order of this site in full',
+  description:
+    'An order as support needs it: the buyer, its lines with the weeks each covers, the payment events, the refunds and what ' +
+    'each refunded line ended, and the id of its workflow. For support and admins; the read is recorded in the staff audit log.',
+  method: 'GET',
+  path: '/staff/orders/{number}',
+  scope: 'staff:orders',
+  idempotent: false,
+  readOnly: true,
+  errorCodes: STAFF_ERROR_CODES,
+  tags: ['staff'],
+  input: z.object({ number: z.string().min(1).max(40).describe('The order number') }),
+  output: z.object({
+    number: z.string(),
+    status: z.enum(ORDER_STATUSES),
+    email: z.string().describe('The buyer’s email'),
+    billing_name: z.string().nullable(),
+    total_cents: z.int(),
+    currency: z.string(),
+    created_at: z.string(),
+    paid_at: z.string().nullable(),
+    payment_method: z.string().nullable(),
+    attention_reason: z.string().nullable(),
+    workflow_id: z.string(),
+    lines: z.array(StaffLine),
+    payments: z.array(z.object({ type: z.string(), provider: z.string(), received_at: z.string() })),
+    refunds: z.array(z.object({ amount_cents: z.int(), line_position: z.int().nullable(), created_at: z.string() })),
+  }),
+  async handler(input, ctx) {
+    const actor = await asStaff(ctx, ['admin', 'support']);
+    const { order, buyerEmail, lines, events, refunds } = await orderDetails(ctx.db, input.number);
+    if (order.site_id !== ctx.site.id) throw notFound(`Order ${input.number}`);
+    await audit(ctx, actor, { operation: 'staff_get_order', input, target: { kind: 'order', id: order.number } });
+    const positionOf = new Map(lines.map((l) => [l.id, l.position]));
+    return {
+      number: order.number,
+      status: order.status,
+      email: buyerEmail,
+      billing_name: order.billing.name,
+      total_cents: order.total_cents,
+      currency: order.currency,
+      created_at: order.created_at.toISOString(),
+      paid_at: order.paid_at?.toISOString() ?? null,
+      payment_method: order.payment_method,
+      attention_reason: order.attention_reason,
+      workflow_id: orderWorkflowId(order.number),
+      lines: lines.map((l) => ({
+        position: l.position,
+        product: l.product,
+        listing_id: l.listing_id,
+        listing_name: l.listing_name,
+        options: l.options,
+        net_cents: l.net_cents,
+        vat_cents: l.vat_cents,
+        weeks: coveredWeeks(l, order.paid_at),
+        fulfilled_at: l.fulfilled_at?.toISOString() ?? null,
+        refunded_at: l.refunded_at?.toISOString() ?? null,
+        ended: l.ended.map((e) => ({ kind: e.kind, listing_id: e.listing_id, text: e.text })),
+      })),
+      payments: events.map((e) => ({ type: e.type, provider: e.provider, received_at: new Date(e.received_at).toISOString() })),
+      refunds: refunds.map((r) => ({
+        amount_cents: r.amount_cents,
+        line_position: r.order_line_id === null ? null : (positionOf.get(r.order_line_id) ?? null),
+        created_at: new Date(r.created_at).toISOString(),
+      })),
+    };
+  },
+});
+
+export const staffOrderOperations = [staffSearchOrdersOp, staffRefundOrderLineOp, staffGetOrderOp] as const;

@@ -144,6 +144,28 @@ test.serial('staff_search_orders: admin and support find this site’s orders by
   t.deepEqual(bad.body.errors.map((e: { path: string }) => e.path).sort(), ['from', 'status']);
 });
 
+test.serial(
+  'staff_get_order: admin and support read an order in full (lines with their weeks, payments, workflow id); audited',
+  async (t) => {
+    const { number, buyer, featured } = await paidOrder();
+    for (const who of ['admin', 'support'] as const) {
+      const res = await both(t, who, 'staff_get_order', { number }, 200);
+      t.like(res.body, { number, status: 'fulfilled', email: buyer.email, workflow_id: `order:${number}`, refunds: [] });
+      t.like(res.body.lines[0], { position: 0, product: 'featured', listing_id: featured, refunded_at: null, ended: [] });
+      t.is(res.body.lines[0].weeks.length, 1);
+      t.true(res.body.payments.length > 0);
+    }
+    await both(t, 'moderator', 'staff_get_order', { number }, 403, 'insufficient_scope');
+    await both(t, 'nonStaff', 'staff_get_order', { number }, 403, 'insufficient_scope');
+    await both(t, 'revoked', 'staff_get_order', { number }, 403, 'staff_role_required');
+    await both(t, 'otherSite', 'staff_get_order', { number }, 404, 'not_found');
+    const rows = await db()('staff_audit').where({ operation: 'staff_get_order', target_id: number });
+    // admin and support, each over REST and MCP
+    t.is(rows.length, 4);
+    t.like(rows[0], { target_kind: 'order', user_id: cast.admin.userId, role: 'admin' });
+  },
+);
+
 test.serial('staff_refund_order_line: support and admin refund a line, which ends what it bought; the audit row says it all', async (t) => {
   const { number, featured, placed } = await paidOrder();
   const refuse = { number, line: 1, reason: 'asked by the buyer' };

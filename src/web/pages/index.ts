@@ -39,6 +39,7 @@ import { votePages } from './votes.ts';
 import { votePolicyPages } from './vote-audit.ts';
 import { listingMediaPages } from './listing-media.ts';
 import { webhookPages } from './webhooks.ts';
+import { staffPages } from './staff/index.ts';
 
 /** Every page module of the site; add one line per new module. */
 export const pageModules: PageRoutes[] = [
@@ -96,4 +97,6 @@ export const pageModules: PageRoutes[] = [
   webhookPages,
   // Mail people can stop: the one-click link's page (its POST is in router.ts, outside the CSRF check).
   unsubscribePages,
+  // The site team's console.
+  staffPages,
 ];

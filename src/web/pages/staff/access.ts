@@ -1,0 +1,48 @@
+import type { Middleware } from 'koa';
+import compose from 'koa-compose';
+import type { StaffRole } from '../../../domain/staff/roles.ts';
+import { AppError, forbidden } from '../../../errors/errors.ts';
+import { staffRolesHere, withStaffScopes } from '../../../operations/read-models/staff.ts';
+import { pageContext } from '../../invoke.ts';
+import { requireUser } from '../../session.ts';
+import type { WebServices } from '../../web-services.ts';
+
+declare module 'koa' {
+  interface DefaultState {
+    /** The staff roles of the signed-in person on this site (set by requireStaff). */
+    staffRoles?: StaffRole[];
+  }
+}
+
+/**
+ * The one gate of every console page: signed in (else the sign-in page), holding a staff role on
+ * this site (none: a 403 page; staff of other sites only: a 404 page). The second-factor check
+ * belongs here too, so no console page can be reached without it. Each operation a page calls
+ * checks the role it needs again; this gate only keeps everyone else out of the console.
+ */
+export function requireStaff(services: WebServices): Middleware {
+  return compose([requireUser(services), checkStaffRole(services)]);
+}
+
+function checkStaffRole(services: WebServices): Middleware {
+  return async function staffOnly(ctx, next) {
+    // Console pages hold buyers' data: never kept by a browser or a cache in between.
+    ctx.set('Cache-Control', 'no-store, private');
+    try {
+      const c = await pageContext(ctx, services);
+      const roles = await staffRolesHere(c);
+      ctx.state.staffRoles = roles;
+      // The operations the console's pages invoke run with this context (src/web/invoke.ts).
+      ctx.state.pageContext = Promise.resolve(withStaffScopes(c, roles));
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'staff_role_required') {
+        throw forbidden('staff_role_required', 'These pages are for the site team, and your account has no staff role here.');
+      }
+      throw err;
+    }
+    return next();
+  };
+}
+
+/** The roles requireStaff found (empty outside its routes). */
+export const staffRoles = (state: { staffRoles?: StaffRole[] }): StaffRole[] => state.staffRoles ?? [];
