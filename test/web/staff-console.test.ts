@@ -6,6 +6,7 @@ import { grant, type StaffRole } from '../../src/domain/staff/roles.ts';
 import { ManualClock } from '../../src/domain/time/clock.ts';
 import { isoWeekStart } from '../../src/workflows/contracts/weeks.ts';
 import { seriousViolations } from '../helpers/axe.ts';
+import { markSessionFactor } from '../../src/domain/staff/second-factor.ts';
 import { signInOnPage, startBrowserTestEnv } from '../helpers/browser.ts';
 import type { TestEnv } from '../helpers/env.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
@@ -42,6 +43,15 @@ async function person(roles: StaffRole[], site: string | null = 'main') {
 }
 
 /** A buyer's paid, fulfilled order of one featured line for this week and next. */
+/**
+ * The person's sessions count as verified with a second factor now (the factor itself, TOTP and
+ * recovery codes, is tested in second-factor.test.ts); a console page asks for it otherwise.
+ */
+async function withFactor(userId: number): Promise<void> {
+  const sessions = await db()('web_sessions').where({ user_id: userId }).pluck('id_hash');
+  for (const id of sessions) await markSessionFactor(db(), id, 'totp', clock.now());
+}
+
 async function paidFeaturedOrder() {
   const buyer = await env.user(['account:read', 'orders:write', 'listings:write']);
   const listing = await insertLiveListing(db(), {
@@ -79,6 +89,10 @@ for (const [label, viewport] of [
       const context = await browser.newContext({ baseURL: env.baseUrl, viewport });
       const page = await context.newPage();
       await signInOnPage(page, support.email, PASSWORD);
+      // Without a second factor in this session, the console sends the person to verify one first.
+      await page.goto('/staff');
+      await page.waitForURL(/\/account\/second-factor\?return_to=%2Fstaff/);
+      await withFactor(support.userId);
       await page.goto('/staff');
       await t.notThrowsAsync(page.getByText('Find orders and refund them').waitFor());
       t.is(await page.getByRole('link', { name: 'Read and export the audit log of staff actions' }).count(), 0);
@@ -126,6 +140,7 @@ for (const [label, viewport] of [
       const adminContext = await browser.newContext({ baseURL: env.baseUrl, viewport });
       const adminPage = await adminContext.newPage();
       await signInOnPage(adminPage, admin.email, PASSWORD);
+      await withFactor(admin.userId);
       await adminPage.goto(`/staff/audit?target_id=${order.number}`);
       const refundRow = adminPage.locator(`tr[data-audit="staff_refund_order_line"][data-target="${order.number}"]`);
       await refundRow.waitFor();
@@ -145,6 +160,7 @@ test.serial('a moderator sees no orders and no refund form; a forced refund is r
   const moderator = await person(['moderator']);
   const web = new WebClient(env.baseUrl);
   t.is((await web.signIn(moderator.email, PASSWORD)).status, 303);
+  await withFactor(moderator.userId);
   const home = await web.get('/staff');
   t.is(home.status, 200);
   t.is(home.$('a[href="/staff/orders"]').length, 0);
@@ -175,6 +191,7 @@ test.serial(
     const elsewhere = await person(['support'], 'makers');
     const staffWeb = new WebClient(env.baseUrl);
     await staffWeb.signIn(elsewhere.email, PASSWORD);
+    await withFactor(elsewhere.userId);
     t.is((await staffWeb.get('/staff/orders')).status, 404);
     const visitor = await new WebClient(env.baseUrl).get('/staff');
     t.is(visitor.status, 303);

@@ -5,6 +5,7 @@ import { AppError, forbidden } from '../../../errors/errors.ts';
 import { staffRolesHere, withStaffScopes } from '../../../operations/read-models/staff.ts';
 import { pageContext } from '../../invoke.ts';
 import { requireUser } from '../../session.ts';
+import { requireStaffFactor } from '../../staff-factor.ts';
 import type { WebServices } from '../../web-services.ts';
 
 declare module 'koa' {
@@ -16,12 +17,13 @@ declare module 'koa' {
 
 /**
  * The one gate of every console page: signed in (else the sign-in page), holding a staff role on
- * this site (none: a 403 page; staff of other sites only: a 404 page). The second-factor check
- * belongs here too, so no console page can be reached without it. Each operation a page calls
+ * this site (none: a 403 page; staff of other sites only: a 404 page), with a second factor
+ * verified in this session (else the factor page, then back), so no console page can be reached
+ * without it. Money actions add requireRecentFactor on their own routes. Each operation a page calls
  * checks the role it needs again; this gate only keeps everyone else out of the console.
  */
 export function requireStaff(services: WebServices): Middleware {
-  return compose([requireUser(services), checkStaffRole(services)]);
+  return compose([requireUser(services), checkStaffRole(services), requireStaffFactor(services)]);
 }
 
 function checkStaffRole(services: WebServices): Middleware {

@@ -12,6 +12,7 @@ import { invokeForPage, pageContext } from '../../invoke.ts';
 import { renderPage } from '../../render.ts';
 import type { WebServices } from '../../web-services.ts';
 import type { PageRoutes } from '../page-routes.ts';
+import { requireRecentFactor } from '../../staff-factor.ts';
 import { requireStaff } from './access.ts';
 import { ORDERS_PATH, STATUS_WORDS } from './orders.ts';
 
@@ -29,22 +30,27 @@ export const staffOrderPage: PageRoutes = (router, services) => {
     await orderPage(ctx, services, await loadOrder(ctx, services));
   });
 
-  router.post(`${ORDERS_PATH}/{number}/lines/{position}/refund`, requireStaff(services), async function refundLine(ctx) {
-    const number = orderNumber(ctx);
-    const position = Number(ctx.params.position);
-    if (!/^\d{1,4}$/.test(ctx.params.position ?? '')) throw notFound('The line');
-    const body = formBody(ctx);
-    const reason = formString(body, 'reason').trim();
-    if (!reason || reason.length > REASON_MAX) {
-      const order = await loadOrder(ctx, services);
-      const message = reason ? `Keep the reason under ${REASON_MAX} characters.` : 'Say why this line is refunded.';
-      return orderPage(ctx, services, order, { status: 400, position, errors: { [`reason-${position}`]: message } });
-    }
-    if (formString(body, 'confirm') !== 'yes') return confirmPage(ctx, services, await loadOrder(ctx, services), position, reason);
-    const done = await invokeForPage(ctx, services, staffRefundOrderLineOp, { number, line: position, reason }).catch(alreadyDone);
-    ctx.status = 303;
-    ctx.redirect(`${ORDERS_PATH}/${number}?refunded=${done ? position : 'already'}`);
-  });
+  router.post(
+    `${ORDERS_PATH}/{number}/lines/{position}/refund`,
+    requireStaff(services),
+    requireRecentFactor(services),
+    async function refundLine(ctx) {
+      const number = orderNumber(ctx);
+      const position = Number(ctx.params.position);
+      if (!/^\d{1,4}$/.test(ctx.params.position ?? '')) throw notFound('The line');
+      const body = formBody(ctx);
+      const reason = formString(body, 'reason').trim();
+      if (!reason || reason.length > REASON_MAX) {
+        const order = await loadOrder(ctx, services);
+        const message = reason ? `Keep the reason under ${REASON_MAX} characters.` : 'Say why this line is refunded.';
+        return orderPage(ctx, services, order, { status: 400, position, errors: { [`reason-${position}`]: message } });
+      }
+      if (formString(body, 'confirm') !== 'yes') return confirmPage(ctx, services, await loadOrder(ctx, services), position, reason);
+      const done = await invokeForPage(ctx, services, staffRefundOrderLineOp, { number, line: position, reason }).catch(alreadyDone);
+      ctx.status = 303;
+      ctx.redirect(`${ORDERS_PATH}/${number}?refunded=${done ? position : 'already'}`);
+    },
+  );
 };
 
 /** A second click after the refund went through is not a failure: the page shows it refunded. */
