@@ -27,11 +27,15 @@ const FIRST = [
   'test/web/checkout.test.ts',
   'test/web/newcomer-pages.test.ts',
   'test/web/promote.test.ts',
+  'test/web/staff-console.test.ts',
+  'test/web/second-factor.test.ts',
   'test/api/drafts.test.ts',
   'test/web/signin-limits.test.ts',
   'test/api/orders-capacity.test.ts',
 ];
 const WAITING = [
+  'test/e2e/workflow-start-kill.test.ts',
+  'test/api/workflow-starts.test.ts',
   'test/e2e/worker-sigterm.test.ts',
   'test/e2e/webhook-worker-kill.test.ts',
   'test/workflows/listing-launch.test.ts',
