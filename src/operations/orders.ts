@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ErrorCode } from '../errors/errors.ts';
 import { checkRoom } from '../domain/orders/capacity-holds.ts';
 import { createCheckout } from '../domain/orders/checkout.ts';
 import { getOrderView, listOrderViews } from '../domain/orders/order-views.ts';
@@ -18,6 +19,17 @@ const pricing = (ctx: OperationContext): PricingContext => ({
   promoLimits: ctx.config.orders.promoLimits,
 });
 
+/** What pricing refuses, for quote_order and create_checkout alike (they price through one function). */
+const PRICING_ERRORS: ErrorCode[] = [
+  'not_found',
+  'order_item_refused',
+  'not_live_in_week',
+  'promo_code_invalid',
+  'rate_limited',
+  'vat_number_invalid',
+  'sold_out',
+];
+
 export const quoteOrderOp = defineOperation({
   name: 'quote_order',
   summary: 'Price an order with a VAT preview',
@@ -29,15 +41,7 @@ export const quoteOrderOp = defineOperation({
   scope: 'orders:write',
   idempotent: false,
   // Read-only, yet it refuses what cannot be priced (found by npm run fuzz: the 422 was undocumented).
-  errorCodes: [
-    'not_found',
-    'order_item_refused',
-    'not_live_in_week',
-    'promo_code_invalid',
-    'rate_limited',
-    'vat_number_invalid',
-    'sold_out',
-  ],
+  errorCodes: PRICING_ERRORS,
   readOnly: true,
   tags: ['orders'],
   input: z.object(QuoteBody),
@@ -73,18 +77,7 @@ export const createCheckoutOp = defineOperation({
   path: '/orders/checkout',
   scope: 'orders:write',
   idempotent: true,
-  errorCodes: [
-    'not_found',
-    'order_item_refused',
-    'not_live_in_week',
-    'promo_code_invalid',
-    'rate_limited',
-    'vat_number_invalid',
-    'sold_out',
-    'payments_unavailable',
-    'seller_details_missing',
-    'workflow_unavailable',
-  ],
+  errorCodes: [...PRICING_ERRORS, 'payments_unavailable', 'seller_details_missing', 'workflow_unavailable'],
   readOnly: false,
   successStatus: 201,
   tags: ['orders'],

@@ -149,15 +149,7 @@ export const staffGetOrderOp = defineOperation({
   errorCodes: STAFF_ERROR_CODES,
   tags: ['staff'],
   input: z.object({ number: z.string().min(1).max(40).describe('The order number') }),
-  output: z.object({
-    number: z.string(),
-    status: z.enum(ORDER_STATUSES),
-    email: z.string().describe('The buyer’s email'),
-    billing_name: z.string().nullable(),
-    total_cents: z.int(),
-    currency: z.string(),
-    created_at: z.string(),
-    paid_at: z.string().nullable(),
+  output: FoundOrder.omit({ invoice_label: true, listings: true }).extend({
     payment_method: z.string().nullable(),
     attention_reason: z.string().nullable(),
     workflow_id: z.string(),

@@ -55,7 +55,7 @@ test('the patterns find what they are meant to find, and only that', (t) => {
     'in ../sha' + 'red/DES' + 'IGN.md',
   ];
   for (const line of cited) t.not(citations(line).length, 0, line);
-  const plain = ['A known issue of the SDK', 'RFC 9457 §3.2', 'CARD_DESIGN = 1', '../shared.ts', 'issued 3 tokens'];
+  const plain = ['A known issue of the SDK', 'RFC 9457 §3.2', 'CARD_DESIGN = 1', '../cache/shared-json.ts', 'issued 3 tokens'];
   for (const line of plain) t.deepEqual(citations(line), [], line);
 });
 

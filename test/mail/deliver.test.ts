@@ -4,27 +4,20 @@ import { deliverOutbox, MAX_ATTEMPTS, retryDelaySeconds } from '../../src/mail/d
 import { queueMail } from '../../src/mail/outbox.ts';
 import { createMailer, type Mailer } from '../../src/mail/smtp.ts';
 import { startMailSweeper } from '../../src/mail/sweeper.ts';
-import { startTestEnv, type TestEnv } from '../helpers/env.ts';
-import { startTestSmtp, type TestSmtp } from '../helpers/smtp.ts';
+import type { TestEnv } from '../helpers/env.ts';
+import { startMailTestEnv } from '../helpers/mail-env.ts';
+import type { TestSmtp } from '../helpers/smtp.ts';
 import { eventually } from '../helpers/eventually.ts';
 
 let env: TestEnv;
 let smtp: TestSmtp;
 let mailer: Mailer;
+let close: (() => Promise<void>) | undefined;
 
 test.before(async () => {
-  env = await startTestEnv(import.meta.url);
-  smtp = await startTestSmtp();
-  mailer = createMailer({
-    baseUrl: env.baseUrl,
-    mail: { smtpUrl: smtp.url, from: 'Directory <no-reply@example.com>', sweepIntervalMs: 1000 },
-  })!;
+  ({ env, smtp, mailer, close } = await startMailTestEnv(import.meta.url));
 });
-test.after.always(async () => {
-  mailer?.close();
-  await smtp?.close();
-  await env?.close();
-});
+test.after.always(() => close?.());
 
 // Tests share one outbox, so they run one after another and each uses its own addresses.
 const db = () => env.services.db;

@@ -6,11 +6,12 @@ import { sendDueDigests } from '../../src/domain/updates/digests.ts';
 import { tellFollowersBatch } from '../../src/domain/updates/fan-out.ts';
 import { deliverOutbox } from '../../src/mail/deliver.ts';
 import { queueMail } from '../../src/mail/outbox.ts';
-import { createMailer, type Mailer } from '../../src/mail/smtp.ts';
-import { startTestEnv, type TestEnv } from '../helpers/env.ts';
+import type { Mailer } from '../../src/mail/smtp.ts';
+import type { TestEnv } from '../helpers/env.ts';
+import { startMailTestEnv } from '../helpers/mail-env.ts';
 import { insertFollowers, verifyEmail } from '../helpers/followers.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
-import { startTestSmtp, type ReceivedMail, type TestSmtp } from '../helpers/smtp.ts';
+import type { ReceivedMail, TestSmtp } from '../helpers/smtp.ts';
 
 // Every stoppable kind through the real SMTP path (outbox → nodemailer → loopback SMTP server):
 // the RFC 8058 headers, the link in words, and the one-click POST honoured at once.
@@ -18,20 +19,12 @@ import { startTestSmtp, type ReceivedMail, type TestSmtp } from '../helpers/smtp
 let env: TestEnv;
 let smtp: TestSmtp;
 let mailer: Mailer;
+let close: (() => Promise<void>) | undefined;
 
 test.before(async () => {
-  env = await startTestEnv(import.meta.url);
-  smtp = await startTestSmtp();
-  mailer = createMailer({
-    baseUrl: env.baseUrl,
-    mail: { smtpUrl: smtp.url, from: 'Directory <no-reply@example.com>', sweepIntervalMs: 1000 },
-  })!;
+  ({ env, smtp, mailer, close } = await startMailTestEnv(import.meta.url));
 });
-test.after.always(async () => {
-  mailer?.close();
-  await smtp?.close();
-  await env?.close();
-});
+test.after.always(() => close?.());
 
 const db = () => env.services.db;
 const WINDOW = 3600;

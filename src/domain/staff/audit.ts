@@ -1,4 +1,5 @@
 import type { Db } from '../../db/knex.ts';
+import type { StaffAuditTableRow } from './tables.ts';
 import type { StaffActor } from './access.ts';
 
 /**
@@ -66,21 +67,11 @@ export interface AuditFilters {
 }
 
 /** One row of the log as staff read it. */
-export interface AuditView {
+export type AuditView = Omit<StaffAuditTableRow, 'id' | 'at' | 'site_id'> & {
   id: string;
   at: string;
-  user_id: number | null;
   user_email: string | null;
-  role: string | null;
-  factor: string | null;
-  operation: string;
-  input: Record<string, unknown>;
-  target_kind: string | null;
-  target_id: string | null;
-  before: unknown;
-  after: unknown;
-  request_id: string | null;
-}
+};
 
 /** A page of the site's log, newest first, with the total. */
 export async function listAudit(db: Db, f: AuditFilters, page: number, perPage: number): Promise<{ items: AuditView[]; total: number }> {
