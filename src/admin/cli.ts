@@ -1,5 +1,4 @@
 import { systemClock } from '../domain/time/clock.ts';
-import type { Dispatcher } from 'undici';
 import { parseArgs } from 'node:util';
 import { createApiKey } from '../auth/api-keys.ts';
 import { ScopeSchema, type Scope } from '../auth/scopes.ts';
@@ -13,7 +12,8 @@ import { EDITS_LIST_USAGE, editsList } from './edits-list.ts';
 import { FLOWS_USAGE, runFlowsCommand } from './flows.ts';
 import { LAUNCH_OPTIONS, LAUNCHES_USAGE, runLaunchCommand } from './launches.ts';
 import { LISTINGS_IMPORT_USAGE, listingsImport } from './listings-import.ts';
-import { ORDER_SUPPORT_USAGE, runOrderSupportCommand, type SupportDeps } from './order-support.ts';
+import { ORDER_SUPPORT_USAGE, runOrderSupportCommand } from './order-support.ts';
+import type { Services } from '../services.ts';
 import { ORDER_OPTIONS, ORDERS_USAGE, OrderUsageError, runOrderCommand } from './orders.ts';
 import { QUESTION_OPTIONS, QUESTIONS_USAGE, QuestionUsageError, runQuestionCommand } from './questions.ts';
 import { SITE_OPTIONS, SITES_USAGE, runSiteCommand } from './sites.ts';
@@ -36,7 +36,7 @@ ${FLOWS_USAGE}
 ${STAFF_USAGE}`;
 
 /** Runs one admin command; returns the process exit code. Output is for scripts: the key alone on the last line. */
-export async function runAdmin(db: Db, argv: string[], services?: SupportDeps & { badgeAgent: Dispatcher }): Promise<number> {
+export async function runAdmin(db: Db, argv: string[], services?: Services): Promise<number> {
   const [command, ...rest] = argv;
   const { values } = parseArgs({
     args: rest,

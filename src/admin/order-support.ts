@@ -2,7 +2,9 @@ import type { Config } from '../config/config.ts';
 import type { Db } from '../db/knex.ts';
 import { formatCents, lineText } from '../domain/orders/line-text.ts';
 import { searchOrders } from '../domain/orders/search.ts';
-import { orderDetails, refundOrder, retryOrder } from '../domain/orders/support.ts';
+import { orderDetails, retryOrder } from '../domain/orders/support.ts';
+import { staffRefundOrderLineOp } from '../operations/staff-orders.ts';
+import { runOperationFromShell, type ShellServices } from './run-operation.ts';
 import { AppError } from '../errors/errors.ts';
 import type { PaymentProvider, WorkflowStarter } from '../domain/ports.ts';
 import type { Clock } from '../domain/time/clock.ts';
@@ -11,20 +13,13 @@ import { OrderUsageError, type OrderFlags } from './orders.ts';
 export const ORDER_SUPPORT_USAGE = `  npm run admin -- orders:show --number N
   npm run admin -- orders:list [--email E] [--listing ID|slug] [--status S] [--from DATE] [--to DATE] [--site K] [--limit N]
   npm run admin -- orders:retry --number N
-  npm run admin -- orders:refund --number N [--line K]`;
+  npm run admin -- orders:refund --number N [--line K] [--reason R]   (as the console's refund: audited, ends what it bought)`;
 
-/** What orders:retry and orders:refund need besides the database. */
-export interface SupportDeps {
-  config: Config;
-  workflows: WorkflowStarter;
-  /** Null when the server has no payment provider (refunds answer 503). */
-  payments: PaymentProvider | null;
-  /** What a refund reads "today" from (which placement weeks and billboard days are still to come). */
-  clock?: Clock;
-}
+/** What orders:retry and orders:refund need besides the database: the services of main.ts. */
+export type SupportDeps = ShellServices;
 
 /** Flags of the orders:* support commands (email, status and limit are the CLI's shared flags). */
-export type SupportFlags = OrderFlags & { email?: string; status?: string; limit?: string };
+export type SupportFlags = OrderFlags & { email?: string; status?: string; limit?: string; reason?: string };
 
 const COMMANDS = new Set(['orders:show', 'orders:list', 'orders:retry', 'orders:refund']);
 
@@ -53,10 +48,13 @@ export async function runOrderSupportCommand(
       const line = f.line === undefined ? undefined : Number(f.line);
       if (line !== undefined && !(Number.isInteger(line) && line >= 0))
         throw new OrderUsageError('--line must be a line position (0, 1, ...).');
-      const { amountCents, refunded } = await refundOrder(db, deps, number, line);
-      console.log(`refunded ${formatCents(amountCents)} of ${number}`);
-      for (const r of refunded) {
-        console.log(`line ${r.line.position}\t${r.line.product}\t${r.ended.length ? 'ended:' : 'nothing to end'}`);
+      const { order } = await orderDetails(db, number);
+      const site = await db('sites').where({ id: order.site_id }).first('key');
+      const reason = f.reason ?? 'Refunded from the command line.';
+      const done = await runOperationFromShell(deps, staffRefundOrderLineOp, { number, line, reason }, site?.key);
+      console.log(`refunded ${formatCents(done.amount_cents)} of ${number}`);
+      for (const r of done.refunded) {
+        console.log(`line ${r.position}\t${r.product}\t${r.ended.length ? 'ended:' : 'nothing to end'}`);
         for (const e of r.ended) console.log(`  ${e.text}`);
       }
       return 0;

@@ -7,7 +7,16 @@ export const SCOPES = ['account:read', 'listings:write', 'orders:write', 'webhoo
  * (src/domain/staff/roles.ts), and every staff operation checks the role again. OAuth, the
  * sessions and the keys page offer only SCOPES (docs/decisions/staff-roles-and-audit.md).
  */
-export const STAFF_SCOPES = ['staff:orders', 'staff:listings', 'staff:audit'] as const;
+export const STAFF_SCOPES = [
+  'staff:orders',
+  'staff:claims',
+  'staff:flows',
+  'staff:webhooks',
+  'staff:listings',
+  'staff:catalogue',
+  'staff:audit',
+  'staff:roles',
+] as const;
 export const ScopeSchema = z.enum([...SCOPES, ...STAFF_SCOPES]);
 export type Scope = z.infer<typeof ScopeSchema>;
 

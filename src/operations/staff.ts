@@ -15,8 +15,12 @@ import { sessionFactorOf } from './second-factor.ts';
 /** Codes every staff operation may answer beyond its scope's: no role (403), staff of another site (404). */
 export const STAFF_ERROR_CODES: ErrorCode[] = ['staff_role_required', 'not_found'];
 
+/** The credential of the admin command line (src/admin/run-operation.ts): break-glass, acts as admin. */
+export const COMMAND_LINE_CREDENTIAL = 'command-line';
+
 /** The acting staff member on this site, or the refusal. */
 export async function asStaff(ctx: OperationContext, roles: readonly StaffRole[]): Promise<StaffActor> {
+  if (ctx.principal?.credentialId === COMMAND_LINE_CREDENTIAL) return { userId: null, role: 'admin', factor: null };
   const actor = await requireStaff(ctx.db, callerId(ctx), ctx.site.id, roles);
   // The audit names the factor of a web session; API keys are not second-factor sessions (null).
   return { ...actor, factor: (await sessionFactorOf(ctx))?.factor ?? null };

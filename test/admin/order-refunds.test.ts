@@ -89,6 +89,11 @@ test.serial('refunding the featured line of a two-line order ends its placements
 
   const out = await refund(number, 0);
   t.regex(out, /line 0\tfeatured\tended:\n {2}Refund Featured is no longer featured in the weeks of /);
+  // The shell refunds through the console's operation: audited as the command line, in the same transaction.
+  const audited = await db()('staff_audit').where({ operation: 'staff_refund_order_line', target_id: number });
+  t.is(audited.length, 1);
+  t.like(audited[0], { user_id: null, role: 'admin', factor: null });
+  t.like(audited[0].input, { number, line: 0, reason: 'Refunded from the command line.' });
 
   t.false(await featuredOnHome('Refund Featured'));
   t.deepEqual(await db()('featured_placements').where({ listing_id: featured }), []);

@@ -94,11 +94,11 @@ for (const [label, viewport] of [
       await page.waitForURL(/\/account\/second-factor\?return_to=%2Fstaff/);
       await withFactor(support.userId);
       await page.goto('/staff');
-      await t.notThrowsAsync(page.getByText('Find orders and refund them').waitFor());
+      await t.notThrowsAsync(page.getByText('Find orders, refund them and replay stuck ones').waitFor());
       t.is(await page.getByRole('link', { name: 'Read and export the audit log of staff actions' }).count(), 0);
       await axeClean(t, page);
 
-      await page.getByRole('link', { name: 'Find orders and refund them' }).click();
+      await page.getByRole('link', { name: 'Find orders, refund them and replay stuck ones' }).click();
       await page.getByLabel('Buyer’s email').fill(order.email.toUpperCase());
       await page.getByRole('button', { name: 'Find orders' }).click();
       const row = page.locator(`tr[data-order="${order.number}"]`);

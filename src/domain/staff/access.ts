@@ -4,7 +4,8 @@ import { rolesOf, STAFF_ROLES, type StaffRole } from './roles.ts';
 
 /** Who is acting as staff: the person, and the role this action is allowed by. */
 export interface StaffActor {
-  userId: number;
+  /** Null: the admin command line, which has no account (the audit names it "command line"). */
+  userId: number | null;
   role: StaffRole;
   /** The second factor of the web session acting (totp, recovery_code); null for API keys and the CLI. */
   factor: string | null;

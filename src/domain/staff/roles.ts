@@ -13,7 +13,7 @@ export type StaffRole = (typeof STAFF_ROLES)[number];
 /** The staff scopes a key may carry per role: what the role's operations need, nothing more. */
 export const ROLE_SCOPES: Record<StaffRole, readonly Scope[]> = {
   admin: STAFF_SCOPES,
-  support: ['staff:orders'],
+  support: ['staff:orders', 'staff:claims', 'staff:flows', 'staff:webhooks'],
   moderator: ['staff:listings'],
 };
 

@@ -23,9 +23,14 @@ const SCOPE_HELP: Record<Scope, string> = {
   'orders:write': 'Price orders and build checkout links (paying stays on our page).',
   'webhooks:write': 'Add, change and remove the web addresses we send your events to.',
   // Staff keys are made by the admin command line for now; they are listed here like any key.
-  'staff:orders': 'Site team: find and refund orders.',
-  'staff:listings': 'Site team: moderate listings.',
+  'staff:orders': 'Site team: find orders, refund them and replay stuck ones.',
+  'staff:claims': 'Site team: recheck, approve and reject ownership claims.',
+  'staff:flows': 'Site team: see stuck background work and retry it.',
+  'staff:webhooks': 'Site team: see failing webhook endpoints and their errors.',
+  'staff:listings': 'Site team: moderate listings, edits and votes.',
+  'staff:catalogue': 'Site team: set products, prices, promo codes, paid slots and invoice details.',
   'staff:audit': 'Site team: read and export the staff audit log.',
+  'staff:roles': 'Site team: give and take back staff roles.',
 };
 
 const NewKeyForm = z.object({
