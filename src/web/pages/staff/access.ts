@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import compose from 'koa-compose';
-import type { StaffRole } from '../../../domain/staff/roles.ts';
+import { STAFF_ROLES, type StaffRole } from '../../../domain/staff/roles.ts';
 import { AppError, forbidden } from '../../../errors/errors.ts';
 import { staffRolesHere, withStaffScopes } from '../../../operations/read-models/staff.ts';
 import { pageContext } from '../../invoke.ts';
@@ -22,26 +22,31 @@ declare module 'koa' {
  * without it. Money actions add requireRecentFactor on their own routes. Each operation a page calls
  * checks the role it needs again; this gate only keeps everyone else out of the console.
  */
-export function requireStaff(services: WebServices): Middleware {
-  return compose([requireUser(services), checkStaffRole(services), requireStaffFactor(services)]);
+export function requireStaff(services: WebServices, area: readonly StaffRole[] = STAFF_ROLES): Middleware {
+  return compose([requireUser(services), checkStaffRole(services, area), requireStaffFactor(services)]);
 }
 
-function checkStaffRole(services: WebServices): Middleware {
+const ROLE_WORDS: Record<StaffRole, string> = { admin: 'admins', support: 'support', moderator: 'moderators' };
+
+/** `area`: the roles a page is for; staff with none of them get a 403 page saying whose it is. */
+function checkStaffRole(services: WebServices, area: readonly StaffRole[]): Middleware {
   return async function staffOnly(ctx, next) {
     // Console pages hold buyers' data: never kept by a browser or a cache in between.
     ctx.set('Cache-Control', 'no-store, private');
-    try {
-      const c = await pageContext(ctx, services);
-      const roles = await staffRolesHere(c);
-      ctx.state.staffRoles = roles;
-      // The operations the console's pages invoke run with this context (src/web/invoke.ts).
-      ctx.state.pageContext = Promise.resolve(withStaffScopes(c, roles));
-    } catch (err) {
+    const c = await pageContext(ctx, services);
+    const roles = await staffRolesHere(c).catch((err: unknown) => {
       if (err instanceof AppError && err.code === 'staff_role_required') {
         throw forbidden('staff_role_required', 'These pages are for the site team, and your account has no staff role here.');
       }
       throw err;
+    });
+    if (!roles.some((r) => area.includes(r))) {
+      const names = (rs: readonly StaffRole[]) => rs.map((r) => ROLE_WORDS[r]).join(' or ');
+      throw forbidden('staff_role_required', `This part of the console is for ${names(area)}; your role here is ${names(roles)}.`);
     }
+    ctx.state.staffRoles = roles;
+    // The operations the console's pages invoke run with this context (src/web/invoke.ts).
+    ctx.state.pageContext = Promise.resolve(withStaffScopes(c, roles));
     return next();
   };
 }

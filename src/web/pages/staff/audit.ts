@@ -36,7 +36,7 @@ const ACTIONS: Record<string, string> = {
 
 /** The audit log for admins: filters, one page of rows, and the whole match as CSV or JSON. */
 export const staffAuditPages: PageRoutes = (router, services) => {
-  router.get(PATH, requireStaff(services), async function auditLog(ctx) {
+  router.get(PATH, requireStaff(services, ['admin']), async function auditLog(ctx) {
     const filters = filtersOf(ctx);
     const page = pageNumber(ctx.query.page);
     let body: SafeHtml;
@@ -56,7 +56,7 @@ export const staffAuditPages: PageRoutes = (router, services) => {
     });
   });
 
-  router.get(`${PATH}/export`, requireStaff(services), async function exportAudit(ctx) {
+  router.get(`${PATH}/export`, requireStaff(services, ['admin']), async function exportAudit(ctx) {
     const format = ctx.query.format === 'json' ? 'json' : 'csv';
     const file = await invokeForPage(ctx, services, staffExportAuditOp, { ...filtersOf(ctx), format });
     ctx.type = file.content_type;

@@ -26,13 +26,13 @@ const REASON_MAX = 500;
  * page says what will end, and only its button refunds (a refund cannot be taken back).
  */
 export const staffOrderPage: PageRoutes = (router, services) => {
-  router.get(`${ORDERS_PATH}/{number}`, requireStaff(services), async function staffOrder(ctx) {
+  router.get(`${ORDERS_PATH}/{number}`, requireStaff(services, ['admin', 'support']), async function staffOrder(ctx) {
     await orderPage(ctx, services, await loadOrder(ctx, services));
   });
 
   router.post(
     `${ORDERS_PATH}/{number}/lines/{position}/refund`,
-    requireStaff(services),
+    requireStaff(services, ['admin', 'support']),
     requireRecentFactor(services),
     async function refundLine(ctx) {
       const number = orderNumber(ctx);

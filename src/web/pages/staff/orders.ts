@@ -28,7 +28,7 @@ type Query = Partial<Record<(typeof FIELDS)[number], string>>;
 
 /** Order search: a GET form (the address can be shared among the team) and its results. */
 export const staffOrderSearchPages: PageRoutes = (router, services) => {
-  router.get(ORDERS_PATH, requireStaff(services), async function searchOrders(ctx) {
+  router.get(ORDERS_PATH, requireStaff(services, ['admin', 'support']), async function searchOrders(ctx) {
     const q = queryOf(ctx);
     // A number names one order: its page is the answer.
     if (q.number) {
