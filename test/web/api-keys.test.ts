@@ -2,6 +2,8 @@ import test from 'ava';
 import type { Browser } from 'playwright-core';
 import { createVerifiedUser } from '../../src/auth/accounts.ts';
 import { createApiKey } from '../../src/auth/api-keys.ts';
+import { markSessionFactor } from '../../src/domain/staff/second-factor.ts';
+import { grant } from '../../src/domain/staff/roles.ts';
 import { startBrowserTestEnv, signInOnPage } from '../helpers/browser.ts';
 import { api, type TestEnv } from '../helpers/env.ts';
 import { WebClient } from '../helpers/web.ts';
@@ -90,4 +92,45 @@ test('the keys table fits a 375 px wide screen', async (t) => {
   t.true(widths.cells.length >= 10);
   for (const right of widths.cells) t.true(right <= widths.viewport, String(right));
   t.is(widths.label, '"Last used: "', 'the stacked rows keep their labels');
+});
+
+test('staff are offered the scopes their role allows, and a staff key is made only right after the second factor', async (t) => {
+  const db = env.services.db;
+  const plain = await signedIn('keys-plain@example.com');
+  t.is((await plain.client.get('/account/keys')).$('input[value^="staff:"]').length, 0, 'no staff scope for a person without a role');
+  const forged = await plain.client.post('/account/keys', { _csrf: plain._csrf, name: 'forged', scopes: 'staff:orders' });
+  t.is(forged.status, 400);
+  t.is(forged.$('#f-scopes-error').text(), 'Choose scopes from the list.');
+  t.is((await keysOf(plain.user.id)).length, 0);
+
+  const staff = await signedIn('keys-support@example.com');
+  const main = (await db('sites').where({ key: 'main' }).first('id'))!.id;
+  await grant(db, { userId: staff.user.id, role: 'support', siteId: main, by: null, now: new Date() });
+  const page = await staff.client.get('/account/keys');
+  t.deepEqual(
+    page
+      .$('input[value^="staff:"]')
+      .map((_, e) => page.$(e).attr('value'))
+      .get(),
+    ['staff:orders', 'staff:claims', 'staff:flows', 'staff:webhooks'],
+  );
+  const beyond = await staff.client.post('/account/keys', { _csrf: staff._csrf, name: 'beyond', scopes: 'staff:catalogue' });
+  t.is(beyond.status, 400, 'a scope the role does not allow');
+  const unverified = await staff.client.post('/account/keys', { _csrf: staff._csrf, name: 'support key', scopes: 'staff:orders' });
+  t.is(unverified.status, 303);
+  t.regex(unverified.location ?? '', /^\/account\/second-factor\?/);
+  t.is((await keysOf(staff.user.id)).length, 0, 'nothing made before the factor');
+
+  for (const id of await db('web_sessions').where({ user_id: staff.user.id }).pluck('id_hash')) {
+    await markSessionFactor(db, id, 'totp', new Date());
+  }
+  const made = await staff.client.post('/account/keys', {
+    _csrf: staff._csrf,
+    name: 'support key',
+    scopes: ['staff:orders', 'account:read'],
+  });
+  t.is(made.status, 303);
+  t.is(made.location, '/account/keys');
+  const [key] = await keysOf(staff.user.id);
+  t.deepEqual(key.scopes, ['staff:orders', 'account:read']);
 });

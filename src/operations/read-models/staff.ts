@@ -1,5 +1,6 @@
 import { requireStaff } from '../../domain/staff/access.ts';
-import { ROLE_SCOPES, rolesOf, STAFF_ROLES, type StaffRole } from '../../domain/staff/roles.ts';
+import type { Scope } from '../../auth/scopes.ts';
+import { ROLE_SCOPES, rolesOf, STAFF_ROLES, staffScopesOf, type StaffRole } from '../../domain/staff/roles.ts';
 import { callerId, type OperationContext } from '../operation.ts';
 
 /**
@@ -24,3 +25,6 @@ export function withStaffScopes(c: OperationContext, roles: readonly StaffRole[]
   const scopes = [...new Set([...c.principal.scopes, ...roles.flatMap((r) => ROLE_SCOPES[r])])];
   return { ...c, principal: { ...c.principal, scopes } };
 }
+
+/** The staff scopes the caller's roles let their keys carry (on any site: a key is not per site). */
+export const keyStaffScopes = (c: OperationContext): Promise<Set<Scope>> => staffScopesOf(c.db, callerId(c));

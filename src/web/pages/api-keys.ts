@@ -1,7 +1,10 @@
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { createApiKey, listApiKeys, liveApiKeyOf, revokeApiKey } from '../../auth/api-keys.ts';
-import { SCOPES, type Scope } from '../../auth/scopes.ts';
+import { SCOPES, ScopeSchema, STAFF_SCOPES, type Scope } from '../../auth/scopes.ts';
+import { keyStaffScopes } from '../../operations/read-models/staff.ts';
+import { pageContext } from '../invoke.ts';
+import { requireRecentFactor } from '../staff-factor.ts';
 import { notFound } from '../../errors/errors.ts';
 import { parseId } from '../../operations/schemas.ts';
 import { paths } from '../../lib/paths.ts';
@@ -22,7 +25,7 @@ const SCOPE_HELP: Record<Scope, string> = {
   'listings:write': 'Create drafts, edit listings, post updates, claim listings.',
   'orders:write': 'Price orders and build checkout links (paying stays on our page).',
   'webhooks:write': 'Add, change and remove the web addresses we send your events to.',
-  // Staff keys are made by the admin command line for now; they are listed here like any key.
+  // Offered only to staff whose roles allow them; choosing one asks for the second factor again.
   'staff:orders': 'Site team: find orders, refund them and replay stuck ones.',
   'staff:claims': 'Site team: recheck, approve and reject ownership claims.',
   'staff:flows': 'Site team: see stuck background work and retry it.',
@@ -38,10 +41,7 @@ const NewKeyForm = z.object({
   // One checkbox arrives as a string, several as an array.
   scopes: z.preprocess(
     (v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]),
-    z
-      .array(z.enum(SCOPES, { error: 'Choose scopes from the list.' }))
-      .min(1, 'Choose at least one scope.')
-      .max(SCOPES.length),
+    z.array(ScopeSchema, { error: 'Choose scopes from the list.' }).min(1, 'Choose at least one scope.').max(ScopeSchema.options.length),
   ),
 });
 
@@ -63,6 +63,19 @@ export const apiKeyPages: PageRoutes = (router, services) => {
     const form = parseForm(NewKeyForm, body);
     const values = { name: formString(body, 'name') };
     if (!form.ok) return keysPage(ctx, services, { status: 400, errors: form.errors, values });
+    const staffScopes = form.data.scopes.filter(isStaffScope);
+    if (staffScopes.length) {
+      const allowed = await keyStaffScopes(await pageContext(ctx, services));
+      if (staffScopes.some((s) => !allowed.has(s))) {
+        return keysPage(ctx, services, { status: 400, errors: { scopes: 'Choose scopes from the list.' }, values });
+      }
+      // A staff key acts for the site team without a session: made only right after the second factor.
+      let verified = false;
+      await requireRecentFactor(services)(ctx, async () => {
+        verified = true;
+      });
+      if (!verified) return;
+    }
     if ((await listApiKeys(services.db, user.id)).length >= MAX_ACTIVE_KEYS) {
       const errors = { form: `You have ${MAX_ACTIVE_KEYS} active keys, the most we allow. Revoke one first.` };
       return keysPage(ctx, services, { status: 409, errors, values });
@@ -100,6 +113,7 @@ ${postForm(paths.revokeApiKey(key.id), token, html`<button type="submit">Revoke 
 };
 
 const KEYS_PAGE = paths.apiKeys;
+const isStaffScope = (s: Scope) => (STAFF_SCOPES as readonly Scope[]).includes(s);
 const REVEAL_COOKIE = 'ld_new_key';
 
 /** The key created just before this view, once: the cookie is cleared as it is read. */
@@ -123,6 +137,8 @@ async function keysPage(ctx: Context, services: WebServices, view: KeysView) {
   const user = (await currentUser(ctx, services))!;
   const token = await csrfToken(ctx, services);
   const keys = await listApiKeys(services.db, user.id);
+  const staffScopes = await keyStaffScopes(await pageContext(ctx, services));
+  const offered = [...SCOPES, ...STAFF_SCOPES.filter((s) => staffScopes.has(s))];
   await renderPage(ctx, services, {
     title: 'API keys',
     status: view.status,
@@ -156,7 +172,8 @@ ${postForm(
 <fieldset${view.errors?.scopes ? html` aria-describedby="f-scopes-error"` : ''}>
 <legend id="f-scopes">Scopes</legend>
 ${view.errors?.scopes && html`<p class="error" id="f-scopes-error">${view.errors.scopes}</p>`}
-${SCOPES.map(
+${staffScopes.size > 0 && html`<p class="hint" id="f-scopes-staff">The site team’s scopes (<code>staff:…</code>) are offered because of your staff role; a key with one is made only after you confirm your second factor.</p>`}
+${offered.map(
   (scope) =>
     html`<label class="check"><input type="checkbox" name="scopes" value="${scope}"> <span><code>${scope}</code> — ${SCOPE_HELP[scope]}</span></label>`,
 )}
