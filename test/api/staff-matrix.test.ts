@@ -6,6 +6,7 @@ import { STAFF_SCOPES } from '../../src/auth/scopes.ts';
 import { markSessionFactor } from '../../src/domain/staff/second-factor.ts';
 import { grant, revoke, ROLE_SCOPES, STAFF_ROLES, type StaffRole } from '../../src/domain/staff/roles.ts';
 import { operations } from '../../src/operations/index.ts';
+import { operationSchemas } from '../../src/operations/json-schema.ts';
 import { mcpParity } from '../helpers/mcp-parity.ts';
 import { startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { WebClient } from '../helpers/web.ts';
@@ -117,5 +118,23 @@ test('each console page opens for its roles only; the others get the page saying
       t.is(page.status, roles.includes(who) ? 200 : 403, `${who} opens ${path}`);
       if (page.status === 403) t.regex(page.$('main').text(), /This part of the console is for .+; your role here is /);
     }
+  }
+});
+
+/** Every property name anywhere in a JSON Schema. */
+function propertyNames(schema: unknown): string[] {
+  if (!schema || typeof schema !== 'object') return [];
+  const own = Object.keys((schema as { properties?: object }).properties ?? {});
+  return [...own, ...Object.values(schema).flatMap(propertyNames)];
+}
+
+test('no staff operation answers with a password hash, an API key, a webhook secret or a session', (t) => {
+  for (const op of operations.filter((o) => o.tags.includes('staff'))) {
+    const names = propertyNames(operationSchemas(op).output);
+    t.deepEqual(
+      names.filter((n) => /password|secret|hash|session|token|^key$|api_?key|totp|recovery/i.test(n)),
+      [],
+      `${op.name} answers only what support needs`,
+    );
   }
 });
