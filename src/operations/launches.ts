@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BADGE_THEMES, badgeSnippets, badgeTargetUrl } from '../domain/launches/badges.ts';
+import { winnerBadges } from '../domain/launches/winner-badge.ts';
 import { badgeChecks, UNCHECKED } from '../domain/launches/badge-check.ts';
 import { chooseFree, recheckBadge } from '../domain/launches/owner-actions.ts';
 import { listLaunchWeeks } from '../domain/launches/launch-weeks.ts';
@@ -14,6 +15,8 @@ import { BadgeCheck, HttpUrl, Id } from './schemas.ts';
 async function siteOf(ctx: OperationContext, listing: ListingRow) {
   return (await listSites(ctx.db, ctx.caches.sites)).find((s) => s.id === listing.site_id)!;
 }
+
+const BadgeSnippetSchema = z.object({ name: z.enum(BADGE_THEMES), html: z.string(), markdown: z.string(), image_url: z.string() });
 
 export const getBadgesOp = defineOperation({
   name: 'get_badges',
@@ -32,8 +35,17 @@ export const getBadgesOp = defineOperation({
     listing_id: Id,
     target_url: z.string().describe('The listing page the badge must link to'),
     badge_url: z.string().nullable().describe('The page checked for the badge when it is not the listing’s website'),
-    badges: z.array(z.object({ name: z.enum(BADGE_THEMES), html: z.string(), markdown: z.string(), image_url: z.string() })),
+    badges: z.array(BadgeSnippetSchema),
     check: BadgeCheck,
+    winner: z
+      .object({
+        week_start: z.string().describe('Monday of the week it placed in'),
+        rank: z.int().min(1).max(3),
+        archive_url: z.string().describe('The week’s lasting page, which the winner’s badge links to'),
+        badges: z.array(BadgeSnippetSchema),
+      })
+      .nullable()
+      .describe('Once the listing finished in the top three of its week: the winner’s badge snippets'),
   }),
   async handler(input, ctx) {
     const listing = await getOwnedListing(ctx.db, callerId(ctx), input.listing_id);
@@ -42,12 +54,14 @@ export const getBadgesOp = defineOperation({
       badgeChecks(ctx.db, [listing.id]),
       ctx.db('listing_badges').where({ listing_id: listing.id }).first('badge_url'),
     ]);
+    const winner = await winnerBadges(ctx.db, ctx.config.baseUrl, listing, site.name);
     return {
       listing_id: listing.id,
       target_url: badgeTargetUrl(ctx.config.baseUrl, listing.slug),
       badge_url: row?.badge_url ?? null,
       badges: badgeSnippets(ctx.config.baseUrl, listing, site.name),
       check: checks.get(listing.id) ?? UNCHECKED,
+      winner,
     };
   },
 });

@@ -1,3 +1,4 @@
+import { archivedPeriods, weekArchivePath } from '../ranking/archive.ts';
 import type { Db } from '../../db/knex.ts';
 import { CATEGORY_SLUGS } from '../crawl/categories.ts';
 import { profileMissing } from '../founders/publish-rules.ts';
@@ -145,7 +146,7 @@ export interface SitemapEntry {
  */
 export async function sitemapEntries(db: Db, siteId: number): Promise<SitemapEntry[]> {
   const live = () => db('listings as l').where({ 'l.site_id': siteId, 'l.status': 'live' });
-  const [listings, categories, weeks, stories, founders] = await Promise.all([
+  const [listings, categories, weeks, stories, founders, archive] = await Promise.all([
     live().orderBy('l.id').select('l.slug', 'l.updated_at') as Promise<{ slug: string; updated_at: Date }[]>,
     live()
       .select(db.raw('unnest(l.categories) AS slug'), db.raw('max(l.updated_at) AS lastmod'))
@@ -168,7 +169,9 @@ export async function sitemapEntries(db: Db, siteId: number): Promise<SitemapEnt
       .orderBy('p.user_id') as Promise<
       { user_id: number; display_name: string | null; bio: string | null; links: string[]; updated_at: Date }[]
     >,
+    archivedPeriods(db, siteId),
   ]);
+  const closed = new Set(archive.weeks);
   const known = new Set<string>(CATEGORY_SLUGS);
   const newest = listings.reduce<Date | null>((a, l) => (a && a > l.updated_at ? a : l.updated_at), null);
   return [
@@ -177,7 +180,12 @@ export async function sitemapEntries(db: Db, siteId: number): Promise<SitemapEnt
     { path: '/categories', lastmod: newest },
     ...listings.map((l) => ({ path: `/listings/${encodeURIComponent(l.slug)}`, lastmod: l.updated_at })),
     ...categories.filter((c) => known.has(c.slug)).map((c) => ({ path: `/categories/${c.slug}`, lastmod: c.lastmod })),
-    ...weeks.map((w) => ({ path: `/launches?week=${dateOnly(w.week)}`, lastmod: w.lastmod })),
+    // A closed week's page is its archive page; the weeks still running or to come are on /launches.
+    ...weeks.filter((w) => !closed.has(dateOnly(w.week))).map((w) => ({ path: `/launches?week=${dateOnly(w.week)}`, lastmod: w.lastmod })),
+    ...archive.weeks.map((w) => ({ path: weekArchivePath(w), lastmod: null })),
+    ...(archive.weeks.length ? [{ path: '/best', lastmod: null }] : []),
+    ...archive.years.map((y) => ({ path: `/best/${y}`, lastmod: null })),
+    ...archive.months.map((m) => ({ path: `/best/${Number(m.slice(0, 4))}/${Number(m.slice(5))}`, lastmod: null })),
     ...stories.map((s) => ({ path: `/stories/${encodeURIComponent(s.slug)}`, lastmod: s.updated_at })),
     ...founders
       .filter((f) => profileMissing({ display_name: f.display_name, bio: f.bio, links: f.links, has_photo: true }, '').length === 0)

@@ -16,7 +16,7 @@ export interface BadgeSnippet {
   image_url: string;
 }
 
-const escapeXml = (text: string) =>
+export const escapeXml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** The public page a badge links to (what the badge check looks for). */
@@ -39,7 +39,7 @@ export function badgeSnippets(baseUrl: string, listing: { slug: string; name: st
   });
 }
 
-const COLORS: Record<BadgeTheme, { bg: string; fg: string; border: string; accent: string }> = {
+export const COLORS: Record<BadgeTheme, { bg: string; fg: string; border: string; accent: string }> = {
   light: { bg: '#ffffff', fg: '#1a1a1a', border: '#d0d0d0', accent: '#c2410c' },
   dark: { bg: '#1a1a1a', fg: '#ffffff', border: '#3a3a3a', accent: '#fb923c' },
 };

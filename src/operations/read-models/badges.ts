@@ -1,4 +1,5 @@
 import { badgeForSlug, type BadgeTheme } from '../../domain/launches/badges.ts';
+import { winnerBadgeForSlug } from '../../domain/launches/winner-badge.ts';
 import type { OperationContext } from '../operation.ts';
 
 /** The public badge image owners embed (get_badges gives them the snippets that point at it). */
@@ -12,4 +13,13 @@ export function listingBadge(
   theme: BadgeTheme,
 ): Promise<{ svg: string; etag: string }> {
   return badgeForSlug(c.db, c.caches.badgeWeekRanks, slug, theme);
+}
+
+/** The winner's badge SVG of a live listing that finished in a week's top three; 404 otherwise. */
+export function listingWinnerBadge(
+  c: Pick<OperationContext, 'db'>,
+  slug: string,
+  theme: BadgeTheme,
+): Promise<{ svg: string; etag: string }> {
+  return winnerBadgeForSlug(c.db, slug, theme);
 }

@@ -21,6 +21,7 @@ import { followPages } from './follow.ts';
 import { founderProfilePages } from './founder-profile.ts';
 import { homePages } from './home.ts';
 import { launchesPages } from './launches.ts';
+import { archivePages } from './archive.ts';
 import { listingPages } from './listing.ts';
 import { mailPreferencePages } from './mail-preferences.ts';
 import { listingStatsPages } from './listing-stats.ts';
@@ -71,6 +72,8 @@ export const pageModules: PageRoutes[] = [
   // Votes, the weekly ranking and the upcoming launch weeks.
   votePages,
   launchesPages,
+  // Every closed week's final ranking and the best of each month and year.
+  archivePages,
   // Trust in the ranking: the published policy.
   votePolicyPages,
   // Claims: the claimant's pages and the emailed link.

@@ -16,6 +16,7 @@ import {
   weekText,
 } from '../../operations/read-models/launches.ts';
 import { votedByCaller, voteTargets } from '../../operations/read-models/votes.ts';
+import { weekArchivePath } from '../../operations/read-models/archive.ts';
 import { siteOrigin } from '../head.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { invokeForPage, pageContext } from '../invoke.ts';
@@ -59,7 +60,13 @@ export const launchesPages: PageRoutes = (router, services) => {
                     .join(', ')}${board.total > 3 ? ' and more' : ''}`
                 : ''
             }.`,
-            canonical: ctx.query.week === undefined ? '/launches' : weekPath(board.week_start),
+            // A closed week's lasting address is its archive page.
+            canonical:
+              board.state === 'final'
+                ? weekArchivePath(board.week_start)
+                : ctx.query.week === undefined
+                  ? '/launches'
+                  : weekPath(board.week_start),
             share: { type: 'website' },
             jsonLd: board.items.length ? [rankingItemList(board, siteOrigin(page.site, services.config.baseUrl), page.site.name)] : [],
             alternates: [{ type: 'text/calendar', title: 'Launch calendar', href: '/launches.ics' }],
@@ -132,7 +139,7 @@ function weekNavigation(board: Leaderboard): SafeHtml {
   const current = isoWeekStart(new Date());
   const state =
     board.state === 'final'
-      ? html`<strong data-state="final">Final results</strong> of ${weekText(board.week_start)}.`
+      ? html`<strong data-state="final">Final results</strong> of ${weekText(board.week_start)} (<a href="${weekArchivePath(board.week_start)}">the week’s lasting page</a>).`
       : html`<strong data-state="live">Live</strong>: votes cast in ${weekText(board.week_start)}, until Sunday 24:00 UTC, count.`;
   return html`<p>${state} <a href="/ranking-policy">How votes count</a>.</p>
 <p class="pager">${link(addWeeks(board.week_start, -1), '← Previous week')}${board.week_start < current ? html` · ${link(addWeeks(board.week_start, 1), 'Next week →')}` : ''}</p>`;

@@ -7,6 +7,8 @@ import type { PublicListingView } from '../../operations/listing-edit-schemas.ts
 import { getListingOp } from '../../operations/public-listing.ts';
 import { makersOf, updatesOfListing } from '../../operations/read-models/browse.ts';
 import { storyPage } from '../../operations/read-models/founders.ts';
+import { topPlaceOf, weekArchivePath } from '../../operations/read-models/archive.ts';
+import { weekOfText } from '../../operations/read-models/launches.ts';
 import { removedVotesOf, votedByCaller, voteTargets, type VoteTarget } from '../../operations/read-models/votes.ts';
 import { paths } from '../../lib/paths.ts';
 import { day, displayUrl, externalLink, textBlocks } from '../content.ts';
@@ -26,6 +28,8 @@ import { voteControl } from './votes.ts';
 
 type PublicListingPage = z.output<typeof PublicListingView>;
 
+const PLACES = ['', '1st', '2nd', '3rd'];
+
 /** Updates the listing page shows (all are on /updates). */
 const LATEST_UPDATES = 3;
 
@@ -40,11 +44,12 @@ export const listingPages: PageRoutes = (router, services) => {
         const slug = ctx.params.slug!;
         const listing = await liveListing(ctx, services, slug);
         const page = await pageContext(ctx, services);
-        const [story, [target], makers, updates] = await Promise.all([
+        const [story, [target], makers, updates, place] = await Promise.all([
           storyPage(page, slug),
           voteTargets(page, [listing.id]),
           makersOf(page, listing.id),
           updatesOfListing(page, listing.id, LATEST_UPDATES),
+          topPlaceOf(page.db, listing.id),
         ]);
         await renderPage(ctx, services, {
           title: listing.name,
@@ -53,6 +58,7 @@ export const listingPages: PageRoutes = (router, services) => {
           main: listingBody(
             listing,
             story?.shown_on_listing ? { title: story.title, path: paths.story(listing.slug) } : null,
+            place,
             html`${await followControl(ctx, services, listing)}${await claimPrompt(ctx, services, target!)}`,
             await listingVotes(ctx, services, target!),
             html`${makersSection(makers)}${updatesSection(updates)}`,
@@ -93,6 +99,7 @@ function removedVotesNote(removed: RemovedVotes): SafeHtml {
 function listingBody(
   l: PublicListingPage,
   story: { title: string; path: string } | null,
+  place: { week_start: string; rank: number } | null,
   follow: SafeHtml,
   votes: SafeHtml,
   people: SafeHtml,
@@ -106,6 +113,7 @@ ${textBlocks(l.summary)}
 ${factItems(l)}
 <li><span data-followers>${l.follower_count}</span> ${l.follower_count === 1 ? 'follower' : 'followers'}</li>
 ${story && html`<li>Founder story: <a href="${story.path}">${story.title}</a></li>`}
+${place && html`<li data-place="${place.rank}"><strong>${PLACES[place.rank]} place</strong> in the <a href="${weekArchivePath(place.week_start)}">${weekOfText(place.week_start)}</a></li>`}
 </ul>
 ${votes}
 ${follow}
