@@ -201,8 +201,17 @@ async function decideAsStaff(input: { claim_id: number; decision: 'approve' | 'r
   const target = { kind: 'claim', id: String(input.claim_id) };
   const done = await decideClaim(
     ctx.db,
-    { claimId: input.claim_id, siteId: ctx.site.id, decision, reason, decidedBy: actor.userId, baseUrl: ctx.config.baseUrl, now: ctx.clock.now() },
-    (trx, d) => audit(ctx, actor, { operation: 'staff_decide_claim', input: { ...input, reason }, target, before: d.before, after: d.after }, trx),
+    {
+      claimId: input.claim_id,
+      siteId: ctx.site.id,
+      decision,
+      reason,
+      decidedBy: actor.userId,
+      baseUrl: ctx.config.baseUrl,
+      now: ctx.clock.now(),
+    },
+    (trx, d) =>
+      audit(ctx, actor, { operation: 'staff_decide_claim', input: { ...input, reason }, target, before: d.before, after: d.after }, trx),
   );
   // The workflow settles (the previous owner's mail, the canceled claims' workflows) and ends;
   // one that is not running has nothing to end, and the mail sweeper sends what was queued.

@@ -81,7 +81,15 @@ async function mcpCall(key: string, name: string, args: Record<string, unknown>)
 }
 
 /** The call over REST, and over MCP too when `mcp` (a decision is made once). */
-async function call(t: any, who: keyof typeof cast, name: string, args: Record<string, unknown>, status: number, code?: string, mcp = true) {
+async function call(
+  t: any,
+  who: keyof typeof cast,
+  name: string,
+  args: Record<string, unknown>,
+  status: number,
+  code?: string,
+  mcp = true,
+) {
   const rest = await parity.viaRest(cast[who].key, name, args);
   t.is(rest.status, status, `${who} ${name} over REST: ${rest.text}`);
   if (code) t.is(rest.body.code, code, `${who} ${name} over REST`);
@@ -99,26 +107,36 @@ const REFUSED = [
   ['otherSite', 404, 'not_found'],
 ] as const;
 
-test.serial('staff_list_claims: admin and support list this site’s claims by status, newest first, with the claimant and the last check', async (t) => {
-  const older = await pendingClaim();
-  const newer = await pendingClaim();
-  for (const who of ['admin', 'support'] as const) {
-    const res = await call(t, who, 'staff_list_claims', { status: 'pending', per_page: 100 }, 200);
-    const ids = res.body.items.map((c: { id: number }) => c.id);
-    t.true(ids.indexOf(newer.id) < ids.indexOf(older.id) && ids.indexOf(older.id) >= 0, 'newest first');
-    t.like(
-      res.body.items.find((c: { id: number }) => c.id === newer.id),
-      { status: 'pending', method: 'dns', listing_id: newer.listing, claimant_email: newer.claimant.email, last_check: null, decision: null },
-    );
-    t.true(res.body.items.every((c: { status: string }) => c.status === 'pending'));
-  }
-  const verified = await parity.viaRest(cast.support.key, 'staff_list_claims', { status: 'verified', per_page: 100 });
-  t.false(verified.body.items.some((c: { id: number }) => c.id === newer.id));
-  for (const [who, status, code] of REFUSED) await call(t, who, 'staff_list_claims', {}, status, code);
-  const bad = await parity.viaRest(cast.support.key, 'staff_list_claims', { status: 'lost' });
-  t.is(bad.status, 400);
-  t.is(bad.body.errors[0].path, 'status');
-});
+test.serial(
+  'staff_list_claims: admin and support list this site’s claims by status, newest first, with the claimant and the last check',
+  async (t) => {
+    const older = await pendingClaim();
+    const newer = await pendingClaim();
+    for (const who of ['admin', 'support'] as const) {
+      const res = await call(t, who, 'staff_list_claims', { status: 'pending', per_page: 100 }, 200);
+      const ids = res.body.items.map((c: { id: number }) => c.id);
+      t.true(ids.indexOf(newer.id) < ids.indexOf(older.id) && ids.indexOf(older.id) >= 0, 'newest first');
+      t.like(
+        res.body.items.find((c: { id: number }) => c.id === newer.id),
+        {
+          status: 'pending',
+          method: 'dns',
+          listing_id: newer.listing,
+          claimant_email: newer.claimant.email,
+          last_check: null,
+          decision: null,
+        },
+      );
+      t.true(res.body.items.every((c: { status: string }) => c.status === 'pending'));
+    }
+    const verified = await parity.viaRest(cast.support.key, 'staff_list_claims', { status: 'verified', per_page: 100 });
+    t.false(verified.body.items.some((c: { id: number }) => c.id === newer.id));
+    for (const [who, status, code] of REFUSED) await call(t, who, 'staff_list_claims', {}, status, code);
+    const bad = await parity.viaRest(cast.support.key, 'staff_list_claims', { status: 'lost' });
+    t.is(bad.status, 400);
+    t.is(bad.body.errors[0].path, 'status');
+  },
+);
 
 test.serial('staff_recheck_claim and staff_get_claim: a check now, then every check in words; both audited', async (t) => {
   const claim = await pendingClaim();
@@ -137,50 +155,62 @@ test.serial('staff_recheck_claim and staff_get_claim: a check now, then every ch
   for (const [who, status, code] of REFUSED) await call(t, who, 'staff_get_claim', { claim_id: claim.id }, status, code);
   await call(t, 'support', 'staff_get_claim', { claim_id: 2_000_000_000 }, 404, 'not_found');
 
-  const recheckRow = await db()('staff_audit').where({ operation: 'staff_recheck_claim', target_id: String(claim.id) }).first();
-  t.like(recheckRow, { user_id: cast.support.userId, role: 'support', target_kind: 'claim', before: { status: 'pending', last_check: null } });
+  const recheckRow = await db()('staff_audit')
+    .where({ operation: 'staff_recheck_claim', target_id: String(claim.id) })
+    .first();
+  t.like(recheckRow, {
+    user_id: cast.support.userId,
+    role: 'support',
+    target_kind: 'claim',
+    before: { status: 'pending', last_check: null },
+  });
   t.like(recheckRow!.after, { status: 'pending', last_check: { result: 'not_found' } });
   // admin and support, each over REST and MCP
   t.is((await db()('staff_audit').where({ operation: 'staff_get_claim', target_id: String(claim.id) })).length, 4);
 });
 
-test.serial('staff_decide_claim approve: the claimant owns the listing as by a proof, is mailed the reason and reads it on their claim', async (t) => {
-  const previousOwner = await env.user();
-  const claim = await pendingClaim(previousOwner.userId);
-  const rival = await pendingClaim(); // another listing: untouched
-  const args = { claim_id: claim.id, decision: 'approve', reason: 'The founder showed us the company register entry.' };
-  for (const [who, status, code] of REFUSED) await call(t, who, 'staff_decide_claim', args, status, code, false);
+test.serial(
+  'staff_decide_claim approve: the claimant owns the listing as by a proof, is mailed the reason and reads it on their claim',
+  async (t) => {
+    const previousOwner = await env.user();
+    const claim = await pendingClaim(previousOwner.userId);
+    const rival = await pendingClaim(); // another listing: untouched
+    const args = { claim_id: claim.id, decision: 'approve', reason: 'The founder showed us the company register entry.' };
+    for (const [who, status, code] of REFUSED) await call(t, who, 'staff_decide_claim', args, status, code, false);
 
-  const res = await call(t, 'support', 'staff_decide_claim', args, 200, undefined, false);
-  t.like(res.body, { id: claim.id, status: 'verified', decision: { outcome: 'approved', reason: args.reason } });
-  t.is((await db()('listings').where({ id: claim.listing }).first('owner_id'))!.owner_id, claim.claimant.userId);
-  const history = await db()('listing_versions').where({ listing_id: claim.listing, operation: 'claim_verified' });
-  t.is(history.length, 1, 'recorded in the listing’s history as a verified claim is');
-  t.like(await db()('claim_checks').where({ claim_id: claim.id }).orderBy('id', 'desc').first(), { trigger: 'staff', result: 'found' });
-  t.is(await workflowResult(env, `claim:${claim.id}`), 'verified');
+    const res = await call(t, 'support', 'staff_decide_claim', args, 200, undefined, false);
+    t.like(res.body, { id: claim.id, status: 'verified', decision: { outcome: 'approved', reason: args.reason } });
+    t.is((await db()('listings').where({ id: claim.listing }).first('owner_id'))!.owner_id, claim.claimant.userId);
+    const history = await db()('listing_versions').where({ listing_id: claim.listing, operation: 'claim_verified' });
+    t.is(history.length, 1, 'recorded in the listing’s history as a verified claim is');
+    t.like(await db()('claim_checks').where({ claim_id: claim.id }).orderBy('id', 'desc').first(), { trigger: 'staff', result: 'found' });
+    t.is(await workflowResult(env, `claim:${claim.id}`), 'verified');
 
-  // The claimant: their claim carries the reason, and a mail says it.
-  const mine = await api(env, 'GET', '/claims', { key: claim.claimant.key });
-  t.like(
-    mine.body.items.find((c: { id: number }) => c.id === claim.id),
-    { status: 'verified', decision: { outcome: 'approved', reason: args.reason } },
-  );
-  const mails = await mailsTo(db(), claim.claimant.email);
-  const decisionMail = mails.find((m) => m.subject.includes('was approved'));
-  t.truthy(decisionMail);
-  t.true(decisionMail!.body_text.includes(args.reason));
-  t.true((await mailsTo(db(), previousOwner.email)).some((m) => m.subject.includes('has a new owner')));
+    // The claimant: their claim carries the reason, and a mail says it.
+    const mine = await api(env, 'GET', '/claims', { key: claim.claimant.key });
+    t.like(
+      mine.body.items.find((c: { id: number }) => c.id === claim.id),
+      { status: 'verified', decision: { outcome: 'approved', reason: args.reason } },
+    );
+    const mails = await mailsTo(db(), claim.claimant.email);
+    const decisionMail = mails.find((m) => m.subject.includes('was approved'));
+    t.truthy(decisionMail);
+    t.true(decisionMail!.body_text.includes(args.reason));
+    t.true((await mailsTo(db(), previousOwner.email)).some((m) => m.subject.includes('has a new owner')));
 
-  const row = await db()('staff_audit').where({ operation: 'staff_decide_claim', target_id: String(claim.id) }).first();
-  t.like(row, { user_id: cast.support.userId, role: 'support', target_kind: 'claim' });
-  t.deepEqual(row!.before, { status: 'pending', owner_id: previousOwner.userId, decision: null });
-  t.deepEqual(row!.after, { status: 'verified', owner_id: claim.claimant.userId, decision: 'approved' });
-  t.is((await db()('claims').where({ id: rival.id }).first('status'))!.status, 'pending');
+    const row = await db()('staff_audit')
+      .where({ operation: 'staff_decide_claim', target_id: String(claim.id) })
+      .first();
+    t.like(row, { user_id: cast.support.userId, role: 'support', target_kind: 'claim' });
+    t.deepEqual(row!.before, { status: 'pending', owner_id: previousOwner.userId, decision: null });
+    t.deepEqual(row!.after, { status: 'verified', owner_id: claim.claimant.userId, decision: 'approved' });
+    t.is((await db()('claims').where({ id: rival.id }).first('status'))!.status, 'pending');
 
-  // Deciding it again: a 409 whose code says why, on both transports.
-  await call(t, 'admin', 'staff_decide_claim', args, 409, 'claim_already_verified');
-  await call(t, 'admin', 'staff_decide_claim', { ...args, decision: 'reject' }, 409, 'claim_already_verified');
-});
+    // Deciding it again: a 409 whose code says why, on both transports.
+    await call(t, 'admin', 'staff_decide_claim', args, 409, 'claim_already_verified');
+    await call(t, 'admin', 'staff_decide_claim', { ...args, decision: 'reject' }, 409, 'claim_already_verified');
+  },
+);
 
 test.serial('staff_decide_claim reject: the claim is rejected, its workflow ends, and the claimant reads why', async (t) => {
   const claim = await pendingClaim();
@@ -191,22 +221,40 @@ test.serial('staff_decide_claim reject: the claim is rejected, its workflow ends
   t.is(await workflowResult(env, `claim:${claim.id}`), 'rejected');
   t.is((await db()('listings').where({ id: claim.listing }).first('owner_id'))!.owner_id, null);
   const mine = await api(env, 'GET', '/claims', { key: claim.claimant.key });
-  t.like(mine.body.items.find((c: { id: number }) => c.id === claim.id), { status: 'rejected', decision: { outcome: 'rejected', reason } });
+  t.like(
+    mine.body.items.find((c: { id: number }) => c.id === claim.id),
+    { status: 'rejected', decision: { outcome: 'rejected', reason } },
+  );
   t.true((await mailsTo(db(), claim.claimant.email)).some((m) => m.subject.includes('was rejected') && m.body_text.includes(reason)));
   await call(t, 'support', 'staff_decide_claim', { claim_id: claim.id, decision: 'approve', reason: 'x' }, 409, 'claim_not_pending');
   await call(t, 'support', 'staff_recheck_claim', { claim_id: claim.id }, 409, 'claim_not_pending', false);
 });
 
-test.serial('staff_decide_claim refuses bad input in words: unknown claim 404, reason missing or too long 422, a bad decision 400', async (t) => {
-  const claim = await pendingClaim();
-  await call(t, 'support', 'staff_decide_claim', { claim_id: 2_000_000_000, decision: 'approve', reason: 'fine' }, 404, 'not_found');
-  for (const reason of [undefined, '   ', 'x'.repeat(1001)]) {
-    const res = await call(t, 'support', 'staff_decide_claim', { claim_id: claim.id, decision: 'approve', reason }, 422, 'decision_reason_invalid');
-    t.is(res.body.errors[0].path, 'reason');
-    t.regex(res.body.detail, /Say why|Keep the reason to 1000 characters/);
-  }
-  const bad = await parity.viaRest(cast.support.key, 'staff_decide_claim', { claim_id: claim.id, decision: 'maybe', reason: 'r' });
-  t.is(bad.status, 400);
-  t.is((await db()('claims').where({ id: claim.id }).first('status'))!.status, 'pending', 'nothing was decided');
-  t.is(await db()('staff_audit').where({ operation: 'staff_decide_claim', target_id: String(claim.id) }).first(), undefined);
-});
+test.serial(
+  'staff_decide_claim refuses bad input in words: unknown claim 404, reason missing or too long 422, a bad decision 400',
+  async (t) => {
+    const claim = await pendingClaim();
+    await call(t, 'support', 'staff_decide_claim', { claim_id: 2_000_000_000, decision: 'approve', reason: 'fine' }, 404, 'not_found');
+    for (const reason of [undefined, '   ', 'x'.repeat(1001)]) {
+      const res = await call(
+        t,
+        'support',
+        'staff_decide_claim',
+        { claim_id: claim.id, decision: 'approve', reason },
+        422,
+        'decision_reason_invalid',
+      );
+      t.is(res.body.errors[0].path, 'reason');
+      t.regex(res.body.detail, /Say why|Keep the reason to 1000 characters/);
+    }
+    const bad = await parity.viaRest(cast.support.key, 'staff_decide_claim', { claim_id: claim.id, decision: 'maybe', reason: 'r' });
+    t.is(bad.status, 400);
+    t.is((await db()('claims').where({ id: claim.id }).first('status'))!.status, 'pending', 'nothing was decided');
+    t.is(
+      await db()('staff_audit')
+        .where({ operation: 'staff_decide_claim', target_id: String(claim.id) })
+        .first(),
+      undefined,
+    );
+  },
+);

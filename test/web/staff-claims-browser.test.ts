@@ -148,10 +148,20 @@ test.serial('a forced empty reason is a sentence on the page (422), and a decide
   const empty = await web.post(`/staff/claims/${claim.id}/decision`, { _csrf, decision: 'reject', reason: ' ', confirm: 'yes' });
   t.is(empty.status, 422);
   t.regex(empty.$('.error-summary').text(), /Say why/);
-  const done = await web.post(`/staff/claims/${claim.id}/decision`, { _csrf, decision: 'reject', reason: 'No proof after a week', confirm: 'yes' });
+  const done = await web.post(`/staff/claims/${claim.id}/decision`, {
+    _csrf,
+    decision: 'reject',
+    reason: 'No proof after a week',
+    confirm: 'yes',
+  });
   t.is(done.status, 303);
   t.is((await db()('claims').where({ id: claim.id }).first('status'))!.status, 'rejected');
-  const again = await web.post(`/staff/claims/${claim.id}/decision`, { _csrf, decision: 'approve', reason: 'changed my mind', confirm: 'yes' });
+  const again = await web.post(`/staff/claims/${claim.id}/decision`, {
+    _csrf,
+    decision: 'approve',
+    reason: 'changed my mind',
+    confirm: 'yes',
+  });
   t.is(again.status, 409);
   t.regex(again.$('.error-summary').text(), /rejected; only a pending claim/);
 });

@@ -14,7 +14,9 @@ export async function up(db: Knex): Promise<void> {
     t.timestamp('decided_at', { useTz: true });
   });
   await db.raw(`ALTER TABLE claims DROP CONSTRAINT claims_status`);
-  await db.raw(`ALTER TABLE claims ADD CONSTRAINT claims_status CHECK (status IN ('pending', 'verified', 'expired', 'canceled', 'rejected'))`);
+  await db.raw(
+    `ALTER TABLE claims ADD CONSTRAINT claims_status CHECK (status IN ('pending', 'verified', 'expired', 'canceled', 'rejected'))`,
+  );
   await db.raw(`ALTER TABLE claims ADD CONSTRAINT claims_decision CHECK (decision IN ('approved', 'rejected'))`);
   await db.raw(
     `ALTER TABLE claims ADD CONSTRAINT claims_decision_reason CHECK ((decision IS NULL) = (decision_reason IS NULL) AND (decision IS NULL) = (decided_at IS NULL))`,

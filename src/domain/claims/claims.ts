@@ -81,9 +81,7 @@ export function toClaimView(row: ClaimRow) {
     created_at: row.created_at.toISOString(),
     expires_at: row.expires_at.toISOString(),
     closed_at: row.closed_at?.toISOString() ?? null,
-    decision: row.decision
-      ? { outcome: row.decision, reason: row.decision_reason!, decided_at: row.decided_at!.toISOString() }
-      : null,
+    decision: row.decision ? { outcome: row.decision, reason: row.decision_reason!, decided_at: row.decided_at!.toISOString() } : null,
     last_check: row.check_at ? { checked_at: row.check_at.toISOString(), result: row.check_result!, detail: row.check_detail! } : null,
     workflow_id: claimWorkflowId(row.id),
   };

@@ -61,9 +61,16 @@ export function decideClaim(
     await trx('claims')
       .where({ id: input.claimId })
       .update({ decision: input.decision, decision_reason: input.reason, decided_by: input.decidedBy, decided_at: input.now });
-    await queueMail(trx, claimDecisionMail(claim.email, claim, { outcome: input.decision, reason: input.reason }, input.baseUrl, input.claimId));
+    await queueMail(
+      trx,
+      claimDecisionMail(claim.email, claim, { outcome: input.decision, reason: input.reason }, input.baseUrl, input.claimId),
+    );
     const owner = await trx('listings').where({ id: claim.listing_id }).first('owner_id');
-    const after = { status: input.decision === 'approved' ? ('verified' as const) : ('rejected' as const), owner_id: owner!.owner_id, decision: input.decision };
+    const after = {
+      status: input.decision === 'approved' ? ('verified' as const) : ('rejected' as const),
+      owner_id: owner!.owner_id,
+      decision: input.decision,
+    };
     const done = { before, after, canceledClaimIds };
     await inTransaction(trx, done);
     return done;

@@ -213,7 +213,16 @@ declare module 'knex/types/tables.js' {
     >;
     claims: Table<
       ClaimTableRow,
-      'id' | 'email' | 'status' | 'created_at' | 'closed_at' | 'canceled_by_claim_id' | 'decision' | 'decision_reason' | 'decided_by' | 'decided_at'
+      | 'id'
+      | 'email'
+      | 'status'
+      | 'created_at'
+      | 'closed_at'
+      | 'canceled_by_claim_id'
+      | 'decision'
+      | 'decision_reason'
+      | 'decided_by'
+      | 'decided_at'
     >;
     claim_checks: Table<ClaimCheckTableRow, 'id' | 'checked_at'>;
     claim_email_links: Table<ClaimEmailLinkTableRow, 'id' | 'created_at' | 'used_at'>;

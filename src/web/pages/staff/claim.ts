@@ -114,10 +114,7 @@ function checksList(c: StaffClaim): SafeHtml {
 }
 
 function actions(c: StaffClaim, token: string, errors: FieldMessages | undefined): SafeHtml {
-  const recheck =
-    c.method === 'email'
-      ? 'Restart its workflow (an email claim is proved by its link, not checked)'
-      : 'Check now';
+  const recheck = c.method === 'email' ? 'Restart its workflow (an email claim is proved by its link, not checked)' : 'Check now';
   return html`<h2>Act on it</h2>
 ${postForm(`${CLAIMS_PATH}/${c.id}/recheck`, token, html`<button type="submit">${recheck}</button>`, 'recheck-form')}
 ${decisionForm(c, token, 'approve', errors)}
