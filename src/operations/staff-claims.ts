@@ -11,6 +11,9 @@ import { defineOperation, type OperationContext } from './operation.ts';
 import { Id, PageQuery, page } from './schemas.ts';
 import { asStaff, audit, STAFF_ERROR_CODES } from './staff.ts';
 
+/** The statuses a claim can have (the console's filter offers each). */
+export { CLAIM_STATUSES };
+
 /** Longest reason a decision takes: the claimant reads it in a mail and on their claim page. */
 export const DECISION_REASON_MAX = 1000;
 

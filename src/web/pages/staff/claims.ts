@@ -1,7 +1,6 @@
 import type { Context } from 'koa';
 import type { z } from 'zod';
-import { CLAIM_STATUSES } from '../../../domain/claims/claims.ts';
-import { staffListClaimsOp } from '../../../operations/staff-claims.ts';
+import { CLAIM_STATUSES, staffListClaimsOp } from '../../../operations/staff-claims.ts';
 import { time } from '../../components.ts';
 import { pager } from '../../content.ts';
 import { html, type SafeHtml } from '../../html.ts';
