@@ -1,16 +1,14 @@
-import type { Config } from '../config/config.ts';
 import type { Db } from '../db/knex.ts';
-import { recheckClaim } from '../domain/claims/request-check.ts';
-import { badRequest } from '../errors/errors.ts';
-import type { WorkflowStarter } from '../domain/ports.ts';
+import { CLAIM_STATUSES } from '../domain/claims/claims.ts';
+import { STUCK_AFTER_MS } from '../domain/claims/staff-claims.ts';
+import { badRequest, notFound } from '../errors/errors.ts';
+import { staffRecheckClaimOp } from '../operations/staff-claims.ts';
+import { runOperationFromShell, type ShellServices } from './run-operation.ts';
 
-export const CLAIMS_USAGE = `  npm run admin -- claims:list [--status pending|verified|expired|canceled] [--stuck] [--limit N]
+export const CLAIMS_USAGE = `  npm run admin -- claims:list [--status pending|verified|expired|canceled|rejected] [--stuck] [--limit N]
   npm run admin -- claims:recheck --id N   (check a pending claim now; restarts its workflow if it had closed)`;
 
-const STATUSES = ['pending', 'verified', 'expired', 'canceled'];
-
-/** A pending claim is stuck when it is past its expiry, or nothing checked it for this long. */
-const STUCK_AFTER_MS = 6 * 3600_000;
+const STATUSES: readonly string[] = CLAIM_STATUSES;
 
 interface ClaimLine {
   id: number;
@@ -75,15 +73,20 @@ function line(c: ClaimLine): string {
   return `${c.id}\t${c.status}\t${c.method}\t${c.listing_id} ${c.slug}\t${c.email}\t${stamp(c.created_at)}\t${stamp(c.expires_at)}\t${check}`;
 }
 
-/** `claims:recheck --id N`: the Update `verifyNow` on the claim's workflow (started again when it had closed). */
-export async function claimsRecheck(
-  db: Db,
-  deps: { config: Pick<Config, 'claims'>; workflows: WorkflowStarter },
-  flags: { id?: string },
-): Promise<string> {
+/**
+ * `claims:recheck --id N`: staff_recheck_claim on the claim's site, as the console's button (audited
+ * as the command line): the Update `verifyNow` on its workflow, started again when it had closed.
+ */
+export async function claimsRecheck(db: Db, services: ShellServices, flags: { id?: string }): Promise<string> {
   const id = Number(flags.id);
   if (!flags.id || !/^\d+$/.test(flags.id) || !Number.isSafeInteger(id)) throw badRequest('invalid_id', '--id must be a claim id.');
-  const claim = await recheckClaim(db, deps.workflows, deps.config.claims, id);
-  const check = claim.check_at ? `${claim.check_result}: ${claim.check_detail}` : 'no check yet';
+  const site = await db('claims as c')
+    .join('listings as l', 'l.id', 'c.listing_id')
+    .join('sites as s', 's.id', 'l.site_id')
+    .where('c.id', id)
+    .first('s.key');
+  if (!site) throw notFound(`Claim ${id}`);
+  const claim = await runOperationFromShell(services, staffRecheckClaimOp, { claim_id: id }, site.key);
+  const check = claim.last_check ? `${claim.last_check.result}: ${claim.last_check.detail}` : 'no check yet';
   return `claim ${claim.id} is ${claim.status} (${claim.method}); last check ${check}`;
 }

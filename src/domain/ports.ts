@@ -60,6 +60,8 @@ export interface WorkflowStarter {
   verifyClaimNow(claimId: number): Promise<VerifyNowResult | null>;
   /** Signal `emailLinkOpened`: the claim was verified by its emailed link. */
   signalClaimLinkOpened(claimId: number): Promise<void>;
+  /** Signal `claimClosed`: the site team decided the claim; its workflow settles and ends. */
+  signalClaimClosed(claimId: number): Promise<void>;
   /** Starts `order:{number}`: waits for the payment until the link expires, then fulfils. */
   startOrder(input: OrderWorkflowInput, listingIds: number[]): Promise<void>;
   /** Delivers a stored payment event to `order:{number}`, starting the workflow when it is closed or missing. */

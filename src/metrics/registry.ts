@@ -13,7 +13,7 @@ export interface Metrics {
 }
 
 const OPEN_ORDER_STATUSES = ['pending', 'paid', 'attention'] as const;
-const CLAIM_STATUSES = ['pending', 'verified', 'expired', 'canceled'] as const;
+const CLAIM_STATUSES = ['pending', 'verified', 'expired', 'canceled', 'rejected'] as const;
 
 /**
  * A registry per process (tests build several apps in one process, so nothing is global):

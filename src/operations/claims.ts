@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listOwnClaims, toClaimView } from '../domain/claims/claims.ts';
+import { CLAIM_STATUSES, listOwnClaims, toClaimView } from '../domain/claims/claims.ts';
 import { CLAIM_METHODS } from '../domain/claims/instructions.ts';
 import { requestClaimCheck } from '../domain/claims/request-check.ts';
 import { startClaim } from '../domain/claims/start-claim.ts';
@@ -19,18 +19,26 @@ const Instructions = z.object({
   email: z.object({ sent_to: z.string() }).optional().describe('method email: where the link went'),
 });
 
-const Claim = z.object({
+export const Claim = z.object({
   id: Id,
   slug: z.string(),
   listing_id: Id,
   listing_name: z.string(),
   method: z.enum(CLAIM_METHODS),
-  status: z.enum(['pending', 'verified', 'expired', 'canceled']),
+  status: z.enum(CLAIM_STATUSES).describe('rejected: the site team refused it (see `decision`)'),
   email: z.string().optional(),
   instructions: Instructions,
   created_at: z.string(),
   expires_at: z.string().describe('A pending claim expires then'),
   closed_at: z.string().nullable(),
+  decision: z
+    .object({
+      outcome: z.enum(['approved', 'rejected']),
+      reason: z.string().describe('The site team’s reason, in their words'),
+      decided_at: z.string(),
+    })
+    .nullable()
+    .describe('Set when the site team approved or rejected the claim by hand'),
   last_check: z
     .object({
       checked_at: z.string(),

@@ -4,6 +4,7 @@ import { AppError, ERROR_CATALOGUE, serviceUnavailable, type ErrorCode } from '.
 import { companyKey } from '../domain/company.ts';
 import type { WorkflowStarter, WorkflowStatus } from '../domain/ports.ts';
 import {
+  claimClosedSignal,
   emailLinkOpenedSignal,
   paidLaunchSignal,
   paymentConfirmedSignal,
@@ -191,6 +192,13 @@ export function createWorkflowStarter(options: TemporalClientOptions): WorkflowS
       await guarded(() =>
         connection().withDeadline(Date.now() + START_DEADLINE_MS, () =>
           client().workflow.getHandle(claimWorkflowId(claimId)).signal(emailLinkOpenedSignal),
+        ),
+      );
+    },
+    async signalClaimClosed(claimId) {
+      await guarded(() =>
+        connection().withDeadline(Date.now() + START_DEADLINE_MS, () =>
+          client().workflow.getHandle(claimWorkflowId(claimId)).signal(claimClosedSignal),
         ),
       );
     },

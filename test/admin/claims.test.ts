@@ -158,6 +158,17 @@ test.serial('claims:list filters by status and finds stuck claims; claims:rechec
     const rechecked = await run('claims:recheck', '--id', String(claim.id));
     t.is(rechecked.code, 0, rechecked.stderr);
     t.regex(rechecked.stdout, new RegExp(`claim ${claim.id} is verified \\(dns\\); last check found`));
+    // The command is staff_recheck_claim from the shell: audited as the command line.
+    t.like(
+      await db()('staff_audit')
+        .where({ operation: 'staff_recheck_claim', target_id: String(claim.id) })
+        .first(),
+      {
+        user_id: null,
+        target_kind: 'claim',
+        after: { status: 'verified' },
+      },
+    );
     t.is((await db()('listings').where({ id }).first('owner_id'))!.owner_id, user.userId);
     const runs = [];
     for await (const w of client.workflow.list({ query: `WorkflowId = '${claim.workflow_id}'` })) runs.push(w.status.name);

@@ -7,7 +7,11 @@ import { issueClaimLink } from './email-links.ts';
 import type { CheckOutcome } from './check-result.ts';
 import { claimWorkflowId } from '../../workflows/contracts/workflow-ids.ts';
 
-export type ClaimStatus = 'pending' | 'verified' | 'expired' | 'canceled';
+export const CLAIM_STATUSES = ['pending', 'verified', 'expired', 'canceled', 'rejected'] as const;
+export type ClaimStatus = (typeof CLAIM_STATUSES)[number];
+
+/** A decision of the site team on a claim (staff_decide_claim). */
+export type ClaimDecision = 'approved' | 'rejected';
 
 /** A claim with what its views need of the listing and its latest check. */
 export interface ClaimRow {
@@ -21,6 +25,10 @@ export interface ClaimRow {
   created_at: Date;
   expires_at: Date;
   closed_at: Date | null;
+  decision: ClaimDecision | null;
+  /** The site team's reason, for the claimant. */
+  decision_reason: string | null;
+  decided_at: Date | null;
   slug: string;
   listing_name: string;
   listing_url: string;
@@ -47,6 +55,9 @@ export function claimQuery(db: Db) {
       'c.created_at',
       'c.expires_at',
       'c.closed_at',
+      'c.decision',
+      'c.decision_reason',
+      'c.decided_at',
       'l.slug',
       'l.name as listing_name',
       'l.url as listing_url',
@@ -70,6 +81,7 @@ export function toClaimView(row: ClaimRow) {
     created_at: row.created_at.toISOString(),
     expires_at: row.expires_at.toISOString(),
     closed_at: row.closed_at?.toISOString() ?? null,
+    decision: row.decision ? { outcome: row.decision, reason: row.decision_reason!, decided_at: row.decided_at!.toISOString() } : null,
     last_check: row.check_at ? { checked_at: row.check_at.toISOString(), result: row.check_result!, detail: row.check_detail! } : null,
     workflow_id: claimWorkflowId(row.id),
   };

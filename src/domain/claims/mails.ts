@@ -46,3 +46,27 @@ export const claimExpiredMail = (to: string, listing: { name: string; slug: stri
     `Your claims: ${baseUrl}/account/claims`,
   ].join('\n'),
 });
+
+/** The site team's decision on a claim, with their reason (the claim page shows it too). */
+export const claimDecisionMail = (
+  to: string,
+  listing: { name: string; slug: string },
+  decision: { outcome: 'approved' | 'rejected'; reason: string },
+  baseUrl: string,
+  claimId: number,
+): OutgoingMail => ({
+  to,
+  dedupeKey: `claim-decision:${claimId}`,
+  subject: decision.outcome === 'approved' ? `Your claim of ${listing.name} was approved` : `Your claim of ${listing.name} was rejected`,
+  text: [
+    decision.outcome === 'approved'
+      ? `Our site team approved your claim ${claimId} of ${listing.name}: the listing is yours now.`
+      : `Our site team rejected your claim ${claimId} of ${listing.name}; the listing stays as it was.`,
+    '',
+    'Their reason:',
+    decision.reason,
+    '',
+    `Your claims: ${baseUrl}/account/claims`,
+    `The listing: ${baseUrl}/listings/${listing.slug}`,
+  ].join('\n'),
+});

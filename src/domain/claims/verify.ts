@@ -6,8 +6,11 @@ import type { ClaimStatus } from './claims.ts';
 import { claimExpiredMail, ownershipMovedMail } from './mails.ts';
 import { emitClaimVerified } from '../webhooks/emit.ts';
 
-/** What started a check: the workflow's schedule, a request (verify_claim, Check now, support), the emailed link. */
-export type CheckTrigger = 'schedule' | 'request' | 'email_link';
+/**
+ * What started a check: the workflow's schedule, a request (verify_claim, Check now, support), the
+ * emailed link, or the site team's approval (staff_decide_claim).
+ */
+export type CheckTrigger = 'schedule' | 'request' | 'email_link' | 'staff';
 
 export interface RecordedCheck {
   /** The claim's status after the check. */

@@ -124,6 +124,7 @@ export interface ClaimTableRow extends Omit<
   'slug' | 'listing_name' | 'listing_url' | 'check_at' | 'check_result' | 'check_detail'
 > {
   canceled_by_claim_id: number | null;
+  decided_by: number | null;
 }
 
 export interface ClaimCheckTableRow {
@@ -210,7 +211,19 @@ declare module 'knex/types/tables.js' {
       FounderStoryTableRow,
       'title' | 'how_started' | 'problem' | 'what_built' | 'hard_parts' | 'milestones' | 'whats_next' | 'published_at' | Timestamps
     >;
-    claims: Table<ClaimTableRow, 'id' | 'email' | 'status' | 'created_at' | 'closed_at' | 'canceled_by_claim_id'>;
+    claims: Table<
+      ClaimTableRow,
+      | 'id'
+      | 'email'
+      | 'status'
+      | 'created_at'
+      | 'closed_at'
+      | 'canceled_by_claim_id'
+      | 'decision'
+      | 'decision_reason'
+      | 'decided_by'
+      | 'decided_at'
+    >;
     claim_checks: Table<ClaimCheckTableRow, 'id' | 'checked_at'>;
     claim_email_links: Table<ClaimEmailLinkTableRow, 'id' | 'created_at' | 'used_at'>;
     search_terms: Table<{ term: string }>;

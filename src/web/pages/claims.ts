@@ -118,6 +118,7 @@ function claimCard(c: ClaimView, token: string): SafeHtml {
 <h2 id="claim-${c.id}-title"><a href="/listings/${c.slug}">${c.listing_name}</a></h2>
 <p>Status: <strong>${c.status}</strong> · by ${c.method} · started ${time(c.created_at)}${pending ? html` · expires ${time(c.expires_at)}` : ''}</p>
 ${pending && html`<p>${c.instructions.text}</p>${instructionValues(c)}`}
+${c.decision && html`<p class="decision" data-decision="${c.decision.outcome}">The site team ${c.decision.outcome} this claim on ${time(c.decision.decided_at)}. Their reason: “${c.decision.reason}”</p>`}
 ${c.last_check && html`<p class="last-check" data-result="${c.last_check.result}">Last check ${time(c.last_check.checked_at)}: <strong>${c.last_check.result.replace('_', ' ')}</strong> — ${c.last_check.detail}</p>`}
 ${pending && c.method !== 'email' && postForm(`${PATH}/${c.id}/check`, token, html`<button type="submit">Check now<span class="visually-hidden"> (${c.listing_name})</span></button>`)}
 ${pending && c.method === 'email' && postForm(`${PATH}/${c.id}/resend`, token, html`<button type="submit" class="secondary">Send the link again</button>`)}

@@ -30,6 +30,10 @@ const ACTIONS: Record<string, string> = {
   staff_refund_order_line: 'Refunded',
   staff_list_audit: 'Read the audit log',
   staff_export_audit: 'Exported the audit log',
+  staff_list_claims: 'Listed claims',
+  staff_get_claim: 'Opened a claim',
+  staff_recheck_claim: 'Checked a claim now',
+  staff_decide_claim: 'Decided a claim',
   'staff:grant': 'Gave a role',
   'staff:revoke': 'Took back a role',
 };
