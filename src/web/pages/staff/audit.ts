@@ -30,6 +30,11 @@ const ACTIONS: Record<string, string> = {
   staff_refund_order_line: 'Refunded',
   staff_list_audit: 'Read the audit log',
   staff_export_audit: 'Exported the audit log',
+  staff_list_webhook_health: 'Read the failing webhooks',
+  staff_get_webhook_endpoint: 'Opened a webhook address',
+  staff_list_roles: 'Read the staff list',
+  staff_grant_role: 'Gave a role',
+  staff_revoke_role: 'Took back a role',
   'staff:grant': 'Gave a role',
   'staff:revoke': 'Took back a role',
 };

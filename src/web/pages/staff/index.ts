@@ -3,8 +3,10 @@ import { staffAuditPages } from './audit.ts';
 import { staffHomePages } from './home.ts';
 import { staffOrderPage } from './order.ts';
 import { staffOrderSearchPages } from './orders.ts';
+import { staffRolePages } from './roles.ts';
+import { staffWebhookPages } from './webhooks.ts';
 
 /** The site team's console under /staff, every page behind requireStaff (./access.ts). */
 export const staffPages: PageRoutes = (router, services) => {
-  for (const pages of [staffHomePages, staffOrderSearchPages, staffOrderPage, staffAuditPages]) pages(router, services);
+  for (const pages of [staffHomePages, staffOrderSearchPages, staffOrderPage, staffAuditPages, staffWebhookPages, staffRolePages]) pages(router, services);
 };
