@@ -31,6 +31,9 @@ export async function runStaffCommand(services: ShellServices, command: string |
   const done = await runOperationFromShell(services, op, input, f.site);
   const where = f.site === undefined ? 'every site' : `site ${f.site}`;
   if (command === 'staff:grant') console.log(`${done.changed ? 'granted' : 'already held'}: ${done.email} is ${done.role} on ${where}`);
-  else console.log(`${done.changed ? 'revoked' : 'not held'}: ${done.email} ${done.changed ? 'is no longer' : 'was not'} ${done.role} on ${where}`);
+  else
+    console.log(
+      `${done.changed ? 'revoked' : 'not held'}: ${done.email} ${done.changed ? 'is no longer' : 'was not'} ${done.role} on ${where}`,
+    );
   return 0;
 }

@@ -54,9 +54,7 @@ const ChangeResult = z.object({
   role: z.enum(STAFF_ROLES),
   all_sites: z.boolean(),
   changed: z.boolean().describe('False when the role was already held (grant) or not held (revoke): nothing changed'),
-  roles: z
-    .array(z.object({ role: z.enum(STAFF_ROLES), all_sites: z.boolean() }))
-    .describe('The person’s roles on this site afterwards'),
+  roles: z.array(z.object({ role: z.enum(STAFF_ROLES), all_sites: z.boolean() })).describe('The person’s roles on this site afterwards'),
 });
 
 type ChangeInput = z.output<typeof Change>;

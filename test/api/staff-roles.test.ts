@@ -38,7 +38,8 @@ test.after.always(async () => {
 
 const db = () => env.services.db;
 const refusedByRole = async (t: any, name: string, args: Record<string, unknown>) => {
-  for (const who of ['support', 'moderator', 'nonStaff'] as const) await bothTransports(t, parity, cast[who].key, name, args, 403, 'insufficient_scope');
+  for (const who of ['support', 'moderator', 'nonStaff'] as const)
+    await bothTransports(t, parity, cast[who].key, name, args, 403, 'insufficient_scope');
   await bothTransports(t, parity, cast.otherSite.key, name, args, 404, 'not_found');
 };
 
@@ -48,7 +49,10 @@ test.serial('staff_list_roles: admins read this site’s team (site and every-si
     const emails = rest.body.items.map((m: { email: string }) => m.email);
     for (const here of ['admin', 'siteAdmin', 'support', 'moderator'] as const) t.true(emails.includes(cast[here].email), here);
     t.false(emails.includes(cast.otherSite.email), 'another site’s admin is not on this site’s team');
-    t.like(rest.body.items.find((m: { email: string }) => m.email === cast.admin.email), { role: 'admin', all_sites: true, granted_by_email: null });
+    t.like(
+      rest.body.items.find((m: { email: string }) => m.email === cast.admin.email),
+      { role: 'admin', all_sites: true, granted_by_email: null },
+    );
   }
   await refusedByRole(t, 'staff_list_roles', {});
 });
@@ -62,7 +66,13 @@ test.serial('staff_grant_role and staff_revoke_role: admins give and take back r
 
   const granted = await parity.viaRest(cast.siteAdmin.key, 'staff_grant_role', args);
   t.is(granted.status, 200, granted.text);
-  t.like(granted.body, { email: target.email, role: 'support', all_sites: false, changed: true, roles: [{ role: 'support', all_sites: false }] });
+  t.like(granted.body, {
+    email: target.email,
+    role: 'support',
+    all_sites: false,
+    changed: true,
+    roles: [{ role: 'support', all_sites: false }],
+  });
   const again = await parity.viaMcp(cast.admin.key, 'staff_grant_role', args);
   t.like(again, { error: false, body: { changed: false } });
   const everywhere = await parity.viaMcp(cast.admin.key, 'staff_grant_role', { ...args, role: 'moderator', all_sites: true });
@@ -73,7 +83,9 @@ test.serial('staff_grant_role and staff_revoke_role: admins give and take back r
   t.like((await parity.viaRest(cast.admin.key, 'staff_revoke_role', args)).body, { changed: false });
   t.is((await parity.viaRest(cast.admin.key, 'staff_revoke_role', { ...args, role: 'moderator', all_sites: true })).status, 200);
 
-  const rows = await db()('staff_audit').where({ target_kind: 'user', target_id: String(target.userId) }).orderBy('id');
+  const rows = await db()('staff_audit')
+    .where({ target_kind: 'user', target_id: String(target.userId) })
+    .orderBy('id');
   t.deepEqual(
     rows.map((r) => [r.operation, r.user_id]),
     [
@@ -92,36 +104,51 @@ test.serial('staff_grant_role and staff_revoke_role: admins give and take back r
   ]);
 });
 
-test.serial('bad input: unknown email 404, unknown role 422, every-site role by a site admin 403, the last admin giving up the role 409', async (t) => {
-  const target = await person([], ['account:read']);
-  const cases: [Person, Record<string, unknown>, number, string, RegExp][] = [
-    [cast.siteAdmin, { email: 'nobody-at-all@example.com', role: 'support' }, 404, 'not_found', /No account has the email nobody-at-all@example.com/],
-    [cast.siteAdmin, { email: target.email, role: 'owner' }, 422, 'unknown_role', /Unknown role "owner". Roles: admin, support, moderator/],
-    [cast.siteAdmin, { email: target.email, role: 'admin', all_sites: true }, 403, 'staff_role_required', /Only an admin of every site/],
-    [cast.siteAdmin, { email: target.email, role: '' }, 400, 'validation_failed', /invalid/i],
-  ];
-  for (const [who, args, status, code, detail] of cases) {
-    for (const op of ['staff_grant_role', 'staff_revoke_role']) {
-      const res = await parity.viaRest(who.key, op, args);
-      t.is(res.status, status, `${op} ${JSON.stringify(args)}: ${res.text}`);
-      t.like(res.body, { code });
-      t.regex(res.body.detail, detail);
-      t.regex(res.headers.get('content-type') ?? '', /application\/problem\+json/);
+test.serial(
+  'bad input: unknown email 404, unknown role 422, every-site role by a site admin 403, the last admin giving up the role 409',
+  async (t) => {
+    const target = await person([], ['account:read']);
+    const cases: [Person, Record<string, unknown>, number, string, RegExp][] = [
+      [
+        cast.siteAdmin,
+        { email: 'nobody-at-all@example.com', role: 'support' },
+        404,
+        'not_found',
+        /No account has the email nobody-at-all@example.com/,
+      ],
+      [
+        cast.siteAdmin,
+        { email: target.email, role: 'owner' },
+        422,
+        'unknown_role',
+        /Unknown role "owner". Roles: admin, support, moderator/,
+      ],
+      [cast.siteAdmin, { email: target.email, role: 'admin', all_sites: true }, 403, 'staff_role_required', /Only an admin of every site/],
+      [cast.siteAdmin, { email: target.email, role: '' }, 400, 'validation_failed', /invalid/i],
+    ];
+    for (const [who, args, status, code, detail] of cases) {
+      for (const op of ['staff_grant_role', 'staff_revoke_role']) {
+        const res = await parity.viaRest(who.key, op, args);
+        t.is(res.status, status, `${op} ${JSON.stringify(args)}: ${res.text}`);
+        t.like(res.body, { code });
+        t.regex(res.body.detail, detail);
+        t.regex(res.headers.get('content-type') ?? '', /application\/problem\+json/);
+      }
     }
-  }
-  t.deepEqual(await rolesOf(db(), target.userId), []);
+    t.deepEqual(await rolesOf(db(), target.userId), []);
 
-  // The only admin of every site cannot give that role up; a site admin can, while the every-site admin covers the site.
-  const last = await parity.viaRest(cast.admin.key, 'staff_revoke_role', { email: cast.admin.email, role: 'admin', all_sites: true });
-  t.is(last.status, 409, last.text);
-  t.like(last.body, { code: 'last_admin' });
-  t.regex(last.body.detail, /last admin of every site/);
-  const mcp = await parity.viaMcp(cast.admin.key, 'staff_revoke_role', { email: cast.admin.email, role: 'admin', all_sites: true });
-  t.like(mcp.body, { status: 409, code: 'last_admin' });
-  t.true((await rolesOf(db(), cast.admin.userId)).some((g) => g.role === 'admin' && g.siteId === null));
-  const makersAdmin = await parity.viaRest(cast.otherSite.key, 'staff_revoke_role', { email: cast.otherSite.email, role: 'admin' });
-  t.is(makersAdmin.status, 404, 'staff of another site: this site does not exist for them');
-});
+    // The only admin of every site cannot give that role up; a site admin can, while the every-site admin covers the site.
+    const last = await parity.viaRest(cast.admin.key, 'staff_revoke_role', { email: cast.admin.email, role: 'admin', all_sites: true });
+    t.is(last.status, 409, last.text);
+    t.like(last.body, { code: 'last_admin' });
+    t.regex(last.body.detail, /last admin of every site/);
+    const mcp = await parity.viaMcp(cast.admin.key, 'staff_revoke_role', { email: cast.admin.email, role: 'admin', all_sites: true });
+    t.like(mcp.body, { status: 409, code: 'last_admin' });
+    t.true((await rolesOf(db(), cast.admin.userId)).some((g) => g.role === 'admin' && g.siteId === null));
+    const makersAdmin = await parity.viaRest(cast.otherSite.key, 'staff_revoke_role', { email: cast.otherSite.email, role: 'admin' });
+    t.is(makersAdmin.status, 404, 'staff of another site: this site does not exist for them');
+  },
+);
 
 test.serial('a revoked person’s keys and console stop at once', async (t) => {
   const helper = await person(['support'], ['staff:webhooks']);

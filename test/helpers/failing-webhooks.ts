@@ -39,7 +39,14 @@ export async function failingEndpoint(
     )[0]!.id;
   const at = (h: number) => new Date(o.since.getTime() + h * 3_600_000);
   const [ok] = await db('webhook_deliveries')
-    .insert({ event_id: await event(), endpoint_id: endpoint.id, status: 'succeeded', attempts: 1, last_status_code: 200, succeeded_at: at(-1) })
+    .insert({
+      event_id: await event(),
+      endpoint_id: endpoint.id,
+      status: 'succeeded',
+      attempts: 1,
+      last_status_code: 200,
+      succeeded_at: at(-1),
+    })
     .returning('id');
   await db('webhook_attempts').insert({ delivery_id: ok!.id, round: 0, ok: true, status_code: 200, duration_ms: 5, attempted_at: at(-1) });
   const [failing] = await db('webhook_deliveries')

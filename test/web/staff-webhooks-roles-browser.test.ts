@@ -96,12 +96,19 @@ for (const [label, viewport] of [
     const row = page.locator(`tr[data-member="${target.email}"][data-role="moderator"]`);
     await row.waitFor();
     t.regex(await row.innerText(), new RegExp(`This site[\\s\\S]*by ${admin.email}`));
-    t.deepEqual((await rolesOf(db(), target.userId)).map((g) => g.role), ['moderator']);
+    t.deepEqual(
+      (await rolesOf(db(), target.userId)).map((g) => g.role),
+      ['moderator'],
+    );
     await checked(t, page);
 
     await row.getByRole('button', { name: `Take back moderator from ${target.email}` }).click();
     await page.getByRole('button', { name: 'Take the role back' }).waitFor();
-    t.deepEqual((await rolesOf(db(), target.userId)).map((g) => g.role), ['moderator'], 'nothing changes before the confirmation');
+    t.deepEqual(
+      (await rolesOf(db(), target.userId)).map((g) => g.role),
+      ['moderator'],
+      'nothing changes before the confirmation',
+    );
     await checked(t, page);
     await page.getByRole('button', { name: 'Take the role back' }).click();
     await page.waitForURL(/done=revoked/);

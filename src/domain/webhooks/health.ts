@@ -39,7 +39,8 @@ const onSite = (db: Db, siteId: number) =>
 
 /** The last success of the endpoint's tries, the failures after it, and the latest failures. */
 async function failureRecord(db: Db, endpoint: Pick<WebhookEndpointTableRow, 'id' | 'url'>, lastErrors: number) {
-  const tries = () => db('webhook_attempts as a').join('webhook_deliveries as d', 'd.id', 'a.delivery_id').where('d.endpoint_id', endpoint.id);
+  const tries = () =>
+    db('webhook_attempts as a').join('webhook_deliveries as d', 'd.id', 'a.delivery_id').where('d.endpoint_id', endpoint.id);
   const lastOk = await tries().where('a.ok', true).max<{ at: Date | null }[]>('a.attempted_at as at').first();
   const failed = tries().where('a.ok', false);
   if (lastOk?.at) failed.where('a.attempted_at', '>', lastOk.at);
@@ -77,7 +78,17 @@ function endpointView(row: EndpointWithOwner) {
   };
 }
 
-const endpointColumns = ['e.id', 'e.user_id', 'e.url', 'e.events', 'e.enabled', 'e.failing_since', 'e.disabled_at', 'e.disabled_reason', 'e.created_at'];
+const endpointColumns = [
+  'e.id',
+  'e.user_id',
+  'e.url',
+  'e.events',
+  'e.enabled',
+  'e.failing_since',
+  'e.disabled_at',
+  'e.disabled_reason',
+  'e.created_at',
+];
 
 /** This site's endpoints that fail or are turned off, those failing longest first. */
 export async function unhealthyEndpoints(db: Db, siteId: number, limit: number) {
@@ -106,7 +117,17 @@ export async function endpointHealth(db: Db, siteId: number, endpointId: number,
     .where('d.endpoint_id', endpointId)
     .orderBy('d.id', 'desc')
     .limit(deliveries)
-    .select('d.id', 'ev.type', 'd.status', 'd.attempts', 'd.last_status_code', 'd.last_error', 'd.last_attempt_at', 'd.next_attempt_at', 'd.created_at');
+    .select(
+      'd.id',
+      'ev.type',
+      'd.status',
+      'd.attempts',
+      'd.last_status_code',
+      'd.last_error',
+      'd.last_attempt_at',
+      'd.next_attempt_at',
+      'd.created_at',
+    );
   return {
     ...endpointView(row),
     ...(await failureRecord(db, row, 10)),

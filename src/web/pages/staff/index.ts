@@ -8,5 +8,6 @@ import { staffWebhookPages } from './webhooks.ts';
 
 /** The site team's console under /staff, every page behind requireStaff (./access.ts). */
 export const staffPages: PageRoutes = (router, services) => {
-  for (const pages of [staffHomePages, staffOrderSearchPages, staffOrderPage, staffAuditPages, staffWebhookPages, staffRolePages]) pages(router, services);
+  for (const pages of [staffHomePages, staffOrderSearchPages, staffOrderPage, staffAuditPages, staffWebhookPages, staffRolePages])
+    pages(router, services);
 };
