@@ -63,7 +63,7 @@ export async function runAdmin(db: Db, argv: string[], services?: Services): Pro
     if (questions !== null) return questions;
     const sites = await runSiteCommand(db, command, values);
     if (sites !== null) return sites;
-    const staff = await runStaffCommand(db, services?.clock ?? systemClock, command, values);
+    const staff = services ? await runStaffCommand(services, command, values) : null;
     if (staff !== null) return staff;
     if (services) {
       const launches = await runLaunchCommand(

@@ -1,9 +1,8 @@
-import type { Db } from '../db/knex.ts';
 import { readSiteByKey } from '../domain/sites/sites.ts';
-import { recordAudit } from '../domain/staff/audit.ts';
-import { grant, revoke, staffRole, STAFF_ROLES } from '../domain/staff/roles.ts';
-import type { Clock } from '../domain/time/clock.ts';
-import { appError, badRequest } from '../errors/errors.ts';
+import { STAFF_ROLES } from '../domain/staff/roles.ts';
+import { badRequest } from '../errors/errors.ts';
+import { staffGrantRoleOp, staffRevokeRoleOp } from '../operations/staff-roles.ts';
+import { runOperationFromShell, type ShellServices } from './run-operation.ts';
 
 export const STAFF_USAGE = `  npm run admin -- staff:grant --email E --role ${STAFF_ROLES.join('|')} [--site K]   (no --site: every site)
   npm run admin -- staff:revoke --email E --role ${STAFF_ROLES.join('|')} [--site K]`;
@@ -18,36 +17,23 @@ export interface StaffFlags {
 }
 
 /**
- * Runs `staff:grant` or `staff:revoke`; returns null for other commands. The shell is where the
- * first admin comes from (and break-glass), so these are audited too, with no acting account.
+ * Runs `staff:grant` or `staff:revoke`; returns null for other commands. They call the console's
+ * operations (staff_grant_role, staff_revoke_role), so the rules and the audit row are the same;
+ * the shell acts as an admin of every site, which is how the first admin is made.
  */
-export async function runStaffCommand(db: Db, clock: Clock, command: string | undefined, f: StaffFlags): Promise<number | null> {
+export async function runStaffCommand(services: ShellServices, command: string | undefined, f: StaffFlags): Promise<number | null> {
   if (command !== 'staff:grant' && command !== 'staff:revoke') return null;
   if (!f.email) throw badRequest('usage', `--email is required.\n${STAFF_USAGE}`);
   if (!f.role) throw badRequest('usage', `--role is required.\n${STAFF_USAGE}`);
-  const role = staffRole(f.role);
-  const user = await db('users').whereRaw('lower(email) = lower(?)', [f.email.trim()]).first('id', 'email');
-  if (!user) throw appError('not_found', `No account has the email ${f.email}: the person signs up first, then gets a role.`);
-  const site = f.site === undefined ? null : await readSiteByKey(db, f.site);
-  if (site === undefined) throw badRequest('unknown_site', `Unknown site "${f.site}".`);
-  const now = clock.now();
-  const change = { userId: user.id, role, siteId: site?.id ?? null, by: null, now };
-  const where = site ? `site ${site.key}` : 'every site';
-  const changed = await db.transaction(async (trx) => {
-    const done = command === 'staff:grant' ? await grant(trx, change) : await revoke(trx, change);
-    if (done) {
-      await recordAudit(trx, {
-        actor: null,
-        operation: command,
-        input: { email: user.email, role, site: site?.key ?? null },
-        target: { kind: 'user', id: user.id },
-        siteId: site?.id ?? null,
-        at: now,
-      });
-    }
-    return done;
-  });
-  if (command === 'staff:grant') console.log(`${changed ? 'granted' : 'already held'}: ${user.email} is ${role} on ${where}`);
-  else console.log(`${changed ? 'revoked' : 'not held'}: ${user.email} ${changed ? 'is no longer' : 'was not'} ${role} on ${where}`);
+  if (f.site !== undefined && !(await readSiteByKey(services.db, f.site))) throw badRequest('unknown_site', `Unknown site "${f.site}".`);
+  const op = command === 'staff:grant' ? staffGrantRoleOp : staffRevokeRoleOp;
+  const input = { email: f.email, role: f.role, all_sites: f.site === undefined };
+  const done = await runOperationFromShell(services, op, input, f.site);
+  const where = f.site === undefined ? 'every site' : `site ${f.site}`;
+  if (command === 'staff:grant') console.log(`${done.changed ? 'granted' : 'already held'}: ${done.email} is ${done.role} on ${where}`);
+  else
+    console.log(
+      `${done.changed ? 'revoked' : 'not held'}: ${done.email} ${done.changed ? 'is no longer' : 'was not'} ${done.role} on ${where}`,
+    );
   return 0;
 }

@@ -12,6 +12,8 @@ import { publicOperations } from './public.ts';
 import { staffAuditOperations } from './staff-audit.ts';
 import { staffClaimOperations } from './staff-claims.ts';
 import { staffOrderOperations } from './staff-orders.ts';
+import { staffRoleOperations } from './staff-roles.ts';
+import { staffWebhookOperations } from './staff-webhooks.ts';
 import { statsOperations } from './stats.ts';
 import { updateOperations } from './updates.ts';
 import { voteAuditOperations } from './vote-audit.ts';
@@ -36,4 +38,6 @@ export const operations: readonly Operation[] = [
   ...staffOrderOperations,
   ...staffAuditOperations,
   ...staffClaimOperations,
+  ...staffWebhookOperations,
+  ...staffRoleOperations,
 ] as unknown as readonly Operation[];

@@ -51,10 +51,11 @@ test.serial('staff:grant gives a role on every site or one; staff:revoke takes i
   t.deepEqual(
     audit.map((r) => [r.operation, r.user_id, r.input]),
     [
-      ['staff:grant', null, { email: user.email, role: 'admin', site: null }],
-      ['staff:grant', null, { email: user.email, role: 'support', site: 'makers' }],
-      ['staff:revoke', null, { email: user.email, role: 'admin', site: null }],
+      ['staff_grant_role', null, { email: user.email, role: 'admin', all_sites: true }],
+      ['staff_grant_role', null, { email: user.email, role: 'support', all_sites: false }],
+      ['staff_revoke_role', null, { email: user.email, role: 'admin', all_sites: true }],
     ],
+    'the commands are the console’s operations, audited as the command line',
   );
 });
 

@@ -34,6 +34,11 @@ const ACTIONS: Record<string, string> = {
   staff_get_claim: 'Opened a claim',
   staff_recheck_claim: 'Checked a claim now',
   staff_decide_claim: 'Decided a claim',
+  staff_list_webhook_health: 'Read the failing webhooks',
+  staff_get_webhook_endpoint: 'Opened a webhook address',
+  staff_list_roles: 'Read the staff list',
+  staff_grant_role: 'Gave a role',
+  staff_revoke_role: 'Took back a role',
   'staff:grant': 'Gave a role',
   'staff:revoke': 'Took back a role',
 };

@@ -30,11 +30,11 @@ const NOTICES = new Map([
  * Not money, so no fresh second factor is asked for (the console's own gate stands).
  */
 export const staffClaimPage: PageRoutes = (router, services) => {
-  router.get(`${CLAIMS_PATH}/{id}`, requireStaff(services), async function staffClaim(ctx) {
+  router.get(`${CLAIMS_PATH}/{id}`, requireStaff(services, ['admin', 'support']), async function staffClaim(ctx) {
     await claimPage(ctx, services, await loadClaim(ctx, services));
   });
 
-  router.post(`${CLAIMS_PATH}/{id}/recheck`, requireStaff(services), async function recheckClaim(ctx) {
+  router.post(`${CLAIMS_PATH}/{id}/recheck`, requireStaff(services, ['admin', 'support']), async function recheckClaim(ctx) {
     const claim_id = claimId(ctx);
     try {
       await invokeForPage(ctx, services, staffRecheckClaimOp, { claim_id });
@@ -46,7 +46,7 @@ export const staffClaimPage: PageRoutes = (router, services) => {
     ctx.redirect(`${CLAIMS_PATH}/${claim_id}?done=rechecked`);
   });
 
-  router.post(`${CLAIMS_PATH}/{id}/decision`, requireStaff(services), async function decideClaim(ctx) {
+  router.post(`${CLAIMS_PATH}/{id}/decision`, requireStaff(services, ['admin', 'support']), async function decideClaim(ctx) {
     const claim_id = claimId(ctx);
     const body = formBody(ctx);
     const decision = formString(body, 'decision');

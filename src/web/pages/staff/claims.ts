@@ -37,7 +37,7 @@ type Filter = { status?: (typeof CLAIM_STATUSES)[number]; stuck?: boolean };
 
 /** The claims of this site, newest first, with a status filter (a GET form, so the address can be shared). */
 export const staffClaimListPages: PageRoutes = (router, services) => {
-  router.get(CLAIMS_PATH, requireStaff(services), async function staffClaims(ctx) {
+  router.get(CLAIMS_PATH, requireStaff(services, ['admin', 'support']), async function staffClaims(ctx) {
     const filter = filterOf(ctx);
     const page = pageNumber(ctx.query.page);
     const found = await invokeForPage(ctx, services, staffListClaimsOp, { ...filter, page, per_page: PER_PAGE });
