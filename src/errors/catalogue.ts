@@ -128,6 +128,7 @@ export const ERROR_CATALOGUE = {
   claim_resend_limit: { status: 409, title: 'Conflict', action: 'Start a new claim after this one expires.' },
   order_not_pending: { status: 409, title: 'Already paid', action: 'Nothing to pay: see the order for its status.' },
   order_not_stuck: { status: 409, title: 'Conflict', action: 'Only a paid order that is not fulfilled can be retried.' },
+  flow_not_retryable: { status: 409, title: 'Conflict', action: 'Follow the fix the stuck list gives for it instead of a retry.' },
   order_not_paid: { status: 409, title: 'Conflict', action: 'Only a paid order can be refunded.' },
   already_refunded: { status: 409, title: 'Conflict', action: 'Nothing to do: the order is refunded.' },
   promo_code_exists: { status: 409, title: 'Conflict', action: 'Choose another code, or change the existing one.' },
