@@ -73,7 +73,13 @@ const Retried = z.object({
   outcome: z.string().describe('In one word: updated or restarted (an order’s workflow), checked, restarted, woken, queued'),
 });
 
-async function retryAsStaff(ctx: OperationContext, operation: string, kind: (typeof FLOW_KINDS)[number], ref: string, input: Record<string, unknown>) {
+async function retryAsStaff(
+  ctx: OperationContext,
+  operation: string,
+  kind: (typeof FLOW_KINDS)[number],
+  ref: string,
+  input: Record<string, unknown>,
+) {
   const actor = await asStaff(ctx, STAFF);
   const scope = { siteId: ctx.site.id, siteless: await seesEverySite(ctx, actor) };
   const deps = { db: ctx.db, config: ctx.config, workflows: ctx.workflows, now: ctx.clock.now() };

@@ -44,7 +44,13 @@ export interface FlowRetried {
 /** Records the retry (the staff audit row): in the transaction of a database effect, else after the effect. */
 export type RecordRetry = (db: Db, retried: FlowRetried) => Promise<void>;
 
-export async function retryFlow(deps: RetryDeps, kind: FlowKind, ref: string, scope: RetryScope, record: RecordRetry): Promise<FlowRetried> {
+export async function retryFlow(
+  deps: RetryDeps,
+  kind: FlowKind,
+  ref: string,
+  scope: RetryScope,
+  record: RecordRetry,
+): Promise<FlowRetried> {
   switch (kind) {
     case 'order':
       return retryStuckOrder(deps, ref, scope, record);
@@ -71,7 +77,8 @@ const recordAfter = async (record: RecordRetry, db: Db, retried: FlowRetried) =>
 const notRetryable = (detail: string) => conflict('flow_not_retryable', detail);
 
 function idOf(ref: string): number {
-  if (!/^[1-9]\d{0,9}$/.test(ref) || !Number.isSafeInteger(Number(ref))) throw invalidField('ref', 'must be the id of what is stuck (a whole number)');
+  if (!/^[1-9]\d{0,9}$/.test(ref) || !Number.isSafeInteger(Number(ref)))
+    throw invalidField('ref', 'must be the id of what is stuck (a whole number)');
   return Number(ref);
 }
 
@@ -111,7 +118,8 @@ async function recheckStuckClaim(deps: RetryDeps, id: number, scope: RetryScope)
 async function restartCrawl(deps: RetryDeps, id: number, scope: RetryScope): Promise<FlowRetried> {
   const draft = await deps.db('drafts').where({ id }).first('id', 'status', 'url', 'site_id');
   if (!draft || draft.site_id !== scope.siteId) throw notFound(`Draft ${id}`);
-  if (draft.status !== 'crawling') throw notRetryable(`Draft ${id} is ${draft.status}: only a crawl that does not finish is started again.`);
+  if (draft.status !== 'crawling')
+    throw notRetryable(`Draft ${id} is ${draft.status}: only a crawl that does not finish is started again.`);
   const state = await deps.workflows.workflowStatus(draftWorkflowId(id));
   if (state === 'running') {
     throw notRetryable(
