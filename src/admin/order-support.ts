@@ -1,4 +1,3 @@
-import type { Config } from '../config/config.ts';
 import type { Db } from '../db/knex.ts';
 import { formatCents, lineText } from '../domain/orders/line-text.ts';
 import { searchOrders } from '../domain/orders/search.ts';
@@ -7,8 +6,6 @@ import { staffReplayOrderOp } from '../operations/staff-flows.ts';
 import { staffRefundOrderLineOp } from '../operations/staff-orders.ts';
 import { runOperationFromShell, type ShellServices } from './run-operation.ts';
 import { AppError } from '../errors/errors.ts';
-import type { PaymentProvider, WorkflowStarter } from '../domain/ports.ts';
-import type { Clock } from '../domain/time/clock.ts';
 import { OrderUsageError, type OrderFlags } from './orders.ts';
 
 export const ORDER_SUPPORT_USAGE = `  npm run admin -- orders:show --number N

@@ -8,6 +8,10 @@ import { asStaff, audit, STAFF_ERROR_CODES } from './staff.ts';
 
 const STAFF = ['admin', 'support'] as const;
 
+/** What the stuck list and a retry name: for forms and links of the console. */
+export { FLOW_KINDS };
+export type FlowKind = (typeof FLOW_KINDS)[number];
+
 /**
  * Mail and workflow starts belong to no site (a mail's address may be any site's buyer): only
  * staff whose role covers every site, and the command line, see and retry them.

@@ -1,8 +1,7 @@
 import type { Context } from 'koa';
 import type { z } from 'zod';
-import { FLOW_KINDS, type FlowKind } from '../../../domain/flows/stuck.ts';
 import { notFound } from '../../../errors/errors.ts';
-import { staffListStuckFlowsOp, staffRetryFlowOp } from '../../../operations/staff-flows.ts';
+import { FLOW_KINDS, staffListStuckFlowsOp, staffRetryFlowOp, type FlowKind } from '../../../operations/staff-flows.ts';
 import { errorSummary, postForm, time } from '../../components.ts';
 import { csrfToken } from '../../csrf.ts';
 import { html, type SafeHtml } from '../../html.ts';
