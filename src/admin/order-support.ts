@@ -1,7 +1,8 @@
 import type { Db } from '../db/knex.ts';
 import { formatCents, lineText } from '../domain/orders/line-text.ts';
 import { searchOrders } from '../domain/orders/search.ts';
-import { orderDetails, retryOrder } from '../domain/orders/support.ts';
+import { orderDetails } from '../domain/orders/support.ts';
+import { staffReplayOrderOp } from '../operations/staff-flows.ts';
 import { staffRefundOrderLineOp } from '../operations/staff-orders.ts';
 import { runOperationFromShell, type ShellServices } from './run-operation.ts';
 import { AppError } from '../errors/errors.ts';
@@ -37,7 +38,8 @@ export async function runOrderSupportCommand(
       return showOrder(db, number);
     case 'orders:retry': {
       if (!deps) throw new OrderUsageError('orders:retry needs the workflow service.');
-      console.log(`${await retryOrder(db, deps.config, deps.workflows, number)} order:${number}`);
+      const done = await runOperationFromShell(deps, staffReplayOrderOp, { number }, await siteKeyOfOrder(db, number));
+      console.log(`${done.outcome} order:${done.ref}`);
       return 0;
     }
     case 'orders:refund': {
@@ -45,10 +47,8 @@ export async function runOrderSupportCommand(
       const line = f.line === undefined ? undefined : Number(f.line);
       if (line !== undefined && !(Number.isInteger(line) && line >= 0))
         throw new OrderUsageError('--line must be a line position (0, 1, ...).');
-      const { order } = await orderDetails(db, number);
-      const site = await db('sites').where({ id: order.site_id }).first('key');
       const reason = f.reason ?? 'Refunded from the command line.';
-      const done = await runOperationFromShell(deps, staffRefundOrderLineOp, { number, line, reason }, site?.key);
+      const done = await runOperationFromShell(deps, staffRefundOrderLineOp, { number, line, reason }, await siteKeyOfOrder(db, number));
       console.log(`refunded ${formatCents(done.amount_cents)} of ${number}`);
       for (const r of done.refunded) {
         console.log(`line ${r.position}\t${r.product}\t${r.ended.length ? 'ended:' : 'nothing to end'}`);
@@ -59,6 +59,12 @@ export async function runOrderSupportCommand(
     default:
       throw new OrderUsageError(ORDER_SUPPORT_USAGE);
   }
+}
+
+/** The shell acts on the order's own site (an operation finds only its site's orders). */
+async function siteKeyOfOrder(db: Db, number: string): Promise<string | undefined> {
+  const { order } = await orderDetails(db, number);
+  return (await db('sites').where({ id: order.site_id }).first('key'))?.key;
 }
 
 /** `orders:show`: the order, who bought it (email, billing name), its invoice, each line as the buyer reads it. */

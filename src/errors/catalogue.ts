@@ -129,6 +129,7 @@ export const ERROR_CATALOGUE = {
   claim_already_verified: { status: 409, title: 'Claim already verified', action: 'Nothing to decide: the claimant owns the listing.' },
   order_not_pending: { status: 409, title: 'Already paid', action: 'Nothing to pay: see the order for its status.' },
   order_not_stuck: { status: 409, title: 'Conflict', action: 'Only a paid order that is not fulfilled can be retried.' },
+  flow_not_retryable: { status: 409, title: 'Conflict', action: 'Follow the fix the stuck list gives for it instead of a retry.' },
   order_not_paid: { status: 409, title: 'Conflict', action: 'Only a paid order can be refunded.' },
   already_refunded: { status: 409, title: 'Conflict', action: 'Nothing to do: the order is refunded.' },
   promo_code_exists: { status: 409, title: 'Conflict', action: 'Choose another code, or change the existing one.' },

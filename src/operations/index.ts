@@ -11,6 +11,7 @@ import { orderOperations } from './orders.ts';
 import { publicOperations } from './public.ts';
 import { staffAuditOperations } from './staff-audit.ts';
 import { staffClaimOperations } from './staff-claims.ts';
+import { staffFlowOperations } from './staff-flows.ts';
 import { staffOrderOperations } from './staff-orders.ts';
 import { staffRoleOperations } from './staff-roles.ts';
 import { staffWebhookOperations } from './staff-webhooks.ts';
@@ -40,4 +41,5 @@ export const operations: readonly Operation[] = [
   ...staffClaimOperations,
   ...staffWebhookOperations,
   ...staffRoleOperations,
+  ...staffFlowOperations,
 ] as unknown as readonly Operation[];

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { coveredWeeks } from '../domain/orders/line-text.ts';
+import { orderIsStuck } from '../domain/flows/retry.ts';
+import { workflowUiLink } from '../domain/flows/stuck.ts';
+import { orderMails } from '../domain/orders/order-mails.ts';
 import { orderDetails, refundOrder } from '../domain/orders/support.ts';
 import { ORDER_STATUSES, searchOrders } from '../domain/orders/search.ts';
 import { notFound } from '../errors/errors.ts';
@@ -135,12 +138,23 @@ const StaffLine = z.object({
   ended: z.array(Ended).describe('What its refund ended (empty until refunded)'),
 });
 
+const StaffMail = z.object({
+  to: z.string(),
+  subject: z.string(),
+  queued_at: z.string(),
+  sent_at: z.string().nullable().describe('Null: not sent yet'),
+  attempts: z.int(),
+  last_error: z.string().nullable(),
+  given_up: z.boolean().describe('Sending was given up (refused for good, or out of attempts)'),
+});
+
 export const staffGetOrderOp = defineOperation({
   name: 'staff_get_order',
   summary: 'Site team: one order of this site in full',
   description:
     'An order as support needs it: the buyer, its lines with the weeks each covers, the payment events, the refunds and what ' +
-    'each refunded line ended, and the id of its workflow. For support and admins; the read is recorded in the staff audit log.',
+    'each refunded line ended, the mails sent about it, its workflow (id, state, Temporal UI link) and whether it is stuck ' +
+    '(staff_replay_order replays it then). For support and admins; the read is recorded in the staff audit log.',
   method: 'GET',
   path: '/staff/orders/{number}',
   scope: 'staff:orders',
@@ -153,15 +167,27 @@ export const staffGetOrderOp = defineOperation({
     payment_method: z.string().nullable(),
     attention_reason: z.string().nullable(),
     workflow_id: z.string(),
+    workflow_state: z
+      .enum(['running', 'completed', 'failed', 'canceled', 'terminated', 'continued_as_new', 'timed_out', 'paused', 'unknown', 'missing'])
+      .describe('Where its workflow’s latest run stands; `unknown` while Temporal does not answer'),
+    workflow_url: z.string().describe('Its workflow in the Temporal UI'),
+    stuck: z.boolean().describe('Paid and not fulfilled for a while, or needing attention: staff_replay_order replays it'),
     lines: z.array(StaffLine),
     payments: z.array(z.object({ type: z.string(), provider: z.string(), received_at: z.string() })),
     refunds: z.array(z.object({ amount_cents: z.int(), line_position: z.int().nullable(), created_at: z.string() })),
+    mails: z.array(StaffMail).describe('The mails about the order: receipt, refunds, lines that could not be delivered'),
   }),
   async handler(input, ctx) {
     const actor = await asStaff(ctx, ['admin', 'support']);
     const { order, buyerEmail, lines, events, refunds } = await orderDetails(ctx.db, input.number);
     if (order.site_id !== ctx.site.id) throw notFound(`Order ${input.number}`);
     await audit(ctx, actor, { operation: 'staff_get_order', input, target: { kind: 'order', id: order.number } });
+    const workflowId = orderWorkflowId(order.number);
+    // The order reads from the database; Temporal being away only hides its workflow's state.
+    const [mails, workflowState] = await Promise.all([
+      orderMails(ctx.db, order.number),
+      ctx.workflows.workflowStatus(workflowId).catch(() => 'unknown' as const),
+    ]);
     const positionOf = new Map(lines.map((l) => [l.id, l.position]));
     return {
       number: order.number,
@@ -174,7 +200,10 @@ export const staffGetOrderOp = defineOperation({
       paid_at: order.paid_at?.toISOString() ?? null,
       payment_method: order.payment_method,
       attention_reason: order.attention_reason,
-      workflow_id: orderWorkflowId(order.number),
+      workflow_id: workflowId,
+      workflow_state: workflowState,
+      workflow_url: workflowUiLink(ctx.config, workflowId),
+      stuck: orderIsStuck(order, ctx.clock.now()),
       lines: lines.map((l) => ({
         position: l.position,
         product: l.product,
@@ -193,6 +222,15 @@ export const staffGetOrderOp = defineOperation({
         amount_cents: r.amount_cents,
         line_position: r.order_line_id === null ? null : (positionOf.get(r.order_line_id) ?? null),
         created_at: new Date(r.created_at).toISOString(),
+      })),
+      mails: mails.map((m) => ({
+        to: m.to,
+        subject: m.subject,
+        queued_at: m.queuedAt.toISOString(),
+        sent_at: m.sentAt?.toISOString() ?? null,
+        attempts: m.attempts,
+        last_error: m.lastError,
+        given_up: m.givenUpAt !== null,
       })),
     };
   },

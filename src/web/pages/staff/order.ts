@@ -2,11 +2,13 @@ import type { Context } from 'koa';
 import type { z } from 'zod';
 import { AppError, notFound } from '../../../errors/errors.ts';
 import { formatCents, listingText, productName } from '../../../operations/read-models/orders.ts';
+import { staffReplayOrderOp } from '../../../operations/staff-flows.ts';
 import { staffGetOrderOp, staffRefundOrderLineOp } from '../../../operations/staff-orders.ts';
 import { isoWeekLabel, isoWeekStart } from '../../../workflows/contracts/weeks.ts';
 import { errorSummary, postForm, time } from '../../components.ts';
 import { csrfToken } from '../../csrf.ts';
 import { formBody, formString } from '../../forms.ts';
+import { refusal } from '../../owner-forms.ts';
 import { html, type SafeHtml } from '../../html.ts';
 import { invokeForPage, pageContext } from '../../invoke.ts';
 import { renderPage } from '../../render.ts';
@@ -51,6 +53,20 @@ export const staffOrderPage: PageRoutes = (router, services) => {
       ctx.redirect(`${ORDERS_PATH}/${number}?refunded=${done ? position : 'already'}`);
     },
   );
+
+  // A replay cannot charge or refund anything (it fulfils what is paid), so the session's factor is enough.
+  router.post(`${ORDERS_PATH}/{number}/replay`, requireStaff(services, ['admin', 'support']), async function replayOrder(ctx) {
+    const number = orderNumber(ctx);
+    try {
+      await invokeForPage(ctx, services, staffReplayOrderOp, { number });
+    } catch (err) {
+      const refused = refusal(err);
+      const order = await loadOrder(ctx, services);
+      return orderPage(ctx, services, order, { status: refused.status, errors: { form: Object.values(refused.errors).join(' ') } });
+    }
+    ctx.status = 303;
+    ctx.redirect(`${ORDERS_PATH}/${number}?replayed=1`);
+  });
 };
 
 /** A second click after the refund went through is not a failure: the page shows it refunded. */
@@ -80,11 +96,13 @@ async function orderPage(ctx: Context, services: WebServices, o: StaffOrder, sho
   const token = await csrfToken(ctx, services);
   const refunded = typeof ctx.query.refunded === 'string' ? ctx.query.refunded : undefined;
   const notice =
-    refunded === undefined
-      ? undefined
-      : refunded === 'already'
-        ? 'That line was already refunded.'
-        : `Line ${Number(refunded) + 1} is refunded.`;
+    ctx.query.replayed === '1'
+      ? 'The order is replayed: its lines not fulfilled yet are tried again. Reload to see them fulfilled.'
+      : refunded === undefined
+        ? undefined
+        : refunded === 'already'
+          ? 'That line was already refunded.'
+          : `Line ${Number(refunded) + 1} is refunded.`;
   await renderPage(ctx, services, {
     title: `Order ${o.number}`,
     status: shown.status,
@@ -97,16 +115,49 @@ ${errorSummary(shown.errors)}
 <dt>Total</dt><dd>${formatCents(o.total_cents, o.currency)}</dd>
 <dt>Made</dt><dd>${time(o.created_at)}</dd>
 <dt>Paid</dt><dd>${time(o.paid_at, 'not paid')}${o.payment_method ? ` by ${o.payment_method}` : ''}</dd>
-<dt>Its workflow</dt><dd><code>${o.workflow_id}</code> · <a href="${temporalLink(services, o.workflow_id)}" rel="noopener noreferrer">open it in the Temporal UI</a></dd>
+<dt>Its workflow</dt><dd><code>${o.workflow_id}</code> · <a href="${o.workflow_url}" rel="noopener noreferrer">open it in the Temporal UI</a></dd>
+<dt>Workflow state</dt><dd data-workflow-state="${o.workflow_state}">${WORKFLOW_WORDS[o.workflow_state] ?? o.workflow_state}</dd>
 </dl>
+${o.stuck ? replayForm(o, token) : ''}
 <h2>Lines</h2>
 <table class="stack"><thead><tr><th scope="col">Line</th><th scope="col">What</th><th scope="col">Weeks</th><th scope="col">Amount</th><th scope="col">Fulfilled</th><th scope="col">Refund</th></tr></thead>
 <tbody>${o.lines.map((l) => lineRow(o, l, token, shown))}</tbody></table>
 <h2>Payments</h2>
 ${o.payments.length ? html`<ul>${o.payments.map((p) => html`<li>${p.type.replaceAll('_', ' ').replaceAll('.', ' ')} from ${p.provider}, ${time(p.received_at)}</li>`)}</ul>` : html`<p>No payment received.</p>`}
 <h2>Refunds</h2>
-${o.refunds.length ? html`<ul data-refunds>${o.refunds.map((r) => html`<li>${formatCents(r.amount_cents, o.currency)} for ${r.line_position === null ? 'the whole order' : `line ${r.line_position + 1}`}, ${time(r.created_at)}</li>`)}</ul>` : html`<p>No refunds.</p>`}`,
+${o.refunds.length ? html`<ul data-refunds>${o.refunds.map((r) => html`<li>${formatCents(r.amount_cents, o.currency)} for ${r.line_position === null ? 'the whole order' : `line ${r.line_position + 1}`}, ${time(r.created_at)}</li>`)}</ul>` : html`<p>No refunds.</p>`}
+<h2>Mails to the buyer</h2>
+${o.mails.length ? html`<ul data-mails>${o.mails.map(mailItem)}</ul>` : html`<p>No mail about this order.</p>`}`,
   });
+}
+
+/** Where the workflow's latest run stands, in words. */
+const WORKFLOW_WORDS: Record<string, string> = {
+  running: 'Running',
+  completed: 'Completed',
+  failed: 'Failed',
+  canceled: 'Canceled',
+  terminated: 'Terminated by hand',
+  timed_out: 'Timed out',
+  continued_as_new: 'Continued in a new run',
+  paused: 'Paused',
+  missing: 'Not found in Temporal',
+  unknown: 'Unknown: Temporal does not answer',
+};
+
+function replayForm(o: StaffOrder, token: string): SafeHtml {
+  return html`<section aria-labelledby="replay-h" data-replay><h2 id="replay-h">This order is stuck</h2>
+<p>It is paid and not fulfilled. Fix what its status names first, then replay it: the lines not fulfilled yet are tried again. Nothing is charged again.</p>
+${postForm(`${ORDERS_PATH}/${o.number}/replay`, token, html`<button type="submit">Replay this order</button>`)}</section>`;
+}
+
+function mailItem(m: StaffOrder['mails'][number]): SafeHtml {
+  const state = m.sent_at
+    ? html`sent ${time(m.sent_at)}`
+    : m.given_up
+      ? html`<strong>not sent, given up</strong> after ${m.attempts} tries${m.last_error ? ` (${m.last_error})` : ''}`
+      : html`not sent yet${m.attempts ? ` (${m.attempts} tries${m.last_error ? `, last: ${m.last_error}` : ''})` : ''}`;
+  return html`<li data-mail>“${m.subject}” to ${m.to}, queued ${time(m.queued_at)}: ${state}</li>`;
 }
 
 function lineRow(o: StaffOrder, l: Line, token: string, shown: Shown): SafeHtml {
@@ -163,9 +214,4 @@ function willEnd(l: Line, thisWeek: string): string[] {
     default:
       return [`What the line unlocked${on}, unless another paid line keeps it`];
   }
-}
-
-function temporalLink(services: WebServices, workflowId: string): string {
-  const { uiUrl, namespace } = services.config.temporal;
-  return `${uiUrl}/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(workflowId)}`;
 }
