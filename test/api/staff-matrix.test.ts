@@ -26,6 +26,18 @@ const MATRIX: Record<string, { roles: StaffRole[]; args: Record<string, unknown>
   staff_search_orders: { roles: ['admin', 'support'], args: {} },
   staff_get_order: { roles: ['admin', 'support'], args: { number: 'LD-MISSING' } },
   staff_refund_order_line: { roles: ['admin', 'support'], args: { number: 'LD-MISSING', reason: 'matrix' } },
+  staff_replay_order: { roles: ['admin', 'support'], args: { number: 'LD-MISSING' } },
+  staff_list_claims: { roles: ['admin', 'support'], args: {} },
+  staff_get_claim: { roles: ['admin', 'support'], args: { claim_id: 99_999_999 } },
+  staff_recheck_claim: { roles: ['admin', 'support'], args: { claim_id: 99_999_999 } },
+  staff_decide_claim: { roles: ['admin', 'support'], args: { claim_id: 99_999_999, decision: 'reject', reason: 'matrix' } },
+  staff_list_stuck_flows: { roles: ['admin', 'support'], args: {} },
+  staff_retry_flow: { roles: ['admin', 'support'], args: { kind: 'order', ref: 'LD-MISSING' } },
+  staff_list_webhook_health: { roles: ['admin', 'support'], args: {} },
+  staff_get_webhook_endpoint: { roles: ['admin', 'support'], args: { endpoint_id: 99_999_999 } },
+  staff_list_roles: { roles: ['admin'], args: {} },
+  staff_grant_role: { roles: ['admin'], args: { email: 'nobody-matrix@example.com', role: 'support' } },
+  staff_revoke_role: { roles: ['admin'], args: { email: 'nobody-matrix@example.com', role: 'support' } },
   staff_list_audit: { roles: ['admin'], args: {} },
   staff_export_audit: { roles: ['admin'], args: { format: 'json' } },
 };
@@ -34,6 +46,10 @@ const MATRIX: Record<string, { roles: StaffRole[]; args: Record<string, unknown>
 const PAGES: Record<string, StaffRole[]> = {
   '/staff': ['admin', 'support', 'moderator'],
   '/staff/orders': ['admin', 'support'],
+  '/staff/claims': ['admin', 'support'],
+  '/staff/flows': ['admin', 'support'],
+  '/staff/webhooks': ['admin', 'support'],
+  '/staff/roles': ['admin'],
   '/staff/audit': ['admin'],
 };
 
