@@ -8,7 +8,15 @@ import type { OperationContext } from '../operation.ts';
  * named here.
  */
 
-export { addWeeks, ISO_WEEK_PATTERN, isMonday, isoWeekLabel, isoWeekMonday, isoWeekStart, launchWeekEnd } from '../../workflows/contracts/weeks.ts';
+export {
+  addWeeks,
+  ISO_WEEK_PATTERN,
+  isMonday,
+  isoWeekLabel,
+  isoWeekMonday,
+  isoWeekStart,
+  launchWeekEnd,
+} from '../../workflows/contracts/weeks.ts';
 export { dayText, durationText, weekDates, weekOfText, weeksText, weekText } from '../../domain/time/week-words.ts';
 
 /**

@@ -1,13 +1,6 @@
 import type { Context } from 'koa';
 import { appError, notFound } from '../../errors/errors.ts';
-import {
-  archiveIndex,
-  bestOfPeriod,
-  weekArchive,
-  weekArchivePath,
-  weekOfArchivePath,
-  type ArchivedPlace,
-} from '../../operations/read-models/archive.ts';
+import { archiveIndex, bestOfPeriod, weekArchive, weekArchivePath, weekOfArchivePath } from '../../operations/read-models/archive.ts';
 import { addWeeks, isoWeekLabel, launchWeekEnd, weekOfText, weekText } from '../../operations/read-models/launches.ts';
 import { paths } from '../../lib/paths.ts';
 import { siteOrigin } from '../head.ts';
