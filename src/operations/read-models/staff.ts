@@ -3,6 +3,8 @@ import type { Scope } from '../../auth/scopes.ts';
 import { ROLE_SCOPES, rolesOf, STAFF_ROLES, staffScopesOf, type StaffRole } from '../../domain/staff/roles.ts';
 import { callerId, type OperationContext } from '../operation.ts';
 
+export { STAFF_ROLES, type StaffRole } from '../../domain/staff/roles.ts';
+
 /**
  * The signed-in person's staff roles on this site, for the console's gate and its home page: the
  * same refusals as every staff operation (no role: 403; staff of other sites only: 404). Reading

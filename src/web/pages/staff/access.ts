@@ -1,8 +1,7 @@
 import type { Middleware } from 'koa';
 import compose from 'koa-compose';
-import { STAFF_ROLES, type StaffRole } from '../../../domain/staff/roles.ts';
 import { AppError, forbidden } from '../../../errors/errors.ts';
-import { staffRolesHere, withStaffScopes } from '../../../operations/read-models/staff.ts';
+import { STAFF_ROLES, staffRolesHere, withStaffScopes, type StaffRole } from '../../../operations/read-models/staff.ts';
 import { pageContext } from '../../invoke.ts';
 import { requireUser } from '../../session.ts';
 import { requireStaffFactor } from '../../staff-factor.ts';
