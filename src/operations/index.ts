@@ -10,7 +10,10 @@ import type { Operation } from './operation.ts';
 import { orderOperations } from './orders.ts';
 import { publicOperations } from './public.ts';
 import { staffAuditOperations } from './staff-audit.ts';
+import { staffProductOperations } from './staff-catalogue.ts';
+import { staffCatalogueSettingsOperations } from './staff-catalogue-settings.ts';
 import { staffOrderOperations } from './staff-orders.ts';
+import { staffPromoCodeOperations } from './staff-promo-codes.ts';
 import { statsOperations } from './stats.ts';
 import { updateOperations } from './updates.ts';
 import { voteAuditOperations } from './vote-audit.ts';
@@ -34,4 +37,7 @@ export const operations: readonly Operation[] = [
   ...mailPreferenceOperations,
   ...staffOrderOperations,
   ...staffAuditOperations,
+  ...staffProductOperations,
+  ...staffPromoCodeOperations,
+  ...staffCatalogueSettingsOperations,
 ] as unknown as readonly Operation[];
