@@ -11,6 +11,7 @@ const REDEMPTIONS_SHOWN = 20;
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
 const PromoView = z.object({
+  id: z.int(),
   code: z.string(),
   percent: z.number().nullable().describe('Percent off (12.5 is 12.5 %), or null for an amount off'),
   amount_cents: z.int().nullable().describe('Amount off in cents, or null for a percent off'),
@@ -25,6 +26,7 @@ const PromoView = z.object({
 });
 
 const promoView = (p: PromoCode) => ({
+  id: p.id,
   code: p.code,
   percent: p.percent_bp === null ? null : p.percent_bp / 100,
   amount_cents: p.amount_cents,
