@@ -7,5 +7,6 @@ import { staffOrderSearchPages } from './orders.ts';
 
 /** The site team's console under /staff, every page behind requireStaff (./access.ts). */
 export const staffPages: PageRoutes = (router, services) => {
-  for (const pages of [staffHomePages, staffOrderSearchPages, staffOrderPage, staffAuditPages, staffCataloguePages]) pages(router, services);
+  for (const pages of [staffHomePages, staffOrderSearchPages, staffOrderPage, staffAuditPages, staffCataloguePages])
+    pages(router, services);
 };
