@@ -83,7 +83,7 @@ export async function runAdmin(db: Db, argv: string[], services?: Services): Pro
     }
     const votes = await runVoteCommand(db, command, values);
     if (votes !== null) return votes;
-    const orders = await runOrderCommand(db, command, values);
+    const orders = await runOrderCommand(db, services, command, values);
     if (orders !== null) return orders;
     const supportCode = await runOrderSupportCommand(db, services, command, values);
     if (supportCode !== null) return supportCode;

@@ -146,6 +146,11 @@ export const ERROR_CATALOGUE = {
   idempotency_conflict: { status: 422, title: 'Unprocessable request', action: 'Use a new Idempotency-Key for a different request.' },
   invalid_answers: { status: 422, title: 'Answers refused', action: 'Answer only the questions `errors` does not name.' },
   order_item_refused: { status: 422, title: 'Order item refused', action: 'Change or remove the items `errors` names.' },
+  promo_code_refused: {
+    status: 422,
+    title: 'Promo code refused',
+    action: 'Change the values the detail names: the discount, the products or the dates.',
+  },
   promo_code_invalid: { status: 422, title: 'Promo code cannot be used', action: 'Check the code, or order without it.' },
   vat_number_invalid: { status: 422, title: 'Invalid VAT number', action: 'Correct the VAT number, or leave it out and pay VAT.' },
   story_below_minimum: {

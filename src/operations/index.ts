@@ -15,6 +15,10 @@ import { staffFlowOperations } from './staff-flows.ts';
 import { staffOrderOperations } from './staff-orders.ts';
 import { staffRoleOperations } from './staff-roles.ts';
 import { staffWebhookOperations } from './staff-webhooks.ts';
+import { staffProductOperations } from './staff-catalogue.ts';
+import { staffCatalogueSettingsOperations } from './staff-catalogue-settings.ts';
+import { staffOrderOperations } from './staff-orders.ts';
+import { staffPromoCodeOperations } from './staff-promo-codes.ts';
 import { statsOperations } from './stats.ts';
 import { updateOperations } from './updates.ts';
 import { voteAuditOperations } from './vote-audit.ts';
@@ -42,4 +46,7 @@ export const operations: readonly Operation[] = [
   ...staffWebhookOperations,
   ...staffRoleOperations,
   ...staffFlowOperations,
+  ...staffProductOperations,
+  ...staffPromoCodeOperations,
+  ...staffCatalogueSettingsOperations,
 ] as unknown as readonly Operation[];

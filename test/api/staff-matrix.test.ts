@@ -35,6 +35,14 @@ const MATRIX: Record<string, { roles: StaffRole[]; args: Record<string, unknown>
   staff_retry_flow: { roles: ['admin', 'support'], args: { kind: 'order', ref: 'LD-MISSING' } },
   staff_list_webhook_health: { roles: ['admin', 'support'], args: {} },
   staff_get_webhook_endpoint: { roles: ['admin', 'support'], args: { endpoint_id: 99_999_999 } },
+  staff_list_products: { roles: ['admin'], args: {} },
+  staff_set_product_price: { roles: ['admin'], args: { product: 'no-such-product', price_cents: 100 } },
+  staff_set_product_active: { roles: ['admin'], args: { product: 'no-such-product', active: false } },
+  staff_list_promo_codes: { roles: ['admin'], args: {} },
+  staff_create_promo_code: { roles: ['admin'], args: { code: 'MATRIX', percent: 10 } },
+  staff_disable_promo_code: { roles: ['admin'], args: { code: 'NO-SUCH-CODE' } },
+  staff_get_catalogue_settings: { roles: ['admin'], args: {} },
+  staff_set_catalogue_settings: { roles: ['admin'], args: {} },
   staff_list_roles: { roles: ['admin'], args: {} },
   staff_grant_role: { roles: ['admin'], args: { email: 'nobody-matrix@example.com', role: 'support' } },
   staff_revoke_role: { roles: ['admin'], args: { email: 'nobody-matrix@example.com', role: 'support' } },
@@ -50,6 +58,7 @@ const PAGES: Record<string, StaffRole[]> = {
   '/staff/flows': ['admin', 'support'],
   '/staff/webhooks': ['admin', 'support'],
   '/staff/roles': ['admin'],
+  '/staff/catalogue': ['admin'],
   '/staff/audit': ['admin'],
 };
 

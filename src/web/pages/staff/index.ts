@@ -1,5 +1,6 @@
 import type { PageRoutes } from '../page-routes.ts';
 import { staffAuditPages } from './audit.ts';
+import { staffCataloguePages } from './catalogue.ts';
 import { staffClaimPage } from './claim.ts';
 import { staffClaimListPages } from './claims.ts';
 import { staffFlowPages } from './flows.ts';
@@ -18,6 +19,7 @@ const AREAS: PageRoutes[] = [
   staffClaimPage,
   staffFlowPages,
   staffWebhookPages,
+  staffCataloguePages,
   staffRolePages,
   staffAuditPages,
 ];
