@@ -11,6 +11,8 @@ import { orderOperations } from './orders.ts';
 import { publicOperations } from './public.ts';
 import { staffAuditOperations } from './staff-audit.ts';
 import { staffOrderOperations } from './staff-orders.ts';
+import { staffModerationOperations } from './staff-moderation.ts';
+import { staffVoteFlagOperations } from './staff-vote-flags.ts';
 import { statsOperations } from './stats.ts';
 import { updateOperations } from './updates.ts';
 import { voteAuditOperations } from './vote-audit.ts';
@@ -34,4 +36,6 @@ export const operations: readonly Operation[] = [
   ...mailPreferenceOperations,
   ...staffOrderOperations,
   ...staffAuditOperations,
+  ...staffModerationOperations,
+  ...staffVoteFlagOperations,
 ] as unknown as readonly Operation[];
