@@ -30,6 +30,11 @@ const ACTIONS: Record<string, string> = {
   staff_refund_order_line: 'Refunded',
   staff_list_audit: 'Read the audit log',
   staff_export_audit: 'Exported the audit log',
+  staff_list_listing_edits: 'Read listing edits',
+  staff_revert_listing_edit: 'Reverted a listing edit',
+  staff_unlist_listing: 'Unlisted a listing',
+  staff_restore_listing: 'Restored a listing',
+  staff_decide_vote_flag: 'Decided a vote flag',
   'staff:grant': 'Gave a role',
   'staff:revoke': 'Took back a role',
 };
