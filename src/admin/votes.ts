@@ -106,7 +106,11 @@ async function decide(db: Db, flags: VoteFlags, services: ShellServices | undefi
   if (flags.id === undefined || flags.keep === flags.void) throw badRequest('usage', usage);
   if (!services) throw new Error('votes:flag-decide needs the configuration (run it through main.ts)');
   const id = positiveInt(flags.id, '--id');
-  const site = await db('vote_flags as f').join('listings as l', 'l.id', 'f.listing_id').join('sites as s', 's.id', 'l.site_id').where('f.id', id).first('s.key');
+  const site = await db('vote_flags as f')
+    .join('listings as l', 'l.id', 'f.listing_id')
+    .join('sites as s', 's.id', 'l.site_id')
+    .where('f.id', id)
+    .first('s.key');
   if (!site) throw notFound(`Flag ${id}`);
   const flag = await runOperationFromShell(services, staffDecideVoteFlagOp, { id, decision: flags.keep ? 'keep' : 'void' }, site.key);
   const outcome = flag.state === 'kept' ? 'the vote counts again' : 'the vote was removed and is shown with its reason';

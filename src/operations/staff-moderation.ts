@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { LISTING_STATUSES } from '../domain/fields.ts';
-import { findSiteListings, restoreByStaff, revertEdit, siteEdits, siteListing, unlistByStaff, type StaffEdit } from '../domain/listings/moderation.ts';
+import {
+  findSiteListings,
+  restoreByStaff,
+  revertEdit,
+  siteEdits,
+  siteListing,
+  unlistByStaff,
+  type StaffEdit,
+} from '../domain/listings/moderation.ts';
 import type { ListingRow } from '../domain/listings/listings.ts';
 import { unprocessable } from '../errors/errors.ts';
 import { defineOperation, type OperationContext } from './operation.ts';

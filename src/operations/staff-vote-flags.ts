@@ -59,7 +59,13 @@ export const staffListVoteFlagsOp = defineOperation({
     await asStaff(ctx, ['admin', 'moderator']);
     const weekStart = input.week === undefined ? undefined : isoWeekMonday(input.week);
     if (weekStart === null) throw invalidField('week', `must be an ISO week such as 2026-W48, not "${input.week}"`);
-    const rows = await listFlags(ctx.db, { weekStart, listingId: input.listing, siteId: ctx.site.id, state: input.state, limit: input.limit });
+    const rows = await listFlags(ctx.db, {
+      weekStart,
+      listingId: input.listing,
+      siteId: ctx.site.id,
+      state: input.state,
+      limit: input.limit,
+    });
     return { items: rows.map(flagView) };
   },
 });

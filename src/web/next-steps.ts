@@ -132,9 +132,9 @@ const LISTING_STEPS: Record<string, (l: ListingLike) => NextStep> = {
           action: null,
         }
       : {
-    state: 'Your listing is unlisted: it no longer shows on the site.',
-    next: 'Put our badge back on your home page and ask us to check again.',
-    action: { label: 'Add the badge and check', href: ownerPaths.launchPanel(l.id) },
+          state: 'Your listing is unlisted: it no longer shows on the site.',
+          next: 'Put our badge back on your home page and ask us to check again.',
+          action: { label: 'Add the badge and check', href: ownerPaths.launchPanel(l.id) },
         },
 };
 

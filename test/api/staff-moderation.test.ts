@@ -96,7 +96,12 @@ test.serial('staff_list_listing_edits: newest first with before/after, paged and
     const res = await rest(who, 'staff_list_listing_edits', { listing: slug, per_page: 1 });
     t.is(res.status, 200, res.text);
     t.like(res.body, { page: 1, per_page: 1, total: 2 });
-    t.like(res.body.items[0], { listing_id: id, operation: 'update_my_listing', editor_id: owner.userId, changes: { summary: { before: null, after: 'A summary' } } });
+    t.like(res.body.items[0], {
+      listing_id: id,
+      operation: 'update_my_listing',
+      editor_id: owner.userId,
+      changes: { summary: { before: null, after: 'A summary' } },
+    });
   }
   const second = await rest('moderator', 'staff_list_listing_edits', { listing: String(id), page: 2, per_page: 1 });
   t.deepEqual(second.body.items[0].changes, { headline: { before: 'First headline', after: 'Second headline' } });
@@ -107,49 +112,61 @@ test.serial('staff_list_listing_edits: newest first with before/after, paged and
   t.like((await rest('moderator', 'staff_list_listing_edits', { per_page: 500 })).body, { status: 400, code: 'validation_failed' });
 });
 
-test.serial('staff_revert_listing_edit: puts the fields back as a new edit, audited; 409 naming a later edit of the same field', async (t) => {
-  const { owner, id } = await ownedListing();
-  await edit(owner.key, id, { headline: 'Spam headline', summary: 'Spam summary' });
-  await edit(owner.key, id, { founded_year: 2020 });
-  const [yearEdit, spamEdit] = await db()('listing_versions').where({ listing_id: id }).orderBy('id', 'desc').pluck('id');
-  await refusedFor(t, 'staff_revert_listing_edit', { id: spamEdit });
+test.serial(
+  'staff_revert_listing_edit: puts the fields back as a new edit, audited; 409 naming a later edit of the same field',
+  async (t) => {
+    const { owner, id } = await ownedListing();
+    await edit(owner.key, id, { headline: 'Spam headline', summary: 'Spam summary' });
+    await edit(owner.key, id, { founded_year: 2020 });
+    const [yearEdit, spamEdit] = await db()('listing_versions').where({ listing_id: id }).orderBy('id', 'desc').pluck('id');
+    await refusedFor(t, 'staff_revert_listing_edit', { id: spamEdit });
 
-  const res = await rest('moderator', 'staff_revert_listing_edit', { id: spamEdit });
-  t.is(res.status, 200, res.text);
-  t.like(res.body.revert, {
-    listing_id: id,
-    operation: 'staff_revert_listing_edit',
-    editor_id: cast.moderator.userId,
-    changes: { headline: { before: 'Spam headline', after: 'First headline' }, summary: { before: 'Spam summary', after: null } },
-  });
-  t.like(await db()('listings').where({ id }).first('headline', 'summary'), { headline: 'First headline', summary: null });
-  t.is((await db()('listings').where({ id }).first('facts'))!.facts.founded_year, 2020, 'other fields stay');
-  const audit = await db()('staff_audit').where({ operation: 'staff_revert_listing_edit', target_id: String(id) }).first();
-  t.like(audit, { user_id: cast.moderator.userId, role: 'moderator', target_kind: 'listing' });
-  t.deepEqual(audit!.before, { headline: 'Spam headline', summary: 'Spam summary' });
-  t.deepEqual(audit!.after, { headline: 'First headline', summary: null });
+    const res = await rest('moderator', 'staff_revert_listing_edit', { id: spamEdit });
+    t.is(res.status, 200, res.text);
+    t.like(res.body.revert, {
+      listing_id: id,
+      operation: 'staff_revert_listing_edit',
+      editor_id: cast.moderator.userId,
+      changes: { headline: { before: 'Spam headline', after: 'First headline' }, summary: { before: 'Spam summary', after: null } },
+    });
+    t.like(await db()('listings').where({ id }).first('headline', 'summary'), { headline: 'First headline', summary: null });
+    t.is((await db()('listings').where({ id }).first('facts'))!.facts.founded_year, 2020, 'other fields stay');
+    const audit = await db()('staff_audit')
+      .where({ operation: 'staff_revert_listing_edit', target_id: String(id) })
+      .first();
+    t.like(audit, { user_id: cast.moderator.userId, role: 'moderator', target_kind: 'listing' });
+    t.deepEqual(audit!.before, { headline: 'Spam headline', summary: 'Spam summary' });
+    t.deepEqual(audit!.after, { headline: 'First headline', summary: null });
 
-  // The spam edit is now superseded by the revert itself, which changed the same fields.
-  const again = await rest('admin', 'staff_revert_listing_edit', { id: spamEdit });
-  t.is(again.status, 409, again.text);
-  t.is(again.body.code, 'edit_superseded');
-  t.regex(again.body.detail, new RegExp(`edit ${res.body.revert.id} \\((headline, summary|summary, headline)\\)`));
-  // An edit of other fields is not superseded by it.
-  t.is((await rest('admin', 'staff_revert_listing_edit', { id: yearEdit })).status, 200);
-  t.like((await rest('moderator', 'staff_revert_listing_edit', { id: 2_000_000_000 })).body, { status: 404, code: 'not_found' });
-});
+    // The spam edit is now superseded by the revert itself, which changed the same fields.
+    const again = await rest('admin', 'staff_revert_listing_edit', { id: spamEdit });
+    t.is(again.status, 409, again.text);
+    t.is(again.body.code, 'edit_superseded');
+    t.regex(again.body.detail, new RegExp(`edit ${res.body.revert.id} \\((headline, summary|summary, headline)\\)`));
+    // An edit of other fields is not superseded by it.
+    t.is((await rest('admin', 'staff_revert_listing_edit', { id: yearEdit })).status, 200);
+    t.like((await rest('moderator', 'staff_revert_listing_edit', { id: 2_000_000_000 })).body, { status: 404, code: 'not_found' });
+  },
+);
 
 test.serial('unlist and restore: the owner is told why; the listing leaves the public page and search, and comes back', async (t) => {
   const { owner, id, slug, name } = await ownedListing();
-  const found = async () => (await api(env, 'GET', `/listings?q=${encodeURIComponent(name)}`)).body.items.map((l: { slug: string }) => l.slug);
+  const found = async () =>
+    (await api(env, 'GET', `/listings?q=${encodeURIComponent(name)}`)).body.items.map((l: { slug: string }) => l.slug);
   t.deepEqual(await found(), [slug]);
   await refusedFor(t, 'staff_unlist_listing', { listing: slug, reason: 'spam' });
 
   const missing = await rest('moderator', 'staff_unlist_listing', { listing: slug });
   t.like(missing.body, { status: 422, code: 'reason_required' });
-  t.like((await rest('moderator', 'staff_unlist_listing', { listing: slug, reason: '   ' })).body, { status: 422, code: 'reason_required' });
+  t.like((await rest('moderator', 'staff_unlist_listing', { listing: slug, reason: '   ' })).body, {
+    status: 422,
+    code: 'reason_required',
+  });
   t.like((await rest('moderator', 'staff_unlist_listing', { listing: 'gone-nowhere', reason: 'spam' })).body, { status: 404 });
-  t.like((await rest('moderator', 'staff_restore_listing', { listing: slug, reason: 'fine' })).body, { status: 409, code: 'listing_not_unlisted' });
+  t.like((await rest('moderator', 'staff_restore_listing', { listing: slug, reason: 'fine' })).body, {
+    status: 409,
+    code: 'listing_not_unlisted',
+  });
 
   const reason = 'Its website sells counterfeit goods.';
   const res = await rest('moderator', 'staff_unlist_listing', { listing: slug, reason });
@@ -162,8 +179,16 @@ test.serial('unlist and restore: the owner is told why; the listing leaves the p
   t.like(mine.body, { status: 'unlisted', unlisted_reason: reason });
   const mail = await db()('mail_outbox').where({ to_address: owner.email }).orderBy('id', 'desc').first();
   t.truthy(mail?.body_text.includes(reason), 'the owner is mailed the reason');
-  const audit = await db()('staff_audit').where({ operation: 'staff_unlist_listing', target_id: String(id) }).first();
-  t.deepEqual([audit!.before, audit!.after], [{ status: 'live', unlisted_reason: null }, { status: 'unlisted', unlisted_reason: reason }]);
+  const audit = await db()('staff_audit')
+    .where({ operation: 'staff_unlist_listing', target_id: String(id) })
+    .first();
+  t.deepEqual(
+    [audit!.before, audit!.after],
+    [
+      { status: 'live', unlisted_reason: null },
+      { status: 'unlisted', unlisted_reason: reason },
+    ],
+  );
   t.like((await rest('admin', 'staff_unlist_listing', { listing: slug, reason })).body, { status: 409, code: 'listing_not_live' });
   const unlisted = await rest('moderator', 'staff_find_listings', { unlisted: true });
   t.true(unlisted.body.items.some((l: { id: number }) => l.id === id));
@@ -198,12 +223,16 @@ test.serial('vote flags: listed and decided by moderators (keep counts again, vo
   t.like((await rest('admin', 'staff_decide_vote_flag', { id: b, decision: 'keep' })).body, { status: 409, code: 'flag_decided' });
   t.like((await rest('admin', 'staff_decide_vote_flag', { id: 2_000_000_000, decision: 'keep' })).body, { status: 404 });
   t.like((await rest('admin', 'staff_decide_vote_flag', { id: a, decision: 'maybe' })).body, { status: 400 });
-  const audit = await db()('staff_audit').where({ operation: 'staff_decide_vote_flag', target_id: String(b) }).first();
+  const audit = await db()('staff_audit')
+    .where({ operation: 'staff_decide_vote_flag', target_id: String(b) })
+    .first();
   t.like(audit, { before: { state: 'discounted' }, after: { state: 'voided' } });
 
   // The command line decides through the same operation, audited as the command line.
   const cli = await adminInProcess(env, 'votes:flag-decide', '--id', String(c), '--void');
   t.is(cli.code, 0, cli.stderr);
-  const cliAudit = await db()('staff_audit').where({ operation: 'staff_decide_vote_flag', target_id: String(c) }).first();
+  const cliAudit = await db()('staff_audit')
+    .where({ operation: 'staff_decide_vote_flag', target_id: String(c) })
+    .first();
   t.like(cliAudit, { user_id: null, role: 'admin' });
 });

@@ -42,7 +42,11 @@ export async function siteListing(db: Db, siteId: number, idOrSlug: number | str
 }
 
 /** The site's listing edits, newest first, of one listing when `listingId` is given. */
-export async function siteEdits(db: Db, siteId: number, q: { listingId?: number; page: number; perPage: number }): Promise<Page<StaffEdit>> {
+export async function siteEdits(
+  db: Db,
+  siteId: number,
+  q: { listingId?: number; page: number; perPage: number },
+): Promise<Page<StaffEdit>> {
   const base = () => {
     const query = db('listing_versions as v').join('listings as l', 'l.id', 'v.listing_id').where('l.site_id', siteId);
     if (q.listingId !== undefined) query.where('v.listing_id', q.listingId);
@@ -99,7 +103,12 @@ export async function revertEdit(
 }
 
 function supersededText(editId: number, fields: string[], later: { id: number; changes: Changes }[]): string {
-  const named = later.map((v) => `edit ${v.id} (${Object.keys(v.changes).filter((f) => fields.includes(f)).join(', ')})`);
+  const named = later.map(
+    (v) =>
+      `edit ${v.id} (${Object.keys(v.changes)
+        .filter((f) => fields.includes(f))
+        .join(', ')})`,
+  );
   return `Edit ${editId} cannot be reverted: a later edit changed the same fields: ${named.join('; ')}.`;
 }
 
@@ -144,7 +153,8 @@ type Done = (trx: Db, before: ListingRow, after: ListingRow) => Promise<void>;
 export async function unlistByStaff(db: Db, m: Moderation, done: Done): Promise<{ before: ListingRow; after: ListingRow }> {
   return db.transaction(async (trx) => {
     const before = await lockedListing(trx, m);
-    if (before.status !== 'live') throw conflict('listing_not_live', `Listing ${before.id} is ${before.status.replace(/_/g, ' ')}, not live.`);
+    if (before.status !== 'live')
+      throw conflict('listing_not_live', `Listing ${before.id} is ${before.status.replace(/_/g, ' ')}, not live.`);
     const after = await unlist(trx, before.id, { reason: m.reason, statusBefore: before.status });
     await tellOwner(trx, m.baseUrl, before.id, {
       dedupeKey: `staff-unlisted:${m.noticeKey}`,
@@ -160,7 +170,8 @@ export async function unlistByStaff(db: Db, m: Moderation, done: Done): Promise<
 export async function restoreByStaff(db: Db, m: Moderation, done: Done): Promise<{ before: ListingRow; after: ListingRow }> {
   return db.transaction(async (trx) => {
     const before = await lockedListing(trx, m);
-    if (before.status !== 'unlisted') throw conflict('listing_not_unlisted', `Listing ${before.id} is ${before.status.replace(/_/g, ' ')}.`);
+    if (before.status !== 'unlisted')
+      throw conflict('listing_not_unlisted', `Listing ${before.id} is ${before.status.replace(/_/g, ' ')}.`);
     const [after] = await trx('listings')
       .where({ id: before.id })
       .update({ status: 'live', unlisted_reason: null, status_before_unlisted: null, updated_at: trx.fn.now() })

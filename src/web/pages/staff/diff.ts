@@ -7,10 +7,12 @@ type Op = { kind: 'same' | 'removed' | 'added'; text: string };
 function wordOps(before: string, after: string): Op[] {
   const a = before ? before.split(/(\s+)/) : [];
   const b = after ? after.split(/(\s+)/) : [];
-  if (a.length * b.length > 250_000) return [...a.map((text) => ({ kind: 'removed' as const, text })), ...b.map((text) => ({ kind: 'added' as const, text }))];
+  if (a.length * b.length > 250_000)
+    return [...a.map((text) => ({ kind: 'removed' as const, text })), ...b.map((text) => ({ kind: 'added' as const, text }))];
   const lcs: number[][] = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
   for (let i = a.length - 1; i >= 0; i--)
-    for (let j = b.length - 1; j >= 0; j--) lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+    for (let j = b.length - 1; j >= 0; j--)
+      lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
   const ops: Op[] = [];
   let [i, j] = [0, 0];
   while (i < a.length || j < b.length) {

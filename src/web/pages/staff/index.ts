@@ -8,6 +8,13 @@ import { staffOrderSearchPages } from './orders.ts';
 
 /** The site team's console under /staff, every page behind requireStaff (./access.ts). */
 export const staffPages: PageRoutes = (router, services) => {
-  for (const pages of [staffHomePages, staffOrderSearchPages, staffOrderPage, staffAuditPages, staffModerationPages, staffModerationActions])
+  for (const pages of [
+    staffHomePages,
+    staffOrderSearchPages,
+    staffOrderPage,
+    staffAuditPages,
+    staffModerationPages,
+    staffModerationActions,
+  ])
     pages(router, services);
 };

@@ -54,7 +54,8 @@ function noticeOf(ctx: Context): string | undefined {
   return undefined;
 }
 
-const queryText = (ctx: Context, name: string) => (typeof ctx.query[name] === 'string' ? (ctx.query[name] as string).trim().slice(0, 80) : '');
+const queryText = (ctx: Context, name: string) =>
+  typeof ctx.query[name] === 'string' ? (ctx.query[name] as string).trim().slice(0, 80) : '';
 
 export async function moderationPage(ctx: Context, services: WebServices, shown: Shown = {}): Promise<void> {
   const q = queryText(ctx, 'q');
@@ -111,9 +112,11 @@ ${unlisted.length === 0 ? html`<p>No listing is unlisted.</p>` : listingTable('U
 function listingTable(caption: string, rows: Listing[], token: string, shown: Shown): SafeHtml {
   return html`<table class="stack" data-listings="${caption.toLowerCase()}"><caption class="visually-hidden">${caption} listings</caption>
 <thead><tr><th scope="col">Listing</th><th scope="col">Status</th><th scope="col">Action</th></tr></thead>
-<tbody>${rows.map((l) => html`<tr data-listing="${l.slug}"><td data-label="Listing">${l.name} <span class="muted">(${l.slug})</span></td>
+<tbody>${rows.map(
+    (l) => html`<tr data-listing="${l.slug}"><td data-label="Listing">${l.name} <span class="muted">(${l.slug})</span></td>
 <td data-label="Status">${listingStatusPhrase(l.status)}${l.unlisted_reason ? html` — <span data-unlisted-reason>${l.unlisted_reason}</span>` : ''}</td>
-<td data-label="Action">${actionForm(caption, l, token, shown)}</td></tr>`)}</tbody></table>`;
+<td data-label="Action">${actionForm(caption, l, token, shown)}</td></tr>`,
+  )}</tbody></table>`;
 }
 
 function actionForm(caption: string, l: Listing, token: string, shown: Shown): SafeHtml {
@@ -139,7 +142,9 @@ ${
     ? html`<p>No flag waits for a decision.</p>`
     : html`<table class="stack"><thead><tr><th scope="col">Flag</th><th scope="col">Listing</th><th scope="col">Week</th><th scope="col">What was found</th><th scope="col">Decision</th></tr></thead>
 <tbody>${flags.map(
-        (f) => html`<tr data-flag="${f.id}"><td data-label="Flag">${f.id}</td><td data-label="Listing">${f.listing_slug}</td><td data-label="Week">${f.week}</td>
+        (
+          f,
+        ) => html`<tr data-flag="${f.id}"><td data-label="Flag">${f.id}</td><td data-label="Listing">${f.listing_slug}</td><td data-label="Week">${f.week}</td>
 <td data-label="What was found">${f.reason.replace(/_/g, ' ')}: ${f.detail}</td>
 <td data-label="Decision">${postForm(
           `${MODERATION_PATH}/flags/${f.id}/decide`,
