@@ -81,7 +81,7 @@ export async function runAdmin(db: Db, argv: string[], services?: Services): Pro
       const flows = await runFlowsCommand(db, services, command);
       if (flows !== null) return flows;
     }
-    const votes = await runVoteCommand(db, command, values);
+    const votes = await runVoteCommand(db, command, values, services);
     if (votes !== null) return votes;
     const orders = await runOrderCommand(db, services, command, values);
     if (orders !== null) return orders;

@@ -2,9 +2,11 @@ import type { Db } from '../db/knex.ts';
 import { removedVotes, voidVotes } from '../domain/ranking/voided-votes.ts';
 import { isoWeekLabel, isoWeekMonday, isoWeekStart } from '../workflows/contracts/weeks.ts';
 import { readSites } from '../domain/sites/sites.ts';
-import { decideFlag, listFlags, type VoteFlag } from '../domain/votes/flags.ts';
+import { listFlags, type VoteFlag } from '../domain/votes/flags.ts';
 import { scanWeek } from '../domain/votes/scan.ts';
 import { badRequest, notFound } from '../errors/errors.ts';
+import { staffDecideVoteFlagOp } from '../operations/staff-vote-flags.ts';
+import { runOperationFromShell, type ShellServices } from './run-operation.ts';
 
 export const VOTES_USAGE = `  npm run admin -- votes:void --listing N --reason R [--user ID|EMAIL]   (removes votes for fraud; shown publicly with the reason)
   npm run admin -- votes:flags [--week W] [--listing N]   (the ring detectors' flags to review; W is an ISO week such as 2026-W48)
@@ -33,9 +35,14 @@ export interface VoteFlags {
 }
 
 /** Runs a `votes:*` command; returns null for other commands. Bad input throws an AppError (exit 1). */
-export async function runVoteCommand(db: Db, command: string | undefined, flags: VoteFlags): Promise<number | null> {
+export async function runVoteCommand(
+  db: Db,
+  command: string | undefined,
+  flags: VoteFlags,
+  services?: ShellServices,
+): Promise<number | null> {
   if (command === 'votes:flags') return showFlags(db, flags);
-  if (command === 'votes:flag-decide') return decide(db, flags);
+  if (command === 'votes:flag-decide') return decide(db, flags, services);
   if (command === 'votes:scan') return scanNow(db, flags);
   if (command !== 'votes:void') return null;
   if (!flags.listing || flags.reason === undefined) throw badRequest('usage', `--listing and --reason are required.\n${VOTES_USAGE}`);
@@ -93,10 +100,19 @@ async function showFlags(db: Db, flags: VoteFlags): Promise<number> {
 const flagLine = (f: VoteFlag) =>
   `#${f.id}\t${isoWeekLabel(f.week)}\tlisting ${f.listing_id} (${f.slug})\tuser ${f.user_id ?? '-'}\t${f.reason}\t${f.state}\t${f.detail}`;
 
-async function decide(db: Db, flags: VoteFlags): Promise<number> {
+/** As the console's decision (staff_decide_vote_flag): audited, on the flag's own site. */
+async function decide(db: Db, flags: VoteFlags, services: ShellServices | undefined): Promise<number> {
   const usage = `--id and one of --keep or --void are required.\n${VOTES_USAGE}`;
   if (flags.id === undefined || flags.keep === flags.void) throw badRequest('usage', usage);
-  const flag = await decideFlag(db, positiveInt(flags.id, '--id'), flags.keep ? 'keep' : 'void');
+  if (!services) throw new Error('votes:flag-decide needs the configuration (run it through main.ts)');
+  const id = positiveInt(flags.id, '--id');
+  const site = await db('vote_flags as f')
+    .join('listings as l', 'l.id', 'f.listing_id')
+    .join('sites as s', 's.id', 'l.site_id')
+    .where('f.id', id)
+    .first('s.key');
+  if (!site) throw notFound(`Flag ${id}`);
+  const flag = await runOperationFromShell(services, staffDecideVoteFlagOp, { id, decision: flags.keep ? 'keep' : 'void' }, site.key);
   const outcome = flag.state === 'kept' ? 'the vote counts again' : 'the vote was removed and is shown with its reason';
   console.log(`flag #${flag.id} (${flag.reason}, listing ${flag.listing_id}): ${flag.state}; ${outcome}`);
   return 0;

@@ -136,6 +136,9 @@ export const ERROR_CATALOGUE = {
   week_not_over: { status: 409, title: 'Conflict', action: 'Close the week after it ends.' },
   flag_decided: { status: 409, title: 'Conflict', action: 'Nothing to do: the vote of this flag was voided already.' },
   last_admin: { status: 409, title: 'Conflict', action: 'Give the admin role to someone else first, then give up yours.' },
+  edit_superseded: { status: 409, title: 'Conflict', action: 'Revert the later edits `detail` names first, or edit the listing by hand.' },
+  listing_not_live: { status: 409, title: 'Conflict', action: 'Only a live listing shows on the site; there is nothing to unlist.' },
+  listing_not_unlisted: { status: 409, title: 'Conflict', action: 'Nothing to do: the listing is not unlisted.' },
   // 410: gone for good.
   checkout_expired: { status: 410, title: 'This checkout has expired', action: 'Nothing was charged: ask for a new checkout link.' },
   // 413, 415.
@@ -172,6 +175,7 @@ export const ERROR_CATALOGUE = {
   vote_voided: { status: 422, title: 'Unprocessable request', action: 'Nothing to do: the site team removed this vote.' },
   milestone_limit: { status: 422, title: 'Unprocessable request', action: 'Delete a milestone first.' },
   unknown_role: { status: 422, title: 'Unknown role', action: 'Give one of the roles the detail lists.' },
+  reason_required: { status: 422, title: 'Reason required', action: 'Say why in `reason`: the owner reads it.' },
   // 422 of a crawl the admin import ran (the draft flow reports these as a draft's failure_reason).
   dns_failure: { status: 422, title: 'Crawl failed', action: 'Check the website’s domain name.' },
   connection_failed: { status: 422, title: 'Crawl failed', action: 'Check the website is up, then retry.' },

@@ -18,6 +18,8 @@ import { staffOrderOperations } from './staff-orders.ts';
 import { staffRoleOperations } from './staff-roles.ts';
 import { staffWebhookOperations } from './staff-webhooks.ts';
 import { staffPromoCodeOperations } from './staff-promo-codes.ts';
+import { staffModerationOperations } from './staff-moderation.ts';
+import { staffVoteFlagOperations } from './staff-vote-flags.ts';
 import { statsOperations } from './stats.ts';
 import { updateOperations } from './updates.ts';
 import { voteAuditOperations } from './vote-audit.ts';
@@ -48,4 +50,6 @@ export const operations: readonly Operation[] = [
   ...staffProductOperations,
   ...staffPromoCodeOperations,
   ...staffCatalogueSettingsOperations,
+  ...staffModerationOperations,
+  ...staffVoteFlagOperations,
 ] as unknown as readonly Operation[];

@@ -103,6 +103,7 @@ export const OwnerListing = PublicListing.extend({
   unlocked_sections: z.array(UnlockedSection),
   contact_email: z.string().nullable(),
   evidence: z.record(z.string(), Evidence),
+  unlisted_reason: z.string().nullable().describe('Why the site team unlisted the listing, while it is unlisted by them; null otherwise'),
   created_at: z.string(),
   updated_at: z.string(),
 });

@@ -34,6 +34,8 @@ interface ListingLike {
   plan?: 'free' | 'paid' | null;
   launch_week_start?: string | null;
   queue_position?: number | null;
+  /** Why the site team unlisted it, when they did. */
+  unlisted_reason?: string | null;
 }
 
 /** The owner's page of one draft (progress, review and submit). */
@@ -122,11 +124,18 @@ const LISTING_STEPS: Record<string, (l: ListingLike) => NextStep> = {
     next: 'Keep your followers posted: each update reaches them by email and in their notifications.',
     action: { label: 'Post an update', href: ownerPaths.updates(l.id) },
   }),
-  unlisted: (l) => ({
-    state: 'Your listing is unlisted: it no longer shows on the site.',
-    next: 'Put our badge back on your home page and ask us to check again.',
-    action: { label: 'Add the badge and check', href: ownerPaths.launchPanel(l.id) },
-  }),
+  unlisted: (l) =>
+    l.unlisted_reason
+      ? {
+          state: `The site team unlisted your listing: ${l.unlisted_reason}`,
+          next: 'It no longer shows on the site. Reply to the mail we sent you if you think this is a mistake.',
+          action: null,
+        }
+      : {
+          state: 'Your listing is unlisted: it no longer shows on the site.',
+          next: 'Put our badge back on your home page and ask us to check again.',
+          action: { label: 'Add the badge and check', href: ownerPaths.launchPanel(l.id) },
+        },
 };
 
 export const draftNextStep = (draft: DraftLike): NextStep => DRAFT_STEPS[draft.status](draft);

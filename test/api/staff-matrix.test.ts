@@ -35,6 +35,13 @@ const MATRIX: Record<string, { roles: StaffRole[]; args: Record<string, unknown>
   staff_retry_flow: { roles: ['admin', 'support'], args: { kind: 'order', ref: 'LD-MISSING' } },
   staff_list_webhook_health: { roles: ['admin', 'support'], args: {} },
   staff_get_webhook_endpoint: { roles: ['admin', 'support'], args: { endpoint_id: 99_999_999 } },
+  staff_list_listing_edits: { roles: ['admin', 'moderator'], args: {} },
+  staff_revert_listing_edit: { roles: ['admin', 'moderator'], args: { id: 99_999_999 } },
+  staff_find_listings: { roles: ['admin', 'moderator'], args: {} },
+  staff_unlist_listing: { roles: ['admin', 'moderator'], args: { listing: 'no-such-listing', reason: 'matrix' } },
+  staff_restore_listing: { roles: ['admin', 'moderator'], args: { listing: 'no-such-listing', reason: 'matrix' } },
+  staff_list_vote_flags: { roles: ['admin', 'moderator'], args: {} },
+  staff_decide_vote_flag: { roles: ['admin', 'moderator'], args: { id: 99_999_999, decision: 'keep' } },
   staff_list_products: { roles: ['admin'], args: {} },
   staff_set_product_price: { roles: ['admin'], args: { product: 'no-such-product', price_cents: 100 } },
   staff_set_product_active: { roles: ['admin'], args: { product: 'no-such-product', active: false } },
@@ -59,6 +66,7 @@ const PAGES: Record<string, StaffRole[]> = {
   '/staff/webhooks': ['admin', 'support'],
   '/staff/roles': ['admin'],
   '/staff/catalogue': ['admin'],
+  '/staff/moderation': ['admin', 'moderator'],
   '/staff/audit': ['admin'],
 };
 

@@ -1,4 +1,5 @@
 import type { ListingRow } from '../listings/listings.ts';
+import { unlist } from '../listings/moderation.ts';
 import { runBadgeCheck, type BadgeCheckDeps } from './badge-check.ts';
 import { readLaunchSettings } from './launch-settings.ts';
 import { tellOwner } from './owner-notices.ts';
@@ -105,7 +106,7 @@ export async function afterLaunchCheck(deps: BadgeCheckDeps, listingId: number, 
             ? `Our badge has been missing from your site since ${since.slice(0, 10)}, longer than the grace period: ${row.name} is unlisted until it is back.`
             : `Our badge has been missing from your site since ${since.slice(0, 10)}, longer than the grace period. This is noted on your listing.`,
       });
-      if (badge_after_grace === 'unlist') status = (await update(trx, listingId, { status: 'unlisted' })).status;
+      if (badge_after_grace === 'unlist') status = (await unlist(trx, listingId)).status;
     }
     return { status, badge: check.status, graceEndsAtMs };
   });

@@ -123,7 +123,7 @@ async function writeEdit(trx: Db, row: ListingRow, edit: ListingEdit, meta: Vers
 }
 
 /** Stores the changed fields and their version; an edit that changes nothing writes nothing. */
-async function saveChanges(trx: Db, row: ListingRow, changes: Changes, meta: VersionMeta): Promise<ListingRow> {
+export async function saveChanges(trx: Db, row: ListingRow, changes: Changes, meta: VersionMeta): Promise<ListingRow> {
   if (Object.keys(changes).length === 0) return row;
   const update: Record<string, unknown> = {};
   // Facts are edited key by key from validated input; the stored object is a plain JSON map.

@@ -34,6 +34,8 @@ export interface ListingRow {
   evidence: Record<string, Evidence>;
   votes: number;
   follower_count: number;
+  /** Why the site team unlisted it (told to the owner); null otherwise. Absent from rows built by hand. */
+  unlisted_reason?: string | null;
   created_at: Date;
   updated_at: Date;
 }

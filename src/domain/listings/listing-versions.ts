@@ -11,7 +11,8 @@ export interface FieldChange {
 export type Changes = Record<string, FieldChange>;
 
 export interface VersionMeta {
-  editorId: number;
+  /** Null for the admin command line. */
+  editorId: number | null;
   operation: string;
   requestId: string;
   /** The listing the edit was made on, when it travelled here by apply_to. */

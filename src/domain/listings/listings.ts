@@ -22,6 +22,7 @@ export function toOwnerListing(row: ListingRow, siteKey: string, baseUrl: string
     unlocked_sections: row.unlocked_sections,
     contact_email: row.contact_email,
     evidence: row.evidence,
+    unlisted_reason: row.unlisted_reason ?? null,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };

@@ -18,6 +18,8 @@ export interface ListingTableRow extends ListingRow {
   search: string | null;
   search_name: string | null;
   search_lead: string | null;
+  /** Set while the site team has it unlisted (043): the status a restore gives back. */
+  status_before_unlisted: string | null;
 }
 
 export interface DraftTableRow extends DraftRow {
@@ -191,6 +193,7 @@ declare module 'knex/types/tables.js' {
       | 'live_at'
       | 'follower_count'
       | 'week_votes'
+      | 'status_before_unlisted'
       | Timestamps,
       'search' | 'search_name' | 'search_lead'
     >;

@@ -13,6 +13,10 @@ export interface FlagQuery {
   /** Monday of the launch week. */
   weekStart?: string;
   listingId?: number;
+  /** The site of the flagged listings. */
+  siteId?: number;
+  /** `discounted`: not reviewed yet. */
+  state?: string;
   limit?: number;
 }
 
@@ -25,6 +29,8 @@ export async function listFlags(db: Db, query: FlagQuery = {}): Promise<VoteFlag
     .select('f.id', 'f.listing_id', 'l.slug', 'f.user_id', 'f.week', 'f.reason', 'f.detail', 'f.state', 'f.flagged_at', 'f.decided_at');
   if (query.weekStart) q.where('f.week', query.weekStart);
   if (query.listingId !== undefined) q.where('f.listing_id', query.listingId);
+  if (query.siteId !== undefined) q.where('l.site_id', query.siteId);
+  if (query.state !== undefined) q.where('f.state', query.state);
   return q;
 }
 
@@ -44,11 +50,18 @@ export async function decideFlag(db: Db, id: number, decision: 'keep' | 'void'):
     if (flag.user_id !== null) await voidVotes(db, { listingId: flag.listing_id, userId: flag.user_id, reason: flag.reason });
     await db('vote_flags').where({ id }).update({ state: 'voided', decided_at: db.fn.now() });
   }
-  const [updated] = await listFlagsById(db, id);
+  const [updated]: VoteFlag[] = await listFlagsById(db, id);
   return updated;
 }
 
-const listFlagsById = (db: Db, id: number): Promise<VoteFlag[]> =>
+/** One flag of the site's listings. */
+export async function readFlag(db: Db, id: number, siteId: number): Promise<VoteFlag> {
+  const [flag] = await listFlagsById(db, id).where('l.site_id', siteId);
+  if (!flag) throw notFound(`Flag ${id}`);
+  return flag;
+}
+
+const listFlagsById = (db: Db, id: number) =>
   db('vote_flags as f')
     .join('listings as l', 'l.id', 'f.listing_id')
     .where('f.id', id)

@@ -50,6 +50,11 @@ const ACTIONS: Record<string, string> = {
   staff_disable_promo_code: 'Disabled a promo code',
   staff_get_catalogue_settings: 'Read the paid slots and seller details',
   staff_set_catalogue_settings: 'Changed the paid slots or seller details',
+  staff_list_listing_edits: 'Read listing edits',
+  staff_revert_listing_edit: 'Reverted a listing edit',
+  staff_unlist_listing: 'Unlisted a listing',
+  staff_restore_listing: 'Restored a listing',
+  staff_decide_vote_flag: 'Decided a vote flag',
   'staff:grant': 'Gave a role',
   'staff:revoke': 'Took back a role',
 };

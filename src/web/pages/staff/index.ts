@@ -5,6 +5,7 @@ import { staffClaimPage } from './claim.ts';
 import { staffClaimListPages } from './claims.ts';
 import { staffFlowPages } from './flows.ts';
 import { staffHomePages } from './home.ts';
+import { staffModerationPages } from './moderation.ts';
 import { staffOrderPage } from './order.ts';
 import { staffOrderSearchPages } from './orders.ts';
 import { staffRolePages } from './roles.ts';
@@ -19,6 +20,7 @@ const AREAS: PageRoutes[] = [
   staffClaimPage,
   staffFlowPages,
   staffWebhookPages,
+  staffModerationPages,
   staffCataloguePages,
   staffRolePages,
   staffAuditPages,
