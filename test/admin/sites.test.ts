@@ -50,9 +50,9 @@ test.serial('bad seller details exit non-zero with the reason and write nothing'
   const id = await siteId('makers');
   const before = await db()('sites').where({ id }).first('settings');
   const bad: [string[], RegExp][] = [
-    [['sites:set', '--site', 'makers', '--seller-vat-id', 'IE6388047X'], /seller-vat-id.*(checksum|format)/],
-    [['sites:set', '--site', 'makers', '--seller-vat-id', 'FR40303265045'], /seller-vat-id.*FR.*seller country is IE/],
-    [['sites:set', '--site', 'makers', '--seller-name', 'n'.repeat(201)], /seller-name has at most 200/],
+    [['sites:set', '--site', 'makers', '--seller-vat-id', 'IE6388047X'], /seller’s VAT ID.*(checksum|format)/],
+    [['sites:set', '--site', 'makers', '--seller-vat-id', 'FR40303265045'], /seller’s VAT ID.*FR.*seller country is IE/],
+    [['sites:set', '--site', 'makers', '--seller-name', 'n'.repeat(201)], /seller’s name has at most 200/],
     [['sites:set', '--site', 'nowhere', '--seller-name', 'Nobody Ltd'], /nowhere/],
     [['sites:set', '--seller-name', 'No Site Ltd'], /--site is required/],
     // A bad launch setting beside a good seller detail: neither is written.

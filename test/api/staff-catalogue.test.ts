@@ -154,7 +154,7 @@ test.serial('bad input is a clear problem, never a 500, and changes nothing', as
     ['staff_disable_promo_code', { code: 'NOSUCHCODE' }, 404, 'not_found'],
     ['staff_set_catalogue_settings', {}, 400, 'nothing_to_change'],
     ['staff_set_catalogue_settings', { paid_slots_per_week: -1 }, 400, 'validation_failed'],
-    ['staff_set_catalogue_settings', { seller_vat_id: 'IE6388047X' }, 400, 'usage', /seller-vat-id/],
+    ['staff_set_catalogue_settings', { seller_vat_id: 'IE6388047X' }, 400, 'validation_failed', /seller’s VAT ID/],
   ];
   for (const [name, args, status, code, detail] of cases) {
     const res = await rest('admin', name, args);

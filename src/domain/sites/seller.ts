@@ -1,5 +1,5 @@
 import type { Db } from '../../db/knex.ts';
-import { AppError, badRequest, notFound } from '../../errors/errors.ts';
+import { AppError, badRequest, invalidField, notFound } from '../../errors/errors.ts';
 import { checkVatNumber, isEuCountry } from '../orders/vat.ts';
 
 /** Who sells on a site, as invoices name them (sites.settings; set with `sites:set`). */
@@ -35,6 +35,8 @@ export async function readSeller(db: Db, siteId: number): Promise<SellerDetails>
   return sellerOf(row.settings);
 }
 
+const WORDS = { seller_name: 'name', seller_address: 'address' } as const;
+
 /**
  * Checks and normalises seller details an admin gives: trimmed, within length, the VAT ID valid
  * for the seller's country (format and checksum). An empty value clears the detail.
@@ -48,7 +50,12 @@ export function checkSellerChanges(
     const value = changes[key];
     if (value === undefined) continue;
     const trimmed = value.trim();
-    if (trimmed.length > MAX[key]) throw badRequest('usage', `--${key.replace('_', '-')} has at most ${MAX[key]} characters.`);
+    if (trimmed.length > MAX[key])
+      throw invalidField(
+        key,
+        `The seller’s ${WORDS[key]} has at most ${MAX[key]} characters.`,
+        `The seller’s ${WORDS[key]} has at most ${MAX[key]} characters.`,
+      );
     out[key] = trimmed || null;
   }
   if (changes.seller_vat_id !== undefined) {
@@ -62,7 +69,8 @@ function vatIdOf(raw: string, sellerCountry: string): string {
   try {
     return checkVatNumber(raw, sellerCountry, new Date()).number;
   } catch (err) {
-    throw badRequest('usage', `--seller-vat-id: ${(err as Error).message.replace(/billing country/, 'seller country')}`);
+    const message = `The seller’s VAT ID: ${(err as Error).message.replace(/billing country/, 'seller country')}`;
+    throw invalidField('seller_vat_id', message, message);
   }
 }
 
