@@ -14,6 +14,8 @@ export interface Site {
   host: string | null;
   is_default: boolean;
   settings: SiteSettings;
+  /** When the site started (an empty feed's `updated`). */
+  created_at: Date;
 }
 
 /** The sites, one cache per process (built by createServices). */
@@ -29,7 +31,7 @@ export function listSites(db: Db, cache: SitesCache): Promise<Site[]> {
 
 /** All sites from the table, uncached: admin commands and rare steps (a week's close, a re-pricing) read them fresh. */
 export function readSites(db: Db): Promise<Site[]> {
-  return db('sites').select('id', 'key', 'name', 'host', 'is_default', 'settings').orderBy('id');
+  return db('sites').select('id', 'key', 'name', 'host', 'is_default', 'settings', 'created_at').orderBy('id');
 }
 
 /** A site by key from the table (uncached, see readSites), or undefined. */

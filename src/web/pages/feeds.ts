@@ -30,7 +30,7 @@ const CALENDAR_WEEKS = 12;
 export const feedPages: PageRoutes = (router, services) => {
   router.get('/feeds/launches.xml', async function launchesAtom(ctx) {
     await send(ctx, services, 'application/atom+xml; charset=utf-8', 'launches.xml', async (c, origin) =>
-      (await launchesFeed(c, origin, await launchedListings(c, FEED_ITEMS), 'atom')).atom1(),
+      atomImageTypes((await launchesFeed(c, origin, await launchedListings(c, FEED_ITEMS), 'atom')).atom1()),
     );
   });
   router.get('/feeds/launches.json', async function launchesJson(ctx) {
@@ -42,7 +42,7 @@ export const feedPages: PageRoutes = (router, services) => {
     const slug = ctx.params.slug!;
     if (!(CATEGORY_SLUGS as readonly string[]).includes(slug)) throw notFound('The category');
     await send(ctx, services, 'application/atom+xml; charset=utf-8', `category:${slug}`, async (c, origin) =>
-      (await launchesFeed(c, origin, await launchedListings(c, FEED_ITEMS, slug), 'atom', slug)).atom1(),
+      atomImageTypes((await launchesFeed(c, origin, await launchedListings(c, FEED_ITEMS, slug), 'atom', slug)).atom1()),
     );
   });
   router.get('/feeds/updates.xml', async function updatesAtom(ctx) {
@@ -57,9 +57,10 @@ export const feedPages: PageRoutes = (router, services) => {
         favicon: `${origin}/favicon.png`,
         copyright: c.site.name,
         generator: c.site.name,
+        author: siteAuthor(c, origin),
       });
       const updates = await siteUpdates(c, FEED_ITEMS);
-      feed.options.updated = updates[0]?.published_at ?? new Date(0);
+      feed.options.updated = updates[0]?.published_at ?? c.site.created_at;
       for (const u of updates) {
         feed.addItem({
           id: `${origin}${paths.listing(u.listing.slug)}#update-${u.id}`,
@@ -68,6 +69,7 @@ export const feedPages: PageRoutes = (router, services) => {
           content: textBlocks(u.body).value,
           date: u.published_at,
           published: u.published_at,
+          author: [{ name: u.listing.name, link: `${origin}${paths.listing(u.listing.slug)}` }],
         });
       }
       return feed.atom1();
@@ -87,7 +89,7 @@ export const feedPages: PageRoutes = (router, services) => {
           url: `${origin}${paths.listing(l.slug)}`,
         });
       }
-      return calendar.toString();
+      return withComponent(calendar.toString());
     });
   });
 };
@@ -123,15 +125,49 @@ async function launchesFeed(
     favicon: `${origin}/favicon.png`,
     copyright: c.site.name,
     generator: c.site.name,
-    updated: listings[0]?.live_at ?? new Date(0),
+    author: siteAuthor(c, origin),
+    updated: listings[0]?.live_at ?? c.site.created_at,
   });
   for (const l of listings) feed.addItem(launchItem(origin, l, format));
   return feed;
 }
 
+/** Atom needs an author for the feed (or every entry): the site, at its front page. */
+const siteAuthor = (c: OperationContext, origin: string) => ({ name: c.site.name, link: `${origin}/` });
+
+/** Our images' types by extension; an image of another kind is left out of the feed rather than mistyped. */
+const IMAGE_TYPES: Record<string, string> = { jpg: 'jpeg', jpeg: 'jpeg', png: 'png', webp: 'webp', gif: 'gif', avif: 'avif' };
+
+/**
+ * The `feed` package types an enclosure `image/<extension>`, so a `.jpg` would be `image/jpg`, which
+ * is no MIME type: the Atom documents say `image/jpeg` instead.
+ */
+const atomImageTypes = (atom: string) => atom.replaceAll('type="image/jpg"', 'type="image/jpeg"');
+
+/**
+ * RFC 5545 wants at least one component in a calendar: with no launch scheduled, an empty one is
+ * invalid. UTC's time zone is a harmless one that every reader accepts.
+ */
+function withComponent(ics: string): string {
+  if (ics.includes('BEGIN:VEVENT')) return ics;
+  const utc = [
+    'BEGIN:VTIMEZONE',
+    'TZID:UTC',
+    'BEGIN:STANDARD',
+    'DTSTART:19700101T000000',
+    'TZOFFSETFROM:+0000',
+    'TZOFFSETTO:+0000',
+    'TZNAME:UTC',
+    'END:STANDARD',
+    'END:VTIMEZONE',
+  ];
+  return ics.replace('END:VCALENDAR', `${utc.join('\r\n')}\r\nEND:VCALENDAR`);
+}
+
 function launchItem(origin: string, l: LaunchedListing, format: FeedFormat): Item {
   const link = `${origin}${paths.listing(l.slug)}`;
   const image = listingShareImage(l);
+  const typed = (URL.parse(image, origin)?.pathname.split('.').pop() ?? '').toLowerCase() in IMAGE_TYPES;
   const text = format === 'atom' ? atomText : (value: string) => value;
   return {
     id: link,
@@ -141,7 +177,7 @@ function launchItem(origin: string, l: LaunchedListing, format: FeedFormat): Ite
     content: html`${l.headline && html`<p>${l.headline}</p>`}${textBlocks(l.summary)}`.value || undefined,
     date: l.updated_at > l.live_at ? l.updated_at : l.live_at,
     published: l.live_at,
-    image: image.startsWith('/') ? origin + image : image,
+    image: typed ? (image.startsWith('/') ? origin + image : image) : undefined,
     category: l.categories.map((slug) => ({ name: categoryName(slug), term: slug })),
   };
 }
