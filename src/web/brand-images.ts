@@ -1,9 +1,9 @@
 import { loadSharp } from '../lib/sharp.ts';
 
 /**
- * The site's own images: the favicon (SVG, and PNG in 32 and 180 pixels) and the default share
- * image (1200×630 PNG) of pages without an image of their own. Drawn from one SVG mark (no
- * text, so no font is needed), rendered once per process.
+ * The site's own images: the favicon (SVG, and PNG in 32 and 180 pixels), drawn from one SVG
+ * mark (no text, so no font is needed), rendered once per process. The mark is also the logo of
+ * the site's default share card (src/domain/media/share-cards.ts).
  */
 
 const MARK = `<rect width="64" height="64" rx="14" fill="#0b57d0"/>
@@ -11,13 +11,7 @@ const MARK = `<rect width="64" height="64" rx="14" fill="#0b57d0"/>
 
 export const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64">${MARK}</svg>`;
 
-const SHARE_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="630" viewBox="0 0 1200 630">
-<rect width="1200" height="630" fill="#0d1117"/>
-<rect x="0" y="590" width="1200" height="40" fill="#0b57d0"/>
-<g transform="translate(440 155) scale(5)">${MARK}</g>
-</svg>`;
-
-export type BrandImage = 'favicon-32' | 'favicon-180' | 'share';
+export type BrandImage = 'favicon-32' | 'favicon-180';
 
 const rendered = new Map<BrandImage, Promise<Buffer>>();
 
@@ -34,7 +28,6 @@ export function brandPng(name: BrandImage): Promise<Buffer> {
 
 function render(name: BrandImage): Promise<Buffer> {
   const sharp = loadSharp();
-  if (name === 'share') return sharp(Buffer.from(SHARE_SVG)).png().toBuffer();
   const size = name === 'favicon-32' ? 32 : 180;
   return sharp(Buffer.from(FAVICON_SVG), { density: (72 * size) / 64 })
     .resize(size, size)

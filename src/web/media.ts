@@ -1,7 +1,9 @@
 import { notFound } from '../errors/errors.ts';
 import type { RouteContext, RouteScope } from '../http/router.ts';
 import { founderPhotoFile } from '../operations/read-models/founders.ts';
-import { cardImageFile, mediaFile } from '../operations/read-models/media.ts';
+import { cardImageFile, founderCardFile, mediaFile } from '../operations/read-models/media.ts';
+import { siteOrigin } from './head.ts';
+import { pageContext } from './invoke.ts';
 import { parseId } from '../operations/schemas.ts';
 import type { WebServices } from './web-services.ts';
 
@@ -9,7 +11,7 @@ import type { WebServices } from './web-services.ts';
 const PHOTO_MAX_AGE = 'public, max-age=86400';
 /** A file whose URL names its content never changes: keep it for a year, never revalidate. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
-/** A card asked for without its current version (`?v=`): it changes when the listing does. */
+/** A card asked for without its current version (`?v=`): it changes when the listing (or the founder) does. */
 const CARD_MAX_AGE = 'public, max-age=300';
 
 const LOGO_ID = /^[0-9a-f]{32}$/;
@@ -43,6 +45,13 @@ export function mediaRoutes(router: RouteScope, services: WebServices): void {
       cacheControl: PHOTO_MAX_AGE,
       lastModified: photo.updated_at,
     });
+  });
+  router.get('/media/founders/{user_id}/card.png', async function founderCard(ctx) {
+    const userId = parseId(ctx.params.user_id);
+    const c = await pageContext(ctx, services);
+    const card = userId ? await founderCardFile(c, userId, siteOrigin(c.site, services.config.baseUrl)) : null;
+    if (!card) throw notFound('The card image');
+    send(ctx, { body: card.body, etag: card.etag, contentType: card.contentType, cacheControl: CARD_MAX_AGE });
   });
   router.get('/media/logos/{id}/{file}', async function listingLogo(ctx) {
     const { id, file } = ctx.params as { id: string; file: string };

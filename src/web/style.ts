@@ -89,6 +89,8 @@ img.preview-image { max-width: 100%; height: auto; border: 1px solid var(--line)
 .missing h2 { font-size: 1.1rem; }
 ol.feed { list-style: none; padding: 0; } ol.feed > li { border-bottom: 1px solid var(--line); }
 .pager { display: flex; gap: 1rem; justify-content: space-between; margin: 1rem 0; }
+.share-links { display: flex; flex-wrap: wrap; gap: .25rem 1rem; list-style: none; padding: 0; margin: .5rem 0; }
+.share-links a { display: inline-block; padding: .5rem 0; }
 form.search { display: flex; gap: .5rem; flex-wrap: wrap; align-items: center; margin-bottom: 1rem; }
 form.search label { flex-basis: 100%; margin: 0; }
 form.search input { flex: 1 1 12rem; padding: .5rem; font: inherit; color: inherit; background: var(--bg);

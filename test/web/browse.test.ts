@@ -323,7 +323,7 @@ test.serial('every page has its own title, a description, a canonical link, a fa
   const founderId = (await db()('listings').where({ id: fixture.owned.id }).first('owner_id'))!.owner_id!;
   const founder = await get(`/founders/${founderId}`);
   t.is(meta(founder.$, 'og:type'), 'profile');
-  t.regex(meta(founder.$, 'og:image')!, new RegExp(`^${env.baseUrl}/media/founders/${founderId}/photo\\.webp`));
+  t.is(meta(founder.$, 'og:image'), `${env.baseUrl}/media/founders/${founderId}/card.png`);
   t.is((await get('/launches')).$('link[rel="alternate"][type="text/calendar"]').attr('href'), '/launches.ics');
   t.is((await get('/updates')).$('link[rel="alternate"][href="/feeds/updates.xml"]').length, 1);
   // A 404 page has a title of its own too.

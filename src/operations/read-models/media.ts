@@ -1,4 +1,6 @@
 import { listingCardImage } from '../../domain/media/card.ts';
+import { founderCardImage, siteShareCard } from '../../domain/media/share-cards.ts';
+import { founderPage } from './founders.ts';
 import type { MediaFile } from '../../domain/media/media-port.ts';
 import type { OperationContext } from '../operation.ts';
 
@@ -20,3 +22,13 @@ export function mediaFile(c: Pick<OperationContext, 'media'>, key: string): Prom
 export function cardImageFile(c: Pick<OperationContext, 'db' | 'media'>, slug: string) {
   return listingCardImage(c.db, c.media, slug);
 }
+
+/** The share card of a founder with a public page on this site (name, bio, photo), or null. */
+export async function founderCardFile(c: Pick<OperationContext, 'db' | 'media' | 'site'>, userId: number, siteUrl: string) {
+  const founder = await founderPage(c, userId);
+  return founder ? founderCardImage(c.db, c.media, founder, siteUrl) : null;
+}
+
+/** The site's default share card: its name and address, with the brand mark. */
+export const siteShareImage = (c: Pick<OperationContext, 'site'>, siteUrl: string, markSvg: string) =>
+  siteShareCard(c.site.name, siteUrl, markSvg);

@@ -4,6 +4,7 @@ import { archiveIndex, bestOfPeriod, weekArchive, weekArchivePath, weekOfArchive
 import { addWeeks, isoWeekLabel, launchWeekEnd, weekOfText, weekText } from '../../operations/read-models/launches.ts';
 import { paths } from '../../lib/paths.ts';
 import { siteOrigin } from '../head.ts';
+import { SHARE_SCRIPT, shareControl } from '../share-control.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { pageContext } from '../invoke.ts';
 import { keptForVisitors } from '../page-cache.ts';
@@ -51,6 +52,7 @@ export const archivePages: PageRoutes = (router, services) => {
         const origin = siteOrigin(c.site, services.config.baseUrl);
         await renderPage(ctx, services, {
           title: `Launches of the ${weekOfText(monday)}: final results`,
+          script: SHARE_SCRIPT,
           meta: {
             description: `The final ranking of the launches of ${weekText(monday)} on ${c.site.name}${
               top.length ? `: ${top.map((i) => `${PLACE_WORDS[i.rank]} ${i.name}`).join(', ')}` : ''
@@ -71,7 +73,8 @@ export const archivePages: PageRoutes = (router, services) => {
           }</p>
 ${top.length ? winners(top) : ''}
 ${featured.length ? html`<section aria-labelledby="featured"><h2 id="featured">Featured that week</h2><ul>${featured.map((l) => html`<li><a href="${paths.listing(l.slug)}">${l.name}</a>${l.headline ? html` — ${l.headline}` : ''}</li>`)}</ul></section>` : ''}
-${board.items.length ? finalRanking(board.items, weekText(monday)) : html`<p>No launches that week.</p>`}`,
+${board.items.length ? finalRanking(board.items, weekText(monday)) : html`<p>No launches that week.</p>`}
+${shareControl(origin + weekArchivePath(monday), `Launches of the ${weekOfText(monday)} on ${c.site.name}`)}`,
         });
       },
     ),

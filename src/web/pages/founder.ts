@@ -6,6 +6,8 @@ import { externalLink, founderPhoto, textBlocks } from '../content.ts';
 import { html } from '../html.ts';
 import { pageContext } from '../invoke.ts';
 import { renderPage } from '../render.ts';
+import { siteOrigin } from '../head.ts';
+import { SHARE_SCRIPT, shareControl } from '../share-control.ts';
 import type { PageRoutes } from './page-routes.ts';
 
 /** The public founder page: profile, this site's interview answers, stories and live listings. */
@@ -15,13 +17,17 @@ export const founderPages: PageRoutes = (router, services) => {
     // Only complete profiles have a public page (founderPage returns null otherwise).
     const founder = userId ? await founderPage(await pageContext(ctx, services), userId) : null;
     if (!founder) throw notFound('The founder');
+    const c = await pageContext(ctx, services);
+    const url = `${siteOrigin(c.site, services.config.baseUrl)}/founders/${founder.user_id}`;
     await renderPage(ctx, services, {
       title: founder.display_name,
+      script: SHARE_SCRIPT,
       meta: {
         description: founder.bio ?? `${founder.display_name}, founder on ${(await pageContext(ctx, services)).site.name}.`,
-        share: { type: 'profile', image: founder.photo_path ?? undefined },
+        // A 1200×630 card like a listing's: name, bio and photo.
+        share: { type: 'profile', image: `/media/founders/${founder.user_id}/card.png` },
       },
-      main: founderProfile(founder),
+      main: html`${founderProfile(founder)}${shareControl(url, founder.display_name)}`,
     });
   });
 };

@@ -13,6 +13,7 @@ import { removedVotesOf, votedByCaller, voteTargets, type VoteTarget } from '../
 import { paths } from '../../lib/paths.ts';
 import { day, displayUrl, externalLink, textBlocks } from '../content.ts';
 import { siteOrigin } from '../head.ts';
+import { SHARE_SCRIPT, shareControl } from '../share-control.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { invokeForPage, pageContext } from '../invoke.ts';
 import { keptForVisitors, listingPageKey } from '../page-cache.ts';
@@ -51,9 +52,11 @@ export const listingPages: PageRoutes = (router, services) => {
           updatesOfListing(page, listing.id, LATEST_UPDATES),
           topPlaceOf(page.db, listing.id),
         ]);
+        const origin = siteOrigin(page.site, services.config.baseUrl);
         await renderPage(ctx, services, {
           title: listing.name,
-          meta: listingMeta(listing, siteOrigin(page.site, services.config.baseUrl), page.site.name),
+          meta: listingMeta(listing, origin, page.site.name),
+          script: SHARE_SCRIPT,
           // The listing page shows the story only where it is paid for (plan or unlocked section).
           main: listingBody(
             listing,
@@ -61,7 +64,7 @@ export const listingPages: PageRoutes = (router, services) => {
             place,
             html`${await followControl(ctx, services, listing)}${await claimPrompt(ctx, services, target!)}`,
             await listingVotes(ctx, services, target!),
-            html`${makersSection(makers)}${updatesSection(updates)}`,
+            html`${makersSection(makers)}${updatesSection(updates)}${shareControl(origin + paths.listing(listing.slug), listing.name)}`,
           ),
         });
       },

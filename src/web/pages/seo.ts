@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
 import { notFound } from '../../errors/errors.ts';
 import { sitemapOf } from '../../operations/read-models/browse.ts';
+import { siteShareImage } from '../../operations/read-models/media.ts';
 import { brandPng, FAVICON_SVG, type BrandImage } from '../brand-images.ts';
 import { compress, sendCompressed } from '../compressed.ts';
 import { siteOrigin } from '../head.ts';
@@ -59,7 +60,11 @@ export const seoPages: PageRoutes = (router, services) => {
   image('/favicon.ico', 'favicon-32');
   image('/favicon.png', 'favicon-32');
   image('/apple-touch-icon.png', 'favicon-180');
-  image('/share/default.png', 'share');
+  // The default share image names the site the page is on.
+  router.get('/share/default.png', async function siteShareCard(ctx) {
+    const c = await pageContext(ctx, services);
+    sendImage(ctx, 'image/png', await siteShareImage(c, siteOrigin(c.site, services.config.baseUrl), FAVICON_SVG));
+  });
   router.get('/favicon.svg', function faviconSvg(ctx) {
     sendImage(ctx, 'image/svg+xml', Buffer.from(FAVICON_SVG));
   });

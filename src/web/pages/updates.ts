@@ -20,6 +20,7 @@ export const updatesPages: PageRoutes = (router, services) => {
       title: 'Latest updates',
       meta: {
         description: `What the makers on ${site.name} shipped lately, newest first.`,
+        share: { type: 'website' },
         alternates: [{ type: 'application/atom+xml', title: 'Latest updates (Atom)', href: '/feeds/updates.xml' }],
       },
       main: html`<p>What the makers on ${site.name} shipped lately, newest first.</p>
