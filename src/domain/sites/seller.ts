@@ -1,5 +1,5 @@
 import type { Db } from '../../db/knex.ts';
-import { AppError, badRequest, invalidField, notFound } from '../../errors/errors.ts';
+import { AppError, invalidField, notFound } from '../../errors/errors.ts';
 import { checkVatNumber, isEuCountry } from '../orders/vat.ts';
 
 /** Who sells on a site, as invoices name them (sites.settings; set with `sites:set`). */
