@@ -10,6 +10,7 @@ import type { Operation } from './operation.ts';
 import { orderOperations } from './orders.ts';
 import { publicOperations } from './public.ts';
 import { staffAuditOperations } from './staff-audit.ts';
+import { staffFactorOperations } from './staff-factors.ts';
 import { staffOrderOperations } from './staff-orders.ts';
 import { statsOperations } from './stats.ts';
 import { updateOperations } from './updates.ts';
@@ -34,4 +35,5 @@ export const operations: readonly Operation[] = [
   ...mailPreferenceOperations,
   ...staffOrderOperations,
   ...staffAuditOperations,
+  ...staffFactorOperations,
 ] as unknown as readonly Operation[];
