@@ -30,6 +30,7 @@ const ACTIONS: Record<string, string> = {
   staff_refund_order_line: 'Refunded',
   staff_list_audit: 'Read the audit log',
   staff_export_audit: 'Exported the audit log',
+  staff_reset_second_factor: 'Reset a second factor',
   'staff:grant': 'Gave a role',
   'staff:revoke': 'Took back a role',
 };

@@ -3,8 +3,9 @@ import { staffAuditPages } from './audit.ts';
 import { staffHomePages } from './home.ts';
 import { staffOrderPage } from './order.ts';
 import { staffOrderSearchPages } from './orders.ts';
+import { staffPersonFactorPages } from './person-factor.ts';
 
 /** The site team's console under /staff, every page behind requireStaff (./access.ts). */
 export const staffPages: PageRoutes = (router, services) => {
-  for (const pages of [staffHomePages, staffOrderSearchPages, staffOrderPage, staffAuditPages]) pages(router, services);
+  for (const pages of [staffHomePages, staffOrderSearchPages, staffOrderPage, staffAuditPages, staffPersonFactorPages]) pages(router, services);
 };
