@@ -63,7 +63,12 @@ export async function resetFactorCommand(services: ShellServices, f: StaffFlags)
   if (!f.email) throw badRequest('usage', `--email is required.\n${STAFF_USAGE}`);
   const user = await services.db('users').whereRaw('lower(email) = lower(?)', [f.email.trim()]).first('id', 'email');
   if (!user) throw appError('not_found', `No account has the email ${f.email}.`);
-  const done = await runOperationFromShell(services, staffResetSecondFactorOp, { user_id: user.id, reason: 'Reset from the command line.' }, f.site);
+  const done = await runOperationFromShell(
+    services,
+    staffResetSecondFactorOp,
+    { user_id: user.id, reason: 'Reset from the command line.' },
+    f.site,
+  );
   const b = done.before;
   console.log(
     `reset: ${done.email} had ${b.totp ? 'an authenticator app' : 'no authenticator app'}, ${b.recovery_codes} recovery code(s), ${b.passkeys} passkey(s); they set up a new factor at their next visit`,

@@ -254,7 +254,9 @@ export const EnvSchema = z.object({
     .int()
     .min(1)
     .default(12)
-    .describe('A web session of a person holding any staff role ends this many hours after sign-in, however active (everyone else: 90 days).'),
+    .describe(
+      'A web session of a person holding any staff role ends this many hours after sign-in, however active (everyone else: 90 days).',
+    ),
   CLAIM_DNS_SERVERS: z
     .string()
     .default('')

@@ -52,14 +52,22 @@ export const staffResetSecondFactorOp = defineOperation({
   async handler(input, ctx) {
     const actor = await asStaff(ctx, ['admin']);
     if (actor.userId === input.user_id) {
-      throw conflict('own_second_factor', 'You cannot reset your own second factor here; ask another admin, or remove it on your factor page.');
+      throw conflict(
+        'own_second_factor',
+        'You cannot reset your own second factor here; ask another admin, or remove it on your factor page.',
+      );
     }
     const person = await staffMemberHere(ctx.db, input.user_id, ctx.site.id);
     return ctx.db.transaction(async (trx) => {
       const before = await factorCounts(trx, person.id);
       await removeFactors(trx, person.id);
       const after = await factorCounts(trx, person.id);
-      await audit(ctx, actor, { operation: 'staff_reset_second_factor', input, target: { kind: 'user', id: person.id }, before, after }, trx);
+      await audit(
+        ctx,
+        actor,
+        { operation: 'staff_reset_second_factor', input, target: { kind: 'user', id: person.id }, before, after },
+        trx,
+      );
       return { user_id: person.id, email: person.email, before, after };
     });
   },

@@ -34,7 +34,9 @@ export async function up(db: Knex): Promise<void> {
 export async function down(db: Knex): Promise<void> {
   await db('web_session_factors').where({ factor: 'passkey' }).delete();
   await db.raw(`ALTER TABLE web_session_factors DROP CONSTRAINT web_session_factors_factor_check`);
-  await db.raw(`ALTER TABLE web_session_factors ADD CONSTRAINT web_session_factors_factor_check CHECK (factor IN ('totp', 'recovery_code'))`);
+  await db.raw(
+    `ALTER TABLE web_session_factors ADD CONSTRAINT web_session_factors_factor_check CHECK (factor IN ('totp', 'recovery_code'))`,
+  );
   await db.schema.dropTableIfExists('staff_webauthn_challenges');
   await db.schema.dropTableIfExists('staff_passkeys');
 }

@@ -7,5 +7,6 @@ import { staffPersonFactorPages } from './person-factor.ts';
 
 /** The site team's console under /staff, every page behind requireStaff (./access.ts). */
 export const staffPages: PageRoutes = (router, services) => {
-  for (const pages of [staffHomePages, staffOrderSearchPages, staffOrderPage, staffAuditPages, staffPersonFactorPages]) pages(router, services);
+  for (const pages of [staffHomePages, staffOrderSearchPages, staffOrderPage, staffAuditPages, staffPersonFactorPages])
+    pages(router, services);
 };

@@ -25,7 +25,8 @@ export const staffPersonFactorPages: PageRoutes = (router, services) => {
     const token = await csrfToken(ctx, services);
     await renderPage(ctx, services, {
       title: `Second factor of ${person.email}`,
-      notice: ctx.query.reset === '1' ? `The second factor of ${person.email} is reset: they set up a new one at their next visit.` : undefined,
+      notice:
+        ctx.query.reset === '1' ? `The second factor of ${person.email} is reset: they set up a new one at their next visit.` : undefined,
       main: html`<dl class="facts">
 <dt>Authenticator app</dt><dd>${c.totp ? 'set up' : 'none'}</dd>
 <dt>Recovery codes left</dt><dd>${c.recovery_codes}</dd>
