@@ -89,7 +89,11 @@ export async function findSession(db: Db, id: string | undefined, policy = syste
   const lastSeen = row.last_seen_at.getTime();
   const absoluteEnd = row.session_created_at.getTime() + lifetimes.absoluteMs;
   let end = Math.min(row.expires_at.getTime(), lastSeen + lifetimes.idleMs, absoluteEnd);
-  if (end <= now) return null;
+  if (end <= now) {
+    // Ended for good: a role taken back later must not bring a staff session back to life.
+    await db('web_sessions').where({ id_hash: idHash }).delete();
+    return null;
+  }
   // Short idle lifetimes are slid forward more often, so an active person is never cut off early.
   const renewed = now - lastSeen > Math.min(TOUCH_EVERY_MS, lifetimes.idleMs / 12);
   if (renewed) {

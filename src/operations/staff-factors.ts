@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Db } from '../db/knex.ts';
-import { factorCounts, removeFactors } from '../domain/staff/factor-reset.ts';
+import { factorCounts, removeFactors, type FactorCounts } from '../domain/staff/factor-reset.ts';
 import { conflict, notFound } from '../errors/errors.ts';
 import { defineOperation, type OperationContext } from './operation.ts';
 import { asStaff, audit, STAFF_ERROR_CODES } from './staff.ts';
@@ -28,6 +28,9 @@ async function staffMemberHere(db: Db, userId: number, siteId: number): Promise<
   if (!person) throw notFound('This member of the site team');
   return person;
 }
+
+/** The audit redacts every field named like a password (`pass…`), so passkeys are counted under another name there. */
+const forAudit = ({ passkeys, ...rest }: FactorCounts) => ({ ...rest, webauthn_credentials: passkeys });
 
 export const staffResetSecondFactorOp = defineOperation({
   name: 'staff_reset_second_factor',
@@ -65,7 +68,13 @@ export const staffResetSecondFactorOp = defineOperation({
       await audit(
         ctx,
         actor,
-        { operation: 'staff_reset_second_factor', input, target: { kind: 'user', id: person.id }, before, after },
+        {
+          operation: 'staff_reset_second_factor',
+          input,
+          target: { kind: 'user', id: person.id },
+          before: forAudit(before),
+          after: forAudit(after),
+        },
         trx,
       );
       return { user_id: person.id, email: person.email, before, after };

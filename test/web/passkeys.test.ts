@@ -119,7 +119,7 @@ test.serial('in Chromium: add a passkey, verify a new session with it, refuse ev
   await page.getByText('This session is verified.').waitFor();
 
   await page.goto(PAGE);
-  await page.getByRole('heading', { name: 'Your second factor' }).waitFor();
+  await page.getByRole('heading', { name: 'Your second factor', exact: true }).waitFor();
   await checkPage(t, page, 'the factor page of a verified session');
 
   // A registration made for another origin is refused; nothing is stored.
@@ -143,7 +143,8 @@ test.serial('in Chromium: add a passkey, verify a new session with it, refuse ev
   t.deepEqual(key.transports, ['internal']);
   t.is(key.last_used_at, null);
 
-  // A new session: the gate asks, the page offers the passkey.
+  // A new session (the old cookie dropped): the gate asks, the page offers the passkey.
+  await context.clearCookies();
   await signInOnPage(page, email, PASSWORD);
   await page.goto(CHECK);
   await page.getByRole('heading', { name: 'Confirm it is you' }).waitFor();
@@ -212,6 +213,7 @@ test.serial('in Chromium: add a passkey, verify a new session with it, refuse ev
   t.is((await asStaff(ctx, ['admin'])).factor, 'passkey', 'the audit names the passkey');
 
   // An answer works once.
+  await context.clearCookies();
   await signInOnPage(page, email, PASSWORD);
   await page.goto(CHECK);
   const once = await ceremony(page, 'get');
