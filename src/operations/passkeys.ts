@@ -16,6 +16,8 @@ import { forbidden } from '../errors/errors.ts';
 import type { OperationContext } from './operation.ts';
 import { sessionIdHashOf } from './second-factor.ts';
 
+export { PASSKEY_NAME_MAX, type Passkey } from '../domain/staff/passkeys.ts';
+
 /**
  * Passkeys for the factor pages, for the signed-in person of a web session (as
  * ./second-factor.ts): WebAuthn needs a browser, so there is no REST or MCP operation for them.

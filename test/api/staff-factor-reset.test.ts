@@ -3,12 +3,14 @@ import test, { type ExecutionContext } from 'ava';
 import { createVerifiedUser } from '../../src/auth/accounts.ts';
 import { createApiKey } from '../../src/auth/api-keys.ts';
 import type { Scope } from '../../src/auth/scopes.ts';
-import { createSession } from '../../src/auth/sessions.ts';
+import { createSession, hashSessionId } from '../../src/auth/sessions.ts';
+import { markSessionFactor } from '../../src/domain/staff/second-factor.ts';
 import { grant, revoke, type StaffRole } from '../../src/domain/staff/roles.ts';
 import { ManualClock } from '../../src/domain/time/clock.ts';
 import { adminInProcess } from '../helpers/admin.ts';
 import { startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { mcpParity } from '../helpers/mcp-parity.ts';
+import { WebClient } from '../helpers/web.ts';
 
 /**
  * staff_reset_second_factor over REST and MCP, role by role (admin, support, moderator, no role,
@@ -146,4 +148,28 @@ test.serial('staff:reset-factor calls the operation (audited as the command line
   t.is(row.user_id, null);
   t.is((await adminInProcess(env, 'staff:reset-factor', '--email', 'nobody@example.com')).code, 1);
   t.is((await adminInProcess(env, 'staff:reset-factor')).code, 1);
+});
+
+test.serial('the console page shows the counts and its button resets (a factor from the last 10 minutes)', async (t) => {
+  const admin = await person(['admin']);
+  const target = await enrolled();
+  const client = new WebClient(env.baseUrl);
+  t.is((await client.signIn(admin.email, 'factor reset password')).status, 303);
+  await markSessionFactor(db(), hashSessionId(client.cookies.get('ld_session')!), 'totp', clock.now());
+  const path = `/staff/people/${target.userId}/factor`;
+  const page = await client.get(path);
+  t.is(page.status, 200, page.text);
+  t.regex(page.$('main').text(), /Passkeys\s*1/);
+  const _csrf = page.$('input[name=_csrf]').first().val() as string;
+  const done = await client.post(`${path}/reset`, { _csrf, reason: 'lost phone' });
+  t.is(done.status, 303);
+  t.is(done.location, `${path}?reset=1`);
+  t.deepEqual(await factorRows(target.userId), { totp: 0, codes: 0, passkeys: 0, sessions: 0 });
+  t.regex((await client.get(done.location!)).text, /is reset/);
+  t.is((await client.get(`/staff/people/${admin.userId + 100000}/factor`)).status, 404);
+
+  clock.advance(11 * 60_000);
+  const stale = await client.post(`${path}/reset`, { _csrf }, { referer: `${env.baseUrl}${path}` });
+  t.is(stale.status, 303, 'an older factor is asked again');
+  t.regex(stale.location!, /^\/account\/second-factor\?/);
 });

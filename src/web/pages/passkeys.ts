@@ -1,12 +1,13 @@
 import type { Context } from 'koa';
-import { PASSKEY_NAME_MAX, type Passkey } from '../../domain/staff/passkeys.ts';
 import { badRequest, forbidden, knownError, toProblem } from '../../errors/errors.ts';
 import {
   addPasskey,
   deletePasskey,
   passkeyAuthenticationOptions,
+  PASSKEY_NAME_MAX,
   passkeyRegistrationOptions,
   verifySessionWithPasskey,
+  type Passkey,
 } from '../../operations/passkeys.ts';
 import { factorStatus } from '../../operations/second-factor.ts';
 import { field, postForm, time } from '../components.ts';
