@@ -17,7 +17,7 @@ import type { Services } from '../services.ts';
 import { ORDER_OPTIONS, ORDERS_USAGE, OrderUsageError, runOrderCommand } from './orders.ts';
 import { QUESTION_OPTIONS, QUESTIONS_USAGE, QuestionUsageError, runQuestionCommand } from './questions.ts';
 import { SITE_OPTIONS, SITES_USAGE, runSiteCommand } from './sites.ts';
-import { STAFF_OPTIONS, STAFF_USAGE, runStaffCommand } from './staff.ts';
+import { resetFactorCommand, STAFF_OPTIONS, STAFF_USAGE, runStaffCommand } from './staff.ts';
 import { VOTE_OPTIONS, VOTES_USAGE, runVoteCommand } from './votes.ts';
 
 const USAGE = `Usage:
@@ -116,6 +116,8 @@ export async function runAdmin(db: Db, argv: string[], services?: Services): Pro
       case 'claims:recheck':
         console.log(await claimsRecheck(db, withServices(services), values));
         return 0;
+      case 'staff:reset-factor':
+        return await resetFactorCommand(withServices(services), values);
       default:
         console.error(command ? `Unknown command "${command}".\n${USAGE}` : USAGE);
         return 2;

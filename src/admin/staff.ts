@@ -1,11 +1,13 @@
 import { readSiteByKey } from '../domain/sites/sites.ts';
 import { STAFF_ROLES } from '../domain/staff/roles.ts';
-import { badRequest } from '../errors/errors.ts';
+import { appError, badRequest } from '../errors/errors.ts';
+import { staffResetSecondFactorOp } from '../operations/staff-factors.ts';
 import { staffGrantRoleOp, staffRevokeRoleOp } from '../operations/staff-roles.ts';
 import { runOperationFromShell, type ShellServices } from './run-operation.ts';
 
 export const STAFF_USAGE = `  npm run admin -- staff:grant --email E --role ${STAFF_ROLES.join('|')} [--site K]   (no --site: every site)
-  npm run admin -- staff:revoke --email E --role ${STAFF_ROLES.join('|')} [--site K]`;
+  npm run admin -- staff:revoke --email E --role ${STAFF_ROLES.join('|')} [--site K]
+  npm run admin -- staff:reset-factor --email E [--site K]   (as the console's reset: audited, they enrol again)`;
 
 /** parseArgs options of the staff:* commands (--email and --site are shared with other groups). */
 export const STAFF_OPTIONS = { role: { type: 'string' } } as const;
@@ -35,5 +37,26 @@ export async function runStaffCommand(services: ShellServices, command: string |
     console.log(
       `${done.changed ? 'revoked' : 'not held'}: ${done.email} ${done.changed ? 'is no longer' : 'was not'} ${done.role} on ${where}`,
     );
+  return 0;
+}
+
+/**
+ * `staff:reset-factor`: removes a staff member's second factors through the console's operation
+ * (same checks, same audit row, named "command line"); they enrol again at their next visit.
+ */
+export async function resetFactorCommand(services: ShellServices, f: StaffFlags): Promise<number> {
+  if (!f.email) throw badRequest('usage', `--email is required.\n${STAFF_USAGE}`);
+  const user = await services.db('users').whereRaw('lower(email) = lower(?)', [f.email.trim()]).first('id', 'email');
+  if (!user) throw appError('not_found', `No account has the email ${f.email}.`);
+  const done = await runOperationFromShell(
+    services,
+    staffResetSecondFactorOp,
+    { user_id: user.id, reason: 'Reset from the command line.' },
+    f.site,
+  );
+  const b = done.before;
+  console.log(
+    `reset: ${done.email} had ${b.totp ? 'an authenticator app' : 'no authenticator app'}, ${b.recovery_codes} recovery code(s), ${b.passkeys} passkey(s); they set up a new factor at their next visit`,
+  );
   return 0;
 }

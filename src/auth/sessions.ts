@@ -28,28 +28,52 @@ export interface ActiveSession {
 
 export const hashSessionId = (id: string) => sha256Hex(id);
 
+/** How long a session lives: unused (idle), and at most after sign-in (absolute). */
+export interface SessionLifetimes {
+  idleMs: number;
+  absoluteMs: number;
+}
+
+/**
+ * What a lookup decides by: the time now, and the shorter lifetimes of a person holding any
+ * staff role (STAFF_SESSION_IDLE_MINUTES, STAFF_SESSION_HOURS): a console left open or a stolen
+ * cookie reaches refunds and prices, so it must not live for weeks.
+ */
+export interface SessionPolicy {
+  now: Date;
+  staff: SessionLifetimes;
+}
+
+const EVERYONE: SessionLifetimes = { idleMs: SESSION_IDLE_MS, absoluteMs: SESSION_ABSOLUTE_MS };
+/** The staff lifetimes when no configuration says otherwise (the settings' defaults). */
+export const STAFF_SESSION_DEFAULTS: SessionLifetimes = { idleMs: 60 * 60_000, absoluteMs: 12 * 3600_000 };
+const systemPolicy = (): SessionPolicy => ({ now: new Date(), staff: STAFF_SESSION_DEFAULTS });
+
 /** Starts a session; returns the cookie value (never stored) and its hash. */
-export async function createSession(db: Db, userId: number): Promise<{ id: string; idHash: string }> {
+export async function createSession(db: Db, userId: number, policy = systemPolicy()): Promise<{ id: string; idHash: string }> {
   const id = randomBytes(32).toString('base64url');
   const idHash = hashSessionId(id);
-  await db('web_sessions').insert({ id_hash: idHash, user_id: userId, expires_at: new Date(Date.now() + SESSION_IDLE_MS) });
+  const { now } = policy;
+  // A staff member's shorter lifetimes apply at each lookup (a role may come or go meanwhile).
+  const expires = new Date(now.getTime() + SESSION_IDLE_MS);
+  await db('web_sessions').insert({ id_hash: idHash, user_id: userId, created_at: now, last_seen_at: now, expires_at: expires });
   // Expired sessions of this user go now; nothing else needs to sweep them.
   await db('web_sessions')
     .where({ user_id: userId })
-    .where((q) => q.where('expires_at', '<', db.fn.now()).orWhere('created_at', '<', new Date(Date.now() - SESSION_ABSOLUTE_MS)))
+    .where((q) => q.where('expires_at', '<', now).orWhere('created_at', '<', new Date(now.getTime() - SESSION_ABSOLUTE_MS)))
     .delete();
   return { id, idHash };
 }
 
 /** The live session named by a cookie value, or null; slides the idle expiry forward. */
-export async function findSession(db: Db, id: string | undefined): Promise<ActiveSession | null> {
+export async function findSession(db: Db, id: string | undefined, policy = systemPolicy()): Promise<ActiveSession | null> {
   if (!id || id.length > 100) return null;
   const idHash = hashSessionId(id);
+  const now = policy.now.getTime();
   const row = await db('web_sessions as s')
     .join('users as u', 'u.id', 's.user_id')
     .where('s.id_hash', idHash)
-    .where('s.expires_at', '>', db.fn.now())
-    .where('s.created_at', '>', new Date(Date.now() - SESSION_ABSOLUTE_MS))
+    .where('s.expires_at', '>', policy.now)
     .first(
       's.last_seen_at',
       's.expires_at',
@@ -58,17 +82,29 @@ export async function findSession(db: Db, id: string | undefined): Promise<Activ
       'u.email',
       'u.email_verified_at',
       'u.created_at',
+      db.raw('exists (select 1 from staff_roles r where r.user_id = u.id and r.revoked_at is null) as staff'),
     );
   if (!row) return null;
-  const renewed = Date.now() - row.last_seen_at.getTime() > TOUCH_EVERY_MS;
-  let expiresAt: Date = row.expires_at;
+  const lifetimes = row.staff ? policy.staff : EVERYONE;
+  const lastSeen = row.last_seen_at.getTime();
+  const absoluteEnd = row.session_created_at.getTime() + lifetimes.absoluteMs;
+  let end = Math.min(row.expires_at.getTime(), lastSeen + lifetimes.idleMs, absoluteEnd);
+  if (end <= now) {
+    // Ended for good: a role taken back later must not bring a staff session back to life.
+    await db('web_sessions').where({ id_hash: idHash }).delete();
+    return null;
+  }
+  // Short idle lifetimes are slid forward more often, so an active person is never cut off early.
+  const renewed = now - lastSeen > Math.min(TOUCH_EVERY_MS, lifetimes.idleMs / 12);
   if (renewed) {
     // Slides forward by the idle lifetime, but never past the absolute end.
-    expiresAt = new Date(Math.min(Date.now() + SESSION_IDLE_MS, row.session_created_at.getTime() + SESSION_ABSOLUTE_MS));
-    await db('web_sessions').where({ id_hash: idHash }).update({ last_seen_at: db.fn.now(), expires_at: expiresAt });
+    end = Math.min(now + lifetimes.idleMs, absoluteEnd);
+    await db('web_sessions')
+      .where({ id_hash: idHash })
+      .update({ last_seen_at: policy.now, expires_at: new Date(end) });
   }
   const user = { id: row.id, email: row.email, emailVerifiedAt: row.email_verified_at, createdAt: row.created_at };
-  return { idHash, user, renewed, expiresAt };
+  return { idHash, user, renewed, expiresAt: new Date(end) };
 }
 
 export async function endSession(db: Db, idHash: string): Promise<void> {

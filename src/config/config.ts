@@ -102,6 +102,8 @@ export interface Config {
   /** The /dev/mailbox pages: DEV_MAILBOX, else only on a loopback BASE_URL without SMTP, outside production. */
   devMailbox: boolean;
   signin: SigninLimits;
+  /** Web sessions of people holding a staff role: idle and absolute lifetimes (STAFF_SESSION_*). */
+  staffSessions: { idleMs: number; absoluteMs: number };
   claims: ClaimSettings;
   /** See CHECK_OUTPUTS. */
   checkOutputs: boolean;
@@ -191,6 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       updatesPerListingPerHour: e.UPDATES_MAX_PER_LISTING_PER_HOUR,
     },
     devMailbox: e.DEV_MAILBOX ?? (isLoopbackUrl(baseUrl) && !e.SMTP_URL && e.NODE_ENV !== 'production'),
+    staffSessions: { idleMs: e.STAFF_SESSION_IDLE_MINUTES * 60_000, absoluteMs: e.STAFF_SESSION_HOURS * 3_600_000 },
     signin: {
       perEmail: e.SIGNIN_MAX_FAILURES_PER_EMAIL,
       perIp: e.SIGNIN_MAX_FAILURES_PER_IP,

@@ -241,6 +241,22 @@ export const EnvSchema = z.object({
     .max(60)
     .default(10)
     .describe('Longest slow-down of a sign-in attempt on an email with many failures from everywhere (it is never blocked).'),
+  STAFF_SESSION_IDLE_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(60)
+    .describe(
+      'A web session of a person holding any staff role ends after this many minutes unused (everyone else: 30 days); the console then asks for sign-in again.',
+    ),
+  STAFF_SESSION_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(12)
+    .describe(
+      'A web session of a person holding any staff role ends this many hours after sign-in, however active (everyone else: 90 days).',
+    ),
   CLAIM_DNS_SERVERS: z
     .string()
     .default('')

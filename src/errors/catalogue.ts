@@ -63,6 +63,11 @@ export const ERROR_CATALOGUE = {
   invalid_webhook: { status: 400, title: 'Invalid webhook', action: 'Send one event of the provider’s format.' },
   // 400 of the admin command line.
   usage: { status: 400, title: 'Bad request', action: 'Run the command with the flags its usage text lists.' },
+  passkey_refused: {
+    status: 400,
+    title: 'Passkey refused',
+    action: 'Start again from the second-factor page (each passkey request works once, for 5 minutes), or use a code from your app.',
+  },
   invalid_status: { status: 400, title: 'Bad request', action: 'Give one of the statuses the detail lists.' },
   invalid_limit: { status: 400, title: 'Bad request', action: 'Give --limit as a whole number from 1 to 1000.' },
   invalid_id: { status: 400, title: 'Bad request', action: 'Give the numeric id.' },
@@ -90,6 +95,11 @@ export const ERROR_CATALOGUE = {
   not_found: { status: 404, title: 'Not found', action: 'Check the id or address; another owner’s resource is not found either.' },
   method_not_allowed: { status: 405, title: 'Method not allowed', action: 'Use one of the methods the Allow header lists.' },
   // 409: the state of something stands in the way.
+  own_second_factor: {
+    status: 409,
+    title: 'Conflict',
+    action: 'Remove your own second factors on /account/second-factor, after verifying one; another admin can reset them.',
+  },
   idempotency_in_flight: {
     status: 409,
     title: 'Conflict',

@@ -14,6 +14,7 @@ import { staffProductOperations } from './staff-catalogue.ts';
 import { staffCatalogueSettingsOperations } from './staff-catalogue-settings.ts';
 import { staffClaimOperations } from './staff-claims.ts';
 import { staffFlowOperations } from './staff-flows.ts';
+import { staffFactorOperations } from './staff-factors.ts';
 import { staffOrderOperations } from './staff-orders.ts';
 import { staffRoleOperations } from './staff-roles.ts';
 import { staffWebhookOperations } from './staff-webhooks.ts';
@@ -52,4 +53,5 @@ export const operations: readonly Operation[] = [
   ...staffCatalogueSettingsOperations,
   ...staffModerationOperations,
   ...staffVoteFlagOperations,
+  ...staffFactorOperations,
 ] as unknown as readonly Operation[];

@@ -1,5 +1,5 @@
 import type { Context, Middleware } from 'koa';
-import { createSession, endSession, findSession, SESSION_IDLE_MS, type ActiveSession, type SessionUser } from '../auth/sessions.ts';
+import { createSession, endSession, findSession, type ActiveSession, type SessionPolicy, type SessionUser } from '../auth/sessions.ts';
 import { clearCookie, readToken, setCookie } from './cookies.ts';
 import { secureCookies, type WebServices } from './web-services.ts';
 
@@ -15,7 +15,7 @@ declare module 'koa' {
 /** The signed-in session of this request, or null. Looked up once per request. */
 export async function currentSession(ctx: Context, services: WebServices): Promise<ActiveSession | null> {
   if (ctx.state.webSession !== undefined) return ctx.state.webSession;
-  const session = await findSession(services.db, readToken(ctx, SESSION_COOKIE));
+  const session = await findSession(services.db, readToken(ctx, SESSION_COOKIE), sessionPolicy(services));
   if (session?.renewed) {
     // The idle expiry moved forward; move the cookie's along with it.
     setCookie(ctx, SESSION_COOKIE, readToken(ctx, SESSION_COOKIE)!, sessionCookieOptions(services, session.expiresAt));
@@ -46,10 +46,14 @@ export function requireUser(services: WebServices): Middleware {
 export async function startSession(ctx: Context, services: WebServices, userId: number): Promise<void> {
   const previous = await currentSession(ctx, services);
   if (previous) await endSession(services.db, previous.idHash);
-  const { id } = await createSession(services.db, userId);
-  setCookie(ctx, SESSION_COOKIE, id, sessionCookieOptions(services));
-  ctx.state.webSession = await findSession(services.db, id);
+  const { id } = await createSession(services.db, userId, sessionPolicy(services));
+  const session = await findSession(services.db, id, sessionPolicy(services));
+  setCookie(ctx, SESSION_COOKIE, id, sessionCookieOptions(services, session!.expiresAt));
+  ctx.state.webSession = session;
 }
+
+/** Sessions end by the service's clock; staff members' sooner (config.staffSessions). */
+const sessionPolicy = (services: WebServices): SessionPolicy => ({ now: services.clock.now(), staff: services.config.staffSessions });
 
 /** Ends this browser's session, if any. */
 export async function endCurrentSession(ctx: Context, services: WebServices): Promise<void> {
@@ -60,7 +64,7 @@ export async function endCurrentSession(ctx: Context, services: WebServices): Pr
 }
 
 /** The cookie lives as long as the session: the idle lifetime, cut short by the absolute one. */
-const sessionCookieOptions = (services: WebServices, expiresAt?: Date) => ({
-  maxAgeSeconds: expiresAt ? Math.max(0, Math.round((expiresAt.getTime() - Date.now()) / 1000)) : SESSION_IDLE_MS / 1000,
+const sessionCookieOptions = (services: WebServices, expiresAt: Date) => ({
+  maxAgeSeconds: Math.max(0, Math.round((expiresAt.getTime() - services.clock.now().getTime()) / 1000)),
   secure: secureCookies(services),
 });

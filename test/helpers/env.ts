@@ -76,6 +76,8 @@ export async function startTestEnv(
     clock?: Clock;
     /** Run this env's workflow-start dispatcher (as an api process does); off to leave recorded starts to another process. @default true */
     dispatch?: boolean;
+    /** The host name of BASE_URL (the server listens on 127.0.0.1 either way): `localhost` for WebAuthn, which refuses IP addresses. @default '127.0.0.1' */
+    host?: string;
   } = {},
 ): Promise<TestEnv> {
   const databaseUrl = await createTestDatabase();
@@ -89,7 +91,7 @@ export async function startTestEnv(
   const config = loadConfig({
     DATA_DIR: dataDir,
     PORT: String(port),
-    BASE_URL: `http://127.0.0.1:${port}`,
+    BASE_URL: `http://${options.host ?? '127.0.0.1'}:${port}`,
     TEMPORAL_NAMESPACE: namespace,
     LOG_LEVEL: 'silent',
     CRAWL_ALLOW_PRIVATE_NETWORKS: 'true',

@@ -26,7 +26,9 @@ const clock = new ManualClock(new Date());
 let env: TestEnv;
 let browser: Browser;
 let close: (() => Promise<void>) | undefined;
-test.before(async () => ({ env, browser, close } = await startBrowserTestEnv(import.meta.url, {}, { clock })));
+// The factor's 12-hour window is tested here, so staff sessions must outlive it (test/web/staff-sessions.test.ts tests their end).
+const LONG_STAFF_SESSIONS = { STAFF_SESSION_IDLE_MINUTES: '1440', STAFF_SESSION_HOURS: '48' };
+test.before(async () => ({ env, browser, close } = await startBrowserTestEnv(import.meta.url, LONG_STAFF_SESSIONS, { clock })));
 test.after.always(() => close?.());
 
 const PASSWORD = 'a second factor password';

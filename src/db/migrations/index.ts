@@ -35,6 +35,7 @@ import * as launchWeekEnd from './037-launch-week-end.ts';
 import * as pageCountSeen from './038-page-count-seen.ts';
 import * as staff from './039-staff.ts';
 import * as staffSecondFactor from './040-staff-second-factor.ts';
+import * as staffPasskeys from './041-staff-passkeys.ts';
 import * as claimDecisions from './042-claim-decisions.ts';
 import * as listingModeration from './043-listing-moderation.ts';
 
@@ -85,6 +86,7 @@ const migrations: Record<string, Migration> = {
   '038-page-count-seen': pageCountSeen,
   '039-staff': staff,
   '040-staff-second-factor': staffSecondFactor,
+  '041-staff-passkeys': staffPasskeys,
   '042-claim-decisions': claimDecisions,
   '043-listing-moderation': listingModeration,
 };

@@ -13,7 +13,7 @@ import { tooManyRequests } from '../../errors/errors.ts';
  * RECENT_FACTOR_MS.
  */
 
-export type SecondFactor = 'totp' | 'recovery_code';
+export type SecondFactor = 'totp' | 'recovery_code' | 'passkey';
 export const FACTOR_LIFETIME_MS = 12 * 3600 * 1000;
 export const RECENT_FACTOR_MS = 10 * 60 * 1000;
 export const RECOVERY_CODE_COUNT = 10;

@@ -4,6 +4,7 @@ import { accountListingPages } from './account-listings.ts';
 import { badgePages } from './badges.ts';
 import { apiKeyPages } from './api-keys.ts';
 import { secondFactorPages } from './second-factor.ts';
+import { passkeyPages } from './passkeys.ts';
 import { claimLinkPages } from './claim-link.ts';
 import { claimPages } from './claims.ts';
 import { categoryPages } from './categories.ts';
@@ -52,6 +53,7 @@ export const pageModules: PageRoutes[] = [
   mailPreferencePages,
   apiKeyPages,
   secondFactorPages,
+  passkeyPages,
   connectedAppPages,
   devMailboxPages,
   // Owner content: public pages and the owner's editors.

@@ -1,7 +1,8 @@
 import type { Context } from 'koa';
 import QRCode from 'qrcode';
 import { forbidden } from '../../errors/errors.ts';
-import { confirmTotp, enrolmentOf, factorStatus, verifySessionFactor } from '../../operations/second-factor.ts';
+import { passkeysOf, removeOwnFactors } from '../../operations/passkeys.ts';
+import { confirmTotp, enrolmentOf, factorStatus, verifySessionFactor, type FactorStatus } from '../../operations/second-factor.ts';
 import { field, postForm } from '../components.ts';
 import { csrfToken } from '../csrf.ts';
 import { formBody, formString } from '../forms.ts';
@@ -13,20 +14,34 @@ import { currentUser, requireUser } from '../session.ts';
 import { requireRecentFactor, requireStaffFactor, SECOND_FACTOR_PAGE } from '../staff-factor.ts';
 import type { WebServices } from '../web-services.ts';
 import type { PageRoutes } from './page-routes.ts';
+import { addPasskeySection, PASSKEY_SCRIPT, passkeyList, usePasskeySection } from './passkeys.ts';
 
 const CONFIRM = `${SECOND_FACTOR_PAGE}/confirm`;
 const VERIFY = `${SECOND_FACTOR_PAGE}/verify`;
+const REMOVE_ALL = `${SECOND_FACTOR_PAGE}/remove`;
 
 /**
  * A staff member's second factor: enrol an authenticator app (secret as text beside its QR code,
  * confirmed with a code, then the recovery codes shown once), and verify this session with a
- * code or a recovery code before the console opens.
+ * code, a recovery code or a passkey before the console opens; once verified, the page lists the
+ * person's passkeys (add, remove) and lets them remove every factor of theirs.
  */
 export const secondFactorPages: PageRoutes = (router, services) => {
   router.get(SECOND_FACTOR_PAGE, requireUser(services), async function showSecondFactor(ctx) {
     const status = await staffStatus(ctx, services);
     if (!status.enrolled) return enrolPage(ctx, services, {});
-    await verifyPage(ctx, services, { again: ctx.query.again === '1' || undefined });
+    const again = ctx.query.again === '1';
+    if (status.session && !again) return managePage(ctx, services, status);
+    await verifyPage(ctx, services, { again: again || undefined });
+  });
+
+  // Only a verified session may remove factors: a stolen password alone must not take them away.
+  router.post(REMOVE_ALL, requireUser(services), async function removeOwnSecondFactors(ctx) {
+    const status = await staffStatus(ctx, services);
+    if (!status.session) return status.enrolled ? verifyPage(ctx, services, {}) : enrolPage(ctx, services, {});
+    await removeOwnFactors(await pageContext(ctx, services));
+    ctx.status = 303;
+    ctx.redirect(SECOND_FACTOR_PAGE);
   });
 
   router.post(CONFIRM, requireUser(services), async function confirmSecondFactor(ctx) {
@@ -107,16 +122,46 @@ ${postForm(
 
 async function verifyPage(ctx: Context, services: WebServices, view: FormView) {
   const token = await csrfToken(ctx, services);
+  const hasPasskeys = (await passkeysOf(await pageContext(ctx, services))).length > 0;
   await renderPage(ctx, services, {
     title: 'Confirm it is you',
     status: view.status,
+    script: hasPasskeys ? PASSKEY_SCRIPT : undefined,
     main: html`${view.again ? html`<p>Money actions need a code from the last 10 minutes.</p>` : ''}
+${hasPasskeys ? usePasskeySection(token, returnTo(ctx)) : ''}
 ${postForm(
   VERIFY,
   token,
   html`${returnField(ctx)}${codeField('Code', 'The 6 digits your authenticator app shows, or one of your recovery codes.', view.error)}
 <button type="submit">Verify</button>`,
 )}`,
+  });
+}
+
+const NOTICES: Record<string, string> = {
+  added: 'The passkey is added. Next time, "Use a passkey" verifies you.',
+  removed: 'The passkey is removed.',
+};
+
+const FACTOR_WORDS: Record<string, string> = { totp: 'a code from your app', recovery_code: 'a recovery code', passkey: 'a passkey' };
+
+/** A verified session's page: how it was verified, the passkeys, and removing every factor. */
+async function managePage(ctx: Context, services: WebServices, status: FactorStatus) {
+  const token = await csrfToken(ctx, services);
+  const keys = await passkeysOf(await pageContext(ctx, services));
+  const notice = Object.keys(NOTICES).find((k) => ctx.query[k] === '1');
+  await renderPage(ctx, services, {
+    title: 'Your second factor',
+    notice: notice ? NOTICES[notice] : undefined,
+    script: PASSKEY_SCRIPT,
+    main: html`<p>This session is verified with ${FACTOR_WORDS[status.session!.factor] ?? status.session!.factor}. Your authenticator app
+and your recovery codes keep working beside any passkeys.</p>
+<h2>Your passkeys</h2>
+${passkeyList(keys, token)}
+${addPasskeySection(token)}
+<h2>Remove your second factors</h2>
+<p>This removes your authenticator app, your recovery codes and your passkeys. The site team's pages then ask you to set up a new factor.</p>
+${postForm(REMOVE_ALL, token, html`<button type="submit">Remove all my second factors</button>`)}`,
   });
 }
 

@@ -55,6 +55,7 @@ const ACTIONS: Record<string, string> = {
   staff_unlist_listing: 'Unlisted a listing',
   staff_restore_listing: 'Restored a listing',
   staff_decide_vote_flag: 'Decided a vote flag',
+  staff_reset_second_factor: 'Reset a second factor',
   'staff:grant': 'Gave a role',
   'staff:revoke': 'Took back a role',
 };

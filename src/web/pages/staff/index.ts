@@ -8,6 +8,7 @@ import { staffHomePages } from './home.ts';
 import { staffModerationPages } from './moderation.ts';
 import { staffOrderPage } from './order.ts';
 import { staffOrderSearchPages } from './orders.ts';
+import { staffPersonFactorPages } from './person-factor.ts';
 import { staffRolePages } from './roles.ts';
 import { staffWebhookPages } from './webhooks.ts';
 
@@ -23,6 +24,7 @@ const AREAS: PageRoutes[] = [
   staffModerationPages,
   staffCataloguePages,
   staffRolePages,
+  staffPersonFactorPages,
   staffAuditPages,
 ];
 
