@@ -160,10 +160,15 @@ test('the MCP tool takes the same week and refuses the same bad one', async (t) 
       ['week'],
     );
     const tools = await client.listTools();
-    // The only tool about votes reads the public audit (get_vote_audit); none casts a vote.
+    // The tools about votes read the public audit (get_vote_audit) or let the site team review the
+    // ring detectors' flags (keep or void a vote already cast); none casts a vote.
     t.deepEqual(
       tools.tools.filter((tool) => /vote/.test(tool.name)).map((tool) => [tool.name, tool.annotations?.readOnlyHint]),
-      [['get_vote_audit', true]],
+      [
+        ['get_vote_audit', true],
+        ['staff_list_vote_flags', true],
+        ['staff_decide_vote_flag', false],
+      ],
       'no tool casts votes',
     );
   } finally {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createSession } from '../../src/auth/sessions.ts';
+import { createSession, STAFF_SESSION_DEFAULTS } from '../../src/auth/sessions.ts';
 import type { Db } from '../../src/db/knex.ts';
 import { SESSION_COOKIE } from '../../src/web/session.ts';
 import { WebClient } from './web.ts';
@@ -13,9 +13,9 @@ export interface Voter {
 
 /**
  * `count` accounts, each signed in with its own web session (bulk, without the sign-in form's
- * password hashing); `confirmed` sets their email as verified.
+ * password hashing); `confirmed` sets their email as verified; `now`: the time of the service's clock.
  */
-export async function voters(db: Db, baseUrl: string, count: number, confirmed = true): Promise<Voter[]> {
+export async function voters(db: Db, baseUrl: string, count: number, confirmed = true, now = new Date()): Promise<Voter[]> {
   const tag = randomBytes(4).toString('hex');
   const users: { id: number; email: string }[] = await db('users')
     .insert(
@@ -28,7 +28,7 @@ export async function voters(db: Db, baseUrl: string, count: number, confirmed =
   return Promise.all(
     users.map(async (u) => {
       const client = new WebClient(baseUrl);
-      client.cookies.set(SESSION_COOKIE, (await createSession(db, u.id)).id);
+      client.cookies.set(SESSION_COOKIE, (await createSession(db, u.id, { now, staff: STAFF_SESSION_DEFAULTS })).id);
       return { ...u, client };
     }),
   );

@@ -151,7 +151,7 @@ test.serial('in Chromium: add a passkey, verify a new session with it, refuse ev
   await page.getByRole('button', { name: 'Use a passkey' }).waitFor();
   await checkPage(t, page, 'the verification page with a passkey');
   const VERIFY = `${PAGE}/passkey/verify`;
-  const counter = async () => Number((await db()('staff_passkeys').where({ id: key.id }).first()).counter);
+  const counter = async () => Number((await db()('staff_passkeys').where({ id: key.id }).first())!.counter);
   const unchanged = async (what: string, count: number) => {
     t.is(await factorOf(page), undefined, `${what}: the session is not verified`);
     t.is(await counter(), count, `${what}: the counter did not move`);
@@ -201,7 +201,7 @@ test.serial('in Chromium: add a passkey, verify a new session with it, refuse ev
   await page.getByText('This session is verified.').waitFor();
   t.true(page.url().endsWith(CHECK));
   t.is(await factorOf(page), 'passkey');
-  const used = await db()('staff_passkeys').where({ id: key.id }).first();
+  const used = (await db()('staff_passkeys').where({ id: key.id }).first())!;
   t.true(Number(used.counter) > before, 'the counter moved forward');
   t.truthy(used.last_used_at);
   const ctx = await operationContext(env.services, {

@@ -87,6 +87,7 @@ test('the client adapter and the workflows send and handle messages only through
     [],
   );
   t.deepEqual(sent.sort(), [
+    'claimClosedSignal',
     'emailLinkOpenedSignal',
     'paidLaunchSignal',
     'paymentConfirmedSignal',

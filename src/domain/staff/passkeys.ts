@@ -157,7 +157,12 @@ export async function verifyPasskey(c: Ceremony, response: unknown): Promise<tru
     expectedChallenge: challenge,
     expectedOrigin: c.rp.origin,
     expectedRPID: c.rp.id,
-    credential: { id: key.credential_id, publicKey: new Uint8Array(key.public_key), counter: stored, transports: key.transports },
+    credential: {
+      id: key.credential_id,
+      publicKey: new Uint8Array(key.public_key),
+      counter: stored,
+      transports: key.transports as AuthenticatorTransportFuture[],
+    },
     requireUserVerification: false,
   }).catch((err: unknown) => {
     throw refused(`The passkey's answer was refused (${(err as Error).message}). Try again.`);

@@ -50,6 +50,29 @@ export interface WebSessionFactorTableRow {
   verified_at: Date;
 }
 
+export interface StaffPasskeyTableRow {
+  id: number;
+  user_id: number;
+  /** base64url, as the authenticator names it. */
+  credential_id: string;
+  /** The COSE public key. */
+  public_key: Buffer;
+  /** The signature counter: a response may only move it forward. */
+  counter: number;
+  transports: string[];
+  name: string;
+  created_at: Date;
+  last_used_at: Date | null;
+}
+
+export interface StaffWebauthnChallengeTableRow {
+  session_id_hash: string;
+  /** register | authenticate */
+  purpose: string;
+  challenge: string;
+  expires_at: Date;
+}
+
 declare module 'knex/types/tables.js' {
   interface Tables {
     staff_roles: Table<StaffRoleTableRow, 'id' | 'site_id' | 'granted_by' | 'granted_at' | 'revoked_at' | 'revoked_by'>;
@@ -60,5 +83,7 @@ declare module 'knex/types/tables.js' {
     staff_totp: Table<StaffTotpTableRow, 'created_at' | 'confirmed_at' | 'last_step'>;
     staff_recovery_codes: Table<StaffRecoveryCodeTableRow, 'id' | 'used_at'>;
     web_session_factors: Table<WebSessionFactorTableRow>;
+    staff_passkeys: Table<StaffPasskeyTableRow, 'id' | 'counter' | 'transports' | 'last_used_at'>;
+    staff_webauthn_challenges: Table<StaffWebauthnChallengeTableRow>;
   }
 }

@@ -41,7 +41,10 @@ const NewKeyForm = z.object({
   // One checkbox arrives as a string, several as an array.
   scopes: z.preprocess(
     (v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]),
-    z.array(ScopeSchema, { error: 'Choose scopes from the list.' }).min(1, 'Choose at least one scope.').max(ScopeSchema.options.length),
+    z
+      .array(z.enum(ScopeSchema.options, { error: 'Choose scopes from the list.' }))
+      .min(1, 'Choose at least one scope.')
+      .max(ScopeSchema.options.length),
   ),
 });
 

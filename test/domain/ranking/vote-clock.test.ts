@@ -45,7 +45,7 @@ async function press(v: Voter, slug: string, action: 'vote' | 'unvote'): Promise
 test.serial('a vote counts for the launch week by the clock, and Unvote is offered and honoured until the week ends', async (t) => {
   clock.set(`${WEEK}T09:00:00Z`);
   const { id, slug } = await listingOfWeek('Clockwork Week');
-  const [v] = await voters(db(), env.baseUrl, 1);
+  const [v] = await voters(db(), env.baseUrl, 1, true, clock.now());
   t.is(await press(v!, slug, 'vote'), 303);
   t.like(await voteCounts(db(), id), { votes: 1, week_votes: 1 }, 'cast inside the week by the clock');
   const { created_at } = (await db()('votes').where({ listing_id: id }).first('created_at'))!;
@@ -68,7 +68,7 @@ test.serial('a vote counts for the launch week by the clock, and Unvote is offer
 test.serial('a vote cast after the launch week counts in total but not for the week', async (t) => {
   clock.set(`${addWeeks(WEEK, 1)}T00:00:00Z`);
   const { id } = await listingOfWeek('Latecomer Week');
-  const [v] = await voters(db(), env.baseUrl, 1);
+  const [v] = await voters(db(), env.baseUrl, 1, true, clock.now());
   await castVote(db(), v!.id, id, clock.now());
   t.like(await voteCounts(db(), id), { votes: 1, week_votes: 0 });
 });
@@ -91,9 +91,9 @@ test('launch_week_end in SQL and launchWeekEnd in TypeScript name the same insta
 
 test('vote eligibility is one rule with its reason: castVote refuses with the code voteRefusal names', async (t) => {
   const { id } = await listingOfWeek('Eligibility Week');
-  const [confirmed] = await voters(db(), env.baseUrl, 1);
-  const [unconfirmed] = await voters(db(), env.baseUrl, 1, false);
-  const [owner, voided] = await voters(db(), env.baseUrl, 2);
+  const [confirmed] = await voters(db(), env.baseUrl, 1, true, clock.now());
+  const [unconfirmed] = await voters(db(), env.baseUrl, 1, false, clock.now());
+  const [owner, voided] = await voters(db(), env.baseUrl, 2, true, clock.now());
   const owned = await insertLiveListing(db(), { name: 'Owned Week', url: 'https://ownedweek.example.org/', ownerId: owner!.id });
   const draft = await insertDraftListing(db(), { name: 'Draft Week', url: 'https://draftweek.example.org/' });
   await db()('voided_votes').insert({ listing_id: id, user_id: voided!.id, voted_at: clock.now(), in_launch_week: true, reason: 'ring' });

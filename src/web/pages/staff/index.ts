@@ -5,6 +5,7 @@ import { staffClaimPage } from './claim.ts';
 import { staffClaimListPages } from './claims.ts';
 import { staffFlowPages } from './flows.ts';
 import { staffHomePages } from './home.ts';
+import { staffModerationActions } from './moderation-actions.ts';
 import { staffModerationPages } from './moderation.ts';
 import { staffOrderPage } from './order.ts';
 import { staffOrderSearchPages } from './orders.ts';
@@ -22,6 +23,7 @@ const AREAS: PageRoutes[] = [
   staffFlowPages,
   staffWebhookPages,
   staffModerationPages,
+  staffModerationActions,
   staffCataloguePages,
   staffRolePages,
   staffPersonFactorPages,
