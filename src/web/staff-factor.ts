@@ -49,5 +49,18 @@ function returnPath(ctx: Context): string {
   if (ctx.method === 'GET' || ctx.method === 'HEAD') return ctx.originalUrl;
   const referer = URL.parse(ctx.get('referer'));
   const origin = `${ctx.protocol}://${ctx.host}`;
-  return referer && referer.origin === origin ? safeReturnTo(referer.pathname + referer.search, '/staff') : '/staff';
+  if (referer && referer.origin === origin) return safeReturnTo(referer.pathname + referer.search, '/staff');
+  return consolePageOf(ctx.path);
+}
+
+/**
+ * The console page a form posts from, by the form's address: our pages send no Referer
+ * (Referrer-Policy: no-referrer), so a money action's detour through the factor page comes back to
+ * the order, claim or area it was made on (`/staff/orders/N/refund` → `/staff/orders/N`).
+ */
+export function consolePageOf(path: string): string {
+  const item = /^\/staff\/(orders|claims|webhooks|people)\/([^/]+)\//.exec(path);
+  if (item) return item[1] === 'people' ? `/staff/people/${item[2]}/factor` : `/staff/${item[1]}/${item[2]}`;
+  const area = /^\/staff\/([a-z-]+)(?:\/|$)/.exec(path);
+  return area ? `/staff/${area[1]}` : '/staff';
 }

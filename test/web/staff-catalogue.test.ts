@@ -103,6 +103,7 @@ for (const [label, viewport] of [
         t.log(page.url(), await page.locator('main').innerText());
         throw err;
       });
+      t.is(new URL(page.url()).searchParams.get('return_to'), '/staff/catalogue', 'back to the catalogue after the factor');
       t.is(await priceOf('featured'), old + 500, 'a stale factor changes nothing');
       await withFactor(admin.userId);
       await page.goto(PATH);
