@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import test, { type ExecutionContext } from 'ava';
-import { createVerifiedUser } from '../../src/auth/accounts.ts';
-import { createApiKey } from '../../src/auth/api-keys.ts';
+import { staffPerson } from '../helpers/staff-cast.ts';
 import type { Scope } from '../../src/auth/scopes.ts';
-import { grant, type StaffRole } from '../../src/domain/staff/roles.ts';
+import type { StaffRole } from '../../src/domain/staff/roles.ts';
 import { ManualClock } from '../../src/domain/time/clock.ts';
 import { mcpParity } from '../helpers/mcp-parity.ts';
 import { startTestEnv, type TestEnv } from '../helpers/env.ts';
@@ -31,15 +30,9 @@ test.after.always(async () => {
 });
 
 const db = () => env.services.db;
+const person = (roles: StaffRole[], scopes: Scope[], site: string | null = 'main') => staffPerson(env, clock, roles, scopes, site);
 const unique = () => randomBytes(4).toString('hex');
 const siteId = async (key: string) => (await db()('sites').where({ key }).first('id'))!.id;
-
-async function person(roles: StaffRole[], scopes: Scope[], site: string | null = 'main') {
-  const user = await createVerifiedUser(db(), `cat-${unique()}@example.com`, 'catalogue test password');
-  const on = site === null ? null : await siteId(site);
-  for (const role of roles) await grant(db(), { userId: user.id, role, siteId: on, by: null, now: clock.now() });
-  return { userId: user.id, key: (await createApiKey(db(), user.id, 'catalogue test', scopes)).key };
-}
 
 type Who = 'admin' | 'support' | 'moderator' | 'nonStaff' | 'otherSite';
 let cast: Record<Who, Awaited<ReturnType<typeof person>>>;

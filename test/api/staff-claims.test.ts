@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import test from 'ava';
-import { createVerifiedUser } from '../../src/auth/accounts.ts';
-import { createApiKey } from '../../src/auth/api-keys.ts';
+import { staffPerson } from '../helpers/staff-cast.ts';
+import { systemClock } from '../../src/domain/time/clock.ts';
 import type { Scope } from '../../src/auth/scopes.ts';
-import { grant, revoke, type StaffRole } from '../../src/domain/staff/roles.ts';
+import { revoke, type StaffRole } from '../../src/domain/staff/roles.ts';
 import { startTestDns, type TestDns } from '../helpers/dns-server.ts';
 import { api, startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
@@ -34,17 +34,9 @@ test.after.always(async () => {
 });
 
 const db = () => env.services.db;
+const person = (roles: StaffRole[], scopes: Scope[], site: string | null = 'main') => staffPerson(env, systemClock, roles, scopes, site);
 const unique = () => randomBytes(4).toString('hex');
 const siteId = async (key: string) => (await db()('sites').where({ key }).first('id'))!.id;
-
-async function person(roles: StaffRole[], scopes: Scope[], site: string | null = 'main') {
-  const email = `staff-${unique()}@example.com`;
-  const user = await createVerifiedUser(db(), email, 'staff claims password');
-  const on = site === null ? null : await siteId(site);
-  for (const role of roles) await grant(db(), { userId: user.id, role, siteId: on, by: null, now: new Date() });
-  const { key } = await createApiKey(db(), user.id, 'staff test', scopes);
-  return { userId: user.id, email, key };
-}
 
 type Actor = Awaited<ReturnType<typeof person>>;
 let cast: Record<'admin' | 'support' | 'moderator' | 'nonStaff' | 'revoked' | 'otherSite', Actor>;

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import test from 'ava';
-import { createVerifiedUser } from '../../src/auth/accounts.ts';
-import { createApiKey } from '../../src/auth/api-keys.ts';
+import { staffPerson } from '../helpers/staff-cast.ts';
 import type { Scope } from '../../src/auth/scopes.ts';
-import { grant, type StaffRole } from '../../src/domain/staff/roles.ts';
+import type { StaffRole } from '../../src/domain/staff/roles.ts';
 import { ManualClock } from '../../src/domain/time/clock.ts';
 import { isoWeekStart } from '../../src/workflows/contracts/weeks.ts';
 import { adminInProcess } from '../helpers/admin.ts';
@@ -32,17 +31,10 @@ test.after.always(async () => {
 });
 
 const db = () => env.services.db;
+const person = (roles: StaffRole[], scopes: Scope[], site: string | null = 'main') => staffPerson(env, clock, roles, scopes, site);
 const unique = () => randomBytes(4).toString('hex');
 const siteId = async (key: string) => (await db()('sites').where({ key }).first('id'))!.id;
 const ago = (minutes: number) => new Date(clock.now().getTime() - minutes * 60_000);
-
-async function person(roles: StaffRole[], scopes: Scope[], site: string | null = 'main') {
-  const user = await createVerifiedUser(db(), `flows-${unique()}@example.com`, 'staff flows password');
-  const on = site === null ? null : await siteId(site);
-  for (const role of roles) await grant(db(), { userId: user.id, role, siteId: on, by: null, now: clock.now() });
-  const { key } = await createApiKey(db(), user.id, 'flows test', scopes);
-  return { userId: user.id, key };
-}
 
 type Actor = Awaited<ReturnType<typeof person>>;
 let cast: Record<'admin' | 'support' | 'moderator' | 'nonStaff' | 'otherSite', Actor>;

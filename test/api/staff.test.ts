@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import test from 'ava';
+import { STAFF_PASSWORD, staffPerson } from '../helpers/staff-cast.ts';
 import { createVerifiedUser } from '../../src/auth/accounts.ts';
 import { createApiKey } from '../../src/auth/api-keys.ts';
 import type { Scope } from '../../src/auth/scopes.ts';
@@ -31,20 +32,12 @@ test.after.always(async () => {
 });
 
 const db = () => env.services.db;
+const person = (roles: StaffRole[], scopes: Scope[], site: string | null = 'main') => staffPerson(env, clock, roles, scopes, site);
 const unique = () => randomBytes(4).toString('hex');
-const PASSWORD = 'staff test password';
+const PASSWORD = STAFF_PASSWORD;
 const siteId = async (key: string) => (await db()('sites').where({ key }).first('id'))!.id;
 
 /** A person with `roles` (on `site`, or every site) and a key with `scopes`. */
-async function person(roles: StaffRole[], scopes: Scope[], site: string | null = 'main') {
-  const email = `staff-${unique()}@example.com`;
-  const user = await createVerifiedUser(db(), email, PASSWORD);
-  const on = site === null ? null : await siteId(site);
-  for (const role of roles) await grant(db(), { userId: user.id, role, siteId: on, by: null, now: clock.now() });
-  const { key } = await createApiKey(db(), user.id, 'staff test', scopes);
-  return { userId: user.id, email, key };
-}
-
 /** A buyer's paid and fulfilled two-line order (featured + categories) on the main site. */
 async function paidOrder() {
   const buyer = await env.user(['account:read', 'orders:write', 'listings:write']);

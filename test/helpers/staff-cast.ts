@@ -3,6 +3,7 @@ import type { ExecutionContext } from 'ava';
 import { createVerifiedUser } from '../../src/auth/accounts.ts';
 import { createApiKey } from '../../src/auth/api-keys.ts';
 import type { Scope } from '../../src/auth/scopes.ts';
+import { markSessionFactor } from '../../src/domain/staff/second-factor.ts';
 import { grant, type StaffRole } from '../../src/domain/staff/roles.ts';
 import type { Clock } from '../../src/domain/time/clock.ts';
 import type { mcpParity } from './mcp-parity.ts';
@@ -11,15 +12,32 @@ import type { TestEnv } from './env.ts';
 export const STAFF_PASSWORD = 'staff cast password';
 export const unique = () => randomBytes(4).toString('hex');
 
-/** A person with `roles` (on the site `site`, or every site when null) and a key with `scopes`. */
-export async function staffPerson(env: TestEnv, clock: Clock, roles: StaffRole[], scopes: Scope[], site: string | null = 'main') {
+/** A person who signs in with STAFF_PASSWORD, with `roles` on the site `site` (every site when null). */
+export async function consolePerson(env: TestEnv, clock: Clock, roles: StaffRole[], site: string | null = 'main') {
   const db = env.services.db;
   const email = `staff-${unique()}@example.com`;
   const user = await createVerifiedUser(db, email, STAFF_PASSWORD);
   const on = site === null ? null : (await db('sites').where({ key: site }).first('id'))!.id;
   for (const role of roles) await grant(db, { userId: user.id, role, siteId: on, by: null, now: clock.now() });
-  const { key } = await createApiKey(db, user.id, 'staff test', scopes);
-  return { userId: user.id, email, key };
+  return { userId: user.id, email };
+}
+
+/** A console person (above) with a key carrying `scopes` (refused unless their roles allow them). */
+export async function staffPerson(env: TestEnv, clock: Clock, roles: StaffRole[], scopes: Scope[], site: string | null = 'main') {
+  const person = await consolePerson(env, clock, roles, site);
+  const { key } = await createApiKey(env.services.db, person.userId, 'staff test', scopes);
+  return { ...person, key };
+}
+
+/**
+ * The person's sessions count as verified with a second factor now (the factors themselves, TOTP,
+ * recovery codes and passkeys, are tested in second-factor.test.ts and passkeys.test.ts).
+ */
+export async function verifyFactor(env: TestEnv, clock: Clock, userId: number): Promise<void> {
+  const db = env.services.db;
+  for (const id of await db('web_sessions').where({ user_id: userId }).pluck('id_hash')) {
+    await markSessionFactor(db, id, 'totp', clock.now());
+  }
 }
 
 /**

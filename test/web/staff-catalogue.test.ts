@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import test from 'ava';
+import { consolePerson, STAFF_PASSWORD, verifyFactor } from '../helpers/staff-cast.ts';
 import type { Browser, Page } from 'playwright-core';
-import { createVerifiedUser } from '../../src/auth/accounts.ts';
-import { grant, type StaffRole } from '../../src/domain/staff/roles.ts';
-import { markSessionFactor } from '../../src/domain/staff/second-factor.ts';
+import type { StaffRole } from '../../src/domain/staff/roles.ts';
 import { ManualClock } from '../../src/domain/time/clock.ts';
 import { seriousViolations } from '../helpers/axe.ts';
 import { signInOnPage, startBrowserTestEnv } from '../helpers/browser.ts';
@@ -27,23 +26,13 @@ test.before(async () => {
 test.after.always(() => close?.());
 
 const db = () => env.services.db;
+const person = (roles: StaffRole[]) => consolePerson(env, clock, roles, null);
+const withFactor = (userId: number) => verifyFactor(env, clock, userId);
 const unique = () => randomBytes(4).toString('hex');
-const PASSWORD = 'staff catalogue password';
+const PASSWORD = STAFF_PASSWORD;
 const PATH = '/staff/catalogue';
 
-async function person(roles: StaffRole[]) {
-  const email = `cat-${unique()}@example.com`;
-  const user = await createVerifiedUser(db(), email, PASSWORD);
-  for (const role of roles) await grant(db(), { userId: user.id, role, siteId: null, by: null, now: clock.now() });
-  return { userId: user.id, email };
-}
-
 /** The person's sessions count as verified with a second factor now (the factor itself is second-factor.test.ts's). */
-async function withFactor(userId: number): Promise<void> {
-  const sessions = await db()('web_sessions').where({ user_id: userId }).pluck('id_hash');
-  for (const id of sessions) await markSessionFactor(db(), id, 'totp', clock.now());
-}
-
 const priceOf = async (key: string) =>
   (await db()('products')
     .where('products.key', key)

@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import test from 'ava';
+import { consolePerson, STAFF_PASSWORD, verifyFactor } from '../helpers/staff-cast.ts';
 import type { Browser, Page } from 'playwright-core';
-import { createVerifiedUser } from '../../src/auth/accounts.ts';
 import { createApiKey } from '../../src/auth/api-keys.ts';
-import { markSessionFactor } from '../../src/domain/staff/second-factor.ts';
-import { grant, type StaffRole } from '../../src/domain/staff/roles.ts';
+import type { StaffRole } from '../../src/domain/staff/roles.ts';
 import { ManualClock } from '../../src/domain/time/clock.ts';
 import { seriousViolations } from '../helpers/axe.ts';
 import { signInOnPage, startBrowserTestEnv } from '../helpers/browser.ts';
@@ -27,21 +26,10 @@ test.before(async () => {
 test.after.always(() => close?.());
 
 const db = () => env.services.db;
+const person = (roles: StaffRole[]) => consolePerson(env, clock, roles);
+const withFactor = (userId: number) => verifyFactor(env, clock, userId);
 const unique = () => randomBytes(4).toString('hex');
-const PASSWORD = 'staff claims console password';
-
-async function person(roles: StaffRole[]) {
-  const email = `staff-${unique()}@example.com`;
-  const user = await createVerifiedUser(db(), email, PASSWORD);
-  const site = (await db()('sites').where({ key: 'main' }).first('id'))!.id;
-  for (const role of roles) await grant(db(), { userId: user.id, role, siteId: site, by: null, now: clock.now() });
-  return { userId: user.id, email };
-}
-
-async function withFactor(userId: number): Promise<void> {
-  const sessions = await db()('web_sessions').where({ user_id: userId }).pluck('id_hash');
-  for (const id of sessions) await markSessionFactor(db(), id, 'totp', clock.now());
-}
+const PASSWORD = STAFF_PASSWORD;
 
 /** A pending meta claim by a person who can sign in, on a listing of its own company. */
 async function pendingClaim() {

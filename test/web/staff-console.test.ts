@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import test from 'ava';
+import { consolePerson, STAFF_PASSWORD, verifyFactor } from '../helpers/staff-cast.ts';
 import type { Browser, Page } from 'playwright-core';
-import { createVerifiedUser } from '../../src/auth/accounts.ts';
-import { grant, type StaffRole } from '../../src/domain/staff/roles.ts';
+import type { StaffRole } from '../../src/domain/staff/roles.ts';
 import { ManualClock } from '../../src/domain/time/clock.ts';
 import { isoWeekStart } from '../../src/workflows/contracts/weeks.ts';
 import { seriousViolations } from '../helpers/axe.ts';
-import { markSessionFactor } from '../../src/domain/staff/second-factor.ts';
 import { signInOnPage, startBrowserTestEnv } from '../helpers/browser.ts';
 import type { TestEnv } from '../helpers/env.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
@@ -30,28 +29,16 @@ test.before(async () => {
 test.after.always(() => close?.());
 
 const db = () => env.services.db;
+const person = (roles: StaffRole[], site: string | null = 'main') => consolePerson(env, clock, roles, site);
+const withFactor = (userId: number) => verifyFactor(env, clock, userId);
 const unique = () => randomBytes(4).toString('hex');
-const PASSWORD = 'staff console password';
-const siteId = async (key: string) => (await db()('sites').where({ key }).first('id'))!.id;
-
-async function person(roles: StaffRole[], site: string | null = 'main') {
-  const email = `staff-${unique()}@example.com`;
-  const user = await createVerifiedUser(db(), email, PASSWORD);
-  const on = site === null ? null : await siteId(site);
-  for (const role of roles) await grant(db(), { userId: user.id, role, siteId: on, by: null, now: clock.now() });
-  return { userId: user.id, email };
-}
+const PASSWORD = STAFF_PASSWORD;
 
 /** A buyer's paid, fulfilled order of one featured line for this week and next. */
 /**
  * The person's sessions count as verified with a second factor now (the factor itself, TOTP and
  * recovery codes, is tested in second-factor.test.ts); a console page asks for it otherwise.
  */
-async function withFactor(userId: number): Promise<void> {
-  const sessions = await db()('web_sessions').where({ user_id: userId }).pluck('id_hash');
-  for (const id of sessions) await markSessionFactor(db(), id, 'totp', clock.now());
-}
-
 async function paidFeaturedOrder() {
   const buyer = await env.user(['account:read', 'orders:write', 'listings:write']);
   const listing = await insertLiveListing(db(), {

@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import test from 'ava';
+import { consolePerson, STAFF_PASSWORD, verifyFactor } from '../helpers/staff-cast.ts';
 import type { Browser, Page } from 'playwright-core';
-import { createVerifiedUser } from '../../src/auth/accounts.ts';
 import { createApiKey } from '../../src/auth/api-keys.ts';
-import { grant, type StaffRole } from '../../src/domain/staff/roles.ts';
-import { markSessionFactor } from '../../src/domain/staff/second-factor.ts';
+import type { StaffRole } from '../../src/domain/staff/roles.ts';
 import { ManualClock } from '../../src/domain/time/clock.ts';
 import { seriousViolations } from '../helpers/axe.ts';
 import { signInOnPage, startBrowserTestEnv } from '../helpers/browser.ts';
@@ -25,22 +24,13 @@ test.before(async () => {
 test.after.always(() => close?.());
 
 const db = () => env.services.db;
+const person = (roles: StaffRole[]) => consolePerson(env, clock, roles);
 const unique = () => randomBytes(4).toString('hex');
-const PASSWORD = 'moderation console password';
-
-async function person(roles: StaffRole[]) {
-  const email = `mod-${unique()}@example.com`;
-  const user = await createVerifiedUser(db(), email, PASSWORD);
-  const site = (await db()('sites').where({ key: 'main' }).first('id'))!.id;
-  for (const role of roles) await grant(db(), { userId: user.id, role, siteId: site, by: null, now: clock.now() });
-  return { userId: user.id, email };
-}
+const PASSWORD = STAFF_PASSWORD;
 
 async function signedInWithFactor(page: Page, who: { userId: number; email: string }) {
   await signInOnPage(page, who.email, PASSWORD);
-  for (const id of await db()('web_sessions').where({ user_id: who.userId }).pluck('id_hash')) {
-    await markSessionFactor(db(), id, 'totp', clock.now());
-  }
+  await verifyFactor(env, clock, who.userId);
 }
 
 async function axeClean(t: { deepEqual: (a: unknown, b: unknown, m?: string) => void }, page: Page, when: string) {
