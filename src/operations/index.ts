@@ -1,4 +1,5 @@
 import { claimOperations } from './claims.ts';
+import { commentOperations } from './comments.ts';
 import { draftOperations } from './drafts.ts';
 import { founderOperations } from './founders.ts';
 import { launchOperations } from './launches.ts';
@@ -24,6 +25,7 @@ export const operations: readonly Operation[] = [
   ...listingEditOperations,
   ...listingMediaOperations,
   ...updateOperations,
+  ...commentOperations,
   ...founderOperations,
   ...launchOperations,
   ...claimOperations,

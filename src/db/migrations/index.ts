@@ -35,6 +35,7 @@ import * as launchWeekEnd from './037-launch-week-end.ts';
 import * as pageCountSeen from './038-page-count-seen.ts';
 import * as staff from './039-staff.ts';
 import * as staffSecondFactor from './040-staff-second-factor.ts';
+import * as comments from './045-comments.ts';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -83,6 +84,7 @@ const migrations: Record<string, Migration> = {
   '038-page-count-seen': pageCountSeen,
   '039-staff': staff,
   '040-staff-second-factor': staffSecondFactor,
+  '045-comments': comments,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

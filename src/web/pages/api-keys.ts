@@ -22,6 +22,7 @@ const SCOPE_HELP: Record<Scope, string> = {
   'listings:write': 'Create drafts, edit listings, post updates, claim listings.',
   'orders:write': 'Price orders and build checkout links (paying stays on our page).',
   'webhooks:write': 'Add, change and remove the web addresses we send your events to.',
+  'comments:write': 'Comment, reply, vote on and report comments in your name on listings’ discussions.',
   // Staff keys are made by the admin command line for now; they are listed here like any key.
   'staff:orders': 'Site team: find orders, refund them and replay stuck ones.',
   'staff:claims': 'Site team: recheck, approve and reject ownership claims.',
