@@ -17,6 +17,7 @@ import { devMailboxPages } from './dev-mailbox.ts';
 import { docsPages } from './docs.ts';
 import { emailLinkPages } from './email-links.ts';
 import { founderPages } from './founder.ts';
+import { commentPages } from './comments.ts';
 import { followPages } from './follow.ts';
 import { founderProfilePages } from './founder-profile.ts';
 import { homePages } from './home.ts';
@@ -70,6 +71,7 @@ export const pageModules: PageRoutes[] = [
   badgePages,
   // Votes, the weekly ranking and the upcoming launch weeks.
   votePages,
+  commentPages,
   launchesPages,
   // Trust in the ranking: the published policy.
   votePolicyPages,
