@@ -14,7 +14,7 @@ let maker: User;
 
 test.before(async () => {
   // Loopback is one network for every poster here; the network limit has its own test below.
-  env = await startTestEnv(import.meta.url, { COMMENTS_PER_ACCOUNT_PER_HOUR: '5', COMMENTS_PER_NETWORK_PER_HOUR: '100000' }, { clock });
+  env = await startTestEnv(import.meta.url, { COMMENTS_PER_ACCOUNT_PER_HOUR: '5', COMMENTS_PER_NETWORK_PER_HOUR: '100000', LEADERBOARD_CACHE_TTL_MS: '0' }, { clock });
   parity = mcpParity(env);
   maker = await person();
 });
@@ -57,6 +57,12 @@ test('a comment and a reply: visitors read them, makers are marked, the count mo
   t.is(read.body.items[0].replies[0].body, 'Yes, fully.');
   t.false(read.body.items[0].mine);
   t.is(await countOf(listingId), 2);
+  // The ranking shows the count beside each launch.
+  const board = await api(env, 'GET', '/leaderboards/community-weekly?per_page=100');
+  t.is(board.body.items.find((i: { id: number }) => i.id === listingId).comment_count, 2);
+  const launches = await fetch(`${env.baseUrl}/launches`).then((r) => r.text());
+  const { slug } = (await db()('listings').where({ id: listingId }).first('slug'))!;
+  t.true(launches.includes(`href="/listings/${slug}#discussion" data-comment-count="2">2 comments`));
 
   // A reply to a reply is refused: one level.
   const deeper = await post(visitor.key, listingId, { parent_id: answer.body.id, body: 'Thanks!' });

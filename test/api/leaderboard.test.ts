@@ -160,11 +160,18 @@ test('the MCP tool takes the same week and refuses the same bad one', async (t) 
       ['week'],
     );
     const tools = await client.listTools();
-    // The only tool about votes reads the public audit (get_vote_audit); none casts a vote.
+    // The only tool about listing votes reads the public audit (get_vote_audit); none casts a vote
+    // on a listing (upvoting a comment, vote_comment, is a tool: it does not rank listings).
     t.deepEqual(
-      tools.tools.filter((tool) => /vote/.test(tool.name)).map((tool) => [tool.name, tool.annotations?.readOnlyHint]),
+      tools.tools
+        .filter((tool) => /vote/.test(tool.name) && !/_comment$/.test(tool.name))
+        .map((tool) => [tool.name, tool.annotations?.readOnlyHint]),
       [['get_vote_audit', true]],
-      'no tool casts votes',
+      'no tool casts listing votes',
+    );
+    t.deepEqual(
+      tools.tools.filter((tool) => /vote_comment$/.test(tool.name)).map((tool) => tool.name),
+      ['vote_comment', 'unvote_comment'],
     );
   } finally {
     await client.close();
