@@ -165,7 +165,11 @@ export const ERROR_CATALOGUE = {
   own_listing: { status: 422, title: 'Unprocessable request', action: 'Vote for other listings.' },
   vote_voided: { status: 422, title: 'Unprocessable request', action: 'Nothing to do: the site team removed this vote.' },
   milestone_limit: { status: 422, title: 'Unprocessable request', action: 'Delete a milestone first.' },
-  reply_to_reply: { status: 422, title: 'Unprocessable request', action: 'Reply to the top-level comment (`parent_id` of the reply) instead.' },
+  reply_to_reply: {
+    status: 422,
+    title: 'Unprocessable request',
+    action: 'Reply to the top-level comment (`parent_id` of the reply) instead.',
+  },
   own_comment: { status: 422, title: 'Unprocessable request', action: 'Vote for other people’s comments.' },
   // 422 of a crawl the admin import ran (the draft flow reports these as a draft's failure_reason).
   dns_failure: { status: 422, title: 'Crawl failed', action: 'Check the website’s domain name.' },

@@ -18,7 +18,9 @@ const CommentView = z.object({
   parent_id: Id.nullable().describe('The top-level comment a reply answers; null for a top-level comment'),
   status: z
     .enum(['visible', 'held', 'hidden', 'deleted'])
-    .describe('held: waiting for the site team’s review (only its author sees it); hidden: removed by the site team; deleted: by its author'),
+    .describe(
+      'held: waiting for the site team’s review (only its author sees it); hidden: removed by the site team; deleted: by its author',
+    ),
   body: z.string().describe('Plain text; empty when deleted or hidden'),
   hidden_reason: z.string().nullable().describe('Why the site team removed it, for hidden'),
   author: z.object({ name: z.string(), maker: z.boolean().describe('One of the listing’s makers') }).nullable(),

@@ -78,7 +78,12 @@ function controls(slug: string, c: CommentView, reader: Reader): SafeHtml {
     !c.mine &&
     c.status === 'visible' &&
     (c.voted
-      ? postForm(actionPath(slug, 'comment-unvote'), reader.token, html`${id}<button type="submit" class="secondary">Unvote${about}</button>`, 'inline')
+      ? postForm(
+          actionPath(slug, 'comment-unvote'),
+          reader.token,
+          html`${id}<button type="submit" class="secondary">Unvote${about}</button>`,
+          'inline',
+        )
       : postForm(actionPath(slug, 'comment-vote'), reader.token, html`${id}<button type="submit">Upvote${about}</button>`, 'inline'));
   const reply =
     c.parent_id === null &&
@@ -89,7 +94,13 @@ function controls(slug: string, c: CommentView, reader: Reader): SafeHtml {
     html`<details><summary>Edit${about}</summary>${bodyForm(slug, 'comment-edit', reader.token, `edit-${c.id}`, 'Your comment', c.body, id, 'Save')}
 <p class="hint">You can edit for ${EDIT_WINDOW_MINUTES} minutes after posting.</p></details>`;
   const remove =
-    c.mine && postForm(actionPath(slug, 'comment-delete'), reader.token, html`${id}<button type="submit" class="secondary">Delete${about}</button>`, 'inline');
+    c.mine &&
+    postForm(
+      actionPath(slug, 'comment-delete'),
+      reader.token,
+      html`${id}<button type="submit" class="secondary">Delete${about}</button>`,
+      'inline',
+    );
   const report = !c.mine && c.status === 'visible' && reportForm(slug, c.id, reader.token, id, about);
   return html`<div class="comment-actions">${vote}${remove}${reply}${edit}${report}</div>`;
 }
@@ -106,7 +117,17 @@ function reportForm(slug: string, commentId: number, token: string, id: SafeHtml
 }
 
 /** A textarea form; `fieldId` keeps labels unique on a page with many forms. */
-function bodyForm(slug: string, action: string, token: string, fieldId: string, label: string, value: string, extra: SafeHtml, button: string, error?: string) {
+function bodyForm(
+  slug: string,
+  action: string,
+  token: string,
+  fieldId: string,
+  label: string,
+  value: string,
+  extra: SafeHtml,
+  button: string,
+  error?: string,
+) {
   return postForm(
     actionPath(slug, action),
     token,
@@ -156,7 +177,11 @@ export function discussionJsonLd(thread: Thread, listing: { name: string; url: s
       text: c.body,
       datePublished: c.created_at,
       url: `${pageUrl}#comment-${c.id}`,
-      interactionStatistic: { '@type': 'InteractionCounter', interactionType: 'https://schema.org/LikeAction', userInteractionCount: c.votes },
+      interactionStatistic: {
+        '@type': 'InteractionCounter',
+        interactionType: 'https://schema.org/LikeAction',
+        userInteractionCount: c.votes,
+      },
       ...(replies.length > 0 ? { comment: replies.map(comment) } : {}),
     };
   };

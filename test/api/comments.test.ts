@@ -14,7 +14,11 @@ let maker: User;
 
 test.before(async () => {
   // Loopback is one network for every poster here; the network limit has its own test below.
-  env = await startTestEnv(import.meta.url, { COMMENTS_PER_ACCOUNT_PER_HOUR: '5', COMMENTS_PER_NETWORK_PER_HOUR: '100000', LEADERBOARD_CACHE_TTL_MS: '0' }, { clock });
+  env = await startTestEnv(
+    import.meta.url,
+    { COMMENTS_PER_ACCOUNT_PER_HOUR: '5', COMMENTS_PER_NETWORK_PER_HOUR: '100000', LEADERBOARD_CACHE_TTL_MS: '0' },
+    { clock },
+  );
   parity = mcpParity(env);
   maker = await person();
 });
@@ -25,7 +29,8 @@ test.after.always(async () => {
 
 const db = () => env.services.db;
 let listings = 0;
-const live = (ownerId = maker.userId) => insertLiveListing(db(), { name: `Talk ${++listings}`, ownerId, url: `https://talk${listings}.example.com/` });
+const live = (ownerId = maker.userId) =>
+  insertLiveListing(db(), { name: `Talk ${++listings}`, ownerId, url: `https://talk${listings}.example.com/` });
 
 /** A confirmed account of a few days, with a key of every scope. */
 async function person(): Promise<User> {
@@ -34,14 +39,17 @@ async function person(): Promise<User> {
   return user;
 }
 
-const post = (key: string | undefined, listingId: number, body: unknown) => api(env, 'POST', `/listings/${listingId}/comments`, { key, body });
+const post = (key: string | undefined, listingId: number, body: unknown) =>
+  api(env, 'POST', `/listings/${listingId}/comments`, { key, body });
 const thread = (listingId: number, query = '', key?: string) => api(env, 'GET', `/listings/${listingId}/comments${query}`, { key });
 const countOf = async (listingId: number) => (await db()('listings').where({ id: listingId }).first('comment_count'))!.comment_count;
 
 test('a comment and a reply: visitors read them, makers are marked, the count moves', async (t) => {
   const listingId = await live();
   const visitor = await person();
-  const asked = await post(visitor.key, listingId, { body: '  Does it work offline?\n\nAsking for a friend: https://friend.example.org/page.  ' });
+  const asked = await post(visitor.key, listingId, {
+    body: '  Does it work offline?\n\nAsking for a friend: https://friend.example.org/page.  ',
+  });
   t.is(asked.status, 201, JSON.stringify(asked.body));
   t.like(asked.body, { status: 'visible', parent_id: null, author: { maker: false }, votes: 0, mine: true, edited_at: null });
   t.is(asked.body.body, 'Does it work offline?\n\nAsking for a friend: https://friend.example.org/page.');
@@ -77,7 +85,10 @@ test('the same through MCP: list, post, reply, vote, report', async (t) => {
   const replied = await parity.viaMcp(maker.key, 'reply_comment', { comment_id: posted.body.id, body: 'Answered over MCP' });
   t.like(replied, { error: false, body: { parent_id: posted.body.id, author: { maker: true } } });
   t.like(await parity.viaMcp(fan.key, 'vote_comment', { comment_id: posted.body.id }), { error: false, body: { votes: 1, voted: true } });
-  t.like(await parity.viaMcp(fan.key, 'unvote_comment', { comment_id: posted.body.id }), { error: false, body: { votes: 0, voted: false } });
+  t.like(await parity.viaMcp(fan.key, 'unvote_comment', { comment_id: posted.body.id }), {
+    error: false,
+    body: { votes: 0, voted: false },
+  });
   t.like(await parity.viaMcp(fan.key, 'report_comment', { comment_id: posted.body.id, reason: 'spam' }), { error: false });
   const listed = await parity.viaMcp(undefined, 'list_comments', { listing_id: listingId, sort: 'newest' });
   t.like(listed, { error: false, body: { comment_count: 2, total: 1 } });

@@ -115,11 +115,13 @@ test('a visitor asks, the maker replies, without JavaScript at 390 px', async (t
   t.is(await visitor.locator('#discussion form').count(), 0);
 
   // A refused post comes back with its reason beside the field (axe runs on that page, so with JavaScript).
-  const refused = await (await browser.newContext({
-    baseURL: env.baseUrl,
-    viewport: { width: 390, height: 844 },
-    storageState: await asker.context().storageState(),
-  })).newPage();
+  const refused = await (
+    await browser.newContext({
+      baseURL: env.baseUrl,
+      viewport: { width: 390, height: 844 },
+      storageState: await asker.context().storageState(),
+    })
+  ).newPage();
   await refused.goto('/listings/chatty-app');
   await refused.getByLabel('Add a comment').fill('a https://a.example/ b https://b.example/ c https://c.example/ d https://d.example/');
   await refused.getByRole('button', { name: 'Post comment' }).click();

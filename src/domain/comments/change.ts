@@ -39,7 +39,9 @@ export async function editComment(
     }
     if (body === row.body) return;
     await refuseDuplicate(trx, userId, row.listing_id, body);
-    await trx('comments').where({ id: commentId }).update({ body, body_hash: bodyHash(body), edited_at: now });
+    await trx('comments')
+      .where({ id: commentId })
+      .update({ body, body_hash: bodyHash(body), edited_at: now });
   });
 }
 

@@ -95,7 +95,10 @@ async function checkEligible(db: Db, userId: number, input: NewComment, rules: C
   const row = rows[0] as EligibilityRow | undefined;
   if (!row?.listing_live) throw notFound('The listing');
   if (!row.email_verified) {
-    throw appError('email_unconfirmed', 'Confirm your email address first (see the link we mailed you): only confirmed accounts can comment.');
+    throw appError(
+      'email_unconfirmed',
+      'Confirm your email address first (see the link we mailed you): only confirmed accounts can comment.',
+    );
   }
   if (input.parentId != null) {
     const shown = row.parent_status === 'visible' || (row.parent_status === 'held' && row.parent_author === userId);

@@ -39,10 +39,7 @@ export interface CommentReportTableRow {
 
 declare module 'knex/types/tables.js' {
   interface Tables {
-    comments: Table<
-      CommentTableRow,
-      'id' | 'user_id' | 'parent_id' | 'status' | 'hidden_reason' | 'votes' | 'edited_at' | 'deleted_at'
-    >;
+    comments: Table<CommentTableRow, 'id' | 'user_id' | 'parent_id' | 'status' | 'hidden_reason' | 'votes' | 'edited_at' | 'deleted_at'>;
     comment_votes: Table<CommentVoteTableRow, 'discount_reason'>;
     comment_reports: Table<CommentReportTableRow, 'id' | 'note' | 'resolved_at' | 'resolved_by'>;
   }

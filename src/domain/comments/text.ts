@@ -53,6 +53,10 @@ export function normaliseBody(body: string): string {
  * copy-pasted comment new.
  */
 export function bodyHash(body: string): string {
-  const folded = body.normalize('NFKC').toLowerCase().replace(/[\s\p{P}]+/gu, ' ').trim();
+  const folded = body
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[\s\p{P}]+/gu, ' ')
+    .trim();
   return sha256Hex(folded);
 }

@@ -63,7 +63,10 @@ function refused(refusal: Refusal) {
     case 'not_found':
       return notFound('The comment');
     case 'email_unconfirmed':
-      return appError('email_unconfirmed', 'Confirm your email address first (see the link we mailed you): only confirmed accounts can vote.');
+      return appError(
+        'email_unconfirmed',
+        'Confirm your email address first (see the link we mailed you): only confirmed accounts can vote.',
+      );
     case 'own_comment':
       return unprocessable('own_comment', 'You cannot vote for your own comment.');
   }

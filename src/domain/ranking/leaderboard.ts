@@ -132,5 +132,17 @@ async function frozenResults(
     .orderBy('r.rank')
     .limit(window.limit)
     .offset(window.offset)
-    .select('r.rank', 'l.id', 'l.slug', 'l.name', 'l.url', 'l.headline', 'l.logo_url', 'r.score', 'r.votes_removed', 'r.votes_discounted', 'l.comment_count');
+    .select(
+      'r.rank',
+      'l.id',
+      'l.slug',
+      'l.name',
+      'l.url',
+      'l.headline',
+      'l.logo_url',
+      'r.score',
+      'r.votes_removed',
+      'r.votes_discounted',
+      'l.comment_count',
+    );
 }

@@ -50,7 +50,10 @@ export const commentPages: PageRoutes = (router, services) => {
     return { notice: posted.status === 'held' ? 'comment-held' : 'commented', anchor: `comment-${posted.id}` };
   });
   on('comment-edit', async (ctx) => {
-    const edited = await invokeForPage(ctx, services, editCommentOp, { comment_id: commentId(ctx), body: formString(formBody(ctx), 'body') });
+    const edited = await invokeForPage(ctx, services, editCommentOp, {
+      comment_id: commentId(ctx),
+      body: formString(formBody(ctx), 'body'),
+    });
     return { notice: 'comment-edited', anchor: `comment-${edited.id}` };
   });
   on('comment-delete', async (ctx) => {
