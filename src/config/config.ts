@@ -97,6 +97,7 @@ export interface Config {
   mcp: { allowedHosts: string[]; allowedOrigins: string[]; directToolCalls: boolean };
   mail: { smtpUrl: string | undefined; from: string; sweepIntervalMs: number };
   updates: { fanOutBatchSize: number; mailWindowSeconds: number };
+  comments: CommentSettings;
   /** Per-account limits of create_draft and post_listing_update (429 quota_exceeded). */
   quotas: QuotaSettings;
   /** The /dev/mailbox pages: DEV_MAILBOX, else only on a loopback BASE_URL without SMTP, outside production. */
@@ -187,6 +188,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mcp: { allowedHosts: list(e.MCP_ALLOWED_HOSTS), allowedOrigins: list(e.MCP_ALLOWED_ORIGINS), directToolCalls: e.MCP_DIRECT_TOOL_CALLS },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, sweepIntervalMs: e.MAIL_SWEEP_INTERVAL_MS },
     updates: { fanOutBatchSize: e.UPDATE_FANOUT_BATCH_SIZE, mailWindowSeconds: e.UPDATE_MAIL_WINDOW_SECONDS },
+    comments: {
+      holdNewAccountsHours: e.COMMENTS_HOLD_NEW_ACCOUNTS_HOURS,
+      maxLinks: e.COMMENTS_MAX_LINKS,
+      perAccountPerHour: e.COMMENTS_PER_ACCOUNT_PER_HOUR,
+      perNetworkPerHour: e.COMMENTS_PER_NETWORK_PER_HOUR,
+    },
     quotas: {
       draftsInFlight: e.DRAFTS_MAX_IN_FLIGHT,
       draftsPerHour: e.DRAFTS_MAX_PER_HOUR,
@@ -230,6 +237,15 @@ export interface SigninLimits {
   windowSeconds: number;
   /** Longest slow-down of an attempt on an email address with many failures. */
   maxDelaySeconds: number;
+}
+
+/** The spam rules of the discussion (src/domain/comments). */
+export interface CommentSettings {
+  /** Accounts younger than this have their comments held for review; 0: none. */
+  holdNewAccountsHours: number;
+  maxLinks: number;
+  perAccountPerHour: number;
+  perNetworkPerHour: number;
 }
 
 /** Per-account limits on work that costs us or third parties (crawls, follower mail). */

@@ -185,6 +185,27 @@ export const EnvSchema = z.object({
     .min(1)
     .default(3600)
     .describe('A follower gets at most one mail per listing per window; updates posted meanwhile arrive in one digest when it ends.'),
+  COMMENTS_HOLD_NEW_ACCOUNTS_HOURS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(24)
+    .describe(
+      "Comments of accounts younger than this many hours are held for the site team's review (their author sees them waiting; nobody else does). 0: none held.",
+    ),
+  COMMENTS_MAX_LINKS: z.coerce.number().int().min(0).default(3).describe('Links (http(s) addresses) one comment may carry.'),
+  COMMENTS_PER_ACCOUNT_PER_HOUR: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(30)
+    .describe('Comments and replies one account may post per hour (429 rate_limited with Retry-After).'),
+  COMMENTS_PER_NETWORK_PER_HOUR: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(120)
+    .describe('Comments and replies posted from one client network (IPv4 /24, IPv6 /48) per hour, all accounts together.'),
   OAUTH_JWKS: z
     .string()
     .optional()

@@ -91,6 +91,7 @@ export const ERROR_CATALOGUE = {
   csrf_failed: { status: 403, title: 'This form has expired', action: 'Go back, reload the page and send the form again.' },
   host_not_allowed: { status: 403, title: 'Forbidden', action: 'Call the server by its own host name.' },
   origin_not_allowed: { status: 403, title: 'Forbidden', action: 'Call the server from an allowed origin, or from outside a browser.' },
+  not_comment_author: { status: 403, title: 'Forbidden', action: 'Only its author can edit or delete a comment; report it instead.' },
   // 404, 405.
   not_found: { status: 404, title: 'Not found', action: 'Check the id or address; another owner’s resource is not found either.' },
   method_not_allowed: { status: 405, title: 'Method not allowed', action: 'Use one of the methods the Allow header lists.' },
@@ -149,6 +150,12 @@ export const ERROR_CATALOGUE = {
   edit_superseded: { status: 409, title: 'Conflict', action: 'Revert the later edits `detail` names first, or edit the listing by hand.' },
   listing_not_live: { status: 409, title: 'Conflict', action: 'Only a live listing shows on the site; there is nothing to unlist.' },
   listing_not_unlisted: { status: 409, title: 'Conflict', action: 'Nothing to do: the listing is not unlisted.' },
+  comment_duplicate: {
+    status: 409,
+    title: 'Conflict',
+    action: 'Write for this listing: the same text was posted on another listing already.',
+  },
+  comment_edit_closed: { status: 409, title: 'Conflict', action: 'Post a reply instead, or delete the comment and post it anew.' },
   // 410: gone for good.
   checkout_expired: { status: 410, title: 'This checkout has expired', action: 'Nothing was charged: ask for a new checkout link.' },
   // 413, 415.
@@ -186,6 +193,12 @@ export const ERROR_CATALOGUE = {
   milestone_limit: { status: 422, title: 'Unprocessable request', action: 'Delete a milestone first.' },
   unknown_role: { status: 422, title: 'Unknown role', action: 'Give one of the roles the detail lists.' },
   reason_required: { status: 422, title: 'Reason required', action: 'Say why in `reason`: the owner reads it.' },
+  reply_to_reply: {
+    status: 422,
+    title: 'Unprocessable request',
+    action: 'Reply to the top-level comment (`parent_id` of the reply) instead.',
+  },
+  own_comment: { status: 422, title: 'Unprocessable request', action: 'Vote for other people’s comments.' },
   // 422 of a crawl the admin import ran (the draft flow reports these as a draft's failure_reason).
   dns_failure: { status: 422, title: 'Crawl failed', action: 'Check the website’s domain name.' },
   connection_failed: { status: 422, title: 'Crawl failed', action: 'Check the website is up, then retry.' },

@@ -1,4 +1,5 @@
 import { claimOperations } from './claims.ts';
+import { commentOperations } from './comments.ts';
 import { draftOperations } from './drafts.ts';
 import { founderOperations } from './founders.ts';
 import { launchOperations } from './launches.ts';
@@ -34,6 +35,7 @@ export const operations: readonly Operation[] = [
   ...listingEditOperations,
   ...listingMediaOperations,
   ...updateOperations,
+  ...commentOperations,
   ...founderOperations,
   ...launchOperations,
   ...claimOperations,

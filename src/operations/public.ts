@@ -88,6 +88,7 @@ export const getCommunityLeaderboardOp = defineOperation({
         score: z.int(),
         votes_removed: z.int().describe('Votes of the launch week removed by the site team (fraud)'),
         votes_discounted: z.int().describe('Votes of the launch week a vote-ring detector flagged: kept, counting 0 (see get_vote_audit)'),
+        comment_count: z.int().describe('Visible comments and replies of its discussion (list_comments)'),
       }),
     ),
     page: z.int(),

@@ -41,6 +41,13 @@ const NOTICES = new Map([
   ['draft-submitted', 'Your draft is now a listing. Next, choose how to launch it.'],
   ['voted', 'Your vote is counted.'],
   ['unvoted', 'Your vote is taken back.'],
+  ['commented', 'Your comment is posted.'],
+  ['comment-held', 'Your comment is waiting for review: you see it, others will once the site team approves it.'],
+  ['comment-edited', 'Your comment is changed.'],
+  ['comment-deleted', 'Your comment is deleted.'],
+  ['comment-voted', 'Your upvote is counted.'],
+  ['comment-unvoted', 'Your upvote is taken back.'],
+  ['comment-reported', 'Thank you: the site team will look at this comment.'],
 ]);
 
 /** Renders a page in the layout as the response. */

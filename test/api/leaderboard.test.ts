@@ -160,16 +160,23 @@ test('the MCP tool takes the same week and refuses the same bad one', async (t) 
       ['week'],
     );
     const tools = await client.listTools();
-    // The tools about votes read the public audit (get_vote_audit) or let the site team review the
-    // ring detectors' flags (keep or void a vote already cast); none casts a vote.
+    // The tools about listing votes read the public audit (get_vote_audit) or let the site team review
+    // the ring detectors' flags (keep or void a vote already cast); none casts a vote on a listing
+    // (upvoting a comment, vote_comment, is a tool: it does not rank listings).
     t.deepEqual(
-      tools.tools.filter((tool) => /vote/.test(tool.name)).map((tool) => [tool.name, tool.annotations?.readOnlyHint]),
+      tools.tools
+        .filter((tool) => /vote/.test(tool.name) && !/_comment$/.test(tool.name))
+        .map((tool) => [tool.name, tool.annotations?.readOnlyHint]),
       [
         ['get_vote_audit', true],
         ['staff_list_vote_flags', true],
         ['staff_decide_vote_flag', false],
       ],
-      'no tool casts votes',
+      'no tool casts listing votes',
+    );
+    t.deepEqual(
+      tools.tools.filter((tool) => /vote_comment$/.test(tool.name)).map((tool) => tool.name),
+      ['vote_comment', 'unvote_comment'],
     );
   } finally {
     await client.close();

@@ -32,7 +32,7 @@ export interface TestEnv {
   close(): Promise<void>;
 }
 
-export const ALL_SCOPES: Scope[] = ['account:read', 'listings:write', 'orders:write', 'webhooks:write'];
+export const ALL_SCOPES: Scope[] = ['account:read', 'listings:write', 'orders:write', 'webhooks:write', 'comments:write'];
 
 function harnessEnv(name: string): string {
   const value = process.env[name];

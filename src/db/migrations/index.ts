@@ -38,6 +38,7 @@ import * as staffSecondFactor from './040-staff-second-factor.ts';
 import * as staffPasskeys from './041-staff-passkeys.ts';
 import * as claimDecisions from './042-claim-decisions.ts';
 import * as listingModeration from './043-listing-moderation.ts';
+import * as comments from './045-comments.ts';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -89,6 +90,7 @@ const migrations: Record<string, Migration> = {
   '041-staff-passkeys': staffPasskeys,
   '042-claim-decisions': claimDecisions,
   '043-listing-moderation': listingModeration,
+  '045-comments': comments,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

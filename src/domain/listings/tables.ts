@@ -14,6 +14,8 @@ import type { ListingUpdateRow } from '../updates/updates.ts';
 export interface ListingTableRow extends ListingRow {
   live_at: Date | null;
   week_votes: number;
+  /** Visible comments of its discussion (045), moved with them. */
+  comment_count: number;
   /** tsvectors GENERATED ALWAYS from name, headline and summary (016); nullable columns to PostgreSQL. */
   search: string | null;
   search_name: string | null;
@@ -194,6 +196,7 @@ declare module 'knex/types/tables.js' {
       | 'follower_count'
       | 'week_votes'
       | 'status_before_unlisted'
+      | 'comment_count'
       | Timestamps,
       'search' | 'search_name' | 'search_lead'
     >;

@@ -22,6 +22,8 @@ export interface LeaderboardItem {
   votes_removed: number;
   /** Launch-week votes a detector flagged: kept, counting 0. */
   votes_discounted: number;
+  /** Visible comments of its discussion (the listing's counter). */
+  comment_count: number;
 }
 
 export interface Leaderboard {
@@ -98,6 +100,7 @@ export async function liveRanking(
       'l.headline',
       'l.logo_url',
       'l.week_votes as score',
+      'l.comment_count',
       db.raw('(SELECT count(*)::int FROM voided_votes x WHERE x.listing_id = l.id AND x.in_launch_week) AS votes_removed'),
       db.raw('(SELECT count(*)::int FROM votes d WHERE d.listing_id = l.id AND d.discount_reason IS NOT NULL) AS votes_discounted'),
     );
@@ -129,5 +132,17 @@ async function frozenResults(
     .orderBy('r.rank')
     .limit(window.limit)
     .offset(window.offset)
-    .select('r.rank', 'l.id', 'l.slug', 'l.name', 'l.url', 'l.headline', 'l.logo_url', 'r.score', 'r.votes_removed', 'r.votes_discounted');
+    .select(
+      'r.rank',
+      'l.id',
+      'l.slug',
+      'l.name',
+      'l.url',
+      'l.headline',
+      'l.logo_url',
+      'r.score',
+      'r.votes_removed',
+      'r.votes_discounted',
+      'l.comment_count',
+    );
 }

@@ -25,6 +25,7 @@ const SCOPE_HELP: Record<Scope, string> = {
   'listings:write': 'Create drafts, edit listings, post updates, claim listings.',
   'orders:write': 'Price orders and build checkout links (paying stays on our page).',
   'webhooks:write': 'Add, change and remove the web addresses we send your events to.',
+  'comments:write': 'Comment, reply, vote on and report comments in your name on listings’ discussions.',
   // Offered only to staff whose roles allow them; choosing one asks for the second factor again.
   'staff:orders': 'Site team: find orders, refund them and replay stuck ones.',
   'staff:claims': 'Site team: recheck, approve and reject ownership claims.',

@@ -19,6 +19,7 @@ const SCOPE_WORDS: Record<string, string> = {
   'listings:write': 'Create drafts, edit your listings, post updates and claim listings',
   'orders:write': 'Price orders and prepare checkout links (paying always happens on our page)',
   'webhooks:write': 'Add, change and remove the web addresses we send your events to',
+  'comments:write': 'Comment, reply, vote and report in your name on listings’ discussions',
 };
 
 type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;

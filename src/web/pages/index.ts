@@ -18,6 +18,7 @@ import { devMailboxPages } from './dev-mailbox.ts';
 import { docsPages } from './docs.ts';
 import { emailLinkPages } from './email-links.ts';
 import { founderPages } from './founder.ts';
+import { commentPages } from './comments.ts';
 import { followPages } from './follow.ts';
 import { founderProfilePages } from './founder-profile.ts';
 import { homePages } from './home.ts';
@@ -73,6 +74,7 @@ export const pageModules: PageRoutes[] = [
   badgePages,
   // Votes, the weekly ranking and the upcoming launch weeks.
   votePages,
+  commentPages,
   launchesPages,
   // Every closed week's final ranking and the best of each month and year.
   archivePages,

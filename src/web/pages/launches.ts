@@ -162,7 +162,7 @@ async function rankingTable(ctx: Context, services: WebServices, board: Leaderbo
 <thead><tr><th scope="col">Rank</th><th scope="col">Launch</th><th scope="col">Score</th><th scope="col">Votes removed</th>${votable ? html`<th scope="col">Your vote</th>` : ''}</tr></thead>
 <tbody>${board.items.map(
     (i, n) => html`<tr data-listing="${i.slug}"><td data-rank data-label="Rank">${i.rank}</td>
-<td data-label="Launch"><a href="/listings/${i.slug}">${i.name}</a>${i.headline && html`<br><span class="muted">${i.headline}</span>`}<br><a class="vote-audit-link" href="/listings/${i.slug}#vote-audit">Vote audit<span class="visually-hidden"> of ${i.name}</span></a></td>
+<td data-label="Launch"><a href="/listings/${i.slug}">${i.name}</a>${i.headline && html`<br><span class="muted">${i.headline}</span>`}<br><a href="/listings/${i.slug}#discussion" data-comment-count="${i.comment_count}">${i.comment_count} ${i.comment_count === 1 ? 'comment' : 'comments'}<span class="visually-hidden"> on ${i.name}</span></a> · <a class="vote-audit-link" href="/listings/${i.slug}#vote-audit">Vote audit<span class="visually-hidden"> of ${i.name}</span></a></td>
 <td data-score data-label="Score">${i.score}</td><td data-votes-removed data-label="Votes removed">${i.votes_removed}</td>${votable ? html`<td data-label="Your vote">${controls[n]!}</td>` : ''}</tr>`,
   )}</tbody></table>`;
 }

@@ -26,6 +26,9 @@ import { followControl } from './follow.ts';
 import type { PageRoutes } from './page-routes.ts';
 import { voteAuditSection } from './vote-audit.ts';
 import { voteControl } from './votes.ts';
+import { discussion, FIRST_COMMENTS } from './comments.ts';
+import { discussionJsonLd } from '../comments-view.ts';
+import { listCommentsOp } from '../../operations/comments.ts';
 
 type PublicListingPage = z.output<typeof PublicListingView>;
 
@@ -45,27 +48,30 @@ export const listingPages: PageRoutes = (router, services) => {
         const slug = ctx.params.slug!;
         const listing = await liveListing(ctx, services, slug);
         const page = await pageContext(ctx, services);
-        const [story, [target], makers, updates, place] = await Promise.all([
+        const [story, [target], makers, updates, place, thread] = await Promise.all([
           storyPage(page, slug),
           voteTargets(page, [listing.id]),
           makersOf(page, listing.id),
           updatesOfListing(page, listing.id, LATEST_UPDATES),
           topPlaceOf(page.db, listing.id),
+          invokeForPage(ctx, services, listCommentsOp, { listing_id: listing.id, sort: 'top', page: 1, per_page: FIRST_COMMENTS }),
         ]);
         const origin = siteOrigin(page.site, services.config.baseUrl);
+        const meta = listingMeta(listing, origin, page.site.name);
+        meta.jsonLd = [...(meta.jsonLd ?? []), discussionJsonLd(thread, listing, origin + paths.listing(listing.slug))];
         await renderPage(ctx, services, {
           title: listing.name,
-          meta: listingMeta(listing, origin, page.site.name),
+          meta,
           script: SHARE_SCRIPT,
           // The listing page shows the story only where it is paid for (plan or unlocked section).
-          main: listingBody(
+          main: html`${listingBody(
             listing,
             story?.shown_on_listing ? { title: story.title, path: paths.story(listing.slug) } : null,
             place,
             html`${await followControl(ctx, services, listing)}${await claimPrompt(ctx, services, target!)}`,
             await listingVotes(ctx, services, target!),
             html`${makersSection(makers)}${updatesSection(updates)}${shareControl(origin + paths.listing(listing.slug), listing.name)}`,
-          ),
+          )}${await discussion(ctx, services, listing.slug, thread)}`,
         });
       },
       // A kept copy, sent by the route or the lane in front of it, counts like a fresh page.
