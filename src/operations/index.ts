@@ -9,6 +9,7 @@ import { mailPreferenceOperations } from './mail-preferences.ts';
 import type { Operation } from './operation.ts';
 import { orderOperations } from './orders.ts';
 import { publicOperations } from './public.ts';
+import { signInIdentityOperations } from './sign-in-identities.ts';
 import { staffAuditOperations } from './staff-audit.ts';
 import { staffClaimOperations } from './staff-claims.ts';
 import { staffFlowOperations } from './staff-flows.ts';
@@ -36,6 +37,7 @@ export const operations: readonly Operation[] = [
   ...webhookOperations,
   ...statsOperations,
   ...mailPreferenceOperations,
+  ...signInIdentityOperations,
   ...staffOrderOperations,
   ...staffAuditOperations,
   ...staffClaimOperations,
