@@ -43,8 +43,6 @@ export interface GoogleProviderConfig {
 export interface SocialSignInConfig {
   github: GitHubProviderConfig | null;
   google: GoogleProviderConfig | null;
-  /** Outside production with a loopback http endpoint: the client may speak plain http to it. */
-  allowHttpLoopback: boolean;
 }
 
 const LOOPBACK = /^(localhost|.+\.localhost|127(\.\d{1,3}){3}|::1)$/;
@@ -72,15 +70,14 @@ function pair(idName: string, id: string | undefined, secret: string | undefined
 
 export function socialSignInConfig(e: SocialEnv): SocialSignInConfig {
   const production = e.NODE_ENV === 'production';
+  // Checked whether or not the provider is on: a refused URL should not wait for its credentials to fail.
+  const webUrl = endpoint('GITHUB_WEB_URL', e.GITHUB_WEB_URL, production);
+  const apiUrl = endpoint('GITHUB_API_URL', e.GITHUB_API_URL, production);
+  const issuer = endpoint('GOOGLE_ISSUER', e.GOOGLE_ISSUER, production);
   const github = pair('GITHUB_CLIENT_ID', e.GITHUB_CLIENT_ID, e.GITHUB_CLIENT_SECRET);
   const google = pair('GOOGLE_CLIENT_ID', e.GOOGLE_CLIENT_ID, e.GOOGLE_CLIENT_SECRET);
   return {
-    github: github && {
-      ...github,
-      webUrl: endpoint('GITHUB_WEB_URL', e.GITHUB_WEB_URL, production),
-      apiUrl: endpoint('GITHUB_API_URL', e.GITHUB_API_URL, production),
-    },
-    google: google && { ...google, issuer: endpoint('GOOGLE_ISSUER', e.GOOGLE_ISSUER, production) },
-    allowHttpLoopback: !production,
+    github: github && { ...github, webUrl, apiUrl },
+    google: google && { ...google, issuer },
   };
 }

@@ -68,7 +68,9 @@ function googleProvider(config: GoogleProviderConfig): SocialProvider {
         idTokenExpected: true,
       });
       const claims = tokens.claims()!;
-      const email = typeof claims.email === 'string' && claims.email_verified === true ? claims.email : null;
+      // Google puts the address in the ID token; an issuer that keeps it for UserInfo is asked there.
+      const facts = 'email' in claims ? claims : await userInfo(await configuration(), tokens.access_token, claims.sub);
+      const email = typeof facts.email === 'string' && facts.email_verified === true ? facts.email : null;
       return { provider: 'google', subject: claims.sub, verifiedEmail: email };
     },
   };
@@ -115,6 +117,14 @@ async function exchange(configuration: oidc.Configuration, callbackUrl: URL, che
     if (err instanceof oidc.ResponseBodyError) throw new SignInFailed('refused', `The provider refused the code: ${err.error}`, { cause: err });
     if (err instanceof TypeError) throw new SignInFailed('unreachable', 'The provider could not be reached', { cause: err });
     throw new SignInFailed('refused', `The provider's answer was not accepted: ${String(err)}`, { cause: err });
+  }
+}
+
+async function userInfo(configuration: oidc.Configuration, accessToken: string, subject: string) {
+  try {
+    return await oidc.fetchUserInfo(configuration, accessToken, subject);
+  } catch (err) {
+    throw new SignInFailed('refused', `The provider's UserInfo was not accepted: ${String(err)}`, { cause: err });
   }
 }
 

@@ -4,7 +4,7 @@ import type { SignInProvider } from './tables.ts';
 
 export const PROVIDER_NAMES: Record<SignInProvider, string> = { github: 'GitHub', google: 'Google' };
 
-export const confirmLinkPath = (token: string) => `/signin/link?token=${encodeURIComponent(token)}`;
+export const confirmLinkPath = (token: string) => `/sign-ins/confirm?token=${encodeURIComponent(token)}`;
 
 /** Sent to the account's own address before another provider may sign in to it. */
 export const confirmLinkMail = (baseUrl: string, to: string, provider: SignInProvider, token: string): OutgoingMail => ({

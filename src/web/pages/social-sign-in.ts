@@ -49,7 +49,7 @@ export const socialSignInPages: PageRoutes = (router, services) => {
   });
 
   // Opening the mailed link only shows what it does: a mail scanner's visit links nothing.
-  router.get('/signin/link', async function showLinkConfirmation(ctx) {
+  router.get('/sign-ins/confirm', async function showLinkConfirmation(ctx) {
     const token = typeof ctx.query.token === 'string' ? ctx.query.token : '';
     const request = await peekSignInLink(await pageContext(ctx, services), token);
     if (!request) return deadLink(ctx, services);
@@ -57,12 +57,12 @@ export const socialSignInPages: PageRoutes = (router, services) => {
     await renderPage(ctx, services, {
       title: `Sign in with ${PROVIDER_LABELS[request.provider]}?`,
       main: html`<p>Confirm that the ${PROVIDER_LABELS[request.provider]} account with the address <strong>${request.email}</strong> may sign in to your account here.</p>
-${postForm('/signin/link', csrf, html`<input type="hidden" name="token" value="${token}"><button type="submit">Confirm and sign in</button>`)}
+${postForm('/sign-ins/confirm', csrf, html`<input type="hidden" name="token" value="${token}"><button type="submit">Confirm and sign in</button>`)}
 <p>Not you? Close this page: nothing changes.</p>`,
     });
   });
 
-  router.post('/signin/link', async function confirmLink(ctx) {
+  router.post('/sign-ins/confirm', async function confirmLink(ctx) {
     const result = await confirmSignInLink(await pageContext(ctx, services), formString(formBody(ctx), 'token'));
     if (!result.ok) {
       if (result.reason === 'dead_link') return deadLink(ctx, services);
