@@ -17,7 +17,9 @@ test('without client id and secret a provider is off; with them the public endpo
 });
 
 test('a client id without its secret is refused, naming both', (t) => {
-  t.throws(() => loadConfig({ GOOGLE_CLIENT_ID: 'id' }), { message: /GOOGLE_CLIENT_SECRET: set both GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET/ });
+  t.throws(() => loadConfig({ GOOGLE_CLIENT_ID: 'id' }), {
+    message: /GOOGLE_CLIENT_SECRET: set both GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET/,
+  });
   t.throws(() => loadConfig({ GITHUB_CLIENT_SECRET: 's' }), { message: /set both GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET/ });
 });
 
@@ -27,9 +29,12 @@ test('a plain-http issuer or base URL is accepted only on a loopback host outsid
   t.is(loadConfig({ ...GITHUB, GITHUB_API_URL: 'http://[::1]:4002' }).socialSignIn.github?.apiUrl, 'http://[::1]:4002');
 
   t.throws(() => loadConfig({ ...GOOGLE, GOOGLE_ISSUER: 'http://accounts.example.com' }), {
-    message: /GOOGLE_ISSUER: "http:\/\/accounts.example.com" is plain http, which is accepted only on a loopback host outside production \(accounts.example.com is not a loopback host\); use https/,
+    message:
+      /GOOGLE_ISSUER: "http:\/\/accounts.example.com" is plain http, which is accepted only on a loopback host outside production \(accounts.example.com is not a loopback host\); use https/,
   });
-  t.throws(() => loadConfig({ ...GITHUB, GITHUB_API_URL: 'http://10.0.0.5/api/v3' }), { message: /GITHUB_API_URL: .*\(10.0.0.5 is not a loopback host\)/ });
+  t.throws(() => loadConfig({ ...GITHUB, GITHUB_API_URL: 'http://10.0.0.5/api/v3' }), {
+    message: /GITHUB_API_URL: .*\(10.0.0.5 is not a loopback host\)/,
+  });
   t.throws(() => loadConfig({ ...GOOGLE, NODE_ENV: 'production', GOOGLE_ISSUER: 'http://127.0.0.1:4000' }), {
     message: /GOOGLE_ISSUER: .*plain http.*\(NODE_ENV is production\)/,
   });

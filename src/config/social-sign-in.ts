@@ -2,7 +2,10 @@ import { z } from 'zod';
 
 /** Environment variables of "Continue with GitHub / Google"; part of env.ts's schema. See docs/sign-in.md. */
 export const SOCIAL_SIGN_IN_ENV = {
-  GITHUB_CLIENT_ID: z.string().optional().describe('Client ID of the GitHub OAuth app. With GITHUB_CLIENT_SECRET it shows "Continue with GitHub"; unset: no button.'),
+  GITHUB_CLIENT_ID: z
+    .string()
+    .optional()
+    .describe('Client ID of the GitHub OAuth app. With GITHUB_CLIENT_SECRET it shows "Continue with GitHub"; unset: no button.'),
   GITHUB_CLIENT_SECRET: z.string().optional().describe('Client secret of the GitHub OAuth app.'),
   GITHUB_WEB_URL: z
     .url()
@@ -14,14 +17,19 @@ export const SOCIAL_SIGN_IN_ENV = {
     .url()
     .default('https://api.github.com')
     .describe(
-      "API base URL of GitHub (GET /user and /user/emails); GitHub Enterprise Server: https://HOST/api/v3. http only on a loopback host outside production.",
+      'API base URL of GitHub (GET /user and /user/emails); GitHub Enterprise Server: https://HOST/api/v3. http only on a loopback host outside production.',
     ),
-  GOOGLE_CLIENT_ID: z.string().optional().describe('OAuth client ID of Google. With GOOGLE_CLIENT_SECRET it shows "Continue with Google"; unset: no button.'),
+  GOOGLE_CLIENT_ID: z
+    .string()
+    .optional()
+    .describe('OAuth client ID of Google. With GOOGLE_CLIENT_SECRET it shows "Continue with Google"; unset: no button.'),
   GOOGLE_CLIENT_SECRET: z.string().optional().describe('OAuth client secret of Google.'),
   GOOGLE_ISSUER: z
     .url()
     .default('https://accounts.google.com')
-    .describe('OpenID Connect issuer of the Google button, discovered from its /.well-known/openid-configuration. http only on a loopback host outside production.'),
+    .describe(
+      'OpenID Connect issuer of the Google button, discovered from its /.well-known/openid-configuration. http only on a loopback host outside production.',
+    ),
 };
 
 type SocialEnv = z.output<z.ZodObject<typeof SOCIAL_SIGN_IN_ENV>> & { NODE_ENV?: string | undefined };
@@ -56,7 +64,9 @@ function endpoint(name: string, value: string, production: boolean): string {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (url.protocol === 'http:' && (production || !LOOPBACK.test(host))) {
     const why = production ? 'NODE_ENV is production' : `${host} is not a loopback host`;
-    throw new Error(`Invalid environment:\n  ${name}: "${value}" is plain http, which is accepted only on a loopback host outside production (${why}); use https`);
+    throw new Error(
+      `Invalid environment:\n  ${name}: "${value}" is plain http, which is accepted only on a loopback host outside production (${why}); use https`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`Invalid environment:\n  ${name}: must be an https URL`);
   return value.replace(/\/+$/, '');
@@ -64,7 +74,10 @@ function endpoint(name: string, value: string, production: boolean): string {
 
 function pair(idName: string, id: string | undefined, secret: string | undefined): { clientId: string; clientSecret: string } | null {
   if (!id && !secret) return null;
-  if (!id || !secret) throw new Error(`Invalid environment:\n  ${idName.replace('_ID', '_SECRET')}: set both ${idName} and ${idName.replace('_ID', '_SECRET')}, or neither`);
+  if (!id || !secret)
+    throw new Error(
+      `Invalid environment:\n  ${idName.replace('_ID', '_SECRET')}: set both ${idName} and ${idName.replace('_ID', '_SECRET')}, or neither`,
+    );
   return { clientId: id, clientSecret: secret };
 }
 

@@ -21,7 +21,8 @@ const SignIns = z.object({
 export const listSignInIdentitiesOp = defineOperation({
   name: 'list_sign_in_identities',
   summary: 'Your connected sign-ins',
-  description: 'The GitHub and Google accounts that sign in to your account, and whether it has a password. Linking is done in a browser at /account/sign-ins.',
+  description:
+    'The GitHub and Google accounts that sign in to your account, and whether it has a password. Linking is done in a browser at /account/sign-ins.',
   method: 'GET',
   path: '/me/sign-in-identities',
   scope: 'account:read',

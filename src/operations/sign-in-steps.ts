@@ -23,7 +23,12 @@ export async function beginSignIn(
   const secrets = { state: oidc.randomState(), nonce: oidc.randomNonce(), codeVerifier: oidc.randomPKCECodeVerifier() };
   const redirectTo = await provider.authorizationUrl(secrets, `${ctx.config.baseUrl}${callbackPath(provider.name)}`);
   const linkUserId = options.link ? (ctx.principal?.userId ?? null) : null;
-  const cookieId = await recordAttempt(ctx.db, ctx.clock.now(), { provider: provider.name, ...secrets, linkUserId, returnTo: options.returnTo });
+  const cookieId = await recordAttempt(ctx.db, ctx.clock.now(), {
+    provider: provider.name,
+    ...secrets,
+    linkUserId,
+    returnTo: options.returnTo,
+  });
   return { cookieId, redirectTo };
 }
 
@@ -61,4 +66,5 @@ export async function finishSignIn(
 
 export const peekSignInLink = (ctx: OperationContext, token: string) => peekLinkRequest(ctx.db, ctx.clock.now(), token);
 
-export const confirmSignInLink = (ctx: OperationContext, token: string): Promise<LinkConfirmation> => confirmLink(ctx.db, ctx.clock.now(), token);
+export const confirmSignInLink = (ctx: OperationContext, token: string): Promise<LinkConfirmation> =>
+  confirmLink(ctx.db, ctx.clock.now(), token);

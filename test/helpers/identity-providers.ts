@@ -116,7 +116,8 @@ export async function startFakeGitHub(port: number): Promise<FakeGitHub> {
     const url = new URL(req.url ?? '/', base);
     if (req.method === 'GET' && url.pathname === '/login/oauth/authorize') {
       const q = url.searchParams;
-      if (q.get('client_id') !== clientId || !current || q.get('code_challenge_method') !== 'S256') return json(res, 400, { error: 'bad request' });
+      if (q.get('client_id') !== clientId || !current || q.get('code_challenge_method') !== 'S256')
+        return json(res, 400, { error: 'bad request' });
       const code = randomBytes(10).toString('hex');
       codes.set(code, { person: current, challenge: q.get('code_challenge')!, redirectUri: q.get('redirect_uri')! });
       const back = new URL(q.get('redirect_uri')!);
@@ -134,8 +135,11 @@ export async function startFakeGitHub(port: number): Promise<FakeGitHub> {
         form.get('client_id') === clientId &&
         form.get('client_secret') === clientSecret &&
         form.get('redirect_uri') === grant.redirectUri &&
-        createHash('sha256').update(form.get('code_verifier') ?? '').digest('base64url') === grant.challenge;
-      if (!verified) return json(res, 200, { error: 'bad_verification_code', error_description: 'The code passed is incorrect or expired.' });
+        createHash('sha256')
+          .update(form.get('code_verifier') ?? '')
+          .digest('base64url') === grant.challenge;
+      if (!verified)
+        return json(res, 200, { error: 'bad_verification_code', error_description: 'The code passed is incorrect or expired.' });
       const token = `gho_${randomBytes(16).toString('hex')}`;
       tokens.set(token, grant.person);
       return json(res, 200, { access_token: token, token_type: 'bearer', scope: 'read:user,user:email' });
@@ -186,7 +190,8 @@ export class RedirectingClient {
       const res = await fetch(next, { method, body, redirect: 'manual', headers: this.cookieHeader(next) });
       this.keepCookies(next, res);
       const location = res.headers.get('location');
-      if (res.status < 300 || res.status >= 400 || !location) return { url: next, status: res.status, text: await res.text(), stoppedAt: null };
+      if (res.status < 300 || res.status >= 400 || !location)
+        return { url: next, status: res.status, text: await res.text(), stoppedAt: null };
       await res.arrayBuffer();
       next = new URL(location, next);
       if (options.stopAt?.test(next.href)) return { url: next, status: res.status, text: '', stoppedAt: next };

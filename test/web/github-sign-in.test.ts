@@ -26,7 +26,11 @@ test.after.always(async () => {
 
 const CALLBACK = /\/signin\/github\/callback\?/;
 let nextId = 1000;
-const person = (emails: GitHubPerson['emails']): GitHubPerson => ({ id: nextId++, login: `octo-${randomBytes(3).toString('hex')}`, emails });
+const person = (emails: GitHubPerson['emails']): GitHubPerson => ({
+  id: nextId++,
+  login: `octo-${randomBytes(3).toString('hex')}`,
+  emails,
+});
 
 async function toCallback(client: RedirectingClient, who: GitHubPerson): Promise<URL> {
   github.signInAs(who);
@@ -51,7 +55,10 @@ test.serial('a GitHub person signs up with their verified primary address; unver
   const done = await client.get(callback.href);
   t.is(done.url.pathname, '/account');
   t.regex(done.text, new RegExp(`<dd>${primary}</dd>`));
-  const identity = await env.services.db('sign_in_identities').where({ provider: 'github', subject: String(who.id) }).first();
+  const identity = await env.services
+    .db('sign_in_identities')
+    .where({ provider: 'github', subject: String(who.id) })
+    .first();
   t.is(identity?.email, primary);
   t.falsy(await env.services.db('users').where({ email: unverified }).first());
 });

@@ -46,7 +46,9 @@ const CALLBACK = /\/signin\/google\/callback\?/;
 async function toCallback(client: RedirectingClient, who: TestPerson, start = '/signin/google'): Promise<URL> {
   google.signInAs(who);
   client.jars.delete(google.issuer); // a fresh session at the provider: its login step signs in `who`
-  const res = start.startsWith('POST ') ? await client.post(`${env.baseUrl}${start.slice(5)}`, { _csrf: await csrf(client, '/account/sign-ins') }, CALLBACK) : await client.get(`${env.baseUrl}${start}`, { stopAt: CALLBACK });
+  const res = start.startsWith('POST ')
+    ? await client.post(`${env.baseUrl}${start.slice(5)}`, { _csrf: await csrf(client, '/account/sign-ins') }, CALLBACK)
+    : await client.get(`${env.baseUrl}${start}`, { stopAt: CALLBACK });
   if (!res.stoppedAt) throw new Error(`no callback: ${res.status} ${res.url.href} ${res.text.slice(0, 300)}`);
   return res.stoppedAt;
 }
@@ -72,31 +74,38 @@ const counts = async () => ({
 async function passwordUser(client: RedirectingClient | null, email = `pw-${randomBytes(4).toString('hex')}@example.com`) {
   const user = await createVerifiedUser(db(), email, 'a long password 123');
   if (client) {
-    const res = await client.post(`${env.baseUrl}/signin`, { _csrf: await csrf(client, '/signin'), email, password: 'a long password 123' });
+    const res = await client.post(`${env.baseUrl}/signin`, {
+      _csrf: await csrf(client, '/signin'),
+      email,
+      password: 'a long password 123',
+    });
     if (!res.url.pathname.startsWith('/account')) throw new Error(`password sign-in failed: ${res.status}`);
   }
   return user;
 }
 
-test.serial('a new Google identity with a verified address makes a verified account and signs in; the next time signs in to it', async (t) => {
-  const who = person();
-  const client = new RedirectingClient();
-  const done = await client.get((await toCallback(client, who)).href);
-  t.is(done.status, 200);
-  t.is(done.url.pathname, '/account');
-  t.is(await signedInEmail(client), who.email);
-  const user = await db()('users').where({ email: who.email }).first();
-  t.truthy(user?.email_verified_at);
-  t.is(user?.password_hash, null);
-  const identity = await db()('sign_in_identities').where({ provider: 'google', subject: who.sub }).first();
-  t.is(identity?.user_id, user!.id);
-  t.is(identity?.email, who.email);
+test.serial(
+  'a new Google identity with a verified address makes a verified account and signs in; the next time signs in to it',
+  async (t) => {
+    const who = person();
+    const client = new RedirectingClient();
+    const done = await client.get((await toCallback(client, who)).href);
+    t.is(done.status, 200);
+    t.is(done.url.pathname, '/account');
+    t.is(await signedInEmail(client), who.email);
+    const user = await db()('users').where({ email: who.email }).first();
+    t.truthy(user?.email_verified_at);
+    t.is(user?.password_hash, null);
+    const identity = await db()('sign_in_identities').where({ provider: 'google', subject: who.sub }).first();
+    t.is(identity?.user_id, user!.id);
+    t.is(identity?.email, who.email);
 
-  const again = new RedirectingClient();
-  await again.get((await toCallback(again, who)).href);
-  t.is(await signedInEmail(again), who.email);
-  t.is(Number((await db()('users').where({ email: who.email }).count({ n: '*' }))[0]!.n), 1);
-});
+    const again = new RedirectingClient();
+    await again.get((await toCallback(again, who)).href);
+    t.is(await signedInEmail(again), who.email);
+    t.is(Number((await db()('users').where({ email: who.email }).count({ n: '*' }))[0]!.n), 1);
+  },
+);
 
 test.serial('an address that has an account links only after its owner opens the mailed link; then it signs in', async (t) => {
   const owner = await passwordUser(null);
@@ -115,7 +124,10 @@ test.serial('an address that has an account links only after its owner opens the
   t.regex(confirmPage.text, /Confirm and sign in/);
   t.falsy(await db()('sign_in_identities').where({ subject: who.sub }).first(), 'opening the link links nothing');
   const token = new URL(link).searchParams.get('token')!;
-  const confirmed = await client.post(`${env.baseUrl}/sign-ins/confirm`, { _csrf: /name="_csrf" value="([^"]+)"/.exec(confirmPage.text)![1]!, token });
+  const confirmed = await client.post(`${env.baseUrl}/sign-ins/confirm`, {
+    _csrf: /name="_csrf" value="([^"]+)"/.exec(confirmPage.text)![1]!,
+    token,
+  });
   t.is(confirmed.url.pathname, '/account/sign-ins');
   t.regex(confirmed.text, /The provider is linked/);
   t.is(await signedInEmail(client), owner.email);
@@ -146,11 +158,14 @@ test.serial('a signed-in person links Google from /account/sign-ins; it is liste
   const listed = await fetch(`${env.baseUrl}/api/v1/me/sign-in-identities`, { headers: { authorization: `Bearer ${key}` } });
   t.is(listed.status, 200);
   const body = (await listed.json()) as { identities: { provider: string; email: string }[]; has_password: boolean };
-  t.deepEqual(body.identities.map((i) => [i.provider, i.email]), [['google', who.email]]);
+  t.deepEqual(
+    body.identities.map((i) => [i.provider, i.email]),
+    [['google', who.email]],
+  );
   t.true(body.has_password);
 });
 
-test.serial('a callback whose state is not the attempt\'s is refused in words and changes nothing; the real one still works', async (t) => {
+test.serial("a callback whose state is not the attempt's is refused in words and changes nothing; the real one still works", async (t) => {
   const who = person();
   const client = new RedirectingClient();
   const callback = await toCallback(client, who);
@@ -244,7 +259,10 @@ test.serial('unlinking the last way to sign in is refused; with a password it un
   // The operation refuses the same way over the API.
   const user = await db()('users').where({ email: who.email }).first('id');
   const { key } = await createApiKey(db(), user!.id, 'test', ['account:read']);
-  const api = await fetch(`${env.baseUrl}/api/v1/me/sign-in-identities/google`, { method: 'DELETE', headers: { authorization: `Bearer ${key}` } });
+  const api = await fetch(`${env.baseUrl}/api/v1/me/sign-in-identities/google`, {
+    method: 'DELETE',
+    headers: { authorization: `Bearer ${key}` },
+  });
   t.is(api.status, 422);
   t.is(((await api.json()) as { code: string }).code, 'last_sign_in_method');
   t.truthy(await db()('sign_in_identities').where({ subject: who.sub }).first());

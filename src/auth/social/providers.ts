@@ -101,7 +101,12 @@ function gitHubProvider(config: GitHubProviderConfig): SocialProvider {
     async finish(callbackUrl, secrets) {
       const tokens = await exchange(configuration, callbackUrl, { pkceCodeVerifier: secrets.codeVerifier, expectedState: secrets.state });
       const user = await gitHubApi<{ id: number }>(configuration, config, tokens.access_token, '/user');
-      const emails = await gitHubApi<{ email: string; verified: boolean; primary: boolean }[]>(configuration, config, tokens.access_token, '/user/emails');
+      const emails = await gitHubApi<{ email: string; verified: boolean; primary: boolean }[]>(
+        configuration,
+        config,
+        tokens.access_token,
+        '/user/emails',
+      );
       const verified = emails.filter((e) => e.verified === true).sort((a, b) => Number(b.primary) - Number(a.primary));
       if (typeof user.id !== 'number') throw new SignInFailed('refused', 'GitHub answered /user without an id');
       return { provider: 'github', subject: String(user.id), verifiedEmail: verified[0]?.email ?? null };
@@ -113,8 +118,10 @@ async function exchange(configuration: oidc.Configuration, callbackUrl: URL, che
   try {
     return await oidc.authorizationCodeGrant(configuration, callbackUrl, checks);
   } catch (err) {
-    if (err instanceof oidc.AuthorizationResponseError) throw new SignInFailed('denied', `The provider answered ${err.error}`, { cause: err });
-    if (err instanceof oidc.ResponseBodyError) throw new SignInFailed('refused', `The provider refused the code: ${err.error}`, { cause: err });
+    if (err instanceof oidc.AuthorizationResponseError)
+      throw new SignInFailed('denied', `The provider answered ${err.error}`, { cause: err });
+    if (err instanceof oidc.ResponseBodyError)
+      throw new SignInFailed('refused', `The provider refused the code: ${err.error}`, { cause: err });
     if (err instanceof TypeError) throw new SignInFailed('unreachable', 'The provider could not be reached', { cause: err });
     throw new SignInFailed('refused', `The provider's answer was not accepted: ${String(err)}`, { cause: err });
   }

@@ -34,7 +34,9 @@ export async function recordAttempt(
     expires_at: new Date(now.getTime() + ATTEMPT_LIFETIME_MS),
   });
   // Attempts nobody finished go with the next one; nothing else needs to sweep them.
-  await db('sign_in_attempts').where('expires_at', '<', new Date(now.getTime() - ATTEMPT_LIFETIME_MS)).delete();
+  await db('sign_in_attempts')
+    .where('expires_at', '<', new Date(now.getTime() - ATTEMPT_LIFETIME_MS))
+    .delete();
   return cookieId;
 }
 

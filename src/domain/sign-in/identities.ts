@@ -68,7 +68,13 @@ async function linkForSignedIn(db: Db, now: Date, profile: ProviderProfile, user
   return { outcome: 'linked', userId };
 }
 
-async function askOwner(db: Db, baseUrl: string, now: Date, profile: ProviderProfile, owner: { id: number; email: string }): Promise<Resolution> {
+async function askOwner(
+  db: Db,
+  baseUrl: string,
+  now: Date,
+  profile: ProviderProfile,
+  owner: { id: number; email: string },
+): Promise<Resolution> {
   const [{ count }] = await db('sign_in_link_requests')
     .where({ user_id: owner.id })
     .where('created_at', '>', new Date(now.getTime() - LINK_MAIL_WINDOW_MS))
@@ -148,8 +154,14 @@ export async function confirmLink(db: Db, now: Date, token: string): Promise<Lin
     const linked = await trx('sign_in_identities').where({ provider: request.provider, subject: request.subject }).first('user_id');
     if (linked && linked.user_id !== request.user_id) return { ok: false, reason: 'identity_taken', provider: request.provider };
     if (!linked) {
-      if (await hasProvider(trx, request.user_id, request.provider)) return { ok: false, reason: 'provider_taken', provider: request.provider };
-      await insertIdentity(trx, now, { provider: request.provider, subject: request.subject, verifiedEmail: request.email }, request.user_id);
+      if (await hasProvider(trx, request.user_id, request.provider))
+        return { ok: false, reason: 'provider_taken', provider: request.provider };
+      await insertIdentity(
+        trx,
+        now,
+        { provider: request.provider, subject: request.subject, verifiedEmail: request.email },
+        request.user_id,
+      );
     }
     await trx('users')
       .where({ id: request.user_id })
@@ -184,7 +196,10 @@ export async function unlinkIdentity(db: Db, userId: number, provider: SignInPro
     const rows = await trx('sign_in_identities').where({ user_id: userId }).select('provider');
     if (!rows.some((r) => r.provider === provider)) throw notFound(`A linked ${provider} sign-in`);
     if (!user?.password_hash && rows.length === 1) {
-      throw appError('last_sign_in_method', `This is the only way to sign in to your account: set a password or link another provider before unlinking it.`);
+      throw appError(
+        'last_sign_in_method',
+        `This is the only way to sign in to your account: set a password or link another provider before unlinking it.`,
+      );
     }
     await trx('sign_in_identities').where({ user_id: userId, provider }).delete();
   });

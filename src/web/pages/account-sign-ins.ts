@@ -39,7 +39,9 @@ export function accountSignInPages(router: RouteScope, services: WebServices): v
 async function signInsPage(ctx: Context, services: WebServices, refusal?: { error: string; status: number }): Promise<void> {
   const { identities, has_password } = await invokeForPage(ctx, services, listSignInIdentitiesOp, {});
   const token = await csrfToken(ctx, services);
-  const linkable = (['github', 'google'] as const).filter((p) => services.config.socialSignIn[p] && !identities.some((i) => i.provider === p));
+  const linkable = (['github', 'google'] as const).filter(
+    (p) => services.config.socialSignIn[p] && !identities.some((i) => i.provider === p),
+  );
   await renderPage(ctx, services, {
     title: 'Connected sign-ins',
     status: refusal?.status,
@@ -50,7 +52,9 @@ ${
   identities.length
     ? html`<table class="stack"><thead><tr><th scope="col">Provider</th><th scope="col">Address</th><th scope="col">Linked</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>${identities.map(
-        (i) => html`<tr><td data-label="Provider">${PROVIDER_LABELS[i.provider]}</td><td data-label="Address">${i.email}</td><td data-label="Linked">${time(i.linked_at)}</td><td data-label="Last used">${time(i.last_used_at)}</td>
+        (
+          i,
+        ) => html`<tr><td data-label="Provider">${PROVIDER_LABELS[i.provider]}</td><td data-label="Address">${i.email}</td><td data-label="Linked">${time(i.linked_at)}</td><td data-label="Last used">${time(i.last_used_at)}</td>
 <td>${postForm(`/account/sign-ins/${i.provider}/unlink`, token, html`<button type="submit" class="secondary">Unlink<span class="visually-hidden"> ${PROVIDER_LABELS[i.provider]}</span></button>`)}</td></tr>`,
       )}</tbody></table>`
     : html`<p>No provider is linked.</p>`

@@ -123,7 +123,8 @@ async function answer(ctx: Context, services: WebServices, provider: SignInProvi
 const REFUSALS: Record<'unverified' | 'identity_taken' | 'email_taken' | 'provider_taken', (name: string) => string> = {
   unverified: (name) =>
     `${name} did not give us a confirmed email address for your account there, so we can neither sign you in with it nor make an account. Confirm your address at ${name} (or add one), then try again, or sign up with your email address.`,
-  identity_taken: (name) => `This ${name} account already signs in to another account here. Sign in with it to reach that account, or unlink it there first.`,
+  identity_taken: (name) =>
+    `This ${name} account already signs in to another account here. Sign in with it to reach that account, or unlink it there first.`,
   email_taken: (name) =>
     `The address of this ${name} account belongs to another account here, so it cannot be linked to yours. Sign in to that account to link it there.`,
   provider_taken: (name) => `Your account already has a ${name} sign-in. Unlink it first to link a different ${name} account.`,
