@@ -11,7 +11,7 @@ import { html } from '../html.ts';
 import { pageContext } from '../invoke.ts';
 import { renderPage } from '../render.ts';
 import { safeReturnTo } from '../return-to.ts';
-import { currentUser, requireUser, startSession } from '../session.ts';
+import { requireUser, startSession } from '../session.ts';
 import { secureCookies, type WebServices } from '../web-services.ts';
 import type { PageRoutes } from './page-routes.ts';
 import { accountSignInPages } from './account-sign-ins.ts';
@@ -41,10 +41,12 @@ export const socialSignInPages: PageRoutes = (router, services) => {
 
   router.get('/signin/{provider}/callback', async function providerCallback(ctx) {
     const provider = providerOf(ctx);
-    const cookieId = readToken(ctx, ATTEMPT_COOKIE);
-    clearCookie(ctx, ATTEMPT_COOKIE, { secure: secureCookies(services) });
     const query = new URLSearchParams(ctx.querystring);
-    const outcome = await finishSignIn(await pageContext(ctx, services), provider, cookieId, query);
+    const outcome = await finishSignIn(await pageContext(ctx, services), provider, readToken(ctx, ATTEMPT_COOKIE), query);
+    // A forged callback (another state) leaves this browser's attempt for the provider's real answer.
+    if (!(outcome.outcome === 'attempt_invalid' && outcome.reason === 'wrong_state')) {
+      clearCookie(ctx, ATTEMPT_COOKIE, { secure: secureCookies(services) });
+    }
     await answer(ctx, services, provider.name, outcome);
   });
 
@@ -99,8 +101,8 @@ async function answer(ctx: Context, services: WebServices, provider: SignInProvi
     case 'signed_in':
     case 'created':
     case 'linked': {
-      const signedIn = await currentUser(ctx, services);
-      if (!outcome.linking || signedIn?.id !== outcome.userId) await startSession(ctx, services, outcome.userId);
+      // Linking keeps the session that asked for it; only a sign-in starts one.
+      if (!outcome.linking) await startSession(ctx, services, outcome.userId);
       ctx.status = 303;
       return ctx.redirect(outcome.linking ? '/account/sign-ins?notice=sign-in-linked' : outcome.returnTo);
     }
