@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { SearchSettings } from '../search/engines.ts';
 import { EnvSchema } from './env.ts';
 import { orderConfig, type OrderConfig } from './orders.ts';
+import { socialSignInConfig, type SocialSignInConfig } from './social-sign-in.ts';
 import { webhookConfig, type WebhookConfig } from './webhooks.ts';
 import { workflowStartConfig, type WorkflowStartConfig } from './workflow-starts.ts';
 
@@ -114,6 +115,8 @@ export interface Config {
   webhooks: WebhookConfig;
   /** Workflow starts recorded by writes: the dispatchers' sweep, lease and retries (see workflow-starts.ts). */
   workflowStarts: WorkflowStartConfig;
+  /** "Continue with GitHub / Google": the configured providers (see social-sign-in.ts). */
+  socialSignIn: SocialSignInConfig;
 }
 
 /** One phase of a claim's own checks: every `everyMs` until `untilMs` after the claim started. */
@@ -216,6 +219,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     orders: orderConfig(e, baseUrl),
     webhooks: webhookConfig(e),
     workflowStarts: workflowStartConfig(e),
+    socialSignIn: socialSignInConfig(e),
     checkOutputs: e.CHECK_OUTPUTS,
   };
 }

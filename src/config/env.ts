@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ORDER_ENV } from './orders.ts';
+import { SOCIAL_SIGN_IN_ENV } from './social-sign-in.ts';
 import { WEBHOOK_ENV } from './webhooks.ts';
 import { WORKFLOW_START_ENV } from './workflow-starts.ts';
 
@@ -299,6 +300,7 @@ export const EnvSchema = z.object({
   ...ORDER_ENV,
   ...WEBHOOK_ENV,
   ...WORKFLOW_START_ENV,
+  ...SOCIAL_SIGN_IN_ENV,
   CHECK_OUTPUTS: bool
     .default(false)
     .describe(

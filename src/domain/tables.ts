@@ -10,3 +10,4 @@ export type * from './orders/tables.ts';
 export type * from './webhooks/tables.ts';
 export type * from './staff/tables.ts';
 export type * from './comments/tables.ts';
+export type * from './sign-in/tables.ts';

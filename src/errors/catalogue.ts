@@ -163,6 +163,11 @@ export const ERROR_CATALOGUE = {
   image_too_large: { status: 413, title: 'Image too large', action: 'Upload a smaller image; the detail names the limit.' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type', action: 'Send `application/json` (or another `+json` type).' },
   // 422: understood, and refused.
+  last_sign_in_method: {
+    status: 422,
+    title: 'The last way to sign in',
+    action: 'Set a password (Forgot your password? on the sign-in page) or link another provider first, then unlink this one.',
+  },
   idempotency_conflict: { status: 422, title: 'Unprocessable request', action: 'Use a new Idempotency-Key for a different request.' },
   invalid_answers: { status: 422, title: 'Answers refused', action: 'Answer only the questions `errors` does not name.' },
   order_item_refused: { status: 422, title: 'Order item refused', action: 'Change or remove the items `errors` names.' },

@@ -10,6 +10,7 @@ import { mailPreferenceOperations } from './mail-preferences.ts';
 import type { Operation } from './operation.ts';
 import { orderOperations } from './orders.ts';
 import { publicOperations } from './public.ts';
+import { signInIdentityOperations } from './sign-in-identities.ts';
 import { staffAuditOperations } from './staff-audit.ts';
 import { staffProductOperations } from './staff-catalogue.ts';
 import { staffCatalogueSettingsOperations } from './staff-catalogue-settings.ts';
@@ -44,6 +45,7 @@ export const operations: readonly Operation[] = [
   ...webhookOperations,
   ...statsOperations,
   ...mailPreferenceOperations,
+  ...signInIdentityOperations,
   ...staffOrderOperations,
   ...staffAuditOperations,
   ...staffClaimOperations,

@@ -54,6 +54,9 @@ button { font: inherit; padding: .5rem 1rem; border-radius: 6px; border: 1px sol
 button.secondary { background: transparent; color: var(--accent); }
 button.link { border: 0; background: none; color: var(--accent); padding: 0; text-decoration: underline; }
 form.inline { display: inline; }
+.providers { display: flex; flex-wrap: wrap; gap: .5rem; margin: 0 0 1.5rem; padding: 0; list-style: none; }
+a.provider { display: inline-block; padding: .5rem 1rem; border: 1px solid var(--accent); border-radius: 6px; color: var(--accent);
+  text-decoration: none; min-height: 44px; box-sizing: border-box; }
 .error { color: var(--error); margin: 0 0 .25rem; }
 .error-summary { border: 2px solid var(--error); border-radius: 6px; padding: .5rem 1rem; margin-bottom: 1rem; }
 .error-summary h2 { font-size: 1.1rem; margin: .25rem 0; }

@@ -39,6 +39,7 @@ import * as staffPasskeys from './041-staff-passkeys.ts';
 import * as claimDecisions from './042-claim-decisions.ts';
 import * as listingModeration from './043-listing-moderation.ts';
 import * as comments from './045-comments.ts';
+import * as signInIdentities from './048-sign-in-identities.ts';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -91,6 +92,7 @@ const migrations: Record<string, Migration> = {
   '042-claim-decisions': claimDecisions,
   '043-listing-moderation': listingModeration,
   '045-comments': comments,
+  '048-sign-in-identities': signInIdentities,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -40,6 +40,7 @@ export const accountPages: PageRoutes = (router, services) => {
 <li><a href="/account/keys">API keys</a></li>
 <li><a href="/account/webhooks">Webhooks</a> — events about your listings and orders sent to your own server</li>
 <li><a href="/account/claims">Claims</a> — listings of your company you asked to own</li>
+<li><a href="/account/sign-ins">Connected sign-ins</a> — sign in with GitHub or Google; link and unlink them</li>
 <li><a href="/account/connected-apps">Connected apps</a> — AI agents and apps signed in with your account</li>
 <li><a href="/updates">Latest updates</a> — what makers shipped lately</li>
 </ul>

@@ -34,6 +34,7 @@ import { accountListingEditPages } from './account-listing-edit.ts';
 import { accountListingHomePages } from './account-listing-home.ts';
 import { signInPages } from './sign-in.ts';
 import { signUpPages } from './sign-up.ts';
+import { socialSignInPages } from './social-sign-in.ts';
 import { storyEditorPages } from './story-editor.ts';
 import { storyPages } from './story.ts';
 import { unsubscribePages } from './unsubscribe.ts';
@@ -49,6 +50,8 @@ export const pageModules: PageRoutes[] = [
   homePages,
   signUpPages,
   signInPages,
+  // "Continue with GitHub / Google", the mailed link confirmation and /account/sign-ins.
+  socialSignInPages,
   emailLinkPages,
   accountPages,
   mailPreferencePages,

@@ -11,6 +11,7 @@ import { safeReturnTo } from '../return-to.ts';
 import { currentUser, endCurrentSession, startSession } from '../session.ts';
 import type { WebServices } from '../web-services.ts';
 import type { PageRoutes } from './page-routes.ts';
+import { providerButtons } from './provider-buttons.ts';
 
 const SignInForm = z.object({ email: EmailField, password: PasswordAttemptField });
 
@@ -82,6 +83,7 @@ async function signInForm(ctx: Context, services: WebServices, view: SignInView)
     title: 'Sign in',
     status: view.status,
     errors: view.errors,
+    intro: providerButtons(services, view.returnTo),
     action: '/signin',
     fields: html`${keepReturnTo && html`<input type="hidden" name="return_to" value="${view.returnTo}">`}
 ${field({ name: 'email', label: 'Email address', type: 'email', value: view.email, error: view.errors?.email, autocomplete: 'username', required: true })}

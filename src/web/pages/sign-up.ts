@@ -10,6 +10,7 @@ import { renderFormPage, renderPage } from '../render.ts';
 import { currentUser } from '../session.ts';
 import type { WebServices } from '../web-services.ts';
 import type { PageRoutes } from './page-routes.ts';
+import { providerButtons } from './provider-buttons.ts';
 
 const SignUpForm = z.object({ email: EmailField, password: NewPasswordField });
 
@@ -34,6 +35,7 @@ async function signUpForm(ctx: Context, services: WebServices, email: string, er
     title: 'Create your account',
     status,
     errors,
+    intro: providerButtons(services),
     action: '/signup',
     fields: html`${field({ name: 'email', label: 'Email address', type: 'email', value: email, error: errors?.email, autocomplete: 'email', required: true })}
 ${newPasswordField({ label: 'Password', error: errors?.password, hint: `At least ${PASSWORD_MIN_LENGTH} characters.` })}
