@@ -97,6 +97,8 @@ export interface Config {
   mcp: { allowedHosts: string[]; allowedOrigins: string[]; directToolCalls: boolean };
   mail: { smtpUrl: string | undefined; from: string; sweepIntervalMs: number };
   updates: { fanOutBatchSize: number; mailWindowSeconds: number };
+  /** The weekly newsletter (docs/newsletter.md). */
+  newsletter: NewsletterSettings;
   /** Per-account limits of create_draft and post_listing_update (429 quota_exceeded). */
   quotas: QuotaSettings;
   /** The /dev/mailbox pages: DEV_MAILBOX, else only on a loopback BASE_URL without SMTP, outside production. */
@@ -111,6 +113,17 @@ export interface Config {
   webhooks: WebhookConfig;
   /** Workflow starts recorded by writes: the dispatchers' sweep, lease and retries (see workflow-starts.ts). */
   workflowStarts: WorkflowStartConfig;
+}
+
+/** The weekly newsletter's sending pace, bounce address and subscribe limits. */
+export interface NewsletterSettings {
+  batchSize: number;
+  perMinute: number;
+  /** Envelope sender of newsletter mail; null: the From address. */
+  bounceAddress: string | null;
+  confirmResendMinutes: number;
+  confirmHours: number;
+  subscribesPerIpPerHour: number;
 }
 
 /** One phase of a claim's own checks: every `everyMs` until `untilMs` after the claim started. */
@@ -185,6 +198,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mcp: { allowedHosts: list(e.MCP_ALLOWED_HOSTS), allowedOrigins: list(e.MCP_ALLOWED_ORIGINS), directToolCalls: e.MCP_DIRECT_TOOL_CALLS },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, sweepIntervalMs: e.MAIL_SWEEP_INTERVAL_MS },
     updates: { fanOutBatchSize: e.UPDATE_FANOUT_BATCH_SIZE, mailWindowSeconds: e.UPDATE_MAIL_WINDOW_SECONDS },
+    newsletter: {
+      batchSize: e.NEWSLETTER_BATCH_SIZE,
+      perMinute: e.NEWSLETTER_PER_MINUTE,
+      bounceAddress: e.NEWSLETTER_BOUNCE_ADDRESS ?? null,
+      confirmResendMinutes: e.NEWSLETTER_CONFIRM_RESEND_MINUTES,
+      confirmHours: e.NEWSLETTER_CONFIRM_HOURS,
+      subscribesPerIpPerHour: e.NEWSLETTER_SUBSCRIBES_PER_IP_PER_HOUR,
+    },
     quotas: {
       draftsInFlight: e.DRAFTS_MAX_IN_FLIGHT,
       draftsPerHour: e.DRAFTS_MAX_PER_HOUR,

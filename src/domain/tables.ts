@@ -9,3 +9,4 @@ export type * from './launches/tables.ts';
 export type * from './orders/tables.ts';
 export type * from './webhooks/tables.ts';
 export type * from './staff/tables.ts';
+export type * from './newsletter/tables.ts';

@@ -36,6 +36,7 @@ import * as pageCountSeen from './038-page-count-seen.ts';
 import * as staff from './039-staff.ts';
 import * as staffSecondFactor from './040-staff-second-factor.ts';
 import * as claimDecisions from './042-claim-decisions.ts';
+import * as newsletter from './047-newsletter.ts';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -85,6 +86,7 @@ const migrations: Record<string, Migration> = {
   '039-staff': staff,
   '040-staff-second-factor': staffSecondFactor,
   '042-claim-decisions': claimDecisions,
+  '047-newsletter': newsletter,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
