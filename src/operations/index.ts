@@ -6,6 +6,7 @@ import { listingEditOperations } from './listing-edits.ts';
 import { listingMediaOperations } from './listing-media.ts';
 import { listingOperations } from './listings.ts';
 import { mailPreferenceOperations } from './mail-preferences.ts';
+import { newsletterOperations } from './newsletter.ts';
 import type { Operation } from './operation.ts';
 import { orderOperations } from './orders.ts';
 import { publicOperations } from './public.ts';
@@ -36,6 +37,7 @@ export const operations: readonly Operation[] = [
   ...webhookOperations,
   ...statsOperations,
   ...mailPreferenceOperations,
+  ...newsletterOperations,
   ...staffOrderOperations,
   ...staffAuditOperations,
   ...staffClaimOperations,

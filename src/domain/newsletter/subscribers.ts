@@ -55,6 +55,14 @@ export async function subscribeByEmail(db: Db, rawEmail: string, c: SubscribeCon
   });
 }
 
+/** Whether a confirmation link would work now, without using it (a GET: link scanners open links too). */
+export async function confirmLinkState(db: Db, token: string, now: Date): Promise<'ok' | 'invalid' | 'expired'> {
+  if (!isConfirmTokenShaped(token)) return 'invalid';
+  const row = await db('newsletter_subscribers').where({ confirm_token_hash: hashConfirmToken(token) }).first('confirm_expires_at');
+  if (!row) return 'invalid';
+  return row.confirm_expires_at && row.confirm_expires_at.getTime() >= now.getTime() ? 'ok' : 'expired';
+}
+
 /** What a used confirmation link confirmed. */
 export interface Confirmed {
   email: string;
@@ -123,7 +131,18 @@ interface Person {
   emailVerified: boolean;
 }
 
-export async function readAccountSubscription(db: Db, siteId: number, person: Person): Promise<AccountSubscription> {
+async function personOf(db: Db, userId: number): Promise<Person> {
+  const user = await db('users').where({ id: userId }).first('id', 'email', 'email_verified_at');
+  if (!user) throw appError('not_found', 'This account was not found.');
+  return { userId: user.id, email: user.email, emailVerified: user.email_verified_at !== null };
+}
+
+/** Whether a signed-in person gets the site's newsletter, at their account email. */
+export async function readAccountSubscription(db: Db, siteId: number, userId: number): Promise<AccountSubscription> {
+  return subscriptionOf(db, siteId, await personOf(db, userId));
+}
+
+async function subscriptionOf(db: Db, siteId: number, person: Person): Promise<AccountSubscription> {
   const row = await db('newsletter_subscribers')
     .where({ site_id: siteId, email: normal(person.email) })
     .first('confirmed_at', 'unsubscribed_at', 'confirm_token_hash');
@@ -136,12 +155,8 @@ export async function readAccountSubscription(db: Db, siteId: number, person: Pe
  * counts as confirmed; an account whose email is not confirmed yet goes through the mailed link
  * like anyone else.
  */
-export async function setAccountSubscription(
-  db: Db,
-  person: Person,
-  subscribed: boolean,
-  c: SubscribeContext,
-): Promise<AccountSubscription> {
+export async function setAccountSubscription(db: Db, userId: number, subscribed: boolean, c: SubscribeContext): Promise<AccountSubscription> {
+  const person = await personOf(db, userId);
   const email = normal(person.email);
   if (!subscribed) {
     await db('newsletter_subscribers').where({ site_id: c.site.id, email }).whereNull('unsubscribed_at').update({ unsubscribed_at: c.now });
@@ -153,7 +168,7 @@ export async function setAccountSubscription(
   } else {
     await subscribeByEmail(db, email, c);
   }
-  return readAccountSubscription(db, c.site.id, person);
+  return subscriptionOf(db, c.site.id, person);
 }
 
 /**
