@@ -45,3 +45,20 @@ export async function confirmedSubscribers(db: Db, n: number, tag = randomBytes(
   const rows = Array.from({ length: n }, (_, i) => ({ site_id: site.id, email: `reader-${tag}-${i}@example.com`, confirmed_at: new Date() }));
   return db('newsletter_subscribers').insert(rows).returning(['id', 'email']);
 }
+
+/**
+ * Features a listing in the week of `monday`. Only the placement matters here, so it is written
+ * without its order (foreign keys off for the transaction: the test database's owner may).
+ */
+export async function insertFeatured(db: Db, listingId: number, monday: string): Promise<void> {
+  const listing = (await db('listings').where({ id: listingId }).first('site_id'))!;
+  await db.transaction(async (trx) => {
+    await trx.raw('SET LOCAL session_replication_role = replica');
+    await trx.raw(`INSERT INTO featured_placements (order_line_id, site_id, listing_id, week_start) VALUES (?, ?, ?, ?)`, [
+      2_000_000_000 - listingId,
+      listing.site_id,
+      listingId,
+      monday,
+    ]);
+  });
+}
