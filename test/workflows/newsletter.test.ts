@@ -1,3 +1,6 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import test from 'ava';
 import { createMailActivities } from '../../src/activities/mail.ts';
 import { createNewsletterActivities } from '../../src/activities/newsletter.ts';
@@ -35,6 +38,13 @@ test.after.always(async () => {
 
 const db = () => env.services.db;
 
+/** As recordHistory, from the time-skipping server (UPDATE_FIXTURES=1): the replay test's fixture. */
+async function recordTimeSkippingHistory(workflowId: string, fixture: string): Promise<void> {
+  if (process.env.UPDATE_FIXTURES !== '1') return;
+  const history = await testEnv.client.workflow.getHandle(workflowId).fetchHistory();
+  await fs.writeFile(path.resolve(import.meta.dirname, '../fixtures', fixture), historyToJSON(history));
+}
+
 test.serial('every confirmed subscriber gets the issue once, batch by batch, a minute’s pause between batches on Temporal’s clock', async (t) => {
   const { monday } = await closedWeek(db(), 2, ['Timely Tapir', 'Timely Toucan']);
   const readers = await confirmedSubscribers(db(), 11);
@@ -57,6 +67,7 @@ test.serial('every confirmed subscriber gets the issue once, batch by batch, a m
     args: [{ ...starts[0]!.input, batchesPerRun: 2 }],
   });
   t.deepEqual(result, { sent: 11 });
+  await recordTimeSkippingHistory('newsletter-test-once', 'newsletter-workflow.json');
   // Four batches (3+3+3+2), a minute's pause after each of the first three.
   t.true((await testEnv.currentTimeMs()) - startedAt >= 3 * 60_000, 'paced on Temporal’s clock');
   for (const r of readers) t.is(sent.filter((to) => to === r.email).length, 1, r.email);
