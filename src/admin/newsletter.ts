@@ -16,6 +16,10 @@ export async function runNewsletterCommand(
     throw badRequest('usage', `--email must be the address that bounced.\n${NEWSLETTER_USAGE}`);
   }
   const fresh = await markBounced(db, email, flags.reason ?? 'bounced');
-  console.log(fresh ? `${email.toLowerCase()} is marked bounced: no newsletter goes to it any more` : `${email.toLowerCase()} was marked bounced already`);
+  console.log(
+    fresh
+      ? `${email.toLowerCase()} is marked bounced: no newsletter goes to it any more`
+      : `${email.toLowerCase()} was marked bounced already`,
+  );
   return 0;
 }

@@ -178,7 +178,9 @@ export const EnvSchema = z.object({
     .int()
     .min(1)
     .default(600)
-    .describe("Newsletter mails sent per minute at most: the workflow waits between batches (on Temporal's clock) to keep to the relay's rate."),
+    .describe(
+      "Newsletter mails sent per minute at most: the workflow waits between batches (on Temporal's clock) to keep to the relay's rate.",
+    ),
   NEWSLETTER_BOUNCE_ADDRESS: z
     .email()
     .optional()
@@ -191,12 +193,7 @@ export const EnvSchema = z.object({
     .min(1)
     .default(15)
     .describe('A second subscribe of an unconfirmed address re-sends the confirmation mail at most once per this many minutes.'),
-  NEWSLETTER_CONFIRM_HOURS: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .default(72)
-    .describe('How long a newsletter confirmation link works.'),
+  NEWSLETTER_CONFIRM_HOURS: z.coerce.number().int().min(1).default(72).describe('How long a newsletter confirmation link works.'),
   NEWSLETTER_SUBSCRIBES_PER_IP_PER_HOUR: z.coerce
     .number()
     .int()

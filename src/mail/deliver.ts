@@ -103,8 +103,20 @@ function deliverOne(db: Db, mailer: Mailer, ids: number[] | undefined): Promise<
       .orderBy('id')
       .forUpdate()
       .skipLocked()
-      .first('id', 'to_address', 'subject', 'body_text', 'attempts', 'recipient_id', 'mail_kind', 'listing_id', 'list_unsubscribe',
-        'body_html', 'envelope_from', 'newsletter_subscriber_id');
+      .first(
+        'id',
+        'to_address',
+        'subject',
+        'body_text',
+        'attempts',
+        'recipient_id',
+        'mail_kind',
+        'listing_id',
+        'list_unsubscribe',
+        'body_html',
+        'envelope_from',
+        'newsletter_subscriber_id',
+      );
     if (ids) query.whereIn('id', ids);
     const row: DueMail | undefined = await query;
     if (!row) return null;

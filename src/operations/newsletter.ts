@@ -74,7 +74,8 @@ export const confirmNewsletterOp = defineOperation({
 export const unsubscribeNewsletterOp = defineOperation({
   name: 'unsubscribe_newsletter',
   summary: 'Unsubscribe from the newsletter with the token of its unsubscribe link',
-  description: 'The token is the last part of the link at the end of every issue (and in its List-Unsubscribe header). Using it again changes nothing.',
+  description:
+    'The token is the last part of the link at the end of every issue (and in its List-Unsubscribe header). Using it again changes nothing.',
   method: 'POST',
   path: '/newsletter/unsubscribe',
   idempotent: false,

@@ -26,7 +26,8 @@ test.after.always(() => env?.close());
 const db = () => env.services.db;
 let n = 0;
 const address = (tag: string) => `Reader.${tag}.${++n}@Example.com`;
-const subscribe = (email: string, extra: Record<string, unknown> = {}) => api(env, 'POST', '/newsletter/subscribe', { body: { email, ...extra } });
+const subscribe = (email: string, extra: Record<string, unknown> = {}) =>
+  api(env, 'POST', '/newsletter/subscribe', { body: { email, ...extra } });
 
 /** The confirmation link's token in the last mail to `email`. */
 async function confirmToken(email: string): Promise<string> {
@@ -235,7 +236,9 @@ test.serial('a bounced address is never sent the newsletter again, queued mail i
   const { deliverOutbox } = await import('../../src/mail/deliver.ts');
   const sent: string[] = [];
   const mailer = { send: async (m: { to: string }) => void sent.push(m.to), close() {} };
-  await deliverOutbox(db(), mailer, { ids: await db()('mail_outbox').where({ to_address: email.toLowerCase() }).whereNotNull('newsletter_subscriber_id').pluck('id') });
+  await deliverOutbox(db(), mailer, {
+    ids: await db()('mail_outbox').where({ to_address: email.toLowerCase() }).whereNotNull('newsletter_subscriber_id').pluck('id'),
+  });
   t.false(sent.includes(email.toLowerCase()), 'the queued issue is not sent');
   t.is((await issueMailsTo(email)).length, 0, 'but dropped from the outbox');
   const { monday: later } = await closedWeek(db(), 7, ['Bouncy Later']);

@@ -15,13 +15,22 @@ export async function siteNamed(db: Db, key = 'main') {
  * A closed week `weeksAgo` weeks back on `main`: live listings frozen into weekly_results in the
  * given order (rank 1 first, scores descending), and one listing scheduled for the week after.
  */
-export async function closedWeek(db: Db, weeksAgo: number, names: string[]): Promise<{ monday: string; listingIds: number[]; nextName: string }> {
+export async function closedWeek(
+  db: Db,
+  weeksAgo: number,
+  names: string[],
+): Promise<{ monday: string; listingIds: number[]; nextName: string }> {
   const site = await siteNamed(db);
   const monday = addWeeks(isoWeekStart(new Date()), -weeksAgo);
   const listingIds: number[] = [];
   for (const [i, name] of names.entries()) {
-    const id = await insertLiveListing(db, { name, url: `https://${name.toLowerCase().replace(/\W+/g, '')}-${randomBytes(3).toString('hex')}.example/` });
-    await db('listings').where({ id }).update({ launch_week: monday, headline: `${name} does things` });
+    const id = await insertLiveListing(db, {
+      name,
+      url: `https://${name.toLowerCase().replace(/\W+/g, '')}-${randomBytes(3).toString('hex')}.example/`,
+    });
+    await db('listings')
+      .where({ id })
+      .update({ launch_week: monday, headline: `${name} does things` });
     await db('weekly_results').insert({
       site_id: site.id,
       week: monday,
@@ -35,14 +44,24 @@ export async function closedWeek(db: Db, weeksAgo: number, names: string[]): Pro
   }
   const nextName = `Next ${randomBytes(3).toString('hex')}`;
   const next = await insertLiveListing(db, { name: nextName, url: `https://${nextName.replace(/\W+/g, '')}.example/` });
-  await db('listings').where({ id: next }).update({ status: 'scheduled', launch_week: addWeeks(monday, 1) });
+  await db('listings')
+    .where({ id: next })
+    .update({ status: 'scheduled', launch_week: addWeeks(monday, 1) });
   return { monday, listingIds, nextName };
 }
 
 /** `n` confirmed subscribers of `main`, oldest id first. */
-export async function confirmedSubscribers(db: Db, n: number, tag = randomBytes(3).toString('hex')): Promise<{ id: number; email: string }[]> {
+export async function confirmedSubscribers(
+  db: Db,
+  n: number,
+  tag = randomBytes(3).toString('hex'),
+): Promise<{ id: number; email: string }[]> {
   const site = await siteNamed(db);
-  const rows = Array.from({ length: n }, (_, i) => ({ site_id: site.id, email: `reader-${tag}-${i}@example.com`, confirmed_at: new Date() }));
+  const rows = Array.from({ length: n }, (_, i) => ({
+    site_id: site.id,
+    email: `reader-${tag}-${i}@example.com`,
+    confirmed_at: new Date(),
+  }));
   return db('newsletter_subscribers').insert(rows).returning(['id', 'email']);
 }
 

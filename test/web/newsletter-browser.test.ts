@@ -56,7 +56,7 @@ test('the web version of an issue fits 390 px and passes axe; featured launches 
   t.regex(text, /#1 Web Walrus/);
   t.regex(text, /Web Weasel Featured/);
   t.true(text.includes(nextName), 'next week’s launches');
-  t.is(await page.locator('a[href^="/launches/"]').count() > 0, true, 'a link to the archive page');
+  t.is((await page.locator('a[href^="/launches/"]').count()) > 0, true, 'a link to the archive page');
   t.is((await page.goto('/newsletter/2026/60'))?.status(), 404);
   t.is((await page.goto(newsletterIssuePath('2099-01-05')))?.status(), 404);
 });

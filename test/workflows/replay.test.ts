@@ -117,7 +117,10 @@ test('a history where delivery came before telling fails the replay', async (t) 
 test('newsletterWorkflow replays: batches, their delivery and the pause between them', async (t) => {
   const history = await recorded('newsletter-workflow.json');
   t.deepEqual(activitiesOf(history), ['sendNewsletterBatch', 'deliverMail', 'sendNewsletterBatch', 'deliverMail']);
-  t.true(history.events!.some((e) => e.timerStartedEventAttributes), 'the pause is a timer');
+  t.true(
+    history.events!.some((e) => e.timerStartedEventAttributes),
+    'the pause is a timer',
+  );
   await t.notThrowsAsync(replay(history, 'newsletter'));
 });
 

@@ -18,7 +18,9 @@ export async function up(db: Knex): Promise<void> {
     t.integer('user_id').references('users.id').onDelete('SET NULL');
     t.text('confirm_token_hash').unique().comment('SHA-256 of the pending confirmation link; null once used');
     t.timestamp('confirm_expires_at', { useTz: true });
-    t.timestamp('confirm_sent_at', { useTz: true }).comment('Last confirmation mail; re-sent at most once per NEWSLETTER_CONFIRM_RESEND_MINUTES');
+    t.timestamp('confirm_sent_at', { useTz: true }).comment(
+      'Last confirmation mail; re-sent at most once per NEWSLETTER_CONFIRM_RESEND_MINUTES',
+    );
     t.timestamp('confirmed_at', { useTz: true });
     t.timestamp('unsubscribed_at', { useTz: true });
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());

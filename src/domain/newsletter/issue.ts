@@ -94,7 +94,13 @@ export function issueText(c: IssueContent, baseUrl: string, unsubscribeUrl: stri
     `Read it on the web: ${url(newsletterIssuePath(c.week_start))}`,
     '',
     section('TOP LAUNCHES', c.top, 'No launches this week.'),
-    c.featured.length ? section('FEATURED', c.featured.map((l) => ({ ...l, name: `[Featured] ${l.name}` })), '') : '',
+    c.featured.length
+      ? section(
+          'FEATURED',
+          c.featured.map((l) => ({ ...l, name: `[Featured] ${l.name}` })),
+          '',
+        )
+      : '',
     `The whole ranking: ${url(weekArchivePath(c.week_start))}`,
     '',
     section(`COMING NEXT WEEK (${isoWeekLabel(addWeeks(c.week_start, 1))})`, c.upcoming, 'Nothing scheduled yet.'),
@@ -104,8 +110,7 @@ export function issueText(c: IssueContent, baseUrl: string, unsubscribeUrl: stri
   ].join('\n');
 }
 
-const escape = (s: string) =>
-  s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
+const escape = (s: string) => s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
 
 /** The issue's HTML part: the same content with logos, for mail clients that show HTML. */
 export function issueHtml(c: IssueContent, baseUrl: string, unsubscribeUrl: string): string {

@@ -23,7 +23,11 @@ export const pauseBetweenBatchesMs = (pace: SendPace) => Math.ceil((60_000 * pac
  */
 export async function openIssue(db: Db, site: { id: number; key: string }, monday: string, pace: SendPace): Promise<boolean> {
   return db.transaction(async (trx) => {
-    const rows = await trx('newsletter_issues').insert({ site_id: site.id, week: monday }).onConflict(['site_id', 'week']).ignore().returning('id');
+    const rows = await trx('newsletter_issues')
+      .insert({ site_id: site.id, week: monday })
+      .onConflict(['site_id', 'week'])
+      .ignore()
+      .returning('id');
     if (rows.length === 0) return false;
     const week = isoWeekLabel(monday);
     await recordWorkflowStart(trx, {
@@ -82,7 +86,11 @@ export async function sendIssueBatch(
       .select('s.id', 's.email');
     let queued = 0;
     for (const s of subscribers) {
-      const fresh = await trx('newsletter_sends').insert({ issue_id: issue.id, subscriber_id: s.id }).onConflict(['issue_id', 'subscriber_id']).ignore().returning('subscriber_id');
+      const fresh = await trx('newsletter_sends')
+        .insert({ issue_id: issue.id, subscriber_id: s.id })
+        .onConflict(['issue_id', 'subscriber_id'])
+        .ignore()
+        .returning('subscriber_id');
       if (fresh.length === 0) continue;
       const unsubscribeUrl = absoluteUrl(c.baseUrl, paths.newsletterUnsubscribe(signUnsubscribe(key, s.id)));
       await queueMail(trx, {
@@ -90,14 +98,24 @@ export async function sendIssueBatch(
         subject: issueSubject(content),
         text: issueText(content, c.baseUrl, unsubscribeUrl),
         dedupeKey: issueMailKey(issue.id, s.id),
-        newsletter: { subscriberId: s.id, unsubscribeUrl, html: issueHtml(content, c.baseUrl, unsubscribeUrl), envelopeFrom: c.bounceAddress },
+        newsletter: {
+          subscriberId: s.id,
+          unsubscribeUrl,
+          html: issueHtml(content, c.baseUrl, unsubscribeUrl),
+          envelopeFrom: c.bounceAddress,
+        },
       });
       queued += 1;
     }
     const keys = subscribers.map((s) => issueMailKey(issue.id, s.id));
-    const mails = keys.length ? await trx('mail_outbox').whereIn('dedupe_key', keys).whereNull('sent_at').orderBy('id').select('id', 'dedupe_key') : [];
+    const mails = keys.length
+      ? await trx('mail_outbox').whereIn('dedupe_key', keys).whereNull('sent_at').orderBy('id').select('id', 'dedupe_key')
+      : [];
     for (const m of mails) {
-      await trx('newsletter_sends').where({ issue_id: issue.id, subscriber_id: Number(m.dedupe_key!.split(':')[2]) }).whereNull('mail_id').update({ mail_id: m.id });
+      await trx('newsletter_sends')
+        .where({ issue_id: issue.id, subscriber_id: Number(m.dedupe_key!.split(':')[2]) })
+        .whereNull('mail_id')
+        .update({ mail_id: m.id });
     }
     const done = subscribers.length < batchSize;
     if (done) await trx('newsletter_issues').where({ id: issue.id }).whereNull('finished_at').update({ finished_at: trx.fn.now() });

@@ -58,7 +58,9 @@ export async function subscribeByEmail(db: Db, rawEmail: string, c: SubscribeCon
 /** Whether a confirmation link would work now, without using it (a GET: link scanners open links too). */
 export async function confirmLinkState(db: Db, token: string, now: Date): Promise<'ok' | 'invalid' | 'expired'> {
   if (!isConfirmTokenShaped(token)) return 'invalid';
-  const row = await db('newsletter_subscribers').where({ confirm_token_hash: hashConfirmToken(token) }).first('confirm_expires_at');
+  const row = await db('newsletter_subscribers')
+    .where({ confirm_token_hash: hashConfirmToken(token) })
+    .first('confirm_expires_at');
   if (!row) return 'invalid';
   return row.confirm_expires_at && row.confirm_expires_at.getTime() >= now.getTime() ? 'ok' : 'expired';
 }
@@ -79,7 +81,10 @@ export async function confirmSubscription(db: Db, token: string, now: Date): Pro
     appError('newsletter_link_invalid', 'This confirmation link was already used, or it is incomplete. Nothing was changed.');
   if (!isConfirmTokenShaped(token)) throw invalid();
   return db.transaction(async (trx) => {
-    const row = await trx('newsletter_subscribers').where({ confirm_token_hash: hashConfirmToken(token) }).forUpdate().first();
+    const row = await trx('newsletter_subscribers')
+      .where({ confirm_token_hash: hashConfirmToken(token) })
+      .forUpdate()
+      .first();
     if (!row) throw invalid();
     if (!row.confirm_expires_at || row.confirm_expires_at.getTime() < now.getTime()) {
       throw appError('newsletter_link_expired', 'This confirmation link has expired. Subscribe again to get a new one.');
@@ -155,7 +160,12 @@ async function subscriptionOf(db: Db, siteId: number, person: Person): Promise<A
  * counts as confirmed; an account whose email is not confirmed yet goes through the mailed link
  * like anyone else.
  */
-export async function setAccountSubscription(db: Db, userId: number, subscribed: boolean, c: SubscribeContext): Promise<AccountSubscription> {
+export async function setAccountSubscription(
+  db: Db,
+  userId: number,
+  subscribed: boolean,
+  c: SubscribeContext,
+): Promise<AccountSubscription> {
   const person = await personOf(db, userId);
   const email = normal(person.email);
   if (!subscribed) {

@@ -103,7 +103,10 @@ export const newsletterPages: PageRoutes = (router, services) => {
     ctx.set('Cache-Control', 'public, max-age=300');
     await renderPage(ctx, services, {
       title: `Newsletter: the launches of the ${weekOfText(issue.week_start)}`,
-      meta: { description: `The weekly newsletter of ${issue.site.name} about the ${weekOfText(issue.week_start)}: the final top launches, the featured ones and the launches of the week after.`, canonical: ctx.path },
+      meta: {
+        description: `The weekly newsletter of ${issue.site.name} about the ${weekOfText(issue.week_start)}: the final top launches, the featured ones and the launches of the week after.`,
+        canonical: ctx.path,
+      },
       main: html`<p>The final results of the ${weekOfText(issue.week_start)}, as our subscribers got them.</p>
 <h2>Top launches</h2>${listings(issue.top, 'No launches this week.')}
 ${issue.featured.length ? html`<h2>Featured</h2>${listings(issue.featured, '', true)}` : ''}
@@ -135,7 +138,11 @@ export function newsletterPostsWithoutCsrf(router: RouteScope, services: WebServ
       const known = knownError(err);
       if (known?.code !== 'validation_failed') throw err;
       const message = known.errors?.[0]?.message ?? 'Enter an email address like name@example.com.';
-      return renderPage(ctx, services, { title: 'Weekly newsletter', status: 400, main: html`${errorSummary({ email: message })}${newsletterSignup(message, email.slice(0, 300))}` });
+      return renderPage(ctx, services, {
+        title: 'Weekly newsletter',
+        status: 400,
+        main: html`${errorSummary({ email: message })}${newsletterSignup(message, email.slice(0, 300))}`,
+      });
     }
     await renderPage(ctx, services, {
       title: 'Check your inbox',
