@@ -2,7 +2,8 @@ import test from 'ava';
 import type { Browser } from 'playwright-core';
 import { newsletterIssuePath } from '../../src/domain/newsletter/issue.ts';
 import { seriousViolations } from '../helpers/axe.ts';
-import { startBrowserTestEnv } from '../helpers/browser.ts';
+import { createVerifiedUser } from '../../src/auth/accounts.ts';
+import { signInOnPage, startBrowserTestEnv } from '../helpers/browser.ts';
 import type { TestEnv } from '../helpers/env.ts';
 import { closedWeek, insertFeatured, siteNamed } from '../helpers/newsletter.ts';
 import { mailsTo } from '../helpers/web.ts';
@@ -59,4 +60,23 @@ test('the web version of an issue fits 390 px and passes axe; featured launches 
   t.is((await page.locator('a[href^="/launches/"]').count()) > 0, true, 'a link to the archive page');
   t.is((await page.goto('/newsletter/2026/60'))?.status(), 404);
   t.is((await page.goto(newsletterIssuePath('2099-01-05')))?.status(), 404);
+});
+
+test('on /account a signed-in person subscribes with one click and unsubscribes again', async (t) => {
+  const email = `account-reader-${Date.now()}@example.com`;
+  await createVerifiedUser(db(), email, 'newsletter account password');
+  const page = await browser.newPage({ viewport: { width: 390, height: 800 }, baseURL: env.baseUrl });
+  t.teardown(() => page.close());
+  await signInOnPage(page, email, 'newsletter account password');
+  await page.goto('/account');
+  const section = page.locator('section[aria-labelledby="newsletter"]');
+  await section.getByRole('button', { name: 'Subscribe' }).click();
+  t.regex((await section.textContent()) ?? '', new RegExp(`You get it at ${email.replace(/\./g, '\\.')}`));
+  t.deepEqual(await seriousViolations(page), [], 'axe on /account');
+  t.true(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), '/account fits');
+  const row = await db()('newsletter_subscribers').where({ email }).first();
+  t.not(row!.confirmed_at, null, 'the confirmed account email counts as confirmed');
+  t.is((await mailsTo(db(), email)).length, 0, 'no confirmation mail');
+  await section.getByRole('button', { name: 'Unsubscribe' }).click();
+  t.regex((await section.textContent()) ?? '', /You do not get it/);
 });
