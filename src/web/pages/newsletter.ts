@@ -13,6 +13,7 @@ import { addWeeks, isoWeekLabel, weekOfText } from '../../operations/read-models
 import {
   confirmLink,
   newsletterIssue,
+  newsletterIssuePath,
   newsletterUnsubscribeLink,
   SUBSCRIBE_ANSWER,
   weekOfIssuePath,
@@ -24,6 +25,7 @@ import { csrfToken } from '../csrf.ts';
 import { formBody, formString } from '../forms.ts';
 import { html, type SafeHtml } from '../html.ts';
 import { invokeForPage, maxLengthOf, pageContext } from '../invoke.ts';
+import { keptForVisitors } from '../page-cache.ts';
 import { renderPage } from '../render.ts';
 import { requireUser } from '../session.ts';
 import type { WebServices } from '../web-services.ts';
@@ -95,26 +97,33 @@ export const newsletterPages: PageRoutes = (router, services) => {
 <form method="post" action="${paths.newsletterUnsubscribe(token)}"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Unsubscribe</button></form>`,
     });
   });
-  router.get('/newsletter/{year}/{week}', async function showIssue(ctx) {
-    const monday = weekOfIssuePath(String(ctx.params.year), String(ctx.params.week));
-    const c = await pageContext(ctx, services);
-    const issue = monday ? await newsletterIssue(c, monday) : null;
-    if (!issue) return notFoundIssue(ctx, services);
-    ctx.set('Cache-Control', 'public, max-age=300');
-    await renderPage(ctx, services, {
-      title: `Newsletter: the launches of the ${weekOfText(issue.week_start)}`,
-      meta: {
-        description: `The weekly newsletter of ${issue.site.name} about the ${weekOfText(issue.week_start)}: the final top launches, the featured ones and the launches of the week after.`,
-        canonical: ctx.path,
-      },
-      main: html`<p>The final results of the ${weekOfText(issue.week_start)}, as our subscribers got them.</p>
+  router.get(
+    '/newsletter/{year}/{week}',
+    // An issue never changes once its week is closed: visitors get a kept copy, as of the archive's pages.
+    keptForVisitors(
+      services,
+      (ctx) => `newsletter:${ctx.params.year}:${ctx.params.week}`,
+      async function showIssue(ctx) {
+        const monday = weekOfIssuePath(String(ctx.params.year), String(ctx.params.week));
+        const c = await pageContext(ctx, services);
+        const issue = monday ? await newsletterIssue(c, monday) : null;
+        if (!issue) return notFoundIssue(ctx, services);
+        await renderPage(ctx, services, {
+          title: `Newsletter: the launches of the ${weekOfText(issue.week_start)}`,
+          meta: {
+            description: `The weekly newsletter of ${issue.site.name} about the ${weekOfText(issue.week_start)}: the final top launches, the featured ones and the launches of the week after.`,
+            canonical: newsletterIssuePath(issue.week_start),
+          },
+          main: html`<p>The final results of the ${weekOfText(issue.week_start)}, as our subscribers got them.</p>
 <h2>Top launches</h2>${listings(issue.top, 'No launches this week.')}
 ${issue.featured.length ? html`<h2>Featured</h2>${listings(issue.featured, '', true)}` : ''}
 <p><a href="${weekArchivePath(issue.week_start)}">The whole ranking of the week</a></p>
 <h2>Coming next week <span class="muted">(${isoWeekLabel(addWeeks(issue.week_start, 1))})</span></h2>${listings(issue.upcoming, 'Nothing scheduled yet.')}
 ${newsletterSignup()}`,
-    });
-  });
+        });
+      },
+    ),
+  );
   router.post(paths.accountNewsletter, requireUser(services), async function saveAccountNewsletter(ctx) {
     await invokeForPage(ctx, services, setNewsletterSubscriptionOp, { subscribed: formString(formBody(ctx), 'subscribed') === 'true' });
     ctx.status = 303;
