@@ -12,6 +12,7 @@ import { EDITS_LIST_USAGE, editsList } from './edits-list.ts';
 import { FLOWS_USAGE, runFlowsCommand } from './flows.ts';
 import { LAUNCH_OPTIONS, LAUNCHES_USAGE, runLaunchCommand } from './launches.ts';
 import { LISTINGS_IMPORT_USAGE, listingsImport } from './listings-import.ts';
+import { NEWSLETTER_USAGE, runNewsletterCommand } from './newsletter.ts';
 import { ORDER_SUPPORT_USAGE, runOrderSupportCommand } from './order-support.ts';
 import type { Services } from '../services.ts';
 import { ORDER_OPTIONS, ORDERS_USAGE, OrderUsageError, runOrderCommand } from './orders.ts';
@@ -33,7 +34,8 @@ ${CLAIMS_USAGE}
 ${ORDERS_USAGE}
 ${ORDER_SUPPORT_USAGE}
 ${FLOWS_USAGE}
-${STAFF_USAGE}`;
+${STAFF_USAGE}
+${NEWSLETTER_USAGE}`;
 
 /** Runs one admin command; returns the process exit code. Output is for scripts: the key alone on the last line. */
 export async function runAdmin(db: Db, argv: string[], services?: Services): Promise<number> {
@@ -63,6 +65,8 @@ export async function runAdmin(db: Db, argv: string[], services?: Services): Pro
     if (questions !== null) return questions;
     const sites = await runSiteCommand(db, command, values);
     if (sites !== null) return sites;
+    const newsletter = await runNewsletterCommand(db, command, values);
+    if (newsletter !== null) return newsletter;
     const staff = services ? await runStaffCommand(services, command, values) : null;
     if (staff !== null) return staff;
     if (services) {

@@ -99,6 +99,8 @@ export interface Config {
   mail: { smtpUrl: string | undefined; from: string; sweepIntervalMs: number };
   updates: { fanOutBatchSize: number; mailWindowSeconds: number };
   comments: CommentSettings;
+  /** The weekly newsletter (docs/newsletter.md). */
+  newsletter: NewsletterSettings;
   /** Per-account limits of create_draft and post_listing_update (429 quota_exceeded). */
   quotas: QuotaSettings;
   /** The /dev/mailbox pages: DEV_MAILBOX, else only on a loopback BASE_URL without SMTP, outside production. */
@@ -117,6 +119,17 @@ export interface Config {
   workflowStarts: WorkflowStartConfig;
   /** "Continue with GitHub / Google": the configured providers (see social-sign-in.ts). */
   socialSignIn: SocialSignInConfig;
+}
+
+/** The weekly newsletter's sending pace, bounce address and subscribe limits. */
+export interface NewsletterSettings {
+  batchSize: number;
+  perMinute: number;
+  /** Envelope sender of newsletter mail; null: the From address. */
+  bounceAddress: string | null;
+  confirmResendMinutes: number;
+  confirmHours: number;
+  subscribesPerIpPerHour: number;
 }
 
 /** One phase of a claim's own checks: every `everyMs` until `untilMs` after the claim started. */
@@ -196,6 +209,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxLinks: e.COMMENTS_MAX_LINKS,
       perAccountPerHour: e.COMMENTS_PER_ACCOUNT_PER_HOUR,
       perNetworkPerHour: e.COMMENTS_PER_NETWORK_PER_HOUR,
+    },
+    newsletter: {
+      batchSize: e.NEWSLETTER_BATCH_SIZE,
+      perMinute: e.NEWSLETTER_PER_MINUTE,
+      bounceAddress: e.NEWSLETTER_BOUNCE_ADDRESS ?? null,
+      confirmResendMinutes: e.NEWSLETTER_CONFIRM_RESEND_MINUTES,
+      confirmHours: e.NEWSLETTER_CONFIRM_HOURS,
+      subscribesPerIpPerHour: e.NEWSLETTER_SUBSCRIBES_PER_IP_PER_HOUR,
     },
     quotas: {
       draftsInFlight: e.DRAFTS_MAX_IN_FLIGHT,

@@ -167,6 +167,40 @@ export const EnvSchema = z.object({
     .max(1000)
     .default(100)
     .describe('Followers told per activity call when a listing update fans out.'),
+  NEWSLETTER_BATCH_SIZE: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .default(100)
+    .describe('Newsletter mails queued and sent per batch (one activity call); keep it within what the mail relay accepts at once.'),
+  NEWSLETTER_PER_MINUTE: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(600)
+    .describe(
+      "Newsletter mails sent per minute at most: the workflow waits between batches (on Temporal's clock) to keep to the relay's rate.",
+    ),
+  NEWSLETTER_BOUNCE_ADDRESS: z
+    .email()
+    .optional()
+    .describe(
+      'Envelope sender (Return-Path) of newsletter mail, where bounces and complaints go; mark such an address bounced with `admin newsletter:bounced` (docs/newsletter.md). Unset: the MAIL_FROM address.',
+    ),
+  NEWSLETTER_CONFIRM_RESEND_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(15)
+    .describe('A second subscribe of an unconfirmed address re-sends the confirmation mail at most once per this many minutes.'),
+  NEWSLETTER_CONFIRM_HOURS: z.coerce.number().int().min(1).default(72).describe('How long a newsletter confirmation link works.'),
+  NEWSLETTER_SUBSCRIBES_PER_IP_PER_HOUR: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(20)
+    .describe('Newsletter subscribe requests one client address may make per hour (429 beyond).'),
   DRAFTS_MAX_IN_FLIGHT: z.coerce
     .number()
     .int()

@@ -11,3 +11,4 @@ export type * from './webhooks/tables.ts';
 export type * from './staff/tables.ts';
 export type * from './comments/tables.ts';
 export type * from './sign-in/tables.ts';
+export type * from './newsletter/tables.ts';

@@ -36,6 +36,16 @@ export const ERROR_CATALOGUE = {
     title: 'This unsubscribe link does not work',
     action: 'Use the whole link from the mail, or sign in and choose your mails on your account page.',
   },
+  newsletter_link_invalid: {
+    status: 400,
+    title: 'This newsletter link does not work',
+    action: 'Use the whole link from the latest mail, or subscribe again to get a new one.',
+  },
+  newsletter_link_expired: {
+    status: 400,
+    title: 'This confirmation link has expired',
+    action: 'Subscribe again to get a new confirmation mail.',
+  },
   unsupported_image: { status: 400, title: 'Unsupported image', action: 'Upload a JPEG, PNG or WebP image.' },
   image_too_many_pixels: { status: 400, title: 'Bad request', action: 'Scale the image down and upload it again.' },
   image_too_small: { status: 400, title: 'Bad request', action: 'Upload a larger image.' },

@@ -41,6 +41,11 @@ export const paths = {
   /** The mail section of the account page, and the form that changes it. */
   mailPreferences: '/account#mail',
   changeMailPreferences: '/account/mail',
+  /** The weekly newsletter: the subscribe form's target, its two mailed links, the account's switch. */
+  newsletter: '/newsletter',
+  newsletterConfirm: (token: string) => `/newsletter/confirm/${encodeURIComponent(token)}`,
+  newsletterUnsubscribe: (token: string) => `/newsletter/unsubscribe/${encodeURIComponent(token)}`,
+  accountNewsletter: '/account/newsletter',
   devMailbox: '/dev/mailbox',
   api: '/api/v1',
   /** A REST route of the registry, e.g. `apiRoute('/listings/12/follow')`. */

@@ -60,6 +60,9 @@ interface DueMail {
   mail_kind: string | null;
   listing_id: number | null;
   list_unsubscribe: string | null;
+  body_html: string | null;
+  envelope_from: string | null;
+  newsletter_subscriber_id: number | null;
 }
 
 /**
@@ -67,6 +70,7 @@ interface DueMail {
  * it is about). Checked here, at delivery, so a stop also holds back what was queued before it.
  */
 async function stoppedSinceQueued(trx: Db, row: DueMail): Promise<boolean> {
+  if (row.newsletter_subscriber_id !== null) return newsletterStopped(trx, row.newsletter_subscriber_id);
   if (row.mail_kind === null || row.recipient_id === null) return false;
   const stop = await trx('mail_stops')
     .where({ user_id: row.recipient_id, kind: row.mail_kind })
@@ -76,6 +80,17 @@ async function stoppedSinceQueued(trx: Db, row: DueMail): Promise<boolean> {
     })
     .first('id');
   return stop !== undefined;
+}
+
+/** Whether a newsletter subscriber left, or their address bounced, since their mail was queued. */
+async function newsletterStopped(trx: Db, subscriberId: number): Promise<boolean> {
+  const live = await trx('newsletter_subscribers as s')
+    .where('s.id', subscriberId)
+    .whereNotNull('s.confirmed_at')
+    .whereNull('s.unsubscribed_at')
+    .whereNotExists((q) => q.select(trx.raw('1')).from('newsletter_bounces as b').whereRaw('b.email = s.email'))
+    .first('s.id');
+  return live === undefined;
 }
 
 /** Claims, sends and records one due mail; null when none is due. */
@@ -88,7 +103,20 @@ function deliverOne(db: Db, mailer: Mailer, ids: number[] | undefined): Promise<
       .orderBy('id')
       .forUpdate()
       .skipLocked()
-      .first('id', 'to_address', 'subject', 'body_text', 'attempts', 'recipient_id', 'mail_kind', 'listing_id', 'list_unsubscribe');
+      .first(
+        'id',
+        'to_address',
+        'subject',
+        'body_text',
+        'attempts',
+        'recipient_id',
+        'mail_kind',
+        'listing_id',
+        'list_unsubscribe',
+        'body_html',
+        'envelope_from',
+        'newsletter_subscriber_id',
+      );
     if (ids) query.whereIn('id', ids);
     const row: DueMail | undefined = await query;
     if (!row) return null;
@@ -104,6 +132,8 @@ function deliverOne(db: Db, mailer: Mailer, ids: number[] | undefined): Promise<
       subject: row.subject,
       text: row.body_text,
       listUnsubscribe: row.list_unsubscribe,
+      html: row.body_html,
+      envelopeFrom: row.envelope_from,
     };
     const attempts = row.attempts + 1;
     try {

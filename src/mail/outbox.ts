@@ -21,6 +21,20 @@ export interface OutgoingMail {
   dedupeKey?: string;
   /** Set on every mail that is not a direct answer to the person's own action. */
   unsubscribe?: MailUnsubscribe;
+  /** A newsletter mail (docs/newsletter.md): its subscriber, one-click URL, HTML part and bounce address. */
+  newsletter?: NewsletterMail;
+}
+
+/**
+ * What makes a newsletter mail: the subscriber it is for (delivery drops the mail once they left
+ * or their address bounced), the one-click URL sent as `List-Unsubscribe`, an HTML alternative to
+ * the text, and the envelope sender (Return-Path) bounces and complaints go to.
+ */
+export interface NewsletterMail {
+  subscriberId: number;
+  unsubscribeUrl: string;
+  html: string;
+  envelopeFrom: string | null;
 }
 
 /**
@@ -36,6 +50,14 @@ export async function queueMail(db: Db, mail: OutgoingMail): Promise<boolean> {
       body_text: mail.text,
       dedupe_key: mail.dedupeKey ?? null,
       ...(stop ? { recipient_id: stop.recipientId, mail_kind: stop.kind, listing_id: stop.listingId, list_unsubscribe: stop.url } : {}),
+      ...(mail.newsletter
+        ? {
+            newsletter_subscriber_id: mail.newsletter.subscriberId,
+            list_unsubscribe: mail.newsletter.unsubscribeUrl,
+            body_html: mail.newsletter.html,
+            envelope_from: mail.newsletter.envelopeFrom,
+          }
+        : {}),
     })
     .onConflict('dedupe_key')
     .ignore()

@@ -9,6 +9,10 @@ export interface OutboxMail {
   text: string;
   /** The one-click unsubscribe URL of a stoppable mail; null or absent for transactional mail. */
   listUnsubscribe?: string | null;
+  /** An HTML alternative to `text` (multipart/alternative); null or absent: text only. */
+  html?: string | null;
+  /** Envelope sender (Return-Path) where bounces go; null or absent: the From address. */
+  envelopeFrom?: string | null;
 }
 
 /**
@@ -58,6 +62,8 @@ export function createMailer(config: Pick<Config, 'mail' | 'baseUrl'>): Mailer |
         to: mail.to,
         subject: mail.subject,
         text: mail.text,
+        ...(mail.html ? { html: mail.html } : {}),
+        ...(mail.envelopeFrom ? { envelope: { from: mail.envelopeFrom, to: mail.to } } : {}),
         headers: unsubscribeHeaders(mail.listUnsubscribe),
         // Stable per outbox row: should a crash ever resend a mail, receivers can tell it is the same one.
         messageId: `<outbox-${mail.id}@${host}>`,

@@ -7,6 +7,7 @@ import { listingEditOperations } from './listing-edits.ts';
 import { listingMediaOperations } from './listing-media.ts';
 import { listingOperations } from './listings.ts';
 import { mailPreferenceOperations } from './mail-preferences.ts';
+import { newsletterOperations } from './newsletter.ts';
 import type { Operation } from './operation.ts';
 import { orderOperations } from './orders.ts';
 import { publicOperations } from './public.ts';
@@ -46,6 +47,7 @@ export const operations: readonly Operation[] = [
   ...statsOperations,
   ...mailPreferenceOperations,
   ...signInIdentityOperations,
+  ...newsletterOperations,
   ...staffOrderOperations,
   ...staffAuditOperations,
   ...staffClaimOperations,

@@ -19,6 +19,7 @@ import {
   listingImportWorkflowId,
   listingLaunchWorkflowId,
   listingUpdateWorkflowId,
+  newsletterWorkflowId,
   orderWorkflowId,
   webhookDeliveryWorkflowId,
 } from '../workflows/contracts/workflow-ids.ts';
@@ -30,6 +31,7 @@ import {
   importSummary,
   launchSummary,
   listingUpdateSummary,
+  newsletterSummary,
   orderSummary,
   webhookDeliverySummary,
 } from '../workflows/summaries.ts';
@@ -168,6 +170,16 @@ export function createWorkflowStarter(options: TemporalClientOptions): WorkflowS
         workflowIdConflictPolicy: 'USE_EXISTING',
         staticSummary: listingUpdateSummary(updateId, listingId),
         typedSearchAttributes: [{ key: LISTING_ID, value: listingId }],
+      });
+    },
+    async startNewsletter(input) {
+      await startBounded('newsletterWorkflow', {
+        taskQueue: TASK_QUEUES.ranking,
+        workflowId: newsletterWorkflowId(input.siteKey, input.week),
+        args: [input],
+        workflowIdConflictPolicy: 'USE_EXISTING',
+        staticSummary: newsletterSummary(input.siteKey, input.week),
+        typedSearchAttributes: [{ key: SITE_KEY, value: input.siteKey }],
       });
     },
     async startClaim({ listingId, slug, ...input }) {

@@ -10,6 +10,7 @@ import { createListingUpdateActivities } from '../activities/listing-updates.ts'
 import { createMailActivities } from '../activities/mail.ts';
 import { createRankingActivities } from '../activities/ranking.ts';
 import { createMaintenanceActivities } from '../activities/maintenance.ts';
+import { createNewsletterActivities } from '../activities/newsletter.ts';
 import { createOrderActivities } from '../activities/orders.ts';
 import { createWebhookActivities } from '../activities/webhooks.ts';
 import { startMailSweeper } from '../mail/sweeper.ts';
@@ -92,6 +93,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
       ...createRankingActivities({ db: deps.db, config: deps.config, clock: deps.clock }),
       ...createMailActivities({ db: deps.db, mailer }),
       ...createMaintenanceActivities({ db: deps.db, clock: deps.clock }),
+      ...createNewsletterActivities({ db: deps.db, config: deps.config }),
     },
   });
   deps.log.info({ schedules: await ensureSchedules(connection, deps.namespace) }, 'schedules in place');

@@ -149,6 +149,8 @@ async function makeStart(workflows: WorkflowStarter, config: Pick<Config, 'webho
       return workflows.startClaim(start.input as Parameters<WorkflowStarter['startClaim']>[0]);
     case 'listing-update':
       return workflows.startListingUpdate(start.input.updateId, start.input.batchSize, start.input.listingId);
+    case 'newsletter':
+      return workflows.startNewsletter(start.input);
     case 'webhook-delivery': {
       const { retry } = config.webhooks;
       const { deliveryId, round, listingId, replace } = start.input;

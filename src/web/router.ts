@@ -8,6 +8,7 @@ import { multipartForms } from './multipart.ts';
 import { founderPhotoUpload } from './pages/founder-profile.ts';
 import { listingMediaUploads } from './pages/listing-media.ts';
 import { pageModules } from './pages/index.ts';
+import { newsletterPostsWithoutCsrf } from './pages/newsletter.ts';
 import { oneClickUnsubscribe } from './pages/unsubscribe.ts';
 import type { PageRoutes } from './pages/page-routes.ts';
 import { renderPage } from './render.ts';
@@ -37,6 +38,7 @@ export function webPages(router: Router, services: WebServices, extraModules: Pa
     urlencodedForms(),
   ]);
   oneClickUnsubscribe(oneClick, services);
+  newsletterPostsWithoutCsrf(oneClick, services);
   return (ctx) =>
     pages.handle(ctx, async function notFoundPage() {
       throw appError('not_found', 'There is no page at this address.');

@@ -9,3 +9,4 @@ export { orderWorkflow } from './order.ts';
 export { maintenanceWorkflow } from './maintenance.ts';
 export { siteVoteScanWorkflow, voteScanWorkflow } from './vote-scan.ts';
 export { webhookDeliveryWorkflow } from './webhook-delivery.ts';
+export { newsletterWorkflow } from './newsletter.ts';

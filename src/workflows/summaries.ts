@@ -33,3 +33,6 @@ export const siteVoteScanSummary = (siteKey: string, week: string) => `Vote scan
 /** `webhook-delivery:{id}`: "Webhook delivery 9", "Webhook delivery 9, redelivery 1". */
 export const webhookDeliverySummary = (deliveryId: number, round: number) =>
   `Webhook delivery ${deliveryId}${round > 0 ? `, redelivery ${round}` : ''}`;
+
+/** `newsletter:{site}:{week}`: "Newsletter of main about 2026-W47". */
+export const newsletterSummary = (siteKey: string, week: string) => `Newsletter of ${siteKey} about ${week}`;

@@ -3,6 +3,7 @@ import { weeklyCloseWorkflowId } from './contracts/workflow-ids.ts';
 import { siteWeeklyCloseSummary } from './summaries.ts';
 import { executeChild, patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { MailActivities } from '../activities/mail.ts';
+import type { NewsletterActivities } from '../activities/newsletter.ts';
 import type { RankingActivities } from '../activities/ranking.ts';
 import { addWeeks, isoWeekLabel, isoWeekMonday, isoWeekStart } from './contracts/weeks.ts';
 
@@ -11,6 +12,10 @@ const DELIVERY_TIMEOUT = '10 minutes';
 const RANKING_QUEUE = 'ranking';
 
 const { siteKeys, freezeWeek, tellTopOwners, scanVotes } = proxyActivities<RankingActivities>({
+  startToCloseTimeout: STEP_TIMEOUT,
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
+});
+const { openNewsletterIssue } = proxyActivities<NewsletterActivities>({
   startToCloseTimeout: STEP_TIMEOUT,
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
@@ -58,7 +63,8 @@ export async function weeklyCloseWorkflow(input: WeeklyCloseInput = {}): Promise
 
 /**
  * Closes one site's week: scans its votes once more (the last hour since the hourly scan), freezes
- * its ranking into weekly_results, then tells the owners of the top three and sends their mail.
+ * its ranking into weekly_results, tells the owners of the top three and sends their mail, then
+ * opens the week's newsletter issue.
  * Every step is idempotent, so running it again changes nothing.
  */
 export async function siteWeeklyCloseWorkflow(input: { siteKey: string; week: string }): Promise<SiteCloseResult> {
@@ -68,6 +74,8 @@ export async function siteWeeklyCloseWorkflow(input: { siteKey: string; week: st
   const frozen = await freezeWeek(input.siteKey, monday);
   const { told, mailIds } = await tellTopOwners(input.siteKey, monday);
   if (mailIds.length > 0) await deliverMail(mailIds);
+  // The week's newsletter (its own workflow, started through the workflow-start outbox).
+  if (patched('newsletter')) await openNewsletterIssue(input.siteKey, monday);
   return { siteKey: input.siteKey, week: input.week, results: frozen.results, inserted: frozen.inserted, told };
 }
 

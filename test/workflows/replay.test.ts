@@ -112,6 +112,23 @@ test('a history where delivery came before telling fails the replay', async (t) 
   await t.throwsAsync(replay(history, 'tampered'));
 });
 
+// newsletterWorkflow: the last run (after continue-as-new) of a send in batches with pauses
+// (test/workflows/newsletter.test.ts).
+test('newsletterWorkflow replays: batches, their delivery and the pause between them', async (t) => {
+  const history = await recorded('newsletter-workflow.json');
+  t.deepEqual(activitiesOf(history), ['sendNewsletterBatch', 'deliverMail', 'sendNewsletterBatch', 'deliverMail']);
+  t.true(
+    history.events!.some((e) => e.timerStartedEventAttributes),
+    'the pause is a timer',
+  );
+  await t.notThrowsAsync(replay(history, 'newsletter'));
+});
+
+test('a history that delivered before queueing fails the newsletter replay', async (t) => {
+  const history = withScheduled(await recorded('newsletter-workflow.json'), 0, 'deliverMail');
+  await t.throwsAsync(replay(history, 'tampered'));
+});
+
 // weeklyCloseWorkflow and siteWeeklyCloseWorkflow: a real close of two sites
 // (test/workflows/weekly-close.test.ts).
 test('weeklyCloseWorkflow replays: one child per site', async (t) => {

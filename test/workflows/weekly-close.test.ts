@@ -17,7 +17,8 @@ import { insertLiveListing } from '../helpers/listings.ts';
 import { startTestSmtp, type TestSmtp } from '../helpers/smtp.ts';
 import { shiftIntoPast, voters } from '../helpers/votes.ts';
 import { mailsTo } from '../helpers/web.ts';
-import { recordHistory, temporalClient } from '../helpers/workflows.ts';
+import { confirmedSubscribers } from '../helpers/newsletter.ts';
+import { recordHistory, temporalClient, workflowResult } from '../helpers/workflows.ts';
 import { eventually } from '../helpers/eventually.ts';
 
 /** The weekly close against the Temporal dev server: the Schedule, the per-site workflows, idempotency, the owners told. */
@@ -97,6 +98,7 @@ test.serial('closing a week twice gives the same results; only the top three own
   const makers = await pastLaunch('Makers Winner', 1, 2, 'makers');
   // Launched this week: not part of the closed week.
   await pastLaunch('Too Late', 9, 0);
+  const [reader] = await confirmedSubscribers(db(), 1);
 
   const { client, close } = await temporalClient(env);
   try {
@@ -126,6 +128,11 @@ test.serial('closing a week twice gives the same results; only the top three own
       [0, 0],
     );
     t.deepEqual(await results(monday), rowsOnce);
+    // Each close opened the site's newsletter once; its workflow sent the issue to the subscriber once.
+    t.deepEqual(await workflowResult(env, `newsletter:main:${week}`), { sent: 1 });
+    t.deepEqual(await workflowResult(env, `newsletter:makers:${week}`), { sent: 0 });
+    t.is((await db()('newsletter_issues').where({ week: monday })).length, 2);
+    await eventually('the issue delivered', () => smtp.countFor(reader!.email) === 1);
 
     // The per-site workflows carry their site as a search attribute.
     const child = await client.workflow.getHandle(`weekly-close:main:${week}`).describe();

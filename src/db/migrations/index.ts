@@ -39,6 +39,7 @@ import * as staffPasskeys from './041-staff-passkeys.ts';
 import * as claimDecisions from './042-claim-decisions.ts';
 import * as listingModeration from './043-listing-moderation.ts';
 import * as comments from './045-comments.ts';
+import * as newsletter from './047-newsletter.ts';
 import * as signInIdentities from './048-sign-in-identities.ts';
 
 interface Migration {
@@ -92,6 +93,7 @@ const migrations: Record<string, Migration> = {
   '042-claim-decisions': claimDecisions,
   '043-listing-moderation': listingModeration,
   '045-comments': comments,
+  '047-newsletter': newsletter,
   '048-sign-in-identities': signInIdentities,
 };
 

@@ -69,6 +69,9 @@ export interface MailOutboxTableRow {
   mail_kind: string | null;
   listing_id: number | null;
   list_unsubscribe: string | null;
+  body_html: string | null;
+  envelope_from: string | null;
+  newsletter_subscriber_id: number | null;
 }
 
 export interface MailStopTableRow {
@@ -159,6 +162,9 @@ declare module 'knex/types/tables.js' {
       | 'mail_kind'
       | 'listing_id'
       | 'list_unsubscribe'
+      | 'body_html'
+      | 'envelope_from'
+      | 'newsletter_subscriber_id'
     >;
     mail_stops: Table<MailStopTableRow, 'id' | 'listing_id' | 'created_at'>;
     notifications: Table<

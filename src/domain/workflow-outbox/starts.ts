@@ -9,7 +9,8 @@ export type WorkflowStart =
   // The claim's workflow input (claimWorkflowInput); its type stays with claims, which record through this module.
   | { kind: 'claim'; input: { claimId: number; listingId: number; slug: string } }
   | { kind: 'listing-update'; input: { updateId: number; batchSize: number; listingId: number } }
-  | { kind: 'webhook-delivery'; input: { deliveryId: number; round: number; listingId: number | null; replace: boolean } };
+  | { kind: 'webhook-delivery'; input: { deliveryId: number; round: number; listingId: number | null; replace: boolean } }
+  | { kind: 'newsletter'; input: { siteKey: string; week: string; batchSize: number; pauseMs: number } };
 
 export type WorkflowStartKind = WorkflowStart['kind'];
 

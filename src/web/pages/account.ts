@@ -8,6 +8,7 @@ import { listingNextStep, ownerPaths } from '../next-steps.ts';
 import { renderPage } from '../render.ts';
 import { currentUser, requireUser } from '../session.ts';
 import { mailPreferencesSection } from './mail-preferences.ts';
+import { accountNewsletterSection } from './newsletter.ts';
 import type { PageRoutes } from './page-routes.ts';
 
 /** Owners rarely have more; beyond this the overview says how many more there are. */
@@ -17,10 +18,11 @@ const LISTINGS_SHOWN = 50;
 export const accountPages: PageRoutes = (router, services) => {
   router.get('/account', requireUser(services), async function showAccount(ctx) {
     const user = (await currentUser(ctx, services))!;
-    const [keys, listings, mail] = await Promise.all([
+    const [keys, listings, mail, newsletter] = await Promise.all([
       listApiKeys(services.db, user.id),
       invokeForPage(ctx, services, listMyListingsOp, { page: 1, per_page: LISTINGS_SHOWN }),
       mailPreferencesSection(ctx, services),
+      accountNewsletterSection(ctx, services),
     ]);
     await renderPage(ctx, services, {
       title: 'Your account',
@@ -58,6 +60,7 @@ ${listings.total > LISTINGS_SHOWN && html`<p class="muted">The newest ${LISTINGS
 </section>`
 }
 ${mail}
+${newsletter}
 <p><a href="/forgot-password">Change your password</a> (we mail you a link; other sessions are signed out).</p>`,
     });
   });

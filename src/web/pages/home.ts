@@ -19,6 +19,7 @@ import { invokeForPage, pageContext } from '../invoke.ts';
 import { renderPage } from '../render.ts';
 import { currentUser } from '../session.ts';
 import { keptForVisitors } from '../page-cache.ts';
+import { newsletterSignup } from './newsletter.ts';
 import type { PageRoutes } from './page-routes.ts';
 import { pageNumber } from './updates.ts';
 
@@ -57,7 +58,8 @@ export const homePages: PageRoutes = (router, services) => {
             alternates: [{ type: 'text/calendar', title: 'Launch calendar', href: '/launches.ics' }],
           },
           main: html`${searchForm(q)}${body}
-<p class="muted">Owners and agents: every listing operation is in the <a href="/docs">API reference</a> (REST and MCP).</p>`,
+<p class="muted">Owners and agents: every listing operation is in the <a href="/docs">API reference</a> (REST and MCP).</p>
+${newsletterSignup()}`,
         });
       },
     ),

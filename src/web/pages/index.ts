@@ -26,6 +26,7 @@ import { launchesPages } from './launches.ts';
 import { archivePages } from './archive.ts';
 import { listingPages } from './listing.ts';
 import { mailPreferencePages } from './mail-preferences.ts';
+import { newsletterPages } from './newsletter.ts';
 import { listingStatsPages } from './listing-stats.ts';
 import { notificationPages } from './notifications.ts';
 import type { PageRoutes } from './page-routes.ts';
@@ -55,6 +56,7 @@ export const pageModules: PageRoutes[] = [
   emailLinkPages,
   accountPages,
   mailPreferencePages,
+  newsletterPages,
   apiKeyPages,
   secondFactorPages,
   passkeyPages,

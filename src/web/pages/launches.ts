@@ -23,6 +23,7 @@ import { invokeForPage, pageContext } from '../invoke.ts';
 import { renderPage } from '../render.ts';
 import type { WebServices } from '../web-services.ts';
 import { keptForVisitors } from '../page-cache.ts';
+import { newsletterSignup } from './newsletter.ts';
 import type { PageRoutes } from './page-routes.ts';
 import { voteControl } from './votes.ts';
 
@@ -75,7 +76,8 @@ export const launchesPages: PageRoutes = (router, services) => {
 ${featuredStrip(featured)}
 ${await rankingTable(ctx, services, board)}
 ${howTheRankingWorks()}
-${upcomingWeeksTable(upcoming.items)}`,
+${upcomingWeeksTable(upcoming.items)}
+${newsletterSignup()}`,
         });
       },
     ),

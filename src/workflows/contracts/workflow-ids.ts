@@ -34,3 +34,6 @@ export const weeklyCloseWorkflowId = (siteKey: string, week: string) => `weekly-
 
 /** One scan of one site's launch week for vote rings. */
 export const voteScanWorkflowId = (siteKey: string, week: string) => `vote-scan:${siteKey}:${week}`;
+
+/** The weekly newsletter of one site about one closed ISO week (`2026-W48`). */
+export const newsletterWorkflowId = (siteKey: string, week: string) => `newsletter:${siteKey}:${week}`;
