@@ -49,7 +49,7 @@ test('sign up, verify by mail, sign in, create a key, use it, revoke it, sign ou
   t.true(await page.getByText(email).isVisible());
 
   await page.getByRole('link', { name: 'Manage API keys' }).click();
-  await page.getByLabel('Name').fill('CI deploy');
+  await page.getByLabel('Name', { exact: true }).fill('CI deploy');
   await page.getByRole('checkbox', { name: /account:read/ }).check();
   await page.getByRole('button', { name: 'Create key' }).click();
   const key = (await page.locator('#new-key').textContent())!.trim();

@@ -199,6 +199,7 @@ test('the account overview links every page of the account area and the owner’
     '/account/keys',
     '/account/webhooks',
     '/account/claims',
+    '/account/sign-ins',
     '/account/connected-apps',
     '/updates',
   ]);
