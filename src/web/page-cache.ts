@@ -5,7 +5,7 @@ import type { RouteContext, RouteHandler } from '../http/router.ts';
 import { compress, compressedBody, sendCompressed } from './compressed.ts';
 import { pageContext } from './invoke.ts';
 import { currentUser, SESSION_COOKIE } from './session.ts';
-import type { KeptPage, VisitorPageCache } from './visitor-page-cache.ts';
+import { forgetChanged, type KeptPage, type VisitorPageCache } from './visitor-page-cache.ts';
 import type { WebServices } from './web-services.ts';
 
 /**
@@ -110,15 +110,14 @@ async function renderAside(ctx: RouteContext, handler: RouteHandler): Promise<Ke
 /**
  * Forgets what a vote on the listing `slug` in this process changes, so the counts visitors see
  * move at once: its own page and every page that ranks listings (all kept pages but the other
- * listings' own).
+ * listings' own). Other api processes forget the same pages when the vote's change notice reaches
+ * them (src/db/notify.ts, forgetChanged).
  */
 export function forgetKeptPages(services: WebServices, slug: string): void {
-  const own = `:${listingPageKey(slug)}`;
-  services.caches.visitorPages.forget((key) => !key.includes(':listing:') || key.endsWith(own));
+  forgetChanged(services.caches.visitorPages, { slug });
 }
 
-/** The key of a listing's own page among the kept pages of its site. */
-export const listingPageKey = (slug: string) => `listing:${slug.toLowerCase()}`;
+export { listingPageKey } from './visitor-page-cache.ts';
 
 /** Headers a response has for its request or its encoding alone: not kept with a page. */
 const OF_ONE_RESPONSE = new Set(['x-request-id', 'content-length', 'content-encoding', 'vary', 'set-cookie']);
