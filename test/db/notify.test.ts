@@ -2,7 +2,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import test from 'ava';
 import { pino } from 'pino';
 import { createDb, type Db } from '../../src/db/knex.ts';
-import { announceChange, announceListingChange, CHANGES_CHANNEL, LISTENER_NAME, listenForChanges, type ChangeNotice } from '../../src/db/notify.ts';
+import {
+  announceChange,
+  announceListingChange,
+  CHANGES_CHANNEL,
+  LISTENER_NAME,
+  listenForChanges,
+  type ChangeNotice,
+} from '../../src/db/notify.ts';
 import { createCaches, forgetNoticed } from '../../src/services.ts';
 import type { SearchEngine } from '../../src/domain/listings/search-port.ts';
 import { loadConfig } from '../../src/config/config.ts';
@@ -80,7 +87,12 @@ test.serial('a terminated LISTEN connection is made again, and its process told 
   const l = listener();
   t.teardown(() => l.changes.close());
   await until(() => l.changes.listening());
-  const pidOf = async () => (await db('pg_stat_activity').where({ application_name: `${LISTENER_NAME} ${process.pid}` }).first('pid'))?.pid;
+  const pidOf = async () =>
+    (
+      await db('pg_stat_activity')
+        .where({ application_name: `${LISTENER_NAME} ${process.pid}` })
+        .first('pid')
+    )?.pid;
   const first = await pidOf();
   t.truthy(first);
   await db.raw('SELECT pg_terminate_backend(?)', [first!]);
@@ -99,9 +111,22 @@ test('each notice forgets what the writing process forgets; a reconnection forge
   const keys = ['1:home', '1:listing:a', '1:listing:b', '2:home', '2:listing:a'];
   const keep = async () => {
     caches.visitorPages.forget();
-    for (const key of keys) await caches.visitorPages.get(key, async () => page, async () => page);
+    for (const key of keys)
+      await caches.visitorPages.get(
+        key,
+        async () => page,
+        async () => page,
+      );
   };
-  const kept = () => keys.filter((key) => caches.visitorPages.get(key, async () => null, async () => null) === page);
+  const kept = () =>
+    keys.filter(
+      (key) =>
+        caches.visitorPages.get(
+          key,
+          async () => null,
+          async () => null,
+        ) === page,
+    );
 
   await keep();
   await caches.leaderboard.get('x', async () => ({}) as never);

@@ -71,7 +71,11 @@ async function startApi(): Promise<ApiProcess> {
     child.kill('SIGKILL');
     await fs.rm(dataDir, { recursive: true, force: true });
   });
-  await until(() => output.includes('"api listening"'), 60_000, () => `the api did not start:\n${output}`);
+  await until(
+    () => output.includes('"api listening"'),
+    60_000,
+    () => `the api did not start:\n${output}`,
+  );
   return { child, baseUrl, output: () => output };
 }
 
@@ -94,7 +98,8 @@ const visitorPage = async (baseUrl: string, p: string) => {
   const res = await fetch(new URL(p, baseUrl), { redirect: 'manual' });
   return { status: res.status, $: load(await res.text()) };
 };
-const votesShown = async (baseUrl: string, slug: string) => (await visitorPage(baseUrl, `/listings/${slug}`)).$(`#vote-${slug} [data-votes]`).text();
+const votesShown = async (baseUrl: string, slug: string) =>
+  (await visitorPage(baseUrl, `/listings/${slug}`)).$(`#vote-${slug} [data-votes]`).text();
 const searchSlugs = async (baseUrl: string, q: string): Promise<string[]> => {
   const res = await api({ baseUrl }, 'GET', `/listings?q=${encodeURIComponent(q)}`);
   return (res.body.items as { slug: string }[]).map((i) => i.slug);
@@ -158,8 +163,14 @@ test('a vote, an edit and an unlisting through api A show on api B and in its se
       if (res.status !== 200) throw new Error(res.text);
       edited = performance.now();
     };
-    pageDelays.push(await delayUntil('an edit', edit, async () => (await visitorPage(b.baseUrl, `/listings/${slug}`)).$('body').text().includes(word)));
-    await until(async () => (await searchSlugs(b.baseUrl, word)).includes(slug), FRESHNESS_BOUND_MS * 2, () => 'edit not in B search');
+    pageDelays.push(
+      await delayUntil('an edit', edit, async () => (await visitorPage(b.baseUrl, `/listings/${slug}`)).$('body').text().includes(word)),
+    );
+    await until(
+      async () => (await searchSlugs(b.baseUrl, word)).includes(slug),
+      FRESHNESS_BOUND_MS * 2,
+      () => 'edit not in B search',
+    );
     searchDelays.push(performance.now() - edited);
   }
   report(t, 'edit → B page', pageDelays);
@@ -195,7 +206,11 @@ test('a vote, an edit and an unlisting through api A show on api B and in its se
 
   // B's LISTEN connection is terminated: it listens again (a new backend) and learns of the next vote.
   const listenerOf = async (child: ChildProcess): Promise<number | undefined> =>
-    (await db('pg_stat_activity').where({ application_name: `${LISTENER_NAME} ${child.pid}` }).first('pid'))?.pid;
+    (
+      await db('pg_stat_activity')
+        .where({ application_name: `${LISTENER_NAME} ${child.pid}` })
+        .first('pid')
+    )?.pid;
   const killed = await listenerOf(b.child);
   t.truthy(killed, "B's LISTEN connection is in pg_stat_activity");
   t.true((await db.raw('SELECT pg_terminate_backend(?) AS done', [killed!])).rows[0].done);

@@ -160,5 +160,9 @@ export async function applyDiscounts(db: Db | Knex.Transaction, siteId: number, 
      RETURNING l.id`,
     { siteId, weekStart, listingId: listingId ?? null },
   );
-  await announceListingChange(db, 'votes', (rows as { id: number }[]).map((r) => r.id));
+  await announceListingChange(
+    db,
+    'votes',
+    (rows as { id: number }[]).map((r) => r.id),
+  );
 }
