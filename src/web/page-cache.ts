@@ -14,7 +14,8 @@ import type { WebServices } from './web-services.ts';
  * process renders each page once per PAGE_CACHE_TTL_MS and sends the others the kept copy,
  * compressed (brotli or gzip) for the clients that ask (src/web/visitor-page-cache.ts). Signed-in
  * people and `?notice=` pages always get a fresh render; a vote or an unvote in this process
- * forgets the copies it changes. Once a page is kept, the lane in front of the app (keptPageLane)
+ * forgets the copies it changes, and the change notice of a write in any process makes every api
+ * process forget them (src/db/notify.ts, forgetNoticed in src/services.ts). Once a page is kept, the lane in front of the app (keptPageLane)
  * answers its visitors.
  */
 
