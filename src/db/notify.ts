@@ -88,7 +88,10 @@ export function listenForChanges(options: ChangeListenerOptions): ChangeListener
   let closed = false;
   let failures = 0;
   let retry: NodeJS.Timeout | undefined;
-  const ping = setInterval(() => client?.query('SELECT 1').catch((err: Error) => lost(client!, err)), pingMs).unref();
+  const ping = setInterval(() => {
+    const pinged = client;
+    if (up && pinged) pinged.query('SELECT 1').catch((err: Error) => lost(pinged, err));
+  }, pingMs).unref();
 
   function lost(dropped: pg.Client, err: Error | undefined): void {
     if (client !== dropped) return;
