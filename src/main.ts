@@ -134,6 +134,8 @@ async function startRoles(services: Services, endpoints: Endpoints, roles: { api
     stops.push({ name: 'workers', stop: () => workers.shutdown() });
   }
   if (roles.api) {
+    // Before the first request: what other processes change from now on reaches this one's copies.
+    services.listenForChanges();
     const [{ createApp }, { operations }, { createHttpServer }, { drainServer }, { startMetricsServer }, { devMailboxNotice }] =
       await Promise.all([
         import('./app.ts'),

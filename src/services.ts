@@ -4,6 +4,7 @@ import { createAppSecrets, type AppSecrets } from './auth/secrets.ts';
 import { loadOAuthKeys, type OAuthKeys } from './auth/oauth/keys.ts';
 import type { Config } from './config/config.ts';
 import { createDb, type Db } from './db/knex.ts';
+import { listenForChanges, type ChangeListener, type ChangeNotice } from './db/notify.ts';
 import type { SearchEngine, WorkflowStarter } from './domain/ports.ts';
 import { createMailer, type Mailer } from './mail/smtp.ts';
 import type { Dispatcher } from 'undici';
@@ -26,7 +27,7 @@ import { createBrowseCaches } from './domain/browse/browse-caches.ts';
 import { createBillboardCache } from './domain/orders/placements.ts';
 import { createLeaderboardCache } from './domain/ranking/leaderboard.ts';
 import { createSitesCache } from './domain/sites/sites.ts';
-import { VisitorPageCache } from './web/visitor-page-cache.ts';
+import { forgetChanged, VisitorPageCache } from './web/visitor-page-cache.ts';
 
 /** Long-lived handles of one process, created once and passed down. */
 export interface Services {
@@ -60,6 +61,11 @@ export interface Services {
   media: MediaStore;
   /** Where time-dependent rules read "now" (the system clock; tests may give a ManualClock). */
   clock: Clock;
+  /**
+   * Starts listening for the change notices of every process (src/db/notify.ts), which make this
+   * one forget what they changed in its caches, kept pages and search index; once, in api roles.
+   */
+  listenForChanges(): ChangeListener;
   /** Writes what is buffered (the page counters), stops the timers, closes the pools. */
   close(): Promise<void>;
 }
@@ -92,6 +98,8 @@ export function createServices(config: Config, endpoints: Endpoints, log = creat
   const secrets = createAppSecrets(db);
   const pageCounters = createPageCounters(db, secrets, log, { enabled: options.countPageViews ?? true });
   const workflowStarts = createWorkflowDispatcher({ db, databaseUrl: endpoints.databaseUrl, workflows, config, log });
+  const search = createSearchEngine(db, config.search);
+  let changes: ChangeListener | undefined;
   return {
     config,
     db,
@@ -101,7 +109,7 @@ export function createServices(config: Config, endpoints: Endpoints, log = creat
     oauthKeys,
     authenticate: createAuthenticator(db, config, oauthKeys, caches),
     metrics: createMetrics(db),
-    search: createSearchEngine(db, config.search),
+    search,
     payments: createPaymentProvider(db, config),
     mailer,
     caches,
@@ -112,7 +120,16 @@ export function createServices(config: Config, endpoints: Endpoints, log = creat
     pageCounters,
     media: createPostgresMediaStore(db),
     clock: options.clock ?? systemClock,
+    listenForChanges() {
+      return (changes ??= listenForChanges({
+        databaseUrl: endpoints.databaseUrl,
+        log,
+        onNotice: (notice) => forgetNoticed(caches, search, notice),
+        onListening: () => forgetNoticed(caches, search, null),
+      }));
+    },
     async close() {
+      await changes?.close();
       await pageCounters.close();
       await workflowStarts.stop();
       await workflows.close().catch(() => {});
@@ -148,3 +165,38 @@ export function createCaches(config: Pick<Config, 'cache'>) {
 }
 
 export type Caches = ReturnType<typeof createCaches>;
+
+/**
+ * Forgets what a change notice says changed, as the process that made the change forgets it; null
+ * (notices may have been missed while the connection was down) forgets everything kept.
+ */
+export function forgetNoticed(caches: Caches, search: SearchEngine, notice: ChangeNotice | null): void {
+  if (notice === null) return forgetEverything(caches, search);
+  switch (notice.what) {
+    case 'votes':
+      search.changed?.();
+      return forgetChanged(caches.visitorPages, notice);
+    case 'listing':
+    case 'listings':
+      search.changed?.();
+      // `listings` has no slug: every kept page of the site.
+      forgetChanged(caches.visitorPages, notice);
+      caches.leaderboard.clear();
+      caches.catalog.ownedListings.clear();
+      for (const cache of Object.values(caches.browse)) cache.clear();
+      return;
+    case 'site':
+      caches.sites.clear();
+      return forgetChanged(caches.visitorPages, { site: notice.site });
+    case 'api-key':
+      return caches.apiKeys.clear();
+  }
+}
+
+function forgetEverything(caches: Caches, search: SearchEngine): void {
+  search.changed?.();
+  caches.visitorPages.forget();
+  for (const cache of [caches.sites, caches.leaderboard, caches.billboard, caches.badgeWeekRanks, caches.apiKeys, caches.revokedGrants])
+    cache.clear();
+  for (const cache of [...Object.values(caches.catalog), ...Object.values(caches.browse)]) cache.clear();
+}

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { sha256Hex } from '../lib/hash.ts';
 import { TtlCache } from '../cache/ttl-cache.ts';
 import type { Db } from '../db/knex.ts';
+import { announceChange } from '../db/notify.ts';
 import { checkStaffScopes } from '../domain/staff/roles.ts';
 import type { Principal, Scope } from './scopes.ts';
 
@@ -34,8 +35,9 @@ export const looksLikeApiKey = (token: string) => token.startsWith(PREFIX);
 const LAST_USED_RESOLUTION_MS = 60_000;
 /**
  * How long a verified key is trusted without asking the database again. A revoke in this process
- * takes effect at once (the cache is cleared); another api process sees it within this time, as
- * it sees a revoked OAuth grant (oauth/grants.ts).
+ * takes effect at once (the cache is cleared); another api process clears its own when the change
+ * notice arrives (src/db/notify.ts), and within this time at worst, as it sees a revoked OAuth
+ * grant (oauth/grants.ts).
  */
 export const KEY_CACHE_TTL_MS = 2_000;
 
@@ -67,8 +69,10 @@ async function loadKey(db: Db, hash: string): Promise<Principal | null> {
 /** Revokes one of the user's keys; it fails at once on the next call. */
 export async function revokeApiKey(db: Db, cache: ApiKeyCache, userId: number, keyId: number): Promise<boolean> {
   const n = await db('api_keys').where({ id: keyId, user_id: userId }).whereNull('revoked_at').update({ revoked_at: db.fn.now() });
-  // Only the hash is stored, not which cache entry is this key's: start over (revokes are rare).
+  // Only the hash is stored, not which cache entry is this key's: start over (revokes are rare),
+  // here and in every other api process.
   cache.clear();
+  if (n === 1) await announceChange(db, { site: null, what: 'api-key' });
   return n === 1;
 }
 

@@ -107,7 +107,7 @@ export const EnvSchema = z.object({
     .min(0)
     .default(10_000)
     .describe(
-      'How long one api process sends visitors without a session its copy of a public page (/, /launches, listings, categories, the sitemap) before rendering it again (the aged copy is sent meanwhile); a vote in that process forgets the pages it changes; 0 turns it off.',
+      'How long one api process sends visitors without a session its copy of a public page (/, /launches, listings, categories, the sitemap) before rendering it again (the aged copy is sent meanwhile); a vote, an edit or an unlisting in any api process makes every api process forget the pages it changes (change notices, docs/operations.md); 0 turns it off.',
     ),
   SITEMAP_URLS_PER_FILE: z.coerce
     .number()

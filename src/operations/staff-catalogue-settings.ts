@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { readLaunchSettings, setLaunchSettings } from '../domain/launches/launch-settings.ts';
 import { missingSellerDetails, readSeller, setSellerDetails } from '../domain/sites/seller.ts';
+import { announceSiteChange } from '../domain/sites/sites.ts';
 import { badRequest } from '../errors/errors.ts';
 import type { Db } from '../db/knex.ts';
 import { defineOperation, type OperationContext } from './operation.ts';
@@ -86,6 +87,7 @@ async function setSettings(input: SettingsInput, ctx: OperationContext) {
     const now = await readSettings(trx, ctx.site.id);
     const target = { kind: 'site', id: ctx.site.key };
     await audit(ctx, actor, { operation: 'staff_set_catalogue_settings', input, target, before, after: now }, trx);
+    await announceSiteChange(trx, ctx.site.id);
     return now;
   });
   ctx.caches.sites.clear();

@@ -13,6 +13,7 @@ import { nearestKnownWords, typoCandidates, withFixes, type SearchText } from '.
  * in step with it. Before each search it asks `search_changes` for what changed since its last
  * look (one indexed probe, usually no rows), in a look that started after the search arrived:
  * a write committed before a search is in its answer. Concurrent searches share one look.
+ * A change notice (changed()) makes that look at once, and a timer every IDLE_LOOK_MS is the safety net.
  * Stemming stays PostgreSQL's: the index holds the lexemes PostgreSQL stored, and each typed
  * word's forms (simple and english) are asked of PostgreSQL once and remembered.
  */
@@ -63,6 +64,11 @@ export class MemorySearch implements SearchEngine, Finder {
 
   ready(): Promise<void> {
     return this.load();
+  }
+
+  /** Looks for changes now, once loaded (a change notice), so the next search finds them applied. */
+  changed(): void {
+    if (this.#loaded) this.sync().catch(() => undefined);
   }
 
   get size(): number {

@@ -36,6 +36,11 @@ export class PostgresSearch implements SearchEngine, Finder {
 
   async ready(): Promise<void> {}
 
+  /** A change notice: answers made before it may be out of date. */
+  changed(): void {
+    this.#answers.clear();
+  }
+
   byVotes(siteId: number, offset: number, limit: number): Promise<Matches> {
     return byVotes(this.#db, siteId, offset, limit);
   }

@@ -5,7 +5,7 @@ import type { RouteContext, RouteHandler } from '../http/router.ts';
 import { compress, compressedBody, sendCompressed } from './compressed.ts';
 import { pageContext } from './invoke.ts';
 import { currentUser, SESSION_COOKIE } from './session.ts';
-import type { KeptPage, VisitorPageCache } from './visitor-page-cache.ts';
+import { forgetChanged, type KeptPage, type VisitorPageCache } from './visitor-page-cache.ts';
 import type { WebServices } from './web-services.ts';
 
 /**
@@ -14,7 +14,8 @@ import type { WebServices } from './web-services.ts';
  * process renders each page once per PAGE_CACHE_TTL_MS and sends the others the kept copy,
  * compressed (brotli or gzip) for the clients that ask (src/web/visitor-page-cache.ts). Signed-in
  * people and `?notice=` pages always get a fresh render; a vote or an unvote in this process
- * forgets the copies it changes. Once a page is kept, the lane in front of the app (keptPageLane)
+ * forgets the copies it changes, and the change notice of a write in any process makes every api
+ * process forget them (src/db/notify.ts, forgetNoticed in src/services.ts). Once a page is kept, the lane in front of the app (keptPageLane)
  * answers its visitors.
  */
 
@@ -110,15 +111,14 @@ async function renderAside(ctx: RouteContext, handler: RouteHandler): Promise<Ke
 /**
  * Forgets what a vote on the listing `slug` in this process changes, so the counts visitors see
  * move at once: its own page and every page that ranks listings (all kept pages but the other
- * listings' own).
+ * listings' own). Other api processes forget the same pages when the vote's change notice reaches
+ * them (src/db/notify.ts, forgetChanged).
  */
 export function forgetKeptPages(services: WebServices, slug: string): void {
-  const own = `:${listingPageKey(slug)}`;
-  services.caches.visitorPages.forget((key) => !key.includes(':listing:') || key.endsWith(own));
+  forgetChanged(services.caches.visitorPages, { slug });
 }
 
-/** The key of a listing's own page among the kept pages of its site. */
-export const listingPageKey = (slug: string) => `listing:${slug.toLowerCase()}`;
+export { listingPageKey } from './visitor-page-cache.ts';
 
 /** Headers a response has for its request or its encoding alone: not kept with a page. */
 const OF_ONE_RESPONSE = new Set(['x-request-id', 'content-length', 'content-encoding', 'vary', 'set-cookie']);

@@ -130,3 +130,17 @@ export class VisitorPageCache {
     return this.#pages.size;
   }
 }
+
+/** The key of a listing's own page among the kept pages of its site. */
+export const listingPageKey = (slug: string) => `listing:${slug.toLowerCase()}`;
+
+/**
+ * The notice hook: forgets the kept pages a change shows on. With `slug`, that listing's own page
+ * and every page that ranks listings (all kept pages but the other listings' own); without, every
+ * page. Only the pages of `site` when it is given (keys begin with the site's id).
+ */
+export function forgetChanged(pages: VisitorPageCache, change: { site?: number | null; slug?: string }): void {
+  const prefix = change.site == null ? '' : `${change.site}:`;
+  const own = change.slug === undefined ? null : `:${listingPageKey(change.slug)}`;
+  pages.forget((key) => key.startsWith(prefix) && (own === null || !key.includes(':listing:') || key.endsWith(own)));
+}

@@ -1,3 +1,4 @@
+import { announceListingChange } from '../../db/notify.ts';
 import type { Db } from '../../db/knex.ts';
 import { notFound } from '../../errors/errors.ts';
 import type { CompanyFacts } from '../fields.ts';
@@ -57,7 +58,10 @@ export async function editListing(db: Db, request: EditRequest): Promise<{ listi
     if (!locked || locked.owner_id !== ownerId) throw notFound(`Listing ${listingId}`);
 
     const listing = await writeEdit(trx, locked, edit, meta);
-    if (!applyTo) return { listing, applied: [] };
+    if (!applyTo) {
+      await announceListingChange(trx, 'listing', [listingId]);
+      return { listing, applied: [] };
+    }
 
     const travelling = pickSiteFields(edit.fields);
     const applied: AppliedEntry[] = [];
@@ -77,6 +81,8 @@ export async function editListing(db: Db, request: EditRequest): Promise<{ listi
         applied.push({ site: site.key, listing_id: row.id, status: changed.length ? 'updated' : 'unchanged', fields: changed });
       }
     }
+    const updated = applied.flatMap((a) => (a.status === 'updated' && a.listing_id !== listingId ? [a.listing_id!] : []));
+    await announceListingChange(trx, 'listing', [listingId, ...updated]);
     return { listing, applied };
   });
 }

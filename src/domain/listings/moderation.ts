@@ -1,3 +1,4 @@
+import { announceListingChange } from '../../db/notify.ts';
 import type { Db } from '../../db/knex.ts';
 import { pageOf, type Page } from '../../db/pages.ts';
 import { conflict, notFound } from '../../errors/errors.ts';
@@ -134,6 +135,7 @@ export async function unlist(trx: Db, listingId: number, byStaff?: { reason: str
     .where({ id: listingId })
     .update({ status: 'unlisted', ...staff, updated_at: trx.fn.now() })
     .returning('*');
+  await announceListingChange(trx, 'listings', [listingId]);
   return row;
 }
 
@@ -176,6 +178,7 @@ export async function restoreByStaff(db: Db, m: Moderation, done: Done): Promise
       .where({ id: before.id })
       .update({ status: 'live', unlisted_reason: null, status_before_unlisted: null, updated_at: trx.fn.now() })
       .returning('*');
+    await announceListingChange(trx, 'listings', [before.id]);
     await tellOwner(trx, m.baseUrl, before.id, {
       dedupeKey: `staff-restored:${m.noticeKey}`,
       subject: 'back on the site',

@@ -45,4 +45,9 @@ export interface SearchEngine {
   search(query: SearchQuery): Promise<SearchPage>;
   /** Gets ready to answer at once (the in-memory engine loads its index); the api awaits it before it listens. */
   ready(): Promise<void>;
+  /**
+   * A change notice arrived (src/db/notify.ts): an engine that keeps a copy brings it up to date
+   * now rather than at its next look. Optional: an engine that reads PostgreSQL has nothing to do.
+   */
+  changed?(): void;
 }

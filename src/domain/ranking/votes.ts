@@ -1,3 +1,4 @@
+import { announceListingChange } from '../../db/notify.ts';
 import type { Db } from '../../db/knex.ts';
 import { AppError, conflict, notFound, unprocessable } from '../../errors/errors.ts';
 import type { VoteSignalValues } from '../votes/signals.ts';
@@ -83,6 +84,7 @@ export async function castVote(
     const { refusal, votes } = rows[0] as { refusal: VoteRefusal | null; votes: number | null };
     if (refusal) throw explainRefusedVote(refusal);
     if (votes === null) return null;
+    await announceListingChange(trx, 'votes', [listingId]);
     // The owner's webhooks hear of 10, 50, 100 and 500 votes, once each (a vote taken back and cast again repeats nothing).
     if ((VOTE_MILESTONES as readonly number[]).includes(votes)) {
       await emitListingEvent(trx, baseUrl, 'vote.milestone', listingId, `vote.milestone:${listingId}:${votes}`, { milestone: votes });
@@ -118,7 +120,10 @@ export async function withdrawVote(db: Db, userId: number, listingId: number, no
      RETURNING l.votes`,
     { listingId, userId, now },
   );
-  if (rows.length === 1) return { listing_id: listingId, votes: rows[0].votes, voted: false, changed: true };
+  if (rows.length === 1) {
+    await announceListingChange(db, 'votes', [listingId]);
+    return { listing_id: listingId, votes: rows[0].votes, voted: false, changed: true };
+  }
   const listing = await db('listings').where({ id: listingId }).first('id', 'status');
   if (!listing || listing.status !== 'live') throw notFound('The listing');
   const vote = await db('votes').where({ listing_id: listingId, user_id: userId }).first('user_id');

@@ -1,5 +1,6 @@
 import { TtlCache } from '../../cache/ttl-cache.ts';
 import type { Db } from '../../db/knex.ts';
+import { announceChange } from '../../db/notify.ts';
 
 export interface SiteSettings {
   seller_country: string;
@@ -21,8 +22,14 @@ export interface Site {
 /** The sites, one cache per process (built by createServices). */
 export type SitesCache = TtlCache<Site[]>;
 
-/** Sites change only by admin action: 30 s per process. */
+/**
+ * Sites change only by admin action: 30 s per process, or until the change notice of a console
+ * change (announceSiteChange) arrives.
+ */
 export const createSitesCache = (): SitesCache => new TtlCache({ ttlMs: 30_000, maxEntries: 1 });
+
+/** Tells every api process, at the commit of `db`, that a site's settings changed. */
+export const announceSiteChange = (db: Db, siteId: number): Promise<void> => announceChange(db, { site: siteId, what: 'site' });
 
 /** All sites, through the process's cache. */
 export function listSites(db: Db, cache: SitesCache): Promise<Site[]> {

@@ -1,3 +1,4 @@
+import { announceListingChange } from '../../db/notify.ts';
 import type { Knex } from 'knex';
 import type { Db } from '../../db/knex.ts';
 import { addWeeks, weekStartMs } from '../../workflows/contracts/weeks.ts';
@@ -135,7 +136,7 @@ const flagRow = (d: Detection, weekStart: string) => ({
  * statement under the votes' row locks (a vote taken back meanwhile is either seen or gone).
  */
 export async function applyDiscounts(db: Db | Knex.Transaction, siteId: number, weekStart: string, listingId?: number): Promise<void> {
-  await db.raw(
+  const { rows } = await db.raw(
     `WITH target AS (
        SELECT v.listing_id, v.user_id, v.discount_reason AS old_reason, f.reason AS new_reason
        FROM votes v
@@ -155,7 +156,13 @@ export async function applyDiscounts(db: Db | Knex.Transaction, siteId: number, 
        FROM changed c JOIN listings l ON l.id = c.listing_id GROUP BY c.listing_id
      )
      UPDATE listings l SET votes = l.votes + delta.d, week_votes = l.week_votes + delta.wd
-     FROM delta WHERE l.id = delta.listing_id`,
+     FROM delta WHERE l.id = delta.listing_id
+     RETURNING l.id`,
     { siteId, weekStart, listingId: listingId ?? null },
+  );
+  await announceListingChange(
+    db,
+    'votes',
+    (rows as { id: number }[]).map((r) => r.id),
   );
 }
