@@ -74,7 +74,7 @@ export function keptForVisitors(
     const plain = sameForEveryVisitor(ctx) && (compressedBody(ctx)?.plain ?? (typeof ctx.body === 'string' ? Buffer.from(ctx.body) : null));
     if (!plain || sentSessionCookie(ctx)) return;
     ctx.set(visitorPageHeaders(plain, services.clock.now(), cacheControlOf(ctx, services)));
-    ctx.vary('Cookie');
+    ctx.set('Vary', compressedBody(ctx) ? 'Cookie, Accept-Encoding' : 'Cookie');
     if (notModified(ctx, ctx.response.headers as Record<string, string>)) ctx.status = 304;
   }
 }
@@ -164,10 +164,10 @@ async function keepable(ctx: Context, services: WebServices): Promise<KeptPage |
 function sendKept(ctx: Context, page: KeptPage): void {
   ctx.status = 200;
   ctx.set(page.headers);
-  ctx.vary('Cookie');
+  // What changes the answer: a session cookie (then it is another page), and the encoding.
+  ctx.set('Vary', 'Cookie, Accept-Encoding');
   if (sentSessionCookie(ctx)) ctx.set('Cache-Control', PRIVATE_PAGE);
   else if (notModified(ctx, page.headers)) {
-    ctx.vary('Accept-Encoding');
     ctx.status = 304;
     return;
   }
