@@ -114,7 +114,7 @@ export const EnvSchema = z.object({
     .min(0)
     .default(30)
     .describe(
-      "Seconds a CDN or caching proxy may keep a public page sent to a visitor without a session (its `s-maxage`; browsers always ask again, `max-age=0`, and get a 304 by ETag when nothing changed). A vote or an edit reaches visitors behind such a cache within this plus PUBLIC_PAGE_STALE_SECONDS. Signed-in pages are `private, no-store` whatever this says.",
+      'Seconds a CDN or caching proxy may keep a public page sent to a visitor without a session (its `s-maxage`; browsers always ask again, `max-age=0`, and get a 304 by ETag when nothing changed). A vote or an edit reaches visitors behind such a cache within this plus PUBLIC_PAGE_STALE_SECONDS. Signed-in pages are `private, no-store` whatever this says.',
     ),
   PUBLIC_PAGE_STALE_SECONDS: z.coerce
     .number()
@@ -122,7 +122,7 @@ export const EnvSchema = z.object({
     .min(0)
     .default(60)
     .describe(
-      "Seconds past PUBLIC_PAGE_S_MAXAGE a CDN or caching proxy may still send its aged copy of a public page while it fetches the next (`stale-while-revalidate`); 0 leaves it out.",
+      'Seconds past PUBLIC_PAGE_S_MAXAGE a CDN or caching proxy may still send its aged copy of a public page while it fetches the next (`stale-while-revalidate`); 0 leaves it out.',
     ),
   SITEMAP_URLS_PER_FILE: z.coerce
     .number()

@@ -4,7 +4,14 @@ import { knownError } from '../errors/errors.ts';
 import type { RouteContext, RouteHandler } from '../http/router.ts';
 import { compress, compressedBody, sendCompressed } from './compressed.ts';
 import { pageContext } from './invoke.ts';
-import { notModified, ownPublicCacheControl, PRIVATE_PAGE, publicCacheControl, sentSessionCookie, visitorPageHeaders } from './public-caching.ts';
+import {
+  notModified,
+  ownPublicCacheControl,
+  PRIVATE_PAGE,
+  publicCacheControl,
+  sentSessionCookie,
+  visitorPageHeaders,
+} from './public-caching.ts';
 import { currentUser, SESSION_COOKIE } from './session.ts';
 import type { KeptPage, VisitorPageCache } from './visitor-page-cache.ts';
 import type { WebServices } from './web-services.ts';

@@ -54,7 +54,11 @@ test.serial('If-None-Match with the page’s ETag is a 304 without a body; anoth
   t.is(again.headers.get('etag'), etag);
   t.is(again.headers.get('cache-control'), PUBLIC);
   t.true(varies(again).includes('cookie'));
-  t.is((await visitor().get('/listings/validated', { 'if-none-match': `"other", ${etag.slice(2)}` })).status, 304, 'strong form, in a list');
+  t.is(
+    (await visitor().get('/listings/validated', { 'if-none-match': `"other", ${etag.slice(2)}` })).status,
+    304,
+    'strong form, in a list',
+  );
   t.is((await visitor().get('/listings/validated', { 'if-none-match': 'W/"other"' })).status, 200);
   // If-Modified-Since (against the time of the render) counts only without If-None-Match.
   const later = new Date(Date.parse(first.headers.get('last-modified')!) + 3_600_000).toUTCString();
