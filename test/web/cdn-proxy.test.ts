@@ -60,6 +60,21 @@ test.serial('a visitor’s page is served by the proxy: MISS, then HIT with the 
     t.is((await through(via, '/')).cache, 'HIT');
   }
   t.regex(await proxy.logs(), /GET \/listings\/proxied/);
+
+  // The origin itself: the kept copy, answered in front of the routes, is a 304 to its validator
+  // too, and private to a request with a session cookie the service does not know.
+  const direct = await fetch(`${env.baseUrl}/listings/proxied`, { headers: BROWSER });
+  const etag = direct.headers.get('etag')!;
+  t.is(direct.headers.get('vary'), 'Cookie, Accept-Encoding');
+  const notModified = await fetch(`${env.baseUrl}/listings/proxied`, { headers: { ...BROWSER, 'if-none-match': etag } });
+  t.is(notModified.status, 304);
+  t.is(notModified.headers.get('etag'), etag);
+  t.is(notModified.headers.get('vary'), 'Cookie, Accept-Encoding');
+  const unknown = await fetch(`${env.baseUrl}/listings/proxied`, {
+    headers: { ...BROWSER, cookie: `${SESSION_COOKIE}=${'A'.repeat(32)}` },
+  });
+  t.is(unknown.status, 200);
+  t.is(unknown.headers.get('cache-control'), 'private, no-store');
 });
 
 test.serial('a signed-in page is never stored: no visitor gets it, and no signed-in person gets a visitor’s copy', async (t) => {
