@@ -6,6 +6,8 @@ ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"
 # The browser tests drive Debian's chromium; a fresh machine (CI) gets it here.
 bash scripts/chromium.sh
+# The caching-proxy test (test/web/cdn-proxy.test.ts) runs Debian's nginx: a fresh machine gets it here.
+bash scripts/nginx.sh
 # The workflow timing tests run on Temporal's Java test server (temporal/test-server.sh builds its
 # launcher with Maven on first use): a fresh machine gets java and mvn here.
 bash scripts/java.sh

@@ -85,6 +85,8 @@ export interface Config {
   cache: { catalogTtlMs: number; leaderboardTtlMs: number; browseTtlMs: number; pageTtlMs: number };
   /** URLs per sitemap file (SITEMAP_URLS_PER_FILE). */
   sitemapUrlsPerFile: number;
+  /** What visitors' public pages allow shared caches (PUBLIC_PAGE_S_MAXAGE, PUBLIC_PAGE_STALE_SECONDS). */
+  publicPages: { sMaxAgeSeconds: number; staleSeconds: number };
   crawl: CrawlOptions;
   /** Keys from the environment; loadOAuthKeys() falls back to DATA_DIR. */
   oauth: {
@@ -186,6 +188,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pageTtlMs: e.PAGE_CACHE_TTL_MS,
     },
     sitemapUrlsPerFile: e.SITEMAP_URLS_PER_FILE,
+    publicPages: { sMaxAgeSeconds: e.PUBLIC_PAGE_S_MAXAGE, staleSeconds: e.PUBLIC_PAGE_STALE_SECONDS },
     crawl: {
       allowPrivateNetworks: e.CRAWL_ALLOW_PRIVATE_NETWORKS,
       timeoutMs: e.CRAWL_TIMEOUT_MS,

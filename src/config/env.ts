@@ -109,6 +109,22 @@ export const EnvSchema = z.object({
     .describe(
       'How long one api process sends visitors without a session its copy of a public page (/, /launches, listings, categories, the sitemap) before rendering it again (the aged copy is sent meanwhile); a vote, an edit or an unlisting in any api process makes every api process forget the pages it changes (change notices, docs/operations.md); 0 turns it off.',
     ),
+  PUBLIC_PAGE_S_MAXAGE: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(30)
+    .describe(
+      'Seconds a CDN or caching proxy may keep a public page sent to a visitor without a session (its `s-maxage`; browsers always ask again, `max-age=0`, and get a 304 by ETag when nothing changed). A vote or an edit reaches visitors behind such a cache within this plus PUBLIC_PAGE_STALE_SECONDS. Signed-in pages are `private, no-store` whatever this says.',
+    ),
+  PUBLIC_PAGE_STALE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(60)
+    .describe(
+      'Seconds past PUBLIC_PAGE_S_MAXAGE a CDN or caching proxy may still send its aged copy of a public page while it fetches the next (`stale-while-revalidate`); 0 leaves it out.',
+    ),
   SITEMAP_URLS_PER_FILE: z.coerce
     .number()
     .int()

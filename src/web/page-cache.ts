@@ -4,6 +4,14 @@ import { knownError } from '../errors/errors.ts';
 import type { RouteContext, RouteHandler } from '../http/router.ts';
 import { compress, compressedBody, sendCompressed } from './compressed.ts';
 import { pageContext } from './invoke.ts';
+import {
+  notModified,
+  ownPublicCacheControl,
+  PRIVATE_PAGE,
+  publicCacheControl,
+  sentSessionCookie,
+  visitorPageHeaders,
+} from './public-caching.ts';
 import { currentUser, SESSION_COOKIE } from './session.ts';
 import { forgetChanged, type KeptPage, type VisitorPageCache } from './visitor-page-cache.ts';
 import type { WebServices } from './web-services.ts';
@@ -15,8 +23,11 @@ import type { WebServices } from './web-services.ts';
  * compressed (brotli or gzip) for the clients that ask (src/web/visitor-page-cache.ts). Signed-in
  * people and `?notice=` pages always get a fresh render; a vote or an unvote in this process
  * forgets the copies it changes, and the change notice of a write in any process makes every api
- * process forget them (src/db/notify.ts, forgetNoticed in src/services.ts). Once a page is kept, the lane in front of the app (keptPageLane)
- * answers its visitors.
+ * process forget them (src/db/notify.ts, forgetNoticed in src/services.ts). Once a page is kept,
+ * the lane in front of the app (keptPageLane) answers its visitors. What visitors get says so to
+ * shared caches too (src/web/public-caching.ts): `public` with `s-maxage`, an ETag (If-None-Match
+ * gets a 304) and `Vary: Cookie`, so a CDN or a caching proxy keeps it for visitors and never
+ * sends it to a signed-in person.
  */
 
 /**
@@ -37,11 +48,12 @@ export function keptForVisitors(
   const { visited } = options;
   return async function keptPage(ctx, next) {
     await answer(ctx, next);
-    if (visited && ctx.status === 200) visited(ctx, ctx.params);
+    if (visited && (ctx.status === 200 || ctx.status === 304)) visited(ctx, ctx.params);
   };
 
   async function answer(ctx: RouteContext, next: Next): Promise<unknown> {
-    if (!pages.enabled || ctx.query.notice !== undefined || (await currentUser(ctx, services))) return handler(ctx, next);
+    if (ctx.query.notice !== undefined || (await currentUser(ctx, services))) return handler(ctx, next);
+    if (!pages.enabled) return answerUnkept(ctx, next);
     const { site } = await pageContext(ctx, services);
     const key = `${site.id}:${keyOf(ctx)}`;
     let rendered = false;
@@ -50,9 +62,9 @@ export function keptForVisitors(
       async () => {
         rendered = true;
         await handler(ctx, next);
-        return keepable(ctx);
+        return keepable(ctx, services);
       },
-      () => renderAside(ctx, handler),
+      () => renderAside(ctx, services, handler),
     );
     const page = kept instanceof Promise ? await kept : kept;
     if (page) {
@@ -63,6 +75,16 @@ export function keptForVisitors(
     // Not keepable: this request's own render has answered; a visitor who waited on someone
     // else's render (a redirect, a page that set a cookie) renders their own.
     if (!rendered) await handler(ctx, next);
+  }
+
+  /** Nothing kept (PAGE_CACHE_TTL_MS=0): the visitor's own render, with what shared caches need. */
+  async function answerUnkept(ctx: RouteContext, next: Next): Promise<void> {
+    await handler(ctx, next);
+    const plain = sameForEveryVisitor(ctx) && (compressedBody(ctx)?.plain ?? (typeof ctx.body === 'string' ? Buffer.from(ctx.body) : null));
+    if (!plain || sentSessionCookie(ctx)) return;
+    ctx.set(visitorPageHeaders(plain, services.clock.now(), cacheControlOf(ctx, services)));
+    ctx.set('Vary', compressedBody(ctx) ? 'Cookie, Accept-Encoding' : 'Cookie');
+    if (notModified(ctx, ctx.response.headers as Record<string, string>)) ctx.status = 304;
   }
 }
 
@@ -95,7 +117,7 @@ const addressOf = (ctx: Context) => `${ctx.get('host')}\n${ctx.get('x-forwarded-
  * Renders the page of the request `ctx` again in a context of its own, after `ctx` has been
  * answered with the aged copy (so nothing of it is written to the visitor's response).
  */
-async function renderAside(ctx: RouteContext, handler: RouteHandler): Promise<KeptPage | null> {
+async function renderAside(ctx: RouteContext, services: WebServices, handler: RouteHandler): Promise<KeptPage | null> {
   const aside = ctx.app.createContext(ctx.req, new ServerResponse(ctx.req)) as RouteContext;
   aside.params = ctx.params;
   aside.state = { ...ctx.state };
@@ -105,7 +127,7 @@ async function renderAside(ctx: RouteContext, handler: RouteHandler): Promise<Ke
     if (!knownError(err)) ctx.state.log.error({ err }, 'rendering a kept page again failed');
     throw err;
   }
-  return keepable(aside);
+  return keepable(aside, services);
 }
 
 /**
@@ -123,19 +145,39 @@ export { listingPageKey } from './visitor-page-cache.ts';
 /** Headers a response has for its request or its encoding alone: not kept with a page. */
 const OF_ONE_RESPONSE = new Set(['x-request-id', 'content-length', 'content-encoding', 'vary', 'set-cookie']);
 
-async function keepable(ctx: Context): Promise<KeptPage | null> {
-  if (ctx.status !== 200 || !ctx.response.is('html', 'xml') || ctx.response.get('Set-Cookie')) return null;
+/** A 200 HTML page (or XML: the sitemap) that gave this browser nothing of its own (no cookie: no CSRF token, no flash). */
+const sameForEveryVisitor = (ctx: Context) => ctx.status === 200 && ctx.response.is('html', 'xml') && !ctx.response.get('Set-Cookie');
+
+/** What a visitor's page tells shared caches: its own public Cache-Control (the sitemap's), else PUBLIC_PAGE_*. */
+const cacheControlOf = (ctx: Context, services: WebServices) =>
+  ownPublicCacheControl(ctx.response.get('Cache-Control')) ?? publicCacheControl(services.config.publicPages);
+
+async function keepable(ctx: Context, services: WebServices): Promise<KeptPage | null> {
+  if (!sameForEveryVisitor(ctx)) return null;
   const body = compressedBody(ctx) ?? (typeof ctx.body === 'string' ? await compress(ctx.body) : null);
   if (!body) return null;
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(ctx.response.headers)) {
     if (value !== undefined && !OF_ONE_RESPONSE.has(name)) headers[name] = String(value);
   }
+  Object.assign(headers, visitorPageHeaders(body.plain, services.clock.now(), cacheControlOf(ctx, services)));
   return { headers, plain: body.plain, gzip: body.gzip, br: body.br };
 }
 
+/**
+ * Sends a kept page, or a 304 when the request's validators match it. A request that carries a
+ * session cookie the service no longer knows gets the visitor's page too, but `private`: no
+ * shared cache stores an answer to a session cookie.
+ */
 function sendKept(ctx: Context, page: KeptPage): void {
   ctx.status = 200;
   ctx.set(page.headers);
+  // What changes the answer: a session cookie (then it is another page), and the encoding.
+  ctx.set('Vary', 'Cookie, Accept-Encoding');
+  if (sentSessionCookie(ctx)) ctx.set('Cache-Control', PRIVATE_PAGE);
+  else if (notModified(ctx, page.headers)) {
+    ctx.status = 304;
+    return;
+  }
   sendCompressed(ctx, page);
 }

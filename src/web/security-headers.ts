@@ -37,8 +37,9 @@ export function cspHash(text: string): string {
  * Headers of every page: a CSP without 'unsafe-inline' whose inline style and script are named by
  * their SHA-256 (not a per-response nonce: a page kept for visitors is sent byte for byte to many
  * of them, and a nonce must never be sent twice), no framing, no referrer (reset links carry their
- * token in the URL), and no caching (pages show personal data and one-time keys). Also set on the
- * pages the OAuth server renders itself (src/auth/oauth/authorization-errors.ts).
+ * token in the URL), and no caching by anyone (pages show personal data, CSRF tokens and one-time
+ * keys; the public pages that are the same for every visitor say otherwise, src/web/public-caching.ts).
+ * Also set on the pages the OAuth server renders itself (src/auth/oauth/authorization-errors.ts).
  */
 export function pageSecurityHeaders(inline: InlineContent, options: { https: boolean }): Record<string, string> {
   return {
@@ -47,7 +48,7 @@ export function pageSecurityHeaders(inline: InlineContent, options: { https: boo
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'no-referrer',
     'Cross-Origin-Opener-Policy': 'same-origin',
-    'Cache-Control': 'no-store',
+    'Cache-Control': 'private, no-store',
     ...(options.https ? { 'Strict-Transport-Security': 'max-age=31536000' } : {}),
   };
 }

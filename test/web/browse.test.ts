@@ -403,7 +403,7 @@ test.serial('robots.txt names the sitemap; the sitemap lists listings, categorie
       .on('error', reject),
   );
   t.is(zipped.headers['content-encoding'], 'gzip');
-  t.is(zipped.headers.vary, 'Accept-Encoding');
+  t.is(zipped.headers.vary, 'Cookie, Accept-Encoding', 'a session cookie makes it another answer');
   t.is(gunzipSync(zipped.bytes).toString(), sitemap.text);
 });
 

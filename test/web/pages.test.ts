@@ -33,7 +33,7 @@ test('pages carry a CSP naming their inline style and script by hash, no framing
   t.is(res.headers.get('x-frame-options'), 'DENY');
   t.is(res.headers.get('referrer-policy'), 'no-referrer');
   t.is(res.headers.get('x-content-type-options'), 'nosniff');
-  t.is(res.headers.get('cache-control'), 'no-store');
+  t.is(res.headers.get('cache-control'), 'private, no-store');
   t.is(res.headers.get('strict-transport-security'), null, 'no HSTS on http');
   t.truthy(res.headers.get('x-request-id'));
 
