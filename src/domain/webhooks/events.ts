@@ -30,7 +30,7 @@ export const WEBHOOK_EVENT_WORDS: Record<WebhookEventType, string> = {
   'order.refunded': 'An order or part of it was refunded',
   'claim.verified': 'Your claim of a listing was verified',
   'update.published': 'You posted an update on a listing',
-  'comment.created': 'Someone commented on your listing (a held comment once the site team approves it)',
+  'comment.created': 'A comment or reply was posted on your listing (a held one once the site team approves it), yours included',
 };
 
 /** Standard Webhooks' `webhook-id`: one per event, the same on every retry and redelivery. */
