@@ -85,7 +85,14 @@ async function commentToTell(trx: Db, commentId: number): Promise<CommentToTell 
     );
 }
 
-async function notify(trx: Db, comment: CommentToTell, userId: number, kind: CommentNoticeKind, settings: CommentNoticeSettings, now: Date) {
+async function notify(
+  trx: Db,
+  comment: CommentToTell,
+  userId: number,
+  kind: CommentNoticeKind,
+  settings: CommentNoticeSettings,
+  now: Date,
+) {
   const who = authorName(comment);
   const title = kind === 'comment_reply' ? `${who} replied to your comment` : `${who} commented on ${comment.listing_name}`;
   const mailable = await mailableFor(trx, userId, kind);

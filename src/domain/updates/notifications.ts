@@ -6,7 +6,15 @@ import type { SitesCache } from '../sites/sites.ts';
 
 interface NotificationRow {
   id: number;
-  kind: 'listing_update' | 'listing_claimed' | 'launch' | 'weekly_result' | 'order_refund' | 'webhook_disabled' | 'comment_reply' | 'listing_comment';
+  kind:
+    | 'listing_update'
+    | 'listing_claimed'
+    | 'launch'
+    | 'weekly_result'
+    | 'order_refund'
+    | 'webhook_disabled'
+    | 'comment_reply'
+    | 'listing_comment';
   created_at: Date;
   read_at: Date | null;
   comment_id: number | null;
@@ -60,7 +68,9 @@ export async function listNotifications(db: Db, sites: SitesCache, userId: numbe
       listing: { id: r.listing_id, name: r.listing_name, slug: r.listing_slug, site: keys.get(r.site_id)! },
       update: r.update_id === null ? null : { id: r.update_id, title: r.title, body: r.body, published_at: r.published_at!.toISOString() },
       comment:
-        r.comment_id === null ? null : { id: r.comment_id, url: `${absoluteUrl(baseUrl, paths.listing(r.listing_slug))}#comment-${r.comment_id}` },
+        r.comment_id === null
+          ? null
+          : { id: r.comment_id, url: `${absoluteUrl(baseUrl, paths.listing(r.listing_slug))}#comment-${r.comment_id}` },
     })),
   };
 }

@@ -25,7 +25,9 @@ export const notificationPages: PageRoutes = (router, services) => {
     const page = pageNumber(ctx.query.page);
     const list = await invokeForPage(ctx, services, listMyNotificationsOp, { page, per_page: PER_PAGE });
     const token = await csrfToken(ctx, services);
-    const item = (n: Notification) => html`<li><article aria-labelledby="notification-${n.id}" data-notification="${n.id}" data-read="${String(n.read)}">
+    const item = (
+      n: Notification,
+    ) => html`<li><article aria-labelledby="notification-${n.id}" data-notification="${n.id}" data-read="${String(n.read)}">
 <h2 id="notification-${n.id}">${n.read ? '' : html`<span class="badge">New</span> `}${n.title}</h2>
 <p class="muted"><a href="${n.comment?.url ?? `/listings/${n.listing.slug}`}">${n.listing.name}</a> · ${time(n.update?.published_at ?? n.created_at)}</p>
 ${textBlocks(n.body)}
@@ -45,7 +47,12 @@ ${pager(PATH, page, PER_PAGE, list.total)}`,
 
   router.post(READ, requireUser(services), async function markOneRead(ctx) {
     const body = formBody(ctx);
-    const ids = [body.id ?? []].flat().map(String).filter((id) => /^[1-9]\d{0,9}$/.test(id)).slice(0, 100).map(Number);
+    const ids = [body.id ?? []]
+      .flat()
+      .map(String)
+      .filter((id) => /^[1-9]\d{0,9}$/.test(id))
+      .slice(0, 100)
+      .map(Number);
     if (ids.length > 0) await invokeForPage(ctx, services, markNotificationsReadOp, { ids });
     backToList(ctx, pageNumber(body.page));
   });
