@@ -48,6 +48,8 @@ const VoteState = z.object({ comment_id: Id, votes: z.int(), voted: z.boolean(),
 
 const viewerOf = (ctx: OperationContext) => ctx.principal?.userId ?? null;
 const poster = (ctx: OperationContext) => ({ userId: callerId(ctx), ip: ctx.clientIp });
+// Comment mail is batched in the follower digests' window: at most one mail per person per window.
+const notices = (ctx: OperationContext) => ({ baseUrl: ctx.config.baseUrl, mailWindowSeconds: ctx.config.updates.mailWindowSeconds });
 
 export const listCommentsOp = defineOperation({
   name: 'list_comments',
@@ -94,6 +96,7 @@ export const postCommentOp = defineOperation({
       { listingId: input.listing_id, parentId: input.parent_id, body: input.body },
       ctx.config.comments,
       now,
+      notices(ctx),
     );
     return commentAsAuthor(ctx.db, posted.id, callerId(ctx), now);
   },
@@ -115,7 +118,7 @@ export const replyCommentOp = defineOperation({
   output: CommentView,
   async handler(input, ctx) {
     const now = ctx.clock.now();
-    const posted = await replyToComment(ctx.db, poster(ctx), input.comment_id, input.body, ctx.config.comments, now);
+    const posted = await replyToComment(ctx.db, poster(ctx), input.comment_id, input.body, ctx.config.comments, now, notices(ctx));
     return commentAsAuthor(ctx.db, posted.id, callerId(ctx), now);
   },
 });

@@ -8,6 +8,7 @@ import { listingMediaOperations } from './listing-media.ts';
 import { listingOperations } from './listings.ts';
 import { mailPreferenceOperations } from './mail-preferences.ts';
 import { newsletterOperations } from './newsletter.ts';
+import { notificationOperations } from './notifications.ts';
 import type { Operation } from './operation.ts';
 import { orderOperations } from './orders.ts';
 import { publicOperations } from './public.ts';
@@ -46,6 +47,7 @@ export const operations: readonly Operation[] = [
   ...webhookOperations,
   ...statsOperations,
   ...mailPreferenceOperations,
+  ...notificationOperations,
   ...signInIdentityOperations,
   ...newsletterOperations,
   ...staffOrderOperations,

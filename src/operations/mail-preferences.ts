@@ -8,7 +8,7 @@ import { Id } from './schemas.ts';
 const MailKind = z
   .enum(MAIL_KINDS)
   .describe(
-    'follower_updates: updates and digests of the listings you follow; launch_reminders: notes about your free launches; weekly_results: your place in a week’s top three',
+    'follower_updates: updates and digests of the listings you follow; launch_reminders: notes about your free launches; weekly_results: your place in a week’s top three; comment_replies: replies to your comments; listing_comments: new comments on your listings (both at most one mail an hour)',
   );
 
 const MailPreferences = z.object({
@@ -49,6 +49,8 @@ export const updateMailPreferencesOp = defineOperation({
     follower_updates: z.boolean().optional(),
     launch_reminders: z.boolean().optional(),
     weekly_results: z.boolean().optional(),
+    comment_replies: z.boolean().optional(),
+    listing_comments: z.boolean().optional(),
     listings: z
       .array(z.object({ listing_id: Id, receiving: z.boolean() }).strict())
       .max(100)
@@ -57,7 +59,13 @@ export const updateMailPreferencesOp = defineOperation({
   output: MailPreferences,
   handler: (input, ctx) =>
     changeMailPreferences(ctx.db, callerId(ctx), {
-      kinds: { follower_updates: input.follower_updates, launch_reminders: input.launch_reminders, weekly_results: input.weekly_results },
+      kinds: {
+        follower_updates: input.follower_updates,
+        launch_reminders: input.launch_reminders,
+        weekly_results: input.weekly_results,
+        comment_replies: input.comment_replies,
+        listing_comments: input.listing_comments,
+      },
       listings: input.listings,
     }),
 });

@@ -75,7 +75,9 @@ export const listMyNotificationsOp = defineOperation({
     '(`launch`: news about its launch; `weekly_result`: it finished in the top three of its launch week; ' +
     '`listing_claimed`: another account proved it controls the website and owns the listing now; ' +
     '`order_refund`: a paid item for it could not be delivered and was refunded; ' +
-    '`webhook_disabled`: one of your webhook endpoints failed for 3 days while sending an event about it and was turned off).',
+    '`webhook_disabled`: one of your webhook endpoints failed for 3 days while sending an event about it and was turned off), ' +
+    'and the discussion (`comment_reply`: someone replied to your comment; `listing_comment`: someone commented on your listing). ' +
+    '`read` says whether you marked it read (mark_notifications_read, mark_all_notifications_read).',
   method: 'GET',
   path: '/me/notifications',
   scope: 'account:read',
@@ -86,8 +88,9 @@ export const listMyNotificationsOp = defineOperation({
   output: page(
     z.object({
       id: Id,
-      kind: z.string().describe('listing_update | weekly_result (more kinds may come)'),
+      kind: z.string().describe('listing_update | weekly_result | comment_reply | listing_comment | ... (more kinds may come)'),
       created_at: z.string(),
+      read: z.boolean(),
       title: z.string(),
       body: z.string().describe('Plain text'),
       listing: ListingRef.extend({ site: z.string().describe('Key of the site the listing is on') }),
@@ -95,9 +98,13 @@ export const listMyNotificationsOp = defineOperation({
         .object({ id: Id, title: z.string(), body: z.string(), published_at: z.string() })
         .nullable()
         .describe('The update, for listing_update'),
+      comment: z
+        .object({ id: Id, url: z.string().describe('The comment on the listing page') })
+        .nullable()
+        .describe('The comment, for comment_reply and listing_comment'),
     }),
   ),
-  handler: (input, ctx) => listNotifications(ctx.db, ctx.caches.sites, callerId(ctx), input.page, input.per_page),
+  handler: (input, ctx) => listNotifications(ctx.db, ctx.caches.sites, callerId(ctx), input.page, input.per_page, ctx.config.baseUrl),
 });
 
 /** Updates, following and notifications. */

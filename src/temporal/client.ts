@@ -19,6 +19,7 @@ import {
   listingImportWorkflowId,
   listingLaunchWorkflowId,
   listingUpdateWorkflowId,
+  notificationMailWorkflowId,
   newsletterWorkflowId,
   orderWorkflowId,
   webhookDeliveryWorkflowId,
@@ -31,6 +32,7 @@ import {
   importSummary,
   launchSummary,
   listingUpdateSummary,
+  notificationMailSummary,
   newsletterSummary,
   orderSummary,
   webhookDeliverySummary,
@@ -180,6 +182,15 @@ export function createWorkflowStarter(options: TemporalClientOptions): WorkflowS
         workflowIdConflictPolicy: 'USE_EXISTING',
         staticSummary: newsletterSummary(input.siteKey, input.week),
         typedSearchAttributes: [{ key: SITE_KEY, value: input.siteKey }],
+      });
+    },
+    async startNotificationMail(input) {
+      await startBounded('notificationMailWorkflow', {
+        taskQueue: TASK_QUEUES.listings,
+        workflowId: notificationMailWorkflowId(input.userId, input.dueAt),
+        args: [input],
+        workflowIdConflictPolicy: 'USE_EXISTING',
+        staticSummary: notificationMailSummary(input.userId),
       });
     },
     async startClaim({ listingId, slug, ...input }) {

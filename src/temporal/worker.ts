@@ -11,6 +11,7 @@ import { createMailActivities } from '../activities/mail.ts';
 import { createRankingActivities } from '../activities/ranking.ts';
 import { createMaintenanceActivities } from '../activities/maintenance.ts';
 import { createNewsletterActivities } from '../activities/newsletter.ts';
+import { createNotificationMailActivities } from '../activities/notification-mail.ts';
 import { createOrderActivities } from '../activities/orders.ts';
 import { createWebhookActivities } from '../activities/webhooks.ts';
 import { startMailSweeper } from '../mail/sweeper.ts';
@@ -81,6 +82,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
   const listings = await queueWorker(TASK_QUEUES.listings, {
     activities: {
       ...createListingUpdateActivities({ db: deps.db, config: deps.config, clock: deps.clock }),
+      ...createNotificationMailActivities({ db: deps.db, config: deps.config, clock: deps.clock }),
       ...createMailActivities({ db: deps.db, mailer }),
       ...createLaunchActivities({ db: deps.db, config: deps.config, badgeAgent: deps.badgeAgent, clock: deps.clock }),
     },

@@ -19,6 +19,8 @@ export interface LayoutOptions {
   notice?: string;
   /** Trusted inline script of the page (its hash is in the page's CSP). */
   script?: string;
+  /** The signed-in person's unread notifications, shown beside the header's link to them. */
+  unread?: number;
   /** The site's billboard of the day (a paid booking), above every page's content. */
   banner?: SafeHtml;
 }
@@ -43,7 +45,7 @@ ${headMarkup(o.head)}
 <header class="site"><nav aria-label="Main">
 <a class="brand" href="/">Listing Directory</a>
 <details class="menu"><summary>Menu</summary>
-<ul>${o.user && o.csrf ? signedInLinks(o.csrf) : anonymousLinks}</ul>
+<ul>${o.user && o.csrf ? signedInLinks(o.csrf, o.unread ?? 0) : anonymousLinks}</ul>
 </details>
 </nav></header>
 ${o.banner ?? ''}
@@ -61,7 +63,9 @@ ${o.script && html`<script>${raw(o.script)}</script>`}
 // Signed in, the founder's own listings come first: the page they come back for.
 const signedInLinks = (
   csrf: string,
+  unread: number,
 ) => html`<li><a href="/account/listings">Your listings</a></li><li><a href="/launches">Launches</a></li><li><a href="/updates">Latest updates</a></li><li><a href="/docs">API docs</a></li>
+<li><a href="/account/notifications" data-unread="${unread}">Notifications${unread > 0 ? html` <span class="count">(${unread} unread)</span>` : ''}</a></li>
 <li><a href="/account">Account</a></li>
 <li><a href="/account/keys">API keys</a></li>
 <li><a href="/account/connected-apps">Connected apps</a></li>

@@ -9,6 +9,7 @@ import { pageContext } from './invoke.ts';
 import { layout, PAGE_STYLE } from './layout.ts';
 import { contentSecurityPolicy, type ExternalSources } from './security-headers.ts';
 import { currentUser } from './session.ts';
+import { unreadNotifications } from '../operations/read-models/notifications.ts';
 import type { WebServices } from './web-services.ts';
 
 /** What a page renders into the layout. */
@@ -67,6 +68,8 @@ export async function renderPage(ctx: Context, services: WebServices, o: PageOpt
     main: o.main,
     user,
     csrf: user ? await csrfToken(ctx, services) : null,
+    // Only signed-in pages count; visitors' kept pages never carry a person's number.
+    unread: user ? await unreadNotifications(services, user.id) : 0,
     notice,
     script: o.script,
     banner: await billboardBanner(ctx, services),

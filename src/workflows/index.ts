@@ -2,6 +2,7 @@
 export { draftWorkflow } from './draft.ts';
 export { listingImportWorkflow } from './listing-import.ts';
 export { listingUpdateWorkflow } from './listing-update.ts';
+export { notificationMailWorkflow } from './notification-mail.ts';
 export { listingLaunchWorkflow } from './listing-launch.ts';
 export { siteWeeklyCloseWorkflow, weeklyCloseWorkflow } from './weekly-close.ts';
 export { claimWorkflow } from './claim.ts';

@@ -15,6 +15,9 @@ export const importSummary = (url: string, siteKey: string) => `Import of ${cut(
 /** `listing-update:{id}`: "Update 7 of listing 12 to its followers". */
 export const listingUpdateSummary = (updateId: number, listingId: number) => `Update ${updateId} of listing ${listingId} to its followers`;
 
+/** `notification-mail:{user}:{due}`: "Comment mail of user 7". */
+export const notificationMailSummary = (userId: number) => `Comment mail of user ${userId}`;
+
 /** `listing:{id}`: "Launch of listing 12 on main". */
 export const launchSummary = (listingId: number, siteKey: string) => `Launch of listing ${listingId} on ${siteKey}`;
 

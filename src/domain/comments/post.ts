@@ -3,6 +3,7 @@ import type { Db } from '../../db/knex.ts';
 import { appError, conflict, invalidField, notFound, tooManyRequests, unprocessable } from '../../errors/errors.ts';
 import { RateLimitedError, takePoints } from '../quotas/rate-limit.ts';
 import { networkOf } from '../votes/signals.ts';
+import { tellAboutComment, type CommentNoticeSettings } from './notices.ts';
 import { bodyHash, linkCount, normaliseBody } from './text.ts';
 import type { CommentStatus } from './tables.ts';
 
@@ -30,9 +31,17 @@ export interface PostedComment {
  * text (empty, too many links), the listing (not live: 404), the account (unconfirmed email),
  * the parent (not shown: 404; itself a reply: 422), the rate limits (429), the same text on
  * another listing (409). A comment of an account younger than `holdNewAccountsHours` is held for
- * review. The listing's `comment_count` moves in the transaction that inserts a visible comment.
+ * review. The listing's `comment_count` moves in the transaction that inserts a visible comment,
+ * and with `notices` the people it concerns are told in it too (a held one: once approved).
  */
-export async function postComment(db: Db, poster: Poster, input: NewComment, rules: CommentSettings, now: Date): Promise<PostedComment> {
+export async function postComment(
+  db: Db,
+  poster: Poster,
+  input: NewComment,
+  rules: CommentSettings,
+  now: Date,
+  notices?: CommentNoticeSettings,
+): Promise<PostedComment> {
   const body = checkedBody(input.body, rules);
   const { young } = await checkEligible(db, poster.userId, input, rules, now);
   await takeCommentPoints(db, poster, rules);
@@ -50,16 +59,27 @@ export async function postComment(db: Db, poster: Poster, input: NewComment, rul
         created_at: now,
       })
       .returning(['id', 'status']);
-    if (status === 'visible') await trx('listings').where({ id: input.listingId }).increment('comment_count', 1);
+    if (status === 'visible') {
+      await trx('listings').where({ id: input.listingId }).increment('comment_count', 1);
+      if (notices) await tellAboutComment(trx, row!.id, notices, now);
+    }
     return { id: row!.id, status: row!.status as CommentStatus };
   });
 }
 
 /** A reply to the top-level comment `parentId`, on its listing (404 when there is no such comment). */
-export async function replyToComment(db: Db, poster: Poster, parentId: number, body: string, rules: CommentSettings, now: Date) {
+export async function replyToComment(
+  db: Db,
+  poster: Poster,
+  parentId: number,
+  body: string,
+  rules: CommentSettings,
+  now: Date,
+  notices?: CommentNoticeSettings,
+) {
   const parent = await db('comments').where({ id: parentId }).first('listing_id');
   if (!parent) throw notFound('The comment to reply to');
-  return postComment(db, poster, { listingId: parent.listing_id, parentId, body }, rules, now);
+  return postComment(db, poster, { listingId: parent.listing_id, parentId, body }, rules, now, notices);
 }
 
 /** The body as stored, or a 400 naming `body`: empty once trimmed, or more links than allowed. */

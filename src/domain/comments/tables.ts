@@ -37,10 +37,17 @@ export interface CommentReportTableRow {
   resolved_by: number | null;
 }
 
+/** A person's pending comment mail (migration 050): when the notifications it holds are mailed. */
+export interface NotificationMailBatchTableRow {
+  user_id: number;
+  due_at: Date;
+}
+
 declare module 'knex/types/tables.js' {
   interface Tables {
     comments: Table<CommentTableRow, 'id' | 'user_id' | 'parent_id' | 'status' | 'hidden_reason' | 'votes' | 'edited_at' | 'deleted_at'>;
     comment_votes: Table<CommentVoteTableRow, 'discount_reason'>;
     comment_reports: Table<CommentReportTableRow, 'id' | 'note' | 'resolved_at' | 'resolved_by'>;
+    notification_mail_batches: Table<NotificationMailBatchTableRow>;
   }
 }

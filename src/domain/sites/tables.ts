@@ -94,6 +94,8 @@ export interface NotificationTableRow {
   body: string | null;
   dedupe_key: string | null;
   claim_id: number | null;
+  comment_id: number | null;
+  read_at: Date | null;
 }
 
 export interface WebSessionTableRow {
@@ -169,7 +171,17 @@ declare module 'knex/types/tables.js' {
     mail_stops: Table<MailStopTableRow, 'id' | 'listing_id' | 'created_at'>;
     notifications: Table<
       NotificationTableRow,
-      'id' | 'listing_update_id' | 'created_at' | 'mail_pending' | 'listing_id' | 'title' | 'body' | 'dedupe_key' | 'claim_id'
+      | 'id'
+      | 'listing_update_id'
+      | 'created_at'
+      | 'mail_pending'
+      | 'listing_id'
+      | 'title'
+      | 'body'
+      | 'dedupe_key'
+      | 'claim_id'
+      | 'comment_id'
+      | 'read_at'
     >;
     web_sessions: Table<WebSessionTableRow, 'created_at' | 'last_seen_at'>;
     account_tokens: Table<AccountTokenTableRow, 'id' | 'created_at' | 'used_at'>;

@@ -10,6 +10,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'order.refunded',
   'claim.verified',
   'update.published',
+  'comment.created',
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
@@ -29,6 +30,7 @@ export const WEBHOOK_EVENT_WORDS: Record<WebhookEventType, string> = {
   'order.refunded': 'An order or part of it was refunded',
   'claim.verified': 'Your claim of a listing was verified',
   'update.published': 'You posted an update on a listing',
+  'comment.created': 'A comment or reply was posted on your listing (a held one once the site team approves it), yours included',
 };
 
 /** Standard Webhooks' `webhook-id`: one per event, the same on every retry and redelivery. */

@@ -28,6 +28,14 @@ export const MAIL_KIND_WORDS: Record<MailKind, { name: string; about: string }> 
     name: 'Weekly results',
     about: 'when one of your listings finishes a week in the top three',
   },
+  comment_replies: {
+    name: 'Replies to your comments',
+    about: 'at most one mail an hour, with every reply since the last one',
+  },
+  listing_comments: {
+    name: 'Comments on your listings',
+    about: 'at most one mail an hour, with every new comment since the last one',
+  },
 };
 
 /** What a link stops, as a phrase: "updates of Acme", "launch reminders". */

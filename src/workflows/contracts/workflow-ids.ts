@@ -37,3 +37,6 @@ export const voteScanWorkflowId = (siteKey: string, week: string) => `vote-scan:
 
 /** The weekly newsletter of one site about one closed ISO week (`2026-W48`). */
 export const newsletterWorkflowId = (siteKey: string, week: string) => `newsletter:${siteKey}:${week}`;
+
+/** One person's batch of comment notifications to mail, due at `dueMs` (epoch ms): one run per batch. */
+export const notificationMailWorkflowId = (userId: number, dueMs: number) => `notification-mail:${userId}:${dueMs}`;
