@@ -24,6 +24,7 @@ import { staffWebhookOperations } from './staff-webhooks.ts';
 import { staffPromoCodeOperations } from './staff-promo-codes.ts';
 import { staffModerationOperations } from './staff-moderation.ts';
 import { staffVoteFlagOperations } from './staff-vote-flags.ts';
+import { staffCommentOperations } from './staff-comments.ts';
 import { statsOperations } from './stats.ts';
 import { updateOperations } from './updates.ts';
 import { voteAuditOperations } from './vote-audit.ts';
@@ -59,5 +60,6 @@ export const operations: readonly Operation[] = [
   ...staffCatalogueSettingsOperations,
   ...staffModerationOperations,
   ...staffVoteFlagOperations,
+  ...staffCommentOperations,
   ...staffFactorOperations,
 ] as unknown as readonly Operation[];
