@@ -22,7 +22,9 @@ const Queued = z.object({
     .describe('Null once the account is deleted'),
   body: z.string(),
   hidden_reason: z.string().nullable().describe('Why the site team hid it, for hidden'),
-  status: z.enum(STATUSES).describe('held: a new account’s comment waiting for review; visible: shown and reported; hidden: by the site team'),
+  status: z
+    .enum(STATUSES)
+    .describe('held: a new account’s comment waiting for review; visible: shown and reported; hidden: by the site team'),
   created_at: z.string(),
   waiting_since: z.string().describe('When it entered the queue: posted (held) or first reported, whichever came first'),
   open_reports: z.int(),
@@ -96,7 +98,8 @@ export const staffModerateCommentOp = defineOperation({
   async handler(input, ctx) {
     const actor = await asStaff(ctx, MODERATORS);
     const reason = input.reason?.trim() || null;
-    if (input.action === 'hide' && !reason) throw unprocessable('reason_required', 'Say why in `reason`: it is shown in the comment’s place.');
+    if (input.action === 'hide' && !reason)
+      throw unprocessable('reason_required', 'Say why in `reason`: it is shown in the comment’s place.');
     const moderation = {
       siteId: ctx.site.id,
       commentId: input.comment_id,

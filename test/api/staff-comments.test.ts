@@ -135,13 +135,18 @@ test('approve, hide and restore keep comment_count exact, close reports and are 
   t.regex(page.text, /removed by the site team: spam/i);
   t.notRegex(page.text, /Reported words/);
   const thread = await api(env, 'GET', `/listings/${d.listingId}/comments`);
-  t.like(thread.body.items.find((c: { id: number }) => c.id === shown), { status: 'hidden', hidden_reason: 'spam', body: '' });
+  t.like(
+    thread.body.items.find((c: { id: number }) => c.id === shown),
+    { status: 'hidden', hidden_reason: 'spam', body: '' },
+  );
 
   const restored = await rest('moderator', 'staff_moderate_comment', { comment_id: shown, action: 'restore' });
   t.like(restored, { status: 200, body: { status: 'visible', hidden_reason: null, comment_count: 2 } });
   t.is(await countOf(d.listingId), 2);
 
-  const audit = await db()('staff_audit').where({ operation: 'staff_moderate_comment', target_id: String(shown) }).orderBy('id');
+  const audit = await db()('staff_audit')
+    .where({ operation: 'staff_moderate_comment', target_id: String(shown) })
+    .orderBy('id');
   t.is(audit.length, 2);
   t.like(audit[0], { before: { status: 'visible', open_reports: 1 }, after: { status: 'hidden', hidden_reason: 'spam', open_reports: 0 } });
   t.like(audit[1], { before: { status: 'hidden' }, after: { status: 'visible' } });
@@ -175,10 +180,13 @@ test('refusals: support 403, another site 404, unknown comment 404, hide without
     body: { code: 'not_found' },
   });
   for (const reason of [undefined, '   ']) {
-    t.like(await rest('moderator', 'staff_moderate_comment', { comment_id: shown, action: 'hide', ...(reason === undefined ? {} : { reason }) }), {
-      status: 422,
-      body: { code: 'reason_required' },
-    });
+    t.like(
+      await rest('moderator', 'staff_moderate_comment', { comment_id: shown, action: 'hide', ...(reason === undefined ? {} : { reason }) }),
+      {
+        status: 422,
+        body: { code: 'reason_required' },
+      },
+    );
   }
   t.like(await rest('moderator', 'staff_moderate_comment', { comment_id: shown, action: 'erase' }), {
     status: 400,

@@ -28,7 +28,8 @@ test('390 px: a moderator approves, hides with a reason and restores from the qu
   await db('users').where({ id: newcomer.userId }).update({ email_verified_at: db.fn.now() });
   const visitor = await env.user();
   await seasonedAccount(db, visitor.userId);
-  const post = async (key: string, body: string) => (await api(env, 'POST', `/listings/${listingId}/comments`, { key, body: { body } })).body.id as number;
+  const post = async (key: string, body: string) =>
+    (await api(env, 'POST', `/listings/${listingId}/comments`, { key, body: { body } })).body.id as number;
   const held = await post(newcomer.key, 'Hello, is there a team plan?');
   const spam = await post(visitor.key, 'Cheap followers at https://spam.example.net/');
   t.is((await api(env, 'POST', `/comments/${spam}/reports`, { key: maker.key, body: { reason: 'spam', note: 'An advert' } })).status, 201);
@@ -41,7 +42,11 @@ test('390 px: a moderator approves, hides with a reason and restores from the qu
   await verifyFactor(env, clock, moderator.userId);
   const fits = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
   const axe = async (where: string) => {
-    const twin = await browser.newContext({ baseURL: env.baseUrl, viewport: { width: 390, height: 844 }, storageState: await context.storageState() });
+    const twin = await browser.newContext({
+      baseURL: env.baseUrl,
+      viewport: { width: 390, height: 844 },
+      storageState: await context.storageState(),
+    });
     try {
       const copy = await twin.newPage();
       await copy.goto(page.url());

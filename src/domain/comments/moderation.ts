@@ -104,7 +104,9 @@ function queued(r: QueueRow): QueuedComment {
     created_at: r.created_at,
     waiting_since: r.waiting_since,
     open_reports: r.reports ?? 0,
-    reports_by_reason: [...byReason].map(([reason, count]) => ({ reason, count })).sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason)),
+    reports_by_reason: [...byReason]
+      .map(([reason, count]) => ({ reason, count }))
+      .sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason)),
     report_notes: reports.flatMap((x) => (x.note ? [x.note] : [])),
   };
 }
@@ -157,10 +159,15 @@ export async function moderateComment(
       .first('c.id', 'c.listing_id', 'c.status', 'c.hidden_reason');
     if (!row) throw notFound('The comment');
     const open = await trx('comment_reports').where({ comment_id: m.commentId }).whereNull('resolved_at').count({ n: '*' });
-    const before: ModerationState = { status: row.status as CommentStatus, hidden_reason: row.hidden_reason, open_reports: Number(open[0]!.n) };
+    const before: ModerationState = {
+      status: row.status as CommentStatus,
+      hidden_reason: row.hidden_reason,
+      open_reports: Number(open[0]!.n),
+    };
     const move = MOVES[m.action];
     if (!move.from.includes(before.status)) throw conflict('comment_state_conflict', move.refusal);
-    if (m.action === 'dismiss' && before.open_reports === 0) throw conflict('comment_state_conflict', 'The comment has no open report to dismiss.');
+    if (m.action === 'dismiss' && before.open_reports === 0)
+      throw conflict('comment_state_conflict', 'The comment has no open report to dismiss.');
     const status = move.to ?? before.status;
     const hidden_reason = status === 'hidden' ? (m.action === 'hide' ? m.reason : before.hidden_reason) : null;
     await trx('comments').where({ id: m.commentId }).update({ status, hidden_reason });
@@ -173,6 +180,12 @@ export async function moderateComment(
     const after: ModerationState = { status, hidden_reason, open_reports: 0 };
     await record(trx, before, after);
     const listing = await trx('listings').where({ id: row.listing_id }).first('comment_count');
-    return { ...after, comment_id: m.commentId, listing_id: row.listing_id, reports_resolved: resolved, comment_count: listing!.comment_count };
+    return {
+      ...after,
+      comment_id: m.commentId,
+      listing_id: row.listing_id,
+      reports_resolved: resolved,
+      comment_count: listing!.comment_count,
+    };
   });
 }

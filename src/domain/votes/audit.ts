@@ -86,7 +86,8 @@ export async function voteAudit(db: Db, slug: string): Promise<VoteAudit> {
   const row = rows[0];
   if (!row) throw notFound(`Listing "${slug}"`);
   // Without a launch week there is no week to audit: nothing counts in it.
-  if (row.week_start === null) Object.assign(row, { counted: 0, discounted: [], voided: [], comments_counted: 0, comments_discounted: [], final: false });
+  if (row.week_start === null)
+    Object.assign(row, { counted: 0, discounted: [], voided: [], comments_counted: 0, comments_discounted: [], final: false });
   const sum = (xs: ReasonCount[]) => xs.reduce((a, r) => a + r.count, 0);
   return {
     slug: row.slug,

@@ -58,7 +58,9 @@ async function loadCommentWeek(trx: Knex.Transaction, siteId: number, weekStart:
       uaFamily: 'none',
       referrerHost: null,
     })),
-    views: views.flatMap((v) => [...(comments.get(v.listing_id) ?? [])].map((id) => ({ listingId: id, hour: v.hour.getTime(), views: v.views }))),
+    views: views.flatMap((v) =>
+      [...(comments.get(v.listing_id) ?? [])].map((id) => ({ listingId: id, hour: v.hour.getTime(), views: v.views })),
+    ),
   };
 }
 

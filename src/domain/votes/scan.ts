@@ -121,7 +121,14 @@ export async function scanWeek(db: Db, siteId: number, weekStart: string): Promi
       .where({ 'l.site_id': siteId, 'l.launch_week': weekStart })
       .whereNotNull('v.discount_reason')
       .count({ count: '*' });
-    return { votes: week.votes.length, detected: detected.length, raised, cleared: stale.length, discounted: Number(count), comment_votes: commentVotes };
+    return {
+      votes: week.votes.length,
+      detected: detected.length,
+      raised,
+      cleared: stale.length,
+      discounted: Number(count),
+      comment_votes: commentVotes,
+    };
   });
 }
 

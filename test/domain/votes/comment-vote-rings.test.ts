@@ -49,7 +49,11 @@ test('a comment-vote ring is discounted, not deleted, and the audit counts it', 
   const listingId = await insertLiveListing(db(), { name: 'Talked About', url: 'https://talked-about.example.com/' });
   const { slug } = (await db()('listings').where({ id: listingId }).first('slug'))!;
   const [author] = await accounts(1);
-  const targets = [await comment(listingId, author!, 'one'), await comment(listingId, author!, 'two'), await comment(listingId, author!, 'three')];
+  const targets = [
+    await comment(listingId, author!, 'one'),
+    await comment(listingId, author!, 'two'),
+    await comment(listingId, author!, 'three'),
+  ];
   const popular = await comment(listingId, author!, 'popular');
   // The listing page was seen plenty this hour: the crowd's votes are no burst.
   const hour = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000);
@@ -76,9 +80,17 @@ test('a comment-vote ring is discounted, not deleted, and the audit counts it', 
 
   const audit = await api(env, 'GET', `/listings/${slug}/vote-audit`);
   t.is(audit.status, 200);
-  t.deepEqual(audit.body.comment_votes, { cast: 45, counted: 22, discounted: 23, discounted_by_reason: [{ reason: 'co_voting_ring', count: 23 }] });
+  t.deepEqual(audit.body.comment_votes, {
+    cast: 45,
+    counted: 22,
+    discounted: 23,
+    discounted_by_reason: [{ reason: 'co_voting_ring', count: 23 }],
+  });
   // The listing's own votes are untouched.
   t.like(audit.body, { votes_cast: 0, votes_discounted: 0 });
   const page = await request(env, 'GET', `/listings/${slug}`);
-  t.regex(page.text, /data-audit-comment-cast>45 votes<\/span> cast, <span data-audit-comment-counted>22<\/span> count and <span data-audit-comment-discounted>23<\/span> were discounted/);
+  t.regex(
+    page.text,
+    /data-audit-comment-cast>45 votes<\/span> cast, <span data-audit-comment-counted>22<\/span> count and <span data-audit-comment-discounted>23<\/span> were discounted/,
+  );
 });
