@@ -7,6 +7,9 @@ import { Id, PageQuery, page, plainText } from './schemas.ts';
 import { forgetPublicPages } from './staff-moderation.ts';
 import { asStaff, audit, STAFF_ERROR_CODES } from './staff.ts';
 
+/** The decisions a moderator takes, for the console's forms. */
+export { COMMENT_ACTIONS };
+
 /** Who moderates the discussion: admins and moderators (support is refused). */
 const MODERATORS = ['admin', 'moderator'] as const;
 
