@@ -124,7 +124,8 @@ async function scanNow(db: Db, flags: VoteFlags): Promise<number> {
     const r = await scanWeek(db, site.id, monday);
     console.log(
       `${site.key} ${isoWeekLabel(monday)}: ${r.votes} votes scanned, ${r.detected} flagged by the detectors ` +
-        `(${r.raised} new, ${r.cleared} withdrawn), ${r.discounted} discounted`,
+        `(${r.raised} new, ${r.cleared} withdrawn), ${r.discounted} discounted; ` +
+        `${r.comment_votes.votes} comment votes scanned, ${r.comment_votes.discounted} discounted`,
     );
   }
   return 0;

@@ -166,6 +166,11 @@ export const ERROR_CATALOGUE = {
     action: 'Write for this listing: the same text was posted on another listing already.',
   },
   comment_edit_closed: { status: 409, title: 'Conflict', action: 'Post a reply instead, or delete the comment and post it anew.' },
+  comment_state_conflict: {
+    status: 409,
+    title: 'Conflict',
+    action: 'Read the comment’s status in the moderation queue: the action does not apply to it (the detail says why).',
+  },
   // 410: gone for good.
   checkout_expired: { status: 410, title: 'This checkout has expired', action: 'Nothing was charged: ask for a new checkout link.' },
   // 413, 415.

@@ -49,7 +49,11 @@ const VoteState = z.object({ comment_id: Id, votes: z.int(), voted: z.boolean(),
 const viewerOf = (ctx: OperationContext) => ctx.principal?.userId ?? null;
 const poster = (ctx: OperationContext) => ({ userId: callerId(ctx), ip: ctx.clientIp });
 // Comment mail is batched in the follower digests' window: at most one mail per person per window.
-const notices = (ctx: OperationContext) => ({ baseUrl: ctx.config.baseUrl, mailWindowSeconds: ctx.config.updates.mailWindowSeconds });
+/** How the people a shown comment concerns are told (replies, the listing's owner, webhooks). */
+export const commentNotices = (ctx: OperationContext) => ({
+  baseUrl: ctx.config.baseUrl,
+  mailWindowSeconds: ctx.config.updates.mailWindowSeconds,
+});
 
 export const listCommentsOp = defineOperation({
   name: 'list_comments',
@@ -96,7 +100,7 @@ export const postCommentOp = defineOperation({
       { listingId: input.listing_id, parentId: input.parent_id, body: input.body },
       ctx.config.comments,
       now,
-      notices(ctx),
+      commentNotices(ctx),
     );
     return commentAsAuthor(ctx.db, posted.id, callerId(ctx), now);
   },
@@ -118,7 +122,7 @@ export const replyCommentOp = defineOperation({
   output: CommentView,
   async handler(input, ctx) {
     const now = ctx.clock.now();
-    const posted = await replyToComment(ctx.db, poster(ctx), input.comment_id, input.body, ctx.config.comments, now, notices(ctx));
+    const posted = await replyToComment(ctx.db, poster(ctx), input.comment_id, input.body, ctx.config.comments, now, commentNotices(ctx));
     return commentAsAuthor(ctx.db, posted.id, callerId(ctx), now);
   },
 });

@@ -25,6 +25,7 @@ import { staffWebhookOperations } from './staff-webhooks.ts';
 import { staffPromoCodeOperations } from './staff-promo-codes.ts';
 import { staffModerationOperations } from './staff-moderation.ts';
 import { staffVoteFlagOperations } from './staff-vote-flags.ts';
+import { staffCommentOperations } from './staff-comments.ts';
 import { statsOperations } from './stats.ts';
 import { updateOperations } from './updates.ts';
 import { voteAuditOperations } from './vote-audit.ts';
@@ -61,5 +62,6 @@ export const operations: readonly Operation[] = [
   ...staffCatalogueSettingsOperations,
   ...staffModerationOperations,
   ...staffVoteFlagOperations,
+  ...staffCommentOperations,
   ...staffFactorOperations,
 ] as unknown as readonly Operation[];

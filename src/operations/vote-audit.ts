@@ -10,6 +10,7 @@ export const getVoteAuditOp = defineOperation({
   description:
     'How the votes of a live listing’s launch week were counted: votes cast, counted, discounted by a vote-ring detector ' +
     '(kept, counting 0) per reason code (network_cluster, co_voting_ring, burst), and removed by the site team per reason. ' +
+    'The votes on its comments are judged by the same detectors and counted in `comment_votes`. ' +
     'Counts only: no account and no network is ever shown. The rules are on /ranking-policy.',
   method: 'GET',
   path: '/listings/{slug}/vote-audit',
@@ -28,6 +29,14 @@ export const getVoteAuditOp = defineOperation({
     votes_voided: z.int().describe('Votes the site team removed'),
     voided_by_reason: ReasonCounts.describe('Removed votes per reason, most first'),
     final: z.boolean().describe('Whether the weekly close froze the week’s results'),
+    comment_votes: z
+      .object({
+        cast: z.int().describe('Upvotes of the listing’s comments cast during the launch week: counted + discounted'),
+        counted: z.int(),
+        discounted: z.int().describe('Comment votes a detector flagged: kept, counting 0 in the comment’s score'),
+        discounted_by_reason: ReasonCounts.describe('Discounted comment votes per reason code, most first'),
+      })
+      .describe('The same audit for the votes on the listing’s comments'),
   }),
   handler: (input, ctx) => voteAudit(ctx.db, input.slug),
 });

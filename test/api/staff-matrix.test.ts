@@ -42,6 +42,8 @@ const MATRIX: Record<string, { roles: StaffRole[]; args: Record<string, unknown>
   staff_restore_listing: { roles: ['admin', 'moderator'], args: { listing: 'no-such-listing', reason: 'matrix' } },
   staff_list_vote_flags: { roles: ['admin', 'moderator'], args: {} },
   staff_decide_vote_flag: { roles: ['admin', 'moderator'], args: { id: 99_999_999, decision: 'keep' } },
+  staff_list_comment_queue: { roles: ['admin', 'moderator'], args: {} },
+  staff_moderate_comment: { roles: ['admin', 'moderator'], args: { comment_id: 99_999_999, action: 'approve' } },
   staff_list_products: { roles: ['admin'], args: {} },
   staff_set_product_price: { roles: ['admin'], args: { product: 'no-such-product', price_cents: 100 } },
   staff_set_product_active: { roles: ['admin'], args: { product: 'no-such-product', active: false } },

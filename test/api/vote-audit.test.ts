@@ -36,6 +36,7 @@ const expected = () => ({
   votes_voided: 1,
   voided_by_reason: [{ reason: 'Bought votes', count: 1 }],
   final: false,
+  comment_votes: { cast: 0, counted: 0, discounted: 0, discounted_by_reason: [] },
 });
 
 /** One tools/call of get_vote_audit; the JSON-RPC answer (sent as JSON or as one server-sent event). */

@@ -68,7 +68,7 @@ for (const [label, viewport] of [
     t.regex((await headline.locator('[data-before]').textContent())!, /^\[removed: Honest\] \[removed: tools\] for teams$/);
     t.regex((await headline.locator('[data-after]').textContent())!, /^\[added: Cheap\] \[added: pills\] for teams$/);
     t.true((await headline.locator('[data-before] del').count()) > 0 && (await headline.locator('[data-after] ins').count()) > 0);
-    t.true(await page.getByText('Reports from the discussion will appear here').isVisible());
+    t.true(await page.getByRole('heading', { name: 'Reports and held comments' }).isVisible());
     t.true(await fitsWidth(page), 'the page fits the screen');
     await axeClean(t, page, 'with edits');
 

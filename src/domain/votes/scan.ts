@@ -2,6 +2,7 @@ import { announceListingChange } from '../../db/notify.ts';
 import type { Knex } from 'knex';
 import type { Db } from '../../db/knex.ts';
 import { addWeeks, weekStartMs } from '../../workflows/contracts/weeks.ts';
+import { scanCommentVotes, type CommentScanOutcome } from './comment-scan.ts';
 import { detectWeek } from './detectors/index.ts';
 import { HOUR_MS, type Detection, type VoteWeek } from './detectors/types.ts';
 
@@ -16,6 +17,8 @@ export interface ScanOutcome {
   cleared: number;
   /** Votes of the week discounted after the scan (count 0). */
   discounted: number;
+  /** The same detectors over the week's comment votes (src/domain/votes/comment-scan.ts). */
+  comment_votes: CommentScanOutcome;
 }
 
 /**
@@ -77,7 +80,7 @@ export async function loadWeek(db: Db | Knex.Transaction, siteId: number, weekSt
  * Scans a site's launch week: runs every detector over its votes, records a flag per detected
  * vote (`discounted`), withdraws the detector flags no longer detected, and brings the votes'
  * `discount_reason` and the listings' counters in line, in one transaction (one scan of a week
- * at a time). Flags the site team decided (`kept`, `voided`) stay as decided. Deterministic: the
+ * at a time), then the same detectors over the week's comment votes. Flags the site team decided (`kept`, `voided`) stay as decided. Deterministic: the
  * same votes give the same flags and the same scores, however often or late it runs.
  */
 export async function scanWeek(db: Db, siteId: number, weekStart: string): Promise<ScanOutcome> {
@@ -113,12 +116,20 @@ export async function scanWeek(db: Db, siteId: number, weekStart: string): Promi
     const stale = existing.filter((f) => f.state === 'discounted' && !seen.has(`${f.listing_id}:${f.user_id}`)).map((f) => f.id);
     if (stale.length > 0) await trx('vote_flags').whereIn('id', stale).delete();
     await applyDiscounts(trx, siteId, weekStart);
+    const commentVotes = await scanCommentVotes(trx, siteId, weekStart);
     const [{ count }] = await trx('votes as v')
       .join('listings as l', 'l.id', 'v.listing_id')
       .where({ 'l.site_id': siteId, 'l.launch_week': weekStart })
       .whereNotNull('v.discount_reason')
       .count({ count: '*' });
-    return { votes: week.votes.length, detected: detected.length, raised, cleared: stale.length, discounted: Number(count) };
+    return {
+      votes: week.votes.length,
+      detected: detected.length,
+      raised,
+      cleared: stale.length,
+      discounted: Number(count),
+      comment_votes: commentVotes,
+    };
   });
 }
 

@@ -78,6 +78,14 @@ ${
   html`<p>Removed by the site team:</p>
 <ul>${audit.voided_by_reason.map((r) => html`<li>${votes(r.count)}: ${reasonWords(r.reason)}</li>`)}</ul>`
 }
+${commentVotesLine(audit.comment_votes)}
 ${policy}
 <aside class="for-developers muted" aria-labelledby="vote-audit-dev"><h3 id="vote-audit-dev">For developers</h3><p>These numbers are <code>votes_cast</code>, <code>votes_counted</code>, <code>votes_discounted</code> and <code>votes_voided</code> of <code>get_vote_audit</code> (<code>GET /api/v1/listings/${slug}/vote-audit</code>); the reasons are codes such as <code>network_cluster</code>.</p></aside></section>`;
+}
+
+/** The launch week's votes on the listing's comments, when there were any: the same detectors judge them. */
+function commentVotesLine(c: z.output<typeof getVoteAuditOp.output>['comment_votes']): SafeHtml | '' {
+  if (c.cast === 0) return '';
+  const why = c.discounted_by_reason.map((r) => `${votes(r.count)}: ${reasonWords(r.reason)}`).join('; ');
+  return html`<p data-audit-comments>Votes on its comments that week: <span data-audit-comment-cast>${votes(c.cast)}</span> cast, <span data-audit-comment-counted>${c.counted}</span> count and <span data-audit-comment-discounted>${c.discounted}</span> ${c.discounted === 1 ? 'was' : 'were'} discounted by the same rules${why ? ` (${why})` : ''}.</p>`;
 }

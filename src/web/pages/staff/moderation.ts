@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import type { z } from 'zod';
 import { staffFindListingsOp, staffListListingEditsOp } from '../../../operations/staff-moderation.ts';
 import { staffListVoteFlagsOp } from '../../../operations/staff-vote-flags.ts';
+import { staffListCommentQueueOp } from '../../../operations/staff-comments.ts';
 import { errorSummary, postForm, time } from '../../components.ts';
 import { csrfToken } from '../../csrf.ts';
 import { html, type SafeHtml } from '../../html.ts';
@@ -11,6 +12,7 @@ import { renderPage } from '../../render.ts';
 import type { WebServices } from '../../web-services.ts';
 import type { PageRoutes } from '../page-routes.ts';
 import { requireStaff } from './access.ts';
+import { commentQueueSection } from './comment-queue.ts';
 import { editDiff } from './diff.ts';
 
 export const MODERATION_PATH = '/staff/moderation';
@@ -30,7 +32,7 @@ export interface Shown {
 
 /**
  * The moderators' page: recent edits as before/after diffs with "Revert this edit", listings to
- * unlist or restore, the vote-ring flags to keep or void, and where reports will come.
+ * unlist or restore, the vote-ring flags to keep or void, and the discussion's held and reported comments.
  */
 export const staffModerationPages: PageRoutes = (router, services) => {
   router.get(MODERATION_PATH, requireStaff(services, ['admin', 'moderator']), async function moderation(ctx) {
@@ -44,6 +46,10 @@ const NOTICES: Record<string, (v: string) => string> = {
   restored: (v) => `“${v}” is back on the site; its owner is told.`,
   kept: (v) => `Flag ${v}: the vote counts again.`,
   voided: (v) => `Flag ${v}: the vote is removed and shown publicly with its reason.`,
+  approved: (v) => `Comment ${v} is approved: everyone sees it now.`,
+  hidden: (v) => `Comment ${v} is hidden; its place shows the reason.`,
+  restored_comment: (v) => `Comment ${v} is shown again.`,
+  dismissed: (v) => `The reports of comment ${v} are dismissed; it stays as it is.`,
 };
 
 function noticeOf(ctx: Context): string | undefined {
@@ -60,11 +66,13 @@ const queryText = (ctx: Context, name: string) =>
 export async function moderationPage(ctx: Context, services: WebServices, shown: Shown = {}): Promise<void> {
   const q = queryText(ctx, 'q');
   const pageNo = /^\d{1,5}$/.test(queryText(ctx, 'page')) ? Math.max(1, Number(queryText(ctx, 'page'))) : 1;
-  const [edits, found, unlisted, flags] = await Promise.all([
+  const [edits, found, unlisted, flags, waiting, hidden] = await Promise.all([
     invokeForPage(ctx, services, staffListListingEditsOp, { page: pageNo, per_page: 10 }),
     q ? invokeForPage(ctx, services, staffFindListingsOp, { q, limit: 20 }) : null,
     invokeForPage(ctx, services, staffFindListingsOp, { unlisted: true, limit: 100 }),
     invokeForPage(ctx, services, staffListVoteFlagsOp, { state: 'discounted', limit: 100 }),
+    invokeForPage(ctx, services, staffListCommentQueueOp, { list: 'waiting', page: 1, per_page: 50 }),
+    invokeForPage(ctx, services, staffListCommentQueueOp, { list: 'hidden', page: 1, per_page: 20 }),
   ]);
   const token = await csrfToken(ctx, services);
   await renderPage(ctx, services, {
@@ -76,8 +84,7 @@ export async function moderationPage(ctx: Context, services: WebServices, shown:
 ${editsSection(edits, pageNo, token)}
 ${listingsSection(q, found?.items ?? null, unlisted.items, token, shown)}
 ${flagsSection(flags.items, token)}
-<section id="reports" aria-labelledby="reports-title"><h2 id="reports-title">Reports</h2>
-<p>Reports from the discussion will appear here once people can report comments.</p></section>`,
+${commentQueueSection(waiting, hidden, token, shown.errors)}`,
   });
 }
 
