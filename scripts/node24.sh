@@ -31,7 +31,8 @@ node_bin() {
 NODE="$(node_bin)"
 export PATH="$(dirname "$NODE"):$PATH"
 # npm itself runs fine on the host's node; dependencies are installed once per lockfile change.
-if [ ! -f "$ROOT/node_modules/.package-lock.json" ] || [ "$ROOT/package-lock.json" -nt "$ROOT/node_modules/.package-lock.json" ]; then
+# A node_modules that is a link (a second checkout sharing the first's) is installed by its owner.
+if [ ! -L "$ROOT/node_modules" ] && { [ ! -f "$ROOT/node_modules/.package-lock.json" ] || [ "$ROOT/package-lock.json" -nt "$ROOT/node_modules/.package-lock.json" ]; }; then
   echo "[bootstrap] installing npm dependencies" >&2
   # `npm install`, not `npm ci`: registry mirrors that hold only some platforms of optional
   # native packages (@swc/core-darwin-*) make `npm ci` refuse the lockfile.
