@@ -60,15 +60,15 @@ ${o.script && html`<script>${raw(o.script)}</script>`}
 </html>`;
 }
 
-// Signed in, the founder's own listings come first: the page they come back for.
+// Signed in, the founder's own listings come first: the page they come back for. Connected apps
+// are on the account page: the header stays one line on a laptop.
 const signedInLinks = (
   csrf: string,
   unread: number,
 ) => html`<li><a href="/account/listings">Your listings</a></li><li><a href="/launches">Launches</a></li><li><a href="/updates">Latest updates</a></li><li><a href="/docs">API docs</a></li>
-<li><a href="/account/notifications" data-unread="${unread}">Notifications${unread > 0 ? html` <span class="count">(${unread} unread)</span>` : ''}</a></li>
+<li><a href="/account/notifications" data-unread="${unread}">Notifications${unread > 0 ? html` <span class="count">${unread}<span class="visually-hidden"> unread</span></span>` : ''}</a></li>
 <li><a href="/account">Account</a></li>
 <li><a href="/account/keys">API keys</a></li>
-<li><a href="/account/connected-apps">Connected apps</a></li>
 <li>${postForm('/signout', csrf, html`<button class="link" type="submit">Sign out</button>`, 'inline')}</li>`;
 
 const anonymousLinks = html`<li><a href="/launches">Launches</a></li><li><a href="/updates">Latest updates</a></li><li><a href="/docs">API docs</a></li><li><a href="/signin">Sign in</a></li><li><a href="/signup">Sign up</a></li>`;

@@ -157,7 +157,7 @@ test.serial('unread count in the header; mark read and mark all read over REST, 
   t.is((await web.signIn(maker.email, PASSWORD)).status, 303);
   const header = async () => (await web.get('/account')).$('header a[href="/account/notifications"]');
   t.is((await header()).attr('data-unread'), '4');
-  t.regex((await header()).text(), /4 unread/);
+  t.regex((await header()).text(), /Notifications\s*4 unread/);
 
   // REST: one of mine and the stranger's and an unknown id.
   const rest = await api(env, 'POST', '/me/notifications/read', { key: maker.key, body: { ids: [mine[0], theirs, 999999999] } });

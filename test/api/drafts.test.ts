@@ -327,7 +327,10 @@ test('a missing home page fails the draft as http_error', async (t) => {
 });
 
 test('submit and edit while crawling are conflicts', async (t) => {
-  const late: Handler = (req, res) => void setTimeout(() => html(HOME)(req, res), 2_000);
+  // The site answers only once both refusals are seen: the crawl is still running for each.
+  let answer!: () => void;
+  const released = new Promise<void>((resolve) => (answer = resolve));
+  const late: Handler = (req, res) => void released.then(() => html(HOME)(req, res));
   const slow = await serve({ '/': late });
   t.teardown(() => slow.close());
   const created = await api(env, 'POST', '/drafts', { key: owner.key, body: { url: slow.url } });
@@ -338,6 +341,7 @@ test('submit and edit while crawling are conflicts', async (t) => {
   t.is(submit.headers.get('content-type'), 'application/problem+json');
   const edit = await api(env, 'PATCH', `/drafts/${created.body.id}`, { key: owner.key, body: { name: 'Early' } });
   t.is(edit.status, 409);
+  answer();
   const done = await waitForDraft(owner.key, created.body.id);
   t.is(done.status, 'ready');
   t.is(done.fields.name, 'Acme Rockets');

@@ -97,7 +97,10 @@ test('the form needs its CSRF token and a session; nothing changes without them'
   t.is((await client.post('/account/mail', { _csrf: 'forged', receive: ['launch_reminders'] })).status, 403);
   t.deepEqual(await stops(user.id), []);
   const _csrf = await client.csrfFrom('/account');
-  const saved = await client.post('/account/mail', { _csrf, receive: ['follower_updates', 'weekly_results'] });
+  const saved = await client.post('/account/mail', {
+    _csrf,
+    receive: ['follower_updates', 'weekly_results', 'comment_replies', 'listing_comments'],
+  });
   t.is(saved.status, 303);
   t.deepEqual(await stops(user.id), [{ kind: 'launch_reminders', listing_id: null }]);
   const overview = await client.get('/account');
@@ -116,6 +119,8 @@ test('get_mail_preferences and update_mail_preferences over REST', async (t) => 
       { kind: 'follower_updates', receiving: true },
       { kind: 'launch_reminders', receiving: true },
       { kind: 'weekly_results', receiving: true },
+      { kind: 'comment_replies', receiving: true },
+      { kind: 'listing_comments', receiving: true },
     ],
     stopped_listings: [],
   });

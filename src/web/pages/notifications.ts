@@ -28,7 +28,7 @@ export const notificationPages: PageRoutes = (router, services) => {
     const item = (
       n: Notification,
     ) => html`<li><article aria-labelledby="notification-${n.id}" data-notification="${n.id}" data-read="${String(n.read)}">
-<h2 id="notification-${n.id}">${n.read ? '' : html`<span class="badge">New</span> `}${n.title}</h2>
+<h2 id="notification-${n.id}">${n.title}</h2>${n.read ? '' : html`<span class="badge">New</span>`}
 <p class="muted"><a href="${n.comment?.url ?? `/listings/${n.listing.slug}`}">${n.listing.name}</a> · ${time(n.update?.published_at ?? n.created_at)}</p>
 ${textBlocks(n.body)}
 ${n.read ? '' : postForm(READ, token, html`<input type="hidden" name="id" value="${n.id}"><input type="hidden" name="page" value="${page}"><button type="submit" class="link">Mark read</button>`, 'inline')}
