@@ -52,6 +52,8 @@ export interface WorkflowStarter {
   startListingUpdate(updateId: number, batchSize: number, listingId: number): Promise<void>;
   /** Starts `newsletter:{site}:{week}`, the send of a site's issue about a closed week. */
   startNewsletter(input: { siteKey: string; week: string; batchSize: number; pauseMs: number }): Promise<void>;
+  /** Starts `account-export:{user}:{id}`, the preparation of a person's data export. */
+  startAccountExport(input: { userId: number; exportId: number }): Promise<void>;
   /** Wakes `listing:{id}` to look at its launch again (recheck signal), starting it when it is not running. */
   recheckLaunch(listingId: number, siteKey: string): Promise<void>;
   /** Re-aims `listing:{id}` after a paid launch was booked (paidLaunch signal), starting it when need be. */

@@ -20,6 +20,7 @@ import {
   listingLaunchWorkflowId,
   listingUpdateWorkflowId,
   newsletterWorkflowId,
+  accountExportWorkflowId,
   orderWorkflowId,
   webhookDeliveryWorkflowId,
 } from '../workflows/contracts/workflow-ids.ts';
@@ -180,6 +181,15 @@ export function createWorkflowStarter(options: TemporalClientOptions): WorkflowS
         workflowIdConflictPolicy: 'USE_EXISTING',
         staticSummary: newsletterSummary(input.siteKey, input.week),
         typedSearchAttributes: [{ key: SITE_KEY, value: input.siteKey }],
+      });
+    },
+    async startAccountExport(input) {
+      await startBounded('accountExportWorkflow', {
+        taskQueue: TASK_QUEUES.accounts,
+        workflowId: accountExportWorkflowId(input.userId, input.exportId),
+        args: [input],
+        workflowIdConflictPolicy: 'USE_EXISTING',
+        staticSummary: `Data export ${input.exportId} of account ${input.userId}`,
       });
     },
     async startClaim({ listingId, slug, ...input }) {

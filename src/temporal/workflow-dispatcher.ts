@@ -151,6 +151,8 @@ async function makeStart(workflows: WorkflowStarter, config: Pick<Config, 'webho
       return workflows.startListingUpdate(start.input.updateId, start.input.batchSize, start.input.listingId);
     case 'newsletter':
       return workflows.startNewsletter(start.input);
+    case 'account-export':
+      return workflows.startAccountExport(start.input);
     case 'webhook-delivery': {
       const { retry } = config.webhooks;
       const { deliveryId, round, listingId, replace } = start.input;

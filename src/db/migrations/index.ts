@@ -41,6 +41,7 @@ import * as listingModeration from './043-listing-moderation.ts';
 import * as comments from './045-comments.ts';
 import * as newsletter from './047-newsletter.ts';
 import * as signInIdentities from './048-sign-in-identities.ts';
+import * as accountControl from './052-account-control.ts';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -95,6 +96,7 @@ const migrations: Record<string, Migration> = {
   '045-comments': comments,
   '047-newsletter': newsletter,
   '048-sign-in-identities': signInIdentities,
+  '052-account-control': accountControl,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

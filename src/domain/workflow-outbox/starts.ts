@@ -10,7 +10,8 @@ export type WorkflowStart =
   | { kind: 'claim'; input: { claimId: number; listingId: number; slug: string } }
   | { kind: 'listing-update'; input: { updateId: number; batchSize: number; listingId: number } }
   | { kind: 'webhook-delivery'; input: { deliveryId: number; round: number; listingId: number | null; replace: boolean } }
-  | { kind: 'newsletter'; input: { siteKey: string; week: string; batchSize: number; pauseMs: number } };
+  | { kind: 'newsletter'; input: { siteKey: string; week: string; batchSize: number; pauseMs: number } }
+  | { kind: 'account-export'; input: { userId: number; exportId: number } };
 
 export type WorkflowStartKind = WorkflowStart['kind'];
 

@@ -37,3 +37,6 @@ export const voteScanWorkflowId = (siteKey: string, week: string) => `vote-scan:
 
 /** The weekly newsletter of one site about one closed ISO week (`2026-W48`). */
 export const newsletterWorkflowId = (siteKey: string, week: string) => `newsletter:${siteKey}:${week}`;
+
+/** The preparation of one data export a person asked for (their archive and its mailed link). */
+export const accountExportWorkflowId = (userId: number, exportId: number) => `account-export:${userId}:${exportId}`;
