@@ -14,7 +14,7 @@ export const emailChangeConfirmMail = (baseUrl: string, to: string, token: strin
   text: [
     'You asked to use this address for your Listing Directory account.',
     '',
-    'Open this link while signed in to confirm it (it works once, for 24 hours):',
+    'Open this link to confirm it (it works once, for 24 hours):',
     absoluteUrl(baseUrl, accountPaths.confirmEmail(token)),
     '',
     'If you did not ask for this, ignore this mail: nothing changes without the link.',
