@@ -100,7 +100,7 @@ export const accountControlPages: PageRoutes = (router, services) => {
   router.post('/account/sessions/end-others', requireUser(services), async function endOthers(ctx) {
     await submit(ctx, services, 'sessions', () => invokeForPage(ctx, services, endOtherSessionsOp, {}), 'others-ended');
   });
-  router.post('/account/sessions/:id/end', requireUser(services), async function endOne(ctx) {
+  router.post('/account/sessions/{id}/end', requireUser(services), async function endOne(ctx) {
     // Another person's session is 404, as through the API.
     await invokeForPage(ctx, services, endSessionOp, { id: String(ctx.params.id) });
     ctx.status = 303;

@@ -40,7 +40,7 @@ export const accountLeavingPages: PageRoutes = (router, services) => {
     }
   });
 
-  router.get('/account/exports/:id/download', requireUser(services), async function downloadExport(ctx) {
+  router.get('/account/exports/{id}/download', requireUser(services), async function downloadExport(ctx) {
     const q = ctx.query;
     const archive = await invokeForPage(ctx, services, downloadAccountExportOp, {
       id: Number(ctx.params.id),
