@@ -175,6 +175,8 @@ export const deleteAccountOp = defineOperation({
       now: ctx.clock.now(),
       requestId: ctx.requestId,
     });
+    // The keys are gone; cached ones must fail at once too (the cache knows hashes, not owners).
+    ctx.caches.apiKeys.clear();
     return {
       deleted: true as const,
       listings_unlisted: report.listingsUnlisted,

@@ -8,6 +8,7 @@ import type { Mailer } from '../../src/mail/smtp.ts';
 import { TASK_QUEUES } from '../../src/workflows/contracts/task-queues.ts';
 import { api, startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
+import { temporalClient } from '../helpers/workflows.ts';
 import { startTimeSkipping, timeSkippingWorker, type TimeSkippingEnv } from '../helpers/time-skipping.ts';
 import { mailsTo, WebClient } from '../helpers/web.ts';
 
@@ -49,14 +50,45 @@ async function person() {
 test.serial('an export is prepared once by its workflow, mailed once, and downloads only for its person', async (t) => {
   const me = await person();
   const listingId = await insertLiveListing(db(), { name: `Exported ${randomBytes(3).toString('hex')}`, ownerId: me.userId });
+  const site = (await db()('sites').where({ key: 'main' }).first('id'))!;
+  const [order] = await db()('orders')
+    .insert({
+      site_id: site.id,
+      user_id: me.userId,
+      number: `LD-X-${randomBytes(3).toString('hex').toUpperCase()}`,
+      checkout_token: randomBytes(8).toString('hex'),
+      status: 'fulfilled',
+      quote: '{}',
+      billing: JSON.stringify({ name: 'Exporting Ltd', country: 'IE', vat_number: null }),
+      total_cents: 1500,
+      expires_at: new Date(),
+      paid_at: new Date(),
+    })
+    .returning('id');
+  await db()('order_lines').insert({
+    order_id: order!.id,
+    position: 1,
+    product: 'launch',
+    listing_id: listingId,
+    amount_cents: 1500,
+    unit_price_cents: 1500,
+    discount_cents: 0,
+    net_cents: 1500,
+    vat_cents: 0,
+  } as never);
   const asked = await api(env, 'POST', '/me/exports', { key: me.key });
   t.is(asked.status, 202);
   t.is(asked.body.status, 'preparing');
   const again = await api(env, 'POST', '/me/exports', { key: me.key });
   t.is(again.body.id, asked.body.id, 'one export in preparation at a time');
-  const [start] = await db()('workflow_starts').where({ kind: 'account-export', workflow_id: `account-export:${me.userId}:${asked.body.id}` });
-  t.truthy(start, 'the start is recorded in the outbox');
-  t.deepEqual(start!.input, { userId: me.userId, exportId: asked.body.id });
+  // Recorded in the outbox with the request, then made right after its commit on the service's Temporal.
+  const workflowId = `account-export:${me.userId}:${asked.body.id}`;
+  t.is((await db()('workflow_starts').where({ workflow_id: workflowId })).length, 0, 'made, so no longer waiting');
+  const temporal = await temporalClient(env);
+  const started = await temporal.client.workflow.getHandle(workflowId).describe().finally(() => temporal.close());
+  t.is(started.type, 'accountExportWorkflow');
+  t.is(started.taskQueue, TASK_QUEUES.accounts);
+  const start = { input: { userId: me.userId, exportId: asked.body.id as number } };
 
   for (const run of ['first', 'second']) {
     const result = await testEnv.client.workflow.execute('accountExportWorkflow', {
@@ -82,6 +114,7 @@ test.serial('an export is prepared once by its workflow, mailed once, and downlo
   t.is(archive.account.email, me.email);
   t.deepEqual(archive.listings.map((l: { id: number }) => l.id), [listingId]);
   t.deepEqual(archive.api_keys.map((k: { name: string }) => k.name), ['exporter key']);
+  t.like(archive.orders[0], { billing: { name: 'Exporting Ltd' }, total_cents: 1500, lines: [{ product: 'launch', amount_cents: 1500 }] });
   for (const section of ['drafts', 'edits', 'comments', 'votes', 'orders', 'follows', 'connected_apps', 'sign_in_identities', 'newsletter_subscriptions']) {
     t.true(Array.isArray(archive[section]), section);
   }

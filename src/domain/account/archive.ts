@@ -49,6 +49,20 @@ async function ordersOf(db: Db, userId: number): Promise<unknown[]> {
       orders.map((o) => o.id),
     )
     .orderBy(['order_id', 'position'])
-    .select('order_id', 'product', 'listing_id', 'options', 'unit_cents', 'discount_cents', 'net_cents', 'vat_cents', 'refunded_at');
+    .select(
+      'order_id',
+      'product',
+      'listing_id',
+      'listing_name',
+      'options',
+      'unit',
+      'quantity',
+      'unit_price_cents',
+      'amount_cents',
+      'discount_cents',
+      'net_cents',
+      'vat_cents',
+      'refunded_at',
+    );
   return orders.map(({ id, ...o }) => ({ ...o, lines: lines.filter((l) => l.order_id === id).map(({ order_id: _, ...l }) => l) }));
 }

@@ -57,7 +57,13 @@ export async function deleteAccount(db: Db, d: AccountDeletion): Promise<Deletio
       operation: 'delete_account',
       input: {},
       target: { kind: 'user', id: d.userId },
-      after: { ...report, listing_ids: listings },
+      after: {
+        listings_unlisted: report.listingsUnlisted,
+        listing_ids: listings,
+        orders_kept: ordersKept,
+        votes_kept: votesKept,
+        comments_kept: commentsKept,
+      },
       requestId: d.requestId,
       at: d.now,
     });
