@@ -101,7 +101,11 @@ export const ERROR_CATALOGUE = {
   csrf_failed: { status: 403, title: 'This form has expired', action: 'Go back, reload the page and send the form again.' },
   host_not_allowed: { status: 403, title: 'Forbidden', action: 'Call the server by its own host name.' },
   origin_not_allowed: { status: 403, title: 'Forbidden', action: 'Call the server from an allowed origin, or from outside a browser.' },
-  wrong_password: { status: 403, title: 'Wrong password', action: 'Give your current password as it is, or reset it (Forgot your password?).' },
+  wrong_password: {
+    status: 403,
+    title: 'Wrong password',
+    action: 'Give your current password as it is, or reset it (Forgot your password?).',
+  },
   reauthentication_required: {
     status: 403,
     title: 'Sign in again first',

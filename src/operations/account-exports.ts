@@ -52,7 +52,13 @@ export const getAccountExportOp = defineOperation({
   readOnly: true,
   tags: ['account'],
   errorCodes: ['not_found'],
-  input: z.object({ id: z.coerce.number().int().positive().max(2 ** 53) }),
+  input: z.object({
+    id: z.coerce
+      .number()
+      .int()
+      .positive()
+      .max(2 ** 53),
+  }),
   output: Export,
   handler: async (input, ctx) => exportOut(await getExport(ctx.db, callerId(ctx), input.id), ctx.clock.now()),
 });
@@ -70,7 +76,11 @@ export const downloadAccountExportOp = defineOperation({
   tags: ['account'],
   errorCodes: ['not_found', 'export_link_invalid'],
   input: z.object({
-    id: z.coerce.number().int().positive().max(2 ** 53),
+    id: z.coerce
+      .number()
+      .int()
+      .positive()
+      .max(2 ** 53),
     expires: z.coerce.number().int().positive().describe('The link’s `expires`'),
     signature: z.string().max(100).describe('The link’s `signature`'),
   }),

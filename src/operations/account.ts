@@ -109,7 +109,8 @@ export const changeEmailOp = defineOperation({
 export const confirmEmailChangeOp = defineOperation({
   name: 'confirm_email_change',
   summary: 'Confirm a new email address',
-  description: 'Uses the token of the link mailed to the new address: the account’s address becomes it. 410 email_link_invalid when expired or used.',
+  description:
+    'Uses the token of the link mailed to the new address: the account’s address becomes it. 410 email_link_invalid when expired or used.',
   method: 'POST',
   path: '/email-changes/confirm',
   idempotent: false,
@@ -166,7 +167,13 @@ export const deleteAccountOp = defineOperation({
     password: z.string().max(1000).optional().describe('Your current password'),
     confirm: z.literal('delete my account', { error: 'Type "delete my account" to confirm.' }).describe('The words "delete my account"'),
   }),
-  output: z.object({ deleted: z.literal(true), listings_unlisted: z.number().int(), orders_kept: z.number().int(), votes_kept: z.number().int(), comments_kept: z.number().int() }),
+  output: z.object({
+    deleted: z.literal(true),
+    listings_unlisted: z.number().int(),
+    orders_kept: z.number().int(),
+    votes_kept: z.number().int(),
+    comments_kept: z.number().int(),
+  }),
   handler: async (input, ctx) => {
     const report = await deleteAccount(ctx.db, {
       userId: callerId(ctx),

@@ -12,7 +12,8 @@ import { mailsTo, WebClient } from '../helpers/web.ts';
 // deletion and what it leaves behind. Exports: test/workflows/account-export.test.ts.
 
 const FIREFOX = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:140.0) Gecko/20100101 Firefox/140.0';
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1';
 const PASSWORD = 'account control password';
 
 let env: TestEnv;
@@ -51,8 +52,15 @@ test('sessions list their device and times; one can be signed out, another perso
   const list = await api(env, 'GET', '/me/sessions', { key: me.key });
   t.is(list.status, 200);
   t.is(list.body.items.length, 3);
-  t.deepEqual(list.body.items.map((s: { device: string }) => s.device).sort(), ['Firefox on Windows', 'Firefox on Windows', 'Safari on iPhone']);
-  t.true(list.body.items.every((s: { current: boolean }) => !s.current), 'an API key is no session');
+  t.deepEqual(list.body.items.map((s: { device: string }) => s.device).sort(), [
+    'Firefox on Windows',
+    'Firefox on Windows',
+    'Safari on iPhone',
+  ]);
+  t.true(
+    list.body.items.every((s: { current: boolean }) => !s.current),
+    'an API key is no session',
+  );
   const theirs = (await api(env, 'GET', '/me/sessions', { key: other.key })).body.items[0].id;
   const stranger = await api(env, 'DELETE', `/me/sessions/${theirs}`, { key: me.key });
   t.is(stranger.status, 404);
@@ -126,7 +134,10 @@ test.serial('an email change link expires after 24 hours', async (t) => {
 
 test('a password change needs the current password and signs other sessions out', async (t) => {
   const me = await person([FIREFOX, IPHONE]);
-  const wrong = await api(env, 'POST', '/me/password', { key: me.key, body: { current_password: 'not my password', new_password: 'a brand new password' } });
+  const wrong = await api(env, 'POST', '/me/password', {
+    key: me.key,
+    body: { current_password: 'not my password', new_password: 'a brand new password' },
+  });
   t.is(wrong.status, 403);
   t.is(wrong.body.code, 'wrong_password');
   t.regex(wrong.body.detail, /current password is not right/);
@@ -135,7 +146,10 @@ test('a password change needs the current password and signs other sessions out'
   t.is(none.body.code, 'reauthentication_required');
   const short = await api(env, 'POST', '/me/password', { key: me.key, body: { current_password: PASSWORD, new_password: 'short' } });
   t.is(short.status, 400);
-  const ok = await api(env, 'POST', '/me/password', { key: me.key, body: { current_password: PASSWORD, new_password: 'a brand new password' } });
+  const ok = await api(env, 'POST', '/me/password', {
+    key: me.key,
+    body: { current_password: PASSWORD, new_password: 'a brand new password' },
+  });
   t.is(ok.status, 200);
   t.is(ok.body.sessions_ended, 2);
   for (const c of me.clients) t.is((await c.get('/account')).status, 303);
@@ -163,7 +177,13 @@ async function footprint(userId: number) {
   await db()('votes').insert({ listing_id: other, user_id: userId });
   await db()('listings').where({ id: other }).update({ votes: 1 });
   const [comment] = await db()('comments')
-    .insert({ listing_id: other, user_id: userId, body: 'Lovely work, will use it.', body_hash: randomBytes(8).toString('hex'), created_at: new Date() })
+    .insert({
+      listing_id: other,
+      user_id: userId,
+      body: 'Lovely work, will use it.',
+      body_hash: randomBytes(8).toString('hex'),
+      created_at: new Date(),
+    })
     .returning('id');
   return { listingId, other, number, commentId: comment!.id as number };
 }
@@ -191,7 +211,12 @@ test('deleting unlists listings, keeps orders, votes and comments without the pe
   t.like(res.body, { deleted: true, listings_unlisted: 1, orders_kept: 1, votes_kept: 1, comments_kept: 1 });
 
   const listing = (await db()('listings').where({ id: f.listingId }).first())!;
-  t.like(listing, { status: 'unlisted', owner_id: null, status_before_unlisted: 'live', unlisted_reason: 'Its owner deleted their account.' });
+  t.like(listing, {
+    status: 'unlisted',
+    owner_id: null,
+    status_before_unlisted: 'live',
+    unlisted_reason: 'Its owner deleted their account.',
+  });
   const user = (await db()('users').where({ id: me.userId }).first())!;
   t.is(user.email, `deleted-${me.userId}@deleted.invalid`);
   t.is(user.password_hash, null);

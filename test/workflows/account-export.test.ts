@@ -26,7 +26,12 @@ test.before(async () => {
   env = await startTestEnv(import.meta.url, {}, { dispatch: false });
   testEnv = await startTimeSkipping();
   worker = await timeSkippingWorker(testEnv, TASK_QUEUES.accounts, {
-    ...createAccountActivities({ db: env.services.db, config: env.services.config, secrets: env.services.secrets, clock: env.services.clock }),
+    ...createAccountActivities({
+      db: env.services.db,
+      config: env.services.config,
+      secrets: env.services.secrets,
+      clock: env.services.clock,
+    }),
     ...createMailActivities({ db: env.services.db, mailer }),
   });
 });
@@ -85,7 +90,10 @@ test.serial('an export is prepared once by its workflow, mailed once, and downlo
   const workflowId = `account-export:${me.userId}:${asked.body.id}`;
   t.is((await db()('workflow_starts').where({ workflow_id: workflowId })).length, 0, 'made, so no longer waiting');
   const temporal = await temporalClient(env);
-  const started = await temporal.client.workflow.getHandle(workflowId).describe().finally(() => temporal.close());
+  const started = await temporal.client.workflow
+    .getHandle(workflowId)
+    .describe()
+    .finally(() => temporal.close());
   t.is(started.type, 'accountExportWorkflow');
   t.is(started.taskQueue, TASK_QUEUES.accounts);
   const start = { input: { userId: me.userId, exportId: asked.body.id as number } };
@@ -112,10 +120,26 @@ test.serial('an export is prepared once by its workflow, mailed once, and downlo
   t.is(download.headers.get('cache-control'), 'no-store');
   const archive = JSON.parse(download.text);
   t.is(archive.account.email, me.email);
-  t.deepEqual(archive.listings.map((l: { id: number }) => l.id), [listingId]);
-  t.deepEqual(archive.api_keys.map((k: { name: string }) => k.name), ['exporter key']);
+  t.deepEqual(
+    archive.listings.map((l: { id: number }) => l.id),
+    [listingId],
+  );
+  t.deepEqual(
+    archive.api_keys.map((k: { name: string }) => k.name),
+    ['exporter key'],
+  );
   t.like(archive.orders[0], { billing: { name: 'Exporting Ltd' }, total_cents: 1500, lines: [{ product: 'launch', amount_cents: 1500 }] });
-  for (const section of ['drafts', 'edits', 'comments', 'votes', 'orders', 'follows', 'connected_apps', 'sign_in_identities', 'newsletter_subscriptions']) {
+  for (const section of [
+    'drafts',
+    'edits',
+    'comments',
+    'votes',
+    'orders',
+    'follows',
+    'connected_apps',
+    'sign_in_identities',
+    'newsletter_subscriptions',
+  ]) {
     t.true(Array.isArray(archive[section]), section);
   }
   t.false(download.text.includes('password_hash') || download.text.includes('key_hash'), 'no secrets');
@@ -135,8 +159,12 @@ test.serial('the download link stops working when it expires (410 in words)', as
     workflowId: `account-export-test-expiry-${asked.body.id}`,
     args: [{ userId: me.userId, exportId: asked.body.id }],
   });
-  const link = /\/account\/exports\/\d+\/download\?expires=(\d+)&signature=([A-Za-z0-9_-]+)/.exec((await mailsTo(db(), me.email))[0]!.body_text)!;
-  await db()('account_exports').where({ id: asked.body.id }).update({ expires_at: new Date(Date.now() - 1000) });
+  const link = /\/account\/exports\/\d+\/download\?expires=(\d+)&signature=([A-Za-z0-9_-]+)/.exec(
+    (await mailsTo(db(), me.email))[0]!.body_text,
+  )!;
+  await db()('account_exports')
+    .where({ id: asked.body.id })
+    .update({ expires_at: new Date(Date.now() - 1000) });
   const res = await api(env, 'GET', `/me/exports/${asked.body.id}/archive?expires=${link[1]}&signature=${link[2]}`, { key: me.key });
   t.is(res.status, 410);
   t.is(res.body.code, 'export_link_invalid');

@@ -20,13 +20,19 @@ export async function buildArchive(db: Db, userId: number, now: Date): Promise<R
     listings: await by('listings', 'owner_id').select('*').orderBy('id'),
     drafts: await by('drafts', 'owner_id').select('id', 'url', 'status', 'fields', 'listing_id', 'created_at', 'updated_at').orderBy('id'),
     edits: await by('listing_versions', 'editor_id').select('id', 'listing_id', 'operation', 'changes', 'created_at').orderBy('id'),
-    comments: await by('comments').select('id', 'listing_id', 'parent_id', 'body', 'status', 'created_at', 'edited_at', 'deleted_at').orderBy('id'),
+    comments: await by('comments')
+      .select('id', 'listing_id', 'parent_id', 'body', 'status', 'created_at', 'edited_at', 'deleted_at')
+      .orderBy('id'),
     votes: await by('votes').select('listing_id', 'created_at').orderBy('created_at'),
     orders: await ordersOf(db, userId),
     follows: await by('listing_followers').select('listing_id', 'created_at').orderBy('created_at'),
     claims: await by('claims').select('id', 'listing_id', 'method', 'email', 'status', 'created_at', 'closed_at').orderBy('id'),
     api_keys: await by('api_keys').select('name', 'prefix', 'scopes', 'created_at', 'last_used_at', 'revoked_at').orderBy('id'),
-    connected_apps: (await listConnectedApps(db, userId)).map((a) => ({ client_name: a.clientName, scopes: a.scopes, granted_at: a.grantedAt })),
+    connected_apps: (await listConnectedApps(db, userId)).map((a) => ({
+      client_name: a.clientName,
+      scopes: a.scopes,
+      granted_at: a.grantedAt,
+    })),
     sign_in_identities: await by('sign_in_identities').select('provider', 'email', 'created_at', 'last_used_at').orderBy('id'),
     newsletter_subscriptions: await db('newsletter_subscribers as n')
       .join('sites as s', 's.id', 'n.site_id')
@@ -42,7 +48,19 @@ async function ordersOf(db: Db, userId: number): Promise<unknown[]> {
   const orders = await db('orders')
     .where({ user_id: userId })
     .orderBy('id')
-    .select('id', 'number', 'status', 'currency', 'billing', 'total_cents', 'paid_cents', 'paid_at', 'invoice_label', 'invoice_seller', 'created_at');
+    .select(
+      'id',
+      'number',
+      'status',
+      'currency',
+      'billing',
+      'total_cents',
+      'paid_cents',
+      'paid_at',
+      'invoice_label',
+      'invoice_seller',
+      'created_at',
+    );
   const lines = await db('order_lines')
     .whereIn(
       'order_id',

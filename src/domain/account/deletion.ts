@@ -50,7 +50,13 @@ export async function deleteAccount(db: Db, d: AccountDeletion): Promise<Deletio
     await removePersonalRows(trx, d.userId, user.email);
     await trx('users')
       .where({ id: d.userId })
-      .update({ email: `deleted-${d.userId}@deleted.invalid`, password_hash: null, email_verified_at: null, deleted_at: d.now, updated_at: d.now });
+      .update({
+        email: `deleted-${d.userId}@deleted.invalid`,
+        password_hash: null,
+        email_verified_at: null,
+        deleted_at: d.now,
+        updated_at: d.now,
+      });
     const report = { listingsUnlisted: listings.length, ordersKept, votesKept, commentsKept };
     await recordAudit(trx, {
       actor: null,
@@ -108,5 +114,7 @@ async function removePersonalRows(trx: Db, userId: number, email: string): Promi
     await trx(table).where({ user_id: userId }).delete();
   }
   await trx('drafts').where({ owner_id: userId }).delete();
-  await trx('newsletter_subscribers').where((q) => q.where({ user_id: userId }).orWhereRaw('lower(email) = lower(?)', [email])).delete();
+  await trx('newsletter_subscribers')
+    .where((q) => q.where({ user_id: userId }).orWhereRaw('lower(email) = lower(?)', [email]))
+    .delete();
 }

@@ -18,20 +18,34 @@ const hashToken = (token: string) => sha256Hex(token);
  * to the current one. Until the link is opened nothing changes (sign-in, mail, invoices keep the
  * current address). 409 email_taken when an account has the address already.
  */
-export async function requestEmailChange(db: Db, baseUrl: string, userId: number, newEmail: string, now: Date): Promise<{ expiresAt: Date }> {
+export async function requestEmailChange(
+  db: Db,
+  baseUrl: string,
+  userId: number,
+  newEmail: string,
+  now: Date,
+): Promise<{ expiresAt: Date }> {
   return db.transaction(async (trx) => {
     const user = await trx('users').where({ id: userId }).forUpdate().first('email');
     if (!user) throw appError('not_found', 'The account was not found.');
     if (user.email.toLowerCase() === newEmail.toLowerCase()) throw conflict('email_taken', 'That is already your email address.');
-    if (await trx('users').where({ email: newEmail }).first('id')) throw conflict('email_taken', 'Another account uses that email address.');
+    if (await trx('users').where({ email: newEmail }).first('id'))
+      throw conflict('email_taken', 'Another account uses that email address.');
     const [{ count }] = await trx('account_email_changes')
       .where({ user_id: userId })
       .where('created_at', '>', new Date(now.getTime() - REQUEST_WINDOW_MS))
       .count({ count: '*' });
-    if (Number(count) >= MAX_REQUESTS) throw tooManyRequests('Too many email changes asked for: wait a quarter of an hour.', REQUEST_WINDOW_MS / 1000);
+    if (Number(count) >= MAX_REQUESTS)
+      throw tooManyRequests('Too many email changes asked for: wait a quarter of an hour.', REQUEST_WINDOW_MS / 1000);
     const token = randomBytes(32).toString('base64url');
     const expiresAt = new Date(now.getTime() + EMAIL_CHANGE_LIFETIME_MS);
-    await trx('account_email_changes').insert({ user_id: userId, new_email: newEmail, token_hash: hashToken(token), created_at: now, expires_at: expiresAt });
+    await trx('account_email_changes').insert({
+      user_id: userId,
+      new_email: newEmail,
+      token_hash: hashToken(token),
+      created_at: now,
+      expires_at: expiresAt,
+    });
     await queueMail(trx, emailChangeConfirmMail(baseUrl, newEmail, token));
     await queueMail(trx, emailChangeNoticeMail(baseUrl, user.email, newEmail));
     return { expiresAt };
@@ -47,7 +61,10 @@ export async function confirmEmailChange(db: Db, token: string, now: Date): Prom
   return db.transaction(async (trx) => {
     const row =
       token.length <= 100
-        ? await trx('account_email_changes').where({ token_hash: hashToken(token) }).forUpdate().first()
+        ? await trx('account_email_changes')
+            .where({ token_hash: hashToken(token) })
+            .forUpdate()
+            .first()
         : undefined;
     if (!row || row.used_at !== null || row.expires_at <= now) {
       throw appError('email_link_invalid', 'This email change link has expired or was used already. Ask for the change again on /account.');

@@ -60,13 +60,19 @@ export async function getExport(db: Db, userId: number, exportId: number): Promi
  * the first archive and the one mail (its dedupe key).
  */
 export async function prepareExport(db: Db, secrets: AppSecrets, baseUrl: string, exportId: number, now: Date): Promise<number | null> {
-  const row = await db('account_exports as e').join('users as u', 'u.id', 'e.user_id').where('e.id', exportId).first('e.*', 'u.email', 'u.deleted_at');
+  const row = await db('account_exports as e')
+    .join('users as u', 'u.id', 'e.user_id')
+    .where('e.id', exportId)
+    .first('e.*', 'u.email', 'u.deleted_at');
   if (!row || row.deleted_at) return null;
   let expiresAt = row.expires_at;
   if (!row.ready_at) {
     expiresAt = new Date(now.getTime() + EXPORT_LINK_LIFETIME_MS);
     const archive = await buildArchive(db, row.user_id, now);
-    await db('account_exports').where({ id: exportId }).whereNull('ready_at').update({ archive: JSON.stringify(archive), ready_at: now, expires_at: expiresAt });
+    await db('account_exports')
+      .where({ id: exportId })
+      .whereNull('ready_at')
+      .update({ archive: JSON.stringify(archive), ready_at: now, expires_at: expiresAt });
     expiresAt = (await db('account_exports').where({ id: exportId }).first('expires_at'))!.expires_at;
   }
   const expires = expiresAt!.getTime();
@@ -103,5 +109,7 @@ export async function readArchive(db: Db, secrets: AppSecrets, d: DownloadReques
 }
 
 async function signature(secrets: AppSecrets, exportId: number, userId: number, expires: number): Promise<string> {
-  return createHmac('sha256', await secrets.get(SIGNING_KEY)).update(`${exportId}.${userId}.${expires}`).digest('base64url');
+  return createHmac('sha256', await secrets.get(SIGNING_KEY))
+    .update(`${exportId}.${userId}.${expires}`)
+    .digest('base64url');
 }

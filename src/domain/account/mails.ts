@@ -4,7 +4,8 @@ import type { OutgoingMail } from '../../mail/outbox.ts';
 /** Where the account's links lead (pages of src/web/pages/account-control.ts). */
 export const accountPaths = {
   confirmEmail: (token: string) => `/account/email/confirm?token=${encodeURIComponent(token)}`,
-  exportDownload: (id: number, expires: number, signature: string) => `/account/exports/${id}/download?expires=${expires}&signature=${signature}`,
+  exportDownload: (id: number, expires: number, signature: string) =>
+    `/account/exports/${id}/download?expires=${expires}&signature=${signature}`,
 };
 
 /** The single-use link at the new address. */
@@ -41,7 +42,9 @@ export const exportReadyMail = (baseUrl: string, to: string, link: string, expir
   text: [
     'The archive of everything Listing Directory holds about you is ready.',
     '',
-    'Download it while signed in to your account (the link works until ' + expiresAt.toISOString().slice(0, 16).replace('T', ' ') + ' UTC):',
+    'Download it while signed in to your account (the link works until ' +
+      expiresAt.toISOString().slice(0, 16).replace('T', ' ') +
+      ' UTC):',
     absoluteUrl(baseUrl, link),
     '',
     'If you did not ask for it, change your password: only you can download it, but someone asked while signed in as you.',

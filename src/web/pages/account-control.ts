@@ -45,7 +45,9 @@ export async function accountControlSections(ctx: Context, services: WebServices
 ${errorSummary(errors('sessions'))}
 <table class="stack"><thead><tr><th scope="col">Device</th><th scope="col">Signed in</th><th scope="col">Last seen</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>${sessions.items.map(
-    (s) => html`<tr><td data-label="Device">${s.device}${s.current && html` <strong>(this session)</strong>`}</td><td data-label="Signed in">${time(s.created_at)}</td><td data-label="Last seen">${time(s.last_seen_at)}</td>
+    (
+      s,
+    ) => html`<tr><td data-label="Device">${s.device}${s.current && html` <strong>(this session)</strong>`}</td><td data-label="Signed in">${time(s.created_at)}</td><td data-label="Last seen">${time(s.last_seen_at)}</td>
 <td>${s.current ? '' : postForm(`/account/sessions/${s.id}/end`, token, html`<button type="submit" class="secondary">Sign out<span class="visually-hidden"> ${s.device}, signed in ${s.created_at.slice(0, 16)}</span></button>`)}</td></tr>`,
   )}</tbody></table>
 ${sessions.items.length > 1 && postForm('/account/sessions/end-others', token, html`<button type="submit">Sign out every other session</button>`)}

@@ -33,10 +33,17 @@ export const accountLeavingPages: PageRoutes = (router, services) => {
     const token = formString(formBody(ctx), 'token');
     try {
       const { email } = await invokeForPage(ctx, services, confirmEmailChangeOp, { token });
-      await renderPage(ctx, services, { title: 'Email address changed', main: html`<p>Your account uses ${email} from now on.</p><p><a href="/account">Your account</a></p>` });
+      await renderPage(ctx, services, {
+        title: 'Email address changed',
+        main: html`<p>Your account uses ${email} from now on.</p><p><a href="/account">Your account</a></p>`,
+      });
     } catch (err) {
       const { status, errors } = refusal(err);
-      await renderPage(ctx, services, { title: 'This link no longer works', status, main: html`<p>${errors.form ?? Object.values(errors)[0]}</p><p><a href="/account#email">Ask for the change again</a></p>` });
+      await renderPage(ctx, services, {
+        title: 'This link no longer works',
+        status,
+        main: html`<p>${errors.form ?? Object.values(errors)[0]}</p><p><a href="/account#email">Ask for the change again</a></p>`,
+      });
     }
   });
 
@@ -72,7 +79,14 @@ ${postForm(
   await csrfToken(ctx, services),
   html`${
     has_password
-      ? field({ name: 'password', label: 'Your current password', type: 'password', autocomplete: 'current-password', required: true, error: errors?.password })
+      ? field({
+          name: 'password',
+          label: 'Your current password',
+          type: 'password',
+          autocomplete: 'current-password',
+          required: true,
+          error: errors?.password,
+        })
       : html`<p>Your account has no password: sign out and sign in again, then delete within 10 minutes.</p>`
   }
 ${field({ name: 'confirm', label: 'Type “delete my account” to confirm', required: true, error: errors?.confirm, autocomplete: 'off' })}
@@ -84,11 +98,17 @@ ${field({ name: 'confirm', label: 'Type “delete my account” to confirm', req
     const body = formBody(ctx);
     const password = formString(body, 'password');
     try {
-      await invokeForPage(ctx, services, deleteAccountOp, { confirm: formString(body, 'confirm') as 'delete my account', ...(password ? { password } : {}) });
+      await invokeForPage(ctx, services, deleteAccountOp, {
+        confirm: formString(body, 'confirm') as 'delete my account',
+        ...(password ? { password } : {}),
+      });
     } catch (err) {
       return redirectWithFlash(ctx, services, '/account/delete', { form: 'delete', errors: refusal(err, 'password').errors });
     }
     await endCurrentSession(ctx, services);
-    await renderPage(ctx, services, { title: 'Your account is deleted', main: html`<p>Your account is deleted and you are signed out. Thank you for having been here.</p>` });
+    await renderPage(ctx, services, {
+      title: 'Your account is deleted',
+      main: html`<p>Your account is deleted and you are signed out. Thank you for having been here.</p>`,
+    });
   });
 };
