@@ -2,6 +2,9 @@ import { randomBytes } from 'node:crypto';
 import test from 'ava';
 import { createVerifiedUser } from '../../src/auth/accounts.ts';
 import { createApiKey } from '../../src/auth/api-keys.ts';
+import { createSession, STAFF_SESSION_DEFAULTS } from '../../src/auth/sessions.ts';
+import { createUser } from '../../src/auth/users.ts';
+import { SESSION_COOKIE } from '../../src/web/session.ts';
 import { ManualClock } from '../../src/domain/time/clock.ts';
 import { api, startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
@@ -252,3 +255,36 @@ test('MCP: delete_account without re-authentication is the same 403 problem, lis
   t.false(listed.error);
   t.is(listed.body.items[0].device, 'Safari on iPhone');
 });
+
+/** A browser holding a new session of `userId`, signed in at the clock's now (as a GitHub sign-in leaves it). */
+async function browserOf(userId: number): Promise<WebClient> {
+  const client = new WebClient(env.baseUrl);
+  client.cookies.set(SESSION_COOKIE, (await createSession(db(), userId, { now: clock.now(), staff: STAFF_SESSION_DEFAULTS })).id);
+  return client;
+}
+
+test.serial(
+  'an account without a password re-authenticates by a fresh sign-in: an old session cannot delete it, a new one can',
+  async (t) => {
+    const user = await createUser(db(), `passwordless-${randomBytes(3).toString('hex')}@example.com`);
+    const old = await browserOf(user.id);
+    clock.advance(11 * 60_000);
+    const form = await old.get('/account/delete');
+    t.regex(form.$('main').text(), /no password: sign out and sign in again/);
+    const _csrf = form.$('input[name=_csrf]').val() as string;
+    const refused = await old.post('/account/delete', { _csrf, confirm: 'delete my account' });
+    t.is(refused.status, 303);
+    const shown = await old.get(refused.location!);
+    t.is(shown.status, 403);
+    t.regex(shown.$('main').text(), /Sign in again \(within 10 minutes\)/);
+    t.is((await db()('users').where({ id: user.id }).first())!.deleted_at, null);
+
+    const fresh = await browserOf(user.id);
+    const token = (await fresh.get('/account/delete')).$('input[name=_csrf]').val() as string;
+    const done = await fresh.post('/account/delete', { _csrf: token, confirm: 'delete my account' });
+    t.is(done.status, 200);
+    t.regex(done.$('h1').text(), /Your account is deleted/);
+    t.not((await db()('users').where({ id: user.id }).first())!.deleted_at, null);
+    t.is((await old.get('/account')).status, 303, 'every session is gone');
+  },
+);

@@ -103,7 +103,10 @@ ${field({ name: 'confirm', label: 'Type “delete my account” to confirm', req
         ...(password ? { password } : {}),
       });
     } catch (err) {
-      return redirectWithFlash(ctx, services, '/account/delete', { form: 'delete', errors: refusal(err, 'password').errors });
+      return redirectWithFlash(ctx, services, '/account/delete', {
+        form: 'delete',
+        errors: refusal(err, (err as { code?: string }).code === 'wrong_password' ? 'password' : 'form').errors,
+      });
     }
     await endCurrentSession(ctx, services);
     await renderPage(ctx, services, {
