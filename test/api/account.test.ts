@@ -121,6 +121,13 @@ test('an email change waits for the link at the new address, warns the old one, 
   t.is(again.status, 410);
   t.is(again.body.code, 'email_link_invalid');
   t.regex(again.body.detail, /expired or was used/);
+  // The mailed link's page: a button (mail scanners open links), then the same refusal in words.
+  const visitor = new WebClient(env.baseUrl);
+  const page = await visitor.get(`/account/email/confirm?token=${token}`);
+  t.is(page.status, 200);
+  const used = await visitor.post('/account/email/confirm', { _csrf: page.$('input[name=_csrf]').val() as string, token });
+  t.is(used.status, 410);
+  t.regex(used.$('main').text(), /expired or was used already/);
 });
 
 // Serial (ava runs serial tests first): it moves the clock every test of this file reads.
