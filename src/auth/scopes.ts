@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** Scopes are independent: `listings:write` does not imply `account:read`. */
-export const SCOPES = ['account:read', 'listings:write', 'orders:write', 'webhooks:write', 'comments:write'] as const;
+export const SCOPES = ['account:read', 'account:write', 'listings:write', 'orders:write', 'webhooks:write', 'comments:write'] as const;
 /**
  * The site team's scopes: a key gets one only when its person holds a staff role that allows it
  * (src/domain/staff/roles.ts), and every staff operation checks the role again. OAuth, the

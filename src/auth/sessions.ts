@@ -49,14 +49,26 @@ const EVERYONE: SessionLifetimes = { idleMs: SESSION_IDLE_MS, absoluteMs: SESSIO
 export const STAFF_SESSION_DEFAULTS: SessionLifetimes = { idleMs: 60 * 60_000, absoluteMs: 12 * 3600_000 };
 const systemPolicy = (): SessionPolicy => ({ now: new Date(), staff: STAFF_SESSION_DEFAULTS });
 
-/** Starts a session; returns the cookie value (never stored) and its hash. */
-export async function createSession(db: Db, userId: number, policy = systemPolicy()): Promise<{ id: string; idHash: string }> {
+/** Starts a session; returns the cookie value (never stored) and its hash. `device` names the browser (deviceLabel). */
+export async function createSession(
+  db: Db,
+  userId: number,
+  policy = systemPolicy(),
+  device: string | null = null,
+): Promise<{ id: string; idHash: string }> {
   const id = randomBytes(32).toString('base64url');
   const idHash = hashSessionId(id);
   const { now } = policy;
   // A staff member's shorter lifetimes apply at each lookup (a role may come or go meanwhile).
   const expires = new Date(now.getTime() + SESSION_IDLE_MS);
-  await db('web_sessions').insert({ id_hash: idHash, user_id: userId, created_at: now, last_seen_at: now, expires_at: expires });
+  await db('web_sessions').insert({
+    id_hash: idHash,
+    user_id: userId,
+    created_at: now,
+    last_seen_at: now,
+    expires_at: expires,
+    device_label: device,
+  });
   // Expired sessions of this user go now; nothing else needs to sweep them.
   await db('web_sessions')
     .where({ user_id: userId })

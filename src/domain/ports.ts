@@ -54,6 +54,8 @@ export interface WorkflowStarter {
   startNewsletter(input: { siteKey: string; week: string; batchSize: number; pauseMs: number }): Promise<void>;
   /** Starts `notification-mail:{user}:{due}`, which mails one person's comment notifications when due. */
   startNotificationMail(input: { userId: number; dueAt: number }): Promise<void>;
+  /** Starts `account-export:{user}:{id}`, the preparation of a person's data export. */
+  startAccountExport(input: { userId: number; exportId: number }): Promise<void>;
   /** Wakes `listing:{id}` to look at its launch again (recheck signal), starting it when it is not running. */
   recheckLaunch(listingId: number, siteKey: string): Promise<void>;
   /** Re-aims `listing:{id}` after a paid launch was booked (paidLaunch signal), starting it when need be. */

@@ -12,3 +12,4 @@ export type * from './staff/tables.ts';
 export type * from './comments/tables.ts';
 export type * from './sign-in/tables.ts';
 export type * from './newsletter/tables.ts';
+export type * from './account/tables.ts';

@@ -101,6 +101,16 @@ export const ERROR_CATALOGUE = {
   csrf_failed: { status: 403, title: 'This form has expired', action: 'Go back, reload the page and send the form again.' },
   host_not_allowed: { status: 403, title: 'Forbidden', action: 'Call the server by its own host name.' },
   origin_not_allowed: { status: 403, title: 'Forbidden', action: 'Call the server from an allowed origin, or from outside a browser.' },
+  wrong_password: {
+    status: 403,
+    title: 'Wrong password',
+    action: 'Give your current password as it is, or reset it (Forgot your password?).',
+  },
+  reauthentication_required: {
+    status: 403,
+    title: 'Sign in again first',
+    action: 'Give your current password, or (an account without one) sign in again and do this within 10 minutes.',
+  },
   not_comment_author: { status: 403, title: 'Forbidden', action: 'Only its author can edit or delete a comment; report it instead.' },
   // 404, 405.
   not_found: { status: 404, title: 'Not found', action: 'Check the id or address; another owner’s resource is not found either.' },
@@ -173,6 +183,16 @@ export const ERROR_CATALOGUE = {
   },
   // 410: gone for good.
   checkout_expired: { status: 410, title: 'This checkout has expired', action: 'Nothing was charged: ask for a new checkout link.' },
+  email_link_invalid: {
+    status: 410,
+    title: 'This link no longer works',
+    action: 'The link expired or was used already: ask for the email change again on /account.',
+  },
+  export_link_invalid: {
+    status: 410,
+    title: 'This download link no longer works',
+    action: 'The link expired: ask for a new export on /account.',
+  },
   // 413, 415.
   payload_too_large: { status: 413, title: 'Payload too large', action: 'Send a smaller body; the detail names the limit.' },
   image_too_large: { status: 413, title: 'Image too large', action: 'Upload a smaller image; the detail names the limit.' },

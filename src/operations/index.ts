@@ -1,3 +1,5 @@
+import { accountOperations } from './account.ts';
+import { accountExportOperations } from './account-exports.ts';
 import { claimOperations } from './claims.ts';
 import { commentOperations } from './comments.ts';
 import { draftOperations } from './drafts.ts';
@@ -50,6 +52,8 @@ export const operations: readonly Operation[] = [
   ...mailPreferenceOperations,
   ...notificationOperations,
   ...signInIdentityOperations,
+  ...accountOperations,
+  ...accountExportOperations,
   ...newsletterOperations,
   ...staffOrderOperations,
   ...staffAuditOperations,

@@ -21,6 +21,7 @@ import {
   listingUpdateWorkflowId,
   notificationMailWorkflowId,
   newsletterWorkflowId,
+  accountExportWorkflowId,
   orderWorkflowId,
   webhookDeliveryWorkflowId,
 } from '../workflows/contracts/workflow-ids.ts';
@@ -191,6 +192,15 @@ export function createWorkflowStarter(options: TemporalClientOptions): WorkflowS
         args: [input],
         workflowIdConflictPolicy: 'USE_EXISTING',
         staticSummary: notificationMailSummary(input.userId),
+      });
+    },
+    async startAccountExport(input) {
+      await startBounded('accountExportWorkflow', {
+        taskQueue: TASK_QUEUES.accounts,
+        workflowId: accountExportWorkflowId(input.userId, input.exportId),
+        args: [input],
+        workflowIdConflictPolicy: 'USE_EXISTING',
+        staticSummary: `Data export ${input.exportId} of account ${input.userId}`,
       });
     },
     async startClaim({ listingId, slug, ...input }) {

@@ -6,6 +6,7 @@ import { createClaimActivities } from '../activities/claims.ts';
 import { createDraftActivities } from '../activities/drafts.ts';
 import { createListingImportActivities } from '../activities/listing-imports.ts';
 import { createLaunchActivities } from '../activities/launches.ts';
+import { createAccountActivities } from '../activities/accounts.ts';
 import { createListingUpdateActivities } from '../activities/listing-updates.ts';
 import { createMailActivities } from '../activities/mail.ts';
 import { createRankingActivities } from '../activities/ranking.ts';
@@ -118,11 +119,17 @@ export async function startWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
     // Each try holds a database connection for its POST (up to 10 s): leave the pool to the rest.
     maxConcurrentActivityTaskExecutions: 4,
   });
+  const accounts = await queueWorker(TASK_QUEUES.accounts, {
+    activities: {
+      ...createAccountActivities({ db: deps.db, config: deps.config, secrets: deps.secrets, clock: deps.clock }),
+      ...createMailActivities({ db: deps.db, mailer }),
+    },
+  });
   // Workflow starts writes recorded (webhook deliveries among them): made here too, so that a
   // worker alone still starts what api processes recorded while Temporal was away.
   deps.workflowStarts.run();
   const sweeper = mailer && startMailSweeper({ db: deps.db, mailer, intervalMs: deps.config.mail.sweepIntervalMs, log: deps.log });
-  const workers = [drafts, listings, ranking, claims, orders, webhooks];
+  const workers = [drafts, listings, ranking, claims, orders, webhooks, accounts];
   const done = Promise.all(workers.map((w) => w.run())).then(() => connection.close());
   deps.log.info({ taskQueues: workers.map((w) => w.options.taskQueue), smtp: Boolean(mailer) }, 'temporal worker running');
   return {

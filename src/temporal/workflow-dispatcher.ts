@@ -153,6 +153,8 @@ async function makeStart(workflows: WorkflowStarter, config: Pick<Config, 'webho
       return workflows.startNewsletter(start.input);
     case 'notification-mail':
       return workflows.startNotificationMail(start.input);
+    case 'account-export':
+      return workflows.startAccountExport(start.input);
     case 'webhook-delivery': {
       const { retry } = config.webhooks;
       const { deliveryId, round, listingId, replace } = start.input;

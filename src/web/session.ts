@@ -1,4 +1,5 @@
 import type { Context, Middleware } from 'koa';
+import { deviceLabel } from '../auth/device-label.ts';
 import { createSession, endSession, findSession, type ActiveSession, type SessionPolicy, type SessionUser } from '../auth/sessions.ts';
 import { clearCookie, readToken, setCookie } from './cookies.ts';
 import { secureCookies, type WebServices } from './web-services.ts';
@@ -46,7 +47,7 @@ export function requireUser(services: WebServices): Middleware {
 export async function startSession(ctx: Context, services: WebServices, userId: number): Promise<void> {
   const previous = await currentSession(ctx, services);
   if (previous) await endSession(services.db, previous.idHash);
-  const { id } = await createSession(services.db, userId, sessionPolicy(services));
+  const { id } = await createSession(services.db, userId, sessionPolicy(services), deviceLabel(ctx.get('user-agent')));
   const session = await findSession(services.db, id, sessionPolicy(services));
   setCookie(ctx, SESSION_COOKIE, id, sessionCookieOptions(services, session!.expiresAt));
   ctx.state.webSession = session;

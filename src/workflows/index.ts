@@ -11,3 +11,4 @@ export { maintenanceWorkflow } from './maintenance.ts';
 export { siteVoteScanWorkflow, voteScanWorkflow } from './vote-scan.ts';
 export { webhookDeliveryWorkflow } from './webhook-delivery.ts';
 export { newsletterWorkflow } from './newsletter.ts';
+export { accountExportWorkflow } from './account-export.ts';

@@ -248,7 +248,14 @@ test('the protected resource metadata names the resource, the authorization serv
     const res = await request(env, 'GET', path);
     t.is(res.status, 200);
     t.like(res.body, { resource: `${env.baseUrl}/mcp`, authorization_servers: [env.baseUrl] });
-    t.deepEqual(res.body.scopes_supported, ['account:read', 'listings:write', 'orders:write', 'webhooks:write', 'comments:write']);
+    t.deepEqual(res.body.scopes_supported, [
+      'account:read',
+      'account:write',
+      'listings:write',
+      'orders:write',
+      'webhooks:write',
+      'comments:write',
+    ]);
     t.is(res.headers.get('access-control-allow-origin'), '*');
   }
 });

@@ -42,6 +42,7 @@ import * as comments from './045-comments.ts';
 import * as newsletter from './047-newsletter.ts';
 import * as signInIdentities from './048-sign-in-identities.ts';
 import * as commentNotifications from './050-comment-notifications.ts';
+import * as accountControl from './052-account-control.ts';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -97,6 +98,7 @@ const migrations: Record<string, Migration> = {
   '047-newsletter': newsletter,
   '048-sign-in-identities': signInIdentities,
   '050-comment-notifications': commentNotifications,
+  '052-account-control': accountControl,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -120,6 +120,13 @@ export async function listThread(
   };
 }
 
+/** A comment whose account was deleted keeps its text and reads "deleted account" (docs/accounts.md). */
+const authorOf = (r: Row) =>
+  r.user_id === null ? { name: DELETED_ACCOUNT, maker: false } : { name: r.display_name ?? `Member ${r.user_id}`, maker: r.maker === true };
+
+/** The author's name of a comment whose account is gone. */
+export const DELETED_ACCOUNT = 'deleted account';
+
 function toView(r: Row, viewer: number | null, now: Date): CommentView {
   const gone = r.status === 'deleted' || r.status === 'hidden';
   const mine = viewer !== null && r.user_id === viewer;
@@ -130,7 +137,7 @@ function toView(r: Row, viewer: number | null, now: Date): CommentView {
     status: r.status,
     body: gone ? '' : r.body,
     hidden_reason: r.status === 'hidden' ? r.hidden_reason : null,
-    author: gone ? null : { name: r.display_name ?? `Member ${r.user_id ?? ''}`.trim(), maker: r.maker === true },
+    author: gone ? null : authorOf(r),
     votes: r.votes,
     voted: r.voted,
     mine,

@@ -26,6 +26,8 @@ export interface UserTableRow {
   email_verified_at: Date | null;
   created_at: Date;
   updated_at: Date;
+  /** Set when the person deleted the account (docs/accounts.md). */
+  deleted_at: Date | null;
 }
 
 export interface ApiKeyTableRow {
@@ -104,6 +106,10 @@ export interface WebSessionTableRow {
   created_at: Date;
   last_seen_at: Date;
   expires_at: Date;
+  /** Browser and system, from the User-Agent at sign-in. */
+  device_label: string | null;
+  /** What the account page and the API name a session by (the id hash stays private). */
+  public_id: string;
 }
 
 export interface AccountTokenTableRow {
@@ -147,7 +153,7 @@ export interface RateLimitTableRow {
 declare module 'knex/types/tables.js' {
   interface Tables {
     sites: Table<SiteTableRow, 'id' | 'host' | 'is_default' | 'settings' | Timestamps>;
-    users: Table<UserTableRow, 'id' | 'password_hash' | 'email_verified_at' | Timestamps>;
+    users: Table<UserTableRow, 'id' | 'password_hash' | 'email_verified_at' | 'deleted_at' | Timestamps>;
     api_keys: Table<ApiKeyTableRow, 'id' | 'last_used_at' | 'revoked_at' | Timestamps>;
     idempotency_keys: Table<IdempotencyKeyTableRow, 'state' | 'response_status' | 'response_body' | 'created_at'>;
     mail_outbox: Table<
@@ -183,7 +189,7 @@ declare module 'knex/types/tables.js' {
       | 'comment_id'
       | 'read_at'
     >;
-    web_sessions: Table<WebSessionTableRow, 'created_at' | 'last_seen_at'>;
+    web_sessions: Table<WebSessionTableRow, 'created_at' | 'last_seen_at' | 'device_label' | 'public_id'>;
     account_tokens: Table<AccountTokenTableRow, 'id' | 'created_at' | 'used_at'>;
     app_secrets: Table<AppSecretTableRow, 'created_at'>;
     oauth_payloads: Table<OauthPayloadTableRow, 'grant_id' | 'user_code' | 'uid' | 'expires_at' | 'consumed_at'>;

@@ -11,7 +11,8 @@ export type WorkflowStart =
   | { kind: 'listing-update'; input: { updateId: number; batchSize: number; listingId: number } }
   | { kind: 'webhook-delivery'; input: { deliveryId: number; round: number; listingId: number | null; replace: boolean } }
   | { kind: 'newsletter'; input: { siteKey: string; week: string; batchSize: number; pauseMs: number } }
-  | { kind: 'notification-mail'; input: { userId: number; dueAt: number } };
+  | { kind: 'notification-mail'; input: { userId: number; dueAt: number } }
+  | { kind: 'account-export'; input: { userId: number; exportId: number } };
 
 export type WorkflowStartKind = WorkflowStart['kind'];
 

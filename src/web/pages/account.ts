@@ -7,6 +7,7 @@ import { invokeForPage } from '../invoke.ts';
 import { listingNextStep, ownerPaths } from '../next-steps.ts';
 import { renderPage } from '../render.ts';
 import { currentUser, requireUser } from '../session.ts';
+import { accountControlSections } from './account-control.ts';
 import { mailPreferencesSection } from './mail-preferences.ts';
 import { accountNewsletterSection } from './newsletter.ts';
 import type { PageRoutes } from './page-routes.ts';
@@ -18,11 +19,12 @@ const LISTINGS_SHOWN = 50;
 export const accountPages: PageRoutes = (router, services) => {
   router.get('/account', requireUser(services), async function showAccount(ctx) {
     const user = (await currentUser(ctx, services))!;
-    const [keys, listings, mail, newsletter] = await Promise.all([
+    const [keys, listings, mail, newsletter, control] = await Promise.all([
       listApiKeys(services.db, user.id),
       invokeForPage(ctx, services, listMyListingsOp, { page: 1, per_page: LISTINGS_SHOWN }),
       mailPreferencesSection(ctx, services),
       accountNewsletterSection(ctx, services),
+      accountControlSections(ctx, services),
     ]);
     await renderPage(ctx, services, {
       title: 'Your account',
@@ -59,9 +61,10 @@ ${listings.total > LISTINGS_SHOWN && html`<p class="muted">The newest ${LISTINGS
 <p><a href="/account/listings">Drafts, statuses and next steps</a></p>
 </section>`
 }
+${control}
 ${mail}
 ${newsletter}
-<p><a href="/forgot-password">Change your password</a> (we mail you a link; other sessions are signed out).</p>`,
+<p>Forgot your password? <a href="/forgot-password">Reset it by mail</a> (other sessions are signed out).</p>`,
     });
   });
 };

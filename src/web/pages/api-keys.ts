@@ -22,6 +22,8 @@ const MAX_ACTIVE_KEYS = 50;
 
 const SCOPE_HELP: Record<Scope, string> = {
   'account:read': 'Read your listings, orders and claims.',
+  'account:write':
+    'Change your account: sign sessions out, change your email or password, export or delete it (deleting asks for your password again).',
   'listings:write': 'Create drafts, edit listings, post updates, claim listings.',
   'orders:write': 'Price orders and build checkout links (paying stays on our page).',
   'webhooks:write': 'Add, change and remove the web addresses we send your events to.',

@@ -16,6 +16,7 @@ import { hasHttpScheme } from '../../lib/urls.ts';
 
 const SCOPE_WORDS: Record<string, string> = {
   'account:read': 'Read your listings, drafts, orders and claims',
+  'account:write': 'Change your account: sign sessions out, change your email or password, export or delete it',
   'listings:write': 'Create drafts, edit your listings, post updates and claim listings',
   'orders:write': 'Price orders and prepare checkout links (paying always happens on our page)',
   'webhooks:write': 'Add, change and remove the web addresses we send your events to',

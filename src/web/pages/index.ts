@@ -1,4 +1,6 @@
 import { accountPages } from './account.ts';
+import { accountControlPages } from './account-control.ts';
+import { accountLeavingPages } from './account-leaving.ts';
 import { accountLaunchPages } from './account-launch.ts';
 import { accountListingPages } from './account-listings.ts';
 import { badgePages } from './badges.ts';
@@ -55,6 +57,8 @@ export const pageModules: PageRoutes[] = [
   socialSignInPages,
   emailLinkPages,
   accountPages,
+  accountControlPages,
+  accountLeavingPages,
   mailPreferencePages,
   newsletterPages,
   apiKeyPages,

@@ -6,4 +6,5 @@ export const TASK_QUEUES = {
   claims: 'claims',
   ranking: 'ranking',
   webhooks: 'webhooks',
+  accounts: 'accounts',
 } as const;

@@ -40,3 +40,5 @@ export const newsletterWorkflowId = (siteKey: string, week: string) => `newslett
 
 /** One person's batch of comment notifications to mail, due at `dueMs` (epoch ms): one run per batch. */
 export const notificationMailWorkflowId = (userId: number, dueMs: number) => `notification-mail:${userId}:${dueMs}`;
+/** The preparation of one data export a person asked for (their archive and its mailed link). */
+export const accountExportWorkflowId = (userId: number, exportId: number) => `account-export:${userId}:${exportId}`;
