@@ -82,7 +82,7 @@ export interface Config {
   dataDir: string;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   search: SearchSettings;
-  cache: { catalogTtlMs: number; leaderboardTtlMs: number; browseTtlMs: number; pageTtlMs: number };
+  cache: { catalogTtlMs: number; leaderboardTtlMs: number; browseTtlMs: number; pageTtlMs: number; personalSlots: boolean };
   /** URLs per sitemap file (SITEMAP_URLS_PER_FILE). */
   sitemapUrlsPerFile: number;
   /** What visitors' public pages allow shared caches (PUBLIC_PAGE_S_MAXAGE, PUBLIC_PAGE_STALE_SECONDS). */
@@ -186,6 +186,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       leaderboardTtlMs: e.LEADERBOARD_CACHE_TTL_MS,
       browseTtlMs: e.BROWSE_CACHE_TTL_MS,
       pageTtlMs: e.PAGE_CACHE_TTL_MS,
+      personalSlots: e.PERSONAL_PAGE_SLOTS,
     },
     sitemapUrlsPerFile: e.SITEMAP_URLS_PER_FILE,
     publicPages: { sMaxAgeSeconds: e.PUBLIC_PAGE_S_MAXAGE, staleSeconds: e.PUBLIC_PAGE_STALE_SECONDS },

@@ -109,6 +109,11 @@ export const EnvSchema = z.object({
     .describe(
       'How long one api process sends visitors without a session its copy of a public page (/, /launches, listings, categories, the sitemap) before rendering it again (the aged copy is sent meanwhile); a vote, an edit or an unlisting in any api process makes every api process forget the pages it changes (change notices, docs/operations.md); 0 turns it off.',
     ),
+  PERSONAL_PAGE_SLOTS: bool
+    .default(true)
+    .describe(
+      "A signed-in person's listing page is the kept visitors' copy with their own parts (header links, vote, follow and comment forms) put in its marked slots, read in one query (src/web/personal-slots.ts); false renders the whole page for them.",
+    ),
   PUBLIC_PAGE_S_MAXAGE: z.coerce
     .number()
     .int()

@@ -11,6 +11,7 @@ import {
 import { paths } from '../lib/paths.ts';
 import { postForm, time } from './components.ts';
 import { html, type SafeHtml } from './html.ts';
+import { slot, slotData } from './personal-slots.ts';
 
 /** The discussion as HTML: the same markup for visitors (no forms) and signed-in people (forms). */
 
@@ -48,7 +49,7 @@ function commentItem(slug: string, c: CommentView | ThreadComment, reader: Reade
   return html`<li class="comment" id="comment-${c.id}" data-comment-status="${c.status}">
 <article aria-labelledby="comment-by-${c.id}">${commentHeader(c)}
 ${commentBody(c)}
-${reader && controls(slug, c, reader)}
+${reader ? commentControls(slug, c, reader) : slot('c', `${c.id}.${c.parent_id ?? 0}.${c.status}`)}
 </article>
 ${replies.length > 0 && html`<ol class="replies">${replies.map((r) => commentItem(slug, r, reader))}</ol>`}
 </li>`;
@@ -70,7 +71,12 @@ function commentBody(c: CommentView): SafeHtml {
   return html`${waiting}${commentText(c.body)}`;
 }
 
-function controls(slug: string, c: CommentView, reader: Reader): SafeHtml {
+/** A comment's forms for a signed-in reader (none for a removed one, or before the address is confirmed). */
+export function commentControls(
+  slug: string,
+  c: Pick<CommentView, 'id' | 'parent_id' | 'status' | 'body' | 'mine' | 'voted' | 'editable_until'>,
+  reader: Reader,
+): SafeHtml {
   if (!reader.canWrite || c.status === 'deleted' || c.status === 'hidden') return html``;
   const id = html`<input type="hidden" name="comment_id" value="${c.id}">`;
   const about = html`<span class="visually-hidden"> comment ${c.id}</span>`;
@@ -151,8 +157,10 @@ export function discussionSection(
 ): SafeHtml {
   const n = thread.comment_count;
   const form = reader?.canWrite
-    ? bodyForm(slug, 'comment', reader.token, 'new-comment', 'Add a comment', '', html``, 'Post comment', options.error)
-    : options.invite;
+    ? newCommentForm(slug, reader.token, options.error)
+    : reader
+      ? options.invite
+      : slot('form', slotData({ slug }), options.invite);
   return html`<section class="discussion" id="discussion" aria-labelledby="discussion-title">
 <h2 id="discussion-title">Discussion <span class="muted">(<span data-comment-count>${n}</span> ${n === 1 ? 'comment' : 'comments'})</span></h2>
 ${form}
@@ -164,6 +172,10 @@ ${
 ${options.more}
 </section>`;
 }
+
+/** The form of a new comment (`error`: why the last one was refused). */
+export const newCommentForm = (slug: string, token: string, error?: string): SafeHtml =>
+  bodyForm(slug, 'comment', token, 'new-comment', 'Add a comment', '', html``, 'Post comment', error);
 
 /** schema.org for the discussion: the listing's page as a DiscussionForumPosting with its comments. */
 export function discussionJsonLd(thread: Thread, listing: { name: string; url: string }, pageUrl: string): object {

@@ -22,6 +22,9 @@ export function redirectWithFlash(ctx: Context, services: WebServices, location:
   ctx.redirect(location);
 }
 
+/** Whether this view has a flash to take (a page showing it is that browser's own). */
+export const hasFlash = (ctx: Context): boolean => ctx.cookies.get(FLASH_COOKIE) !== undefined;
+
 /** The flash of this view, if any (cleared as it is read); anything malformed is ignored. */
 export function takeFlash(ctx: Context, services: WebServices): Flash | undefined {
   const value = ctx.cookies.get(FLASH_COOKIE);

@@ -2,6 +2,7 @@ import type { SessionUser } from '../auth/sessions.ts';
 import { postForm } from './components.ts';
 import { headMarkup, type HeadTags } from './head.ts';
 import { html, raw, type SafeHtml } from './html.ts';
+import { slot } from './personal-slots.ts';
 import { CSS } from './style.ts';
 import { BROWSE_CSS } from './browse-style.ts';
 
@@ -45,7 +46,7 @@ ${headMarkup(o.head)}
 <header class="site"><nav aria-label="Main">
 <a class="brand" href="/">Listing Directory</a>
 <details class="menu"><summary>Menu</summary>
-<ul>${o.user && o.csrf ? signedInLinks(o.csrf, o.unread ?? 0) : anonymousLinks}</ul>
+<ul>${o.user && o.csrf ? signedInLinks(o.csrf, o.unread ?? 0) : slot('nav', '', anonymousLinks)}</ul>
 </details>
 </nav></header>
 ${o.banner ?? ''}
@@ -62,7 +63,7 @@ ${o.script && html`<script>${raw(o.script)}</script>`}
 
 // Signed in, the founder's own listings come first: the page they come back for. Connected apps
 // are on the account page: the header stays one line on a laptop.
-const signedInLinks = (
+export const signedInLinks = (
   csrf: string,
   unread: number,
 ) => html`<li><a href="/account/listings">Your listings</a></li><li><a href="/launches">Launches</a></li><li><a href="/updates">Latest updates</a></li><li><a href="/docs">API docs</a></li>

@@ -42,17 +42,21 @@ export function keptForVisitors(
   services: WebServices,
   keyOf: (ctx: RouteContext) => string,
   handler: RouteHandler,
-  options: { visited?: (ctx: Context, params: RouteContext['params']) => void } = {},
+  options: { visited?: (ctx: Context, params: RouteContext['params']) => void; personal?: PersonalParts } = {},
 ): RouteHandler {
   const pages = services.caches.visitorPages;
-  const { visited } = options;
+  const { visited, personal } = options;
   return async function keptPage(ctx, next) {
     await answer(ctx, next);
     if (visited && (ctx.status === 200 || ctx.status === 304)) visited(ctx, ctx.params);
   };
 
   async function answer(ctx: RouteContext, next: Next): Promise<unknown> {
-    if (ctx.query.notice !== undefined || (await currentUser(ctx, services))) return handler(ctx, next);
+    if (ctx.query.notice !== undefined) return handler(ctx, next);
+    if (await currentUser(ctx, services)) {
+      if (!personal || !pages.enabled || !services.config.cache.personalSlots) return handler(ctx, next);
+      return answerPersonal(ctx, next, personal);
+    }
     if (!pages.enabled) return answerUnkept(ctx, next);
     const { site } = await pageContext(ctx, services);
     const key = `${site.id}:${keyOf(ctx)}`;
@@ -64,7 +68,7 @@ export function keptForVisitors(
         await handler(ctx, next);
         return keepable(ctx, services);
       },
-      () => renderAside(ctx, services, handler),
+      () => renderAside(ctx, services, handler, ctx.state),
     );
     const page = kept instanceof Promise ? await kept : kept;
     if (page) {
@@ -75,6 +79,25 @@ export function keptForVisitors(
     // Not keepable: this request's own render has answered; a visitor who waited on someone
     // else's render (a redirect, a page that set a cookie) renders their own.
     if (!rendered) await handler(ctx, next);
+  }
+
+  /**
+   * A signed-in person's page: the kept visitors' copy (rendered as a visitor's, apart from this
+   * request, when none is) with the person's parts in its slots; the whole page rendered for them
+   * when `personal` declines (a flash to show, a thread that is not the visitors').
+   */
+  async function answerPersonal(ctx: RouteContext, next: Next, personal: PersonalParts): Promise<unknown> {
+    const { site } = await pageContext(ctx, services);
+    const asVisitor = visitorState(ctx);
+    const aside = () => renderAside(ctx, services, handler, asVisitor);
+    const kept = pages.get(`${site.id}:${keyOf(ctx)}`, aside, aside);
+    const page = kept instanceof Promise ? await kept : kept;
+    const filled = page && (await personal(ctx, page.plain.toString()));
+    if (!page || filled === null) return handler(ctx, next);
+    ctx.status = 200;
+    for (const [name, value] of Object.entries(page.headers)) if (!VALIDATORS.has(name)) ctx.set(name, value);
+    ctx.set('Cache-Control', PRIVATE_PAGE);
+    ctx.body = filled;
   }
 
   /** Nothing kept (PAGE_CACHE_TTL_MS=0): the visitor's own render, with what shared caches need. */
@@ -114,13 +137,35 @@ export function keptPageLane(pages: VisitorPageCache): Middleware {
 const addressOf = (ctx: Context) => `${ctx.get('host')}\n${ctx.get('x-forwarded-host')}\n${ctx.url}`;
 
 /**
+ * What makes a signed-in person's page of a route out of the kept visitors' page (its slots,
+ * src/web/personal-slots.ts): the filled page, or null to render it whole for them.
+ */
+export type PersonalParts = (ctx: RouteContext, kept: string) => Promise<string | null>;
+
+/** A request's state as a visitor's: no session, no token, no page context made for the person. */
+const visitorState = (ctx: Context): RouteContext['state'] => ({
+  ...ctx.state,
+  webSession: null,
+  csrfToken: undefined,
+  pageContext: undefined,
+});
+
+/** What a kept page tells caches about itself, which a person's own page does not. */
+const VALIDATORS = new Set(['etag', 'last-modified', 'cache-control']);
+
+/**
  * Renders the page of the request `ctx` again in a context of its own, after `ctx` has been
  * answered with the aged copy (so nothing of it is written to the visitor's response).
  */
-async function renderAside(ctx: RouteContext, services: WebServices, handler: RouteHandler): Promise<KeptPage | null> {
+async function renderAside(
+  ctx: RouteContext,
+  services: WebServices,
+  handler: RouteHandler,
+  state: RouteContext['state'],
+): Promise<KeptPage | null> {
   const aside = ctx.app.createContext(ctx.req, new ServerResponse(ctx.req)) as RouteContext;
   aside.params = ctx.params;
-  aside.state = { ...ctx.state };
+  aside.state = { ...state };
   try {
     await handler(aside, async () => {});
   } catch (err) {

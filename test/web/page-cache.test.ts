@@ -36,7 +36,13 @@ test.serial('visitors share a kept copy; signed-in people see the counts as they
   t.is(await votesOn(visitor(), '/listings/kept-copy', 'kept-copy'), '0', 'the kept copy');
   t.is(await votesOn(visitor(), '/', 'kept-copy'), '0', 'the kept copy');
   t.is(await votesOn(visitor(), '/?utm_source=newsletter', 'kept-copy'), '0', 'a tracking parameter is the same page');
-  t.is(await votesOn(voter!.client, '/listings/kept-copy', 'kept-copy'), '7', 'signed in: rendered for them');
+  // Signed in, the listing page is the kept copy with the person's parts in it: the same counts.
+  t.is(await votesOn(voter!.client, '/listings/kept-copy', 'kept-copy'), '0', 'signed in: the kept copy, their parts put in');
+  t.is(await votesOn(voter!.client, '/', 'kept-copy'), '7', 'signed in, a page without slots: rendered for them');
+  const cache = env.services.config.cache as { personalSlots: boolean };
+  cache.personalSlots = false;
+  t.is(await votesOn(voter!.client, '/listings/kept-copy', 'kept-copy'), '7', 'PERSONAL_PAGE_SLOTS=false: rendered for them');
+  cache.personalSlots = true;
 
   const page = await voter!.client.get('/listings/kept-copy');
   const _csrf = page.$('form[action="/listings/kept-copy/vote"] input[name=_csrf]').val() as string;

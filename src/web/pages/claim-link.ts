@@ -8,6 +8,7 @@ import { renderPage } from '../render.ts';
 import { currentUser } from '../session.ts';
 import type { WebServices } from '../web-services.ts';
 import type { PageRoutes } from './page-routes.ts';
+import { slot, slotData } from '../personal-slots.ts';
 
 /**
  * The page behind the link of an email claim. Only the claimant's own session uses the link up
@@ -77,6 +78,7 @@ export async function claimPrompt(
   services: WebServices,
   listing: { slug: string; owner_id: number | null },
 ): Promise<SafeHtml> {
-  if (listing.owner_id !== null || !(await currentUser(ctx, services))) return html``;
+  if (!(await currentUser(ctx, services))) return slot('claim', listing.owner_id === null ? slotData({ slug: listing.slug }) : '');
+  if (listing.owner_id !== null) return html``;
   return html`<p class="claim">Is this your company? <a href="${paths.newClaim(listing.slug)}">Claim it</a></p>`;
 }

@@ -119,6 +119,9 @@ function refusalText(err: AppError): string {
   return WORDS[err.code] ?? err.message;
 }
 
+/** What a signed-in person whose address is not confirmed sees instead of the comment form. */
+export const CONFIRM_TO_COMMENT = html`<p class="hint">Confirm your email address (see the link we mailed you) to comment.</p>`;
+
 /**
  * The discussion for this reader: forms for a signed-in person with a confirmed address, the
  * message of a refused form (a flash, read only on a signed-in page so kept pages set no cookie).
@@ -128,7 +131,7 @@ export async function discussion(ctx: Context, services: WebServices, slug: stri
   const reader: Reader | null = user ? { token: await csrfToken(ctx, services), canWrite: user.emailVerifiedAt !== null } : null;
   const flash = user ? takeFlash(ctx, services) : undefined;
   const invite = user
-    ? html`<p class="hint">Confirm your email address (see the link we mailed you) to comment.</p>`
+    ? CONFIRM_TO_COMMENT
     : html`<p><a href="/signin?return_to=${encodeURIComponent(paths.listing(slug) + '#discussion')}">Sign in to join the discussion</a></p>`;
   const pages = Math.ceil(thread.total / thread.per_page);
   const base = `${paths.listing(slug)}/comments`;

@@ -9,6 +9,7 @@ import { currentUser } from '../session.ts';
 import type { WebServices } from '../web-services.ts';
 import { listingAction } from './listing-actions.ts';
 import type { PageRoutes } from './page-routes.ts';
+import { slot, slotData } from '../personal-slots.ts';
 
 const followPath = (slug: string) => `/listings/${encodeURIComponent(slug)}/follow`;
 const unfollowPath = (slug: string) => `/listings/${encodeURIComponent(slug)}/unfollow`;
@@ -42,21 +43,23 @@ function backToListing(ctx: Context, slug: string, notice: 'followed' | 'unfollo
 
 /**
  * The follow control of a listing page: Follow or Unfollow for the signed-in, a sign-in link that
- * comes back here for everyone else.
+ * comes back here for everyone else. `following`, when the caller has read it already.
  */
 export async function followControl(
   ctx: Context,
   services: WebServices,
   listing: { id: number; slug: string; name: string },
+  following?: boolean,
 ): Promise<SafeHtml> {
   const user = await currentUser(ctx, services);
   if (!user) {
     const back = encodeURIComponent(`/listings/${encodeURIComponent(listing.slug)}`);
-    return html`<p class="follow"><a href="/signin?return_to=${back}">Sign in to follow</a> and hear about each update of ${listing.name}.</p>`;
+    const invite = html`<p class="follow"><a href="/signin?return_to=${back}">Sign in to follow</a> and hear about each update of ${listing.name}.</p>`;
+    return slot('follow', slotData({ id: listing.id, slug: listing.slug, name: listing.name }), invite);
   }
   const token = await csrfToken(ctx, services);
   const name = html`<span class="visually-hidden"> ${listing.name}</span>`;
-  if (await isFollowing(services, user.id, listing.id)) {
+  if (following ?? (await isFollowing(services, user.id, listing.id))) {
     return html`<div class="follow" data-following="true"><p>You follow this listing: each update shows in your <a href="/account/notifications">notifications</a>.</p>
 ${postForm(unfollowPath(listing.slug), token, html`<button type="submit" class="secondary">Unfollow${name}</button>`)}</div>`;
   }

@@ -10,6 +10,7 @@ import { safeReturnTo } from '../return-to.ts';
 import { currentUser } from '../session.ts';
 import type { WebServices } from '../web-services.ts';
 import { listingAction } from './listing-actions.ts';
+import { slot, slotData } from '../personal-slots.ts';
 import type { PageRoutes } from './page-routes.ts';
 
 const listingPath = (slug: string) => `/listings/${encodeURIComponent(slug)}`;
@@ -76,7 +77,10 @@ export async function voteControl(ctx: Context, services: WebServices, l: VoteTa
   const wrap = (state: string, inner: SafeHtml) =>
     html`<div class="vote" id="vote-${l.slug}" data-vote-state="${state}">${count} ${inner}</div>`;
   const user = await currentUser(ctx, services);
-  if (!user) return wrap('anonymous', html`<a href="/signin?return_to=${encodeURIComponent(returnTo)}">Sign in to vote</a>`);
+  if (!user) {
+    const anonymous = wrap('anonymous', html`<a href="/signin?return_to=${encodeURIComponent(returnTo)}">Sign in to vote</a>`);
+    return slot('vote', slotData({ ...l, owner_id: null, returnTo }), anonymous);
+  }
   if (l.owner_id === user.id) return wrap('own', html`<span class="muted">Your listing</span>`);
   if (!user.emailVerifiedAt) return wrap('unconfirmed', html`<span class="muted">Confirm your email address to vote</span>`);
   const token = await csrfToken(ctx, services);
