@@ -6,7 +6,10 @@
  * Prints the four category scores per page and the title of every audit that failed.
  * BENCH_LIGHTHOUSE_RUNS=n runs each page n times and keeps the median performance run (the
  * performance score varies from run to run on a busy machine; the other three do not).
+ * BENCH_LIGHTHOUSE_OUT=dir writes each page's full report there as JSON (open it in the viewer).
  */
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { type Result } from 'lighthouse';
 import sharp from 'sharp';
@@ -20,11 +23,12 @@ import type { Db } from '../src/db/knex.ts';
 import { operations } from '../src/operations/index.ts';
 import { createServices } from '../src/services.ts';
 import { addWeeks, isoWeekLabel, isoWeekStart } from '../src/workflows/contracts/weeks.ts';
-import { benchDatabase, listen, runBench } from './harness.ts';
+import { benchDatabase, listen, runBench, WORDS } from './harness.ts';
 
 const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 300);
 const RUNS = Math.max(1, Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 1));
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell';
+const OUT = process.env.BENCH_LIGHTHOUSE_OUT;
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 
 /** Last week's first 40 listings moved there, given votes and frozen: its archive page's path. */
@@ -52,7 +56,10 @@ async function seedMedia(db: Db, media: MediaStore): Promise<void> {
     'logo',
     await drawing(512, 512, `<rect width="512" height="512" rx="96" fill="#0b5fff"/><circle cx="256" cy="256" r="150" fill="#ffd23f"/>`),
   );
-  const rows = Array.from({ length: 12 }, (_, i) => `<rect x="80" y="${150 + i * 36}" width="${400 + ((i * 97) % 600)}" height="18" rx="9" fill="#c9d2e3"/>`);
+  const rows = Array.from(
+    { length: 12 },
+    (_, i) => `<rect x="80" y="${150 + i * 36}" width="${400 + ((i * 97) % 600)}" height="18" rx="9" fill="#c9d2e3"/>`,
+  );
   const image = await storeListingMedia(
     media,
     'image',
@@ -68,10 +75,40 @@ async function seedMedia(db: Db, media: MediaStore): Promise<void> {
   await db('listings').where('slug', 'like', 'bench-%').update({ logo_url: logo, image_url: image });
 }
 
+/** A short discussion on the listing `slug` (a reply among them), so its page shows one. */
+async function seedComments(db: Db, slug: string): Promise<void> {
+  const listing = (await db('listings').where({ slug }).first('id'))!.id;
+  const authors = await db('users')
+    .insert(Array.from({ length: 6 }, (_, i) => ({ email: `lighthouse-${i}@bench.example`, email_verified_at: db.fn.now() })))
+    .returning('id');
+  const [first] = await db('comments')
+    .insert(
+      authors.slice(0, 5).map(({ id }, i) => ({
+        listing_id: listing,
+        user_id: id,
+        body: `Question ${i}: does it work for ${WORDS[i]} and ${WORDS[i + 5]}? See https://example.com/${i}`,
+        body_hash: `lighthouse-${i}`,
+        created_at: new Date(Date.now() - (10 - i) * 60_000),
+      })),
+    )
+    .returning('id');
+  await db('comments').insert({
+    listing_id: listing,
+    user_id: authors[5]!.id,
+    parent_id: first!.id,
+    body: 'Yes, it does.',
+    body_hash: 'lighthouse-reply',
+    created_at: new Date(),
+  });
+  await db('listings').where({ id: listing }).update({ comment_count: 6 });
+}
+
 interface PageScores {
   path: string;
   scores: Record<(typeof CATEGORIES)[number], number>;
   failing: string[];
+  /** Lighthouse's measure of the machine's speed during the run (a quiet desktop is 1,000–2,000). */
+  benchmarkIndex: number;
 }
 
 async function audit(port: number, url: string): Promise<Result> {
@@ -96,13 +133,16 @@ function scoresOf(path: string, lhr: Result): PageScores {
       if (ref.weight > 0 && a.score !== null && a.score < 1) failing.add(`${c}: ${a.title} (${a.displayValue ?? a.score})`);
     }
   }
-  return { path, scores, failing: [...failing] };
+  return { path, scores, failing: [...failing], benchmarkIndex: lhr.environment.benchmarkIndex };
 }
 
 function printScores(pages: PageScores[]): void {
   console.log(`\nLighthouse (mobile preset), ${RUNS} run(s) per page, ${CHROMIUM}`);
-  console.log(`page                            ${CATEGORIES.map((c) => c.padStart(15)).join('')}`);
-  for (const p of pages) console.log(`${p.path.padEnd(32)}${CATEGORIES.map((c) => String(p.scores[c]).padStart(15)).join('')}`);
+  console.log(`page                            ${CATEGORIES.map((c) => c.padStart(15)).join('')}  benchmarkIndex`);
+  for (const p of pages)
+    console.log(
+      `${p.path.padEnd(32)}${CATEGORIES.map((c) => String(p.scores[c]).padStart(15)).join('')}${String(Math.round(p.benchmarkIndex)).padStart(16)}`,
+    );
   for (const p of pages.filter((p) => p.failing.length)) {
     console.log(`\n${p.path} fails:`);
     for (const f of p.failing) console.log(`  ${f}`);
@@ -115,18 +155,19 @@ async function main() {
     const env = { LOG_LEVEL: 'silent', PORT: '0', TEMPORAL_ADDRESS: '127.0.0.1:1', DATA_DIR: database.dataDir } as const;
     const services = createServices(loadConfig(env), { databaseUrl: database.databaseUrl, temporalAddress: '127.0.0.1:1' });
     const db = services.db;
-    await db.raw(
-      `UPDATE listings SET categories = ARRAY[(?::text[])[1 + id % ?]], week_votes = votes WHERE slug LIKE 'bench-%'`,
-      [[...CATEGORY_SLUGS], CATEGORY_SLUGS.length],
-    );
+    await db.raw(`UPDATE listings SET categories = ARRAY[(?::text[])[1 + id % ?]], week_votes = votes WHERE slug LIKE 'bench-%'`, [
+      [...CATEGORY_SLUGS],
+      CATEGORY_SLUGS.length,
+    ]);
     await seedMedia(db, services.media);
     const archive = await closedWeek(db);
     const listing = await db('listings').where('slug', 'like', 'bench-%').orderBy('votes', 'desc').first('slug', 'categories');
+    await seedComments(db, listing!.slug);
     const app = await listen(createApp(services, operations).callback());
     const paths = ['/', '/launches', `/listings/${listing!.slug}`, `/categories/${listing!.categories[0]}`, archive];
-    for (const path of paths) {
-      const res = await fetch(app.url + path);
-      if (res.status !== 200) throw new Error(`${path}: ${res.status}\n${(await res.text()).slice(0, 500)}`);
+    for (const page of paths) {
+      const res = await fetch(app.url + page);
+      if (res.status !== 200) throw new Error(`${page}: ${res.status}\n${(await res.text()).slice(0, 500)}`);
       await res.arrayBuffer();
     }
     const chrome = await chromeLauncher.launch({
@@ -135,7 +176,14 @@ async function main() {
     });
     try {
       const pages: PageScores[] = [];
-      for (const path of paths) pages.push(scoresOf(path, await audit(chrome.port, app.url + path)));
+      for (const page of paths) {
+        const lhr = await audit(chrome.port, app.url + page);
+        if (OUT) {
+          await fs.mkdir(OUT, { recursive: true });
+          await fs.writeFile(path.join(OUT, `${page.replace(/\W+/g, '-').replace(/^-|-$/g, '') || 'home'}.json`), JSON.stringify(lhr));
+        }
+        pages.push(scoresOf(page, lhr));
+      }
       printScores(pages);
     } finally {
       chrome.kill();
