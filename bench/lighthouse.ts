@@ -31,10 +31,10 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell'
 const OUT = process.env.BENCH_LIGHTHOUSE_OUT;
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 
-/** Last week's first 40 listings moved there, given votes and frozen: its archive page's path. */
+/** The first 40 bench listings moved to last week (with their votes) and frozen: its archive page's path. */
 async function closedWeek(db: Db): Promise<string> {
   const monday = addWeeks(isoWeekStart(new Date()), -1);
-  await db.raw(`UPDATE listings SET launch_week = ? WHERE slug LIKE 'bench-%' AND id IN (SELECT id FROM listings ORDER BY id LIMIT 40)`, [
+  await db.raw(`UPDATE listings SET launch_week = ? WHERE id IN (SELECT id FROM listings WHERE slug LIKE 'bench-%' ORDER BY id LIMIT 40)`, [
     monday,
   ]);
   const site = await db('sites').where({ key: 'main' }).first('id');
