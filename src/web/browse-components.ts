@@ -24,12 +24,15 @@ export function mediaPath(url: string | null | undefined): string | null {
 
 /**
  * A listing's logo: the image when it is one of ours (served from /media, which the pages'
- * CSP allows), else its initial on a coloured square. Both are named "Logo of {name}".
+ * CSP allows), else its initial on a coloured square. Both are named "Logo of {name}". The
+ * small ones fill long lists and load lazily; the large one heads a listing's page, above the
+ * fold, where lazy loading would only hold it back.
  */
 export function listingLogo(l: { name: string; logo_url: string | null }, size: 48 | 96 = 48): SafeHtml {
   const label = `Logo of ${l.name}`;
   const src = mediaPath(l.logo_url);
-  if (src) return html`<img class="logo logo-${size}" src="${src}" width="${size}" height="${size}" alt="${label}" loading="lazy">`;
+  if (src)
+    return html`<img class="logo logo-${size}" src="${src}" width="${size}" height="${size}" alt="${label}"${size === 48 ? html` loading="lazy"` : ''}>`;
   const initial = [...l.name.trim()][0]?.toUpperCase() ?? '?';
   return html`<span class="logo logo-${size} avatar avatar-${hue(l.name)}" role="img" aria-label="${label}">${initial}</span>`;
 }

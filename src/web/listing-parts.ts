@@ -13,10 +13,13 @@ import { listingShareImage } from './share-image.ts';
 
 type Listing = z.output<typeof PublicListingView>;
 
-/** Logo and headline side by side, then the preview image (ours only: served from /media). */
+/**
+ * Logo and headline side by side, then the preview image (ours only: served from /media). The
+ * preview is the page's largest paint on a phone, so the browser is told to fetch it first.
+ */
 export function listingHead(l: Listing): SafeHtml {
   return html`<div class="listing-head">${listingLogo(l, 96)}${l.headline && html`<p class="lead">${l.headline}</p>`}</div>
-${mediaPath(l.image_url) && html`<img class="preview" src="${mediaPath(l.image_url)!}" width="1200" height="630" alt="Preview of ${l.name}">`}`;
+${mediaPath(l.image_url) && html`<img class="preview" src="${mediaPath(l.image_url)!}" width="1200" height="630" alt="Preview of ${l.name}" fetchpriority="high">`}`;
 }
 
 /** The company facts the listing has, and its categories as links. */

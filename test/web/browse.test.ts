@@ -266,6 +266,9 @@ test.serial('the listing page: logo, facts, categories, makers, story, updates, 
   const withImages = await get(`/listings/${fixture.owned.slug}`);
   t.is(withImages.$('img.preview').attr('alt'), 'Preview of Maker Notes');
   t.is(withImages.$('.listing-head img.logo').attr('alt'), 'Logo of Maker Notes');
+  // Both are above the fold on a phone: the preview (its largest paint) is fetched first, the logo not lazily.
+  t.is(withImages.$('img.preview').attr('fetchpriority'), 'high');
+  t.is(withImages.$('.listing-head img.logo').attr('loading'), undefined);
   t.is(meta(withImages.$, 'og:image'), `${env.baseUrl}/media/listings/x/image.webp`);
   // Somebody else's image address is never put on the page (the CSP allows our own images only).
   await db()('listings')
