@@ -35,6 +35,9 @@ const FIRST = [
 ];
 const WAITING = [
   'test/e2e/workflow-start-kill.test.ts',
+  'test/e2e/multi-process.test.ts',
+  'test/e2e/newsletter-worker-kill.test.ts',
+  'test/web/cdn-proxy.test.ts',
   'test/api/workflow-starts.test.ts',
   'test/e2e/worker-sigterm.test.ts',
   'test/e2e/webhook-worker-kill.test.ts',

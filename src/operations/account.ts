@@ -71,8 +71,9 @@ export const endOtherSessionsOp = defineOperation({
   name: 'end_other_sessions',
   summary: 'Sign out every other session',
   description: 'Signs out all your web sessions but the one asking (called with an API key: all of them). API keys stay.',
-  method: 'POST',
-  path: '/me/sessions/end-others',
+  // The collection's DELETE: a path beside /me/sessions/{id} would be read as a session's id.
+  method: 'DELETE',
+  path: '/me/sessions',
   scope: 'account:write',
   idempotent: false,
   readOnly: false,

@@ -84,6 +84,11 @@ test('sessions list their device and times; one can be signed out, another perso
   t.is((await me.clients[2]!.get('/account')).status, 303);
   const left = (await api(env, 'GET', '/me/sessions', { key: me.key })).body.items;
   t.is(left.length, 1);
+  // Over REST with a key (no session of its own), the collection's DELETE signs out every session.
+  const all = await api(env, 'DELETE', '/me/sessions', { key: me.key });
+  t.like(all, { status: 200, body: { ended: 1 } });
+  t.is((await me.clients[0]!.get('/account')).status, 303);
+  t.is((await other.clients[0]!.get('/account')).status, 200, 'another person’s sessions live on');
 });
 
 test('a key with account:read only cannot change the account (403 insufficient_scope)', async (t) => {
