@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import test from 'ava';
+import { XMLParser } from 'fast-xml-parser';
 import type { Browser } from 'playwright-core';
 import { freezeWeek } from '../../src/domain/ranking/weekly-close.ts';
 import { ManualClock } from '../../src/domain/time/clock.ts';
@@ -190,4 +191,25 @@ test('a top-three listing mentions its place on its page and has a winner’s ba
   t.is(res.status, 200);
   t.like(res.body.winner, { week_start: NOV_16, rank: 2, archive_url: `${env.services.config.baseUrl}/launches/2026/47` });
   t.regex(res.body.winner.badges[0].html, /winner\.svg\?theme=light/);
+});
+
+test('the weeks’ feed lists each closed week by its lasting page with its top three, newest first; archive pages offer it', async (t) => {
+  const web = new WebClient(env.baseUrl);
+  const res = await web.get('/feeds/weeks.xml');
+  t.is(res.status, 200);
+  t.is(res.headers.get('content-type'), 'application/atom+xml; charset=utf-8');
+  const feed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@' }).parse(res.text).feed;
+  const entries = [feed.entry].flat();
+  t.deepEqual(
+    entries.map((e: any) => [e.link['@href'], e.updated]),
+    [
+      [`${env.baseUrl}/launches/2026/47`, '2026-11-23T00:00:00.000Z'],
+      [`${env.baseUrl}/launches/2026/44`, '2026-11-02T00:00:00.000Z'],
+    ],
+  );
+  t.regex(entries[0].title['#text'] ?? entries[0].title, /^Week of 16 Nov 2026: 1st Nov 2 .+, 2nd Nov 1 .+, 3rd Nov 3 /);
+  t.is(feed.author.name, 'Listing Directory');
+  for (const path of ['/launches/2026/47', '/best/2026/11', '/best']) {
+    t.is((await web.get(path)).$('link[rel="alternate"][href="/feeds/weeks.xml"]').length, 1, path);
+  }
 });

@@ -46,5 +46,11 @@ export async function bestOfPeriod(c: Ctx, year: number, month: number | undefin
   return { best, weeks };
 }
 
+/** The latest `count` closed weeks, newest first, each with its top three (the weeks' feed). */
+export async function latestClosedWeeks(c: Ctx, count: number): Promise<BestOf['weeks']> {
+  const weeks = await closedWeeks(c.db, c.site.id, { from: '2000-01-01', to: '9999-12-31' });
+  return weeks.slice(-count).reverse();
+}
+
 /** Closed weeks, their months (YYYY-MM) and years, newest first. */
 export const archiveIndex = (c: Ctx) => archivedPeriods(c.db, c.site.id);

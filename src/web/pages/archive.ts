@@ -18,6 +18,9 @@ const BEST_SHOWN = { month: 30, year: 50 };
 
 const PLACE_WORDS = ['', '1st place', '2nd place', '3rd place'];
 
+/** The feed of closed weeks, offered by every archive page. */
+const WEEKS_FEED = { type: 'application/atom+xml', title: 'Weekly results (Atom)', href: '/feeds/weeks.xml' } as const;
+
 const monthName = (year: number, month: number) =>
   new Intl.DateTimeFormat('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(Date.UTC(year, month - 1, 1)));
 
@@ -59,6 +62,7 @@ export const archivePages: PageRoutes = (router, services) => {
             }.`,
             canonical: weekArchivePath(monday),
             share: { type: 'website', image: top[0] ? listingShareImage({ image_url: winnerImage }) : undefined },
+            alternates: [WEEKS_FEED],
             jsonLd: board.items.length ? [itemList(`Launches of the ${weekOfText(monday)}`, board.items, origin)] : [],
           },
           main: html`<p>${
@@ -120,6 +124,7 @@ ${shareControl(origin + weekArchivePath(monday), `Launches of the ${weekOfText(m
           meta: {
             description: `Every closed week of ${c.site.name}, and the best launches of each month and year.`,
             share: { type: 'website' },
+            alternates: [WEEKS_FEED],
           },
           main: months.length
             ? html`<p>Every week of ${c.site.name} keeps its final ranking. The best launches of each year and month:</p>
@@ -156,6 +161,7 @@ async function bestOfPage(ctx: Context, services: WebServices, year: number, mon
           : ''
       }.`,
       canonical: month === undefined ? `/best/${year}` : `/best/${year}/${month}`,
+      alternates: [WEEKS_FEED],
       share: { type: 'website', image: best[0] ? listingShareImage(best[0]) : undefined },
       jsonLd: best.length
         ? [

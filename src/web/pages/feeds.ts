@@ -2,7 +2,9 @@ import type { Feed, Item } from 'feed';
 import type { Context } from 'koa';
 import { notFound } from '../../errors/errors.ts';
 import { CATEGORY_SLUGS } from '../../operations/read-models/categories.ts';
+import { latestClosedWeeks, weekArchivePath } from '../../operations/read-models/archive.ts';
 import { comingLaunches, launchedListings, siteUpdates, type LaunchedListing } from '../../operations/read-models/browse.ts';
+import { dayText, launchWeekEnd } from '../../operations/read-models/launches.ts';
 import type { OperationContext } from '../../operations/operation.ts';
 import { paths } from '../../lib/paths.ts';
 import { categoryName } from '../browse-components.ts';
@@ -16,6 +18,8 @@ import { textBlocks } from '../content.ts';
 import type { WebServices } from '../web-services.ts';
 import type { PageRoutes } from './page-routes.ts';
 
+const PLACES = ['', '1st', '2nd', '3rd'];
+
 /** Items per feed. */
 const FEED_ITEMS = 50;
 /** Weeks ahead the calendar covers (as list_launch_weeks shows them). */
@@ -25,7 +29,8 @@ const CALENDAR_WEEKS = 12;
  * Feeds of the request's site, made with the `feed` and `ical-generator` packages:
  * `/feeds/launches.xml` (Atom) and `/feeds/launches.json` (JSON Feed) of listings as they go
  * live, `/feeds/updates.xml` of owners' updates, `/categories/{slug}/feed.xml` of one category's
- * launches, and `/launches.ics`, one all-day event per scheduled launch on its Monday.
+ * launches, `/feeds/weeks.xml` of closed weeks (their lasting pages and top three), and
+ * `/launches.ics`, one all-day event per scheduled launch on its Monday.
  */
 export const feedPages: PageRoutes = (router, services) => {
   router.get('/feeds/launches.xml', async function launchesAtom(ctx) {
@@ -70,6 +75,39 @@ export const feedPages: PageRoutes = (router, services) => {
           date: u.published_at,
           published: u.published_at,
           author: [{ name: u.listing.name, link: `${origin}${paths.listing(u.listing.slug)}` }],
+        });
+      }
+      return feed.atom1();
+    });
+  });
+  router.get('/feeds/weeks.xml', async function weeksAtom(ctx) {
+    await send(ctx, services, 'application/atom+xml; charset=utf-8', 'weeks.xml', async (c, origin) => {
+      const { Feed } = await feedPackage();
+      const weeks = await latestClosedWeeks(c, FEED_ITEMS);
+      const feed = new Feed({
+        id: `${origin}/best`,
+        title: `Weekly results on ${c.site.name}`,
+        description: `The final ranking of each week on ${c.site.name}, as each week closes.`,
+        link: `${origin}/best`,
+        feedLinks: { atom: `${origin}/feeds/weeks.xml` },
+        favicon: `${origin}/favicon.png`,
+        copyright: c.site.name,
+        generator: c.site.name,
+        author: siteAuthor(c, origin),
+        updated: weeks[0] ? launchWeekEnd(weeks[0].week_start) : c.site.created_at,
+      });
+      for (const w of weeks) {
+        const link = origin + weekArchivePath(w.week_start);
+        const top = w.top.map((p) => `${PLACES[p.rank]} ${p.name}`).join(', ');
+        feed.addItem({
+          id: link,
+          title: atomText(`Week of ${dayText(w.week_start)}${top ? `: ${top}` : ''}`),
+          link,
+          content:
+            html`<ol>${w.top.map((p) => html`<li><a href="${origin}${paths.listing(p.slug)}">${p.name}</a>${p.headline ? html` — ${p.headline}` : ''} (${p.score} votes)</li>`)}</ol>`
+              .value,
+          date: launchWeekEnd(w.week_start),
+          published: launchWeekEnd(w.week_start),
         });
       }
       return feed.atom1();
