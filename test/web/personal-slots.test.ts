@@ -84,7 +84,8 @@ test.serial('a signed-in listing page costs the session lookup and one query', a
   const path = `/listings/${slug}`;
   await people[0]!.client.get(path);
   const queries: string[] = [];
-  const count = (q: { sql: string }) => queries.push(q.sql);
+  // The workflow-start dispatcher polls the same pool in the background: its queries are not the page's.
+  const count = (q: { sql: string }) => void (/\bworkflow_starts\b/.test(q.sql) || queries.push(q.sql));
   db().on('query', count);
   try {
     const page = await people[0]!.client.get(path);
