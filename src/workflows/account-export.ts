@@ -1,22 +1,14 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { AccountActivities } from '../activities/accounts.ts';
-import type { MailActivities } from '../activities/mail.ts';
+import { deliverMail } from './mail-delivery.ts';
 
 /** Reading every table of one person's data: seconds, even for a prolific owner. */
 const PREPARE_TIMEOUT = '5 minutes';
-const DELIVERY_TIMEOUT = '10 minutes';
-const DELIVERY_HEARTBEAT = '30 seconds';
 
 const { prepareAccountExport } = proxyActivities<AccountActivities>({
   startToCloseTimeout: PREPARE_TIMEOUT,
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
-const { deliverMail } = proxyActivities<MailActivities>({
-  startToCloseTimeout: DELIVERY_TIMEOUT,
-  heartbeatTimeout: DELIVERY_HEARTBEAT,
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
-});
-
 export interface AccountExportInput {
   userId: number;
   exportId: number;

@@ -7,15 +7,14 @@ import {
   setHandler,
 } from '@temporalio/workflow';
 import type { ClaimActivities, ClaimReview } from '../activities/claims.ts';
-import type { MailActivities } from '../activities/mail.ts';
 import type { ClaimCheckReport } from '../domain/claims/check.ts';
 import type { ClaimWorkflowInput, VerifyNowResult } from '../domain/claims/claim-flow.ts';
 import { claimClosedSignal, emailLinkOpenedSignal, verifyNowUpdate } from './contracts/messages.ts';
 import { claimWorkflowId } from './contracts/workflow-ids.ts';
+import { deliverMail } from './mail-delivery.ts';
 
 const CHECK_TIMEOUT = '1 minute';
 const STEP_TIMEOUT = '30 seconds';
-const DELIVERY_TIMEOUT = '10 minutes';
 
 // A check never throws for the site's trouble (that is an `error` result); retries cover ours.
 const { checkClaim } = proxyActivities<ClaimActivities>({
@@ -26,12 +25,6 @@ const { reviewClaim, expireClaim } = proxyActivities<ClaimActivities>({
   startToCloseTimeout: STEP_TIMEOUT,
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
-const { deliverMail } = proxyActivities<MailActivities>({
-  startToCloseTimeout: DELIVERY_TIMEOUT,
-  heartbeatTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
-});
-
 type ClaimStatus = ClaimReview['status'];
 
 export type { ClaimWorkflowInput, VerifyNowResult };

@@ -1,10 +1,8 @@
 import { continueAsNew, proxyActivities, sleep } from '@temporalio/workflow';
 import type { ListingUpdateActivities } from '../activities/listing-updates.ts';
-import type { MailActivities } from '../activities/mail.ts';
+import { deliverMail } from './mail-delivery.ts';
 
 const BATCH_TIMEOUT = '1 minute';
-const DELIVERY_TIMEOUT = '10 minutes';
-const DELIVERY_HEARTBEAT = '30 seconds';
 /** Keeps each run's history small; a fan-out to a million followers continues as new. */
 const DEFAULT_BATCHES_PER_RUN = 200;
 /** Least wait before looking again for a digest the database does not see as due yet. */
@@ -14,12 +12,6 @@ const { tellFollowers, sendDigests } = proxyActivities<ListingUpdateActivities>(
   startToCloseTimeout: BATCH_TIMEOUT,
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
-const { deliverMail } = proxyActivities<MailActivities>({
-  startToCloseTimeout: DELIVERY_TIMEOUT,
-  heartbeatTimeout: DELIVERY_HEARTBEAT,
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
-});
-
 export interface ListingUpdateFanOut {
   updateId: number;
   batchSize: number;

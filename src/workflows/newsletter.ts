@@ -1,6 +1,6 @@
 import { continueAsNew, proxyActivities, sleep } from '@temporalio/workflow';
-import type { MailActivities } from '../activities/mail.ts';
 import type { NewsletterActivities } from '../activities/newsletter.ts';
+import { deliverMail } from './mail-delivery.ts';
 
 /** Keeps each run's history small; a list of a million subscribers continues as new. */
 const DEFAULT_BATCHES_PER_RUN = 200;
@@ -9,12 +9,6 @@ const { sendNewsletterBatch } = proxyActivities<NewsletterActivities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
-const { deliverMail } = proxyActivities<MailActivities>({
-  startToCloseTimeout: '10 minutes',
-  heartbeatTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
-});
-
 export interface NewsletterInput {
   siteKey: string;
   /** The closed ISO week the issue is about (`2026-W48`). */

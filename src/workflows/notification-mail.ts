@@ -1,6 +1,6 @@
 import { proxyActivities, sleep } from '@temporalio/workflow';
-import type { MailActivities } from '../activities/mail.ts';
 import type { NotificationMailActivities } from '../activities/notification-mail.ts';
+import { deliverMail } from './mail-delivery.ts';
 
 /** Least wait before looking again at a batch the database does not see as due yet (clock skew). */
 const RECHECK_MS = 1000;
@@ -9,12 +9,6 @@ const { sendNotificationMail } = proxyActivities<NotificationMailActivities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
-const { deliverMail } = proxyActivities<MailActivities>({
-  startToCloseTimeout: '10 minutes',
-  heartbeatTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
-});
-
 /**
  * One person's comment mail batch (`notification-mail:{user}:{due}`): waits until the batch is
  * due, then sends it as one mail, as the follower digests wait for their window. Replies that

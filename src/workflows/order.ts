@@ -7,10 +7,10 @@ import {
   proxyLocalActivities,
   setHandler,
 } from '@temporalio/workflow';
-import type { MailActivities } from '../activities/mail.ts';
 import type { OrderActivities } from '../activities/orders.ts';
 import type { OrderWorkflowInput } from '../domain/orders/order-flow.ts';
 import { paymentConfirmedSignal, retryUpdate, UNDELIVERABLE } from './contracts/messages.ts';
+import { deliverMail } from './mail-delivery.ts';
 
 // Short: a worker that dies mid-activity is noticed at the timeout, then the step is retried.
 const STEP_TIMEOUT = '10 seconds';
@@ -44,12 +44,6 @@ const orders = proxyLocalActivities<OrderActivities>({
   startToCloseTimeout: STEP_TIMEOUT,
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
-const { deliverMail } = proxyActivities<MailActivities>({
-  startToCloseTimeout: '10 minutes',
-  heartbeatTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
-});
-
 /**
  * `order:{number}`: waits for a payment until the checkout link expires, applies each payment
  * event once (deduplicated by event id; the order row decides paid / refund / attention), then

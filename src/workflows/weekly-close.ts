@@ -2,13 +2,12 @@ import { SCHEDULED_START, SITE_KEY } from './contracts/search-attributes.ts';
 import { weeklyCloseWorkflowId } from './contracts/workflow-ids.ts';
 import { siteWeeklyCloseSummary } from './summaries.ts';
 import { executeChild, patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
-import type { MailActivities } from '../activities/mail.ts';
 import type { NewsletterActivities } from '../activities/newsletter.ts';
 import type { RankingActivities } from '../activities/ranking.ts';
 import { addWeeks, isoWeekLabel, isoWeekMonday, isoWeekStart } from './contracts/weeks.ts';
+import { deliverMail } from './mail-delivery.ts';
 
 const STEP_TIMEOUT = '1 minute';
-const DELIVERY_TIMEOUT = '10 minutes';
 const RANKING_QUEUE = 'ranking';
 
 const { siteKeys, freezeWeek, tellTopOwners, scanVotes } = proxyActivities<RankingActivities>({
@@ -19,12 +18,6 @@ const { openNewsletterIssue } = proxyActivities<NewsletterActivities>({
   startToCloseTimeout: STEP_TIMEOUT,
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
-const { deliverMail } = proxyActivities<MailActivities>({
-  startToCloseTimeout: DELIVERY_TIMEOUT,
-  heartbeatTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
-});
-
 export interface WeeklyCloseInput {
   /** ISO week to close (e.g. 2026-W47); default the week before the scheduled time. */
   week?: string;

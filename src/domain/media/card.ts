@@ -85,11 +85,25 @@ export async function listingCardImage(db: Db, media: MediaStore, slug: string):
     .first('slug', 'name', 'headline', 'logo_url', 'url');
   if (!listing) return null;
   const version = cardVersion(listing);
-  const key = `cards/${version}.png`;
+  return keptCard(media, `cards/${version}.png`, version, async () => {
+    const logo = listing.logo_url ? await media.get(listing.logo_url.slice('/media/'.length)) : null;
+    return renderCard(listing, logo?.body ?? null);
+  });
+}
+
+/**
+ * A card image by its key (which names what it shows): the stored one, else `render`ed once and
+ * stored, so every api process serves the same bytes.
+ */
+export async function keptCard(
+  media: MediaStore,
+  key: string,
+  version: string,
+  render: () => Promise<Buffer>,
+): Promise<MediaFile & { version: string }> {
   const stored = await media.get(key);
   if (stored) return { ...stored, version };
-  const logo = listing.logo_url ? await media.get(listing.logo_url.slice('/media/'.length)) : null;
-  const body = await renderCard(listing, logo?.body ?? null);
+  const body = await render();
   const file: MediaFile = {
     key,
     contentType: 'image/png',

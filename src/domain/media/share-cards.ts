@@ -2,7 +2,7 @@ import type { Db } from '../../db/knex.ts';
 import { sha256Hex } from '../../lib/hash.ts';
 import { loadSharp } from '../../lib/sharp.ts';
 import { loadFounderPhoto } from '../founders/photos.ts';
-import { CARD, renderCard } from './card.ts';
+import { keptCard, renderCard } from './card.ts';
 import type { MediaFile, MediaStore } from './media-port.ts';
 
 /**
@@ -27,20 +27,7 @@ export async function founderCardImage(
   const photo = await loadFounderPhoto(db, founder.user_id);
   const inputs = { slug: '', name: founder.display_name, headline: founder.bio?.split('\n')[0] ?? null, logo_url: null, url: siteUrl };
   const version = sha256Hex(JSON.stringify([DESIGN, inputs, photo?.etag ?? null])).slice(0, 16);
-  const key = `cards/founder-${version}.png`;
-  const stored = await media.get(key);
-  if (stored) return { ...stored, version };
-  const body = await renderCard(inputs, photo?.image ?? null);
-  const file: MediaFile = {
-    key,
-    contentType: 'image/png',
-    body,
-    etag: sha256Hex(body).slice(0, 32),
-    width: CARD.width,
-    height: CARD.height,
-  };
-  await media.put([file]);
-  return { ...file, version };
+  return keptCard(media, `cards/founder-${version}.png`, version, () => renderCard(inputs, photo?.image ?? null));
 }
 
 const siteCards = new Map<string, Promise<Buffer>>();
