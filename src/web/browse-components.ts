@@ -57,11 +57,18 @@ export function categoryLinks(categories: CategoryCount[], all = false): SafeHtm
  * A listing in a list: logo, name (linked), a label such as "Featured", headline, and an aside
  * (the vote control). `attrs` replaces the default `data-listing="{slug}"`.
  */
+/** A live listing's comment count, linking to its discussion (listings not live yet have none). */
+function commentsLink(l: { slug: string; name: string; comment_count?: number }): SafeHtml | '' {
+  if (l.comment_count === undefined) return '';
+  const n = l.comment_count;
+  return html`<a class="comments" href="/listings/${l.slug}#discussion" data-comment-count="${n}">${n} ${n === 1 ? 'comment' : 'comments'}<span class="visually-hidden"> on ${l.name}</span></a>`;
+}
+
 export function listingCard(
-  l: { slug: string; name: string; headline: string | null; logo_url: string | null },
+  l: { slug: string; name: string; headline: string | null; logo_url: string | null; comment_count?: number },
   o: { rank?: number; label?: string; aside?: SafeHtml; heading?: 'h2' | 'h3'; attrs?: SafeHtml } = {},
 ): SafeHtml {
   const name = html`<a href="/listings/${l.slug}">${l.name}</a>${o.label ? html` <span class="tag">${o.label}</span>` : ''}`;
   return html`<li class="card" ${o.attrs ?? html`data-listing="${l.slug}"`}>${o.rank !== undefined ? html`<span class="rank" data-rank>${o.rank}</span>` : ''}${listingLogo(l)}
-<div class="card-body">${o.heading === 'h2' ? html`<h2>${name}</h2>` : html`<h3>${name}</h3>`}${l.headline ? html`<p>${l.headline}</p>` : ''}</div>${o.aside ? html`<div class="card-aside">${o.aside}</div>` : ''}</li>`;
+<div class="card-body">${o.heading === 'h2' ? html`<h2>${name}</h2>` : html`<h3>${name}</h3>`}${l.headline ? html`<p>${l.headline}</p>` : ''}${commentsLink(l)}</div>${o.aside ? html`<div class="card-aside">${o.aside}</div>` : ''}</li>`;
 }

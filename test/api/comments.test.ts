@@ -1,6 +1,7 @@
 import test from 'ava';
 import { ManualClock } from '../../src/domain/time/clock.ts';
-import { api, startTestEnv, type TestEnv } from '../helpers/env.ts';
+import { load } from 'cheerio';
+import { api, request, startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { seasonedAccount } from '../helpers/comments.ts';
 import { insertDraftListing, insertLiveListing } from '../helpers/listings.ts';
 import { mcpParity } from '../helpers/mcp-parity.ts';
@@ -272,4 +273,19 @@ test.serial('edit within 10 minutes shows "edited"; after 10 minutes 409', async
   t.is((await thread(listingId)).body.items[0].body, 'First!');
   // Deleting has no window.
   t.is((await api(env, 'DELETE', `/comments/${c.body.id}`, { key: author.key })).status, 200);
+});
+
+test('listing cards show the comment count: the front page’s ranking and a category page', async (t) => {
+  const listingId = await live();
+  await db()('listings')
+    .where({ id: listingId })
+    .update({ categories: ['analytics'], week_votes: 1_000, votes: 1_000 });
+  const { slug, name } = (await db()('listings').where({ id: listingId }).first('slug', 'name'))!;
+  for (const body of ['First question?', 'Second question?']) t.is((await post((await person()).key, listingId, { body })).status, 201);
+  for (const path of ['/', '/categories/analytics']) {
+    const page = await request(env, 'GET', path);
+    const link = load(page.text)(`li.card a.comments[href="/listings/${slug}#discussion"]`);
+    t.is(link.attr('data-comment-count'), '2', path);
+    t.is(link.text(), `2 comments on ${name}`, path);
+  }
 });

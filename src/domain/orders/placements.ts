@@ -10,9 +10,11 @@ export interface PlacedListing {
   url: string;
   headline: string | null;
   logo_url: string | null;
+  /** Visible comments of its discussion (the cards show it). */
+  comment_count: number;
 }
 
-const PLACED_COLUMNS = ['l.id', 'l.slug', 'l.name', 'l.url', 'l.headline', 'l.logo_url'];
+const PLACED_COLUMNS = ['l.id', 'l.slug', 'l.name', 'l.url', 'l.headline', 'l.logo_url', 'l.comment_count'];
 
 /** Live listings featured in the week starting `weekStart` (a Monday, YYYY-MM-DD), earliest booking first. */
 export async function featuredListings(db: Db, siteId: number, weekStart: string): Promise<PlacedListing[]> {
