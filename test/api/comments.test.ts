@@ -216,7 +216,11 @@ test('per network: posts of many accounts from one network share its limit', asy
   t.like(error, { code: 'rate_limited' });
   // Another network is not held back.
   await postComment(db(), { ...from(3), ip: '198.51.100.7' }, { listingId, body: 'Elsewhere' }, rules, clock.now());
-  t.pass();
+  t.deepEqual(
+    await db()('comments').where({ listing_id: listingId }).orderBy('id').pluck('body'),
+    ['From the network 0', 'From the network 1', 'From the network 2', 'Elsewhere'],
+    'the refused post stored nothing; the one from another network is stored',
+  );
 });
 
 test('100 parallel posters: every comment stored once, the count exact', async (t) => {
