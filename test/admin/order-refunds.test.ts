@@ -10,7 +10,7 @@ import { createEndpoint } from '../../src/domain/webhooks/endpoints.ts';
 import { adminInProcess } from '../helpers/admin.ts';
 import { startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { insertDraftListing, insertLiveListing } from '../helpers/listings.ts';
-import { checkout, inDays, mondayIn, postWebhook, succeededEvent, waitForOrder } from '../helpers/orders.ts';
+import { inDays, mondayIn, paidOrder } from '../helpers/orders.ts';
 import { mailsTo, WebClient } from '../helpers/web.ts';
 
 /**
@@ -48,13 +48,7 @@ const live = (ownerId: number, name: string) => insertLiveListing(db(), { name, 
 const draft = (ownerId: number, name: string) => insertDraftListing(db(), { name, ownerId, url: listingUrl(name) });
 
 /** A paid and fulfilled order of `items`. */
-async function paid(key: string, items: unknown[]): Promise<string> {
-  const res = await checkout(env, key, { items, billing_country: 'US' });
-  if (res.status !== 201) throw new Error(JSON.stringify(res.body));
-  await postWebhook(env, succeededEvent(res.body.number, res.body.total_cents));
-  await waitForOrder(env, key, res.body.number, ['fulfilled']);
-  return res.body.number;
-}
+const paid = (key: string, items: unknown[]) => paidOrder(env, key, items);
 
 async function refund(number: string, line?: number) {
   const result = await adminInProcess(env, 'orders:refund', '--number', number, ...(line === undefined ? [] : ['--line', String(line)]));

@@ -7,9 +7,8 @@ import { ManualClock } from '../../src/domain/time/clock.ts';
 import { isoWeekStart } from '../../src/workflows/contracts/weeks.ts';
 import { adminInProcess } from '../helpers/admin.ts';
 import { startTestEnv, type TestEnv } from '../helpers/env.ts';
-import { insertLiveListing } from '../helpers/listings.ts';
 import { mcpParity } from '../helpers/mcp-parity.ts';
-import { checkout, postWebhook, succeededEvent, waitForOrder } from '../helpers/orders.ts';
+import { stuckOrder, waitForOrder } from '../helpers/orders.ts';
 
 /**
  * Stuck work for the site team over REST and MCP: staff_list_stuck_flows, staff_retry_flow and
@@ -164,29 +163,10 @@ test.serial('staff_retry_flow: a given-up mail is sent again (MCP); refusals are
   t.regex(start.body.detail, /tried again by itself/);
 });
 
-/** A paid featured order whose fulfilment fails: the placements table refuses writes until `fix` runs. */
-async function stuckOrder() {
-  await db().raw(`CREATE FUNCTION refuse_placements() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN RAISE EXCEPTION 'featured_placements is read-only for maintenance'; END $$`);
-  await db().raw(`CREATE TRIGGER refuse_placements BEFORE INSERT ON featured_placements FOR EACH ROW EXECUTE FUNCTION refuse_placements()`);
-  const buyer = await env.user(['account:read', 'orders:write', 'listings:write']);
-  const listing = await insertLiveListing(db(), {
-    name: `Stuck Co ${unique()}`,
-    ownerId: buyer.userId,
-    url: `https://s-${unique()}.example/`,
-  });
-  const items = [{ product: 'featured', listing_id: listing, options: { weeks: 1, start_week: isoWeekStart(clock.now()) } }];
-  const res = await checkout(env, buyer.key, { items, billing_country: 'US' });
-  if (res.status !== 201) throw new Error(JSON.stringify(res.body));
-  await postWebhook(env, succeededEvent(res.body.number, res.body.total_cents));
-  await waitForOrder(env, buyer.key, res.body.number, ['attention']);
-  return { number: res.body.number as string, buyer, fix: () => db().raw('DROP FUNCTION IF EXISTS refuse_placements() CASCADE') };
-}
-
 test.serial(
   'staff_replay_order: a stuck order shows as stuck, and replayed after the fix it is fulfilled; flows:stuck and orders:retry go through the operations',
   async (t) => {
-    const { number, buyer, fix } = await stuckOrder();
+    const { number, buyer, fix } = await stuckOrder(env, isoWeekStart(clock.now()));
     t.teardown(fix);
     const shown = await parity.viaRest(cast.support.key, 'staff_get_order', { number });
     t.is(shown.status, 200, shown.text);

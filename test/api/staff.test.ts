@@ -10,7 +10,7 @@ import { isoWeekStart } from '../../src/workflows/contracts/weeks.ts';
 import { mcpParity } from '../helpers/mcp-parity.ts';
 import { startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
-import { checkout, postWebhook, succeededEvent, waitForOrder } from '../helpers/orders.ts';
+import { paidOrder as payFor } from '../helpers/orders.ts';
 
 /**
  * The staff operations over REST and MCP, role by role: admin (every site), support and moderator
@@ -56,11 +56,7 @@ async function paidOrder() {
     { product: 'featured', listing_id: featured, options: { weeks: 1, start_week: isoWeekStart(clock.now()) } },
     { product: 'categories', listing_id: placed, options: { categories: ['analytics'] } },
   ];
-  const res = await checkout(env, buyer.key, { items, billing_country: 'US' });
-  if (res.status !== 201) throw new Error(JSON.stringify(res.body));
-  await postWebhook(env, succeededEvent(res.body.number, res.body.total_cents));
-  await waitForOrder(env, buyer.key, res.body.number, ['fulfilled']);
-  return { number: res.body.number as string, buyer, featured, placed };
+  return { number: await payFor(env, buyer.key, items), buyer, featured, placed };
 }
 
 type Actor = Awaited<ReturnType<typeof person>>;

@@ -6,6 +6,7 @@ import { createPromo, type NewPromo } from '../../src/domain/orders/promos-admin
 import { isoWeekStart } from '../../src/workflows/contracts/weeks.ts';
 import { signWebhook } from '../../src/payments/signature.ts';
 import { api, request, type TestEnv } from './env.ts';
+import { insertLiveListing } from './listings.ts';
 
 /** POST /orders/quote. */
 export const quote = (env: TestEnv, key: string, body: unknown, headers: Record<string, string> = {}) =>
@@ -126,4 +127,33 @@ export async function featureListing(db: Db, listingId: number, weeks = 1): Prom
     })
     .returning('id');
   await fulfilLine({ db, workflows: null as never, now: new Date() }, line.id);
+}
+
+/**
+ * Checks out `items` with the buyer's key, pays the order by the provider's signed webhook, and
+ * waits until it is in one of `until` (fulfilled by default); returns its number.
+ */
+export async function paidOrder(env: TestEnv, key: string, items: unknown[], until = ['fulfilled']): Promise<string> {
+  const res = await checkout(env, key, { items, billing_country: 'US' });
+  if (res.status !== 201) throw new Error(JSON.stringify(res.body));
+  await postWebhook(env, succeededEvent(res.body.number, res.body.total_cents));
+  await waitForOrder(env, key, res.body.number, until);
+  return res.body.number as string;
+}
+
+/**
+ * A paid one-week featured order whose fulfilment fails (the placements table refuses writes, as
+ * in a maintenance gone wrong) until `fix` runs: a stuck order for the site team to replay.
+ */
+export async function stuckOrder(env: TestEnv, weekStart: string) {
+  const db = env.services.db;
+  await db.raw(`CREATE FUNCTION refuse_placements() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN RAISE EXCEPTION 'featured_placements is read-only for maintenance'; END $$`);
+  await db.raw(`CREATE TRIGGER refuse_placements BEFORE INSERT ON featured_placements FOR EACH ROW EXECUTE FUNCTION refuse_placements()`);
+  const buyer = await env.user(['account:read', 'orders:write', 'listings:write']);
+  const tag = randomUUID().slice(0, 8);
+  const listing = await insertLiveListing(db, { name: `Stuck Co ${tag}`, ownerId: buyer.userId, url: `https://s-${tag}.example/` });
+  const items = [{ product: 'featured', listing_id: listing, options: { weeks: 1, start_week: weekStart } }];
+  const number = await paidOrder(env, buyer.key, items, ['attention']);
+  return { number, buyer, fix: () => db.raw('DROP FUNCTION IF EXISTS refuse_placements() CASCADE') };
 }

@@ -9,7 +9,7 @@ import { seriousViolations } from '../helpers/axe.ts';
 import { signInOnPage, startBrowserTestEnv } from '../helpers/browser.ts';
 import type { TestEnv } from '../helpers/env.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
-import { checkout, postWebhook, succeededEvent, waitForOrder } from '../helpers/orders.ts';
+import { paidOrder } from '../helpers/orders.ts';
 import { WebClient } from '../helpers/web.ts';
 
 // The site team's console in the browser: support finds an order by the buyer's email, opens it,
@@ -35,10 +35,6 @@ const unique = () => randomBytes(4).toString('hex');
 const PASSWORD = STAFF_PASSWORD;
 
 /** A buyer's paid, fulfilled order of one featured line for this week and next. */
-/**
- * The person's sessions count as verified with a second factor now (the factor itself, TOTP and
- * recovery codes, is tested in second-factor.test.ts); a console page asks for it otherwise.
- */
 async function paidFeaturedOrder() {
   const buyer = await env.user(['account:read', 'orders:write', 'listings:write']);
   const listing = await insertLiveListing(db(), {
@@ -47,12 +43,9 @@ async function paidFeaturedOrder() {
     url: `https://c-${unique()}.example/`,
   });
   const items = [{ product: 'featured', listing_id: listing, options: { weeks: 2, start_week: isoWeekStart(clock.now()) } }];
-  const res = await checkout(env, buyer.key, { items, billing_country: 'US' });
-  if (res.status !== 201) throw new Error(JSON.stringify(res.body));
-  await postWebhook(env, succeededEvent(res.body.number, res.body.total_cents));
-  await waitForOrder(env, buyer.key, res.body.number, ['fulfilled']);
+  const number = await paidOrder(env, buyer.key, items);
   const email = (await db()('users').where({ id: buyer.userId }).first('email'))!.email as string;
-  return { number: res.body.number as string, listing, email };
+  return { number, listing, email };
 }
 
 async function axeClean(t: { deepEqual: (a: unknown, b: unknown, m?: string) => void }, page: Page) {

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import test from 'ava';
 import { consolePerson, STAFF_PASSWORD, verifyFactor } from '../helpers/staff-cast.ts';
 import type { Browser, Page } from 'playwright-core';
@@ -8,8 +7,7 @@ import { isoWeekStart } from '../../src/workflows/contracts/weeks.ts';
 import { seriousViolations } from '../helpers/axe.ts';
 import { signInOnPage, startBrowserTestEnv } from '../helpers/browser.ts';
 import type { TestEnv } from '../helpers/env.ts';
-import { insertLiveListing } from '../helpers/listings.ts';
-import { checkout, postWebhook, succeededEvent, waitForOrder } from '../helpers/orders.ts';
+import { stuckOrder, waitForOrder } from '../helpers/orders.ts';
 import { WebClient } from '../helpers/web.ts';
 
 // Stuck work in the console's browser pages: support sees a stuck order as a card on /staff/flows
@@ -30,27 +28,7 @@ test.after.always(() => close?.());
 const db = () => env.services.db;
 const person = (roles: StaffRole[]) => consolePerson(env, clock, roles);
 const withFactor = (userId: number) => verifyFactor(env, clock, userId);
-const unique = () => randomBytes(4).toString('hex');
 const PASSWORD = STAFF_PASSWORD;
-
-/** A paid featured order whose fulfilment fails (its placements table refuses writes) until `fix` runs. */
-async function stuckOrder() {
-  await db().raw(`CREATE FUNCTION refuse_placements() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN RAISE EXCEPTION 'featured_placements is read-only for maintenance'; END $$`);
-  await db().raw(`CREATE TRIGGER refuse_placements BEFORE INSERT ON featured_placements FOR EACH ROW EXECUTE FUNCTION refuse_placements()`);
-  const buyer = await env.user(['account:read', 'orders:write', 'listings:write']);
-  const listing = await insertLiveListing(db(), {
-    name: `Stuck Co ${unique()}`,
-    ownerId: buyer.userId,
-    url: `https://s-${unique()}.example/`,
-  });
-  const items = [{ product: 'featured', listing_id: listing, options: { weeks: 1, start_week: isoWeekStart(clock.now()) } }];
-  const res = await checkout(env, buyer.key, { items, billing_country: 'US' });
-  if (res.status !== 201) throw new Error(JSON.stringify(res.body));
-  await postWebhook(env, succeededEvent(res.body.number, res.body.total_cents));
-  await waitForOrder(env, buyer.key, res.body.number, ['attention']);
-  return { number: res.body.number as string, buyer, fix: () => db().raw('DROP FUNCTION IF EXISTS refuse_placements() CASCADE') };
-}
 
 async function axeClean(t: { deepEqual: (a: unknown, b: unknown, m?: string) => void }, page: Page) {
   t.deepEqual(await seriousViolations(page), [], `axe on ${new URL(page.url()).pathname}`);
@@ -62,7 +40,7 @@ for (const [label, viewport] of [
   ['390 px', { width: 390, height: 844 }],
 ] as const) {
   test.serial(`${label}: support sees a stuck order on Stuck work, opens it, replays it after the fix, and it is fulfilled`, async (t) => {
-    const order = await stuckOrder();
+    const order = await stuckOrder(env, isoWeekStart(clock.now()));
     t.teardown(order.fix);
     const support = await person(['support']);
     const context = await browser.newContext({ baseURL: env.baseUrl, viewport });
@@ -113,7 +91,7 @@ for (const [label, viewport] of [
 }
 
 test.serial('a moderator reaches neither stuck work nor the order page; a forced replay or retry is refused', async (t) => {
-  const order = await stuckOrder();
+  const order = await stuckOrder(env, isoWeekStart(clock.now()));
   t.teardown(order.fix);
   const moderator = await person(['moderator']);
   const web = new WebClient(env.baseUrl);
