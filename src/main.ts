@@ -132,6 +132,9 @@ async function startRoles(services: Services, endpoints: Endpoints, roles: { api
       namespace: services.config.temporal.namespace,
     });
     stops.push({ name: 'workers', stop: () => workers.shutdown() });
+    const { startSearchFeed } = await import('./search/engines.ts');
+    const feed = startSearchFeed(services.db, services.config.search, { databaseUrl: endpoints.databaseUrl, log: services.log });
+    if (feed) stops.push({ name: 'search feed', stop: () => feed.stop() });
   }
   if (roles.api) {
     // Before the first request: what other processes change from now on reaches this one's copies.
@@ -145,10 +148,12 @@ async function startRoles(services: Services, endpoints: Endpoints, roles: { api
         import('./metrics/server.ts'),
         import('./web/pages/dev-mailbox.ts'),
       ]);
-    // Ready before listening: the first searches would otherwise wait for the index to load.
+    // Not awaited: an engine answers from PostgreSQL until its own copy is ready.
     const started = Date.now();
-    await services.search.ready();
-    services.log.info({ engine: services.config.search.engine, ms: Date.now() - started }, 'search ready');
+    services.search.ready().then(
+      () => services.log.info({ engine: services.config.search.engine, ms: Date.now() - started }, 'search ready'),
+      (error: unknown) => services.log.error({ err: error, engine: services.config.search.engine }, 'search not ready: answering from PostgreSQL'),
+    );
     const app = createApp(services, operations);
     const server = createHttpServer(app.callback());
     const { port, host } = services.config;

@@ -7,13 +7,14 @@ import { promisify } from 'node:util';
 import pgDriver from 'pg';
 import { createDb, migrate } from '../src/db/knex.ts';
 import { seed } from '../src/db/seed.ts';
+import { startOpenSearchNode } from '../src/embedded/opensearch.ts';
 import { startEmbeddedPostgres, type RunningPostgres } from '../src/embedded/postgres.ts';
 import { startTemporalDevServer } from '../src/embedded/temporal.ts';
 import { workflowBundle } from '../src/temporal/worker.ts';
 import { namespaceFor } from './helpers/namespace.ts';
 
 /**
- * Starts one real PostgreSQL and one Temporal dev server on free ports, provisions Temporal's Java
+ * Starts one real PostgreSQL, one Temporal dev server and one OpenSearch node on free ports, provisions Temporal's Java
  * test server for the time-skipping tests (temporal/test-server.sh), prepares a migrated
  * and seeded template database, then runs ava. Each test file clones the template into its own
  * database and uses its own Temporal namespace (namespaceFor), so files run in parallel.
@@ -59,8 +60,8 @@ async function testFiles(dir: string): Promise<string[]> {
 async function run(): Promise<number> {
   const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'ld-test-'));
   await fs.chmod(tmp, 0o755);
-  const [pgPort, temporalPort] = [await freePort(), await freePort()];
-  console.log(`[test] PostgreSQL on 127.0.0.1:${pgPort}, Temporal on 127.0.0.1:${temporalPort}`);
+  const [pgPort, temporalPort, openSearchPort] = [await freePort(), await freePort(), await freePort()];
+  console.log(`[test] PostgreSQL on 127.0.0.1:${pgPort}, Temporal on 127.0.0.1:${temporalPort}, OpenSearch on 127.0.0.1:${openSearchPort}`);
   // Independent of each other, so started together: the template database, the Temporal dev
   // server, Temporal's Java test server for the time-skipping tests (temporal/test-server.sh builds
   // it once into the user cache), the workflow bundle for every worker of the run and the compile
@@ -96,7 +97,10 @@ async function run(): Promise<number> {
     }),
   );
   const pgStarting = startEmbeddedPostgres({ dir: path.join(tmp, 'pg'), port: pgPort });
-  const [pg, temporal, template, testServer, bundle, warmed] = await Promise.allSettled([
+  // One OpenSearch node for the search engine's tests (opensearch/node.sh builds it once); each
+  // file uses indices of its own.
+  const openSearchStarting = startOpenSearchNode({ dir: path.join(tmp, 'opensearch'), port: openSearchPort, heap: '384m' });
+  const [pg, temporal, template, testServer, bundle, warmed, openSearch] = await Promise.allSettled([
     pgStarting,
     temporalStarting,
     pgStarting.then(prepareTemplate),
@@ -107,9 +111,10 @@ async function run(): Promise<number> {
         env: { ...process.env, NODE_COMPILE_CACHE: compileCache },
       }),
     ),
+    openSearchStarting,
   ]);
   try {
-    for (const step of [pg, temporal, template, testServer, bundle, warmed]) if (step.status === 'rejected') throw step.reason;
+    for (const step of [pg, temporal, template, testServer, bundle, warmed, openSearch]) if (step.status === 'rejected') throw step.reason;
     const [pgUrl, temporalAddress] = [valueOf(pg)!.url('postgres'), valueOf(temporal)!.address];
     const args = [path.join(ROOT, 'node_modules/ava/entrypoints/cli.mjs'), ...process.argv.slice(2)];
     return await new Promise<number>((resolve) => {
@@ -122,6 +127,7 @@ async function run(): Promise<number> {
           TEST_TEMPLATE_DB: TEMPLATE_DB,
           TEST_TEMPORAL_ADDRESS: temporalAddress,
           TEST_TEMPORAL_TEST_SERVER: valueOf(testServer)!,
+          TEST_OPENSEARCH_URL: valueOf(openSearch)!.url,
           TEST_WORKFLOW_BUNDLE: bundleFile,
           NODE_COMPILE_CACHE: compileCache,
           // Workflows run on the worker's own thread (the SDK's debug mode) instead of a worker
@@ -135,7 +141,7 @@ async function run(): Promise<number> {
       child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
     });
   } finally {
-    await Promise.all([valueOf(temporal)?.stop(), valueOf(pg)?.stop()]);
+    await Promise.all([valueOf(temporal)?.stop(), valueOf(pg)?.stop(), valueOf(openSearch)?.stop()]);
     await fs.rm(tmp, { recursive: true, force: true });
   }
 }

@@ -17,6 +17,7 @@ import { ORDER_SUPPORT_USAGE, runOrderSupportCommand } from './order-support.ts'
 import type { Services } from '../services.ts';
 import { ORDER_OPTIONS, ORDERS_USAGE, OrderUsageError, runOrderCommand } from './orders.ts';
 import { QUESTION_OPTIONS, QUESTIONS_USAGE, QuestionUsageError, runQuestionCommand } from './questions.ts';
+import { SEARCH_USAGE, searchReindex } from './search.ts';
 import { SITE_OPTIONS, SITES_USAGE, runSiteCommand } from './sites.ts';
 import { resetFactorCommand, STAFF_OPTIONS, STAFF_USAGE, runStaffCommand } from './staff.ts';
 import { VOTE_OPTIONS, VOTES_USAGE, runVoteCommand } from './votes.ts';
@@ -35,7 +36,8 @@ ${ORDERS_USAGE}
 ${ORDER_SUPPORT_USAGE}
 ${FLOWS_USAGE}
 ${STAFF_USAGE}
-${NEWSLETTER_USAGE}`;
+${NEWSLETTER_USAGE}
+${SEARCH_USAGE}`;
 
 /** Runs one admin command; returns the process exit code. Output is for scripts: the key alone on the last line. */
 export async function runAdmin(db: Db, argv: string[], services?: Services): Promise<number> {
@@ -119,6 +121,9 @@ export async function runAdmin(db: Db, argv: string[], services?: Services): Pro
         return 0;
       case 'claims:recheck':
         console.log(await claimsRecheck(db, withServices(services), values));
+        return 0;
+      case 'search:reindex':
+        console.log(await searchReindex(withServices(services)));
         return 0;
       case 'staff:reset-factor':
         return await resetFactorCommand(withServices(services), values);

@@ -180,7 +180,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metrics: { port: e.METRICS_PORT ?? null, temporalPort: e.TEMPORAL_METRICS_PORT ?? null },
     dataDir: path.resolve(e.DATA_DIR),
     logLevel: e.LOG_LEVEL,
-    search: { engine: e.SEARCH_ENGINE, cacheTtlMs: e.SEARCH_CACHE_TTL_MS },
+    search: {
+      engine: e.SEARCH_ENGINE,
+      cacheTtlMs: e.SEARCH_CACHE_TTL_MS,
+      openSearch: {
+        url: (e.OPENSEARCH_URL ?? `http://127.0.0.1:${e.OPENSEARCH_PORT}`).replace(/\/+$/, ''),
+        embedded: e.OPENSEARCH_URL === undefined,
+        port: e.OPENSEARCH_PORT,
+        alias: e.OPENSEARCH_INDEX,
+      },
+    },
     cache: {
       catalogTtlMs: e.CATALOG_CACHE_TTL_MS,
       leaderboardTtlMs: e.LEADERBOARD_CACHE_TTL_MS,

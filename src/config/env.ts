@@ -68,11 +68,22 @@ export const EnvSchema = z.object({
     .default('info')
     .describe('pino level (silent ... trace); logs are JSON on stdout.'),
   SEARCH_ENGINE: z
-    .enum(['memory', 'postgres'])
+    .enum(['memory', 'postgres', 'opensearch'])
     .default('memory')
     .describe(
-      'What answers search_listings: `memory`, an index in each api process kept in step with PostgreSQL before every search, or `postgres`, the SQL (the reference); see docs/search.md.',
+      'What answers search_listings: `memory`, an index in each api process kept in step with PostgreSQL before every search; `postgres`, the SQL (the reference); or `opensearch`, one OpenSearch index every api process asks, fed by a worker; see docs/search.md.',
     ),
+  OPENSEARCH_URL: z
+    .string()
+    .url()
+    .optional()
+    .describe('The OpenSearch of SEARCH_ENGINE=opensearch (http://host:9200). Unset: `npm start` runs a node of its own on OPENSEARCH_PORT.'),
+  OPENSEARCH_PORT: z.coerce.number().int().default(9200).describe('Port of the OpenSearch node `npm start` runs when OPENSEARCH_URL is unset.'),
+  OPENSEARCH_INDEX: z
+    .string()
+    .regex(/^[a-z][a-z0-9_-]{0,60}$/)
+    .default('listings')
+    .describe('The alias searches read in OpenSearch; each build of the index is a physical index named after it and its time.'),
   SEARCH_CACHE_TTL_MS: z.coerce
     .number()
     .int()

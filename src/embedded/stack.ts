@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
 import type { Endpoints } from '../services.ts';
+import { startOpenSearchNode } from './opensearch.ts';
 import { startEmbeddedPostgres, stopOrphanedPostgres } from './postgres.ts';
 import { assertPortsFree, type PortNeed } from './startup-error.ts';
 import { startTemporalDevServer, stopOrphanedTemporal } from './temporal.ts';
@@ -54,6 +55,15 @@ export async function startEmbeddedStack(config: Config, log: Logger): Promise<E
       stops.push(() => temporal.stop());
       temporalUiUrl = temporal.uiUrl;
     }
+    if (config.search.engine === 'opensearch' && config.search.openSearch.embedded) {
+      log.info('starting an OpenSearch node (built once from Maven Central by opensearch/node.sh)');
+      const node = await startOpenSearchNode({
+        dir: path.join(config.dataDir, 'opensearch'),
+        port: config.search.openSearch.port,
+        onLog: (line) => log.debug({ component: 'opensearch' }, line.trim()),
+      });
+      stops.push(() => node.stop());
+    }
   } catch (err) {
     await stopAll(stops);
     throw err;
@@ -101,6 +111,14 @@ export function portsNeeded(config: Config): PortNeed[] {
       port: config.temporal.uiPort,
       what: 'The Temporal UI',
       fix: `set TEMPORAL_UI_PORT to a free port, ${external}`,
+    });
+  }
+  if (config.search.engine === 'opensearch' && config.search.openSearch.embedded) {
+    needs.push({
+      host: '127.0.0.1',
+      port: config.search.openSearch.port,
+      what: 'The OpenSearch node',
+      fix: 'set OPENSEARCH_PORT to a free port, or OPENSEARCH_URL to use an OpenSearch that is already running',
     });
   }
   needs.push({ host: config.host, port: config.port, what: 'The web server (REST, MCP, pages)', fix: 'set PORT to a free port' });

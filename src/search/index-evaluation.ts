@@ -93,9 +93,9 @@ export class Evaluation {
     return this.#matches(bits, NAME) ? NAME : this.#matches(bits, LEAD) ? LEAD : ALL;
   }
 
-  /** In tier t as the SQL's tier conditions say: its vector matches, the one before does not. */
+  /** In tier t as the SQL's tier conditions say: its vector matches, those of the tiers before do not. */
   #inTier(bits: number, tier: number): boolean {
-    return this.#matches(bits, tier) && (tier === NAME || !this.#matches(bits, tier - 1));
+    return this.#matches(bits, tier) && !(tier > NAME && this.#matches(bits, NAME)) && !(tier > LEAD && this.#matches(bits, LEAD));
   }
 
   #featuredMatches(): number[] {
@@ -160,21 +160,22 @@ export class Evaluation {
 
   /**
    * Scans the site's laid-out slots in vote order, a window of bitset words at a time: the
-   * words of the slots in tier t (vector t matches, vector t - 1 does not; with `count`, the
-   * whole vector alone), handed to `visit` until it says it has enough.
+   * words of the slots in tier t (vector t matches, the vectors of the tiers before do not; with
+   * `count`, the whole vector alone), handed to `visit` until it says it has enough.
    */
   #scan(tier: number, visit: (words: Uint32Array, firstWord: number) => boolean, count = false): void {
     const size = this.#limits.window;
     const clean = this.#index.clean;
-    const excluding = tier > NAME && !count ? tier - 1 : -1;
+    // Both, as the SQL's tiers: a vector stored broken may lack the name's words (postgres-engine.ts).
+    const excluding = count ? [] : [NAME, LEAD].filter((v) => v < tier);
     for (let a = this.#from; a < this.#to; a += size) {
       const b = Math.min(a + size, this.#to);
       const matched = this.#matched(tier, b);
-      const before = excluding >= 0 ? this.#matched(excluding, b) : null;
+      const before = excluding.map((v) => this.#matched(v, b));
       const [n, i] = [b - a, a - this.#from];
       const words = this.#window.subarray(0, n);
-      if (before) for (let w = 0; w < n; w++) words[w] = matched[i + w]! & ~before[i + w]! & clean[a + w]!;
-      else for (let w = 0; w < n; w++) words[w] = matched[i + w]! & clean[a + w]!;
+      for (let w = 0; w < n; w++) words[w] = matched[i + w]! & clean[a + w]!;
+      for (const excluded of before) for (let w = 0; w < n; w++) words[w]! &= ~excluded[i + w]!;
       // Only the site's first and last words hold slots of other sites.
       words[0]! &= this.#siteWord(a);
       words[n - 1]! &= this.#siteWord(b - 1);

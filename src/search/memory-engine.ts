@@ -6,7 +6,8 @@ import type { IndexedListing, IndexMatches, IndexQuery, SearchLimits } from './i
 import { SearchIndex } from './memory-index.ts';
 import { PostgresSearch } from './postgres-engine.ts';
 import { normalised, run, SEARCH_TOTAL_LIMIT, type Finder, type Matches, type PublicListingRow } from './results.ts';
-import { nearestKnownWords, typoCandidates, withFixes, type SearchText } from './text.ts';
+import type { SearchText } from './text.ts';
+import { listingLexemes, singleLexemes, WordLookups, type ListingLexemesRow, type WordForms } from './word-forms.ts';
 
 /**
  * The in-memory search engine of one api process: a SearchIndex loaded from PostgreSQL and kept
@@ -23,6 +24,8 @@ export class MemorySearch implements SearchEngine, Finder {
   readonly #sql: PostgresSearch;
   #index = new SearchIndex();
   #loaded: Promise<void> | null = null;
+  /** A load has completed: searches are answered from the index. */
+  #serving = false;
   /** Changes of transactions at or after this xid may not have been seen yet. */
   #xmin = 0n;
   /** Changes already applied (xid:listing) that the next look will list again. */
@@ -35,8 +38,7 @@ export class MemorySearch implements SearchEngine, Finder {
   /** This week's featured listings by site, and the week they are of. */
   #featured = new Map<number, Set<number>>();
   #featuredWeek = '';
-  readonly #forms = new Map<string, WordForms>();
-  readonly #typos = new Map<string, string | null>();
+  readonly #words: WordLookups;
   /** Rows of listings recently served, least recently used dropped first; changed ones forgotten. */
   readonly #rows = new Map<number, PublicListingRow>();
   /** Counts change batches: rows read and answers made while one was applied are not kept. */
@@ -54,10 +56,19 @@ export class MemorySearch implements SearchEngine, Finder {
   constructor(db: Db) {
     this.#db = db;
     this.#sql = new PostgresSearch(db, { cacheTtlMs: 0 });
+    this.#words = new WordLookups(db);
   }
 
-  /** Answers from the index once it holds every change committed before the search. */
+  /**
+   * Answers from the index once it holds every change committed before the search; until the
+   * first load is done (25 s at a million listings), from PostgreSQL, so a starting process
+   * serves at once.
+   */
   search(search: SearchQuery): Promise<SearchPage> {
+    if (!this.#serving) {
+      this.load().catch(() => undefined);
+      return this.#sql.search(search);
+    }
     const { query, key } = normalised(search);
     return this.#remembered(key, () => run(this, query));
   }
@@ -116,7 +127,7 @@ export class MemorySearch implements SearchEngine, Finder {
   /** From the index when it can answer the search the way PostgreSQL would, else from PostgreSQL. */
   async matching(siteId: number, text: SearchText, offset: number, limit: number): Promise<Matches> {
     if (text.flat().some((t) => t.kind === 'phrase')) return this.#sql.matching(siteId, text, offset, limit);
-    const forms = await this.#formsOf(text.flat().map((t) => t.text));
+    const forms = await this.#words.formsOf(text.flat().map((t) => t.text));
     const featured = await this.#featuredOf(siteId);
     // No await from here on: a reload cannot swap the index under the search.
     const query = queryOf(this.#index, text, forms);
@@ -131,20 +142,8 @@ export class MemorySearch implements SearchEngine, Finder {
   }
 
   /** As correctTypos, each word's correction remembered until listings change. */
-  async correctTypos(text: SearchText): Promise<SearchText | null> {
-    const words = typoCandidates(text);
-    const missing = words.filter((w) => !this.#typos.has(w));
-    if (missing.length > 0) {
-      const found = await nearestKnownWords(this.#db, missing);
-      if (this.#typos.size > MAX_REMEMBERED) this.#typos.clear();
-      for (const w of missing) this.#typos.set(w, found.get(w) ?? null);
-    }
-    const fixes = new Map<string, string>();
-    for (const w of words) {
-      const fix = this.#typos.get(w);
-      if (fix) fixes.set(w, fix);
-    }
-    return withFixes(text, fixes);
+  correctTypos(text: SearchText): Promise<SearchText | null> {
+    return this.#words.correctTypos(text);
   }
 
   /**
@@ -215,7 +214,7 @@ export class MemorySearch implements SearchEngine, Finder {
       const { rows } = await trx.raw('SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin');
       xmin = BigInt(rows[0].xmin);
       for (let after = 0; ;) {
-        const batch = await indexRows(trx).where('status', 'live').where('id', '>', after).orderBy('id').limit(LOAD_BATCH);
+        const batch = await listingLexemes(trx).where('status', 'live').where('id', '>', after).orderBy('id').limit(LOAD_BATCH);
         for (const row of batch) index.put(indexed(row));
         if (batch.length < LOAD_BATCH) break;
         after = batch.at(-1)!.id;
@@ -223,10 +222,11 @@ export class MemorySearch implements SearchEngine, Finder {
     });
     index.finishLoad();
     this.#index = index;
+    this.#serving = true;
     this.#xmin = xmin;
     this.#applied.clear();
     this.#featuredWeek = '';
-    this.#typos.clear();
+    this.#words.forgetTypos();
     this.#rows.clear();
     this.#changes++;
     this.#lastLook = Date.now();
@@ -252,7 +252,7 @@ export class MemorySearch implements SearchEngine, Finder {
     const fresh = (rows[0].changes as string[]).filter((c) => !this.#applied.has(c));
     if (fresh.length > 0) {
       const ids = [...new Set(fresh.map((c) => Number(c.split(':')[1])))];
-      const found = await indexRows(this.#db).whereRaw('id = ANY(?)', [ids]);
+      const found = await listingLexemes(this.#db).whereRaw('id = ANY(?)', [ids]);
       const seen = new Set<number>();
       for (const row of found) {
         this.#index.put(indexed(row));
@@ -270,7 +270,7 @@ export class MemorySearch implements SearchEngine, Finder {
       for (const c of fresh) this.#applied.set(c, BigInt(c.split(':')[0]!));
       // Placements may have changed, and new words may correct typos differently.
       this.#featuredWeek = '';
-      this.#typos.clear();
+      this.#words.forgetTypos();
     }
     for (const [c, xid] of this.#applied) if (xid < xmin) this.#applied.delete(c);
     this.#xmin = xmin;
@@ -294,31 +294,17 @@ export class MemorySearch implements SearchEngine, Finder {
     }
     return this.#featured.get(siteId) ?? NO_IDS;
   }
-
-  async #formsOf(words: string[]): Promise<Map<string, WordForms>> {
-    const missing = [...new Set(words.filter((w) => !this.#forms.has(w)))];
-    if (missing.length > 0) {
-      const { rows } = await this.#db.raw(
-        `SELECT w AS word, tsvector_to_array(to_tsvector('simple', w)) AS simple, tsvector_to_array(to_tsvector('english', w)) AS english
-         FROM unnest(?::text[]) w`,
-        [missing],
-      );
-      if (this.#forms.size > MAX_REMEMBERED) this.#forms.clear();
-      for (const r of rows as Array<WordForms & { word: string }>) this.#forms.set(r.word, { simple: r.simple, english: r.english });
-    }
-    return new Map(words.map((w) => [w, this.#forms.get(w)!]));
-  }
 }
 
 /** The search as term bits over the index's lexemes; null when the index cannot evaluate it as PostgreSQL would. */
 function queryOf(index: SearchIndex, text: SearchText, forms: Map<string, WordForms>): IndexQuery | null {
+  // One lexeme per config is what to_tsquery makes of a word as a single term.
+  if (!singleLexemes(forms)) return null;
   const query: IndexQuery = { terms: [], groups: [] };
   for (const group of text) {
     const bits = { all: 0, none: 0 };
     for (const term of group) {
       const { simple, english } = forms.get(term.text)!;
-      // One lexeme per config is what to_tsquery makes of a word as a single term.
-      if (simple.length !== 1 || english.length > 1) return null;
       const lexemes = term.negated
         ? [...simple, ...english].map((l) => index.lexemeId(l)).filter((l) => l !== undefined)
         : [...new Set([...simple, ...english].flatMap((l) => index.lexemesStarting(l)))];
@@ -330,39 +316,20 @@ function queryOf(index: SearchIndex, text: SearchText, forms: Map<string, WordFo
   return query;
 }
 
-interface WordForms {
-  simple: string[];
-  english: string[];
-}
-
-interface ListingSqlRow {
-  id: number;
-  site_id: number;
-  votes: number;
-  status: string;
-  name: string[];
-  lead: string[];
-  whole: string[];
-}
-
-/** What the index keeps of listings: their id, site, votes, status and the lexemes of their three search vectors. */
-function indexRows(db: Db) {
-  return db('listings')
-    .select('id', 'site_id', 'votes', 'status')
-    .select({
-      name: db.raw('tsvector_to_array(search_name)'),
-      lead: db.raw('tsvector_to_array(search_lead)'),
-      whole: db.raw('tsvector_to_array(search)'),
-    });
-}
-
-function indexed(row: ListingSqlRow): IndexedListing {
-  return { id: row.id, siteId: row.site_id, votes: row.votes, live: row.status === 'live', name: row.name, lead: row.lead, all: row.whole };
+function indexed(row: ListingLexemesRow): IndexedListing {
+  return {
+    id: row.id,
+    siteId: row.site_id,
+    votes: row.votes,
+    live: row.status === 'live',
+    name: row.name_lexemes,
+    lead: row.lead_lexemes,
+    all: row.all_lexemes,
+  };
 }
 
 const NO_IDS: ReadonlySet<number> = new Set();
 const LOAD_BATCH = 20_000;
-const MAX_REMEMBERED = 200_000;
 /** About 1 KB each. */
 const MAX_ROWS = 50_000;
 const MAX_ANSWERS = 1_000;

@@ -8,9 +8,10 @@ import { PostgresSearch } from '../../src/search/postgres-engine.ts';
 import { startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
 import { featureListing } from '../helpers/orders.ts';
+import { testOpenSearch } from '../helpers/opensearch.ts';
 
-// The ranking rules of search_listings as requirements, each stated once and run against both
-// engines. The parity test (engine-parity.test.ts) shows the engines agree; this shows what they
+// The ranking rules of search_listings as requirements, each stated once and run against every
+// engine. The parity test (engine-parity.test.ts) shows the engines agree; this shows what they
 // agree on is right, so that both cannot be wrong together. Each rule uses words of its own.
 let env: TestEnv;
 let engines: Array<[string, SearchEngine]>;
@@ -18,9 +19,13 @@ let siteId: number;
 test.before(async () => {
   env = await startTestEnv(import.meta.url);
   const db = env.services.db;
+  const memory = new MemorySearch(db);
+  const openSearch = testOpenSearch(db, import.meta.url).fed;
+  await Promise.all([memory.ready(), openSearch.ready()]);
   engines = [
-    ['memory', new MemorySearch(db)],
+    ['memory', memory],
     ['postgres', new PostgresSearch(db, { cacheTtlMs: 0 })],
+    ['opensearch', openSearch],
   ];
   siteId = (await db('sites').where({ key: 'main' }).first('id'))!.id;
 });

@@ -43,6 +43,7 @@ import * as newsletter from './047-newsletter.ts';
 import * as signInIdentities from './048-sign-in-identities.ts';
 import * as commentNotifications from './050-comment-notifications.ts';
 import * as accountControl from './052-account-control.ts';
+import * as searchFeeds from './053-search-feeds.ts';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -99,6 +100,7 @@ const migrations: Record<string, Migration> = {
   '048-sign-in-identities': signInIdentities,
   '050-comment-notifications': commentNotifications,
   '052-account-control': accountControl,
+  '053-search-feeds': searchFeeds,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

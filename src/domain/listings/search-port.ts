@@ -43,7 +43,10 @@ export interface SearchPage {
  */
 export interface SearchEngine {
   search(query: SearchQuery): Promise<SearchPage>;
-  /** Gets ready to answer at once (the in-memory engine loads its index); the api awaits it before it listens. */
+  /**
+   * Gets its own copy ready (the in-memory engine loads its index). The api does not wait for it:
+   * until it resolves, an engine answers from PostgreSQL.
+   */
   ready(): Promise<void>;
   /**
    * A change notice arrived (src/db/notify.ts): an engine that keeps a copy brings it up to date

@@ -156,6 +156,19 @@ export interface SearchChangeTableRow {
   at: Date;
 }
 
+/** Where a search index outside PostgreSQL stands in search_changes (053, src/search/opensearch-feed.ts). */
+export interface SearchFeedTableRow {
+  name: string;
+  index_name: string;
+  /** xid8, as a string: the xmin of the last round's snapshot, where the next looks from. */
+  from_xid: string;
+  /** `xid:listing` of the changes at or after from_xid already applied. */
+  applied: string[];
+  /** bigint, as a string: the external version of the documents the last round wrote. */
+  round: string;
+  fed_at: Date;
+}
+
 export interface ListingHourlyCountTableRow {
   listing_id: number;
   hour: Date;
@@ -235,6 +248,7 @@ declare module 'knex/types/tables.js' {
     search_terms: Table<{ term: string }>;
     search_lexemes: Table<{ lexeme: string }>;
     search_changes: Table<SearchChangeTableRow, 'xid' | 'at'>;
+    search_feeds: Table<SearchFeedTableRow, 'applied' | 'round' | 'fed_at'>;
     listing_hourly_counts: Table<ListingHourlyCountTableRow, 'referrer_host' | 'views' | 'clicks'>;
     page_count_seen: Table<PageCountSeenTableRow>;
   }

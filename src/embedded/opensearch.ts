@@ -1,0 +1,81 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { StartupError } from './startup-error.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+export interface OpenSearchNodeOptions {
+  /** The node's home: its data and logs. */
+  dir: string;
+  port: number;
+  /** The JVM's heap, e.g. `512m` (OPENSEARCH_HEAP). */
+  heap?: string;
+  onLog?: (line: string) => void;
+}
+
+export interface RunningOpenSearch {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Path of the node's launcher, built once into the user cache from Maven Central (opensearch/node.sh). */
+export async function openSearchLauncher(): Promise<string> {
+  const { stdout } = await promisify(execFile)('bash', [path.join(ROOT, 'opensearch/node.sh')], { timeout: 600_000, maxBuffer: 1 << 20 });
+  return stdout.trim().split('\n').at(-1)!;
+}
+
+/** Starts one OpenSearch node on 127.0.0.1 and waits until it answers and its cluster is usable. */
+export async function startOpenSearchNode(options: OpenSearchNodeOptions): Promise<RunningOpenSearch> {
+  const launcher = await openSearchLauncher();
+  await fs.mkdir(options.dir, { recursive: true });
+  const child = spawn(launcher, [options.dir, String(options.port)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, OPENSEARCH_HEAP: options.heap ?? process.env.OPENSEARCH_HEAP ?? '512m' },
+  });
+  const onLog = options.onLog ?? (() => {});
+  child.stdout!.on('data', (c: Buffer) => onLog(c.toString()));
+  child.stderr!.on('data', (c: Buffer) => onLog(c.toString()));
+  const url = `http://127.0.0.1:${options.port}`;
+  try {
+    await waitForCluster(url, child);
+  } catch (error) {
+    await stopChild(child);
+    throw error;
+  }
+  return { url, stop: () => stopChild(child) };
+}
+
+async function waitForCluster(url: string, child: ChildProcess, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  while (Date.now() < deadline) {
+    if (exited) {
+      throw new StartupError(
+        `The embedded OpenSearch node exited before it was ready on ${url}. To fix it, set OPENSEARCH_PORT to a free port, or OPENSEARCH_URL to use an OpenSearch that is already running (LOG_LEVEL=debug shows its log).`,
+      );
+    }
+    try {
+      const res = await fetch(`${url}/_cluster/health?wait_for_status=yellow&timeout=1s`, { signal: AbortSignal.timeout(2_000) });
+      if (res.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`OpenSearch did not answer on ${url} within ${timeoutMs} ms`);
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
