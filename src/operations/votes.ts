@@ -1,6 +1,6 @@
 import { castVote, withdrawVote, type VoteOutcome } from '../domain/ranking/votes.ts';
 import { launchWeekEnd } from '../workflows/contracts/weeks.ts';
-import { countVoteButtonView } from '../domain/votes/button-views.ts';
+import { countVoteButtonView, voteButtonViewHour } from '../domain/votes/button-views.ts';
 import { voteSignals, type SecretSource } from '../domain/votes/signals.ts';
 import { callerId, type OperationContext } from './operation.ts';
 
@@ -43,3 +43,7 @@ export const noteVoteButtonShown = (
   ctx: Pick<OperationContext, 'db' | 'clock'>,
   listing: { id: number; launch_week: string | null },
 ): Promise<void> => countVoteButtonView(ctx.db, listing.id, listing.launch_week, ctx.clock.now());
+
+/** Whether a Vote button shown now counts as a view (its launch week runs): the one statement of a signed-in page counts those. */
+export const voteButtonCounts = (ctx: Pick<OperationContext, 'clock'>, launchWeek: string | null): boolean =>
+  voteButtonViewHour(launchWeek, ctx.clock.now()) !== null;

@@ -79,22 +79,31 @@ test.serial('the listing page from the kept copy and slots is the whole render, 
   t.true(mine.$('textarea[id^="edit-"]').text().startsWith('Mine, <script>'));
 });
 
-test.serial('a signed-in listing page costs the session lookup and one query', async (t) => {
-  const { slug, people } = await discussedListing();
-  const path = `/listings/${slug}`;
-  await people[0]!.client.get(path);
-  const queries: string[] = [];
-  // The workflow-start dispatcher polls the same pool in the background: its queries are not the page's.
-  const count = (q: { sql: string }) => void (/\bworkflow_starts\b/.test(q.sql) || queries.push(q.sql));
-  db().on('query', count);
-  try {
-    const page = await people[0]!.client.get(path);
-    t.is(page.status, 200);
-  } finally {
-    db().off('query', count);
-  }
-  t.true(queries.length <= 2, queries.join('\n'));
-});
+test.serial(
+  'a signed-in listing page costs the session lookup and one query, for a voter and for someone shown the Vote button',
+  async (t) => {
+    const { slug, people } = await discussedListing();
+    const path = `/listings/${slug}`;
+    for (const [person, state] of [
+      [people[0]!, 'voted'],
+      [people[2]!, 'none'],
+    ] as const) {
+      await person.client.get(path);
+      const queries: string[] = [];
+      // The workflow-start dispatcher polls the same pool in the background: its queries are not the page's.
+      const count = (q: { sql: string }) => void (/\bworkflow_starts\b/.test(q.sql) || queries.push(q.sql));
+      db().on('query', count);
+      try {
+        const page = await person.client.get(path);
+        t.is(page.status, 200);
+        t.is(page.$(`#vote-${slug}`).attr('data-vote-state'), state);
+      } finally {
+        db().off('query', count);
+      }
+      t.true(queries.length <= 2, queries.join('\n'));
+    }
+  },
+);
 
 test('a slot marker takes only id-like arguments, and user text cannot make one', (t) => {
   t.throws(() => slot('nav', '--><script>'));

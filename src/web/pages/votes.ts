@@ -70,9 +70,17 @@ function back(ctx: Context, slug: string, notice: 'voted' | 'unvoted') {
 /**
  * The Vote / Unvote control of a listing for the viewer: a sign-in link for visitors, a hint for
  * unconfirmed accounts and owners, Unvote only while the launch week runs. `returnTo` is the page
- * the post comes back to.
+ * the post comes back to; `viewCounted` when the caller has counted the showing of a Vote button
+ * already (a signed-in page's one statement, src/operations/read-models/page-person.ts).
  */
-export async function voteControl(ctx: Context, services: WebServices, l: VoteTarget, voted: boolean, returnTo: string): Promise<SafeHtml> {
+export async function voteControl(
+  ctx: Context,
+  services: WebServices,
+  l: VoteTarget,
+  voted: boolean,
+  returnTo: string,
+  { viewCounted = false } = {},
+): Promise<SafeHtml> {
   const count = html`<span class="vote-count" data-votes>${l.votes}</span> ${l.votes === 1 ? 'vote' : 'votes'}`;
   const wrap = (state: string, inner: SafeHtml) =>
     html`<div class="vote" id="vote-${l.slug}" data-vote-state="${state}">${count} ${inner}</div>`;
@@ -87,7 +95,7 @@ export async function voteControl(ctx: Context, services: WebServices, l: VoteTa
   const name = html`<span class="visually-hidden"> for ${l.name}</span>`;
   const returnField = html`<input type="hidden" name="return_to" value="${returnTo}">`;
   if (!voted) {
-    await noteVoteButtonShown(await pageContext(ctx, services), l);
+    if (!viewCounted) await noteVoteButtonShown(await pageContext(ctx, services), l);
     const from = outsideReferrer(ctx);
     const fromField = from ? html`<input type="hidden" name="from" value="${from}">` : html``;
     return wrap(
