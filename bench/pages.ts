@@ -77,23 +77,27 @@ async function main() {
     await (await fetch(app.url + discussed)).arrayBuffer();
     // What every browser sends (and crawlers ask for gzip): visitors get pages compressed.
     const headers = { 'accept-encoding': 'gzip, deflate, br, zstd', 'user-agent': BROWSER };
-    const results = await compare([
-      { name: 'bare Koa (constant text)', options: { url: `${bareServer.url}/` } },
-      { name: 'front page /', options: { url: `${app.url}/`, headers } },
-      { name: 'front page /, signed in', options: { url: `${app.url}/`, headers, requests: signedIn } },
-      { name: '/launches', options: { url: `${app.url}/launches`, headers } },
-      { name: '/launches, signed in', options: { url: `${app.url}/launches`, headers, requests: signedIn } },
-      { name: 'listing pages', options: { url: app.url, headers, requests: [{ setupRequest: rotate as never }] } },
-      { name: 'listing pages, signed in', options: { url: app.url, headers, requests: [{ setupRequest: rotatePathSession as never }] } },
-      { name: 'listing pages, none kept', options: { url: uncached.url, headers, requests: [{ setupRequest: rotate as never }] } },
-      { name: `listing, ${COMMENTS} comments, visitors`, options: { url: app.url + discussed, headers } },
-      {
-        name: `listing, ${COMMENTS} comments, signed in`,
-        options: { url: app.url + discussed, headers, requests: signedIn },
-      },
-      { name: 'category /categories/productivity', options: { url: `${app.url}/categories/productivity`, headers } },
-      { name: '/sitemap.xml', options: { url: `${app.url}/sitemap.xml`, headers } },
-    ]);
+    // BENCH_ONLY=text: only the targets whose name has it (and the bare handler), to look at a few closely.
+    const only = (t: { name: string }, i: number) => i === 0 || !process.env.BENCH_ONLY || t.name.includes(process.env.BENCH_ONLY);
+    const results = await compare(
+      [
+        { name: 'bare Koa (constant text)', options: { url: `${bareServer.url}/` } },
+        { name: 'front page /', options: { url: `${app.url}/`, headers } },
+        { name: 'front page /, signed in', options: { url: `${app.url}/`, headers, requests: signedIn } },
+        { name: '/launches', options: { url: `${app.url}/launches`, headers } },
+        { name: '/launches, signed in', options: { url: `${app.url}/launches`, headers, requests: signedIn } },
+        { name: 'listing pages', options: { url: app.url, headers, requests: [{ setupRequest: rotate as never }] } },
+        { name: 'listing pages, signed in', options: { url: app.url, headers, requests: [{ setupRequest: rotatePathSession as never }] } },
+        { name: 'listing pages, none kept', options: { url: uncached.url, headers, requests: [{ setupRequest: rotate as never }] } },
+        { name: `listing, ${COMMENTS} comments, visitors`, options: { url: app.url + discussed, headers } },
+        {
+          name: `listing, ${COMMENTS} comments, signed in`,
+          options: { url: app.url + discussed, headers, requests: signedIn },
+        },
+        { name: 'category /categories/productivity', options: { url: `${app.url}/categories/productivity`, headers } },
+        { name: '/sitemap.xml', options: { url: `${app.url}/sitemap.xml`, headers } },
+      ].filter(only),
+    );
     printTable(results);
     const [baseline, ...pages] = results;
     console.log('');
@@ -106,12 +110,13 @@ async function main() {
         `${r.name.padEnd(36)} p99 ${r.p99} ms, ${(share * 100).toFixed(0)} % of bare — targets p99 < 50 ms, ≥ ${floor * 100} %: ${met ? 'met' : 'MISSED'}`,
       );
     }
-    const visitors = results.find((r) => r.name.endsWith('comments, visitors'))!;
-    const discussedSignedIn = results.find((r) => r.name.endsWith('comments, signed in'))!;
-    console.log(
-      `signed in vs visitors, ${COMMENTS} comments: ${discussedSignedIn.rps.toFixed(0)} vs ${visitors.rps.toFixed(0)} req/s, ` +
-        `server CPU ${(discussedSignedIn.cpuUs / 1000).toFixed(2)} vs ${(visitors.cpuUs / 1000).toFixed(2)} ms per request`,
-    );
+    const visitors = results.find((r) => r.name.endsWith('comments, visitors'));
+    const discussedSignedIn = results.find((r) => r.name.endsWith('comments, signed in'));
+    if (visitors && discussedSignedIn)
+      console.log(
+        `signed in vs visitors, ${COMMENTS} comments: ${discussedSignedIn.rps.toFixed(0)} vs ${visitors.rps.toFixed(0)} req/s, ` +
+          `server CPU ${(discussedSignedIn.cpuUs / 1000).toFixed(2)} vs ${(visitors.cpuUs / 1000).toFixed(2)} ms per request`,
+      );
     for (const server of [app, uncached, bareServer]) await server.close();
     await services.close();
     await uncachedServices.close();

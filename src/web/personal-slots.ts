@@ -29,12 +29,13 @@ export function slotsOf(page: string): Slot[] {
 }
 
 /**
- * A kept page cut once at its slots: the bytes between them (one more chunk than slots) and the
- * slots, so that filling it for a person joins buffers around their small parts instead of
- * decoding and scanning the whole page each time.
+ * A kept page cut once at its slots: the text between them (one more chunk than slots) and the
+ * slots, so that filling it for a person joins the chunks around their small parts instead of
+ * decoding and scanning the whole page each time. (Joining text and encoding it once measured
+ * faster than writing each part into a buffer between buffer chunks.)
  */
 export interface SplitPage {
-  chunks: Buffer[];
+  chunks: string[];
   slots: Slot[];
 }
 
@@ -45,15 +46,15 @@ export function splitPage(page: Buffer): SplitPage {
   const known = splits.get(page);
   if (known) return known;
   const text = page.toString();
-  const chunks: Buffer[] = [];
+  const chunks: string[] = [];
   const slots: Slot[] = [];
   let from = 0;
   for (const m of text.matchAll(SLOT)) {
-    chunks.push(Buffer.from(text.slice(from, m.index)));
+    chunks.push(text.slice(from, m.index));
     slots.push({ kind: m[1]!, arg: m[2]! });
     from = m.index + m[0].length;
   }
-  chunks.push(Buffer.from(text.slice(from)));
+  chunks.push(text.slice(from));
   const split = { chunks, slots };
   splits.set(page, split);
   return split;
@@ -61,9 +62,9 @@ export function splitPage(page: Buffer): SplitPage {
 
 /** The page with `parts[i]` in place of its slot i. */
 export function joinSlots(page: SplitPage, parts: readonly string[]): Buffer {
-  const pieces: Buffer[] = [page.chunks[0]!];
-  for (let i = 0; i < page.slots.length; i++) pieces.push(Buffer.from(parts[i]!), page.chunks[i + 1]!);
-  return Buffer.concat(pieces);
+  let text = page.chunks[0]!;
+  for (let i = 0; i < page.slots.length; i++) text += parts[i]! + page.chunks[i + 1]!;
+  return Buffer.from(text);
 }
 
 /** Data of a slot's part (a listing's name is user text) as an ARG: base64url JSON, never markup. */

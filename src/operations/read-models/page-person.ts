@@ -1,13 +1,10 @@
 import { editClosesAt } from '../../domain/comments/change.ts';
-import { COUNT_SHOWN_VOTE_BUTTONS, viewHourOf } from '../../domain/votes/button-views.ts';
 import type { OperationContext } from '../operation.ts';
 
 /** What a page shows that is a signed-in person's own: the parts their state is read for. */
 export interface PagePersonAsk {
   /** Listings whose vote control the page shows. */
   votes: number[];
-  /** Of those, the ones whose Vote button counts a view now (launch week running, person confirmed): counted unless voted or own. */
-  buttonViews: number[];
   /** The listing whose own page this is (follow control, held comments); null on other pages. */
   listing: number | null;
   /** The comments the page shows. */
@@ -32,14 +29,12 @@ export interface PagePerson {
 /**
  * The person's state on a page: their unread notifications, votes and ownership among the
  * listings the page shows vote controls of, follow and held comments of the page's listing, comment
- * votes and own comments; and the views of the Vote buttons it shows them counted, as a whole
- * render counts them. One statement, so a signed-in page costs the session lookup and this.
+ * votes and own comments. One statement, so a signed-in page costs the session lookup and this.
  */
 export async function pagePerson(c: Pick<OperationContext, 'db' | 'clock'>, userId: number, ask: PagePersonAsk): Promise<PagePerson> {
   const now = c.clock.now();
   const { rows } = await c.db.raw(
-    `WITH ${COUNT_SHOWN_VOTE_BUTTONS}
-     SELECT
+    `SELECT
        (SELECT count(*)::int FROM notifications WHERE user_id = :u AND read_at IS NULL) AS unread,
        ARRAY (SELECT listing_id FROM votes WHERE user_id = :u AND listing_id = ANY(:ls)) AS voted,
        ARRAY (SELECT id FROM listings WHERE owner_id = :u AND id = ANY(:ls)) AS own,
@@ -51,8 +46,6 @@ export async function pagePerson(c: Pick<OperationContext, 'db' | 'clock'>, user
     {
       u: userId,
       ls: [...new Set(ask.listing ? [...ask.votes, ask.listing] : ask.votes)],
-      shown: [...new Set(ask.buttonViews)],
-      hour: viewHourOf(now),
       l: ask.listing ?? 0,
       ids: ask.comments,
     },

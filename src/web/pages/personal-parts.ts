@@ -1,7 +1,6 @@
 import { pagePerson, type PagePerson } from '../../operations/read-models/page-person.ts';
 import type { VoteTarget } from '../../operations/read-models/votes.ts';
 import type { CommentView } from '../../operations/read-models/comments.ts';
-import { voteButtonCounts } from '../../operations/votes.ts';
 import { commentControls, newCommentForm, type Reader } from '../comments-view.ts';
 import { csrfToken } from '../csrf.ts';
 import { hasFlash } from '../flash.ts';
@@ -27,8 +26,8 @@ export type FixedParts = Record<string, () => SafeHtml | string>;
 /**
  * A signed-in person's page from the kept visitors' page: their header links, vote controls (one
  * per listing the page ranks), follow, claim and comment forms put in its slots, from one read of
- * their state (which also counts the Vote buttons it shows them, as a whole render does). The
- * front page, /launches and listing pages share it; `fixed` adds a page's own slots. Null (the
+ * their state. The front page, /launches and listing pages share it; `fixed` adds a page's own
+ * slots. Null (the
  * whole page is rendered for them) with a refused form's message to show, a held comment of theirs
  * (the thread they see is not the visitors'), or a slot it does not know.
  */
@@ -44,7 +43,6 @@ export function personalParts(services: WebServices, fixed: FixedParts = {}): Pe
     if (comments.length > 0 && !listing) return null;
     const person = await pagePerson(c, user.id, {
       votes: votes.map((v) => v.id),
-      buttonViews: user.emailVerifiedAt ? votes.filter((v) => voteButtonCounts(c, v.launch_week)).map((v) => v.id) : [],
       listing: listing?.id ?? null,
       comments,
     });
@@ -56,7 +54,7 @@ export function personalParts(services: WebServices, fixed: FixedParts = {}): Pe
       vote: (s) => {
         const { returnTo, ...l } = slotValue<VoteSlot>(s);
         const target = { ...l, owner_id: person.own.has(l.id) ? user.id : null };
-        return voteControl(ctx, services, target, person.voted.has(l.id), returnTo, { viewCounted: true });
+        return voteControl(ctx, services, target, person.voted.has(l.id), returnTo);
       },
       follow: (s) => followControl(ctx, services, slotValue(s), person.following),
       claim: (s) =>
