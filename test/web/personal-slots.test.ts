@@ -3,7 +3,7 @@ import { startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
 import { voters, type Voter } from '../helpers/votes.ts';
 import { WebClient } from '../helpers/web.ts';
-import { slot, slotsOf } from '../../src/web/personal-slots.ts';
+import { joinSlots, slot, slotsOf, splitPage } from '../../src/web/personal-slots.ts';
 import { html } from '../../src/web/html.ts';
 
 /**
@@ -108,4 +108,17 @@ test.serial(
 test('a slot marker takes only id-like arguments, and user text cannot make one', (t) => {
   t.throws(() => slot('nav', '--><script>'));
   t.deepEqual(slotsOf(html`${'<!--p:nav:-->x<!--/p-->'}`.value), []);
+});
+
+test('a page cut once at its slots joins back with the parts in place, multi-byte text included, and is cut only once', (t) => {
+  const page = Buffer.from(
+    `<p>Café ✓</p>${slot('nav', '', 'links').value}<p>日本</p>${slot('vote', 'a1', 'x').value}${slot('c', '2.0.visible').value}`,
+  );
+  const split = splitPage(page);
+  t.is(splitPage(page), split);
+  t.deepEqual(
+    split.slots.map((s) => s.kind),
+    ['nav', 'vote', 'c'],
+  );
+  t.is(joinSlots(split, ['<b>ñ</b>', '', '🙂']).toString(), '<p>Café ✓</p><b>ñ</b><p>日本</p>🙂');
 });

@@ -14,8 +14,21 @@ import { addWeeks, weekStartMs } from '../../workflows/contracts/weeks.ts';
 export function voteButtonViewHour(launchWeek: string | null, now: Date): Date | null {
   if (!launchWeek) return null;
   const t = now.getTime();
-  if (t < weekStartMs(launchWeek) || t >= weekStartMs(addWeeks(launchWeek, 1))) return null;
+  const [start, end] = weekBounds(launchWeek);
+  if (t < start || t >= end) return null;
   return new Date(t - (t % 3_600_000));
+}
+
+/** Start and end (ms) of launch weeks by their Monday: a ranking page asks for the same few weeks a hundred times. */
+const bounds = new Map<string, [number, number]>();
+
+function weekBounds(monday: string): [number, number] {
+  let known = bounds.get(monday);
+  if (!known) {
+    if (bounds.size >= 1_000) bounds.clear();
+    bounds.set(monday, (known = [weekStartMs(monday), weekStartMs(addWeeks(monday, 1))]));
+  }
+  return known;
 }
 
 /**
