@@ -23,9 +23,9 @@ import type { WebServices } from './web-services.ts';
  * process renders each page once per PAGE_CACHE_TTL_MS and sends the others the kept copy,
  * compressed (brotli or gzip) for the clients that ask (src/web/visitor-page-cache.ts). Signed-in
  * people get the kept copy with their own parts put in on routes that say how (`personal`), a
- * fresh render elsewhere; `?notice=` pages always get a fresh render; a vote or an unvote in this process
- * forgets the copies it changes, and the change notice of a write in any process makes every api
- * process forget them (src/db/notify.ts, forgetNoticed in src/services.ts). Once a page is kept,
+ * fresh render elsewhere; `?notice=` pages always get a fresh render. A vote or an unvote in this
+ * process forgets the copies it changes, and the change notice of a write in any process makes
+ * every api process forget them (src/db/notify.ts, forgetNoticed in src/services.ts). Once a page is kept,
  * the lane in front of the app (keptPageLane) answers its visitors. What visitors get says so to
  * shared caches too (src/web/public-caching.ts): `public` with `s-maxage`, an ETag (If-None-Match
  * gets a 304) and `Vary: Cookie`, so a CDN or a caching proxy keeps it for visitors and never
