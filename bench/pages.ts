@@ -6,7 +6,8 @@
  * Targets: each page p99 < 50 ms and ≥ 20 % of the bare handler's requests per second. The
  * listing pages are also measured on an app that keeps no page, where every request renders.
  * A listing page with a discussion of 300 comments (and replies) is measured for visitors (kept)
- * and for signed-in people, each request its own session, with the server's CPU per request.
+ * and for signed-in people, each request its own session, with the server's CPU per request; so
+ * are the front page, /launches and the listing pages (target for them: p99 < 50 ms, ≥ 10 %).
  */
 import { fileURLToPath } from 'node:url';
 import Koa from 'koa';
@@ -71,39 +72,51 @@ async function main() {
       await Promise.all(slugs.slice(i, i + 10).map(async (path) => (await fetch(app.url + path)).arrayBuffer()));
     const rotate = fileURLToPath(new URL('./rotate-path.cjs', import.meta.url));
     const rotateSession = fileURLToPath(new URL('./rotate-session.cjs', import.meta.url));
+    const rotatePathSession = fileURLToPath(new URL('./rotate-path-session.cjs', import.meta.url));
+    const signedIn = [{ setupRequest: rotateSession as never }];
     await (await fetch(app.url + discussed)).arrayBuffer();
     // What every browser sends (and crawlers ask for gzip): visitors get pages compressed.
     const headers = { 'accept-encoding': 'gzip, deflate, br, zstd', 'user-agent': BROWSER };
-    const results = await compare([
-      { name: 'bare Koa (constant text)', options: { url: `${bareServer.url}/` } },
-      { name: 'front page /', options: { url: `${app.url}/`, headers } },
-      { name: '/launches', options: { url: `${app.url}/launches`, headers } },
-      { name: 'listing pages', options: { url: app.url, headers, requests: [{ setupRequest: rotate as never }] } },
-      { name: 'listing pages, none kept', options: { url: uncached.url, headers, requests: [{ setupRequest: rotate as never }] } },
-      { name: `listing, ${COMMENTS} comments, visitors`, options: { url: app.url + discussed, headers } },
-      {
-        name: `listing, ${COMMENTS} comments, signed in`,
-        options: { url: app.url + discussed, headers, requests: [{ setupRequest: rotateSession as never }] },
-      },
-      { name: 'category /categories/productivity', options: { url: `${app.url}/categories/productivity`, headers } },
-      { name: '/sitemap.xml', options: { url: `${app.url}/sitemap.xml`, headers } },
-    ]);
+    // BENCH_ONLY=text: only the targets whose name has it (and the bare handler), to look at a few closely.
+    const only = (t: { name: string }, i: number) => i === 0 || !process.env.BENCH_ONLY || t.name.includes(process.env.BENCH_ONLY);
+    const results = await compare(
+      [
+        { name: 'bare Koa (constant text)', options: { url: `${bareServer.url}/` } },
+        { name: 'front page /', options: { url: `${app.url}/`, headers } },
+        { name: 'front page /, signed in', options: { url: `${app.url}/`, headers, requests: signedIn } },
+        { name: '/launches', options: { url: `${app.url}/launches`, headers } },
+        { name: '/launches, signed in', options: { url: `${app.url}/launches`, headers, requests: signedIn } },
+        { name: 'listing pages', options: { url: app.url, headers, requests: [{ setupRequest: rotate as never }] } },
+        { name: 'listing pages, signed in', options: { url: app.url, headers, requests: [{ setupRequest: rotatePathSession as never }] } },
+        { name: 'listing pages, none kept', options: { url: uncached.url, headers, requests: [{ setupRequest: rotate as never }] } },
+        { name: `listing, ${COMMENTS} comments, visitors`, options: { url: app.url + discussed, headers } },
+        {
+          name: `listing, ${COMMENTS} comments, signed in`,
+          options: { url: app.url + discussed, headers, requests: signedIn },
+        },
+        { name: 'category /categories/productivity', options: { url: `${app.url}/categories/productivity`, headers } },
+        { name: '/sitemap.xml', options: { url: `${app.url}/sitemap.xml`, headers } },
+      ].filter(only),
+    );
     printTable(results);
     const [baseline, ...pages] = results;
     console.log('');
-    for (const r of pages.filter((p) => !p.name.endsWith('none kept') && !p.name.endsWith('signed in'))) {
+    for (const r of pages.filter((p) => !p.name.endsWith('none kept'))) {
+      // Signed-in pages: every request its own person, so a page of theirs is never kept.
+      const floor = r.name.endsWith('signed in') ? 0.1 : 0.2;
       const share = r.rps / baseline!.rps;
-      const met = r.p99 < 50 && share >= 0.2;
+      const met = r.p99 < 50 && share >= floor;
       console.log(
-        `${r.name.padEnd(36)} p99 ${r.p99} ms, ${(share * 100).toFixed(0)} % of bare — targets p99 < 50 ms, ≥ 20 %: ${met ? 'met' : 'MISSED'}`,
+        `${r.name.padEnd(36)} p99 ${r.p99} ms, ${(share * 100).toFixed(0)} % of bare — targets p99 < 50 ms, ≥ ${floor * 100} %: ${met ? 'met' : 'MISSED'}`,
       );
     }
-    const visitors = results.find((r) => r.name.endsWith('comments, visitors'))!;
-    const signedIn = results.find((r) => r.name.endsWith('comments, signed in'))!;
-    console.log(
-      `signed in vs visitors, ${COMMENTS} comments: ${signedIn.rps.toFixed(0)} vs ${visitors.rps.toFixed(0)} req/s, ` +
-        `server CPU ${(signedIn.cpuUs / 1000).toFixed(2)} vs ${(visitors.cpuUs / 1000).toFixed(2)} ms per request`,
-    );
+    const visitors = results.find((r) => r.name.endsWith('comments, visitors'));
+    const discussedSignedIn = results.find((r) => r.name.endsWith('comments, signed in'));
+    if (visitors && discussedSignedIn)
+      console.log(
+        `signed in vs visitors, ${COMMENTS} comments: ${discussedSignedIn.rps.toFixed(0)} vs ${visitors.rps.toFixed(0)} req/s, ` +
+          `server CPU ${(discussedSignedIn.cpuUs / 1000).toFixed(2)} vs ${(visitors.cpuUs / 1000).toFixed(2)} ms per request`,
+      );
     for (const server of [app, uncached, bareServer]) await server.close();
     await services.close();
     await uncachedServices.close();

@@ -1,6 +1,5 @@
 import { castVote, withdrawVote, type VoteOutcome } from '../domain/ranking/votes.ts';
 import { launchWeekEnd } from '../workflows/contracts/weeks.ts';
-import { countVoteButtonView } from '../domain/votes/button-views.ts';
 import { voteSignals, type SecretSource } from '../domain/votes/signals.ts';
 import { callerId, type OperationContext } from './operation.ts';
 
@@ -37,9 +36,3 @@ export const withdrawVoteFor = (ctx: OperationContext, listingId: number): Promi
 
 /** When a vote can no longer be taken back: the end of the launch week, in ms. */
 export const unvoteClosesAt = (launchWeek: string): number => launchWeekEnd(launchWeek).getTime();
-
-/** Counts that the Vote button of a listing in its launch week was shown to the caller (who has not voted). */
-export const noteVoteButtonShown = (
-  ctx: Pick<OperationContext, 'db' | 'clock'>,
-  listing: { id: number; launch_week: string | null },
-): Promise<void> => countVoteButtonView(ctx.db, listing.id, listing.launch_week, ctx.clock.now());

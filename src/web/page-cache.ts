@@ -12,6 +12,7 @@ import {
   sentSessionCookie,
   visitorPageHeaders,
 } from './public-caching.ts';
+import { joinSlots, splitPage, type SplitPage } from './personal-slots.ts';
 import { currentUser, SESSION_COOKIE } from './session.ts';
 import { forgetChanged, type KeptPage, type VisitorPageCache } from './visitor-page-cache.ts';
 import type { WebServices } from './web-services.ts';
@@ -21,9 +22,10 @@ import type { WebServices } from './web-services.ts';
  * are the same bytes for all of them, CSP included (src/web/security-headers.ts), so one api
  * process renders each page once per PAGE_CACHE_TTL_MS and sends the others the kept copy,
  * compressed (brotli or gzip) for the clients that ask (src/web/visitor-page-cache.ts). Signed-in
- * people and `?notice=` pages always get a fresh render; a vote or an unvote in this process
- * forgets the copies it changes, and the change notice of a write in any process makes every api
- * process forget them (src/db/notify.ts, forgetNoticed in src/services.ts). Once a page is kept,
+ * people get the kept copy with their own parts put in on routes that say how (`personal`), a
+ * fresh render elsewhere; `?notice=` pages always get a fresh render. A vote or an unvote in this
+ * process forgets the copies it changes, and the change notice of a write in any process makes
+ * every api process forget them (src/db/notify.ts, forgetNoticed in src/services.ts). Once a page is kept,
  * the lane in front of the app (keptPageLane) answers its visitors. What visitors get says so to
  * shared caches too (src/web/public-caching.ts): `public` with `s-maxage`, an ETag (If-None-Match
  * gets a 304) and `Vary: Cookie`, so a CDN or a caching proxy keeps it for visitors and never
@@ -92,12 +94,13 @@ export function keptForVisitors(
     const aside = () => renderAside(ctx, services, handler, asVisitor);
     const kept = pages.get(`${site.id}:${keyOf(ctx)}`, aside, aside);
     const page = kept instanceof Promise ? await kept : kept;
-    const filled = page && (await personal(ctx, page.plain.toString()));
-    if (!page || filled === null) return handler(ctx, next);
+    const split = page && splitPage(page.plain);
+    const parts = split && (await personal(ctx, split));
+    if (!split || !parts) return handler(ctx, next);
     ctx.status = 200;
     for (const [name, value] of Object.entries(page.headers)) if (!VALIDATORS.has(name)) ctx.set(name, value);
     ctx.set('Cache-Control', PRIVATE_PAGE);
-    ctx.body = filled;
+    ctx.body = joinSlots(split, parts);
   }
 
   /** Nothing kept (PAGE_CACHE_TTL_MS=0): the visitor's own render, with what shared caches need. */
@@ -137,10 +140,11 @@ export function keptPageLane(pages: VisitorPageCache): Middleware {
 const addressOf = (ctx: Context) => `${ctx.get('host')}\n${ctx.get('x-forwarded-host')}\n${ctx.url}`;
 
 /**
- * What makes a signed-in person's page of a route out of the kept visitors' page (its slots,
- * src/web/personal-slots.ts): the filled page, or null to render it whole for them.
+ * What makes a signed-in person's page of a route out of the kept visitors' page, cut once at its
+ * slots (src/web/personal-slots.ts): the person's part for each slot in order, or null to render
+ * the page whole for them.
  */
-export type PersonalParts = (ctx: RouteContext, kept: string) => Promise<string | null>;
+export type PersonalParts = (ctx: RouteContext, kept: SplitPage) => Promise<string[] | null>;
 
 /** A request's state as a visitor's: no session, no token, no page context made for the person. */
 const visitorState = (ctx: Context): RouteContext['state'] => ({

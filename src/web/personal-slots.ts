@@ -28,12 +28,59 @@ export function slotsOf(page: string): Slot[] {
   return [...page.matchAll(SLOT)].map((m) => ({ kind: m[1]!, arg: m[2]! }));
 }
 
-/** The page with each slot replaced by `fill(slot)`, in one pass. */
-export function fillSlots(page: string, fill: (s: Slot) => string): string {
-  return page.replace(SLOT, (_all, kind: string, arg: string) => fill({ kind, arg }));
+/**
+ * A kept page cut once at its slots: the bytes between them (one more chunk than slots) and the
+ * slots, so that filling it for a person copies those bytes around their small parts instead of
+ * decoding, scanning and encoding the whole page each time.
+ */
+export interface SplitPage {
+  chunks: Buffer[];
+  slots: Slot[];
+}
+
+/** Split pages by the kept bytes they were cut from: a copy lives as long as its page is kept. */
+const splits = new WeakMap<Buffer, SplitPage>();
+
+export function splitPage(page: Buffer): SplitPage {
+  const known = splits.get(page);
+  if (known) return known;
+  const text = page.toString();
+  const chunks: Buffer[] = [];
+  const slots: Slot[] = [];
+  let from = 0;
+  for (const m of text.matchAll(SLOT)) {
+    chunks.push(Buffer.from(text.slice(from, m.index)));
+    slots.push({ kind: m[1]!, arg: m[2]! });
+    from = m.index + m[0].length;
+  }
+  chunks.push(Buffer.from(text.slice(from)));
+  const split = { chunks, slots };
+  splits.set(page, split);
+  return split;
+}
+
+/** The page with `parts[i]` in place of its slot i: the kept chunks copied, only the parts encoded. */
+export function joinSlots(page: SplitPage, parts: readonly string[]): Buffer {
+  let length = page.chunks[0]!.length;
+  for (let i = 0; i < page.slots.length; i++) length += Buffer.byteLength(parts[i]!) + page.chunks[i + 1]!.length;
+  const out = Buffer.allocUnsafe(length);
+  let at = page.chunks[0]!.copy(out, 0);
+  for (let i = 0; i < page.slots.length; i++) {
+    at += out.write(parts[i]!, at);
+    at += page.chunks[i + 1]!.copy(out, at);
+  }
+  return out;
 }
 
 /** Data of a slot's part (a listing's name is user text) as an ARG: base64url JSON, never markup. */
 export const slotData = (value: object): string => Buffer.from(JSON.stringify(value)).toString('base64url');
 
 export const readSlotData = <T>(arg: string): T => JSON.parse(Buffer.from(arg, 'base64url').toString()) as T;
+
+/** Read data of the slots of split pages, decoded once per kept copy (treat as read-only). */
+const slotValues = new WeakMap<Slot, unknown>();
+
+export function slotValue<T>(s: Slot): T {
+  if (!slotValues.has(s)) slotValues.set(s, readSlotData<T>(s.arg));
+  return slotValues.get(s) as T;
+}

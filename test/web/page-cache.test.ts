@@ -9,7 +9,7 @@ import { WebClient } from '../helpers/web.ts';
 
 /**
  * The copies of public pages kept for visitors without a session (PAGE_CACHE_TTL_MS): visitors
- * share one render, signed-in people never see a copy, a vote forgets the copies, error pages
+ * share one render, signed-in people get a copy only with their own parts put in, a vote forgets the copies, error pages
  * and notices are never kept, and a kept copy is sent byte for byte (its CSP names its inline
  * style by hash, so it needs no per-response nonce), gzipped to clients that ask.
  */
@@ -38,10 +38,15 @@ test.serial('visitors share a kept copy; signed-in people see the counts as they
   t.is(await votesOn(visitor(), '/?utm_source=newsletter', 'kept-copy'), '0', 'a tracking parameter is the same page');
   // Signed in, the listing page is the kept copy with the person's parts in it: the same counts.
   t.is(await votesOn(voter!.client, '/listings/kept-copy', 'kept-copy'), '0', 'signed in: the kept copy, their parts put in');
-  t.is(await votesOn(voter!.client, '/', 'kept-copy'), '7', 'signed in, a page without slots: rendered for them');
+  t.is(await votesOn(voter!.client, '/', 'kept-copy'), '0', 'signed in, the front page too');
+  await visitor().get('/categories');
+  const categories = await voter!.client.get('/categories');
+  t.is(categories.$('form[action="/signout"]').length, 1, 'signed in, a route without a personal filler: rendered for them');
+  t.false(categories.text.includes('<!--p:'));
   const cache = env.services.config.cache as { personalSlots: boolean };
   cache.personalSlots = false;
   t.is(await votesOn(voter!.client, '/listings/kept-copy', 'kept-copy'), '7', 'PERSONAL_PAGE_SLOTS=false: rendered for them');
+  t.is(await votesOn(voter!.client, '/', 'kept-copy'), '7', 'PERSONAL_PAGE_SLOTS=false: rendered for them');
   cache.personalSlots = true;
 
   const page = await voter!.client.get('/listings/kept-copy');

@@ -3,7 +3,7 @@ import { startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
 import { voters, type Voter } from '../helpers/votes.ts';
 import { WebClient } from '../helpers/web.ts';
-import { slot, slotsOf } from '../../src/web/personal-slots.ts';
+import { joinSlots, slot, slotsOf, splitPage } from '../../src/web/personal-slots.ts';
 import { html } from '../../src/web/html.ts';
 
 /**
@@ -79,24 +79,46 @@ test.serial('the listing page from the kept copy and slots is the whole render, 
   t.true(mine.$('textarea[id^="edit-"]').text().startsWith('Mine, <script>'));
 });
 
-test.serial('a signed-in listing page costs the session lookup and one query', async (t) => {
-  const { slug, people } = await discussedListing();
-  const path = `/listings/${slug}`;
-  await people[0]!.client.get(path);
-  const queries: string[] = [];
-  // The workflow-start dispatcher polls the same pool in the background: its queries are not the page's.
-  const count = (q: { sql: string }) => void (/\bworkflow_starts\b/.test(q.sql) || queries.push(q.sql));
-  db().on('query', count);
-  try {
-    const page = await people[0]!.client.get(path);
-    t.is(page.status, 200);
-  } finally {
-    db().off('query', count);
-  }
-  t.true(queries.length <= 2, queries.join('\n'));
-});
+test.serial(
+  'a signed-in listing page costs the session lookup and one query, for a voter and for someone shown the Vote button',
+  async (t) => {
+    const { slug, people } = await discussedListing();
+    const path = `/listings/${slug}`;
+    for (const [person, state] of [
+      [people[0]!, 'voted'],
+      [people[2]!, 'none'],
+    ] as const) {
+      await person.client.get(path);
+      const queries: string[] = [];
+      // The workflow-start dispatcher polls the same pool in the background: its queries are not the page's.
+      const count = (q: { sql: string }) => void (/\bworkflow_starts\b/.test(q.sql) || queries.push(q.sql));
+      db().on('query', count);
+      try {
+        const page = await person.client.get(path);
+        t.is(page.status, 200);
+        t.is(page.$(`#vote-${slug}`).attr('data-vote-state'), state);
+      } finally {
+        db().off('query', count);
+      }
+      t.true(queries.length <= 2, queries.join('\n'));
+    }
+  },
+);
 
 test('a slot marker takes only id-like arguments, and user text cannot make one', (t) => {
   t.throws(() => slot('nav', '--><script>'));
   t.deepEqual(slotsOf(html`${'<!--p:nav:-->x<!--/p-->'}`.value), []);
+});
+
+test('a page cut once at its slots joins back with the parts in place, multi-byte text included, and is cut only once', (t) => {
+  const page = Buffer.from(
+    `<p>Café ✓</p>${slot('nav', '', 'links').value}<p>日本</p>${slot('vote', 'a1', 'x').value}${slot('c', '2.0.visible').value}`,
+  );
+  const split = splitPage(page);
+  t.is(splitPage(page), split);
+  t.deepEqual(
+    split.slots.map((s) => s.kind),
+    ['nav', 'vote', 'c'],
+  );
+  t.is(joinSlots(split, ['<b>ñ</b>', '', '🙂']).toString(), '<p>Café ✓</p><b>ñ</b><p>日本</p>🙂');
 });

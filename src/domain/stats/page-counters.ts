@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { AppSecrets } from '../../auth/secrets.ts';
 import type { Db } from '../../db/knex.ts';
+import { voteButtonViewHour, writeVoteButtonViews } from '../votes/button-views.ts';
 
 const HOUR_MS = 3_600_000;
 
@@ -9,7 +10,7 @@ const HOUR_MS = 3_600_000;
 const MAX_HOST_LENGTH = 253;
 
 /**
- * Page views and outbound clicks of listings, counted in memory and written in batches: a page
+ * Page views and outbound clicks of listings (and showings of Vote buttons), counted in memory and written in batches: a page
  * adds to the buffer and goes on (no database round trip in the request), and the buffer goes to
  * `listing_hourly_counts` with one multi-row upsert every `flushMs` or once `maxEvents` are
  * waiting, and on shutdown. One per process, built by createServices (src/services.ts).
@@ -27,6 +28,12 @@ export interface PageCounters {
   view(slug: string, referrerHost: string | null, client: string): void;
   /** One click through /go/{slug} to the listing's website, by `client` (its address). */
   click(slug: string, client: string): void;
+  /**
+   * One showing at `now` of a listing's Vote button to a signed-in person who has not voted
+   * (src/domain/votes/button-views.ts): every showing counts, only while the launch week runs.
+   * Buffered like the views, so a page with many Vote buttons writes nothing itself.
+   */
+  voteButtonShown(listingId: number, launchWeek: string | null, now: Date): void;
   /** Writes what is buffered now; resolves once it is stored (or its failure is logged). */
   flush(): Promise<void>;
   /** Stops the timer and writes what is left. */
@@ -69,6 +76,8 @@ export function createPageCounters(db: Db, secrets: AppSecrets, log: Logger, opt
   const enabled = options.enabled ?? true;
   const maxEvents = options.maxEvents ?? 10_000;
   let buffer = new Map<string, Pending>();
+  /** Vote button showings by `listingId hourMs`. */
+  let buttons = new Map<string, number>();
   let writing: Promise<void> = Promise.resolve();
 
   function add(kind: Pending['kind'], slug: string, host: string, client: string) {
@@ -80,16 +89,31 @@ export function createPageCounters(db: Db, secrets: AppSecrets, log: Logger, opt
     if (buffer.size >= maxEvents) void flush();
   }
 
+  function voteButtonShown(listingId: number, launchWeek: string | null, now: Date) {
+    const hour = enabled && voteButtonViewHour(launchWeek, now);
+    if (!hour) return;
+    const key = `${listingId} ${hour.getTime()}`;
+    buttons.set(key, (buttons.get(key) ?? 0) + 1);
+  }
+
   /** Writes are chained: two flushes never race for the same rows' locks in one process. */
   function flush(): Promise<void> {
-    if (buffer.size === 0) return writing;
+    if (buffer.size === 0 && buttons.size === 0) return writing;
     const pending = [...buffer.values()];
+    const shown = [...buttons].map(([key, views]) => {
+      const [listing, hourMs] = key.split(' ').map(Number) as [number, number];
+      return { listing_id: listing, hour: new Date(hourMs), views };
+    });
     buffer = new Map();
+    buttons = new Map();
     writing = writing
-      .then(async () => writeOnce(db, await hashed(secrets, pending)))
+      .then(async () => {
+        if (pending.length > 0) await writeOnce(db, await hashed(secrets, pending));
+        if (shown.length > 0) await writeVoteButtonViews(db, shown);
+      })
       .catch((err: unknown) => {
         // Counts are best effort: a database that is down loses this second's counts, not the page.
-        log.warn({ err, rows: pending.length }, 'page counts not stored');
+        log.warn({ err, rows: pending.length + shown.length }, 'page counts not stored');
       });
     return writing;
   }
@@ -100,6 +124,7 @@ export function createPageCounters(db: Db, secrets: AppSecrets, log: Logger, opt
   return {
     view: (slug, referrerHost, client) => add('view', slug, referrerHost?.slice(0, MAX_HOST_LENGTH) ?? '', client),
     click: (slug, client) => add('click', slug, '', client),
+    voteButtonShown,
     flush,
     async close() {
       clearInterval(timer);

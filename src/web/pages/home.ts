@@ -19,7 +19,9 @@ import { invokeForPage, pageContext } from '../invoke.ts';
 import { renderPage } from '../render.ts';
 import { currentUser } from '../session.ts';
 import { keptForVisitors } from '../page-cache.ts';
+import { slot } from '../personal-slots.ts';
 import { newsletterSignup } from './newsletter.ts';
+import { personalParts } from './personal-parts.ts';
 import type { PageRoutes } from './page-routes.ts';
 import { pageNumber } from './updates.ts';
 
@@ -62,6 +64,8 @@ export const homePages: PageRoutes = (router, services) => {
 ${newsletterSignup()}`,
         });
       },
+      // Signed in, the kept page with the person's own parts put in (src/web/personal-slots.ts).
+      { personal: personalParts(services, { launch: howToLaunchSignedIn }) },
     ),
   );
 };
@@ -110,9 +114,8 @@ async function thisWeek(
   ]);
   const featuredIds = new Set(featured.map((f) => f.id));
   const heading = html`<h2>This week’s launches <span class="muted">(${weekDates(board.week_start)})</span></h2>`;
-  const howToLaunch = signedIn
-    ? html`Have a product? <a href="/account/listings">Draft a listing from your website</a> and launch it in a coming week.`
-    : html`Have a product? <a href="/signup">Create an account</a>, draft a listing from your website and launch it in a coming week.`;
+  // A personal part of the kept page (src/web/personal-slots.ts): visitors are asked to sign up.
+  const howToLaunch = signedIn ? howToLaunchSignedIn() : slot('launch', '', HOW_TO_LAUNCH_VISITOR);
   const ranking =
     board.items.length === 0
       ? html`${heading}<p>No listing has launched this week yet.${coming.length > 0 ? html` ${coming.length} ${coming.length === 1 ? 'listing launches' : 'listings launch'} next week (see below).` : ' Nothing is scheduled for next week yet either.'}</p>
@@ -136,6 +139,10 @@ ${categoryLinks(categories)}
 </section>`;
   return { body, jsonLd: board.items.length > 0 ? [rankingJsonLd(c, services, board)] : [] };
 }
+
+const howToLaunchSignedIn = () =>
+  html`Have a product? <a href="/account/listings">Draft a listing from your website</a> and launch it in a coming week.`;
+const HOW_TO_LAUNCH_VISITOR = html`Have a product? <a href="/signup">Create an account</a>, draft a listing from your website and launch it in a coming week.`;
 
 /** The week's paid featured listings, marked "Featured" (they do not change the ranking). */
 function featuredSection(featured: PlacedListing[]): SafeHtml | '' {

@@ -24,6 +24,7 @@ import { renderPage } from '../render.ts';
 import type { WebServices } from '../web-services.ts';
 import { keptForVisitors } from '../page-cache.ts';
 import { newsletterSignup } from './newsletter.ts';
+import { personalParts } from './personal-parts.ts';
 import type { PageRoutes } from './page-routes.ts';
 import { voteControl } from './votes.ts';
 
@@ -80,6 +81,8 @@ ${upcomingWeeksTable(upcoming.items)}
 ${newsletterSignup()}`,
         });
       },
+      // Signed in, the kept page with the person's own parts put in (src/web/personal-slots.ts).
+      { personal: personalParts(services) },
     ),
   );
 };

@@ -22,7 +22,7 @@ import { renderPage } from '../render.ts';
 import { factItems, listingHead, listingMeta, makersSection, updatesSection } from '../listing-parts.ts';
 import type { WebServices } from '../web-services.ts';
 import { claimPrompt } from './claim-link.ts';
-import { listingPersonalParts } from './listing-person.ts';
+import { personalParts } from './personal-parts.ts';
 import { followControl } from './follow.ts';
 import type { PageRoutes } from './page-routes.ts';
 import { voteAuditSection } from './vote-audit.ts';
@@ -77,7 +77,7 @@ export const listingPages: PageRoutes = (router, services) => {
       },
       // A kept copy, sent by the route or the lane in front of it, counts like a fresh page.
       // Signed in, the kept page with the person's own parts put in (src/web/personal-slots.ts).
-      { visited: (ctx, { slug }) => countListingView(ctx, services, slug!), personal: listingPersonalParts(services) },
+      { visited: (ctx, { slug }) => countListingView(ctx, services, slug!), personal: personalParts(services) },
     ),
   );
 };

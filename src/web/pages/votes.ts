@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { VoteTarget } from '../../operations/read-models/votes.ts';
-import { noteVoteButtonShown, unvoteClosesAt, voteFor, withdrawVoteFor } from '../../operations/votes.ts';
+import { unvoteClosesAt, voteFor, withdrawVoteFor } from '../../operations/votes.ts';
 import { postForm } from '../components.ts';
 import { csrfToken } from '../csrf.ts';
 import { html, type SafeHtml } from '../html.ts';
@@ -70,7 +70,7 @@ function back(ctx: Context, slug: string, notice: 'voted' | 'unvoted') {
 /**
  * The Vote / Unvote control of a listing for the viewer: a sign-in link for visitors, a hint for
  * unconfirmed accounts and owners, Unvote only while the launch week runs. `returnTo` is the page
- * the post comes back to.
+ * the post comes back to. Showing the Vote button counts a view (src/domain/votes/button-views.ts).
  */
 export async function voteControl(ctx: Context, services: WebServices, l: VoteTarget, voted: boolean, returnTo: string): Promise<SafeHtml> {
   const count = html`<span class="vote-count" data-votes>${l.votes}</span> ${l.votes === 1 ? 'vote' : 'votes'}`;
@@ -87,7 +87,7 @@ export async function voteControl(ctx: Context, services: WebServices, l: VoteTa
   const name = html`<span class="visually-hidden"> for ${l.name}</span>`;
   const returnField = html`<input type="hidden" name="return_to" value="${returnTo}">`;
   if (!voted) {
-    await noteVoteButtonShown(await pageContext(ctx, services), l);
+    services.pageCounters.voteButtonShown(l.id, l.launch_week, services.clock.now());
     const from = outsideReferrer(ctx);
     const fromField = from ? html`<input type="hidden" name="from" value="${from}">` : html``;
     return wrap(
