@@ -24,7 +24,7 @@ const NAMESPACE = 'loadtest';
 const LISTINGS = 5000;
 const ACCOUNTS = 20;
 const OWNED_PER_ACCOUNT = 50;
-const COUNTS = { first: ACCOUNTS * OWNED_PER_ACCOUNT + 1, launches: 40, voters: 400, commenters: 60 };
+const COUNTS = { first: ACCOUNTS * OWNED_PER_ACCOUNT + 1, launches: 40, voters: 250, commenters: 60 };
 
 /** Runs the mix; resolves with the names of the failed checks. */
 export async function launchDay(rate: number, durationMs: number, settleMs: number): Promise<string[]> {

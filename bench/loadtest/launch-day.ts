@@ -28,6 +28,8 @@ export const LAUNCH_MIX: [LaunchKind, number][] = [
 ];
 
 const AGENTS_PER_API = 4;
+/** Of a voter's turns, the share that takes back one of the votes held (when there is one). */
+const UNVOTE_SHARE = 0.15;
 const TOOL_TIMEOUT_MS = 30_000;
 
 export interface LaunchAccepted {
@@ -116,19 +118,27 @@ class LaunchTraffic {
     }
   }
 
-  /**
-   * A voter votes on a launch they have not voted on (up to three tries), else takes back their
-   * vote on the last one tried. One request per pair at a time, so the answers come in the order
-   * the votes were applied.
-   */
-  private async vote(): Promise<Response> {
+  /** Which voter on which launch: mostly a vote not cast yet (up to three tries), sometimes a vote taken back. */
+  private votePair(): { voter: LaunchFixtures['voters'][number]; listing: LaunchFixtures['launches'][number] } {
+    const held = [...this.holding];
+    if (held.length && Math.random() < UNVOTE_SHARE) {
+      const [listingId, userId] = any(held).split(':').map(Number);
+      return { voter: this.launch.voters.find((v) => v.id === userId)!, listing: this.launch.launches.find((l) => l.id === listingId)! };
+    }
     const voter = any(this.launch.voters);
     let listing = any(this.launch.launches);
-    for (let tries = 0; tries < 3 && (this.holding.has(`${listing.id}:${voter.id}`) || this.busy.has(`${listing.id}:${voter.id}`)); tries++) {
-      listing = any(this.launch.launches);
-    }
+    for (let tries = 0; tries < 3 && this.holding.has(`${listing.id}:${voter.id}`); tries++) listing = any(this.launch.launches);
+    return { voter, listing };
+  }
+
+  /**
+   * A vote, or an unvote of a pair holding one. One request per pair at a time, so the answers
+   * come in the order the votes were applied.
+   */
+  private async vote(): Promise<Response> {
+    const { voter, listing } = this.votePair();
     const pair = `${listing.id}:${voter.id}`;
-    if (this.busy.has(pair)) return this.base.get(`/listings/${listing.slug}`); // every pair tried is under way: the voter reads instead
+    if (this.busy.has(pair)) return this.base.get(`/listings/${listing.slug}`); // that pair's request is under way: the voter reads instead
     const change = this.holding.has(pair) ? -1 : 1;
     const action = change === 1 ? 'vote' : 'unvote';
     this.busy.add(pair);

@@ -33,14 +33,24 @@ export async function launchChecks(db: Db, listingIds: number[], accepted: Launc
         `${casts} votes and ${accepted.votes.length - casts} unvotes accepted on ${rows.length} launches; ` +
         `${[...expected.values()].reduce((a, b) => a + b, 0)} expected, ${total((r) => r.stored)} stored` +
         `${accepted.votesInDoubt.length ? ` (${accepted.votesInDoubt.length} in doubt)` : ''}` +
-        (stored.length ? `; off: ${stored.slice(0, 5).map((m) => `#${m.listingId} ${m.counted}≠${m.expected}`).join(', ')}` : ''),
+        (stored.length
+          ? `; off: ${stored
+              .slice(0, 5)
+              .map((m) => `#${m.listingId} ${m.counted}≠${m.expected}`)
+              .join(', ')}`
+          : ''),
     },
     {
       name: "each launch's votes and week_votes = its votes not discounted",
       ok: counters.length === 0,
       detail:
         `${total((r) => r.votes)} counted, ${total((r) => r.stored - r.counted)} discounted by the vote scan` +
-        (counters.length ? `; off: ${counters.slice(0, 5).map((r) => `#${r.id} ${r.votes}/${r.week_votes}≠${r.counted}`).join(', ')}` : ''),
+        (counters.length
+          ? `; off: ${counters
+              .slice(0, 5)
+              .map((r) => `#${r.id} ${r.votes}/${r.week_votes}≠${r.counted}`)
+              .join(', ')}`
+          : ''),
     },
     {
       name: 'accepted comments and replies present',

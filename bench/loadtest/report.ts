@@ -44,15 +44,24 @@ export function printTraffic(
   row('all', outcomes);
   const errors = outcomes.filter((o) => !ok(o));
   const outage = errors.filter((o) => duringOutage(o, faults));
-  console.log(`\nerrors by status (during the database outage + ${OUTAGE_GRACE_MS / 1000} s | outside it):`);
+  const split = faults.some((f) => f.what.startsWith('PostgreSQL'));
+  console.log(
+    split ? `\nerrors by status (during the database outage + ${OUTAGE_GRACE_MS / 1000} s | outside it):` : '\nerrors by status:',
+  );
   const keys = [...new Set(errors.map(errorKey))].sort();
   if (!keys.length) console.log('  none');
   for (const key of keys) {
     const all = errors.filter((o) => errorKey(o) === key);
     const inOutage = all.filter((o) => duringOutage(o, faults)).length;
-    console.log(`  ${key.padEnd(40)} ${String(inOutage).padStart(7)} | ${all.length - inOutage}`);
+    console.log(
+      split ? `  ${key.padEnd(40)} ${String(inOutage).padStart(7)} | ${all.length - inOutage}` : `  ${key.padEnd(40)} ${all.length}`,
+    );
   }
-  console.log(`  ${'total'.padEnd(40)} ${String(outage.length).padStart(7)} | ${errors.length - outage.length}`);
+  console.log(
+    split
+      ? `  ${'total'.padEnd(40)} ${String(outage.length).padStart(7)} | ${errors.length - outage.length}`
+      : `  ${'total'.padEnd(40)} ${errors.length}`,
+  );
   if (faults.length) console.log('\nfaults (s from the start):');
   for (const f of faults) console.log(`  ${f.what.padEnd(40)} ${(f.from / 1000).toFixed(1)} → ${(f.to / 1000).toFixed(1)}`);
 }

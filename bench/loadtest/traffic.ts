@@ -114,11 +114,17 @@ export class Traffic {
     );
   }
 
-  /** One line every few seconds, so a long run shows how it goes. */
+  private reported = 0;
+
+  /** One line every few seconds, so a long run shows how it goes (p99 of the answers since the last line). */
   progress(origin: number, sent: number, inFlight: number): void {
     const errors = this.outcomes.filter((o) => typeof o.status !== 'number' || o.status >= 400).length;
     const at = ((performance.now() - origin) / 1000).toFixed(0);
-    console.log(`  ${at.padStart(4)} s: ${sent} sent, ${inFlight} in flight, ${errors} errors`);
+    const recent = this.outcomes.slice(this.reported).map((o) => o.end - o.start);
+    this.reported = this.outcomes.length;
+    recent.sort((a, b) => a - b);
+    const p99 = recent.length ? recent[Math.ceil(0.99 * recent.length) - 1]!.toFixed(0) : '-';
+    console.log(`  ${at.padStart(4)} s: ${sent} sent, ${inFlight} in flight, ${errors} errors, p99 ${p99} ms since the last line`);
   }
 
   /** Sends one request of `kind` and records how it went. */
