@@ -15,7 +15,7 @@ import { benchDatabase, freePort } from '../harness.ts';
 import { startCluster, type Cluster } from './cluster.ts';
 import { prepareFixtures, type Fixtures } from './fixtures.ts';
 import { LAUNCH_MIX, runLaunchDay } from './launch-day.ts';
-import { prepareLaunchDay } from './launch-fixtures.ts';
+import { prepareLaunchDay, type LaunchFixtures } from './launch-fixtures.ts';
 import { launchChecks } from './launch-reconcile.ts';
 import { reconcile, settle } from './reconcile.ts';
 import { printChecks, printTraffic } from './report.ts';
@@ -31,10 +31,10 @@ export async function launchDay(rate: number, durationMs: number, settleMs: numb
   const logDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ld-loadtest-'));
   const database = await benchDatabase(LISTINGS);
   const temporal = await startTemporalDevServer({ port: await freePort(), uiPort: null, dbFile: null, namespaces: [NAMESPACE] });
+  const db = createDb(database.databaseUrl, 4);
   let fixtures: Fixtures | undefined;
   let cluster: Cluster | undefined;
   try {
-    const db = createDb(database.databaseUrl, 4);
     fixtures = await prepareFixtures(
       db,
       { accounts: ACCOUNTS, ownedPerAccount: OWNED_PER_ACCOUNT, listings: LISTINGS },
@@ -43,28 +43,7 @@ export async function launchDay(rate: number, durationMs: number, settleMs: numb
     const ports = [await freePort(), await freePort()];
     cluster = await startCluster(logDir, ports, 2, serviceEnv(database.databaseUrl, temporal.address));
     const launch = await prepareLaunchDay(db, cluster.apis[0]!.baseUrl, COUNTS);
-    const before = await cluster.memory();
-    console.log(
-      `launch day: ${rate} req/s for ${durationMs / 1000} s over ${cluster.apis.map((a) => `${a.name} ${a.baseUrl}`).join(' and ')}, ` +
-        `2 workers; ${launch.launches.length} launches, ${launch.voters.length} voters, ${launch.commenters.length} commenters; ` +
-        `service logs in ${cluster.logFile}`,
-    );
-    const traffic = await runLaunchDay(
-      cluster.apis.map((a) => a.baseUrl),
-      fixtures,
-      launch,
-      rate,
-      durationMs,
-    );
-    const after = await cluster.memory();
-    printTraffic(
-      traffic.outcomes,
-      durationMs / 1000,
-      traffic.seconds,
-      [],
-      LAUNCH_MIX.map(([kind]) => kind),
-    );
-    printMemory(before, after);
+    const traffic = await measure(cluster, fixtures, launch, rate, durationMs);
     const settled = await settle(db, traffic.accepted, settleMs);
     console.log(`\nsettled in ${(settled.ms / 1000).toFixed(0)} s${settled.left ? ` (gave up with ${settled.left} still open)` : ''}`);
     const checks = [
@@ -77,16 +56,43 @@ export async function launchDay(rate: number, durationMs: number, settleMs: numb
     ];
     const exits = cluster.exits();
     checks.push({ name: 'no api or worker process died', ok: exits.length === 0, detail: exits.join('; ') || '4 of 4 ran throughout' });
-    await db.destroy();
     printChecks(checks);
     console.log(`\napi error log lines: ${cluster.apiErrorLines().length} (in ${cluster.logFile})`);
     return checks.filter((c) => !c.ok).map((c) => c.name);
   } finally {
+    await db.destroy();
     await cluster?.stop();
     await fixtures?.close();
     await temporal.stop();
     await database.stop();
   }
+}
+
+/** The traffic, then its latencies, errors and the processes' memory. */
+async function measure(cluster: Cluster, fixtures: Fixtures, launch: LaunchFixtures, rate: number, durationMs: number) {
+  const before = { rss: await cluster.memory(), load: os.loadavg()[0]! };
+  console.log(
+    `launch day: ${rate} req/s for ${durationMs / 1000} s over ${cluster.apis.map((a) => `${a.name} ${a.baseUrl}`).join(' and ')}, ` +
+      `2 workers; ${launch.launches.length} launches, ${launch.voters.length} voters, ${launch.commenters.length} commenters; ` +
+      `service logs in ${cluster.logFile}`,
+  );
+  const traffic = await runLaunchDay(
+    cluster.apis.map((a) => a.baseUrl),
+    fixtures,
+    launch,
+    rate,
+    durationMs,
+  );
+  const after = { rss: await cluster.memory(), load: os.loadavg()[0]! };
+  printTraffic(
+    traffic.outcomes,
+    durationMs / 1000,
+    traffic.seconds,
+    [],
+    LAUNCH_MIX.map(([kind]) => kind),
+  );
+  printMemory(before, after);
+  return traffic;
 }
 
 /** Quotas a launch day's crowd from one loopback address would hit are out of the way; every process logs warnings only. */
@@ -101,12 +107,16 @@ function serviceEnv(databaseUrl: string, temporalAddress: string): Record<string
   };
 }
 
-type Memory = Awaited<ReturnType<Cluster['memory']>>;
+/** Each process's VmRSS and the machine's 1-minute load average (others share it), before and after the traffic. */
+type Sample = { rss: Awaited<ReturnType<Cluster['memory']>>; load: number };
 
-function printMemory(before: Memory, after: Memory): void {
+function printMemory(before: Sample, after: Sample): void {
   const mb = (kb: number | null) => (kb === null ? 'gone' : `${(kb / 1024).toFixed(0)} MB`);
   console.log('\nresident memory (VmRSS)   start      end');
-  for (const [i, b] of before.entries()) {
-    console.log(`  ${`${b.name} (pid ${b.pid})`.padEnd(22)} ${mb(b.kb).padStart(7)} ${mb(after[i]!.kb).padStart(8)}`);
+  for (const [i, b] of before.rss.entries()) {
+    console.log(`  ${`${b.name} (pid ${b.pid})`.padEnd(22)} ${mb(b.kb).padStart(7)} ${mb(after.rss[i]!.kb).padStart(8)}`);
   }
+  console.log(
+    `load average (1 min)  ${before.load.toFixed(1).padStart(9)} ${after.load.toFixed(1).padStart(8)}   on ${os.cpus().length} cores`,
+  );
 }
