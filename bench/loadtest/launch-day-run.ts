@@ -70,7 +70,13 @@ export async function launchDay(rate: number, durationMs: number, settleMs: numb
 
 /** The traffic, then its latencies, errors and the processes' memory. */
 async function measure(cluster: Cluster, fixtures: Fixtures, launch: LaunchFixtures, rate: number, durationMs: number) {
-  const before = { rss: await cluster.memory(), load: os.loadavg()[0]! };
+  const samples = [await sample(cluster, 0)];
+  const origin = performance.now();
+  // Between start and end too: whether a process's memory levels off (caches filled) or keeps growing.
+  const sampler = setInterval(
+    () => void sample(cluster, performance.now() - origin).then((s) => samples.push(s)),
+    Math.max(10_000, durationMs / 10),
+  );
   console.log(
     `launch day: ${rate} req/s for ${durationMs / 1000} s over ${cluster.apis.map((a) => `${a.name} ${a.baseUrl}`).join(' and ')}, ` +
       `2 workers; ${launch.launches.length} launches, ${launch.voters.length} voters, ${launch.commenters.length} commenters; ` +
@@ -83,7 +89,8 @@ async function measure(cluster: Cluster, fixtures: Fixtures, launch: LaunchFixtu
     rate,
     durationMs,
   );
-  const after = { rss: await cluster.memory(), load: os.loadavg()[0]! };
+  clearInterval(sampler);
+  samples.push(await sample(cluster, performance.now() - origin));
   printTraffic(
     traffic.outcomes,
     durationMs / 1000,
@@ -91,7 +98,7 @@ async function measure(cluster: Cluster, fixtures: Fixtures, launch: LaunchFixtu
     [],
     LAUNCH_MIX.map(([kind]) => kind),
   );
-  printMemory(before, after);
+  printMemory(samples);
   return traffic;
 }
 
@@ -107,16 +114,19 @@ function serviceEnv(databaseUrl: string, temporalAddress: string): Record<string
   };
 }
 
-/** Each process's VmRSS and the machine's 1-minute load average (others share it), before and after the traffic. */
-type Sample = { rss: Awaited<ReturnType<Cluster['memory']>>; load: number };
+/** Each process's VmRSS and the machine's 1-minute load average (others share the machine), `ms` into the traffic. */
+type Sample = { ms: number; rss: Awaited<ReturnType<Cluster['memory']>>; load: number };
 
-function printMemory(before: Sample, after: Sample): void {
-  const mb = (kb: number | null) => (kb === null ? 'gone' : `${(kb / 1024).toFixed(0)} MB`);
-  console.log('\nresident memory (VmRSS)   start      end');
-  for (const [i, b] of before.rss.entries()) {
-    console.log(`  ${`${b.name} (pid ${b.pid})`.padEnd(22)} ${mb(b.kb).padStart(7)} ${mb(after.rss[i]!.kb).padStart(8)}`);
+async function sample(cluster: Cluster, ms: number): Promise<Sample> {
+  return { ms, rss: await cluster.memory(), load: os.loadavg()[0]! };
+}
+
+function printMemory(samples: Sample[]): void {
+  const cell = (text: string) => text.padStart(6);
+  console.log(`\nresident memory (VmRSS, MB) at s: ${samples.map((s) => cell((s.ms / 1000).toFixed(0))).join('')}`);
+  for (const [i, p] of samples[0]!.rss.entries()) {
+    const mb = samples.map((s) => s.rss[i]!.kb).map((kb) => cell(kb === null ? 'gone' : (kb / 1024).toFixed(0)));
+    console.log(`  ${`${p.name} (pid ${p.pid})`.padEnd(31)} ${mb.join('')}`);
   }
-  console.log(
-    `load average (1 min)  ${before.load.toFixed(1).padStart(9)} ${after.load.toFixed(1).padStart(8)}   on ${os.cpus().length} cores`,
-  );
+  console.log(`  ${`load average, ${os.cpus().length} cores`.padEnd(31)} ${samples.map((s) => cell(s.load.toFixed(1))).join('')}`);
 }
