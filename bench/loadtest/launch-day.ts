@@ -3,9 +3,9 @@
  * session; signed-in voters voting and unvoting through the web form (their own session and CSRF
  * token); commenters posting comments and replies over REST with their own keys; owners editing
  * their listings; AI agents searching over MCP (the official client, Streamable HTTP, tools/call
- * search_listings); checkouts paid with the test provider's signed webhook. Every request goes to
- * the next api process in turn. Accepted votes, unvotes and comments are remembered for the
- * reconciliation.
+ * search_listings); checkouts paid with the test provider's signed webhook. Every HTTP request goes
+ * to the next api process in turn; each agent keeps to one, half of them on each. Accepted votes,
+ * unvotes and comments are remembered for the reconciliation.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { realisticPaths } from '../harness.ts';
