@@ -50,8 +50,7 @@ export async function startProcesses(dir: string, port: number, env: Record<stri
     ...childEnv,
     WORKER_DATABASE_URL: env.DATABASE_URL!,
     WORKER_TEMPORAL_ADDRESS: env.TEMPORAL_ADDRESS!,
-    WORKER_BUNDLE_FILE: bundleFile,
-    // What test/helpers/worker-process.ts reads the bundle from.
+    // What test/helpers/worker-process.ts reads the bundle from (without it the worker exits at start).
     TEST_WORKFLOW_BUNDLE: bundleFile,
   };
   const startWorker = async () => {
