@@ -5,6 +5,10 @@
  * their own, while PostgreSQL is restarted once and the worker is killed (SIGKILL) three times.
  * Prints requests, errors by status, p50/p99, then a reconciliation against the database and
  * Temporal; exits non-zero when the reconciliation fails or the API process died.
+ *
+ * `--mix launch-day` runs the launch-day mix instead (bench/loadtest/launch-day-run.ts): two api
+ * processes and two workers, visitors, voters, commenters, owners, MCP agents and checkouts, no
+ * faults; 75 req/s unless `--rate` says otherwise.
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -19,23 +23,32 @@ import { startProcesses, type ServiceProcesses } from './loadtest/processes.ts';
 import { reconcile, settle } from './loadtest/reconcile.ts';
 import { printChecks, printTraffic, type FaultWindow } from './loadtest/report.ts';
 import { MIX, runTraffic } from './loadtest/traffic.ts';
+import { launchDay } from './loadtest/launch-day-run.ts';
 
 const { values: args } = parseArgs({
   options: {
     duration: { type: 'string', default: '600' },
-    rate: { type: 'string', default: '200' },
+    mix: { type: 'string', default: 'faults' },
+    rate: { type: 'string' },
     settle: { type: 'string', default: '300' },
     'pg-down': { type: 'string', default: '5' },
   },
 });
 const DURATION_MS = Number(args.duration) * 1000;
-const RATE = Number(args.rate);
+const LAUNCH_DAY = args.mix === 'launch-day';
+const RATE = Number(args.rate ?? (LAUNCH_DAY ? 75 : 200));
 const NAMESPACE = 'loadtest';
 const ACCOUNTS = 20;
 const OWNED_PER_ACCOUNT = 50;
 
 async function main() {
   if (!(DURATION_MS > 0 && RATE > 0)) throw new Error('--duration and --rate must be positive numbers');
+  if (!['faults', 'launch-day'].includes(args.mix)) throw new Error('--mix is faults (the default) or launch-day');
+  if (LAUNCH_DAY) {
+    const failed = await launchDay(RATE, DURATION_MS, Number(args.settle) * 1000);
+    if (failed.length) throw new Error(`reconciliation failed: ${failed.join('; ')}`);
+    return;
+  }
   const claimShare = MIX.find(([kind]) => kind === 'claim')![1] / 100;
   const claims = Math.ceil((DURATION_MS / 1000) * RATE * claimShare * 1.2);
   const listings = Math.max(5000, ACCOUNTS * OWNED_PER_ACCOUNT + claims);

@@ -50,7 +50,8 @@ export async function startProcesses(dir: string, port: number, env: Record<stri
     ...childEnv,
     WORKER_DATABASE_URL: env.DATABASE_URL!,
     WORKER_TEMPORAL_ADDRESS: env.TEMPORAL_ADDRESS!,
-    WORKER_BUNDLE_FILE: bundleFile,
+    // What test/helpers/worker-process.ts reads the bundle from (without it the worker exits at start).
+    TEST_WORKFLOW_BUNDLE: bundleFile,
   };
   const startWorker = async () => {
     const child = spawn(process.execPath, [WORKER], { env: workerEnv, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -77,7 +78,7 @@ export async function startProcesses(dir: string, port: number, env: Record<stri
 }
 
 /** Copies a child's output into the log, each line tagged; keeps the API's error lines (pino level ≥ 50). */
-function pipe(child: ChildProcess, log: WriteStream, tag: string, errors: string[]): void {
+export function pipe(child: ChildProcess, log: WriteStream, tag: string, errors: string[]): void {
   let rest = '';
   const onData = (chunk: Buffer) => {
     const lines = (rest + chunk.toString()).split('\n');
@@ -91,14 +92,14 @@ function pipe(child: ChildProcess, log: WriteStream, tag: string, errors: string
   child.stderr!.on('data', onData);
 }
 
-function waitForLine(child: ChildProcess, text: string): Promise<void> {
+export function waitForLine(child: ChildProcess, text: string): Promise<void> {
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', (c: Buffer) => c.toString().includes(text) && resolve());
     child.once('exit', (code, signal) => reject(new Error(`process exited (${code ?? signal}) before "${text}"`)));
   });
 }
 
-async function waitForHealth(url: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
+export async function waitForHealth(url: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the API exited with ${child.exitCode} before it answered`);
@@ -112,7 +113,7 @@ async function waitForHealth(url: string, child: ChildProcess, timeoutMs = 60_00
   throw new Error(`the API did not answer ${url} within ${timeoutMs} ms`);
 }
 
-function stopChild(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+export function stopChild(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);

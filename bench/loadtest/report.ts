@@ -19,7 +19,13 @@ export function duringOutage(o: Outcome, faults: FaultWindow[]): boolean {
   return faults.some((f) => f.what.startsWith('PostgreSQL') && o.start < f.to + OUTAGE_GRACE_MS && o.end > f.from);
 }
 
-export function printTraffic(outcomes: Outcome[], sendingSeconds: number, seconds: number, faults: FaultWindow[]): void {
+export function printTraffic(
+  outcomes: Outcome[],
+  sendingSeconds: number,
+  seconds: number,
+  faults: FaultWindow[],
+  kinds: string[] = MIX.map(([kind]) => kind),
+): void {
   const rate = (outcomes.length / sendingSeconds).toFixed(1);
   console.log(`\n${outcomes.length} requests sent in ${sendingSeconds} s (${rate} req/s), the last answered after ${seconds.toFixed(0)} s`);
   console.log(`kind        requests      2xx   errors   p50 ms   p99 ms`);
@@ -30,7 +36,7 @@ export function printTraffic(outcomes: Outcome[], sendingSeconds: number, second
       `${name.padEnd(10)} ${String(list.length).padStart(9)} ${String(list.length - errors).padStart(8)} ${String(errors).padStart(8)} ${at(ms, 0.5).padStart(8)} ${at(ms, 0.99).padStart(8)}`,
     );
   };
-  for (const [kind] of MIX)
+  for (const kind of kinds)
     row(
       kind,
       outcomes.filter((o) => o.kind === kind),
@@ -38,16 +44,25 @@ export function printTraffic(outcomes: Outcome[], sendingSeconds: number, second
   row('all', outcomes);
   const errors = outcomes.filter((o) => !ok(o));
   const outage = errors.filter((o) => duringOutage(o, faults));
-  console.log(`\nerrors by status (during the database outage + ${OUTAGE_GRACE_MS / 1000} s | outside it):`);
+  const split = faults.some((f) => f.what.startsWith('PostgreSQL'));
+  console.log(
+    split ? `\nerrors by status (during the database outage + ${OUTAGE_GRACE_MS / 1000} s | outside it):` : '\nerrors by status:',
+  );
   const keys = [...new Set(errors.map(errorKey))].sort();
   if (!keys.length) console.log('  none');
   for (const key of keys) {
     const all = errors.filter((o) => errorKey(o) === key);
     const inOutage = all.filter((o) => duringOutage(o, faults)).length;
-    console.log(`  ${key.padEnd(40)} ${String(inOutage).padStart(7)} | ${all.length - inOutage}`);
+    console.log(
+      split ? `  ${key.padEnd(40)} ${String(inOutage).padStart(7)} | ${all.length - inOutage}` : `  ${key.padEnd(40)} ${all.length}`,
+    );
   }
-  console.log(`  ${'total'.padEnd(40)} ${String(outage.length).padStart(7)} | ${errors.length - outage.length}`);
-  console.log('\nfaults (s from the start):');
+  console.log(
+    split
+      ? `  ${'total'.padEnd(40)} ${String(outage.length).padStart(7)} | ${errors.length - outage.length}`
+      : `  ${'total'.padEnd(40)} ${errors.length}`,
+  );
+  if (faults.length) console.log('\nfaults (s from the start):');
   for (const f of faults) console.log(`  ${f.what.padEnd(40)} ${(f.from / 1000).toFixed(1)} → ${(f.to / 1000).toFixed(1)}`);
 }
 

@@ -26,9 +26,10 @@ export const MIX: [Kind, number][] = [
 ];
 
 export interface Outcome {
-  kind: Kind;
-  /** HTTP status, or `timeout` / `network` when no answer came. */
-  status: number | 'timeout' | 'network';
+  /** A Kind of this mix, or of another (bench/loadtest/launch-day.ts). */
+  kind: string;
+  /** HTTP status, `timeout` / `network` when no answer came, `tool-error` for an MCP tool result marked isError. */
+  status: number | 'timeout' | 'network' | 'tool-error';
   /** The problem's `code` of a non-2xx JSON answer. */
   code?: string;
   /** Sent and answered, ms since the traffic started. */
@@ -46,31 +47,44 @@ export interface Accepted {
   claims: number[];
 }
 
-interface Response {
+export interface Response {
   status: number;
   body: any;
+  /** Where a redirect points. */
+  location?: string;
 }
 
 const REQUEST_TIMEOUT_MS = 30_000;
 
 /** Fires `rate` requests a second for `durationMs`, then waits for the last answers. */
 export async function runTraffic(baseUrl: string, fixtures: Fixtures, rate: number, durationMs: number) {
-  const traffic = new Traffic(baseUrl, fixtures);
+  const traffic = new Traffic([baseUrl], fixtures);
+  const seconds = await drive(traffic, (origin) => traffic.fire(pick(), origin), rate, durationMs);
+  await traffic.close();
+  return { outcomes: traffic.outcomes, accepted: traffic.accepted, seconds };
+}
+
+/** The open loop: `fire` called `rate` times a second for `durationMs`; resolves (seconds taken) when the last answered. */
+export async function drive(
+  traffic: Pick<Traffic, 'progress'>,
+  fire: (origin: number) => Promise<void>,
+  rate: number,
+  durationMs: number,
+): Promise<number> {
   const started = performance.now();
   let sent = 0;
   const inFlight = new Set<Promise<void>>();
   const progress = setInterval(() => traffic.progress(started, sent, inFlight.size), 10_000);
   for (let elapsed = 0; elapsed < durationMs; elapsed = performance.now() - started) {
     for (const due = Math.floor((elapsed / 1000) * rate); sent < due; sent++) {
-      const one = traffic.fire(pick(), started).finally(() => inFlight.delete(one));
+      const one = fire(started).finally(() => inFlight.delete(one));
       inFlight.add(one);
     }
     await new Promise((r) => setTimeout(r, 5));
   }
   clearInterval(progress);
   await Promise.allSettled([...inFlight]);
-  await traffic.close();
-  return { outcomes: traffic.outcomes, accepted: traffic.accepted, seconds: (performance.now() - started) / 1000 };
+  return (performance.now() - started) / 1000;
 }
 
 function pick(): Kind {
@@ -79,10 +93,12 @@ function pick(): Kind {
   return 'search';
 }
 
-class Traffic {
+/** Requests spread over one or more api processes (in turn), with what each answered and what was accepted. */
+export class Traffic {
   readonly outcomes: Outcome[] = [];
   readonly accepted: Accepted = { drafts: [], edits: [], checkouts: [], paid: [], claims: [] };
-  private readonly pool: Pool;
+  private readonly pools: Pool[];
+  private turn = 0;
   private readonly searches = realisticPaths();
   /** Orders checked out and not yet paid; a failed webhook goes back, as a provider retries it. */
   private readonly unpaid: { number: string; total: number }[] = [];
@@ -91,24 +107,37 @@ class Traffic {
 
   private readonly fixtures: Fixtures;
 
-  constructor(baseUrl: string, fixtures: Fixtures) {
+  constructor(baseUrls: string[], fixtures: Fixtures) {
     this.fixtures = fixtures;
-    this.pool = new Pool(baseUrl, { connections: 256, headersTimeout: REQUEST_TIMEOUT_MS, bodyTimeout: REQUEST_TIMEOUT_MS });
+    this.pools = baseUrls.map(
+      (url) => new Pool(url, { connections: 256, headersTimeout: REQUEST_TIMEOUT_MS, bodyTimeout: REQUEST_TIMEOUT_MS }),
+    );
   }
 
-  /** One line every few seconds, so a long run shows how it goes. */
+  private reported = 0;
+
+  /** One line every few seconds, so a long run shows how it goes (p99 of the answers since the last line). */
   progress(origin: number, sent: number, inFlight: number): void {
     const errors = this.outcomes.filter((o) => typeof o.status !== 'number' || o.status >= 400).length;
     const at = ((performance.now() - origin) / 1000).toFixed(0);
-    console.log(`  ${at.padStart(4)} s: ${sent} sent, ${inFlight} in flight, ${errors} errors`);
+    const recent = this.outcomes.slice(this.reported).map((o) => o.end - o.start);
+    this.reported = this.outcomes.length;
+    recent.sort((a, b) => a - b);
+    const p99 = recent.length ? recent[Math.ceil(0.99 * recent.length) - 1]!.toFixed(0) : '-';
+    console.log(`  ${at.padStart(4)} s: ${sent} sent, ${inFlight} in flight, ${errors} errors, p99 ${p99} ms since the last line`);
   }
 
   /** Sends one request of `kind` and records how it went. */
-  async fire(kind: Kind, origin: number): Promise<void> {
+  fire(kind: Kind, origin: number): Promise<void> {
+    return this.record(kind, origin, () => this.send(kind));
+  }
+
+  /** Runs `send` as one request of `kind` and records its answer and time. */
+  async record(kind: string, origin: number, send: () => Promise<Response>): Promise<void> {
     const start = performance.now() - origin;
     const outcome: Outcome = { kind, status: 'network', start, end: start };
     try {
-      const res = await this.send(kind);
+      const res = await send();
       outcome.status = res.status;
       if (res.status >= 400 && typeof res.body?.code === 'string') outcome.code = res.body.code;
     } catch (err) {
@@ -118,7 +147,7 @@ class Traffic {
     this.outcomes.push(outcome);
   }
 
-  private send(kind: Kind): Promise<Response> {
+  send(kind: Kind): Promise<Response> {
     const n = ++this.serial;
     const owned = this.fixtures.owned[n % this.fixtures.owned.length]!;
     switch (kind) {
@@ -196,24 +225,27 @@ class Traffic {
     return res;
   }
 
-  private get(path: string): Promise<Response> {
+  get(path: string): Promise<Response> {
     return this.request('GET', path, {});
   }
 
-  private call(method: string, path: string, key: string, body: unknown): Promise<Response> {
+  call(method: string, path: string, key: string, body: unknown): Promise<Response> {
     return this.request(method, path, { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, JSON.stringify(body));
   }
 
-  private async request(method: string, path: string, headers: Record<string, string>, body?: string): Promise<Response> {
-    const res = await this.pool.request({ method: method as 'GET', path, headers, body });
+  /** One request to the next api process in turn. */
+  async request(method: string, path: string, headers: Record<string, string>, body?: string): Promise<Response> {
+    const pool = this.pools[this.turn++ % this.pools.length]!;
+    const res = await pool.request({ method: method as 'GET', path, headers, body });
     const text = await res.body.text();
     let parsed: any = null;
     if (String(res.headers['content-type'] ?? '').includes('json')) parsed = JSON.parse(text);
-    return { status: res.statusCode, body: parsed };
+    const location = res.headers.location;
+    return { status: res.statusCode, body: parsed, location: typeof location === 'string' ? location : undefined };
   }
 
-  close(): Promise<void> {
-    return this.pool.close();
+  async close(): Promise<void> {
+    await Promise.all(this.pools.map((p) => p.close()));
   }
 }
 
