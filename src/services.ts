@@ -190,6 +190,8 @@ export function forgetNoticed(caches: Caches, search: SearchEngine, notice: Chan
       return forgetChanged(caches.visitorPages, { site: notice.site });
     case 'api-key':
       return caches.apiKeys.clear();
+    case 'search':
+      return search.changed?.();
   }
 }
 

@@ -17,10 +17,11 @@ export const CHANGES_CHANNEL = 'listing_directory_changes';
  * `listing`: what a listing shows (its own page, the pages that rank or list it, the leaderboard
  * and browse answers). `listings`: which listings a site shows (every kept page of the site, the
  * leaderboard and browse answers). `site`: a site's settings. `api-key`: a key was revoked.
+ * `search`: an index outside PostgreSQL (OpenSearch) took in changes; answers kept from it are old.
  */
 export const ChangeNotice = z.object({
   site: z.number().int().nullable(),
-  what: z.enum(['votes', 'listing', 'listings', 'site', 'api-key']),
+  what: z.enum(['votes', 'listing', 'listings', 'site', 'api-key', 'search']),
   /** The listing's slug, for `votes` and `listing`. */
   slug: z.string().max(200).optional(),
 });

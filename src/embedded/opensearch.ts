@@ -17,6 +17,8 @@ export interface OpenSearchNodeOptions {
 
 export interface RunningOpenSearch {
   url: string;
+  /** The JVM's process id (benchmarks read its memory). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -44,7 +46,7 @@ export async function startOpenSearchNode(options: OpenSearchNodeOptions): Promi
     await stopChild(child);
     throw error;
   }
-  return { url, stop: () => stopChild(child) };
+  return { url, pid: child.pid!, stop: () => stopChild(child) };
 }
 
 async function waitForCluster(url: string, child: ChildProcess, timeoutMs = 120_000): Promise<void> {

@@ -14,7 +14,7 @@ export interface SearchSettings {
    * reference. `opensearch`: one OpenSearch index (opensearch-engine.ts) that a worker feeds.
    */
   engine: 'memory' | 'postgres' | 'opensearch';
-  /** How long the postgres engine reuses a result (the memory engine is always fresh). */
+  /** How long the postgres and opensearch engines reuse a result (the memory engine is always fresh). */
   cacheTtlMs: number;
   openSearch: {
     url: string;
@@ -34,7 +34,10 @@ export function createSearchEngine(db: Db, settings: SearchSettings): SearchEngi
     case 'postgres':
       return new PostgresSearch(db, settings);
     case 'opensearch':
-      return new OpenSearchSearch(db, openSearchClient(settings.openSearch), settings.openSearch.alias);
+      return new OpenSearchSearch(db, openSearchClient(settings.openSearch), {
+        alias: settings.openSearch.alias,
+        cacheTtlMs: settings.cacheTtlMs,
+      });
   }
 }
 

@@ -4,7 +4,8 @@ import type { SearchEngine, SearchPage, SearchQuery } from '../domain/listings/s
 import { isoWeekStart } from '../workflows/contracts/weeks.ts';
 import type { ListingDocument } from './opensearch-index.ts';
 import { PostgresSearch } from './postgres-engine.ts';
-import { normalised, run, SEARCH_TOTAL_LIMIT, type Finder, type Matches } from './results.ts';
+import { TtlCache } from '../cache/ttl-cache.ts';
+import { normalised, run, SEARCH_RESULT_LIMIT, SEARCH_TOTAL_LIMIT, type Finder, type Matches } from './results.ts';
 import type { SearchTerm, SearchText } from './text.ts';
 import { singleLexemes, WordLookups, type WordForms } from './word-forms.ts';
 
@@ -24,16 +25,20 @@ export class OpenSearchSearch implements SearchEngine, Finder {
   readonly #alias: string;
   readonly #sql: PostgresSearch;
   readonly #words: WordLookups;
+  /** Popular queries repeat: answers are reused for `cacheTtlMs`, and dropped at a change notice (the feed sends one after it writes). */
+  readonly #answers: TtlCache<SearchPage>;
 
-  constructor(db: Db, client: Client, alias: string) {
+  constructor(db: Db, client: Client, settings: { alias: string; cacheTtlMs: number }) {
     this.#client = client;
-    this.#alias = alias;
+    this.#alias = settings.alias;
     this.#sql = new PostgresSearch(db, { cacheTtlMs: 0 });
     this.#words = new WordLookups(db);
+    this.#answers = new TtlCache({ ttlMs: settings.cacheTtlMs, maxEntries: 2_000 });
   }
 
   search(search: SearchQuery): Promise<SearchPage> {
-    return run(this, normalised(search).query);
+    const { query, key } = normalised(search);
+    return this.#answers.get(key, () => run(this, query));
   }
 
   /** Waits until the index answers: the feed creates it on its first round. */
@@ -41,109 +46,104 @@ export class OpenSearchSearch implements SearchEngine, Finder {
     await this.#client.cluster.health({ index: this.#alias, wait_for_status: 'yellow', timeout: '30s' });
   }
 
-  /** Listings and their words changed: a misspelt word may now correct differently. */
+  /** Listings changed, or the feed wrote: kept answers and typo corrections may be out of date. */
   changed(): void {
+    this.#answers.clear();
     this.#words.forgetTypos();
   }
 
+  /** As the reference: this week's featured listings, then the rest most voted first. */
   async byVotes(siteId: number, offset: number, limit: number): Promise<Matches> {
-    const [page] = await this.#ask([
-      {
-        query: { bool: { filter: [{ term: { site_id: siteId } }], should: [featuredNow()] } },
-        from: offset,
-        size: limit,
-        track_total_hits: SEARCH_TOTAL_LIMIT + 1,
-      },
+    const site = { term: { site_id: siteId } };
+    const [featured, rest, counted] = await this.#ask([
+      { query: { bool: { filter: [site, featuredThisWeek()] } }, size: SEARCH_RESULT_LIMIT },
+      { query: { bool: { filter: [site], must_not: [featuredThisWeek()] } }, size: offset + limit },
+      { query: { bool: { filter: [site] } }, size: 0, track_total_hits: SEARCH_TOTAL_LIMIT + 1 },
     ]);
-    return { rows: page!.hits.map((h) => h.row), total: page!.total, featured: featuredOf(page!.hits) };
+    const first = featured!.hits.slice(offset, offset + limit);
+    const skip = Math.max(0, offset - featured!.hits.length);
+    const rows = [...first, ...rest!.hits.slice(skip, skip + limit - first.length)].map((h) => h.row);
+    return { rows, total: counted!.total, featured: new Set(featured!.hits.map((h) => h.row.id)) };
   }
 
   /**
-   * The tiers in one ranked list, cut as the reference cuts them: it counts the matches of the
-   * whole listing (the `all` vector), lists featured matches first, then the name tier in full,
-   * and asks a later tier only while the page is short of that count (capped: of the page).
-   * A name or headline match need not match the whole vector (its english stemming differs from
-   * a name's), so the list and the count are two searches, made in one request.
+   * The reference's cut (postgres-engine.ts) from one request of vote-ordered searches, each
+   * stopping at the hits it needs (the index is stored most voted first): the count of whole-listing
+   * matches (to 101), the featured matches (best tier first), and each tier's best offset + limit
+   * (the name tier; the headline tier without name matches; the rest). A later tier is used only
+   * while the page is short of the count (capped: of the page), as the reference asks it.
    */
   async matching(siteId: number, text: SearchText, offset: number, limit: number): Promise<Matches> {
     if (text.flat().some((t) => t.kind === 'phrase')) return this.#sql.matching(siteId, text, offset, limit);
     const forms = await this.#words.formsOf(text.flat().map((t) => t.text));
     if (!singleLexemes(forms)) return this.#sql.matching(siteId, text, offset, limit);
     const site = { term: { site_id: siteId } };
-    const all = matchesIn('all', text, forms);
-    const tier = (field: Field, score: number) => ({ constant_score: { filter: matchesIn(field, text, forms), boost: score } });
-    const [ranked, counted] = await this.#ask([
-      {
-        query: {
-          bool: {
-            filter: [
-              site,
-              { bool: { should: [matchesIn('name', text, forms), matchesIn('lead', text, forms), all], minimum_should_match: 1 } },
-            ],
-            // A featured listing is listed only when the whole listing matches, and then first.
-            must_not: [{ bool: { filter: [featuredThisWeek()], must_not: [all] } }],
-            should: [{ dis_max: { queries: [tier('name', NAME), tier('lead', LEAD), tier('all', ALL)] } }, featuredNow()],
-          },
-        },
-        from: 0,
-        size: offset + limit,
-        track_total_hits: false,
-      },
+    const [name, lead, all] = (['name', 'lead', 'all'] as const).map((field) => matchesIn(field, text, forms));
+    const need = offset + limit;
+    const tier = (match: object, before: object[]) => ({
+      query: { bool: { filter: [site, match], must_not: [featuredThisWeek(), ...before] } },
+      size: need,
+    });
+    const byTier = { dis_max: { queries: [constant(name, 3), constant(lead, 2), constant(all, 1)] } };
+    const [counted, featuredHits, ...tiers] = await this.#ask([
       { query: { bool: { filter: [site, all] } }, size: 0, track_total_hits: SEARCH_TOTAL_LIMIT + 1 },
+      { query: { bool: { filter: [site, all, featuredThisWeek()], should: [byTier] } }, size: SEARCH_RESULT_LIMIT, byScore: true },
+      tier(name, []),
+      tier(lead, [name]),
+      tier(all, [name, lead]),
     ]);
     const total = counted!.total;
-    const hits = ranked!.hits;
-    const featured = hits.filter((h) => h.score >= FEATURED);
-    const depth = offset + limit - featured.length;
+    const featured = featuredHits!.hits;
+    const depth = need - featured.length;
     const cap = total > SEARCH_TOTAL_LIMIT ? depth : Math.min(depth, total - featured.length);
-    const rows: Hit[] = hits.filter((h) => h.score === NAME);
-    for (const score of [LEAD, ALL]) if (rows.length < cap) rows.push(...hits.filter((h) => h.score === score));
-    return { rows: [...featured, ...rows].slice(offset, offset + limit).map((h) => h.row), total, featured: featuredOf(featured) };
+    const rows: Hit[] = tiers[0]!.hits.slice(0, Math.max(0, depth));
+    for (const later of tiers.slice(1)) if (rows.length < cap) rows.push(...later.hits.slice(0, depth - rows.length));
+    return {
+      rows: [...featured, ...rows].slice(offset, offset + limit).map((h) => h.row),
+      total,
+      featured: new Set(featured.map((h) => h.row.id)),
+    };
   }
 
   correctTypos(text: SearchText): Promise<SearchText | null> {
     return this.#words.correctTypos(text);
   }
 
-  /** Searches of the alias in one request, each sorted best score, then most votes, then lower id. */
-  async #ask(searches: object[]): Promise<Array<{ hits: Hit[]; total: number }>> {
-    const body = searches.flatMap((search) => [
+  /**
+   * Searches of the alias in one request, most voted first (then the lower id; `byScore`: best
+   * score first), counting hits only where a search asks for a total.
+   */
+  async #ask(searches: Array<{ query: object; size: number; track_total_hits?: number; byScore?: boolean }>): Promise<Answer[]> {
+    const body = searches.flatMap(({ byScore, ...search }) => [
       { index: this.#alias },
-      { ...search, sort: [{ _score: 'desc' }, { votes: 'desc' }, { id: 'asc' }], _source: ['row', 'featured_weeks'] },
+      {
+        track_total_hits: false,
+        ...search,
+        sort: [...(byScore ? [{ _score: 'desc' }] : []), { votes: 'desc' }, { id: 'asc' }],
+        _source: search.size > 0 ? ['row'] : false,
+      },
     ]);
     const { body: answer } = await this.#client.msearch({ body });
-    return (answer.responses as Array<MsearchResponse>).map((r) => {
+    return (answer.responses as MsearchResponse[]).map((r) => {
       if (r.error) throw new Error(`OpenSearch refused a search: ${JSON.stringify(r.error).slice(0, 300)}`);
       const total = typeof r.hits.total === 'number' ? r.hits.total : (r.hits.total?.value ?? 0);
-      return {
-        total: Math.min(total, SEARCH_TOTAL_LIMIT + 1),
-        hits: r.hits.hits.map((h) => ({ score: h._score ?? 0, row: h._source.row, featuredWeeks: h._source.featured_weeks })),
-      };
+      return { total: Math.min(total, SEARCH_TOTAL_LIMIT + 1), hits: r.hits.hits.map((h) => ({ row: h._source.row })) };
     });
   }
 }
 
 interface MsearchResponse {
   error?: unknown;
-  hits: {
-    total?: number | { value: number };
-    hits: Array<{ _score: number | null; _source: Pick<ListingDocument, 'row' | 'featured_weeks'> }>;
-  };
+  hits: { total?: number | { value: number }; hits: Array<{ _source: Pick<ListingDocument, 'row'> }> };
 }
 
 interface Hit {
-  score: number;
   row: ListingDocument['row'];
-  featuredWeeks: string[];
 }
 
-/** Scores: featured listings get FEATURED more; the best tier a listing matches in gives NAME, LEAD or ALL. */
-const [FEATURED, NAME, LEAD, ALL] = [10, 3, 2, 1];
-
-/** Ids of the hits featured this week. */
-function featuredOf(hits: Hit[]): Set<number> {
-  const week = isoWeekStart(new Date());
-  return new Set(hits.filter((h) => h.featuredWeeks.includes(week)).map((h) => h.row.id));
+interface Answer {
+  hits: Hit[];
+  total: number;
 }
 
 type Field = 'name' | 'lead' | 'all';
@@ -153,9 +153,8 @@ function featuredThisWeek() {
   return { term: { featured_weeks: isoWeekStart(new Date()) } };
 }
 
-/** FEATURED more for listings featured this week, which puts them first. */
-function featuredNow() {
-  return { constant_score: { filter: featuredThisWeek(), boost: FEATURED } };
+function constant(filter: object, boost: number) {
+  return { constant_score: { filter, boost } };
 }
 
 /**

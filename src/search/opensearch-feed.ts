@@ -2,7 +2,7 @@ import type { Client } from '@opensearch-project/opensearch';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import type { Db } from '../db/knex.ts';
-import { CHANGES_CHANNEL } from '../db/notify.ts';
+import { announceChange, CHANGES_CHANNEL } from '../db/notify.ts';
 import { aliasTarget, createListingIndex, listingDocuments, liveDocuments, moveAlias, writeDocuments } from './opensearch-index.ts';
 
 /**
@@ -48,6 +48,8 @@ export class OpenSearchFeed {
     if (ids.length > 0) {
       await writeDocuments(this.#client, feed.index_name, ids, await listingDocuments(this.#db, ids), version);
       await this.#client.indices.refresh({ index: feed.index_name });
+      // Api processes drop the answers they kept from before these writes.
+      await announceChange(this.#db, { site: null, what: 'search' });
     }
     const keep = [...applied, ...fresh].filter((c) => BigInt(c.split(':')[0]!) >= xmin);
     const saved = await this.#db('search_feeds')

@@ -57,7 +57,14 @@ export async function createListingIndex(client: Client, alias: string, now = ne
   await client.indices.create({
     index: name,
     body: {
-      settings: { number_of_shards: 1, number_of_replicas: 0, refresh_interval: '1s' },
+      settings: {
+        number_of_shards: 1,
+        number_of_replicas: 0,
+        refresh_interval: '1s',
+        // Stored most voted first: a search sorted so stops after the hits it needs (as the
+        // reference walks its vote index) instead of visiting every match.
+        sort: { field: ['votes', 'id'], order: ['desc', 'asc'] },
+      },
       mappings: MAPPINGS,
     },
   });

@@ -27,7 +27,7 @@ export function testOpenSearch(db: Db, testFile: string, suffix = ''): TestOpenS
   const client = openSearchClient({ url: testOpenSearchUrl() });
   const alias = `${namespaceFor(testFile)}${suffix}`;
   const feed = new OpenSearchFeed(db, client, alias);
-  const engine = new OpenSearchSearch(db, client, alias);
+  const engine = new OpenSearchSearch(db, client, { alias, cacheTtlMs: 0 });
   const fed: SearchEngine = {
     search: async (query) => {
       await feed.round();
