@@ -152,7 +152,8 @@ async function startRoles(services: Services, endpoints: Endpoints, roles: { api
     const started = Date.now();
     services.search.ready().then(
       () => services.log.info({ engine: services.config.search.engine, ms: Date.now() - started }, 'search ready'),
-      (error: unknown) => services.log.error({ err: error, engine: services.config.search.engine }, 'search not ready: answering from PostgreSQL'),
+      (error: unknown) =>
+        services.log.error({ err: error, engine: services.config.search.engine }, 'search not ready: answering from PostgreSQL'),
     );
     const app = createApp(services, operations);
     const server = createHttpServer(app.callback());

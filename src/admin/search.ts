@@ -8,7 +8,10 @@ export const SEARCH_USAGE = `  npm run admin -- search:reindex   (SEARCH_ENGINE=
 export async function searchReindex(services: Pick<Services, 'db' | 'config' | 'log'>): Promise<string> {
   const settings = services.config.search;
   if (settings.engine !== 'opensearch') {
-    throw badRequest('usage', `search:reindex builds the OpenSearch index; SEARCH_ENGINE is ${settings.engine}, which reads PostgreSQL itself.`);
+    throw badRequest(
+      'usage',
+      `search:reindex builds the OpenSearch index; SEARCH_ENGINE is ${settings.engine}, which reads PostgreSQL itself.`,
+    );
   }
   const started = Date.now();
   const { index, documents } = await openSearchFeed(services.db, settings).reindex(services.log);

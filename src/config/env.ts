@@ -77,8 +77,14 @@ export const EnvSchema = z.object({
     .string()
     .url()
     .optional()
-    .describe('The OpenSearch of SEARCH_ENGINE=opensearch (http://host:9200). Unset: `npm start` runs a node of its own on OPENSEARCH_PORT.'),
-  OPENSEARCH_PORT: z.coerce.number().int().default(9200).describe('Port of the OpenSearch node `npm start` runs when OPENSEARCH_URL is unset.'),
+    .describe(
+      'The OpenSearch of SEARCH_ENGINE=opensearch (http://host:9200). Unset: `npm start` runs a node of its own on OPENSEARCH_PORT.',
+    ),
+  OPENSEARCH_PORT: z.coerce
+    .number()
+    .int()
+    .default(9200)
+    .describe('Port of the OpenSearch node `npm start` runs when OPENSEARCH_URL is unset.'),
   OPENSEARCH_INDEX: z
     .string()
     .regex(/^[a-z][a-z0-9_-]{0,60}$/)

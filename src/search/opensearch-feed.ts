@@ -93,7 +93,7 @@ export class OpenSearchFeed {
     // The first index is searched at once; a later one once the feed has caught it up.
     if (!(await aliasTarget(this.#client, this.#alias))) await moveAlias(this.#client, this.#alias, index);
     await this.#db('search_feeds')
-      .insert({ name: this.#alias, index_name: index, from_xid: xmin, applied: [], round: String(version) })
+      .insert({ name: this.#alias, index_name: index, from_xid: xmin, applied: [], round: version })
       .onConflict('name')
       .merge({ index_name: index, from_xid: xmin, applied: [], fed_at: this.#db.fn.now() });
     return { index, documents };

@@ -1,5 +1,4 @@
 import type { Db } from '../db/knex.ts';
-import type { PublicListingRow } from './results.ts';
 import { nearestKnownWords, typoCandidates, withFixes, type SearchText } from './text.ts';
 
 /** A typed word as PostgreSQL's text search configurations turn it into lexemes. */

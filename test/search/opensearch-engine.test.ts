@@ -106,7 +106,13 @@ test.serial('a reindex builds a new index while the old one answers, then the al
   t.truthy(first);
   const { index, documents } = await os.feed.reindex();
   t.not(index, first);
-  t.is(documents, await db('listings').where({ status: 'live' }).count<{ count: string }[]>('* as count').then((r) => Number(r[0]!.count)));
+  t.is(
+    documents,
+    await db('listings')
+      .where({ status: 'live' })
+      .count<{ count: string }[]>('* as count')
+      .then((r) => Number(r[0]!.count)),
+  );
   // Searches still read the old index, and a change made now reaches the new one.
   t.is(await aliasTarget(os.client, os.alias), first);
   await seedListings(db, 1, 'moved');
@@ -128,13 +134,7 @@ test.serial('one worker feeds at a time, and another takes over when it stops', 
   const b = runSearchFeed(os.feed, { databaseUrl, log, lockRetryMs: 100 });
   try {
     const holders = async () =>
-      Number(
-        (
-          await db.raw(
-            `SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND granted AND objid = 1936876392`,
-          )
-        ).rows[0].n,
-      );
+      Number((await db.raw(`SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND granted AND objid = 1936876392`)).rows[0].n);
     await eventually('a feeder holds the lock', async () => (await holders()) === 1);
     await seedListings(db, 1, 'worker');
     const [id] = await db('listings').where({ slug: 'worker-1' }).pluck('id');

@@ -164,8 +164,8 @@ export interface SearchFeedTableRow {
   from_xid: string;
   /** `xid:listing` of the changes at or after from_xid already applied. */
   applied: string[];
-  /** bigint, as a string: the external version of the documents the last round wrote. */
-  round: string;
+  /** The round last claimed: the external version of the documents it wrote. */
+  round: number;
   fed_at: Date;
 }
 
