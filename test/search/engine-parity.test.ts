@@ -110,3 +110,18 @@ test.serial('a listing is found at once after it is written, and gone at once af
     .update({ status: 'removed' as ListingStatus });
   t.deepEqual(await search('wibble'), []);
 });
+
+test.serial('a memory engine answers from PostgreSQL until its index has loaded, then from the index', async (t) => {
+  const db = env.services.db;
+  const site = (await db('sites').orderBy('id').first('id'))!.id as number;
+  const starting = new MemorySearch(db);
+  const query = { siteId: site, siteKey: 'main', baseUrl: '', q: 'cloud', page: 1, perPage: 20 };
+  // Asked before anything loaded: the search starts the load and does not wait for it.
+  const answering = starting.search(query);
+  t.is(starting.size, 0);
+  const first = await answering;
+  t.deepEqual(first, await postgres.search(query));
+  await starting.ready();
+  t.true(starting.size > 0);
+  t.deepEqual(await starting.search(query), first);
+});

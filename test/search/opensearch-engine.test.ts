@@ -6,7 +6,8 @@ import { aliasTarget, listingDocuments, openSearchClient, writeDocuments } from 
 import { PostgresSearch } from '../../src/search/postgres-engine.ts';
 import { startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { eventually } from '../helpers/eventually.ts';
-import { testOpenSearch, type TestOpenSearch } from '../helpers/opensearch.ts';
+import { adminInProcess } from '../helpers/admin.ts';
+import { testOpenSearch, testOpenSearchUrl, type TestOpenSearch } from '../helpers/opensearch.ts';
 import { featureListing } from '../helpers/orders.ts';
 import { differences, seedListings } from '../helpers/search-parity.ts';
 
@@ -147,4 +148,23 @@ test.serial('one worker feeds at a time, and another takes over when it stops', 
   } finally {
     await Promise.all([a.stop(), b.stop()]);
   }
+});
+
+test.serial('search:reindex builds a new index on the OpenSearch engine, and says why not on another', async (t) => {
+  const refused = await adminInProcess(env, 'search:reindex');
+  t.is(refused.code, 1);
+  t.regex(refused.stderr, /SEARCH_ENGINE is memory/);
+  const search = env.services.config.search;
+  const config = {
+    ...env.services.config,
+    search: { ...search, engine: 'opensearch' as const, openSearch: { ...search.openSearch, url: testOpenSearchUrl(), alias: os.alias } },
+  };
+  const before = await aliasTarget(os.client, os.alias);
+  const built = await adminInProcess({ services: { ...env.services, config } }, 'search:reindex');
+  t.is(built.code, 0, built.stderr);
+  t.regex(built.stdout, new RegExp(`built ${os.alias}-\\d+ with \\d+ listings`));
+  await os.feed.round();
+  const after = await aliasTarget(os.client, os.alias);
+  t.not(after, before);
+  t.true(built.stdout.includes(after!));
 });
