@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { StartupError } from './startup-error.ts';
+import { stopChild } from './stop-child.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -68,16 +69,4 @@ async function waitForCluster(url: string, child: ChildProcess, timeoutMs = 120_
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error(`OpenSearch did not answer on ${url} within ${timeoutMs} ms`);
-}
-
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
 }

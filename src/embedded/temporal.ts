@@ -6,6 +6,7 @@ import { temporalClientSdk } from '../temporal/client-sdk.ts';
 import { recordServer, stopIfOrphaned } from './orphans.ts';
 import { SEARCH_ATTRIBUTES } from '../workflows/contracts/search-attributes.ts';
 import { StartupError } from './startup-error.ts';
+import { stopChild } from './stop-child.ts';
 
 const execFileAsync = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -102,16 +103,4 @@ async function waitForFrontend(address: string, child: ChildProcess, timeoutMs =
     }
   }
   throw new Error(`temporal dev server did not answer on ${address} within ${timeoutMs} ms`);
-}
-
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
 }

@@ -4,6 +4,7 @@ import type { SearchEngine, SearchPage, SearchQuery } from '../domain/listings/s
 import { isoWeekStart } from '../workflows/contracts/weeks.ts';
 import type { IndexedListing, IndexMatches, IndexQuery, SearchLimits } from './index-types.ts';
 import { SearchIndex } from './memory-index.ts';
+import { pruneChanges, PRUNE_EVERY_MS, STALE_AFTER_MS } from './change-log.ts';
 import { PostgresSearch } from './postgres-engine.ts';
 import { normalised, run, SEARCH_TOTAL_LIMIT, type Finder, type Matches, type PublicListingRow } from './results.ts';
 import type { SearchText } from './text.ts';
@@ -109,7 +110,7 @@ export class MemorySearch implements SearchEngine, Finder {
   async sync(): Promise<void> {
     await this.load();
     // Changes are kept an hour: an index that has not looked for longer starts again.
-    if (Date.now() - this.#lastLook > RELOAD_AFTER_MS) {
+    if (Date.now() - this.#lastLook > STALE_AFTER_MS) {
       this.#loaded = null;
       await this.load();
     }
@@ -277,7 +278,7 @@ export class MemorySearch implements SearchEngine, Finder {
     this.#lastLook = Date.now();
     if (this.#lastLook - this.#lastPrune > PRUNE_EVERY_MS) {
       this.#lastPrune = this.#lastLook;
-      await this.#db.raw(`DELETE FROM search_changes WHERE at < now() - interval '${KEEP_CHANGES_MS} milliseconds'`);
+      await pruneChanges(this.#db);
     }
   }
 
@@ -333,7 +334,4 @@ const LOAD_BATCH = 20_000;
 /** About 1 KB each. */
 const MAX_ROWS = 50_000;
 const MAX_ANSWERS = 1_000;
-const KEEP_CHANGES_MS = 60 * 60_000;
-const RELOAD_AFTER_MS = KEEP_CHANGES_MS / 2;
-const PRUNE_EVERY_MS = 5 * 60_000;
 const IDLE_LOOK_MS = 60_000;

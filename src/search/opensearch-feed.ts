@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import type { Db } from '../db/knex.ts';
 import { announceChange, CHANGES_CHANNEL } from '../db/notify.ts';
+import { pruneChanges, PRUNE_EVERY_MS, STALE_AFTER_MS } from './change-log.ts';
 import { aliasTarget, createListingIndex, listingDocuments, liveDocuments, moveAlias, writeDocuments } from './opensearch-index.ts';
 
 /**
@@ -100,8 +101,8 @@ export class OpenSearchFeed {
   }
 
   /** Deletes changes older than any feed or api process still reads (an hour). */
-  async prune(): Promise<void> {
-    await this.#db.raw(`DELETE FROM search_changes WHERE at < now() - interval '${KEEP_CHANGES_MS} milliseconds'`);
+  prune(): Promise<void> {
+    return pruneChanges(this.#db);
   }
 
   async #claimRound(): Promise<number> {
@@ -194,6 +195,3 @@ const FEED_LOCK = 0x73726368;
 const REINDEX_BATCH = 5_000;
 const IDLE_ROUND_MS = 1_000;
 const LOCK_RETRY_MS = 5_000;
-const KEEP_CHANGES_MS = 60 * 60_000;
-const STALE_AFTER_MS = KEEP_CHANGES_MS / 2;
-const PRUNE_EVERY_MS = 5 * 60_000;
