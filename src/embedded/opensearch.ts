@@ -2,6 +2,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { recordServer, stopIfOrphaned } from './orphans.ts';
 import { StartupError } from './startup-error.ts';
 import { stopChild } from './stop-child.ts';
 
@@ -13,6 +14,8 @@ export interface OpenSearchNodeOptions {
   port: number;
   /** The JVM's heap, e.g. `512m` (OPENSEARCH_HEAP). */
   heap?: string;
+  /** Record the node beside its data, so that a later start stops it when this process was killed (npm start). */
+  durable?: boolean;
   onLog?: (line: string) => void;
 }
 
@@ -29,6 +32,13 @@ export async function openSearchLauncher(): Promise<string> {
   return stdout.trim().split('\n').at(-1)!;
 }
 
+const recordFile = (dir: string) => path.join(dir, 'node.pid.json');
+
+/** Stops the node of this data directory that a killed start left running (it holds the port and the data); its pid, or null. */
+export function stopOrphanedOpenSearch(dir: string): Promise<number | null> {
+  return stopIfOrphaned(recordFile(dir), 20_000);
+}
+
 /** Starts one OpenSearch node on 127.0.0.1 and waits until it answers and its cluster is usable. */
 export async function startOpenSearchNode(options: OpenSearchNodeOptions): Promise<RunningOpenSearch> {
   const launcher = await openSearchLauncher();
@@ -41,13 +51,26 @@ export async function startOpenSearchNode(options: OpenSearchNodeOptions): Promi
   child.stdout!.on('data', (c: Buffer) => onLog(c.toString()));
   child.stderr!.on('data', (c: Buffer) => onLog(c.toString()));
   const url = `http://127.0.0.1:${options.port}`;
+  // Recorded at once: a start killed while the node comes up leaves it running as well.
+  const forget =
+    options.durable && child.pid
+      ? await recordServer(recordFile(options.dir), { pid: child.pid, mark: options.dir, signal: 'SIGTERM' })
+      : null;
   try {
     await waitForCluster(url, child);
   } catch (error) {
     await stopChild(child);
+    await forget?.();
     throw error;
   }
-  return { url, pid: child.pid!, stop: () => stopChild(child) };
+  return {
+    url,
+    pid: child.pid!,
+    stop: async () => {
+      await stopChild(child, 20_000);
+      await forget?.();
+    },
+  };
 }
 
 async function waitForCluster(url: string, child: ChildProcess, timeoutMs = 120_000): Promise<void> {

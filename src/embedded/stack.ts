@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
 import type { Endpoints } from '../services.ts';
-import { startOpenSearchNode } from './opensearch.ts';
+import { startOpenSearchNode, stopOrphanedOpenSearch } from './opensearch.ts';
 import { startEmbeddedPostgres, stopOrphanedPostgres } from './postgres.ts';
 import { assertPortsFree, type PortNeed } from './startup-error.ts';
 import { startTemporalDevServer, stopOrphanedTemporal } from './temporal.ts';
@@ -58,7 +58,8 @@ export async function startEmbeddedStack(config: Config, log: Logger): Promise<E
     if (config.search.engine === 'opensearch' && config.search.openSearch.embedded) {
       log.info('starting an OpenSearch node (built once from Maven Central by opensearch/node.sh)');
       const node = await startOpenSearchNode({
-        dir: path.join(config.dataDir, 'opensearch'),
+        dir: openSearchDir(config),
+        durable: true,
         port: config.search.openSearch.port,
         onLog: (line) => log.debug({ component: 'opensearch' }, line.trim()),
       });
@@ -72,6 +73,7 @@ export async function startEmbeddedStack(config: Config, log: Logger): Promise<E
 }
 
 const postgresDir = (config: Config) => path.join(config.dataDir, 'postgres');
+const openSearchDir = (config: Config) => path.join(config.dataDir, 'opensearch');
 const temporalDbFile = (config: Config) => path.join(config.dataDir, 'temporal', 'dev-server.db');
 
 /**
@@ -79,12 +81,15 @@ const temporalDbFile = (config: Config) => path.join(config.dataDir, 'temporal',
  * directory are stopped first: they hold the ports and the data this start needs.
  */
 async function stopOrphans(config: Config, log: Logger): Promise<void> {
-  const [pg, temporal] = await Promise.all([
+  const embeddedSearch = config.search.engine === 'opensearch' && config.search.openSearch.embedded;
+  const [pg, temporal, search] = await Promise.all([
     config.databaseUrl ? null : stopOrphanedPostgres(postgresDir(config)),
     config.temporal.address ? null : stopOrphanedTemporal(temporalDbFile(config)),
+    embeddedSearch ? stopOrphanedOpenSearch(openSearchDir(config)) : null,
   ]);
   if (pg) log.warn({ pid: pg }, 'stopped the embedded PostgreSQL a killed start left running');
   if (temporal) log.warn({ pid: temporal }, 'stopped the Temporal dev server a killed start left running');
+  if (search) log.warn({ pid: search }, 'stopped the OpenSearch node a killed start left running');
 }
 
 /** The ports `npm start` listens on, each with the setting that moves it. */
