@@ -3,6 +3,7 @@ import test from 'ava';
 import pino from 'pino';
 import { OpenSearchFeed, runSearchFeed } from '../../src/search/opensearch-feed.ts';
 import { aliasTarget, listingDocuments, openSearchClient, writeDocuments } from '../../src/search/opensearch-index.ts';
+import { OpenSearchSearch } from '../../src/search/opensearch-engine.ts';
 import { PostgresSearch } from '../../src/search/postgres-engine.ts';
 import { startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { eventually } from '../helpers/eventually.ts';
@@ -51,6 +52,7 @@ test.serial('OpenSearch gives the answers PostgreSQL gives, before and after lis
   t.deepEqual(await differences(os.engine, postgres, site), [], 'OpenSearch answered differently after the changes');
   const makers = (await db('sites').orderBy('id').offset(1).first('id'))!.id as number;
   t.deepEqual(await differences(os.engine, postgres, makers), [], 'OpenSearch answered differently on the second site');
+  t.is(os.engine.answeredByPostgres, 0, 'every answer came from OpenSearch');
   // Nothing changed: a round writes nothing.
   t.is(await os.feed.round(), 0);
 });
@@ -167,4 +169,15 @@ test.serial('search:reindex builds a new index on the OpenSearch engine, and say
   const after = await aliasTarget(os.client, os.alias);
   t.not(after, before);
   t.true(built.stdout.includes(after!));
+});
+
+test.serial('a search answers from PostgreSQL while OpenSearch cannot: no index yet, or no node', async (t) => {
+  const db = env.services.db;
+  const query = { siteId: site, siteKey: 'main', baseUrl: '', q: 'cloud', page: 1, perPage: 20 };
+  const expected = await postgres.search(query);
+  const unbuilt = new OpenSearchSearch(db, os.client, { alias: `${os.alias}-never-built`, cacheTtlMs: 0 });
+  t.deepEqual(await unbuilt.search(query), expected);
+  t.is(unbuilt.answeredByPostgres, 1);
+  const down = new OpenSearchSearch(db, openSearchClient({ url: 'http://127.0.0.1:9' }), { alias: os.alias, cacheTtlMs: 0 });
+  t.deepEqual(await down.search(query), expected);
 });

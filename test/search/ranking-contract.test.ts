@@ -8,7 +8,7 @@ import { PostgresSearch } from '../../src/search/postgres-engine.ts';
 import { startTestEnv, type TestEnv } from '../helpers/env.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
 import { featureListing } from '../helpers/orders.ts';
-import { testOpenSearch } from '../helpers/opensearch.ts';
+import { testOpenSearch, type TestOpenSearch } from '../helpers/opensearch.ts';
 
 // The ranking rules of search_listings as requirements, each stated once and run against every
 // engine. The parity test (engine-parity.test.ts) shows the engines agree; this shows what they
@@ -16,20 +16,23 @@ import { testOpenSearch } from '../helpers/opensearch.ts';
 let env: TestEnv;
 let engines: Array<[string, SearchEngine]>;
 let siteId: number;
+let openSearch: TestOpenSearch;
 test.before(async () => {
   env = await startTestEnv(import.meta.url);
   const db = env.services.db;
   const memory = new MemorySearch(db);
-  const openSearch = testOpenSearch(db, import.meta.url).fed;
-  await Promise.all([memory.ready(), openSearch.ready()]);
+  openSearch = testOpenSearch(db, import.meta.url);
+  await Promise.all([memory.ready(), openSearch.fed.ready()]);
   engines = [
     ['memory', memory],
     ['postgres', new PostgresSearch(db, { cacheTtlMs: 0 })],
-    ['opensearch', openSearch],
+    ['opensearch', openSearch.fed],
   ];
   siteId = (await db('sites').where({ key: 'main' }).first('id'))!.id;
 });
 test.after.always(() => env?.close());
+// Every answer of the OpenSearch engine came from OpenSearch, not from its PostgreSQL fallback.
+test.after('OpenSearch answered every search itself', (t) => t.is(openSearch.engine.answeredByPostgres, 0));
 
 type Query = { q?: string; page?: number; perPage?: number };
 
