@@ -45,3 +45,8 @@ export async function seriousViolations(page: Page): Promise<string[]> {
       .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   });
 }
+
+/** Asserts the page has no serious or critical axe finding; `label` names it (default: its path). */
+export async function axeClean(t: { deepEqual: (a: unknown, b: unknown, m?: string) => void }, page: Page, label?: string): Promise<void> {
+  t.deepEqual(await seriousViolations(page), [], `axe on ${label ?? new URL(page.url()).pathname}`);
+}

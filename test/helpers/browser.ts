@@ -46,3 +46,6 @@ export async function signInOnPage(page: Page, email: string, password: string):
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL(/\/account$/);
 }
+
+/** Whether the page fits the window's width (no sideways scrolling, e.g. at 390 px). */
+export const fitsWidth = (page: Page): Promise<boolean> => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);

@@ -2,7 +2,7 @@ import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { createVerifiedUser } from '../../src/auth/accounts.ts';
 import { seriousViolations } from '../helpers/axe.ts';
-import { signInOnPage, startBrowserTestEnv } from '../helpers/browser.ts';
+import { fitsWidth, signInOnPage, startBrowserTestEnv } from '../helpers/browser.ts';
 import type { TestEnv } from '../helpers/env.ts';
 
 // /account's sessions, password and export sections, and /account/delete, in Chromium at a
@@ -25,8 +25,6 @@ async function phone(t: { teardown(f: () => Promise<void>): void }): Promise<Pag
   return page;
 }
 
-const fits = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
-
 test('/account lists this session by device, refuses a wrong current password in words, fits 390 px and passes axe', async (t) => {
   const email = `phone-${Date.now()}@example.com`;
   await createVerifiedUser(db(), email, PASSWORD);
@@ -34,7 +32,7 @@ test('/account lists this session by device, refuses a wrong current password in
   await signInOnPage(page, email, PASSWORD);
   const sessions = page.locator('section[aria-labelledby="sessions"]');
   t.regex((await sessions.textContent()) ?? '', /\(this session\)/);
-  t.true(await fits(page), '/account fits');
+  t.true(await fitsWidth(page), '/account fits');
   t.deepEqual(await seriousViolations(page), [], 'axe on /account');
 
   const password = page.locator('section[aria-labelledby="password"]');
@@ -57,7 +55,7 @@ test('/account/delete asks for the password, refuses a wrong one in words, then 
   await signInOnPage(page, email, PASSWORD);
   await page.getByRole('link', { name: 'Delete your account' }).click();
   t.is(await page.locator('h1').textContent(), 'Delete your account');
-  t.true(await fits(page), '/account/delete fits');
+  t.true(await fitsWidth(page), '/account/delete fits');
   t.deepEqual(await seriousViolations(page), [], 'axe on /account/delete');
 
   await page.getByLabel('Your current password').fill('wrong password here');

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import test from 'ava';
 import { consolePerson, STAFF_PASSWORD, verifyFactor } from '../helpers/staff-cast.ts';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { createApiKey } from '../../src/auth/api-keys.ts';
 import type { StaffRole } from '../../src/domain/staff/roles.ts';
 import { ManualClock } from '../../src/domain/time/clock.ts';
-import { seriousViolations } from '../helpers/axe.ts';
-import { signInOnPage, startBrowserTestEnv } from '../helpers/browser.ts';
+import { axeClean } from '../helpers/axe.ts';
+import { fitsWidth, signInOnPage, startBrowserTestEnv } from '../helpers/browser.ts';
 import { api, type TestEnv } from '../helpers/env.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
 import { WebClient } from '../helpers/web.ts';
@@ -42,12 +42,6 @@ async function pendingClaim() {
   if (made.status !== 201) throw new Error(JSON.stringify(made.body));
   return { id: made.body.id as number, listing, claimant };
 }
-
-async function axeClean(t: { deepEqual: (a: unknown, b: unknown, m?: string) => void }, page: Page) {
-  t.deepEqual(await seriousViolations(page), [], `axe on ${new URL(page.url()).pathname}`);
-}
-
-const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
 for (const [label, viewport] of [
   ['1280 px', { width: 1280, height: 800 }],

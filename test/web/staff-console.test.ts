@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import test from 'ava';
 import { consolePerson, STAFF_PASSWORD, verifyFactor } from '../helpers/staff-cast.ts';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import type { StaffRole } from '../../src/domain/staff/roles.ts';
 import { ManualClock } from '../../src/domain/time/clock.ts';
 import { isoWeekStart } from '../../src/workflows/contracts/weeks.ts';
-import { seriousViolations } from '../helpers/axe.ts';
-import { signInOnPage, startBrowserTestEnv } from '../helpers/browser.ts';
+import { axeClean } from '../helpers/axe.ts';
+import { fitsWidth, signInOnPage, startBrowserTestEnv } from '../helpers/browser.ts';
 import type { TestEnv } from '../helpers/env.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
 import { paidOrder } from '../helpers/orders.ts';
@@ -47,12 +47,6 @@ async function paidFeaturedOrder() {
   const email = (await db()('users').where({ id: buyer.userId }).first('email'))!.email as string;
   return { number, listing, email };
 }
-
-async function axeClean(t: { deepEqual: (a: unknown, b: unknown, m?: string) => void }, page: Page) {
-  t.deepEqual(await seriousViolations(page), [], `axe on ${new URL(page.url()).pathname}`);
-}
-
-const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
 for (const [label, viewport] of [
   ['1280 px', { width: 1280, height: 800 }],

@@ -1,11 +1,11 @@
 import test from 'ava';
 import { consolePerson, STAFF_PASSWORD, verifyFactor } from '../helpers/staff-cast.ts';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import type { StaffRole } from '../../src/domain/staff/roles.ts';
 import { ManualClock } from '../../src/domain/time/clock.ts';
 import { isoWeekStart } from '../../src/workflows/contracts/weeks.ts';
-import { seriousViolations } from '../helpers/axe.ts';
-import { signInOnPage, startBrowserTestEnv } from '../helpers/browser.ts';
+import { axeClean } from '../helpers/axe.ts';
+import { fitsWidth, signInOnPage, startBrowserTestEnv } from '../helpers/browser.ts';
 import type { TestEnv } from '../helpers/env.ts';
 import { stuckOrder, waitForOrder } from '../helpers/orders.ts';
 import { WebClient } from '../helpers/web.ts';
@@ -29,11 +29,6 @@ const db = () => env.services.db;
 const person = (roles: StaffRole[]) => consolePerson(env, clock, roles);
 const withFactor = (userId: number) => verifyFactor(env, clock, userId);
 const PASSWORD = STAFF_PASSWORD;
-
-async function axeClean(t: { deepEqual: (a: unknown, b: unknown, m?: string) => void }, page: Page) {
-  t.deepEqual(await seriousViolations(page), [], `axe on ${new URL(page.url()).pathname}`);
-}
-const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
 for (const [label, viewport] of [
   ['1280 px', { width: 1280, height: 800 }],

@@ -5,8 +5,8 @@ import type { Browser, Page } from 'playwright-core';
 import { createApiKey } from '../../src/auth/api-keys.ts';
 import type { StaffRole } from '../../src/domain/staff/roles.ts';
 import { ManualClock } from '../../src/domain/time/clock.ts';
-import { seriousViolations } from '../helpers/axe.ts';
-import { signInOnPage, startBrowserTestEnv } from '../helpers/browser.ts';
+import { axeClean } from '../helpers/axe.ts';
+import { fitsWidth, signInOnPage, startBrowserTestEnv } from '../helpers/browser.ts';
 import { api, type TestEnv } from '../helpers/env.ts';
 import { insertLiveListing } from '../helpers/listings.ts';
 
@@ -32,12 +32,6 @@ async function signedInWithFactor(page: Page, who: { userId: number; email: stri
   await signInOnPage(page, who.email, PASSWORD);
   await verifyFactor(env, clock, who.userId);
 }
-
-async function axeClean(t: { deepEqual: (a: unknown, b: unknown, m?: string) => void }, page: Page, when: string) {
-  t.deepEqual(await seriousViolations(page), [], `axe on /staff/moderation ${when}`);
-}
-
-const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
 for (const [label, viewport] of [
   ['1280 px', { width: 1280, height: 800 }],
@@ -70,13 +64,13 @@ for (const [label, viewport] of [
     t.true((await headline.locator('[data-before] del').count()) > 0 && (await headline.locator('[data-after] ins').count()) > 0);
     t.true(await page.getByRole('heading', { name: 'Reports and held comments' }).isVisible());
     t.true(await fitsWidth(page), 'the page fits the screen');
-    await axeClean(t, page, 'with edits');
+    await axeClean(t, page, '/staff/moderation with edits');
 
     await article.getByRole('button', { name: /Revert this edit/ }).click();
     await page.waitForURL(/reverted=/);
     t.regex(await page.locator('main').innerText(), new RegExp(`Edit ${spam} is reverted`));
     t.is((await db()('listings').where({ id }).first('headline'))!.headline, 'Honest tools for teams');
-    await axeClean(t, page, 'after a revert');
+    await axeClean(t, page, '/staff/moderation after a revert');
 
     // The same edit again: the revert changed its field since, and the page says which edit did.
     await page
@@ -84,7 +78,7 @@ for (const [label, viewport] of [
       .getByRole('button', { name: /Revert this edit/ })
       .click();
     t.regex(await page.getByRole('alert').innerText(), /cannot be reverted: a later edit changed the same fields: edit \d+ \(headline\)/);
-    await axeClean(t, page, 'with a refusal');
+    await axeClean(t, page, '/staff/moderation with a refusal');
 
     await page.goto(`/staff/moderation?q=${encodeURIComponent(name)}`);
     const row = page.locator('table[data-listings="found"] tr[data-listing]');
@@ -94,7 +88,7 @@ for (const [label, viewport] of [
     const unlisted = page.locator('table[data-listings="unlisted"] tr[data-listing]').filter({ hasText: name });
     t.is(await unlisted.locator('[data-unlisted-reason]').innerText(), 'Sells fake medicine.');
     t.true(await fitsWidth(page), 'the page fits the screen with a listing');
-    await axeClean(t, page, 'with an unlisted listing');
+    await axeClean(t, page, '/staff/moderation with an unlisted listing');
     const slug = (await db()('listings').where({ id }).first('slug'))!.slug;
     t.is((await fetch(`${env.baseUrl}/listings/${slug}`)).status, 404);
     await context.close();
