@@ -36,6 +36,8 @@ async function main() {
     const env = { LOG_LEVEL: 'silent', PORT: '0', TEMPORAL_ADDRESS: '127.0.0.1:1', DATA_DIR: database.dataDir } as const;
     const services = createServices(loadConfig(env), { databaseUrl: database.databaseUrl, temporalAddress: '127.0.0.1:1' });
     const db = services.db;
+    // As in `npm start`: change notices let the process keep signed-in people's state.
+    services.listenForChanges();
     // Every listing in one or two categories, week votes as its votes (the seed leaves them 0).
     await db.raw(
       `UPDATE listings SET categories = ARRAY[(?::text[])[1 + id % ?], (?::text[])[1 + (id / 7) % ?]], week_votes = votes WHERE slug LIKE 'bench-%'`,

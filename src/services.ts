@@ -28,6 +28,9 @@ import { createBillboardCache } from './domain/orders/placements.ts';
 import { createLeaderboardCache } from './domain/ranking/leaderboard.ts';
 import { createSitesCache } from './domain/sites/sites.ts';
 import { forgetChanged, VisitorPageCache } from './web/visitor-page-cache.ts';
+import { PeopleCache } from './cache/people-cache.ts';
+import type { SessionRow } from './auth/sessions.ts';
+import type { PersonState } from './operations/read-models/person-state.ts';
 
 /** Long-lived handles of one process, created once and passed down. */
 export interface Services {
@@ -125,7 +128,11 @@ export function createServices(config: Config, endpoints: Endpoints, log = creat
         databaseUrl: endpoints.databaseUrl,
         log,
         onNotice: (notice) => forgetNoticed(caches, search, notice),
-        onListening: () => forgetNoticed(caches, search, null),
+        onListening: () => {
+          forgetNoticed(caches, search, null);
+          trustPeople(caches, true);
+        },
+        onLost: () => trustPeople(caches, false),
       }));
     },
     async close() {
@@ -146,6 +153,12 @@ export function createServices(config: Config, endpoints: Endpoints, log = creat
  */
 export function createCaches(config: Pick<Config, 'cache'>) {
   return {
+    /**
+     * Signed-in people's sessions and own state (PEOPLE_KEPT), used only while change notices
+     * arrive (listenForChanges), each person's forgotten at any write to it.
+     */
+    sessions: new PeopleCache<string, SessionRow>(config.cache.peopleKept),
+    people: new PeopleCache<number, PersonState>(config.cache.peopleKept),
     sites: createSitesCache(),
     /** What a quote reads through (list_products shares the product list). */
     catalog: {
@@ -192,11 +205,22 @@ export function forgetNoticed(caches: Caches, search: SearchEngine, notice: Chan
       return caches.apiKeys.clear();
     case 'search':
       return search.changed?.();
+    case 'person':
+      caches.sessions.forget(notice.user);
+      return caches.people.forget(notice.user);
   }
+}
+
+/** People's entries are trusted only while notices arrive: kept across no gap in them. */
+function trustPeople(caches: Caches, trusted: boolean): void {
+  caches.sessions.trust(trusted);
+  caches.people.trust(trusted);
 }
 
 function forgetEverything(caches: Caches, search: SearchEngine): void {
   search.changed?.();
+  caches.sessions.forget();
+  caches.people.forget();
   caches.visitorPages.forget();
   for (const cache of [caches.sites, caches.leaderboard, caches.billboard, caches.badgeWeekRanks, caches.apiKeys, caches.revokedGrants])
     cache.clear();

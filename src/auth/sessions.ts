@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sha256Hex } from '../lib/hash.ts';
 import type { Db } from '../db/knex.ts';
+import type { PeopleCache } from '../cache/people-cache.ts';
 
 /** Idle lifetime: a session unused for this long ends. */
 export const SESSION_IDLE_MS = 30 * 24 * 3600 * 1000;
@@ -77,12 +78,40 @@ export async function createSession(
   return { id, idHash };
 }
 
-/** The live session named by a cookie value, or null; slides the idle expiry forward. */
-export async function findSession(db: Db, id: string | undefined, policy = systemPolicy()): Promise<ActiveSession | null> {
+/** What a lookup reads of a session and its user: kept per process (SessionCache) between changes. */
+export interface SessionRow {
+  last_seen_at: Date;
+  expires_at: Date;
+  session_created_at: Date;
+  id: number;
+  email: string;
+  email_verified_at: Date | null;
+  created_at: Date;
+  staff: boolean;
+}
+
+/** Sessions by the hash of their cookie value, forgotten at any change to the session or its user. */
+export type SessionCache = PeopleCache<string, SessionRow>;
+
+/**
+ * The live session named by a cookie value, or null; slides the idle expiry forward. With a
+ * cache, a session read before (and unchanged since) costs no query until its expiry is due to move.
+ */
+export async function findSession(
+  db: Db,
+  id: string | undefined,
+  policy = systemPolicy(),
+  cache?: SessionCache,
+): Promise<ActiveSession | null> {
   if (!id || id.length > 100) return null;
   const idHash = hashSessionId(id);
-  const now = policy.now.getTime();
-  const row = await db('web_sessions as s')
+  const kept = cache?.get(idHash);
+  if (kept) {
+    const life = lifeOf(kept, policy);
+    if (life && !life.renewed) return activeSession(idHash, kept, life.end, false);
+  }
+  const since = cache?.begin() ?? 0;
+  const row: SessionRow | undefined = await db('web_sessions as s')
     .join('users as u', 'u.id', 's.user_id')
     .where('s.id_hash', idHash)
     .where('s.expires_at', '>', policy.now)
@@ -97,24 +126,37 @@ export async function findSession(db: Db, id: string | undefined, policy = syste
       db.raw('exists (select 1 from staff_roles r where r.user_id = u.id and r.revoked_at is null) as staff'),
     );
   if (!row) return null;
-  const lifetimes = row.staff ? policy.staff : EVERYONE;
-  const lastSeen = row.last_seen_at.getTime();
-  const absoluteEnd = row.session_created_at.getTime() + lifetimes.absoluteMs;
-  let end = Math.min(row.expires_at.getTime(), lastSeen + lifetimes.idleMs, absoluteEnd);
-  if (end <= now) {
+  const life = lifeOf(row, policy);
+  if (!life) {
     // Ended for good: a role taken back later must not bring a staff session back to life.
     await db('web_sessions').where({ id_hash: idHash }).delete();
     return null;
   }
-  // Short idle lifetimes are slid forward more often, so an active person is never cut off early.
-  const renewed = now - lastSeen > Math.min(TOUCH_EVERY_MS, lifetimes.idleMs / 12);
-  if (renewed) {
+  if (life.renewed) {
     // Slides forward by the idle lifetime, but never past the absolute end.
-    end = Math.min(now + lifetimes.idleMs, absoluteEnd);
     await db('web_sessions')
       .where({ id_hash: idHash })
-      .update({ last_seen_at: policy.now, expires_at: new Date(end) });
+      .update({ last_seen_at: policy.now, expires_at: new Date(life.end) });
+  } else {
+    cache?.keep(idHash, row.id, row, since);
   }
+  return activeSession(idHash, row, life.end, life.renewed);
+}
+
+/** When a session ends as of now (null: it has), and whether this use slides its idle expiry forward (to `end`). */
+function lifeOf(row: SessionRow, policy: SessionPolicy): { end: number; renewed: boolean } | null {
+  const now = policy.now.getTime();
+  const lifetimes = row.staff ? policy.staff : EVERYONE;
+  const lastSeen = row.last_seen_at.getTime();
+  const absoluteEnd = row.session_created_at.getTime() + lifetimes.absoluteMs;
+  const end = Math.min(row.expires_at.getTime(), lastSeen + lifetimes.idleMs, absoluteEnd);
+  if (end <= now) return null;
+  // Short idle lifetimes are slid forward more often, so an active person is never cut off early.
+  const renewed = now - lastSeen > Math.min(TOUCH_EVERY_MS, lifetimes.idleMs / 12);
+  return renewed ? { end: Math.min(now + lifetimes.idleMs, absoluteEnd), renewed } : { end, renewed };
+}
+
+function activeSession(idHash: string, row: SessionRow, end: number, renewed: boolean): ActiveSession {
   const user = { id: row.id, email: row.email, emailVerifiedAt: row.email_verified_at, createdAt: row.created_at };
   return { idHash, user, renewed, expiresAt: new Date(end) };
 }

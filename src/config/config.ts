@@ -82,7 +82,14 @@ export interface Config {
   dataDir: string;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   search: SearchSettings;
-  cache: { catalogTtlMs: number; leaderboardTtlMs: number; browseTtlMs: number; pageTtlMs: number; personalSlots: boolean };
+  cache: {
+    catalogTtlMs: number;
+    leaderboardTtlMs: number;
+    browseTtlMs: number;
+    pageTtlMs: number;
+    personalSlots: boolean;
+    peopleKept: number;
+  };
   /** URLs per sitemap file (SITEMAP_URLS_PER_FILE). */
   sitemapUrlsPerFile: number;
   /** What visitors' public pages allow shared caches (PUBLIC_PAGE_S_MAXAGE, PUBLIC_PAGE_STALE_SECONDS). */
@@ -196,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       browseTtlMs: e.BROWSE_CACHE_TTL_MS,
       pageTtlMs: e.PAGE_CACHE_TTL_MS,
       personalSlots: e.PERSONAL_PAGE_SLOTS,
+      peopleKept: e.PEOPLE_KEPT,
     },
     sitemapUrlsPerFile: e.SITEMAP_URLS_PER_FILE,
     publicPages: { sMaxAgeSeconds: e.PUBLIC_PAGE_S_MAXAGE, staleSeconds: e.PUBLIC_PAGE_STALE_SECONDS },

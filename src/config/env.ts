@@ -131,6 +131,14 @@ export const EnvSchema = z.object({
     .describe(
       "A signed-in person's front page, /launches and listing page are the kept visitors' copy with their own parts (header links and unread count, vote buttons, follow, claim and comment forms) put in its marked slots, read in one query (src/web/personal-slots.ts); false renders the whole page for them.",
     ),
+  PEOPLE_KEPT: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(20_000)
+    .describe(
+      "How many signed-in people one api process keeps the sessions and own state of (votes, follows, owned listings, comment votes, unread count), so their pages need no query; each person's entry is forgotten at the commit of any write to it (change notices sent by triggers), and nothing is kept while the notice connection is down; 0 reads them on every request.",
+    ),
   PUBLIC_PAGE_S_MAXAGE: z.coerce
     .number()
     .int()

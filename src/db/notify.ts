@@ -18,12 +18,17 @@ export const CHANGES_CHANNEL = 'listing_directory_changes';
  * and browse answers). `listings`: which listings a site shows (every kept page of the site, the
  * leaderboard and browse answers). `site`: a site's settings. `api-key`: a key was revoked.
  * `search`: an index outside PostgreSQL (OpenSearch) took in changes; answers kept from it are old.
+ * `person`: what a signed-in person's pages show of their own (session, account, votes, follows,
+ * comments, notifications, owned listings) changed for `user`, or for everyone without one; sent
+ * by triggers (src/db/migrations/054-person-notices.ts), not by code.
  */
 export const ChangeNotice = z.object({
   site: z.number().int().nullable(),
-  what: z.enum(['votes', 'listing', 'listings', 'site', 'api-key', 'search']),
+  what: z.enum(['votes', 'listing', 'listings', 'site', 'api-key', 'search', 'person']),
   /** The listing's slug, for `votes` and `listing`. */
   slug: z.string().max(200).optional(),
+  /** The person, for `person`. */
+  user: z.number().int().optional(),
 });
 export type ChangeNotice = z.infer<typeof ChangeNotice>;
 export type ChangeKind = ChangeNotice['what'];
@@ -63,6 +68,8 @@ export interface ChangeListenerOptions {
   onNotice(notice: ChangeNotice): void;
   /** The connection was (re)made: notices sent while it was down are lost, so forget everything. */
   onListening(): void;
+  /** The connection dropped: until onListening, notices are not coming. */
+  onLost?(): void;
   /** First pause before connecting again; it doubles up to `maxRetryMs`. @default 100 */
   firstRetryMs?: number;
   /** @default 5000 */
@@ -83,7 +90,7 @@ export interface ChangeListener {
  * runs once it listens again.
  */
 export function listenForChanges(options: ChangeListenerOptions): ChangeListener {
-  const { databaseUrl, log, onNotice, onListening, firstRetryMs = 100, maxRetryMs = 5_000, pingMs = 10_000 } = options;
+  const { databaseUrl, log, onNotice, onListening, onLost, firstRetryMs = 100, maxRetryMs = 5_000, pingMs = 10_000 } = options;
   let client: pg.Client | undefined;
   let up = false;
   let closed = false;
@@ -98,6 +105,7 @@ export function listenForChanges(options: ChangeListenerOptions): ChangeListener
     if (client !== dropped) return;
     client = undefined;
     up = false;
+    onLost?.();
     void dropped.end().catch(() => {});
     if (closed) return;
     const delay = Math.min(maxRetryMs, firstRetryMs * 2 ** failures++);

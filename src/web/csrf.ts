@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
+import { LRUCache } from 'lru-cache';
 import { forbidden } from '../errors/errors.ts';
 import { readToken, setCookie } from './cookies.ts';
 import { html, type SafeHtml } from './html.ts';
@@ -60,10 +61,16 @@ export function verifyCsrf(services: WebServices): Middleware {
   };
 }
 
+/** Tokens by subject, per key: a signed-in person's pages sign the same subject again and again. */
+const signed = new WeakMap<Buffer, LRUCache<string, string>>();
+
 async function sign(services: WebServices, subject: string): Promise<string> {
-  return createHmac('sha256', await services.secrets.get('csrf'))
-    .update(subject)
-    .digest('base64url');
+  const key = await services.secrets.get('csrf');
+  let tokens = signed.get(key);
+  if (!tokens) signed.set(key, (tokens = new LRUCache({ max: 20_000 })));
+  let token = tokens.get(subject);
+  if (token === undefined) tokens.set(subject, (token = createHmac('sha256', key).update(subject).digest('base64url')));
+  return token;
 }
 
 function equal(a: string, b: string): boolean {

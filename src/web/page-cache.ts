@@ -97,6 +97,7 @@ export function keptForVisitors(
     const split = page && splitPage(page.plain);
     const parts = split && (await personal(ctx, split));
     if (!split || !parts) return handler(ctx, next);
+    ctx.state.onlyRead = true;
     ctx.status = 200;
     for (const [name, value] of Object.entries(page.headers)) if (!VALIDATORS.has(name)) ctx.set(name, value);
     ctx.set('Cache-Control', PRIVATE_PAGE);

@@ -2,6 +2,7 @@ import type { Middleware } from 'koa';
 import { appError, knownError } from '../errors/errors.ts';
 import type { Router } from '../http/router.ts';
 import { verifyCsrf } from './csrf.ts';
+import { forgetAfterTheirRequests } from './session.ts';
 import { html } from './html.ts';
 import { PAGE_STYLE } from './layout.ts';
 import { multipartForms } from './multipart.ts';
@@ -28,6 +29,7 @@ export function webPages(router: Router, services: WebServices, extraModules: Pa
     multipartForms(founderPhotoUpload(services), listingMediaUploads(services)),
     urlencodedForms(),
     verifyCsrf(services),
+    forgetAfterTheirRequests(services),
   ]);
   for (const register of [...pageModules, ...extraModules]) register(pages, services);
   // Mail clients POST a one-click unsubscribe (RFC 8058) without cookies, so without a CSRF

@@ -10,19 +10,41 @@ declare module 'koa' {
   interface DefaultState {
     /** Memoized session lookup of this request (undefined until looked up). */
     webSession?: ActiveSession | null;
+    /** Set by a page that changed nothing of the person's (a kept page filled for them). */
+    onlyRead?: boolean;
   }
 }
 
 /** The signed-in session of this request, or null. Looked up once per request. */
 export async function currentSession(ctx: Context, services: WebServices): Promise<ActiveSession | null> {
   if (ctx.state.webSession !== undefined) return ctx.state.webSession;
-  const session = await findSession(services.db, readToken(ctx, SESSION_COOKIE), sessionPolicy(services));
+  const session = await findSession(services.db, readToken(ctx, SESSION_COOKIE), sessionPolicy(services), services.caches.sessions);
   if (session?.renewed) {
     // The idle expiry moved forward; move the cookie's along with it.
     setCookie(ctx, SESSION_COOKIE, readToken(ctx, SESSION_COOKIE)!, sessionCookieOptions(services, session.expiresAt));
   }
   ctx.state.webSession = session;
   return session;
+}
+
+/**
+ * What this process keeps of the signed-in person (caches.people, caches.sessions) is forgotten
+ * after each of their requests but the kept pages' (front page, /launches, listings), which
+ * only read it: whatever another page or form of theirs changed shows on their next page, even
+ * before the change notice arrives.
+ */
+export function forgetAfterTheirRequests(services: WebServices): Middleware {
+  return async function forgetTheirState(ctx, next) {
+    try {
+      await next();
+    } finally {
+      const session = ctx.state.webSession;
+      if (session && !ctx.state.onlyRead) {
+        services.caches.people.forget(session.user.id);
+        services.caches.sessions.forget(session.user.id);
+      }
+    }
+  };
 }
 
 /** The signed-in user of this request, or null. For any web route (also the OAuth consent page). */
@@ -59,7 +81,10 @@ const sessionPolicy = (services: WebServices): SessionPolicy => ({ now: services
 /** Ends this browser's session, if any. */
 export async function endCurrentSession(ctx: Context, services: WebServices): Promise<void> {
   const session = await currentSession(ctx, services);
-  if (session) await endSession(services.db, session.idHash);
+  if (session) {
+    await endSession(services.db, session.idHash);
+    services.caches.sessions.forget(session.user.id);
+  }
   clearCookie(ctx, SESSION_COOKIE, { secure: secureCookies(services) });
   ctx.state.webSession = null;
 }

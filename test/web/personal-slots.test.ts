@@ -90,8 +90,8 @@ test.serial(
     ] as const) {
       await person.client.get(path);
       const queries: string[] = [];
-      // The workflow-start dispatcher polls the same pool in the background: its queries are not the page's.
-      const count = (q: { sql: string }) => void (/\bworkflow_starts\b/.test(q.sql) || queries.push(q.sql));
+      // The workflow-start dispatcher and the page counters' flush use the same pool in the background: their queries are not the page's.
+      const count = (q: { sql: string }) => void (/\b(workflow_starts|vote_button_views)\b/.test(q.sql) || queries.push(q.sql));
       db().on('query', count);
       try {
         const page = await person.client.get(path);

@@ -44,6 +44,7 @@ import * as signInIdentities from './048-sign-in-identities.ts';
 import * as commentNotifications from './050-comment-notifications.ts';
 import * as accountControl from './052-account-control.ts';
 import * as searchFeeds from './053-search-feeds.ts';
+import * as personNotices from './054-person-notices.ts';
 
 interface Migration {
   up(db: Knex): Promise<void>;
@@ -101,6 +102,7 @@ const migrations: Record<string, Migration> = {
   '050-comment-notifications': commentNotifications,
   '052-account-control': accountControl,
   '053-search-feeds': searchFeeds,
+  '054-person-notices': personNotices,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -76,8 +76,8 @@ export function createPageCounters(db: Db, secrets: AppSecrets, log: Logger, opt
   const enabled = options.enabled ?? true;
   const maxEvents = options.maxEvents ?? 10_000;
   let buffer = new Map<string, Pending>();
-  /** Vote button showings by `listingId hourMs`. */
-  let buttons = new Map<string, number>();
+  /** Vote button showings by hour (ms) and listing: a page shows dozens, so no key is built per showing. */
+  let buttons = new Map<number, Map<number, number>>();
   let writing: Promise<void> = Promise.resolve();
 
   function add(kind: Pending['kind'], slug: string, host: string, client: string) {
@@ -90,20 +90,20 @@ export function createPageCounters(db: Db, secrets: AppSecrets, log: Logger, opt
   }
 
   function voteButtonShown(listingId: number, launchWeek: string | null, now: Date) {
-    const hour = enabled && voteButtonViewHour(launchWeek, now);
-    if (!hour) return;
-    const key = `${listingId} ${hour.getTime()}`;
-    buttons.set(key, (buttons.get(key) ?? 0) + 1);
+    const hour = enabled ? voteButtonViewHour(launchWeek, now) : null;
+    if (hour === null) return;
+    let listings = buttons.get(hour);
+    if (!listings) buttons.set(hour, (listings = new Map()));
+    listings.set(listingId, (listings.get(listingId) ?? 0) + 1);
   }
 
   /** Writes are chained: two flushes never race for the same rows' locks in one process. */
   function flush(): Promise<void> {
     if (buffer.size === 0 && buttons.size === 0) return writing;
     const pending = [...buffer.values()];
-    const shown = [...buttons].map(([key, views]) => {
-      const [listing, hourMs] = key.split(' ').map(Number) as [number, number];
-      return { listing_id: listing, hour: new Date(hourMs), views };
-    });
+    const shown = [...buttons].flatMap(([hourMs, listings]) =>
+      [...listings].map(([listing, views]) => ({ listing_id: listing, hour: new Date(hourMs), views })),
+    );
     buffer = new Map();
     buttons = new Map();
     writing = writing

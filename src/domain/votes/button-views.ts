@@ -10,13 +10,13 @@ import { addWeeks, weekStartMs } from '../../workflows/contracts/weeks.ts';
  * same twenty rows' locks.
  */
 
-/** The hour a showing of the Vote button at `now` counts in; null outside the launch week (not counted). */
-export function voteButtonViewHour(launchWeek: string | null, now: Date): Date | null {
+/** The hour (its start, ms) a showing of the Vote button at `now` counts in; null outside the launch week (not counted). */
+export function voteButtonViewHour(launchWeek: string | null, now: Date): number | null {
   if (!launchWeek) return null;
   const t = now.getTime();
   const [start, end] = weekBounds(launchWeek);
   if (t < start || t >= end) return null;
-  return new Date(t - (t % 3_600_000));
+  return t - (t % 3_600_000);
 }
 
 /** Start and end (ms) of launch weeks by their Monday: a ranking page asks for the same few weeks a hundred times. */

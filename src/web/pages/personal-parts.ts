@@ -14,7 +14,7 @@ import type { WebServices } from '../web-services.ts';
 import { claimPrompt } from './claim-link.ts';
 import { CONFIRM_TO_COMMENT } from './comments.ts';
 import { followControl } from './follow.ts';
-import { voteControl } from './votes.ts';
+import { personVoteControl, voteViewer } from './votes.ts';
 
 type VoteSlot = Omit<VoteTarget, 'owner_id'> & { returnTo: string };
 type FollowSlot = { id: number; slug: string; name: string };
@@ -49,12 +49,13 @@ export function personalParts(services: WebServices, fixed: FixedParts = {}): Pe
     if (person.heldComment) return null;
     const token = await csrfToken(ctx, services);
     const reader: Reader = { token, canWrite: user.emailVerifiedAt !== null };
+    const viewer = await voteViewer(ctx, services, user);
     const parts: Record<string, Part> = {
       nav: () => signedInLinks(token, person.unread),
       vote: (s) => {
         const { returnTo, ...l } = slotValue<VoteSlot>(s);
         const target = { ...l, owner_id: person.own.has(l.id) ? user.id : null };
-        return voteControl(ctx, services, target, person.voted.has(l.id), returnTo);
+        return personVoteControl(services, viewer, target, person.voted.has(l.id), returnTo, s);
       },
       follow: (s) => followControl(ctx, services, slotValue(s), person.following),
       claim: (s) =>
@@ -66,7 +67,10 @@ export function personalParts(services: WebServices, fixed: FixedParts = {}): Pe
     };
     for (const [kind, part] of Object.entries(fixed)) parts[kind] = part;
     if (slots.some((s) => !parts[s.kind])) return null;
-    return Promise.all(slots.map(async (s) => String(await parts[s.kind]!(s))));
+    // Most parts are at hand (vote controls): only the few that are not are waited for.
+    const filled = slots.map((s) => parts[s.kind]!(s));
+    if (!filled.some((part) => part instanceof Promise)) return filled.map(String);
+    return Promise.all(filled).then((all) => all.map(String));
   };
 }
 

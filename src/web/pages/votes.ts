@@ -8,9 +8,11 @@ import { pageContext } from '../invoke.ts';
 import { forgetKeptPages } from '../page-cache.ts';
 import { safeReturnTo } from '../return-to.ts';
 import { currentUser } from '../session.ts';
+import type { SessionUser } from '../../auth/sessions.ts';
 import type { WebServices } from '../web-services.ts';
 import { listingAction } from './listing-actions.ts';
-import { slot, slotData } from '../personal-slots.ts';
+import { slot, slotData, type Slot } from '../personal-slots.ts';
+import { withToken } from '../token-fragments.ts';
 import type { PageRoutes } from './page-routes.ts';
 
 const listingPath = (slug: string) => `/listings/${encodeURIComponent(slug)}`;
@@ -73,32 +75,86 @@ function back(ctx: Context, slug: string, notice: 'voted' | 'unvoted') {
  * the post comes back to. Showing the Vote button counts a view (src/domain/votes/button-views.ts).
  */
 export async function voteControl(ctx: Context, services: WebServices, l: VoteTarget, voted: boolean, returnTo: string): Promise<SafeHtml> {
-  const count = html`<span class="vote-count" data-votes>${l.votes}</span> ${l.votes === 1 ? 'vote' : 'votes'}`;
-  const wrap = (state: string, inner: SafeHtml) =>
-    html`<div class="vote" id="vote-${l.slug}" data-vote-state="${state}">${count} ${inner}</div>`;
   const user = await currentUser(ctx, services);
   if (!user) {
-    const anonymous = wrap('anonymous', html`<a href="/signin?return_to=${encodeURIComponent(returnTo)}">Sign in to vote</a>`);
+    const anonymous = wrap(l, 'anonymous', html`<a href="/signin?return_to=${encodeURIComponent(returnTo)}">Sign in to vote</a>`);
     return slot('vote', slotData({ ...l, owner_id: null, returnTo }), anonymous);
   }
-  if (l.owner_id === user.id) return wrap('own', html`<span class="muted">Your listing</span>`);
-  if (!user.emailVerifiedAt) return wrap('unconfirmed', html`<span class="muted">Confirm your email address to vote</span>`);
-  const token = await csrfToken(ctx, services);
+  return personVoteControl(services, await voteViewer(ctx, services, user), l, voted, returnTo);
+}
+
+/** What a signed-in person's vote controls on one page share: who, their CSRF token, the time, where they came from. */
+export interface VoteViewer {
+  user: SessionUser;
+  token: string;
+  now: Date;
+  /** The outside site that sent them to this page (outsideReferrer). */
+  from: string | null;
+}
+
+export async function voteViewer(ctx: Context, services: WebServices, user: SessionUser): Promise<VoteViewer> {
+  return { user, token: await csrfToken(ctx, services), now: services.clock.now(), from: outsideReferrer(ctx) };
+}
+
+/**
+ * A signed-in person's vote control. Filled into a kept page's slot (`keptSlot`), it is rendered
+ * once per slot and state (withToken): a ranking page fills dozens of them for every person.
+ */
+export function personVoteControl(
+  services: WebServices,
+  viewer: VoteViewer,
+  l: VoteTarget,
+  voted: boolean,
+  returnTo: string,
+  keptSlot?: Slot,
+): SafeHtml {
+  const state: VoteState =
+    l.owner_id === viewer.user.id
+      ? 'own'
+      : !viewer.user.emailVerifiedAt
+        ? 'unconfirmed'
+        : !voted
+          ? 'none'
+          : viewer.now.getTime() >= (l.launch_week ? unvoteClosesAt(l.launch_week) : 0)
+            ? 'closed'
+            : 'voted';
+  if (state === 'none') services.pageCounters.voteButtonShown(l.id, l.launch_week, viewer.now);
+  const from = state === 'none' ? viewer.from : null;
+  const render = (token: string) => renderVoteControl(l, state, returnTo, from, token);
+  return keptSlot ? withToken(keptSlot, `${state} ${from ?? ''}`, viewer.token, render) : render(viewer.token);
+}
+
+/** Whose control it is: a visitor's, the owner's, an unconfirmed account's, not voted yet, voted (Unvote), voted after the week. */
+type VoteState = 'anonymous' | 'own' | 'unconfirmed' | 'none' | 'voted' | 'closed';
+
+function wrap(l: VoteTarget, state: VoteState, inner: SafeHtml): SafeHtml {
+  const count = html`<span class="vote-count" data-votes>${l.votes}</span> ${l.votes === 1 ? 'vote' : 'votes'}`;
+  return html`<div class="vote" id="vote-${l.slug}" data-vote-state="${state === 'closed' ? 'voted' : state}">${count} ${inner}</div>`;
+}
+
+function renderVoteControl(
+  l: VoteTarget,
+  state: Exclude<VoteState, 'anonymous'>,
+  returnTo: string,
+  from: string | null,
+  token: string,
+): SafeHtml {
+  if (state === 'own') return wrap(l, state, html`<span class="muted">Your listing</span>`);
+  if (state === 'unconfirmed') return wrap(l, state, html`<span class="muted">Confirm your email address to vote</span>`);
+  if (state === 'closed') return wrap(l, state, html`<span class="muted">You voted</span>`);
   const name = html`<span class="visually-hidden"> for ${l.name}</span>`;
   const returnField = html`<input type="hidden" name="return_to" value="${returnTo}">`;
-  if (!voted) {
-    services.pageCounters.voteButtonShown(l.id, l.launch_week, services.clock.now());
-    const from = outsideReferrer(ctx);
+  if (state === 'none') {
     const fromField = from ? html`<input type="hidden" name="from" value="${from}">` : html``;
     return wrap(
-      'none',
+      l,
+      state,
       postForm(`${listingPath(l.slug)}/vote`, token, html`${returnField}${fromField}<button type="submit">Vote${name}</button>`, 'inline'),
     );
   }
-  const weekEnds = l.launch_week ? unvoteClosesAt(l.launch_week) : 0;
-  if (services.clock.now().getTime() >= weekEnds) return wrap('voted', html`<span class="muted">You voted</span>`);
   return wrap(
-    'voted',
+    l,
+    state,
     postForm(
       `${listingPath(l.slug)}/unvote`,
       token,
