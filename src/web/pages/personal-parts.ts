@@ -53,9 +53,8 @@ export function personalParts(services: WebServices, fixed: FixedParts = {}): Pe
     const parts: Record<string, Part> = {
       nav: () => signedInLinks(token, person.unread),
       vote: (s) => {
-        const { returnTo, ...l } = slotValue<VoteSlot>(s);
-        const target = { ...l, owner_id: person.own.has(l.id) ? user.id : null };
-        return personVoteControl(services, viewer, target, person.voted.has(l.id), returnTo, s);
+        const l = slotValue<VoteSlot>(s);
+        return personVoteControl(services, viewer, l, person.own.has(l.id), person.voted.has(l.id), l.returnTo, s);
       },
       follow: (s) => followControl(ctx, services, slotValue(s), person.following),
       claim: (s) =>

@@ -80,7 +80,7 @@ export async function voteControl(ctx: Context, services: WebServices, l: VoteTa
     const anonymous = wrap(l, 'anonymous', html`<a href="/signin?return_to=${encodeURIComponent(returnTo)}">Sign in to vote</a>`);
     return slot('vote', slotData({ ...l, owner_id: null, returnTo }), anonymous);
   }
-  return personVoteControl(services, await voteViewer(ctx, services, user), l, voted, returnTo);
+  return personVoteControl(services, await voteViewer(ctx, services, user), l, l.owner_id === user.id, voted, returnTo);
 }
 
 /** What a signed-in person's vote controls on one page share: who, their CSRF token, the time, where they came from. */
@@ -103,37 +103,40 @@ export async function voteViewer(ctx: Context, services: WebServices, user: Sess
 export function personVoteControl(
   services: WebServices,
   viewer: VoteViewer,
-  l: VoteTarget,
+  l: VoteListing,
+  own: boolean,
   voted: boolean,
   returnTo: string,
   keptSlot?: Slot,
 ): SafeHtml {
-  const state: VoteState =
-    l.owner_id === viewer.user.id
-      ? 'own'
-      : !viewer.user.emailVerifiedAt
-        ? 'unconfirmed'
-        : !voted
-          ? 'none'
-          : viewer.now.getTime() >= (l.launch_week ? unvoteClosesAt(l.launch_week) : 0)
-            ? 'closed'
-            : 'voted';
+  const state: VoteState = own
+    ? 'own'
+    : !viewer.user.emailVerifiedAt
+      ? 'unconfirmed'
+      : !voted
+        ? 'none'
+        : viewer.now.getTime() >= (l.launch_week ? unvoteClosesAt(l.launch_week) : 0)
+          ? 'closed'
+          : 'voted';
   if (state === 'none') services.pageCounters.voteButtonShown(l.id, l.launch_week, viewer.now);
   const from = state === 'none' ? viewer.from : null;
   const render = (token: string) => renderVoteControl(l, state, returnTo, from, token);
   return keptSlot ? withToken(keptSlot, `${state} ${from ?? ''}`, viewer.token, render) : render(viewer.token);
 }
 
+/** A listing as its vote control shows it (whose it is comes apart, as `own`). */
+type VoteListing = Omit<VoteTarget, 'owner_id'>;
+
 /** Whose control it is: a visitor's, the owner's, an unconfirmed account's, not voted yet, voted (Unvote), voted after the week. */
 type VoteState = 'anonymous' | 'own' | 'unconfirmed' | 'none' | 'voted' | 'closed';
 
-function wrap(l: VoteTarget, state: VoteState, inner: SafeHtml): SafeHtml {
+function wrap(l: VoteListing, state: VoteState, inner: SafeHtml): SafeHtml {
   const count = html`<span class="vote-count" data-votes>${l.votes}</span> ${l.votes === 1 ? 'vote' : 'votes'}`;
   return html`<div class="vote" id="vote-${l.slug}" data-vote-state="${state === 'closed' ? 'voted' : state}">${count} ${inner}</div>`;
 }
 
 function renderVoteControl(
-  l: VoteTarget,
+  l: VoteListing,
   state: Exclude<VoteState, 'anonymous'>,
   returnTo: string,
   from: string | null,
