@@ -127,6 +127,19 @@ test.serial('while notices cannot arrive nothing kept is used, and keeping start
   t.deepEqual(await queriesDuring(() => person.client.get(path)), []);
 });
 
+test.serial('a Vote form names the outside site each person came from, and only theirs', async (t) => {
+  const { item, person, path } = await setting();
+  const fromField = (page: WebResponse) => page.$(`#vote-${item.slug} input[name=from]`).val();
+  await person.client.get(path);
+  for (const site of ['https://news.example.org/', 'https://other.example.net/']) {
+    const page = await person.client.get(path, { referer: `${site}item?id=1` });
+    t.is(voteState(page, item.slug), 'none');
+    t.is(fromField(page), site);
+  }
+  t.is(fromField(await person.client.get(path)), undefined, 'no outside site: no field');
+  t.is(fromField(await person.client.get(path, { referer: `${env.baseUrl}/` })), undefined, 'this site is not an outside one');
+});
+
 test.serial('a hostile or unknown session cookie is a visitor, and is not kept', async (t) => {
   const { item, path } = await setting();
   const [stranger] = await voters(db(), env.baseUrl, 1);

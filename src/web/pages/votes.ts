@@ -121,7 +121,9 @@ export function personVoteControl(
   if (state === 'none') services.pageCounters.voteButtonShown(l.id, l.launch_week, viewer.now);
   const from = state === 'none' ? viewer.from : null;
   const render = (token: string) => renderVoteControl(l, state, returnTo, from, token);
-  return keptSlot ? withToken(keptSlot, `${state} ${from ?? ''}`, viewer.token, render) : render(viewer.token);
+  // A Vote form that names the outside site they came from is theirs alone: a Referer chosen by
+  // the client must not add fragments to what a kept slot holds.
+  return keptSlot && !from ? withToken(keptSlot, state, viewer.token, render) : render(viewer.token);
 }
 
 /** A listing as its vote control shows it (whose it is comes apart, as `own`). */
