@@ -13,6 +13,7 @@ import {
   visitorPageHeaders,
 } from './public-caching.ts';
 import { joinSlots, splitPage, type SplitPage } from './personal-slots.ts';
+import { bodyFor } from './body-buffers.ts';
 import { currentUser, SESSION_COOKIE } from './session.ts';
 import { forgetChanged, type KeptPage, type VisitorPageCache } from './visitor-page-cache.ts';
 import type { WebServices } from './web-services.ts';
@@ -101,7 +102,7 @@ export function keptForVisitors(
     ctx.status = 200;
     for (const [name, value] of Object.entries(page.headers)) if (!VALIDATORS.has(name)) ctx.set(name, value);
     ctx.set('Cache-Control', PRIVATE_PAGE);
-    ctx.body = joinSlots(split, parts);
+    ctx.body = joinSlots(split, parts, (size) => bodyFor(ctx.res, size));
   }
 
   /** Nothing kept (PAGE_CACHE_TTL_MS=0): the visitor's own render, with what shared caches need. */

@@ -59,11 +59,14 @@ export function splitPage(page: Buffer): SplitPage {
   return split;
 }
 
-/** The page with `parts[i]` in place of its slot i: the kept chunks copied, only the parts encoded. */
-export function joinSlots(page: SplitPage, parts: readonly string[]): Buffer {
+/**
+ * The page with `parts[i]` in place of its slot i: the kept chunks copied, only the parts encoded,
+ * into a buffer of the length it needs from `alloc`.
+ */
+export function joinSlots(page: SplitPage, parts: readonly string[], alloc: (size: number) => Buffer = Buffer.allocUnsafe): Buffer {
   let length = page.chunks[0]!.length;
   for (let i = 0; i < page.slots.length; i++) length += Buffer.byteLength(parts[i]!) + page.chunks[i + 1]!.length;
-  const out = Buffer.allocUnsafe(length);
+  const out = alloc(length);
   let at = page.chunks[0]!.copy(out, 0);
   for (let i = 0; i < page.slots.length; i++) {
     at += out.write(parts[i]!, at);

@@ -140,6 +140,37 @@ test.serial('a Vote form names the outside site each person came from, and only 
   t.is(fromField(await person.client.get(path, { referer: `${env.baseUrl}/` })), undefined, 'this site is not an outside one');
 });
 
+test.serial('pages answered at once to many people each carry only that person’s parts', async (t) => {
+  const crowd = await voters(db(), env.baseUrl, 24);
+  const at = new Date();
+  // Person i has i unread notifications: each page says whose it is.
+  await db()('notifications').insert(
+    crowd.flatMap((p, i) => Array.from({ length: i }, () => ({ user_id: p.id, kind: 'listing_claimed', created_at: at }))),
+  );
+  const tokens = await Promise.all(crowd.map(async (p) => (await p.client.get('/')).$('form[action="/signout"] input[name=_csrf]').val()));
+  for (let round = 0; round < 5; round++) {
+    const pages = await Promise.all(
+      crowd.flatMap((p) => ['/', '/launches'].map(async (where) => ({ p, page: await p.client.get(where) }))),
+    );
+    for (const { p, page } of pages) {
+      const i = crowd.indexOf(p);
+      t.is(unread(page), String(i));
+      t.deepEqual(
+        [
+          ...new Set(
+            page
+              .$('input[name=_csrf]')
+              .map((_, el) => page.$(el).val())
+              .get(),
+          ),
+        ],
+        [tokens[i]],
+        'every form carries their own token',
+      );
+    }
+  }
+});
+
 test.serial('a hostile or unknown session cookie is a visitor, and is not kept', async (t) => {
   const { item, path } = await setting();
   const [stranger] = await voters(db(), env.baseUrl, 1);
