@@ -12,7 +12,7 @@ import {
   sentSessionCookie,
   visitorPageHeaders,
 } from './public-caching.ts';
-import { joinSlots, splitPage, type SplitPage } from './personal-slots.ts';
+import { joinSlots, splitPage, type FilledPart, type SplitPage } from './personal-slots.ts';
 import { bodyFor } from './body-buffers.ts';
 import { currentUser, SESSION_COOKIE } from './session.ts';
 import { forgetChanged, type KeptPage, type VisitorPageCache } from './visitor-page-cache.ts';
@@ -146,7 +146,7 @@ const addressOf = (ctx: Context) => `${ctx.get('host')}\n${ctx.get('x-forwarded-
  * slots (src/web/personal-slots.ts): the person's part for each slot in order, or null to render
  * the page whole for them.
  */
-export type PersonalParts = (ctx: RouteContext, kept: SplitPage) => Promise<string[] | null>;
+export type PersonalParts = (ctx: RouteContext, kept: SplitPage) => Promise<FilledPart[] | null>;
 
 /** A request's state as a visitor's: no session, no token, no page context made for the person. */
 const visitorState = (ctx: Context): RouteContext['state'] => ({

@@ -60,16 +60,42 @@ export function splitPage(page: Buffer): SplitPage {
 }
 
 /**
+ * A part kept as encoded pieces with the same bytes between each two (a control and the person's
+ * CSRF token): copied into the page as they are, neither joined nor encoded per person.
+ */
+export interface PiecedPart {
+  pieces: readonly Buffer[];
+  between: Buffer;
+}
+
+export type FilledPart = string | PiecedPart;
+
+const partLength = (part: FilledPart) =>
+  typeof part === 'string'
+    ? Buffer.byteLength(part)
+    : part.pieces.reduce((sum, piece) => sum + piece.length, 0) + (part.pieces.length - 1) * part.between.length;
+
+function writePart(out: Buffer, at: number, part: FilledPart): number {
+  if (typeof part === 'string') return at + out.write(part, at);
+  at += part.pieces[0]!.copy(out, at);
+  for (let i = 1; i < part.pieces.length; i++) {
+    at += part.between.copy(out, at);
+    at += part.pieces[i]!.copy(out, at);
+  }
+  return at;
+}
+
+/**
  * The page with `parts[i]` in place of its slot i: the kept chunks copied, only the parts encoded,
  * into a buffer of the length it needs from `alloc`.
  */
-export function joinSlots(page: SplitPage, parts: readonly string[], alloc: (size: number) => Buffer = Buffer.allocUnsafe): Buffer {
+export function joinSlots(page: SplitPage, parts: readonly FilledPart[], alloc: (size: number) => Buffer = Buffer.allocUnsafe): Buffer {
   let length = page.chunks[0]!.length;
-  for (let i = 0; i < page.slots.length; i++) length += Buffer.byteLength(parts[i]!) + page.chunks[i + 1]!.length;
+  for (let i = 0; i < page.slots.length; i++) length += partLength(parts[i]!) + page.chunks[i + 1]!.length;
   const out = alloc(length);
   let at = page.chunks[0]!.copy(out, 0);
   for (let i = 0; i < page.slots.length; i++) {
-    at += out.write(parts[i]!, at);
+    at = writePart(out, at, parts[i]!);
     at += page.chunks[i + 1]!.copy(out, at);
   }
   return out;

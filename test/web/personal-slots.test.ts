@@ -110,7 +110,7 @@ test('a slot marker takes only id-like arguments, and user text cannot make one'
   t.deepEqual(slotsOf(html`${'<!--p:nav:-->x<!--/p-->'}`.value), []);
 });
 
-test('a page cut once at its slots joins back with the parts in place, multi-byte text included, and is cut only once', (t) => {
+test('a page cut once at its slots joins back with the parts (text or pieces around a token) in place, multi-byte text included, and is cut only once', (t) => {
   const page = Buffer.from(
     `<p>Café ✓</p>${slot('nav', '', 'links').value}<p>日本</p>${slot('vote', 'a1', 'x').value}${slot('c', '2.0.visible').value}`,
   );
@@ -121,4 +121,9 @@ test('a page cut once at its slots joins back with the parts in place, multi-byt
     ['nav', 'vote', 'c'],
   );
   t.is(joinSlots(split, ['<b>ñ</b>', '', '🙂']).toString(), '<p>Café ✓</p><b>ñ</b><p>日本</p>🙂');
+  const pieced = { pieces: ['<a>', 'ü', '</a>'].map((p) => Buffer.from(p)), between: Buffer.from('TOKEN') };
+  t.is(joinSlots(split, ['', pieced, '']).toString(), '<p>Café ✓</p><p>日本</p><a>TOKENüTOKEN</a>');
+  const bigger = Buffer.alloc(1000, 'x');
+  const body = joinSlots(split, [pieced, '', 'é'], (size) => bigger.subarray(0, size));
+  t.is(body.toString(), '<p>Café ✓</p><a>TOKENüTOKEN</a><p>日本</p>é', 'written into the buffer it is given, exactly filled');
 });

@@ -4,21 +4,21 @@ import type { CommentView } from '../../operations/read-models/comments.ts';
 import { commentControls, newCommentForm, type Reader } from '../comments-view.ts';
 import { csrfToken } from '../csrf.ts';
 import { hasFlash } from '../flash.ts';
-import type { SafeHtml } from '../html.ts';
+import { SafeHtml } from '../html.ts';
 import { pageContext } from '../invoke.ts';
 import { signedInLinks } from '../layout.ts';
 import type { PersonalParts } from '../page-cache.ts';
-import { slotValue, type Slot } from '../personal-slots.ts';
+import { slotValue, type FilledPart, type Slot } from '../personal-slots.ts';
 import { currentUser } from '../session.ts';
 import type { WebServices } from '../web-services.ts';
 import { claimPrompt } from './claim-link.ts';
 import { CONFIRM_TO_COMMENT } from './comments.ts';
 import { followControl } from './follow.ts';
-import { personVoteControl, voteViewer } from './votes.ts';
+import { keptVoteControl, voteViewer } from './votes.ts';
 
 type VoteSlot = Omit<VoteTarget, 'owner_id'> & { returnTo: string };
 type FollowSlot = { id: number; slug: string; name: string };
-type Part = (s: Slot) => SafeHtml | string | Promise<SafeHtml | string>;
+type Part = (s: Slot) => SafeHtml | FilledPart | Promise<SafeHtml | string>;
 
 /** A page's own kinds of slots whose signed-in part is the same for every person (the front page's call to launch). */
 export type FixedParts = Record<string, () => SafeHtml | string>;
@@ -54,7 +54,7 @@ export function personalParts(services: WebServices, fixed: FixedParts = {}): Pe
       nav: () => signedInLinks(token, person.unread),
       vote: (s) => {
         const l = slotValue<VoteSlot>(s);
-        return personVoteControl(services, viewer, l, person.own.has(l.id), person.voted.has(l.id), l.returnTo, s);
+        return keptVoteControl(services, viewer, l, person.own.has(l.id), person.voted.has(l.id), s);
       },
       follow: (s) => followControl(ctx, services, slotValue(s), person.following),
       claim: (s) =>
@@ -68,10 +68,14 @@ export function personalParts(services: WebServices, fixed: FixedParts = {}): Pe
     if (slots.some((s) => !parts[s.kind])) return null;
     // Most parts are at hand (vote controls): only the few that are not are waited for.
     const filled = slots.map((s) => parts[s.kind]!(s));
-    if (!filled.some((part) => part instanceof Promise)) return filled.map(String);
-    return Promise.all(filled).then((all) => all.map(String));
+    if (allAtHand(filled)) return filled.map(asPart);
+    return Promise.all(filled).then((all) => all.map(asPart));
   };
 }
+
+const asPart = (part: SafeHtml | FilledPart): FilledPart => (part instanceof SafeHtml ? part.value : part);
+
+const allAtHand = <T>(parts: (T | Promise<unknown>)[]): parts is T[] => parts.every((part) => !(part instanceof Promise));
 
 /** A comment as the person sees it, from its slot (`id.parent.status`) and their state. */
 function commentOf(arg: string, person: PagePerson) {

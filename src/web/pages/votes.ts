@@ -11,8 +11,8 @@ import { currentUser } from '../session.ts';
 import type { SessionUser } from '../../auth/sessions.ts';
 import type { WebServices } from '../web-services.ts';
 import { listingAction } from './listing-actions.ts';
-import { slot, slotData, type Slot } from '../personal-slots.ts';
-import { withToken } from '../token-fragments.ts';
+import { slot, slotData, type FilledPart, type Slot } from '../personal-slots.ts';
+import { tokenPieces } from '../token-fragments.ts';
 import type { PageRoutes } from './page-routes.ts';
 
 const listingPath = (slug: string) => `/listings/${encodeURIComponent(slug)}`;
@@ -87,19 +87,19 @@ export async function voteControl(ctx: Context, services: WebServices, l: VoteTa
 export interface VoteViewer {
   user: SessionUser;
   token: string;
+  /** The token's bytes, put between the pieces of kept controls. */
+  tokenBytes: Buffer;
   now: Date;
   /** The outside site that sent them to this page (outsideReferrer). */
   from: string | null;
 }
 
 export async function voteViewer(ctx: Context, services: WebServices, user: SessionUser): Promise<VoteViewer> {
-  return { user, token: await csrfToken(ctx, services), now: services.clock.now(), from: outsideReferrer(ctx) };
+  const token = await csrfToken(ctx, services);
+  return { user, token, tokenBytes: Buffer.from(token), now: services.clock.now(), from: outsideReferrer(ctx) };
 }
 
-/**
- * A signed-in person's vote control. Filled into a kept page's slot (`keptSlot`), it is rendered
- * once per slot and state (withToken): a ranking page fills dozens of them for every person.
- */
+/** A signed-in person's vote control, rendered for them. */
 export function personVoteControl(
   services: WebServices,
   viewer: VoteViewer,
@@ -107,23 +107,44 @@ export function personVoteControl(
   own: boolean,
   voted: boolean,
   returnTo: string,
-  keptSlot?: Slot,
 ): SafeHtml {
-  const state: VoteState = own
-    ? 'own'
-    : !viewer.user.emailVerifiedAt
-      ? 'unconfirmed'
-      : !voted
-        ? 'none'
-        : viewer.now.getTime() >= (l.launch_week ? unvoteClosesAt(l.launch_week) : 0)
-          ? 'closed'
-          : 'voted';
-  if (state === 'none') services.pageCounters.voteButtonShown(l.id, l.launch_week, viewer.now);
-  const from = state === 'none' ? viewer.from : null;
-  const render = (token: string) => renderVoteControl(l, state, returnTo, from, token);
+  const state = viewerState(viewer, l, own, voted);
+  return renderVoteControl(l, state, returnTo, shown(services, viewer, l, state), viewer.token);
+}
+
+/**
+ * A signed-in person's vote control in a kept page's slot: its pieces around their token, rendered
+ * once per slot and state (tokenPieces), as a ranking page fills a hundred of them for every person.
+ */
+export function keptVoteControl(
+  services: WebServices,
+  viewer: VoteViewer,
+  l: VoteListing & { returnTo: string },
+  own: boolean,
+  voted: boolean,
+  keptSlot: Slot,
+): FilledPart {
+  const state = viewerState(viewer, l, own, voted);
+  const from = shown(services, viewer, l, state);
   // A Vote form that names the outside site they came from is theirs alone: a Referer chosen by
-  // the client must not add fragments to what a kept slot holds.
-  return keptSlot && !from ? withToken(keptSlot, state, viewer.token, render) : render(viewer.token);
+  // the client must not add pieces to what a kept slot holds.
+  if (from) return renderVoteControl(l, state, l.returnTo, from, viewer.token).value;
+  const pieces = tokenPieces(keptSlot, state, (token) => renderVoteControl(l, state, l.returnTo, null, token));
+  return { pieces, between: viewer.tokenBytes };
+}
+
+function viewerState(viewer: VoteViewer, l: VoteListing, own: boolean, voted: boolean): Exclude<VoteState, 'anonymous'> {
+  if (own) return 'own';
+  if (!viewer.user.emailVerifiedAt) return 'unconfirmed';
+  if (!voted) return 'none';
+  return viewer.now.getTime() >= (l.launch_week ? unvoteClosesAt(l.launch_week) : 0) ? 'closed' : 'voted';
+}
+
+/** Counts a Vote button shown (state `none`); the outside site its form names, if any. */
+function shown(services: WebServices, viewer: VoteViewer, l: VoteListing, state: VoteState): string | null {
+  if (state !== 'none') return null;
+  services.pageCounters.voteButtonShown(l.id, l.launch_week, viewer.now);
+  return viewer.from;
 }
 
 /** A listing as its vote control shows it (whose it is comes apart, as `own`). */
