@@ -129,7 +129,7 @@ export const EnvSchema = z.object({
   PERSONAL_PAGE_SLOTS: bool
     .default(true)
     .describe(
-      "A signed-in person's front page, /launches and listing page are the kept visitors' copy with their own parts (header links and unread count, vote buttons, follow, claim and comment forms) put in its marked slots, read in one query (src/web/personal-slots.ts); false renders the whole page for them.",
+      "A signed-in person's front page, /launches and listing page are the kept visitors' copy with their own parts (header links and unread count, vote buttons, follow, claim and comment forms) put in its marked slots, from their state kept per process (PEOPLE_KEPT) or read in one query (src/web/personal-slots.ts); false renders the whole page for them.",
     ),
   PEOPLE_KEPT: z.coerce
     .number()
