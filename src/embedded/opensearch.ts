@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { recordServer, stopIfOrphaned } from './orphans.ts';
-import { StartupError } from './startup-error.ts';
+import { waitUntilReady } from './wait-ready.ts';
 import { stopChild } from './stop-child.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -73,23 +73,16 @@ export async function startOpenSearchNode(options: OpenSearchNodeOptions): Promi
   };
 }
 
-async function waitForCluster(url: string, child: ChildProcess, timeoutMs = 120_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let exited = false;
-  child.once('exit', () => (exited = true));
-  while (Date.now() < deadline) {
-    if (exited) {
-      throw new StartupError(
-        `The embedded OpenSearch node exited before it was ready on ${url}. To fix it, set OPENSEARCH_PORT to a free port, or OPENSEARCH_URL to use an OpenSearch that is already running (LOG_LEVEL=debug shows its log).`,
-      );
-    }
-    try {
-      const res = await fetch(`${url}/_cluster/health?wait_for_status=yellow&timeout=1s`, { signal: AbortSignal.timeout(2_000) });
-      if (res.ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`OpenSearch did not answer on ${url} within ${timeoutMs} ms`);
+function waitForCluster(url: string, child: ChildProcess, timeoutMs = 120_000): Promise<void> {
+  const ready = async () =>
+    (await fetch(`${url}/_cluster/health?wait_for_status=yellow&timeout=1s`, { signal: AbortSignal.timeout(2_000) })).ok;
+  return waitUntilReady(
+    child,
+    ready,
+    {
+      exited: `The embedded OpenSearch node exited before it was ready on ${url}. To fix it, set OPENSEARCH_PORT to a free port, or OPENSEARCH_URL to use an OpenSearch that is already running (LOG_LEVEL=debug shows its log).`,
+      timedOut: `OpenSearch did not answer on ${url} within ${timeoutMs} ms`,
+    },
+    timeoutMs,
+  );
 }

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { temporalClientSdk } from '../temporal/client-sdk.ts';
 import { recordServer, stopIfOrphaned } from './orphans.ts';
 import { SEARCH_ATTRIBUTES } from '../workflows/contracts/search-attributes.ts';
-import { StartupError } from './startup-error.ts';
+import { waitUntilReady } from './wait-ready.ts';
 import { stopChild } from './stop-child.ts';
 
 const execFileAsync = promisify(execFile);
@@ -82,25 +82,21 @@ export function stopOrphanedTemporal(dbFile: string): Promise<number | null> {
   return stopIfOrphaned(recordFile(dbFile));
 }
 
-async function waitForFrontend(address: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
+function waitForFrontend(address: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
   const { Connection } = temporalClientSdk();
-  const deadline = Date.now() + timeoutMs;
-  let exited = false;
-  child.once('exit', () => (exited = true));
-  while (Date.now() < deadline) {
-    if (exited) {
-      throw new StartupError(
-        `The Temporal dev server exited before it was ready on ${address}. To fix it, set TEMPORAL_PORT / TEMPORAL_UI_PORT to free ports or DATA_DIR to a writable directory, or TEMPORAL_ADDRESS to use a Temporal server that is already running (LOG_LEVEL=debug shows its log).`,
-      );
-    }
-    try {
-      const connection = await Connection.connect({ address, connectTimeout: 1000 });
-      await connection.workflowService.getSystemInfo({});
-      await connection.close();
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  }
-  throw new Error(`temporal dev server did not answer on ${address} within ${timeoutMs} ms`);
+  const ready = async () => {
+    const connection = await Connection.connect({ address, connectTimeout: 1000 });
+    await connection.workflowService.getSystemInfo({});
+    await connection.close();
+    return true;
+  };
+  return waitUntilReady(
+    child,
+    ready,
+    {
+      exited: `The Temporal dev server exited before it was ready on ${address}. To fix it, set TEMPORAL_PORT / TEMPORAL_UI_PORT to free ports or DATA_DIR to a writable directory, or TEMPORAL_ADDRESS to use a Temporal server that is already running (LOG_LEVEL=debug shows its log).`,
+      timedOut: `temporal dev server did not answer on ${address} within ${timeoutMs} ms`,
+    },
+    timeoutMs,
+  );
 }
