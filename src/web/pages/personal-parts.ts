@@ -2,7 +2,6 @@ import { pagePerson, type PagePerson } from '../../operations/read-models/page-p
 import type { VoteTarget } from '../../operations/read-models/votes.ts';
 import type { CommentView } from '../../operations/read-models/comments.ts';
 import { commentControls, newCommentForm, type Reader } from '../comments-view.ts';
-import { csrfToken } from '../csrf.ts';
 import { hasFlash } from '../flash.ts';
 import { SafeHtml } from '../html.ts';
 import { pageContext } from '../invoke.ts';
@@ -47,9 +46,9 @@ export function personalParts(services: WebServices, fixed: FixedParts = {}): Pe
       comments,
     });
     if (person.heldComment) return null;
-    const token = await csrfToken(ctx, services);
-    const reader: Reader = { token, canWrite: user.emailVerifiedAt !== null };
     const viewer = await voteViewer(ctx, services, user);
+    const { token } = viewer;
+    const reader: Reader = { token, canWrite: user.emailVerifiedAt !== null };
     const parts: Record<string, Part> = {
       nav: () => signedInLinks(token, person.unread),
       vote: (s) => {
